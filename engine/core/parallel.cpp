@@ -1,0 +1,18 @@
+#include "core/parallel.h"
+
+#include <omp.h>
+
+#include <thread>
+
+namespace skynnet {
+
+int hardwareThreads() {
+    const unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : int(n);
+}
+
+void setKernelThreads(int threads) { omp_set_num_threads(threads < 1 ? 1 : threads); }
+
+int kernelThreads() { return omp_get_max_threads(); }
+
+}  // namespace skynnet

@@ -1,0 +1,10 @@
+#include "core/tensor.h"
+
+namespace skynnet {
+
+std::string Shape::toString() const {
+    if (channels == 1 && height == 1) return "(" + std::to_string(width) + ")";
+    return "(" + std::to_string(channels) + "," + std::to_string(height) + "," + std::to_string(width) + ")";
+}
+
+}  // namespace skynnet

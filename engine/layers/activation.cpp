@@ -1,0 +1,109 @@
+#include "layers/activation.h"
+
+#include "core/error.h"
+
+namespace skynnet {
+
+std::string activationName(Activation a) {
+    switch (a) {
+    case Activation::None: return "linear";
+    case Activation::ReLU: return "relu";
+    case Activation::LeakyReLU: return "leaky_relu";
+    case Activation::Sigmoid: return "sigmoid";
+    case Activation::Tanh: return "tanh";
+    case Activation::Softmax: return "softmax";
+    }
+    return "linear";
+}
+
+Activation parseActivation(const std::string& name) {
+    if (name == "relu") return Activation::ReLU;
+    if (name == "leaky_relu" || name == "leakyrelu") return Activation::LeakyReLU;
+    if (name == "sigmoid") return Activation::Sigmoid;
+    if (name == "tanh") return Activation::Tanh;
+    if (name == "softmax") return Activation::Softmax;
+    if (name == "linear" || name == "none" || name.empty()) return Activation::None;
+    throw Error("unknown activation '" + name + "' (expected relu, leaky_relu, sigmoid, tanh, softmax or linear)");
+}
+
+std::unique_ptr<Layer> makeActivation(Activation a) {
+    switch (a) {
+    case Activation::None: return nullptr;
+    case Activation::ReLU: return std::make_unique<ReLU>();
+    case Activation::LeakyReLU: return std::make_unique<LeakyReLU>();
+    case Activation::Sigmoid: return std::make_unique<Sigmoid>();
+    case Activation::Tanh: return std::make_unique<Tanh>();
+    case Activation::Softmax: return std::make_unique<Softmax>();
+    }
+    return nullptr;
+}
+
+const Matrix* ActivationLayer::backward(const Matrix& gradOut, bool needInputGrad) {
+    if (!needInputGrad) return nullptr;
+    gradInput_.resize(gradOut.rows(), gradOut.cols());
+    inputGradient(gradOut);
+    return &gradInput_;
+}
+
+const Matrix& ReLU::forward(const Matrix& x, bool) {
+    y_.resize(x.rows(), x.cols());
+    y_.array() = x.array().max(Scalar(0));
+    return y_;
+}
+
+void ReLU::inputGradient(const Matrix& g) {
+    gradInput_.array() = (y_.array() > Scalar(0)).select(g.array(), Scalar(0));
+}
+
+const Matrix& LeakyReLU::forward(const Matrix& x, bool) {
+    y_.resize(x.rows(), x.cols());
+    y_.array() = (x.array() > Scalar(0)).select(x.array(), x.array() * slope_);
+    return y_;
+}
+
+void LeakyReLU::inputGradient(const Matrix& g) {
+    // The output has the sign of the input for any positive slope.
+    gradInput_.array() = (y_.array() > Scalar(0)).select(g.array(), g.array() * slope_);
+}
+
+const Matrix& Sigmoid::forward(const Matrix& x, bool) {
+    y_.resize(x.rows(), x.cols());
+    y_.array() = Scalar(1) / (Scalar(1) + (-x.array()).exp());
+    return y_;
+}
+
+void Sigmoid::inputGradient(const Matrix& g) {
+    gradInput_.array() = g.array() * y_.array() * (Scalar(1) - y_.array());
+}
+
+const Matrix& Tanh::forward(const Matrix& x, bool) {
+    y_.resize(x.rows(), x.cols());
+    y_.array() = x.array().tanh();
+    return y_;
+}
+
+void Tanh::inputGradient(const Matrix& g) {
+    gradInput_.array() = g.array() * (Scalar(1) - y_.array().square());
+}
+
+void softmaxRows(const Matrix& logits, Matrix& out) {
+    out.resize(logits.rows(), logits.cols());
+    for (Index r = 0; r < logits.rows(); ++r) {
+        const Scalar m = logits.row(r).maxCoeff();
+        out.row(r).array() = (logits.row(r).array() - m).exp();
+        out.row(r) /= out.row(r).sum();
+    }
+}
+
+const Matrix& Softmax::forward(const Matrix& x, bool) {
+    softmaxRows(x, y_);
+    return y_;
+}
+
+void Softmax::inputGradient(const Matrix& g) {
+    // dx = p * (g - <g, p>) row by row.
+    const Eigen::Matrix<Scalar, Eigen::Dynamic, 1> dots = (g.array() * y_.array()).rowwise().sum();
+    gradInput_.array() = y_.array() * (g.array().colwise() - dots.array());
+}
+
+}  // namespace skynnet

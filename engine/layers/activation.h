@@ -1,0 +1,87 @@
+#pragma once
+// Element-wise activations and softmax. Each keeps its output (and what its derivative needs) for
+// backward; the derivative is written in terms of the output where that is exact.
+#include "layers/layer.h"
+
+namespace skynnet {
+
+enum class Activation { None, ReLU, LeakyReLU, Sigmoid, Tanh, Softmax };
+
+std::string activationName(Activation a);
+// Parses "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "linear"/"none"; throws Error otherwise.
+Activation parseActivation(const std::string& name);
+// nullptr for Activation::None.
+std::unique_ptr<Layer> makeActivation(Activation a);
+
+class ActivationLayer : public Layer {
+public:
+    const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override;
+    std::int64_t bufferBytes() const override { return matrixBytes(y_) + matrixBytes(gradInput_); }
+
+protected:
+    // dL/dx from dL/dy, into gradInput_.
+    virtual void inputGradient(const Matrix& gradOut) = 0;
+    Matrix y_, gradInput_;
+};
+
+class ReLU final : public ActivationLayer {
+public:
+    std::string kind() const override { return "relu"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<ReLU>(*this); }
+
+protected:
+    void inputGradient(const Matrix& gradOut) override;
+};
+
+class LeakyReLU final : public ActivationLayer {
+public:
+    explicit LeakyReLU(float slope = 0.01f) : slope_(slope) {}
+    std::string kind() const override { return "leaky_relu"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<LeakyReLU>(*this); }
+    float slope() const { return slope_; }
+
+protected:
+    void inputGradient(const Matrix& gradOut) override;
+
+private:
+    float slope_;
+};
+
+class Sigmoid final : public ActivationLayer {
+public:
+    std::string kind() const override { return "sigmoid"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<Sigmoid>(*this); }
+
+protected:
+    void inputGradient(const Matrix& gradOut) override;
+};
+
+class Tanh final : public ActivationLayer {
+public:
+    std::string kind() const override { return "tanh"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<Tanh>(*this); }
+
+protected:
+    void inputGradient(const Matrix& gradOut) override;
+};
+
+// Row-wise softmax. With cross-entropy the network skips this backward and uses the fused
+// gradient (p - y); the Jacobian product here serves every other use and the gradient checks.
+class Softmax final : public ActivationLayer {
+public:
+    std::string kind() const override { return "softmax"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<Softmax>(*this); }
+
+protected:
+    void inputGradient(const Matrix& gradOut) override;
+};
+
+// Softmax of each row of logits, numerically stable.
+void softmaxRows(const Matrix& logits, Matrix& out);
+
+}  // namespace skynnet

@@ -1,0 +1,52 @@
+#include "layers/dense.h"
+
+#include <cmath>
+
+namespace skynnet {
+
+std::int64_t matrixBytes(const Matrix& m) { return std::int64_t(m.size()) * std::int64_t(sizeof(Scalar)); }
+
+void Dense::build(Shape input, Rng& rng) {
+    input_ = input;
+    output_ = Shape::flat(units_);
+    const Index fanIn = input.size();
+    weights_.resize(fanIn, units_);
+    // He: N(0, 2/fan_in) for ReLU families; Glorot: U(+-sqrt(6/(fan_in+fan_out))) for the rest.
+    if (init_ == Init::He) {
+        const float sd = std::sqrt(2.0f / float(fanIn));
+        for (Index i = 0; i < weights_.size(); ++i) weights_.data()[i] = rng.normal(0.0f, sd);
+    } else {
+        const float limit = std::sqrt(6.0f / float(fanIn + units_));
+        for (Index i = 0; i < weights_.size(); ++i) weights_.data()[i] = rng.uniform(-limit, limit);
+    }
+    bias_ = Matrix::Zero(1, units_);
+    gradWeights_ = Matrix::Zero(fanIn, units_);
+    gradBias_ = Matrix::Zero(1, units_);
+}
+
+const Matrix& Dense::forward(const Matrix& x, bool) {
+    x_ = &x;
+    y_.resize(x.rows(), units_);
+    y_.noalias() = x * weights_;
+    y_.rowwise() += bias_.row(0);
+    return y_;
+}
+
+const Matrix* Dense::backward(const Matrix& gradOut, bool needInputGrad) {
+    gradWeights_.noalias() = x_->transpose() * gradOut;
+    gradBias_ = gradOut.colwise().sum();
+    if (!needInputGrad) return nullptr;
+    gradInput_.resize(gradOut.rows(), weights_.rows());
+    gradInput_.noalias() = gradOut * weights_.transpose();
+    return &gradInput_;
+}
+
+std::vector<Param> Dense::params() {
+    return {{&weights_, &gradWeights_, true}, {&bias_, &gradBias_, false}};
+}
+
+std::int64_t Dense::bufferBytes() const {
+    return matrixBytes(y_) + matrixBytes(gradInput_) + matrixBytes(gradWeights_) + matrixBytes(gradBias_);
+}
+
+}  // namespace skynnet

@@ -1,0 +1,38 @@
+#include "layers/dropout.h"
+
+#include "core/error.h"
+
+namespace skynnet {
+
+Dropout::Dropout(float rate) : rate_(rate) {
+    if (!(rate >= 0.0f && rate < 1.0f)) throw Error("dropout rate must be in [0, 1), got " + std::to_string(rate));
+}
+
+void Dropout::build(Shape input, Rng& rng) {
+    input_ = input;
+    output_ = input;
+    rng_ = Rng(rng.next());
+}
+
+const Matrix& Dropout::forward(const Matrix& x, bool training) {
+    lastTraining_ = training && rate_ > 0.0f;
+    if (!lastTraining_) {
+        y_ = x;
+        return y_;
+    }
+    mask_.resize(x.rows(), x.cols());
+    const Scalar keep = Scalar(1) / (Scalar(1) - rate_);
+    for (Index i = 0; i < mask_.size(); ++i) mask_.data()[i] = rng_.uniform() < rate_ ? Scalar(0) : keep;
+    y_.resize(x.rows(), x.cols());
+    y_.array() = x.array() * mask_.array();
+    return y_;
+}
+
+const Matrix* Dropout::backward(const Matrix& gradOut, bool needInputGrad) {
+    if (!needInputGrad) return nullptr;
+    if (lastTraining_) gradInput_.array() = gradOut.array() * mask_.array();
+    else gradInput_ = gradOut;
+    return &gradInput_;
+}
+
+}  // namespace skynnet

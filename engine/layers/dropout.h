@@ -1,0 +1,27 @@
+#pragma once
+#include "layers/layer.h"
+
+namespace skynnet {
+
+// Inverted dropout: in training, each unit is kept with probability 1 - rate and scaled by
+// 1/(1 - rate); at inference it is the identity. The mask stream is seeded at build time.
+class Dropout final : public Layer {
+public:
+    explicit Dropout(float rate);
+
+    std::string kind() const override { return "dropout"; }
+    void build(Shape input, Rng& rng) override;
+    const Matrix& forward(const Matrix& x, bool training) override;
+    const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override;
+    std::int64_t bufferBytes() const override { return matrixBytes(y_) + matrixBytes(mask_) + matrixBytes(gradInput_); }
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<Dropout>(*this); }
+    float rate() const { return rate_; }
+
+private:
+    float rate_;
+    Rng rng_{1};
+    bool lastTraining_ = false;
+    Matrix y_, mask_, gradInput_;
+};
+
+}  // namespace skynnet

@@ -1,0 +1,57 @@
+#pragma once
+// A layer: forward on a batch (rows = samples), backward from the gradient of its output.
+// Layers own their output and input-gradient buffers so a training step allocates nothing once the
+// batch size is stable.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/rng.h"
+#include "core/tensor.h"
+
+namespace skynnet {
+
+// A trainable tensor and its gradient, as the optimiser sees it.
+struct Param {
+    Matrix* value;
+    Matrix* grad;
+    bool decays;  // weight decay applies to weights, never to biases
+};
+
+class Layer {
+public:
+    virtual ~Layer() = default;
+
+    virtual std::string kind() const = 0;
+    // Fixes the input shape and allocates parameters (drawn from rng where the layer has any).
+    virtual void build(Shape input, Rng& rng) {
+        input_ = input;
+        output_ = input;
+        (void)rng;
+    }
+    Shape inputShape() const { return input_; }
+    Shape outputShape() const { return output_; }
+
+    // The input must stay alive until backward(): layers keep a pointer to it, not a copy.
+    virtual const Matrix& forward(const Matrix& x, bool training) = 0;
+    // Writes parameter gradients (overwriting, not accumulating) and returns dL/dx, or nullptr
+    // when needInputGrad is false (the first layer never needs it: that saves a whole GEMM).
+    virtual const Matrix* backward(const Matrix& gradOut, bool needInputGrad) = 0;
+
+    virtual std::vector<Param> params() { return {}; }
+    virtual std::int64_t paramCount() const { return 0; }
+    // Multiply-adds of one sample's forward pass, times two (a FLOP count as papers give it).
+    virtual std::int64_t flopsPerSample() const { return 0; }
+    // Bytes of buffers the layer holds for the current batch size.
+    virtual std::int64_t bufferBytes() const { return 0; }
+    virtual std::unique_ptr<Layer> clone() const = 0;
+
+protected:
+    Shape input_;
+    Shape output_;
+};
+
+std::int64_t matrixBytes(const Matrix& m);
+
+}  // namespace skynnet

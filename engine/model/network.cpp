@@ -1,0 +1,132 @@
+#include "model/network.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "layers/dense.h"
+#include "layers/dropout.h"
+#include "layers/flatten.h"
+
+namespace skynnet {
+namespace {
+
+Init initFor(Activation a) {
+    return (a == Activation::ReLU || a == Activation::LeakyReLU) ? Init::He : Init::Glorot;
+}
+
+}  // namespace
+
+Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
+    if (spec.input.size() < 1) throw Error("network input must have at least one feature");
+    if (spec.outputs < 1) throw Error("network must have at least one output");
+    Rng rng(seed);
+    auto add = [&](std::unique_ptr<Layer> layer) {
+        const Shape in = layers_.empty() ? spec.input : layers_.back()->outputShape();
+        layer->build(in, rng);
+        layers_.push_back(std::move(layer));
+    };
+    for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+        const LayerSpec& l = spec.layers[i];
+        switch (l.type) {
+        case LayerType::Dense:
+            if (l.units < 1) throw Error("layer " + std::to_string(i + 1) + ": dense units must be at least 1");
+            add(std::make_unique<Dense>(l.units, initFor(l.activation)));
+            if (auto act = makeActivation(l.activation)) add(std::move(act));
+            break;
+        case LayerType::Dropout: add(std::make_unique<Dropout>(l.rate)); break;
+        case LayerType::Flatten: add(std::make_unique<Flatten>()); break;
+        }
+    }
+    add(std::make_unique<Dense>(spec.outputs, initFor(spec.outputActivation)));
+    if (auto act = makeActivation(spec.outputActivation)) add(std::move(act));
+}
+
+Network::Network(const Network& other) : spec_(other.spec_) {
+    for (const auto& l : other.layers_) layers_.push_back(l->clone());
+}
+
+Network& Network::operator=(const Network& other) {
+    if (this != &other) {
+        Network copy(other);
+        *this = std::move(copy);
+    }
+    return *this;
+}
+
+const Matrix& Network::forward(const Matrix& x, bool training) {
+    if (x.cols() != spec_.input.size())
+        throw Error("input has " + std::to_string(x.cols()) + " features, the network expects " +
+                    std::to_string(spec_.input.size()));
+    outputs_.resize(layers_.size());
+    const Matrix* cur = &x;
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        cur = &layers_[i]->forward(*cur, training);
+        outputs_[i] = cur;
+    }
+    return *cur;
+}
+
+void Network::backward(const Matrix& grad, std::size_t from) {
+    const Matrix* g = &grad;
+    for (std::size_t i = from; i-- > 0;) {
+        g = layers_[i]->backward(*g, i > 0);
+    }
+}
+
+const Matrix& Network::preActivationOutput() const {
+    const std::size_t n = outputs_.size();
+    return spec_.outputActivation == Activation::None ? *outputs_[n - 1] : *outputs_[n - 2];
+}
+
+bool Network::endsWith(Activation a) const { return spec_.outputActivation == a && a != Activation::None; }
+
+std::vector<Param> Network::params() {
+    std::vector<Param> all;
+    for (auto& l : layers_)
+        for (const auto& p : l->params()) all.push_back(p);
+    return all;
+}
+
+std::int64_t Network::paramCount() const {
+    std::int64_t n = 0;
+    for (const auto& l : layers_) n += l->paramCount();
+    return n;
+}
+
+std::int64_t Network::bufferBytes() const {
+    std::int64_t n = 0;
+    for (const auto& l : layers_) n += l->bufferBytes();
+    return n;
+}
+
+std::vector<Scalar> Network::flatWeights() const {
+    std::vector<Scalar> w;
+    w.reserve(std::size_t(paramCount()));
+    for (const auto& l : layers_)
+        for (const auto& p : const_cast<Layer&>(*l).params())
+            w.insert(w.end(), p.value->data(), p.value->data() + p.value->size());
+    return w;
+}
+
+void Network::setFlatWeights(const std::vector<Scalar>& w) {
+    if (std::int64_t(w.size()) != paramCount())
+        throw Error("weight count " + std::to_string(w.size()) + " does not match the network's " +
+                    std::to_string(paramCount()));
+    std::size_t at = 0;
+    for (auto& p : params()) {
+        std::copy_n(w.data() + at, p.value->size(), p.value->data());
+        at += std::size_t(p.value->size());
+    }
+}
+
+Matrix Network::predict(const Matrix& x, Index chunk) {
+    Matrix out(x.rows(), spec_.outputs);
+    for (Index start = 0; start < x.rows(); start += chunk) {
+        const Index n = std::min(chunk, x.rows() - start);
+        const Matrix part = x.middleRows(start, n);
+        out.middleRows(start, n) = forward(part, false);
+    }
+    return out;
+}
+
+}  // namespace skynnet

@@ -1,0 +1,51 @@
+#pragma once
+// A built, trainable sequential network made from a NetworkSpec.
+#include <memory>
+#include <vector>
+
+#include "layers/layer.h"
+#include "model/network_spec.h"
+
+namespace skynnet {
+
+class Network {
+public:
+    Network() = default;
+    // Builds the layers and draws the initial weights from seed (He for ReLU families, else Glorot).
+    Network(const NetworkSpec& spec, std::uint64_t seed);
+    Network(const Network& other);
+    Network& operator=(const Network& other);
+    Network(Network&&) noexcept = default;
+    Network& operator=(Network&&) noexcept = default;
+
+    const NetworkSpec& spec() const { return spec_; }
+    std::vector<std::unique_ptr<Layer>>& layers() { return layers_; }
+    const std::vector<std::unique_ptr<Layer>>& layers() const { return layers_; }
+
+    // Forward through every layer, the output activation included.
+    const Matrix& forward(const Matrix& x, bool training);
+    // Backward from dL/d(output of layer `from`) down to the first layer; from < layer count lets
+    // a fused loss start below the output activation.
+    void backward(const Matrix& grad, std::size_t from);
+    // The output of the layer just below the output activation (logits), after forward().
+    const Matrix& preActivationOutput() const;
+    bool endsWith(Activation a) const;
+
+    std::vector<Param> params();
+    std::int64_t paramCount() const;
+    std::int64_t bufferBytes() const;
+
+    // All weights as one flat vector, in layer order (save, restore-best, compare).
+    std::vector<Scalar> flatWeights() const;
+    void setFlatWeights(const std::vector<Scalar>& w);
+
+    // Inference over any number of rows, in chunks so memory stays bounded.
+    Matrix predict(const Matrix& x, Index chunk = 1024);
+
+private:
+    NetworkSpec spec_;
+    std::vector<std::unique_ptr<Layer>> layers_;
+    std::vector<const Matrix*> outputs_;  // each layer's output after forward()
+};
+
+}  // namespace skynnet

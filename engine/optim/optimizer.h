@@ -1,0 +1,88 @@
+#pragma once
+// Optimisers update every Param from its gradient with Eigen array expressions (vectorised: a
+// scalar loop here once cost a whole training 2.5x). Weight decay is L2 added to the gradient for
+// SGD, Adam and RMSProp, and decoupled (applied to the weights) for AdamW.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "layers/layer.h"
+#include "optim/schedule.h"
+
+namespace skynnet {
+
+enum class OptimizerKind { SGD, Adam, AdamW, RMSProp };
+
+struct OptimizerConfig {
+    OptimizerKind kind = OptimizerKind::Adam;
+    float learningRate = 1e-3f;
+    float momentum = 0.0f;   // SGD
+    bool nesterov = false;   // SGD
+    float beta1 = 0.9f;      // Adam, AdamW
+    float beta2 = 0.999f;    // Adam, AdamW
+    float rho = 0.9f;        // RMSProp
+    float epsilon = 1e-7f;
+    float weightDecay = 0.0f;
+    Schedule schedule;
+};
+
+class Optimizer {
+public:
+    explicit Optimizer(const OptimizerConfig& config) : config_(config), lr_(config.learningRate) {}
+    virtual ~Optimizer() = default;
+
+    // Updates every parameter from its gradient; the params must be the same list every call.
+    virtual void step(const std::vector<Param>& params) = 0;
+    // State slots per parameter (2 for Adam's moments): used for memory estimates.
+    virtual int slotsPerParam() const = 0;
+    // Applies the schedule for a 0-based epoch.
+    void startEpoch(int epoch) { lr_ = config_.schedule.rate(config_.learningRate, epoch); }
+    float learningRate() const { return lr_; }
+    std::int64_t stateBytes() const;
+
+protected:
+    // Lazily sizes one state matrix per parameter, zero-filled.
+    void ensureSlots(std::vector<Matrix>& slots, const std::vector<Param>& params);
+    OptimizerConfig config_;
+    float lr_;
+    std::vector<std::vector<Matrix>*> stateLists_;
+};
+
+std::unique_ptr<Optimizer> makeOptimizer(const OptimizerConfig& config);
+std::string optimizerName(OptimizerKind kind);
+// "sgd", "adam", "adamw", "rmsprop"; throws Error otherwise.
+OptimizerKind parseOptimizer(const std::string& name);
+int slotsPerParam(OptimizerKind kind, float momentum);
+
+class SGD final : public Optimizer {
+public:
+    explicit SGD(const OptimizerConfig& c) : Optimizer(c) { stateLists_ = {&velocity_}; }
+    void step(const std::vector<Param>& params) override;
+    int slotsPerParam() const override { return config_.momentum > 0 ? 1 : 0; }
+
+private:
+    std::vector<Matrix> velocity_;
+};
+
+class Adam final : public Optimizer {
+public:
+    explicit Adam(const OptimizerConfig& c) : Optimizer(c) { stateLists_ = {&m_, &v_}; }
+    void step(const std::vector<Param>& params) override;
+    int slotsPerParam() const override { return 2; }
+
+private:
+    std::vector<Matrix> m_, v_;
+    long steps_ = 0;
+};
+
+class RMSProp final : public Optimizer {
+public:
+    explicit RMSProp(const OptimizerConfig& c) : Optimizer(c) { stateLists_ = {&meanSquare_}; }
+    void step(const std::vector<Param>& params) override;
+    int slotsPerParam() const override { return 1; }
+
+private:
+    std::vector<Matrix> meanSquare_;
+};
+
+}  // namespace skynnet

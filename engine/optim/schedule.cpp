@@ -1,0 +1,45 @@
+#include "optim/schedule.h"
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace skynnet {
+
+float Schedule::rate(float base, int epoch) const {
+    switch (kind) {
+    case Kind::Constant: return base;
+    case Kind::Step: return base * std::pow(gamma, float(epoch / (stepEpochs > 0 ? stepEpochs : 1)));
+    case Kind::Cosine: {
+        const int span = totalEpochs > 1 ? totalEpochs - 1 : 1;
+        const float t = float(epoch < span ? epoch : span) / float(span);
+        return minRate + 0.5f * (base - minRate) * (1.0f + std::cos(3.14159265358979f * t));
+    }
+    }
+    return base;
+}
+
+Schedule parseSchedule(const std::string& text) {
+    Schedule s;
+    try {
+        if (text.empty() || text == "constant") return s;
+        if (text.rfind("step:", 0) == 0) {
+            const auto colon = text.find(':', 5);
+            if (colon == std::string::npos) throw Error("");
+            s.kind = Schedule::Kind::Step;
+            s.stepEpochs = std::stoi(text.substr(5, colon - 5));
+            s.gamma = std::stof(text.substr(colon + 1));
+            if (s.stepEpochs < 1 || !(s.gamma > 0)) throw Error("");
+            return s;
+        }
+        if (text == "cosine" || text.rfind("cosine:", 0) == 0) {
+            s.kind = Schedule::Kind::Cosine;
+            if (text.size() > 7) s.minRate = std::stof(text.substr(7));
+            return s;
+        }
+    } catch (const std::exception&) {
+    }
+    throw Error("bad learning-rate schedule '" + text + "' (expected constant, step:EPOCHS:GAMMA or cosine[:MIN_RATE])");
+}
+
+}  // namespace skynnet
