@@ -20,9 +20,11 @@ const Matrix& Dropout::forward(const Matrix& x, bool training) {
         y_ = x;
         return y_;
     }
-    mask_.resize(x.rows(), x.cols());
-    const Scalar keep = Scalar(1) / (Scalar(1) - rate_);
-    for (Index i = 0; i < mask_.size(); ++i) mask_.data()[i] = rng_.uniform() < rate_ ? Scalar(0) : keep;
+    if (!(frozen_ && mask_.rows() == x.rows() && mask_.cols() == x.cols())) {
+        mask_.resize(x.rows(), x.cols());
+        const Scalar keep = Scalar(1) / (Scalar(1) - rate_);
+        for (Index i = 0; i < mask_.size(); ++i) mask_.data()[i] = rng_.uniform() < rate_ ? Scalar(0) : keep;
+    }
     y_.resize(x.rows(), x.cols());
     y_.array() = x.array() * mask_.array();
     return y_;

@@ -16,11 +16,14 @@ public:
     std::int64_t bufferBytes() const override { return matrixBytes(y_) + matrixBytes(mask_) + matrixBytes(gradInput_); }
     std::unique_ptr<Layer> clone() const override { return std::make_unique<Dropout>(*this); }
     float rate() const { return rate_; }
+    // Keeps the current mask across training forwards of the same shape (gradient checks).
+    void freezeMask(bool frozen) { frozen_ = frozen; }
 
 private:
     float rate_;
     Rng rng_{1};
     bool lastTraining_ = false;
+    bool frozen_ = false;
     Matrix y_, mask_, gradInput_;
 };
 

@@ -1,0 +1,71 @@
+#pragma once
+// Values the training loop reports through plain callbacks; copied out, never shared with a worker.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "losses/loss.h"
+#include "optim/optimizer.h"
+
+namespace skynnet {
+
+struct EarlyStopping {
+    enum class Monitor { ValidationLoss, ValidationMetric };
+    bool enabled = false;
+    int patience = 5;
+    Monitor monitor = Monitor::ValidationLoss;
+    bool restoreBest = true;
+};
+
+struct TrainConfig {
+    int epochs = 10;
+    int batchSize = 128;
+    OptimizerConfig optimizer;
+    LossKind loss = LossKind::SoftmaxCrossEntropy;
+    std::uint64_t seed = 1;          // shuffling order
+    int threads = 0;                 // kernel threads for this training; 0 leaves the caller's setting
+    EarlyStopping earlyStopping;
+    double batchReportSeconds = 0.2;     // batch progress at most this often
+    double resourceReportSeconds = 1.0;  // resource samples at least this often during an epoch
+};
+
+struct EpochStats {
+    int epoch = 0;  // 1-based
+    double loss = 0, metric = 0;
+    bool hasValidation = false;
+    double validationLoss = 0, validationMetric = 0;
+    double seconds = 0, samplesPerSecond = 0, learningRate = 0;
+};
+
+struct BatchProgress {
+    int epoch = 0, batch = 0, batches = 0;  // 1-based epoch and batch
+    double loss = 0;                        // running mean over the epoch so far
+};
+
+struct ResourceSample {
+    double elapsedSeconds = 0;   // since training started
+    double cpuSeconds = 0;       // this worker's threads since training started
+    std::int64_t modelBytes = 0; // parameters + gradients + optimiser state + layer buffers
+    std::int64_t processResidentBytes = 0;
+};
+
+struct TrainCallbacks {
+    std::function<void(const EpochStats&)> onEpoch;
+    std::function<void(const BatchProgress&)> onBatch;
+    std::function<void(const ResourceSample&)> onResources;
+};
+
+enum class TrainStatus { Completed, EarlyStopped, Cancelled, Failed };
+std::string statusName(TrainStatus s);
+
+struct TrainResult {
+    TrainStatus status = TrainStatus::Completed;
+    std::string error;            // for Failed: names the epoch and batch
+    std::vector<EpochStats> history;
+    int bestEpoch = 0;            // the epoch whose weights were kept (early stopping)
+    double wallSeconds = 0, cpuSeconds = 0;
+    std::int64_t peakModelBytes = 0;
+};
+
+}  // namespace skynnet

@@ -1,0 +1,200 @@
+#include "train/trainer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "train/metrics.h"
+#include "train/resources.h"
+
+namespace skynnet {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+void gatherRows(const Matrix& from, const std::vector<int>& order, std::size_t begin, std::size_t end, Matrix& to) {
+    to.resize(Index(end - begin), from.cols());
+    for (std::size_t i = begin; i < end; ++i) to.row(Index(i - begin)) = from.row(order[i]);
+}
+
+}  // namespace
+
+std::string statusName(TrainStatus s) {
+    switch (s) {
+    case TrainStatus::Completed: return "completed";
+    case TrainStatus::EarlyStopped: return "early_stopped";
+    case TrainStatus::Cancelled: return "cancelled";
+    case TrainStatus::Failed: return "failed";
+    }
+    return "completed";
+}
+
+Trainer::Trainer(Network& network, const TrainConfig& config, Task task)
+    : net_(network), config_(config), task_(task), loss_(makeLoss(config.loss)),
+      optimizer_(makeOptimizer(config.optimizer)), params_(network.params()), shuffleRng_(config.seed) {
+    if (config.batchSize < 1) throw Error("batch size must be at least 1");
+    if (config.epochs < 0) throw Error("epochs must not be negative");
+    fused_ = loss_->fusesWith() != Activation::None && net_.endsWith(loss_->fusesWith());
+    config_.optimizer.schedule.totalEpochs = config.epochs;
+    optimizer_ = makeOptimizer(config_.optimizer);
+    start_ = lastResources_ = Clock::now();
+}
+
+double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
+    const Matrix& out = net_.forward(x, true);
+    lastOutput_ = &out;
+    if (out.cols() != y.cols())
+        throw Error("targets have " + std::to_string(y.cols()) + " columns, the network outputs " + std::to_string(out.cols()));
+    const double value = loss_->value(out, y);
+    const std::size_t layerCount = net_.layers().size();
+    if (fused_) {
+        // Gradient with respect to the logits, skipping the output activation's backward.
+        loss_->fusedGradient(out, y, grad_);
+        net_.backward(grad_, layerCount - 1);
+    } else {
+        loss_->gradient(out, y, grad_);
+        net_.backward(grad_, layerCount);
+    }
+    optimizer_->step(params_);
+    return value;
+}
+
+std::int64_t Trainer::modelBytes() const {
+    std::int64_t params = 0;
+    for (const auto& p : params_) params += 2 * matrixBytes(*p.value);  // values and gradients
+    return params + optimizer_->stateBytes() + net_.bufferBytes() + matrixBytes(xBatch_) + matrixBytes(yBatch_) +
+           matrixBytes(grad_);
+}
+
+void Trainer::maybeReportResources(const TrainCallbacks& callbacks, bool force) {
+    const auto bytes = modelBytes();
+    peakModelBytes_ = std::max(peakModelBytes_, bytes);
+    if (!callbacks.onResources) return;
+    if (!force && secondsSince(lastResources_) < config_.resourceReportSeconds) return;
+    lastResources_ = Clock::now();
+    ResourceSample s;
+    s.elapsedSeconds = secondsSince(start_);
+    s.cpuSeconds = workerCpuSeconds() - cpuStart_;
+    s.modelBytes = bytes;
+    s.processResidentBytes = processResidentBytes();
+    callbacks.onResources(s);
+}
+
+Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal,
+                                          const TrainCallbacks& callbacks, const CancelToken* cancel) {
+    EpochOutcome outcome;
+    if (x.rows() != y.rows())
+        throw Error(std::to_string(x.rows()) + " samples but " + std::to_string(y.rows()) + " target rows");
+    if (x.rows() == 0) throw Error("no training samples");
+    optimizer_->startEpoch(epoch_);
+    const auto epochStart = Clock::now();
+    auto lastBatchReport = epochStart;
+    const std::vector<int> order = shuffleRng_.permutation(int(x.rows()));
+    const std::size_t n = order.size(), bs = std::size_t(config_.batchSize);
+    const int batches = int((n + bs - 1) / bs);
+    double lossSum = 0;
+    std::size_t seen = 0;
+    // Metric on the training data as seen during the epoch (before each step), like Keras reports.
+    double metricSum = 0;
+    for (int b = 0; b < batches; ++b) {
+        if (cancel && cancel->cancelled()) {
+            outcome.status = TrainStatus::Cancelled;
+            return outcome;
+        }
+        const std::size_t begin = std::size_t(b) * bs, end = std::min(n, begin + bs);
+        gatherRows(x, order, begin, end, xBatch_);
+        gatherRows(y, order, begin, end, yBatch_);
+        const double value = trainBatch(xBatch_, yBatch_);
+        if (!std::isfinite(value)) {
+            outcome.status = TrainStatus::Failed;
+            outcome.error = "training diverged: the loss became " + std::string(std::isnan(value) ? "NaN" : "infinite") +
+                            " at epoch " + std::to_string(epoch_ + 1) + ", batch " + std::to_string(b + 1) +
+                            " (try a lower learning rate)";
+            return outcome;
+        }
+        const double rows = double(end - begin);
+        lossSum += value * rows;
+        if (task_ != Task::Regression) metricSum += headlineMetric(task_, *lastOutput_, yBatch_) * rows;
+        seen += end - begin;
+        if (callbacks.onBatch && (b + 1 == batches || secondsSince(lastBatchReport) >= config_.batchReportSeconds)) {
+            lastBatchReport = Clock::now();
+            callbacks.onBatch({epoch_ + 1, b + 1, batches, lossSum / double(seen)});
+        }
+        maybeReportResources(callbacks, false);
+    }
+    ++epoch_;
+    EpochStats& s = outcome.stats;
+    s.epoch = epoch_;
+    s.loss = lossSum / double(seen);
+    s.learningRate = optimizer_->learningRate();
+    s.seconds = secondsSince(epochStart);
+    s.samplesPerSecond = s.seconds > 0 ? double(seen) / s.seconds : 0;
+    if (task_ == Task::Regression) s.metric = evaluate(x, y).metric;
+    else s.metric = metricSum / double(seen);
+    if (xVal && yVal && xVal->rows() > 0) {
+        const Evaluation v = evaluate(*xVal, *yVal);
+        s.hasValidation = true;
+        s.validationLoss = v.loss;
+        s.validationMetric = v.metric;
+    }
+    maybeReportResources(callbacks, true);
+    if (callbacks.onEpoch) callbacks.onEpoch(s);
+    return outcome;
+}
+
+TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal,
+                         const TrainCallbacks& callbacks, const CancelToken* cancel) {
+    if (config_.threads > 0) setKernelThreads(config_.threads);
+    TrainResult result;
+    start_ = lastResources_ = Clock::now();
+    cpuStart_ = workerCpuSeconds();
+    const bool validating = xVal && yVal && xVal->rows() > 0;
+    const EarlyStopping& es = config_.earlyStopping;
+    double best = 0;
+    int sinceBest = 0;
+    std::vector<Scalar> bestWeights;
+    for (int e = 0; e < config_.epochs; ++e) {
+        EpochOutcome o = trainEpoch(x, y, xVal, yVal, callbacks, cancel);
+        if (o.status != TrainStatus::Completed) {
+            result.status = o.status;
+            result.error = o.error;
+            break;
+        }
+        result.history.push_back(o.stats);
+        if (!(es.enabled && validating)) {
+            result.bestEpoch = o.stats.epoch;
+            continue;
+        }
+        // Lower loss is better; higher metric is better: compare on one scale.
+        const double score = es.monitor == EarlyStopping::Monitor::ValidationLoss ? -o.stats.validationLoss
+                                                                                   : o.stats.validationMetric;
+        if (result.bestEpoch == 0 || score > best) {
+            best = score;
+            result.bestEpoch = o.stats.epoch;
+            sinceBest = 0;
+            if (es.restoreBest) bestWeights = net_.flatWeights();
+        } else if (++sinceBest >= es.patience) {
+            result.status = TrainStatus::EarlyStopped;
+            break;
+        }
+    }
+    if (es.enabled && es.restoreBest && !bestWeights.empty() && result.status != TrainStatus::Failed)
+        net_.setFlatWeights(bestWeights);
+    result.wallSeconds = secondsSince(start_);
+    result.cpuSeconds = workerCpuSeconds() - cpuStart_;
+    result.peakModelBytes = peakModelBytes_;
+    return result;
+}
+
+Evaluation Trainer::evaluate(const Matrix& x, const Matrix& y) {
+    Evaluation e;
+    e.output = net_.predict(x);
+    e.loss = loss_->value(e.output, y);
+    e.metric = headlineMetric(task_, e.output, y);
+    return e;
+}
+
+}  // namespace skynnet

@@ -1,0 +1,61 @@
+#pragma once
+// Trains one Network: a one-call fit() and a step API (trainBatch, trainEpoch) on the same code.
+// Progress goes to plain callbacks; a CancelToken is honoured at batch boundaries and makes the
+// call return TrainStatus::Cancelled; a non-finite loss returns Failed naming epoch and batch.
+#include <chrono>
+#include <memory>
+
+#include "core/cancel.h"
+#include "model/network.h"
+#include "train/train_types.h"
+
+namespace skynnet {
+
+struct Evaluation {
+    double loss = 0, metric = 0;
+    Matrix output;  // the network's outputs, one row per sample
+};
+
+class Trainer {
+public:
+    Trainer(Network& network, const TrainConfig& config, Task task);
+
+    // One optimiser step on one batch; returns the batch loss before the step.
+    double trainBatch(const Matrix& x, const Matrix& y);
+    // One pass over the data in seeded shuffled batches. Validation is optional (nullptr).
+    struct EpochOutcome {
+        TrainStatus status = TrainStatus::Completed;
+        std::string error;
+        EpochStats stats;
+    };
+    EpochOutcome trainEpoch(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal,
+                            const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
+    // The whole run, with early stopping and restore-best if configured.
+    TrainResult fit(const Matrix& x, const Matrix& y, const Matrix* xVal = nullptr, const Matrix* yVal = nullptr,
+                    const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
+
+    Evaluation evaluate(const Matrix& x, const Matrix& y);
+    int epochsDone() const { return epoch_; }
+    std::int64_t modelBytes() const;
+    const Loss& loss() const { return *loss_; }
+
+private:
+    void maybeReportResources(const TrainCallbacks& callbacks, bool force);
+
+    Network& net_;
+    TrainConfig config_;
+    Task task_;
+    std::unique_ptr<Loss> loss_;
+    std::unique_ptr<Optimizer> optimizer_;
+    std::vector<Param> params_;
+    bool fused_;
+    int epoch_ = 0;
+    Rng shuffleRng_;
+    Matrix xBatch_, yBatch_, grad_;
+    const Matrix* lastOutput_ = nullptr;  // the network's output of the last trained batch
+    std::chrono::steady_clock::time_point start_, lastResources_;
+    double cpuStart_ = 0;
+    std::int64_t peakModelBytes_ = 0;
+};
+
+}  // namespace skynnet

@@ -1,0 +1,542 @@
+// JSON, checksums, atomic saving, the model container and the saved-model format.
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/resource.h>
+
+#include <bit>
+#include <csignal>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "io/atomic_file.h"
+#include "io/checksum.h"
+#include "io/json.h"
+#include "io/model_file.h"
+#include "io/spec_json.h"
+#include "model/network.h"
+#include "test_support.h"
+
+using skynnet::Json;
+
+namespace {
+
+// The message of the Error that f throws, or "(no error)".
+template <typename F>
+QString errorOf(F f) {
+    try {
+        f();
+    } catch (const skynnet::Error& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return "(no error)";
+}
+
+void writeBytes(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+QStringList entries(const QString& dir) {
+    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+
+// A small file with a header and two blocks, for the corruption tests.
+skynnet::ModelFileContents smallContents() {
+    skynnet::ModelFileContents c;
+    c.header = Json::object({{"kind", "test"}, {"n", 3}});
+    c.blocks = {{1.0f, 2.0f, 3.0f}, {-0.5f}};
+    return c;
+}
+
+}  // namespace
+
+class TstIo : public QObject {
+    Q_OBJECT
+
+private slots:
+    void jsonNumbersPrintShortestExact() {
+        QCOMPARE(Json(0.1).dump(), std::string("0.1"));
+        QCOMPARE(Json(3.0).dump(), std::string("3"));
+        QCOMPARE(Json(-0.0).dump(), std::string("-0"));
+        QCOMPARE(Json(1e-7).dump(), std::string("1e-07"));
+        QCOMPARE(Json(42).dump(), std::string("42"));
+        QCOMPARE(Json(std::numeric_limits<std::int64_t>::max()).dump(), std::string("9223372036854775807"));
+        QCOMPARE(Json(std::numeric_limits<double>::quiet_NaN()).dump(), std::string("null"));
+        const double values[] = {0.1, 1e-7, -0.0, 1.0 / 3.0, 5e-324, 1.7976931348623157e308, 123456789.125, -2.5e-300};
+        for (double v : values) {
+            const Json back = Json::parse(Json(v).dump());
+            QCOMPARE(back.asDouble(), v);
+            QCOMPARE(std::signbit(back.asDouble()), std::signbit(v));
+        }
+        QVERIFY(std::signbit(Json::parse("-0").asDouble()));
+        QCOMPARE(Json::parse("9007199254740993").asInt64(), std::int64_t(9007199254740993));  // not a double
+        QCOMPARE(Json::parse("-9223372036854775808").asInt64(), std::numeric_limits<std::int64_t>::min());
+        QCOMPARE(Json::parse("18446744073709551616").asDouble(), 18446744073709551616.0);
+        QCOMPARE(Json::parse("1e-400").asDouble(), 0.0);
+        QCOMPARE(Json::parse("2.5E+3").asInt(), 2500);
+    }
+
+    void jsonRoundTripNested() {
+        Json j;
+        j["name"] = "Zürich 日本 😀";
+        j["escapes"] = std::string("quote\" backslash\\ slash/ \n\r\t\b\f \x01 \x1f", 33);
+        j["numbers"] = Json::array({0.1, 1e-7, -0.0, std::int64_t(1) << 62, -17, 1e300});
+        j["flags"] = Json::array({true, false, nullptr});
+        j["empty"] = Json::object();
+        j["emptyArray"] = Json::array();
+        j["nested"]["deeper"]["list"].push_back(Json::object({{"a", 1}, {"b", Json::array({1, 2})}}));
+        j["names"] = std::vector<std::string>{"x", "y"};
+        for (int indent : {-1, 0, 2}) {
+            const std::string text = j.dump(indent);
+            const Json back = Json::parse(text);
+            QVERIFY2(back == j, text.c_str());
+            QCOMPARE(back.dump(indent), text);
+        }
+        // Insertion order is kept when writing.
+        QCOMPARE(Json::object({{"b", 1}, {"a", 2}}).dump(), std::string(R"({"b":1,"a":2})"));
+        QCOMPARE(Json::object({{"b", 1}, {"a", 2}}), Json::object({{"a", 2}, {"b", 1}}));
+        QCOMPARE(Json::parse(R"({"a": [1, 2], "o": {"k": "v"}})").dump(2),
+                 std::string("{\n  \"a\": [1, 2],\n  \"o\": {\n    \"k\": \"v\"\n  }\n}"));
+    }
+
+    void jsonStrings() {
+        QCOMPARE(Json::parse(R"("\u00e9\ud83d\ude00\n\/")").asString(), std::string("é😀\n/"));
+        QCOMPARE(Json(std::string("\x01\x7f", 2)).dump(), std::string("\"\\u0001\x7f\""));
+        QCOMPARE(Json("é😀").dump(), std::string("\"é😀\""));
+        // Invalid UTF-8 is replaced so the output always parses again.
+        const std::string bad = Json(std::string("a\xff" "b\xc3")).dump();
+        QCOMPARE(bad, std::string("\"a\xEF\xBF\xBD" "b\xEF\xBF\xBD\""));
+        QCOMPARE(Json::parse(bad).asString(), std::string("a\xEF\xBF\xBD" "b\xEF\xBF\xBD"));
+        QCOMPARE(Json::parse("\xEF\xBB\xBF[1]").size(), std::size_t(1));  // byte-order mark
+    }
+
+    void jsonParseErrors_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing comma") << QByteArray("{\n  \"a\": 1\n  \"b\": 2\n}") << "3:3: expected ',' or '}'";
+        QTest::newRow("missing comma at 3:14")
+            << QByteArray("{\n  \"a\": 1,\n  \"layers\": [1] 2}") << "3:17: expected ',' or '}'";
+        QTest::newRow("open array") << QByteArray("[1, 2") << "1:6: expected ',' or ']'";
+        QTest::newRow("empty") << QByteArray("") << "1:1: unexpected end of input, expected a value";
+        QTest::newRow("no colon") << QByteArray("{\"a\" 1}") << "1:6: expected ':'";
+        QTest::newRow("bare key") << QByteArray("{a: 1}") << "1:2: expected a member name in double quotes";
+        QTest::newRow("trailing comma") << QByteArray("[1,]") << "1:4: expected a value";
+        QTest::newRow("unterminated") << QByteArray("[\"abc") << "1:2: unterminated string";
+        QTest::newRow("leading zero") << QByteArray("01") << "1:2: unexpected content after the JSON value";
+        QTest::newRow("lone surrogate") << QByteArray("\"x\\ud800\"") << "1:3: unpaired surrogate in \\u escape";
+        QTest::newRow("low surrogate") << QByteArray("\"\\udc00\"") << "1:2: unpaired surrogate in \\u escape";
+        QTest::newRow("bad escape") << QByteArray("\"\\q\"") << "1:2: invalid escape '\\q'";
+        QTest::newRow("bad hex") << QByteArray("\"\\u12g4\"") << "1:4: invalid \\u escape";
+        QTest::newRow("duplicate") << QByteArray("{\"a\":1,\"a\":2}") << "1:8: duplicate key 'a'";
+        QTest::newRow("columns count characters") << QByteArray("\"é\" x") << "1:5: unexpected content after the JSON value";
+        QTest::newRow("huge number") << QByteArray("1e400") << "1:1: number out of range";
+        QTest::newRow("bad literal") << QByteArray("[tru]") << "1:2: expected a value";
+        QTest::newRow("minus only") << QByteArray("-") << "1:1: invalid number";
+        QTest::newRow("no fraction digits") << QByteArray("1.") << "1:1: invalid number";
+        QTest::newRow("control char") << QByteArray("[\"a\nb\"]") << "1:4: control character in a string (write it as an escape such as \\n)";
+        QTest::newRow("invalid utf8") << QByteArray("\"a\xc0\xaf\"") << "1:3: invalid UTF-8 in a string";
+        QTest::newRow("surrogate as utf8") << QByteArray("\"\xed\xa0\x80\"") << "1:2: invalid UTF-8 in a string";
+    }
+
+    void jsonParseErrors() {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, message);
+        QCOMPARE(errorOf([&] { Json::parse(std::string_view(text.constData(), std::size_t(text.size())), "model.json"); }),
+                 "model.json:" + message);
+    }
+
+    void jsonDepthLimit() {
+        const auto nested = [](int depth) { return std::string(std::size_t(depth), '[') + std::string(std::size_t(depth), ']'); };
+        QCOMPARE(Json::parse(nested(Json::maxDepth)).size(), std::size_t(1));
+        QCOMPARE(errorOf([&] { Json::parse(nested(Json::maxDepth + 1), "deep.json"); }),
+                 QString("deep.json:1:257: nested deeper than 256 levels"));
+        // Far deeper input must fail cleanly, not overflow the stack.
+        QVERIFY(errorOf([] { Json::parse(std::string(1000000, '['), "x"); }).contains("nested deeper"));
+        QVERIFY(errorOf([] { Json::parse(std::string(1000000, '{'), "x"); }).contains("expected a member name"));
+        std::string objects;
+        for (int i = 0; i < 300; ++i) objects += "{\"a\":";
+        QVERIFY(errorOf([&] { Json::parse(objects, "x"); }).contains("nested deeper"));
+    }
+
+    void jsonAccessorsNameTheField() {
+        const Json j = Json::parse(R"({"network": {"layers": [{"units": "wide"}, 3.5], "n": 1e10}, "ok": true})", "model.json");
+        QCOMPARE(errorOf([&] { j.at("network").at("nope"); }), QString("model.json: missing field 'network.nope'"));
+        QCOMPARE(errorOf([&] { j.at("network").at("layers").at(0).at("units").asInt(); }),
+                 QString("model.json: network.layers[0].units must be a whole number, not a string"));
+        QCOMPARE(errorOf([&] { j.at("network").at("layers").at(1).asInt(); }),
+                 QString("model.json: network.layers[1] must be a whole number, not 3.5"));
+        QCOMPARE(errorOf([&] { j.at("network").at("layers").at(5); }),
+                 QString("model.json: network.layers has no element [5] (it has 2)"));
+        QCOMPARE(errorOf([&] { j.at("network").at("n").get<int>(); }),
+                 QString("model.json: network.n is out of range (10000000000)"));
+        QCOMPARE(errorOf([&] { j.at("ok").asString(); }), QString("model.json: ok must be a string, not a boolean"));
+        QCOMPARE(errorOf([&] { j.asArray(); }), QString("model.json: the top-level value must be an array, not an object"));
+        QCOMPARE(errorOf([&] { j.at("network").at("layers").get<std::vector<int>>(); }),
+                 QString("model.json: network.layers[0] must be a whole number, not an object"));
+        QCOMPARE(errorOf([&] { j.at("network").at("layers").at(0).at("units").fail("must be a positive integer"); }),
+                 QString("model.json: network.layers[0].units must be a positive integer"));
+        QCOMPARE(j.at("network").at("n").get<std::int64_t>(), std::int64_t(10000000000));
+        QCOMPARE(j.value("ok", false), true);
+        QCOMPARE(j.value("missing", 7), 7);
+        QCOMPARE(j.value("missing", "text"), std::string("text"));
+        QVERIFY(j.contains("ok") && !j.contains("missing") && j.find("missing") == nullptr);
+
+        Json built;
+        built["a"]["b"] = 1;
+        built["list"].push_back("x");
+        built["list"].push_back(2.5);
+        QCOMPARE(built.dump(), std::string(R"({"a":{"b":1},"list":["x",2.5]})"));
+        QCOMPARE(errorOf([&] { built.at("a").at("c"); }), QString("missing field 'a.c'"));
+        QVERIFY(built.erase("a") && !built.erase("a"));
+        QCOMPARE(built.dump(), std::string(R"({"list":["x",2.5]})"));
+        QCOMPARE(errorOf([&] { built["list"]["k"] = 1; }), QString("list must be an object, not an array"));
+        QCOMPARE(Json::parse("[1, 2.0]"), Json::array({1.0, 2}));
+    }
+
+    void crc32Check() {
+        QCOMPARE(skynnet::crc32("123456789"), std::uint32_t(0xCBF43926));
+        QCOMPARE(skynnet::crc32(""), std::uint32_t(0));
+        skynnet::Crc32 running;
+        running.update("1234");
+        running.update("56789");
+        QCOMPARE(running.value(), std::uint32_t(0xCBF43926));
+    }
+
+    void modelFileRoundTripIsBitExact() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("m.skynnet").toStdString();
+        skynnet::ModelFileContents c;
+        c.header = Json::object({{"kind", "test"}, {"text", "é\n\"q\""}, {"list", Json::array({1, 0.1, nullptr})}});
+        std::vector<float> special = {1.5f, -0.0f, std::numeric_limits<float>::infinity(),
+                                      std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::max(),
+                                      std::bit_cast<float>(std::uint32_t(0x7fc01234))};  // NaN with a payload
+        std::vector<float> large(10000);
+        skynnet::Rng rng(5);
+        for (float& v : large) v = rng.normal(0.0f, 1.0f);
+        c.blocks = {{}, special, large};
+        skynnet::saveModelFile(path, c);
+        const auto back = skynnet::loadModelFile(path);
+        QVERIFY(back.header == c.header);
+        QCOMPARE(back.blocks.size(), c.blocks.size());
+        for (std::size_t i = 0; i < c.blocks.size(); ++i) QVERIFY(sameBits(back.blocks[i], c.blocks[i]));
+        // The documented layout: magic, version 1 little-endian.
+        const std::string bytes = skynnet::readFile(path);
+        QCOMPARE(bytes.substr(0, 12), std::string("SKYNNETM\x01\x00\x00\x00", 12));
+        QCOMPARE(entries(dir.path()), QStringList{"m.skynnet"});
+    }
+
+    void modelFileTruncatedAtEveryLength() {
+        QTemporaryDir dir;
+        const std::string full = dir.filePath("full.skynnet").toStdString();
+        const std::string cut = dir.filePath("cut.skynnet").toStdString();
+        skynnet::saveModelFile(full, smallContents());
+        const std::string bytes = skynnet::readFile(full);
+        for (std::size_t n = 0; n < bytes.size(); ++n) {
+            writeBytes(cut, bytes.substr(0, n));
+            const QString e = errorOf([&] { skynnet::loadModelFile(cut); });
+            const QString expected = QString::fromStdString(cut) + (n == 0 ? " is empty, not a Skynnet model file" : " is truncated");
+            QVERIFY2(e == expected, qPrintable(QString::number(n) + ": " + e));
+        }
+        writeBytes(cut, bytes + "x");
+        QCOMPARE(errorOf([&] { skynnet::loadModelFile(cut); }),
+                 QString::fromStdString(cut) + " is damaged (unexpected data after the end)");
+    }
+
+    void modelFileDamaged() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("m.skynnet").toStdString();
+        skynnet::ModelFileContents c = smallContents();
+        c.blocks.push_back(std::vector<float>(1000, 0.25f));
+        skynnet::saveModelFile(path, c);
+        const std::string bytes = skynnet::readFile(path);
+        const QString damaged = QString::fromStdString(path) + " is damaged (checksum mismatch)";
+        // In the middle (float data), in the JSON header, and in the checksum itself.
+        for (std::size_t at : {bytes.size() / 2, std::size_t(25), bytes.size() - 1}) {
+            std::string bad = bytes;
+            bad[at] = char(bad[at] ^ 0x10);
+            writeBytes(path, bad);
+            QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), damaged);
+        }
+    }
+
+    void modelFileForeignAndNewer() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("x.skynnet").toStdString();
+        const QString foreign = QString::fromStdString(path) + " is not a Skynnet model file";
+        writeBytes(path, std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), foreign);
+        writeBytes(path, "hello, world\n");
+        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), foreign);
+        writeBytes(path, "S");
+        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), QString::fromStdString(path) + " is truncated");
+
+        skynnet::saveModelFile(path, smallContents());
+        std::string bytes = skynnet::readFile(path);
+        bytes[8] = 7;
+        writeBytes(path, bytes);
+        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }),
+                 QString::fromStdString(path) + " was written by a newer Skynnet (format 7, this build reads up to 1)");
+
+        const QString missing = dir.filePath("missing.skynnet");
+        QCOMPARE(errorOf([&] { skynnet::loadModelFile(missing.toStdString()); }), missing + " does not exist");
+        QCOMPARE(errorOf([&] { skynnet::loadModelFile(dir.path().toStdString()); }),
+                 dir.path() + " is a directory, not a file");
+    }
+
+    void modelFileHugeClaimedLengths() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("h.skynnet").toStdString();
+        const QString truncated = QString::fromStdString(path) + " is truncated";
+        const std::string start("SKYNNETM\x01\x00\x00\x00", 12);
+        const std::string huge("\xff\xff\xff\xff\xff\xff\xff\x7f", 8);
+        const std::string empty(8, '\0');
+        const std::string tail(64, '\0');
+        writeBytes(path, start + huge + tail);  // header length
+        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), truncated);
+        writeBytes(path, start + empty + huge + tail);  // block count
+        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), truncated);
+        writeBytes(path, start + empty + std::string("\x01\0\0\0\0\0\0\0", 8) + huge + tail);  // element count
+        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), truncated);
+    }
+
+    void networkSpecRoundTrip() {
+        skynnet::NetworkSpec spec;
+        spec.input = skynnet::Shape{1, 4, 4};
+        spec.layers = skynnet::parseLayers("dense:64:relu,dropout:0.3,dense:32:tanh,flatten,dense:8:leaky_relu,dense:5:sigmoid");
+        spec.layers[2].scalable = false;
+        spec.setOutputFor(skynnet::Task::Classification, 3);
+        const Json j = Json::parse(skynnet::toJson(spec).dump(2), "spec.json");
+        QCOMPARE(skynnet::networkSpecFromJson(j), spec);
+        spec.setOutputFor(skynnet::Task::Regression, 2);
+        spec.layers.clear();
+        QCOMPARE(skynnet::networkSpecFromJson(Json::parse(skynnet::toJson(spec).dump())), spec);
+    }
+
+    void networkSpecErrorsNameTheField_data() {
+        QTest::addColumn<QString>("layers");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("units") << R"([{"type":"dense","units":4},{"type":"flatten"},{"type":"dense","units":-1}])"
+                               << "network.layers[2].units must be a positive integer";
+        QTest::newRow("fraction") << R"([{"type":"dense","units":2.5}])" << "network.layers[0].units must be a positive integer";
+        QTest::newRow("too wide") << R"([{"type":"dense","units":1e12}])" << "network.layers[0].units must be at most 16777216";
+        QTest::newRow("units missing") << R"([{"type":"dense"}])" << "missing field 'network.layers[0].units'";
+        QTest::newRow("rate") << R"([{"type":"dropout","rate":1.5}])" << "network.layers[0].rate must be at least 0 and below 1";
+        QTest::newRow("type") << R"([{"type":"conv"}])"
+                              << "network.layers[0].type: unknown layer type 'conv' (expected dense, dropout or flatten)";
+        QTest::newRow("activation") << R"([{"type":"dense","units":3,"activation":"swish"}])"
+                                    << "network.layers[0].activation: unknown activation 'swish' (expected relu, "
+                                       "leaky_relu, sigmoid, tanh, softmax or linear)";
+        QTest::newRow("not array") << R"({"type":"dense"})" << "network.layers must be an array, not an object";
+    }
+
+    void networkSpecErrorsNameTheField() {
+        QFETCH(QString, layers);
+        QFETCH(QString, message);
+        const std::string text = R"({"network":{"input":{"channels":1,"height":1,"width":3},"outputs":2,)"
+                                 R"("outputActivation":"softmax","layers":)" + layers.toStdString() + "}}";
+        const Json j = Json::parse(text, "model.json");
+        QCOMPARE(errorOf([&] { skynnet::networkSpecFromJson(j.at("network")); }), "model.json: " + message);
+        QCOMPARE(errorOf([&] { skynnet::networkSpecFromJson(Json::parse(R"({"input":{}})", "m.json")); }),
+                 QString("m.json: missing field 'input.channels'"));
+    }
+
+    void preprocessingRoundTrip() {
+        skynnet::Preprocessing p;
+        p.scaling = skynnet::Scaling::MinMax;
+        p.rawColumns = 5;
+        p.oneHot = {{1, {"rot", "grün", "\"blau\""}}, {3, {}}};
+        p.numericColumns = {0, 2, 4};
+        p.offset = skynnet::RowVector(3);
+        p.offset << 0.1f, 1.0f / 3.0f, -123456.7f;
+        p.scale = skynnet::RowVector(3);
+        p.scale << 1e-30f, std::numeric_limits<float>::denorm_min(), 7.0f;
+        const Json j = Json::parse(skynnet::toJson(p).dump(), "pre.json");
+        const skynnet::Preprocessing q = skynnet::preprocessingFromJson(j);
+        QVERIFY(q.scaling == p.scaling);
+        QCOMPARE(q.rawColumns, p.rawColumns);
+        QCOMPARE(q.oneHot.size(), p.oneHot.size());
+        for (std::size_t i = 0; i < p.oneHot.size(); ++i) {
+            QCOMPARE(q.oneHot[i].column, p.oneHot[i].column);
+            QCOMPARE(q.oneHot[i].categories, p.oneHot[i].categories);
+        }
+        QCOMPARE(q.numericColumns, p.numericColumns);
+        QVERIFY(q.offset == p.offset);  // exact float equality
+        QVERIFY(q.scale == p.scale);
+
+        const skynnet::Preprocessing unfitted = skynnet::preprocessingFromJson(skynnet::toJson(skynnet::Preprocessing{}));
+        QCOMPARE(unfitted.rawColumns, 0);
+        QCOMPARE(unfitted.offset.size(), skynnet::Index(0));
+
+        Json bad = skynnet::toJson(p);
+        bad["numericColumns"] = Json::array({0, 2, 5});
+        QCOMPARE(errorOf([&] { skynnet::preprocessingFromJson(Json::parse(bad.dump(), "m")); }),
+                 QString("m: numericColumns[2] must be a column index below rawColumns (5)"));
+        bad["numericColumns"] = Json::array({0, 2});
+        QCOMPARE(errorOf([&] { skynnet::preprocessingFromJson(Json::parse(bad.dump(), "m")); }),
+                 QString("m: offset has 3 values for 2 numeric columns"));
+        p.scale[1] = std::numeric_limits<float>::infinity();
+        QCOMPARE(errorOf([&] { skynnet::toJson(p); }),
+                 QString("preprocessing.scale[1] is not a finite number, so it cannot be saved"));
+    }
+
+    void savedModelReproducesPredictions() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("net.skynnet").toStdString();
+        skynnet::NetworkSpec spec;
+        spec.input = skynnet::Shape::flat(6);
+        spec.layers = skynnet::parseLayers("dense:16:relu,dropout:0.1,dense:8:tanh");
+        spec.setOutputFor(skynnet::Task::Classification, 3);
+        skynnet::Network net(spec, 42);
+
+        skynnet::SavedModel m;
+        m.task = skynnet::Task::Classification;
+        m.spec = spec;
+        m.weights = net.flatWeights();
+        m.preprocessing.rawColumns = 6;
+        m.preprocessing.numericColumns = {0, 1, 2, 3, 4, 5};
+        m.preprocessing.offset = skynnet::RowVector::Constant(6, 0.5f);
+        m.preprocessing.scale = skynnet::RowVector::Constant(6, 2.0f);
+        m.classNames = {"cat", "dog", "bird"};
+        m.featureNames = {"a", "b", "c", "d", "e", "f"};
+        m.extra = Json::object({{"epochs", 12}, {"accuracy", 0.875}});
+        skynnet::saveModel(path, m);
+
+        const skynnet::SavedModel back = skynnet::loadModel(path);
+        QCOMPARE(back.spec, spec);
+        QVERIFY(back.task == m.task);
+        QVERIFY(sameBits(back.weights, m.weights));
+        QCOMPARE(back.classNames, m.classNames);
+        QCOMPARE(back.featureNames, m.featureNames);
+        QVERIFY(back.targetNames.empty());
+        QVERIFY(back.extra == m.extra);
+        QVERIFY(back.preprocessing.scale == m.preprocessing.scale);
+
+        skynnet::Network restored(back.spec, 7);  // a different seed: every weight must come from the file
+        restored.setFlatWeights(back.weights);
+        skynnet::Matrix x(20, 6);
+        skynnet::Rng rng(3);
+        for (skynnet::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal(0.0f, 1.0f);
+        const skynnet::Matrix a = net.predict(x);
+        const skynnet::Matrix b = restored.predict(x);
+        QVERIFY(a.size() == b.size() && std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
+    }
+
+    void savedModelChecksConsistency() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("net.skynnet").toStdString();
+        skynnet::SavedModel m;
+        m.task = skynnet::Task::Binary;
+        m.spec.input = skynnet::Shape::flat(2);
+        m.spec.setOutputFor(skynnet::Task::Binary, 1);
+        m.weights = {1, 2};  // 2 inputs x 1 output + 1 bias = 3 needed
+        QCOMPARE(errorOf([&] { skynnet::saveModel(path, m); }),
+                 QString::fromStdString("cannot save " + path + ": the network has 3 parameters but 2 weights are stored"));
+        m.weights = {1, 2, 3};
+        m.classNames = {"only one"};
+        QCOMPARE(errorOf([&] { skynnet::saveModel(path, m); }),
+                 QString::fromStdString("cannot save " + path + ": 1 class names for a binary network with 1 outputs"));
+        m.classNames = {"no", "yes"};
+        skynnet::saveModel(path, m);
+        QCOMPARE(skynnet::loadModel(path).classNames, m.classNames);
+
+        // Headers written by something else: the loader names the field or the kind.
+        auto file = skynnet::loadModelFile(path);
+        file.header["weightsBlock"] = 3;
+        skynnet::saveModelFile(path, file);
+        QCOMPARE(errorOf([&] { skynnet::loadModel(path); }),
+                 QString::fromStdString(path + ": weightsBlock must be the index of one of the file's 1 data blocks"));
+        file.header["weightsBlock"] = 0;
+        file.blocks[0].push_back(4);
+        skynnet::saveModelFile(path, file);
+        QCOMPARE(errorOf([&] { skynnet::loadModel(path); }),
+                 QString::fromStdString(path + ": the network has 3 parameters but 4 weights are stored"));
+        file.header["kind"] = "combined";
+        skynnet::saveModelFile(path, file);
+        QCOMPARE(errorOf([&] { skynnet::loadModel(path); }),
+                 QString::fromStdString(path + " holds a model of kind 'combined', which this build cannot load as a single network"));
+        skynnet::saveModelFile(path, {Json::array(), {}});
+        QCOMPARE(errorOf([&] { skynnet::loadModel(path); }),
+                 QString::fromStdString(path + ": the top-level value must be an object, not an array"));
+    }
+
+    void atomicWriteReplacesWholeFile() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("out.txt").toStdString();
+        skynnet::writeFileAtomically(path, "old content");
+        QCOMPARE(skynnet::readFile(path), std::string("old content"));
+        skynnet::writeFileAtomically(path, std::string("new\0content", 11));
+        QCOMPARE(skynnet::readFile(path), std::string("new\0content", 11));
+        QCOMPARE(entries(dir.path()), QStringList{"out.txt"});
+        // Through a symlink: the destination is replaced and the link stays a link.
+        const QString link = dir.filePath("link.txt");
+        QVERIFY(QFile::link(QString::fromStdString(path), link));
+        skynnet::writeFileAtomically(link.toStdString(), "via link");
+        QCOMPARE(skynnet::readFile(path), std::string("via link"));
+        QVERIFY(QFileInfo(link).isSymLink());
+    }
+
+    void atomicWriteFailureLeavesNoTrace() {
+        QTemporaryDir dir;
+        const std::string keep = dir.filePath("keep.txt").toStdString();
+        skynnet::writeFileAtomically(keep, "precious");
+        const QStringList before = entries(dir.path());
+
+        // Parent is a regular file: nothing can be created (works as root too).
+        const std::string underFile = keep + "/model.skynnet";
+        QCOMPARE(errorOf([&] { skynnet::writeFileAtomically(underFile, "x"); }),
+                 QString::fromStdString("cannot save " + underFile + ": Not a directory"));
+        // Target is a directory: the temporary file is written, the rename fails, the temp goes.
+        QVERIFY(QDir(dir.path()).mkdir("target"));
+        const std::string target = dir.filePath("target").toStdString();
+        QCOMPARE(errorOf([&] { skynnet::writeFileAtomically(target, "x"); }),
+                 QString::fromStdString("cannot save " + target + ": Is a directory"));
+        QCOMPARE(entries(dir.path()), before + QStringList{"target"});
+
+        // A write failing half-way (file size limit, like a full disk; root cannot bypass it)
+        // leaves the old content whole and removes the temporary file.
+        struct rlimit old {};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+        struct rlimit small = old;
+        small.rlim_cur = 1000;
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        const QString e = errorOf([&] { skynnet::writeFileAtomically(keep, std::string(5000, 'n')); });
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, oldHandler);
+        QCOMPARE(e, QString::fromStdString("cannot save " + keep + ": File too large"));
+        QCOMPARE(skynnet::readFile(keep), std::string("precious"));
+        QCOMPARE(entries(dir.path()), before + QStringList{"target"});
+
+        // The same through the model file writer.
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        std::signal(SIGXFSZ, SIG_IGN);
+        skynnet::ModelFileContents big = smallContents();
+        big.blocks.push_back(std::vector<float>(5000, 1.0f));
+        const QString e2 = errorOf([&] { skynnet::saveModelFile(keep, big); });
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY2(e2.contains("File too large"), qPrintable(e2));
+        QCOMPARE(skynnet::readFile(keep), std::string("precious"));
+        QCOMPARE(entries(dir.path()), before + QStringList{"target"});
+    }
+
+    void readFileErrors() {
+        QTemporaryDir dir;
+        const QString missing = dir.filePath("nope.csv");
+        QCOMPARE(errorOf([&] { skynnet::readFile(missing.toStdString()); }), missing + " does not exist");
+        QCOMPARE(errorOf([&] { skynnet::readFile(dir.path().toStdString()); }), dir.path() + " is a directory, not a file");
+        QCOMPARE(skynnet::readFile("/dev/null"), std::string());
+    }
+};
+
+QTEST_APPLESS_MAIN(TstIo)
+#include "tst_io.moc"
