@@ -1,0 +1,298 @@
+// Optimisers against hand-computed steps, schedules, and the Trainer: learning, determinism,
+// early stopping, cancellation, divergence, and the step API.
+#include <QtTest>
+
+#include <cmath>
+
+#include "core/cancel.h"
+#include "core/error.h"
+#include "core/parallel.h"
+#include "model/network.h"
+#include "optim/optimizer.h"
+#include "train/metrics.h"
+#include "train/trainer.h"
+
+using namespace skynnet;
+
+namespace {
+
+struct OneParam {
+    Matrix w = Matrix::Constant(1, 2, 1.0f);
+    Matrix g = Matrix::Constant(1, 2, 0.5f);
+    std::vector<Param> params() { return {{&w, &g, true}}; }
+};
+
+// Two interleaved noisy circles: not linearly separable, easy for a small MLP.
+void rings(int n, std::uint64_t seed, Matrix& x, Matrix& y) {
+    Rng rng(seed);
+    x.resize(n, 2);
+    y = Matrix::Zero(n, 2);
+    for (int i = 0; i < n; ++i) {
+        const int c = i % 2;
+        const float angle = rng.uniform(0, 6.2831853f);
+        const float radius = (c ? 2.0f : 1.0f) + rng.normal(0, 0.15f);
+        x(i, 0) = radius * std::cos(angle);
+        x(i, 1) = radius * std::sin(angle);
+        y(i, c) = 1;
+    }
+}
+
+NetworkSpec ringSpec() {
+    NetworkSpec spec;
+    spec.input = Shape::flat(2);
+    spec.layers = parseLayers("dense:32:relu,dense:16:relu");
+    spec.setOutputFor(Task::Classification, 2);
+    return spec;
+}
+
+TrainConfig quickConfig(int epochs) {
+    TrainConfig c;
+    c.epochs = epochs;
+    c.batchSize = 32;
+    c.optimizer.learningRate = 0.01f;
+    c.threads = 1;
+    return c;
+}
+
+}  // namespace
+
+class TestTraining : public QObject {
+    Q_OBJECT
+private slots:
+    void sgdPlainMomentumNesterov() {
+        OptimizerConfig c;
+        c.kind = OptimizerKind::SGD;
+        c.learningRate = 0.1f;
+        OneParam p;
+        makeOptimizer(c)->step(p.params());
+        QCOMPARE(p.w(0, 0), 0.95f);
+        // Momentum 0.9: v1 = 0.5, w = 1 - 0.05; v2 = 0.45 + 0.5 = 0.95, w = 0.95 - 0.095.
+        c.momentum = 0.9f;
+        OneParam m;
+        auto opt = makeOptimizer(c);
+        opt->step(m.params());
+        opt->step(m.params());
+        QVERIFY(std::abs(m.w(0, 0) - (0.95f - 0.095f)) < 1e-6f);
+        // Nesterov: w -= lr (g + mu v): step 1: v=0.5, w = 1 - 0.1*(0.5+0.45) = 0.905.
+        c.nesterov = true;
+        OneParam n;
+        makeOptimizer(c)->step(n.params());
+        QVERIFY(std::abs(n.w(0, 0) - 0.905f) < 1e-6f);
+    }
+
+    void adamFirstStepIsLearningRate() {
+        // With bias correction Adam's first step is lr * g/|g| (up to epsilon), whatever |g| is.
+        OptimizerConfig c;
+        c.learningRate = 0.01f;
+        OneParam p;
+        p.g << 0.001f, -40.0f;
+        makeOptimizer(c)->step(p.params());
+        QVERIFY(std::abs(p.w(0, 0) - 0.99f) < 1e-4f);
+        QVERIFY(std::abs(p.w(0, 1) - 1.01f) < 1e-5f);
+    }
+
+    void weightDecayL2AndDecoupled() {
+        OptimizerConfig c;
+        c.kind = OptimizerKind::SGD;
+        c.learningRate = 0.1f;
+        c.weightDecay = 0.2f;
+        OneParam p;  // g + wd*w = 0.5 + 0.2 -> w = 1 - 0.07
+        makeOptimizer(c)->step(p.params());
+        QVERIFY(std::abs(p.w(0, 0) - 0.93f) < 1e-6f);
+        c.kind = OptimizerKind::AdamW;
+        c.learningRate = 0.01f;
+        OneParam q;  // w * (1 - lr*wd) then the Adam step of size lr
+        makeOptimizer(c)->step(q.params());
+        QVERIFY(std::abs(q.w(0, 0) - (1.0f * (1 - 0.002f) - 0.01f)) < 1e-5f);
+        // Biases (decays = false) are never decayed.
+        Matrix b = Matrix::Constant(1, 1, 1.0f), gb = Matrix::Zero(1, 1);
+        c.kind = OptimizerKind::SGD;
+        makeOptimizer(c)->step({{&b, &gb, false}});
+        QCOMPARE(b(0, 0), 1.0f);
+    }
+
+    void rmspropFirstStep() {
+        OptimizerConfig c;
+        c.kind = OptimizerKind::RMSProp;
+        c.learningRate = 0.01f;
+        c.rho = 0.9f;
+        OneParam p;  // s = 0.1 * 0.25 = 0.025; step = 0.01 * 0.5 / sqrt(0.025)
+        makeOptimizer(c)->step(p.params());
+        QVERIFY(std::abs(p.w(0, 0) - (1 - 0.01f * 0.5f / std::sqrt(0.025f))) < 1e-5f);
+    }
+
+    void schedules() {
+        Schedule step = parseSchedule("step:2:0.5");
+        QCOMPARE(step.rate(1.0f, 0), 1.0f);
+        QCOMPARE(step.rate(1.0f, 1), 1.0f);
+        QCOMPARE(step.rate(1.0f, 2), 0.5f);
+        QCOMPARE(step.rate(1.0f, 5), 0.25f);
+        Schedule cosine = parseSchedule("cosine:0.1");
+        cosine.totalEpochs = 5;
+        QCOMPARE(cosine.rate(1.0f, 0), 1.0f);
+        QVERIFY(std::abs(cosine.rate(1.0f, 2) - 0.55f) < 1e-6f);
+        QVERIFY(std::abs(cosine.rate(1.0f, 4) - 0.1f) < 1e-6f);
+        for (const char* bad : {"step:0:0.5", "step:3", "linear", "cosine:x"})
+            QVERIFY_THROWS_EXCEPTION(Error, parseSchedule(bad));
+    }
+
+    void trainerLearnsRings() {
+        Matrix x, y, xt, yt;
+        rings(2000, 1, x, y);
+        rings(500, 2, xt, yt);
+        Network net(ringSpec(), 3);
+        Trainer trainer(net, quickConfig(15), Task::Classification);
+        std::vector<EpochStats> seen;
+        TrainCallbacks cb;
+        cb.onEpoch = [&](const EpochStats& s) { seen.push_back(s); };
+        const TrainResult r = trainer.fit(x, y, &xt, &yt, cb);
+        QCOMPARE(r.status, TrainStatus::Completed);
+        QCOMPARE(int(r.history.size()), 15);
+        QCOMPARE(int(seen.size()), 15);
+        QVERIFY(seen.back().hasValidation);
+        QVERIFY2(seen.back().validationMetric >= 0.97, std::to_string(seen.back().validationMetric).c_str());
+        QVERIFY(seen.back().loss < seen.front().loss);
+        QVERIFY(r.wallSeconds > 0 && r.cpuSeconds > 0 && r.peakModelBytes > 0);
+        const auto m = classificationMetrics(trueClasses(yt), predictedClasses(net.predict(xt)), 2);
+        QCOMPARE(m.accuracy, trainer.evaluate(xt, yt).metric);
+        QCOMPARE(m.confusion[0][0] + m.confusion[0][1] + m.confusion[1][0] + m.confusion[1][1], 500L);
+    }
+
+    void sameSeedSameResult() {
+        Matrix x, y;
+        rings(600, 4, x, y);
+        auto run = [&](std::uint64_t seed) {
+            Network net(ringSpec(), seed);
+            TrainConfig c = quickConfig(3);
+            c.seed = seed;
+            Trainer(net, c, Task::Classification).fit(x, y);
+            return net.flatWeights();
+        };
+        QVERIFY(run(5) == run(5));
+        QVERIFY(run(5) != run(6));
+    }
+
+    void earlyStoppingRestoresBest() {
+        Matrix x, y, xv, yv;
+        rings(300, 5, x, y);
+        rings(300, 6, xv, yv);
+        Network net(ringSpec(), 1);
+        TrainConfig c = quickConfig(200);
+        c.optimizer.learningRate = 0.05f;
+        c.earlyStopping.enabled = true;
+        c.earlyStopping.patience = 3;
+        std::vector<std::vector<Scalar>> weightsAfterEpoch;
+        TrainCallbacks cb;
+        cb.onEpoch = [&](const EpochStats&) { weightsAfterEpoch.push_back(net.flatWeights()); };
+        Trainer trainer(net, c, Task::Classification);
+        const TrainResult r = trainer.fit(x, y, &xv, &yv, cb);
+        QCOMPARE(r.status, TrainStatus::EarlyStopped);
+        QCOMPARE(int(r.history.size()), r.bestEpoch + 3);
+        double best = 1e9;
+        int bestEpoch = 0;
+        for (const auto& s : r.history)
+            if (s.validationLoss < best) best = s.validationLoss, bestEpoch = s.epoch;
+        QCOMPARE(r.bestEpoch, bestEpoch);
+        QVERIFY(net.flatWeights() == weightsAfterEpoch[std::size_t(bestEpoch - 1)]);
+    }
+
+    void cancelStopsAtABatchBoundary() {
+        Matrix x, y;
+        rings(3200, 7, x, y);
+        Network net(ringSpec(), 1);
+        CancelToken token;
+        int batches = 0;
+        TrainCallbacks cb;
+        TrainConfig c = quickConfig(50);
+        c.batchReportSeconds = 0;  // report every batch
+        cb.onBatch = [&](const BatchProgress& p) {
+            ++batches;
+            if (p.epoch == 2 && p.batch == 10) token.cancel();
+        };
+        const TrainResult r = Trainer(net, c, Task::Classification).fit(x, y, nullptr, nullptr, cb, &token);
+        QCOMPARE(r.status, TrainStatus::Cancelled);
+        QCOMPARE(int(r.history.size()), 1);
+        QCOMPARE(batches, 100 + 10);
+    }
+
+    void divergenceNamesEpochAndBatch() {
+        Matrix x, y;
+        rings(256, 8, x, y);
+        Matrix bad = Matrix::Constant(x.rows(), x.cols(), std::nanf(""));
+        Network net(ringSpec(), 1);
+        const TrainResult r = Trainer(net, quickConfig(3), Task::Classification).fit(bad, y);
+        QCOMPARE(r.status, TrainStatus::Failed);
+        QVERIFY2(r.error.find("NaN at epoch 1, batch 1 ") != std::string::npos, r.error.c_str());
+        // Huge inputs: the clamped first loss is finite, the step overflows the weights, and the
+        // next batch reports it.
+        x *= 1e30f;
+        Network net2(ringSpec(), 1);
+        const TrainResult r2 = Trainer(net2, quickConfig(3), Task::Classification).fit(x, y);
+        QCOMPARE(r2.status, TrainStatus::Failed);
+        QVERIFY2(r2.error.find("at epoch 1, batch 2 ") != std::string::npos, r2.error.c_str());
+        QVERIFY(r2.history.empty());
+    }
+
+    void stepApiMatchesFit() {
+        Matrix x, y;
+        rings(256, 9, x, y);
+        Network a(ringSpec(), 2), b(ringSpec(), 2);
+        TrainConfig c = quickConfig(2);
+        Trainer(a, c, Task::Classification).fit(x, y);
+        Trainer stepper(b, c, Task::Classification);
+        QVERIFY(stepper.trainEpoch(x, y, nullptr, nullptr).status == TrainStatus::Completed);
+        QVERIFY(stepper.trainEpoch(x, y, nullptr, nullptr).status == TrainStatus::Completed);
+        QCOMPARE(stepper.epochsDone(), 2);
+        QVERIFY(a.flatWeights() == b.flatWeights());
+        // One batch step lowers the loss on that batch for a small learning rate.
+        const double before = stepper.evaluate(x.topRows(32), y.topRows(32)).loss;
+        stepper.trainBatch(x.topRows(32), y.topRows(32));
+        QVERIFY(stepper.evaluate(x.topRows(32), y.topRows(32)).loss < before);
+    }
+
+    void regressionAndBinaryLearn() {
+        Rng rng(3);
+        Matrix x(1500, 3), y(1500, 2), yb(1500, 1);
+        for (int i = 0; i < 1500; ++i) {
+            for (int j = 0; j < 3; ++j) x(i, j) = rng.uniform(-2, 2);
+            y(i, 0) = std::sin(x(i, 0)) + 0.5f * x(i, 1);
+            y(i, 1) = x(i, 2) * x(i, 2) - 1;
+            yb(i, 0) = x(i, 0) * x(i, 1) > 0 ? 1 : 0;
+        }
+        NetworkSpec spec;
+        spec.input = Shape::flat(3);
+        spec.layers = parseLayers("dense:32:tanh,dense:32:tanh");
+        spec.setOutputFor(Task::Regression, 2);
+        Network reg(spec, 1);
+        TrainConfig c = quickConfig(40);
+        c.loss = LossKind::MeanSquaredError;
+        Trainer rt(reg, c, Task::Regression);
+        rt.fit(x, y);
+        QVERIFY(regressionMetrics(reg.predict(x), y).r2 > 0.95);
+        spec.setOutputFor(Task::Binary, 1);
+        spec.layers = parseLayers("dense:32:relu,dense:16:relu");
+        Network bin(spec, 1);
+        c.loss = LossKind::BinaryCrossEntropy;
+        Trainer bt(bin, c, Task::Binary);
+        bt.fit(x, yb);
+        QVERIFY(bt.evaluate(x, yb).metric > 0.95);
+    }
+
+    void metricsWorkedExample() {
+        const auto m = classificationMetrics({0, 0, 1, 1, 2, 2}, {0, 1, 1, 1, 2, 0}, 3);
+        QCOMPARE(m.accuracy, 4.0 / 6);
+        QCOMPARE(m.confusion[0][1], 1L);
+        QCOMPARE(m.precision[1], 2.0 / 3);
+        QCOMPARE(m.recall[0], 0.5);
+        Matrix out(3, 1), target(3, 1);
+        out << 1, 2, 4;
+        target << 1, 3, 2;
+        const auto r = regressionMetrics(out, target);
+        QCOMPARE(r.mse, 5.0 / 3);
+        QCOMPARE(r.mae, 1.0);
+        QVERIFY(std::abs(r.r2 - (1 - 5.0 / (2.0 / 3 * 3))) < 1e-12);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTraining)
+#include "tst_training.moc"
