@@ -100,6 +100,7 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
     // Metric on the training data as seen during the epoch (before each step), like Keras reports.
     double metricSum = 0;
     for (int b = 0; b < batches; ++b) {
+        if (cancel) cancel->waitWhilePaused();
         if (cancel && cancel->cancelled()) {
             outcome.status = TrainStatus::Cancelled;
             return outcome;
