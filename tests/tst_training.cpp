@@ -233,6 +233,21 @@ private slots:
         QVERIFY(r2.history.empty());
     }
 
+    void lossMustSuitTheOutput() {
+        NetworkSpec spec = ringSpec();
+        spec.setOutputFor(Task::Regression, 2);
+        Network net(spec, 1);
+        try {
+            Trainer(net, quickConfig(1), Task::Regression);
+            QFAIL("cross-entropy on a linear output was accepted");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("needs a softmax output") != std::string::npos, e.what());
+        }
+        TrainConfig mse = quickConfig(1);
+        mse.loss = LossKind::MeanSquaredError;
+        Trainer ok(net, mse, Task::Regression);  // any loss without a fused activation is fine
+    }
+
     void stepApiMatchesFit() {
         Matrix x, y;
         rings(256, 9, x, y);

@@ -33,10 +33,14 @@ std::string statusName(TrainStatus s) {
 }
 
 Trainer::Trainer(Network& network, const TrainConfig& config, Task task)
-    : net_(network), config_(config), task_(task), loss_(makeLoss(config.loss)),
-      optimizer_(makeOptimizer(config.optimizer)), params_(network.params()), shuffleRng_(config.seed) {
+    : net_(network), config_(config), task_(task), loss_(makeLoss(config.loss)), params_(network.params()),
+      shuffleRng_(config.seed) {
     if (config.batchSize < 1) throw Error("batch size must be at least 1");
     if (config.epochs < 0) throw Error("epochs must not be negative");
+    // Cross-entropies need probabilities: refuse them on an output that gives none.
+    if (loss_->fusesWith() != Activation::None && !net_.endsWith(loss_->fusesWith()))
+        throw Error("the " + lossName(config.loss) + " loss needs a " + activationName(loss_->fusesWith()) +
+                    " output, but the network's output is " + activationName(net_.spec().outputActivation));
     fused_ = loss_->fusesWith() != Activation::None && net_.endsWith(loss_->fusesWith());
     config_.optimizer.schedule.totalEpochs = config.epochs;
     optimizer_ = makeOptimizer(config_.optimizer);
@@ -148,6 +152,11 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
 
 TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal,
                          const TrainCallbacks& callbacks, const CancelToken* cancel) {
+    // The kernel thread count is per calling thread; put the caller's back when done.
+    struct RestoreThreads {
+        int saved = kernelThreads();
+        ~RestoreThreads() { setKernelThreads(saved); }
+    } restore;
     if (config_.threads > 0) setKernelThreads(config_.threads);
     TrainResult result;
     start_ = lastResources_ = Clock::now();

@@ -1,0 +1,64 @@
+#pragma once
+// Trains a split plan's submodels in parallel and assembles the combined model; and trains the
+// unsplit original the same way, as the baseline every run is compared with (method.md §6).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "split/combined_model.h"
+#include "split/worker_pool.h"
+
+namespace skynnet {
+
+struct ParallelResult {
+    // Cancelled if the token was cancelled; Failed if any submodel failed (error names it);
+    // Completed otherwise (a submodel that stopped early still counts as done).
+    TrainStatus status = TrainStatus::Completed;
+    std::string error;
+    CombinedModel model;                    // complete only when status is Completed
+    std::vector<TrainResult> submodels;     // in plan order
+    std::vector<double> submodelWallSeconds, submodelCpuSeconds;
+    double wallSeconds = 0;                 // the whole call, data preparation included
+    double cpuSeconds = 0;                  // all submodels together
+    int workers = 0;
+    std::int64_t peakModelBytes = 0;        // the largest single submodel's peak
+    // An upper bound of what the workers held at once: the `workers` largest peaks added up.
+    std::int64_t peakConcurrentModelBytes = 0;
+};
+
+class ParallelTrainer {
+public:
+    // config: optimiser, batch size, loss, shuffle seed, early stopping and report intervals of
+    // every submodel. Its epochs are NOT used: submodels train plan.effectiveEpochs.
+    // backend: nullptr means threads on every hardware thread.
+    ParallelTrainer(SplitPlan plan, TrainConfig config, std::shared_ptr<WorkerBackend> backend = nullptr);
+
+    const SplitPlan& plan() const { return plan_; }
+    WorkerBackend& backend() { return *backend_; }
+
+    // Blocks until every submodel has finished or stopped; no worker and no callback outlives the
+    // call. `train` must be the dataset the plan was made from (same rows); throws Error otherwise,
+    // before any thread starts. Events are called from worker threads (see SubmodelEvents).
+    ParallelResult train(const Dataset& train, const Dataset* validation = nullptr, const SubmodelEvents& events = {},
+                         const CancelToken* cancel = nullptr);
+
+private:
+    SplitPlan plan_;
+    TrainConfig config_;
+    std::shared_ptr<WorkerBackend> backend_;
+};
+
+struct BaselineResult {
+    Network network;
+    TrainResult result;
+};
+
+// The original model (plan.original) unsplit: the plan's epochs before any scaling, the same
+// config, initial weights from submodelSeed(plan.seed, 0) and the shuffle seed a first submodel
+// would get, all of threadBudget (0: every hardware thread) for its kernels. Runs on the calling
+// thread (callbacks too) and restores that thread's kernel setting afterwards.
+BaselineResult trainBaseline(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
+                             const TrainConfig& config, int threadBudget = 0, const TrainCallbacks& callbacks = {},
+                             const CancelToken* cancel = nullptr);
+
+}  // namespace skynnet

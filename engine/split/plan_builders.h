@@ -1,0 +1,27 @@
+#pragma once
+// Internal to the planner: one builder per strategy. Each fills the factor, the submodels' owned
+// classes or columns, training rows and roles, and its warnings; makePlan() then shrinks the
+// networks and computes the figures for all of them alike.
+#include <cstdint>
+#include <vector>
+
+#include "split/split_plan.h"
+
+namespace skynnet::detail {
+
+void planClassGroups(SplitPlan& plan, const DataInfo& data, const SplitOptions& options);
+void planBinaryShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& options);
+void planDataShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& options);
+// Falls back to planDataShards (with a warning) when asked to and the target is too narrow.
+void planOutputSplit(SplitPlan& plan, const DataInfo& data, const SplitOptions& options);
+
+// `total` items cut into `parts` contiguous runs as evenly as possible, the first total % parts
+// one longer (groups of classes, chunks of columns, shards of samples all follow this rule).
+std::vector<int> evenSizes(long total, int parts);
+// Sample rows 0..samples-1 dealt into n disjoint shards covering them all: a seeded shuffle cut
+// into even runs (or file order when not shuffling); each shard ascending.
+std::vector<std::vector<int>> makeShards(long samples, int n, bool shuffle, std::uint64_t seed);
+// "3" or "F=2.5" style number for messages: up to 4 significant digits.
+std::string formatNumber(double value);
+
+}  // namespace skynnet::detail

@@ -1,0 +1,92 @@
+// Binary shards (method.md §3) and data shards (§5): the same seeded sharding, different F and
+// combination.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "split/plan_builders.h"
+
+namespace skynnet::detail {
+namespace {
+
+// A stream of the plan seed of its own, so shards never correlate with the weight seeds.
+constexpr std::uint64_t kShardStream = 0x5AAD5u;
+
+void requireShardable(const DataInfo& data, int n, const char* what) {
+    if (long(n) > data.samples)
+        throw Error(std::string(what) + ": N=" + std::to_string(n) + " shards but only " +
+                    std::to_string(data.samples) + " training samples (each shard needs at least one)");
+}
+
+void addShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& options) {
+    const int n = options.requested;
+    auto shards = makeShards(data.samples, n, options.shuffleShards, options.seed);
+    for (int i = 0; i < n; ++i) {
+        SubmodelPlan s;
+        s.index = i;
+        s.rows = std::move(shards[std::size_t(i)]);
+        s.role = "shard " + std::to_string(i + 1) + " of " + std::to_string(n) + " (" + std::to_string(s.rows.size()) +
+                 " samples)";
+        plan.submodels.push_back(std::move(s));
+    }
+}
+
+}  // namespace
+
+std::vector<int> evenSizes(long total, int parts) {
+    std::vector<int> sizes(static_cast<std::size_t>(parts), int(total / parts));
+    for (long i = 0; i < total % parts; ++i) ++sizes[std::size_t(i)];
+    return sizes;
+}
+
+std::vector<std::vector<int>> makeShards(long samples, int n, bool shuffle, std::uint64_t seed) {
+    std::vector<int> order;
+    if (shuffle) {
+        order = Rng(seed).split(kShardStream).permutation(int(samples));
+    } else {
+        order.resize(std::size_t(samples));
+        std::iota(order.begin(), order.end(), 0);
+    }
+    std::vector<std::vector<int>> shards;
+    std::size_t at = 0;
+    for (int size : evenSizes(samples, n)) {
+        std::vector<int> shard(order.begin() + long(at), order.begin() + long(at + std::size_t(size)));
+        std::sort(shard.begin(), shard.end());  // file order inside a shard: the trainer shuffles anyway
+        shards.push_back(std::move(shard));
+        at += std::size_t(size);
+    }
+    return shards;
+}
+
+void planBinaryShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& options) {
+    const int n = options.requested;
+    if (n < 2)
+        throw Error("binary shards: N=" + std::to_string(n) +
+                    " but the strategy needs at least 2 shards (N=1 is the original model)");
+    requireShardable(data, n, "binary shards");
+    // The reference halves the widths for its 2 shards; with N shards each sees 1/N of the data.
+    plan.factor = double(n);
+    addShards(plan, data, options);
+    for (const auto& s : plan.submodels) {
+        long positives = 0;
+        for (int r : s.rows) positives += data.labels[std::size_t(r)] == 1;
+        if (positives == 0 || positives == long(s.rows.size()))
+            plan.warnings.push_back("submodel " + std::to_string(s.index + 1) + " (" + s.role + ") has samples of " +
+                                    data.className(positives == 0 ? 0 : 1) + " only");
+    }
+}
+
+void planDataShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& options) {
+    const int n = options.requested;
+    requireShardable(data, n, "data shards");
+    const double f = options.dataShardFactor.value_or(std::sqrt(double(n)));
+    if (!std::isfinite(f) || f < 1.0)
+        throw Error("data shards: reduction factor F=" + formatNumber(f) +
+                    " must be at least 1 (below 1 the submodels would be wider than the original)");
+    plan.factor = f;
+    addShards(plan, data, options);
+}
+
+}  // namespace skynnet::detail

@@ -1,0 +1,99 @@
+#pragma once
+// The split plan: which strategy, how many submodels (S), the reduction factor (F), and for every
+// submodel its shrunk network, the classes or target columns it owns and the training rows it sees.
+// Every invalid request is refused here, before any training starts, with an Error naming the
+// layer or option at fault. Rules: /work/shared/design/method.md.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/task.h"
+#include "model/network_spec.h"
+#include "split/combination.h"
+#include "split/strategy.h"
+
+namespace skynnet {
+
+struct Dataset;
+
+struct SplitOptions {
+    Strategy strategy = Strategy::Auto;  // auto: class-groups, binary-shards or output-split by task
+    int requested = 2;                   // N, the number of submodels asked for
+    // Divide the epochs by F as the reference does. Unset: on for multiclass classification with a
+    // dense-only network, off otherwise (method.md §1).
+    std::optional<bool> scaleEpochs;
+    std::optional<double> dataShardFactor;  // F for data shards; unset: sqrt(N)
+    bool shuffleShards = true;              // off: shards are contiguous blocks in file order (reference)
+    BinaryCombine binaryCombine = BinaryCombine::MostConfident;
+    bool regressionFallbackToShards = false;  // fewer target columns than N: data shards instead of an error
+    std::uint64_t seed = 1;                   // shard shuffle and submodel initial weights
+    int batchSize = 128;                      // for the memory estimate
+    int optimizerSlots = 2;                   // for the memory estimate (2 for Adam)
+    int epochs = 10;                          // of the original model, before any scaling
+};
+
+// What the planner needs to know about the training data (no features: a preview stays cheap).
+struct DataInfo {
+    Task task = Task::Classification;
+    int classCount = 0;                   // declared classes (classification, binary)
+    std::vector<std::string> classNames;  // optional, for messages
+    int targetColumns = 0;                // regression
+    std::vector<int> labels;              // training label per sample (classification, binary)
+    long samples = 0;
+
+    static DataInfo of(const Dataset& train);
+    std::string className(int c) const;  // "'cat' (3)" or "3"
+};
+
+struct SubmodelPlan {
+    int index = 0;  // 0-based; messages say "submodel index+1"
+    NetworkSpec spec;
+    std::vector<int> classes;            // class groups: owned global classes, ascending (local k -> classes[k])
+    int columnBegin = 0, columnEnd = 0;  // output split: owned target columns [begin, end)
+    std::vector<int> rows;               // training rows it learns from (indices into the training set), ascending
+    std::string role;                    // "groups 1+2: classes 0-6", "shard 2 of 4", "columns 4-6"
+    std::uint64_t seed = 0;              // initial weights
+    std::int64_t params = 0, flopsPerSample = 0, memoryBytes = 0;
+};
+
+struct SplitPlan {
+    Strategy strategy = Strategy::ClassGroups;  // the strategy used (never Auto)
+    Task task = Task::Classification;
+    int requested = 1;  // N
+    double factor = 1;  // F
+    int groups = 0;     // g (class groups only)
+    std::vector<std::vector<int>> groupClasses;  // the g groups (class groups only)
+    int epochs = 0;           // asked for the original model
+    int effectiveEpochs = 0;  // what each submodel trains
+    bool epochsScaled = false;
+    BinaryCombine binaryCombine = BinaryCombine::MostConfident;
+    int outputs = 1;  // combined output columns
+    long samples = 0;
+    std::uint64_t seed = 1;
+    NetworkSpec original;  // the designed network, its output layer set for the task (the baseline)
+    std::int64_t originalParams = 0, originalFlopsPerSample = 0, originalMemoryBytes = 0;
+    std::vector<SubmodelPlan> submodels;  // S of them
+    std::vector<std::string> warnings;    // shown in the preview, e.g. "N=4 gives 3 submodels (3 groups)"
+
+    int submodelCount() const { return int(submodels.size()); }
+    CombinationRule rule() const;
+};
+
+SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const SplitOptions& options);
+SplitPlan makePlan(const NetworkSpec& original, const Dataset& train, const SplitOptions& options);
+
+// The network with every scalable Dense width w made ceil(w / F) and the output layer set for the
+// task with `outputs` units. Throws Error naming the layer whose width would fall below 2.
+NetworkSpec shrinkSpec(const NetworkSpec& original, double factor, Task task, int outputs);
+// ceil(width / F), robust to F's rounding (512 / 1.5 is 342, not 343).
+int shrinkWidth(int width, double factor);
+
+// Initial-weight seed of submodel `index`; the baseline uses index 0, so a one-submodel plan with
+// F = 1 trains exactly the baseline.
+std::uint64_t submodelSeed(std::uint64_t base, int index);
+
+// A multi-line human-readable summary for the command line and logs.
+std::string planSummary(const SplitPlan& plan);
+
+}  // namespace skynnet

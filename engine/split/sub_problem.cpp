@@ -1,0 +1,65 @@
+#include "split/sub_problem.h"
+
+#include <numeric>
+#include <string>
+
+#include "core/error.h"
+#include "data/dataset.h"
+
+namespace skynnet {
+namespace {
+
+// Global class -> local output of the submodel, -1 where it is not owned.
+std::vector<int> localIndex(const CombinationRule& rule, int index, int classCount) {
+    std::vector<int> local(static_cast<std::size_t>(classCount), -1);
+    const auto& owned = rule.classes[std::size_t(index)];
+    for (std::size_t k = 0; k < owned.size(); ++k) local[std::size_t(owned[k])] = int(k);
+    return local;
+}
+
+}  // namespace
+
+Matrix gatherRows(const Matrix& m, const std::vector<int>& rows) {
+    Matrix out(Index(rows.size()), m.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i) out.row(Index(i)) = m.row(rows[i]);
+    return out;
+}
+
+std::vector<int> ownRows(const CombinationRule& rule, int index, const Dataset& data) {
+    std::vector<int> rows;
+    if (rule.strategy == Strategy::ClassGroups) {
+        const auto local = localIndex(rule, index, data.classCount());
+        for (std::size_t r = 0; r < data.labels.size(); ++r)
+            if (local[std::size_t(data.labels[r])] >= 0) rows.push_back(int(r));
+        return rows;
+    }
+    rows.resize(std::size_t(data.size()));
+    std::iota(rows.begin(), rows.end(), 0);
+    return rows;
+}
+
+Matrix submodelTargets(const CombinationRule& rule, int index, const Dataset& data, const std::vector<int>& rows) {
+    if (rule.strategy == Strategy::ClassGroups) {
+        const auto local = localIndex(rule, index, data.classCount());
+        Matrix y = Matrix::Zero(Index(rows.size()), Index(rule.classes[std::size_t(index)].size()));
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const int label = data.labels[std::size_t(rows[i])];
+            if (local[std::size_t(label)] < 0)
+                throw Error("row " + std::to_string(rows[i] + 1) + " has class " + std::to_string(label) +
+                            ", which submodel " + std::to_string(index + 1) + " does not own");
+            y(Index(i), local[std::size_t(label)]) = 1;
+        }
+        return y;
+    }
+    if (rule.strategy == Strategy::OutputSplit) {
+        const auto [begin, end] = rule.columns[std::size_t(index)];
+        return gatherRows(data.targets.middleCols(begin, end - begin), rows);
+    }
+    return gatherRows(data.targetMatrix(), rows);
+}
+
+SubProblem subProblem(const CombinationRule& rule, int index, const Dataset& data, const std::vector<int>& rows) {
+    return {gatherRows(data.features, rows), submodelTargets(rule, index, data, rows)};
+}
+
+}  // namespace skynnet

@@ -1,0 +1,27 @@
+#pragma once
+// The sub-problem each submodel learns and is judged on: its rows of a dataset and the targets in
+// its own output format (its own classes one-hot with labels remapped, its own target columns, or
+// the dataset's targets for shards). Shared by training and evaluation so the two cannot disagree.
+#include <vector>
+
+#include "core/tensor.h"
+#include "split/combination.h"
+
+namespace skynnet {
+
+struct Dataset;
+
+struct SubProblem {
+    Matrix x, y;
+};
+
+// The listed rows of m, in that order.
+Matrix gatherRows(const Matrix& m, const std::vector<int>& rows);
+// The rows of `data` submodel `index` answers for when evaluated: the samples of its own classes
+// for class groups, every row otherwise (shards are a training-time split only).
+std::vector<int> ownRows(const CombinationRule& rule, int index, const Dataset& data);
+// Targets of submodel `index` for the given rows; throws Error if a row's class is not its own.
+Matrix submodelTargets(const CombinationRule& rule, int index, const Dataset& data, const std::vector<int>& rows);
+SubProblem subProblem(const CombinationRule& rule, int index, const Dataset& data, const std::vector<int>& rows);
+
+}  // namespace skynnet

@@ -1,0 +1,64 @@
+#include "split/thread_backend.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "core/parallel.h"
+
+namespace skynnet {
+
+ThreadBackend::ThreadBackend(int threadBudget) : budget_(threadBudget > 0 ? threadBudget : hardwareThreads()) {}
+
+int ThreadBackend::workers(int submodels) const { return std::max(1, std::min(submodels, budget_)); }
+
+std::vector<int> ThreadBackend::kernelThreadsPerWorker(int submodels, int budget) {
+    const int w = std::max(1, std::min(submodels, budget));
+    std::vector<int> threads(static_cast<std::size_t>(w), std::max(1, budget / w));
+    if (submodels < budget)
+        for (int i = 0; i < budget % w; ++i) ++threads[std::size_t(i)];
+    return threads;
+}
+
+std::vector<SubmodelOutcome> ThreadBackend::train(const SplitPlan& plan, const Dataset& train,
+                                                  const Dataset* validation, const TrainConfig& config,
+                                                  const SubmodelEvents& events, const CancelToken* cancel) {
+    const int s = plan.submodelCount();
+    std::vector<SubmodelOutcome> outcomes(static_cast<std::size_t>(s));
+    const std::vector<int> kernels = kernelThreadsPerWorker(s, budget_);
+    std::atomic<int> next{0};
+    std::atomic<bool> failed{false};
+
+    const auto work = [&](int kernelThreads) {
+        // Per thread: OpenMP (and Eigen's products) read the calling thread's own setting.
+        setKernelThreads(kernelThreads);
+        TrainConfig c = config;
+        c.threads = kernelThreads;
+        for (int i = next.fetch_add(1); i < s; i = next.fetch_add(1)) {
+            auto& out = outcomes[std::size_t(i)];
+            try {
+                // A failed submodel spoils the combination: start no new ones, but let running ones
+                // end on their own (the trainer only checks the caller's token).
+                if ((cancel && cancel->cancelled()) || failed.load()) out = skippedSubmodel(plan, i, events);
+                else out = trainSubmodel(plan, i, train, validation, c, events, cancel);
+            } catch (const std::exception& e) {  // only allocation can get here; never escape a thread
+                out.result.status = TrainStatus::Failed;
+                out.result.error = "submodel " + std::to_string(i + 1) + ": " + e.what();
+            }
+            if (out.result.status == TrainStatus::Failed) failed.store(true);
+        }
+    };
+
+    std::vector<std::thread> threads;
+    try {
+        for (int k : kernels) threads.emplace_back(work, k);
+    } catch (...) {
+        // Could not start every worker: the started ones drain the queue; join them, then report.
+        for (auto& t : threads) t.join();
+        throw;
+    }
+    for (auto& t : threads) t.join();
+    return outcomes;
+}
+
+}  // namespace skynnet

@@ -1,0 +1,66 @@
+#include "split/worker_pool.h"
+
+#include "data/dataset.h"
+#include "split/sub_problem.h"
+#include "train/trainer.h"
+
+namespace skynnet {
+namespace {
+
+std::string who(int index) { return "submodel " + std::to_string(index + 1); }
+
+// A user handler that throws must not escape a worker thread (std::terminate): report it instead.
+void finish(SubmodelOutcome& out, int index, const SubmodelEvents& events) {
+    if (!events.onSubmodelFinished) return;
+    try {
+        events.onSubmodelFinished(index, out.result);
+    } catch (const std::exception& e) {
+        out.result.status = TrainStatus::Failed;
+        out.result.error = who(index) + ": finished handler failed: " + e.what();
+    }
+}
+
+}  // namespace
+
+SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& train, const Dataset* validation,
+                              const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel) {
+    SubmodelOutcome out;
+    const SubmodelPlan& sp = plan.submodels[std::size_t(index)];
+    try {
+        out.network = Network(sp.spec, sp.seed);
+        if (events.onSubmodelStarted) events.onSubmodelStarted(index);
+        const CombinationRule rule = plan.rule();
+        const SubProblem data = subProblem(rule, index, train, sp.rows);
+        SubProblem val;
+        if (validation) val = subProblem(rule, index, *validation, ownRows(rule, index, *validation));
+        const bool hasVal = val.x.rows() > 0;
+
+        TrainConfig c = config;
+        c.epochs = plan.effectiveEpochs;
+        c.seed = submodelSeed(config.seed, index);
+        TrainCallbacks cb;
+        if (events.onEpoch) cb.onEpoch = [&](const EpochStats& s) { events.onEpoch(index, s); };
+        if (events.onBatch) cb.onBatch = [&](const BatchProgress& p) { events.onBatch(index, p); };
+        if (events.onResources) cb.onResources = [&](const ResourceSample& r) { events.onResources(index, r); };
+        Trainer trainer(out.network, c, plan.task);
+        out.result = trainer.fit(data.x, data.y, hasVal ? &val.x : nullptr, hasVal ? &val.y : nullptr, cb, cancel);
+        if (out.result.status == TrainStatus::Failed) out.result.error = who(index) + ": " + out.result.error;
+    } catch (const std::exception& e) {
+        out.result.status = TrainStatus::Failed;
+        out.result.error = who(index) + ": " + e.what();
+    }
+    finish(out, index, events);
+    return out;
+}
+
+SubmodelOutcome skippedSubmodel(const SplitPlan& plan, int index, const SubmodelEvents& events) {
+    SubmodelOutcome out;
+    const SubmodelPlan& sp = plan.submodels[std::size_t(index)];
+    // Still a usable (untrained) network, so a combined model of a cancelled run can be built.
+    out.network = Network(sp.spec, sp.seed);
+    out.result.status = TrainStatus::Cancelled;
+    finish(out, index, events);
+    return out;
+}
+
+}  // namespace skynnet

@@ -1,0 +1,59 @@
+#pragma once
+// Where submodels train. A WorkerBackend distributes the S independent trainings of a plan over
+// workers: threads in this process now (ThreadBackend), processes on other machines later (MPI)
+// behind the same interface. Strategies live in the plan, never in a backend, and a backend only
+// needs trainSubmodel(), which any worker (thread or process) runs for one submodel index.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/cancel.h"
+#include "model/network.h"
+#include "split/split_plan.h"
+#include "train/train_types.h"
+
+namespace skynnet {
+
+struct Dataset;
+
+// Progress of every submodel, tagged with its 0-based index. CALLED FROM WORKER THREADS, several at
+// once: handlers must be thread-safe and quick (copy the value and hand it on, as the UI adapter
+// does with queued signals). Every handler has returned before WorkerBackend::train() returns.
+struct SubmodelEvents {
+    std::function<void(int, const EpochStats&)> onEpoch;
+    std::function<void(int, const BatchProgress&)> onBatch;
+    std::function<void(int, const ResourceSample&)> onResources;  // at least every resourceReportSeconds
+    std::function<void(int)> onSubmodelStarted;
+    // Exactly once per submodel, also for one that never started because the run was cancelled.
+    std::function<void(int, const TrainResult&)> onSubmodelFinished;
+};
+
+struct SubmodelOutcome {
+    Network network;  // trained (or as far as it got; freshly initialised if it never started)
+    TrainResult result;
+};
+
+class WorkerBackend {
+public:
+    virtual ~WorkerBackend() = default;
+    virtual std::string name() const = 0;
+    // How many submodels train at once for a plan of `submodels`.
+    virtual int workers(int submodels) const = 0;
+    // Trains every submodel of the plan on its part of `train` (validation, if given, restricted to
+    // each submodel's own sub-problem) and returns one outcome per submodel in plan order, only after
+    // every worker has stopped. A cancelled token makes every worker stop at its next batch boundary.
+    virtual std::vector<SubmodelOutcome> train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
+                                               const TrainConfig& config, const SubmodelEvents& events,
+                                               const CancelToken* cancel) = 0;
+};
+
+// One submodel's whole training on the calling thread: its sub-problem, Network(spec, seed), a
+// Trainer for the plan's effective epochs with a shuffle seed derived from config.seed and the
+// index, callbacks forwarded with the index. Never throws: a failure (a thrown Error, a diverged
+// loss) comes back as status Failed with the error naming the submodel.
+SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& train, const Dataset* validation,
+                              const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel);
+// The outcome of a submodel skipped because the run was cancelled (or another one failed) first.
+SubmodelOutcome skippedSubmodel(const SplitPlan& plan, int index, const SubmodelEvents& events);
+
+}  // namespace skynnet

@@ -1,0 +1,605 @@
+// The Skynnet method: plans, combination rules, parallel training with cancellation, end to end.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QThread>
+#include <QtTest>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "data/dataset.h"
+#include "split/combination.h"
+#include "split/parallel_trainer.h"
+#include "split/split_plan.h"
+#include "split/thread_backend.h"
+#include "train/metrics.h"
+
+using namespace skynnet;
+
+namespace {
+
+template <typename F>
+std::string errorOf(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+#define VERIFY_CONTAINS(text, part) \
+    QVERIFY2(std::string(text).find(part) != std::string::npos, (std::string(text) + "  <- lacks: " + (part)).c_str())
+
+std::vector<int> range(int begin, int end) {
+    std::vector<int> v;
+    for (int i = begin; i < end; ++i) v.push_back(i);
+    return v;
+}
+
+// Classification data info with `perClass` samples of every class except those in `absent`.
+DataInfo classInfo(int classes, int perClass, const std::set<int>& absent = {}) {
+    DataInfo d;
+    d.task = Task::Classification;
+    d.classCount = classes;
+    for (int k = 0; k < perClass; ++k)
+        for (int c = 0; c < classes; ++c)
+            if (!absent.count(c)) d.labels.push_back(c);
+    d.samples = long(d.labels.size());
+    return d;
+}
+
+NetworkSpec mlp(const std::string& layers, int inputs) {
+    NetworkSpec s;
+    s.input = Shape::flat(inputs);
+    s.layers = parseLayers(layers);
+    return s;
+}
+
+SplitOptions options(Strategy strategy, int n) {
+    SplitOptions o;
+    o.strategy = strategy;
+    o.requested = n;
+    return o;
+}
+
+// Gaussian blobs: `classes` seeded centres in [-3, 3]^dims, unit spread; train and test drawn
+// from the same centres with different seeds.
+std::pair<Dataset, Dataset> blobs(int classes, int trainPerClass, int testPerClass, int dims) {
+    Rng centresRng(2024);
+    Matrix centres(classes, dims);
+    for (Index i = 0; i < centres.size(); ++i) centres.data()[i] = centresRng.uniform(-3.f, 3.f);
+    const auto draw = [&](int perClass, std::uint64_t seed) {
+        Rng rng(seed);
+        Dataset d;
+        d.source = "blobs";
+        d.task = Task::Classification;
+        d.sampleShape = Shape::flat(dims);
+        for (int c = 0; c < classes; ++c) d.classNames.push_back("blob " + std::to_string(c));
+        d.features.resize(Index(classes) * perClass, dims);
+        for (Index r = 0; r < d.features.rows(); ++r) {
+            const int c = int(r % classes);
+            d.labels.push_back(c);
+            for (int j = 0; j < dims; ++j) d.features(r, j) = centres(c, j) + rng.normal(0.f, 1.f);
+        }
+        return d;
+    };
+    return {draw(trainPerClass, 1), draw(testPerClass, 2)};
+}
+
+// Regression: y_j = a_j . x + 0.5 sin(b_j . x), 6 inputs in [-1, 1], `outputs` columns.
+std::pair<Dataset, Dataset> smoothRegression(int trainSamples, int testSamples, int outputs) {
+    Rng coef(77);
+    Matrix a(outputs, 6), b(outputs, 6);
+    for (Index i = 0; i < a.size(); ++i) a.data()[i] = coef.uniform(-1.f, 1.f), b.data()[i] = coef.uniform(-2.f, 2.f);
+    const auto draw = [&](int n, std::uint64_t seed) {
+        Rng rng(seed);
+        Dataset d;
+        d.task = Task::Regression;
+        d.sampleShape = Shape::flat(6);
+        d.features.resize(n, 6);
+        d.targets.resize(n, outputs);
+        for (Index i = 0; i < d.features.size(); ++i) d.features.data()[i] = rng.uniform(-1.f, 1.f);
+        for (Index r = 0; r < n; ++r)
+            for (int j = 0; j < outputs; ++j)
+                d.targets(r, j) = a.row(j).dot(d.features.row(r)) + 0.5f * std::sin(b.row(j).dot(d.features.row(r)));
+        return d;
+    };
+    return {draw(trainSamples, 3), draw(testSamples, 4)};
+}
+
+// Binary: inside or outside a circle of radius sqrt(2.5) in [-2, 2]^2 (about half on each side).
+std::pair<Dataset, Dataset> disc(int trainSamples, int testSamples) {
+    const auto draw = [](int n, std::uint64_t seed) {
+        Rng rng(seed);
+        Dataset d;
+        d.task = Task::Binary;
+        d.sampleShape = Shape::flat(2);
+        d.classNames = {"outside", "inside"};
+        d.features.resize(n, 2);
+        for (Index r = 0; r < n; ++r) {
+            const float x = rng.uniform(-2.f, 2.f), y = rng.uniform(-2.f, 2.f);
+            d.features.row(r) << x, y;
+            d.labels.push_back(x * x + y * y < 2.5f ? 1 : 0);
+        }
+        return d;
+    };
+    return {draw(trainSamples, 5), draw(testSamples, 6)};
+}
+
+TrainConfig config(LossKind loss, int batchSize = 64) {
+    TrainConfig c;
+    c.batchSize = batchSize;
+    c.loss = loss;
+    c.optimizer.learningRate = 3e-3f;
+    c.seed = 7;
+    return c;
+}
+
+// The worked example's submodel probabilities: the named classes get the given values, the rest
+// of the mass is spread evenly over the submodel's other classes.
+Matrix exampleProbs(const std::vector<int>& owned, const std::map<int, float>& given) {
+    Matrix p(1, Index(owned.size()));
+    float rest = 1.f;
+    for (const auto& [c, v] : given) rest -= v;
+    const float each = rest / float(owned.size() - given.size());
+    for (std::size_t k = 0; k < owned.size(); ++k) p(0, Index(k)) = given.count(owned[k]) ? given.at(owned[k]) : each;
+    return p;
+}
+
+int threadsOfProcess() { return int(QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot).size()); }
+
+}  // namespace
+
+class TstSplit : public QObject {
+    Q_OBJECT
+
+private slots:
+    void strategyNames() {
+        for (Strategy s : {Strategy::Auto, Strategy::ClassGroups, Strategy::BinaryShards, Strategy::OutputSplit,
+                           Strategy::DataShards})
+            QCOMPARE(parseStrategy(strategyName(s)), s);
+        QCOMPARE(strategyName(Strategy::ClassGroups), std::string("class-groups"));
+        VERIFY_CONTAINS(errorOf([] { parseStrategy("pairs"); }), "unknown split strategy 'pairs' (expected auto,");
+        QCOMPARE(parseBinaryCombine("average"), BinaryCombine::Average);
+        VERIFY_CONTAINS(errorOf([] { parseBinaryCombine("max"); }), "'max'");
+    }
+
+    void workedExample() {
+        const SplitPlan plan = makePlan(mlp("dense:64", 4), classInfo(10, 3), options(Strategy::Auto, 3));
+        QCOMPARE(plan.strategy, Strategy::ClassGroups);
+        QCOMPARE(plan.groups, 3);
+        QCOMPARE(plan.submodelCount(), 3);
+        QCOMPARE(plan.factor, 1.5);
+        QCOMPARE(plan.groupClasses, (std::vector<std::vector<int>>{{0, 1, 2, 3}, {4, 5, 6}, {7, 8, 9}}));
+        QCOMPARE(plan.submodels[0].classes, range(0, 7));
+        QCOMPARE(plan.submodels[1].classes, (std::vector<int>{0, 1, 2, 3, 7, 8, 9}));
+        QCOMPARE(plan.submodels[2].classes, range(4, 10));
+        QVERIFY(plan.warnings.empty());
+
+        const std::vector<Matrix> probs = {
+            exampleProbs(plan.submodels[0].classes, {{3, 0.6f}, {5, 0.3f}}),
+            exampleProbs(plan.submodels[1].classes, {{3, 0.5f}, {8, 0.4f}}),
+            exampleProbs(plan.submodels[2].classes, {{5, 0.2f}, {8, 0.7f}}),
+        };
+        const Matrix raw = rawProductScores(probs, plan.rule());
+        QVERIFY(std::abs(raw(0, 3) - 0.30f) < 1e-6f);
+        QVERIFY(std::abs(raw(0, 5) - 0.06f) < 1e-6f);
+        QVERIFY(std::abs(raw(0, 8) - 0.28f) < 1e-6f);
+        QCOMPARE(predictedClasses(raw)[0], 3);
+        const Matrix combined = combineClassGroups(probs, plan.rule());
+        QCOMPARE(predictedClasses(combined)[0], 3);
+        QVERIFY(std::abs(combined.sum() - 1.f) < 1e-5f);
+        // Normalised = raw / sum(raw): the ratios of the example survive.
+        QVERIFY(std::abs(combined(0, 3) / combined(0, 8) - 0.30f / 0.28f) < 1e-4f);
+        QVERIFY(std::abs(combined(0, 3) - raw(0, 3) / raw.sum()) < 1e-5f);
+    }
+
+    void groupCounts_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("submodels");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<QString>("warning");
+        QTest::newRow("N=1") << 1 << 1 << 1.0 << "";
+        QTest::newRow("N=2") << 2 << 1 << 1.0 << "N=2 gives 1 submodel (2 groups): the original model";
+        QTest::newRow("N=3") << 3 << 3 << 1.5 << "";
+        QTest::newRow("N=4") << 4 << 3 << 1.5 << "N=4 gives 3 submodels (3 groups)";
+        QTest::newRow("N=6") << 6 << 6 << 2.0 << "";
+        QTest::newRow("N=10") << 10 << 10 << 2.5 << "";
+        QTest::newRow("N=50") << 50 << 45 << 5.0 << "N=50 gives 45 submodels (10 groups)";
+        // 11 groups would fit in N=60, but there are only 10 classes.
+        QTest::newRow("N=60") << 60 << 45 << 5.0 << "N=60 gives 45 submodels (10 groups): with 10 classes that is the most";
+    }
+    void groupCounts() {
+        QFETCH(int, n);
+        QFETCH(int, submodels);
+        QFETCH(double, factor);
+        QFETCH(QString, warning);
+        const SplitPlan plan = makePlan(mlp("dense:512,dense:256", 8), classInfo(10, 2), options(Strategy::ClassGroups, n));
+        QCOMPARE(plan.submodelCount(), submodels);
+        QCOMPARE(plan.factor, factor);
+        if (warning.isEmpty()) QVERIFY(plan.warnings.empty());
+        else QCOMPARE(QString::fromStdString(plan.warnings.at(0)), warning);
+        // Every class is owned by g-1 submodels; the sizes follow floor(C/g), first C mod g one more.
+        std::vector<int> owners(10, 0);
+        for (const auto& s : plan.submodels)
+            for (int c : s.classes) ++owners[std::size_t(c)];
+        for (int o : owners) QCOMPARE(o, plan.groups - 1);
+        for (std::size_t i = 0; i < plan.groupClasses.size(); ++i)
+            QCOMPARE(int(plan.groupClasses[i].size()), 10 / plan.groups + (int(i) < 10 % plan.groups ? 1 : 0));
+        if (n <= 2) {  // one submodel with F=1: the original model
+            QCOMPARE(plan.submodels[0].spec, plan.original);
+            QCOMPARE(plan.submodels[0].rows.size(), std::size_t(20));
+        }
+    }
+
+    void declaredClassesNotShifted() {
+        // Class 5 never occurs in the training labels: the groups still follow the declared list.
+        DataInfo info = classInfo(10, 4, {5});
+        info.classNames = {"c0", "c1", "c2", "c3", "c4", "five", "c6", "c7", "c8", "c9"};
+        const SplitPlan plan = makePlan(mlp("dense:32", 4), info, options(Strategy::ClassGroups, 3));
+        QCOMPARE(plan.groupClasses, (std::vector<std::vector<int>>{{0, 1, 2, 3}, {4, 5, 6}, {7, 8, 9}}));
+        QCOMPARE(plan.submodels[0].classes, range(0, 7));
+        QCOMPARE(plan.submodels[0].rows.size(), std::size_t(6 * 4));
+        // A warning per submodel that owns the class (g-1 = 2 of them), naming both.
+        QCOMPARE(plan.warnings.size(), std::size_t(2));
+        VERIFY_CONTAINS(plan.warnings[0], "submodel 1 (groups 0+1: classes 0-6) has no training sample of class 'five' (5)");
+        VERIFY_CONTAINS(plan.warnings[1], "submodel 3 (groups 1+2: classes 4-9)");
+
+        // A submodel left without any sample cannot train: refused, naming it.
+        const std::string e = errorOf([] {
+            makePlan(mlp("dense:32", 4), classInfo(4, 5, {2, 3}), options(Strategy::ClassGroups, 6));
+        });
+        VERIFY_CONTAINS(e, "submodel 6 (groups 2+3: classes 2-3) has no training sample");
+    }
+
+    void outputSplitChunks() {
+        DataInfo info;
+        info.task = Task::Regression;
+        info.targetColumns = 10;
+        info.samples = 50;
+        const SplitPlan plan = makePlan(mlp("dense:40,dense:20", 6), info, options(Strategy::Auto, 4));
+        QCOMPARE(plan.strategy, Strategy::OutputSplit);
+        QCOMPARE(plan.factor, 4.0);
+        QCOMPARE(plan.submodelCount(), 4);
+        const std::vector<std::pair<int, int>> expected = {{0, 3}, {3, 6}, {6, 8}, {8, 10}};
+        QCOMPARE(plan.rule().columns, expected);
+        for (const auto& s : plan.submodels) {
+            QCOMPARE(s.rows, range(0, 50));
+            QCOMPARE(s.spec.outputs, s.columnEnd - s.columnBegin);
+            QCOMPARE(s.spec.layers[0].units, 10);
+        }
+        QVERIFY(!plan.epochsScaled);  // off by default for regression
+        QCOMPARE(plan.effectiveEpochs, plan.epochs);
+
+        info.targetColumns = 3;
+        VERIFY_CONTAINS(errorOf([&] { makePlan(mlp("dense:40", 6), info, options(Strategy::OutputSplit, 4)); }),
+                        "the target has 3 columns, fewer than N=4");
+        SplitOptions fallback = options(Strategy::OutputSplit, 4);
+        fallback.regressionFallbackToShards = true;
+        const SplitPlan shards = makePlan(mlp("dense:40", 6), info, fallback);
+        QCOMPARE(shards.strategy, Strategy::DataShards);
+        QCOMPARE(shards.factor, 2.0);  // sqrt(4)
+        QCOMPARE(shards.submodels[0].spec.outputs, 3);
+        VERIFY_CONTAINS(shards.warnings.at(0), "using 4 data shards with averaged predictions");
+    }
+
+    void shrinking() {
+        NetworkSpec spec = mlp("dense:512,dropout:0.2,dense:256,dense:100", 784);
+        spec.layers[3].scalable = false;
+        const SplitPlan p3 = makePlan(spec, classInfo(10, 1), options(Strategy::ClassGroups, 3));
+        const NetworkSpec& s = p3.submodels[0].spec;
+        QCOMPARE(s.layers[0].units, 342);  // ceil(512 / 1.5)
+        QCOMPARE(s.layers[1], spec.layers[1]);
+        QCOMPARE(s.layers[2].units, 171);  // ceil(256 / 1.5)
+        QCOMPARE(s.layers[3].units, 100);  // not scalable
+        QCOMPARE(s.outputs, 7);
+        QCOMPARE(s.outputActivation, Activation::Softmax);
+        QCOMPARE(p3.submodels[0].params, paramCount(s));
+        QCOMPARE(p3.submodels[0].flopsPerSample, flopsPerSample(s));
+        QCOMPARE(p3.submodels[0].memoryBytes, trainingMemoryBytes(s, 128, 2));
+        QCOMPARE(p3.original.outputs, 10);
+        const SplitPlan p10 = makePlan(spec, classInfo(10, 1), options(Strategy::ClassGroups, 10));
+        QCOMPARE(p10.submodels[0].spec.layers[0].units, 205);  // ceil(512 / 2.5)
+        QCOMPARE(p10.submodels[0].spec.layers[2].units, 103);  // ceil(256 / 2.5)
+        QCOMPARE(shrinkWidth(300, 1.5), 200);
+        QCOMPARE(shrinkWidth(3, 2.5), 2);
+
+        // ceil(2 / 2.5) = 1 < 2: refused before training, naming the layer.
+        const std::string e = errorOf([] {
+            makePlan(mlp("dense:64,dense:2", 4), classInfo(10, 1), options(Strategy::ClassGroups, 10));
+        });
+        VERIFY_CONTAINS(e, "layer 2 (dense 2 relu): width 2 / F=2.5 rounds up to 1, below the minimum width of 2");
+        // Marked not scalable, the same layer is fine.
+        NetworkSpec fixed = mlp("dense:64,dense:2", 4);
+        fixed.layers[1].scalable = false;
+        QCOMPARE(makePlan(fixed, classInfo(10, 1), options(Strategy::ClassGroups, 10)).submodels[0].spec.layers[1].units, 2);
+    }
+
+    void epochScaling() {
+        SplitOptions o = options(Strategy::ClassGroups, 3);
+        o.epochs = 20;
+        const SplitPlan on = makePlan(mlp("dense:32", 4), classInfo(10, 1), o);
+        QVERIFY(on.epochsScaled);
+        QCOMPARE(on.effectiveEpochs, 14);  // ceil(20 / 1.5)
+        o.requested = 10;
+        o.epochs = 3;
+        QCOMPARE(makePlan(mlp("dense:32", 4), classInfo(10, 1), o).effectiveEpochs, 2);  // ceil(1.2)
+        o.scaleEpochs = false;
+        QCOMPARE(makePlan(mlp("dense:32", 4), classInfo(10, 1), o).effectiveEpochs, 3);
+    }
+
+    void binaryShards() {
+        DataInfo info;
+        info.task = Task::Binary;
+        info.classCount = 2;
+        for (int i = 0; i < 101; ++i) info.labels.push_back(i % 2);
+        info.samples = 101;
+        const auto shardsOf = [&](int n, std::uint64_t seed) {
+            SplitOptions o = options(Strategy::Auto, n);
+            o.seed = seed;
+            return makePlan(mlp("dense:64", 3), info, o);
+        };
+        const SplitPlan a = shardsOf(3, 1), same = shardsOf(3, 1), other = shardsOf(3, 2);
+        QCOMPARE(a.strategy, Strategy::BinaryShards);
+        QCOMPARE(a.factor, 3.0);
+        QCOMPARE(a.submodels[0].spec.layers[0].units, 22);  // ceil(64 / 3)
+        QCOMPARE(a.submodels[0].spec.outputs, 1);
+        QVERIFY(!a.epochsScaled);  // off by default for binary
+        std::vector<int> all;
+        for (int i = 0; i < 3; ++i) {
+            const auto& rows = a.submodels[std::size_t(i)].rows;
+            QCOMPARE(int(rows.size()), i < 2 ? 34 : 33);  // 101 = 34 + 34 + 33
+            QCOMPARE(rows, same.submodels[std::size_t(i)].rows);
+            all.insert(all.end(), rows.begin(), rows.end());
+        }
+        std::sort(all.begin(), all.end());
+        QCOMPARE(all, range(0, 101));  // disjoint and covering
+        QVERIFY(a.submodels[0].rows != other.submodels[0].rows);
+        QVERIFY(a.submodels[0].rows != range(0, 34));  // shuffled, not file order
+        SplitOptions fileOrder = options(Strategy::BinaryShards, 2);
+        fileOrder.shuffleShards = false;
+        QCOMPARE(makePlan(mlp("dense:64", 3), info, fileOrder).submodels[1].rows, range(51, 101));
+
+        VERIFY_CONTAINS(errorOf([&] { shardsOf(1, 1); }), "at least 2 shards");
+        VERIFY_CONTAINS(errorOf([&] { makePlan(mlp("dense:64", 3), info, options(Strategy::ClassGroups, 3)); }),
+                        "the class-groups strategy needs a multiclass classification task, this dataset's task is binary");
+    }
+
+    void refusals() {
+        const NetworkSpec spec = mlp("dense:16", 4);
+        VERIFY_CONTAINS(errorOf([&] { makePlan(spec, classInfo(3, 2), options(Strategy::Auto, 0)); }),
+                        "number of submodels N=0: must be at least 1");
+        VERIFY_CONTAINS(errorOf([&] { makePlan(spec, classInfo(3, 2), options(Strategy::DataShards, 7)); }),
+                        "N=7 shards but only 6 training samples");
+        SplitOptions f = options(Strategy::DataShards, 2);
+        f.dataShardFactor = 0.5;
+        VERIFY_CONTAINS(errorOf([&] { makePlan(spec, classInfo(3, 2), f); }), "F=0.5 must be at least 1");
+        VERIFY_CONTAINS(errorOf([&] { makePlan(spec, classInfo(3, 2), options(Strategy::OutputSplit, 2)); }),
+                        "the output-split strategy needs a regression task");
+        DataInfo reg;
+        reg.task = Task::Regression;
+        reg.targetColumns = 2;
+        reg.samples = 10;
+        VERIFY_CONTAINS(errorOf([&] { makePlan(spec, reg, options(Strategy::ClassGroups, 3)); }),
+                        "this dataset's task is regression (use output-split or data-shards)");
+        DataInfo bad = classInfo(3, 2);
+        bad.labels[4] = 3;
+        VERIFY_CONTAINS(errorOf([&] { makePlan(spec, bad, options(Strategy::Auto, 3)); }), "sample 5 has label 3");
+
+        // Data shards on classification: F = sqrt(N) by default, user-set otherwise.
+        const SplitPlan shards = makePlan(mlp("dense:100", 4), classInfo(3, 10), options(Strategy::DataShards, 9));
+        QCOMPARE(shards.factor, 3.0);
+        QCOMPARE(shards.submodels[0].spec.layers[0].units, 34);
+        QCOMPARE(shards.submodels[0].spec.outputs, 3);
+    }
+
+    void normalisedCombination() {
+        // C=10, N=6: g=4; random probability rows for each submodel.
+        const SplitPlan plan = makePlan(mlp("dense:8", 2), classInfo(10, 1), options(Strategy::ClassGroups, 6));
+        const CombinationRule rule = plan.rule();
+        Rng rng(5);
+        std::vector<Matrix> probs;
+        for (const auto& owned : rule.classes) {
+            Matrix p(200, Index(owned.size()));
+            for (Index i = 0; i < p.size(); ++i) p.data()[i] = rng.uniform(0.01f, 1.f);
+            for (Index r = 0; r < p.rows(); ++r) p.row(r) /= p.row(r).sum();
+            probs.push_back(p);
+        }
+        const Matrix combined = combine(probs, rule);
+        QCOMPARE(combined.cols(), Index(10));
+        for (Index r = 0; r < combined.rows(); ++r) QVERIFY(std::abs(combined.row(r).sum() - 1.f) < 1e-5f);
+        QCOMPARE(predictedClasses(combined), predictedClasses(rawProductScores(probs, rule)));
+        // A hard zero does not produce NaN.
+        probs[0].row(0).setZero();
+        probs[0](0, 0) = 1;
+        QVERIFY(combineClassGroups(probs, rule).allFinite());
+        probs[1].resize(200, 3);
+        VERIFY_CONTAINS(errorOf([&] { combine(probs, rule); }), "submodel 2 gave 3 columns for its 5 classes");
+    }
+
+    void otherCombinations() {
+        Matrix a(3, 1), b(3, 1);
+        a << 0.9f, 0.45f, 0.2f;
+        b << 0.3f, 0.05f, 0.7f;
+        Matrix confident(3, 1), mean(3, 1);
+        confident << 0.9f, 0.05f, 0.2f;  // |2p-1|: 0.8>0.4, 0.1<0.9, 0.6>0.4
+        mean << 0.6f, 0.25f, 0.45f;
+        QVERIFY(combineBinary({a, b}, BinaryCombine::MostConfident).isApprox(confident));
+        QVERIFY(combineBinary({a, b}, BinaryCombine::Average).isApprox(mean));
+        Matrix l(2, 2), r(2, 1), cat(2, 3);
+        l << 1, 2, 4, 5;
+        r << 3, 6;
+        cat << 1, 2, 3, 4, 5, 6;
+        QCOMPARE(concatenateColumns({l, r}), cat);
+        QCOMPARE(averageOutputs({l, l * 3}), Matrix(l * 2));
+    }
+
+    void kernelThreadBudget() {
+        QCOMPARE(ThreadBackend::kernelThreadsPerWorker(3, 2), (std::vector<int>{1, 1}));
+        QCOMPARE(ThreadBackend::kernelThreadsPerWorker(1, 4), (std::vector<int>{4}));
+        QCOMPARE(ThreadBackend::kernelThreadsPerWorker(3, 8), (std::vector<int>{3, 3, 2}));
+        QCOMPARE(ThreadBackend::kernelThreadsPerWorker(8, 8), std::vector<int>(8, 1));
+        QCOMPARE(ThreadBackend(3).workers(10), 3);
+    }
+
+    void cancelStopsEveryWorker() {
+        const auto [train, test] = blobs(6, 400, 1, 8);
+        SplitOptions o = options(Strategy::ClassGroups, 3);
+        o.epochs = 500;  // minutes of work if nothing stopped it
+        TrainConfig c = config(LossKind::SoftmaxCrossEntropy, 16);
+        c.batchReportSeconds = 0;  // every batch reports
+        ParallelTrainer trainer(makePlan(mlp("dense:256,dense:256", 8), train, o), c, std::make_shared<ThreadBackend>(2));
+        CancelToken cancel;
+        std::atomic<int> batches{0}, finished{0}, callbacks{0};
+        QElapsedTimer sinceCancel;
+        SubmodelEvents events;
+        events.onBatch = [&](int, const BatchProgress&) {
+            ++callbacks;
+            if (++batches == 10) {
+                sinceCancel.start();
+                cancel.cancel();
+            }
+        };
+        events.onEpoch = [&](int, const EpochStats&) { ++callbacks; };
+        events.onResources = [&](int, const ResourceSample&) { ++callbacks; };
+        events.onSubmodelFinished = [&](int, const TrainResult&) {
+            ++callbacks;
+            ++finished;
+        };
+        const int threadsBefore = threadsOfProcess();
+        const ParallelResult r = trainer.train(train, nullptr, events, &cancel);
+        const qint64 stopMs = sinceCancel.elapsed();
+        QCOMPARE(r.status, TrainStatus::Cancelled);
+        QVERIFY2(stopMs < 2000, std::to_string(stopMs).c_str());
+        QCOMPARE(finished.load(), 3);
+        for (const auto& s : r.submodels) QCOMPARE(s.status, TrainStatus::Cancelled);
+        QCOMPARE(threadsOfProcess(), threadsBefore);  // every worker joined
+        const int atReturn = callbacks.load();
+        QThread::msleep(300);
+        QCOMPARE(callbacks.load(), atReturn);  // nothing calls back after the return
+        QCOMPARE(r.model.submodelCount(), 3);
+    }
+
+    void failureNamesTheSubmodel() {
+        const auto [train, test] = blobs(6, 50, 10, 8);
+        SplitOptions o = options(Strategy::ClassGroups, 3);
+        o.epochs = 3;
+        const SplitPlan plan = makePlan(mlp("dense:16", 8), train, o);
+        ParallelTrainer trainer(plan, config(LossKind::SoftmaxCrossEntropy), std::make_shared<ThreadBackend>(1));
+        SubmodelEvents events;
+        events.onEpoch = [](int i, const EpochStats&) {
+            if (i == 1) throw Error("handler broke");
+        };
+        const ParallelResult r = trainer.train(train, nullptr, events);
+        QCOMPARE(r.status, TrainStatus::Failed);
+        QCOMPARE(r.error, std::string("submodel 2: handler broke"));
+        QCOMPARE(r.submodels[0].status, TrainStatus::Completed);
+        QCOMPARE(r.submodels[2].status, TrainStatus::Cancelled);  // one worker: never started after the failure
+        // The plan belongs to its training data: other data is refused before any thread starts.
+        VERIFY_CONTAINS(errorOf([&] { trainer.train(test); }), "does not fit the plan");
+    }
+
+    void classGroupsEndToEnd() {
+        const auto [train, test] = blobs(6, 500, 200, 8);
+        SplitOptions o = options(Strategy::Auto, 3);
+        o.epochs = 12;  // 8 after scaling by F=1.5
+        o.seed = 11;
+        const SplitPlan plan = makePlan(mlp("dense:48,dense:24", 8), train, o);
+        QCOMPARE(plan.effectiveEpochs, 8);
+        const TrainConfig c = config(LossKind::SoftmaxCrossEntropy);
+        ParallelTrainer trainer(plan, c, std::make_shared<ThreadBackend>(2));
+        std::atomic<int> epochs{0}, resources{0}, badIndex{0};
+        SubmodelEvents events;
+        events.onEpoch = [&](int i, const EpochStats&) {
+            ++epochs;
+            badIndex += i < 0 || i > 2;
+        };
+        events.onResources = [&](int i, const ResourceSample& s) {
+            ++resources;
+            badIndex += i < 0 || i > 2 || s.modelBytes <= 0;
+        };
+        ParallelResult r = trainer.train(train, &test, events);
+        QCOMPARE(r.status, TrainStatus::Completed);
+        QCOMPARE(epochs.load(), 3 * 8);
+        QVERIFY(resources.load() >= 3 * 8);  // at least one per epoch
+        QCOMPARE(badIndex.load(), 0);
+        QCOMPARE(r.workers, 2);
+        QVERIFY(r.submodels[0].history.back().hasValidation);
+        QVERIFY(r.peakModelBytes > 0 && r.peakConcurrentModelBytes >= r.peakModelBytes);
+
+        const CombinedEvaluation e = r.model.evaluate(test);
+        BaselineResult base = trainBaseline(plan, train, &test, c, 2);
+        const double baseAccuracy = headlineMetric(Task::Classification, base.network.predict(test.features),
+                                                   test.targetMatrix());
+        qInfo("class groups N=3: combined accuracy %.3f (baseline %.3f), wall %.2fs", e.metric, baseAccuracy,
+              r.wallSeconds);
+        QVERIFY2(e.metric >= 0.9, std::to_string(e.metric).c_str());  // chance is 0.17
+        QCOMPARE(e.metricName, std::string("accuracy"));
+        QVERIFY(std::isfinite(e.loss) && e.loss < 0.5);
+        QCOMPARE(e.submodels.size(), std::size_t(3));
+        QCOMPARE(e.submodels[0].samples, long(4 * 200));  // groups {0,1}+{2,3}, 200 test samples each
+        for (const auto& s : e.submodels) QVERIFY(s.metric >= 0.9);
+        // The combination does the work: one submodel knows 4 of the 6 classes, so alone it cannot
+        // pass 4/6 even when mapped back to global classes.
+        const auto owned = plan.submodels[0].classes;
+        std::vector<int> alone = predictedClasses(r.model.submodel(0).predict(test.features));
+        for (int& k : alone) k = owned[std::size_t(k)];
+        QVERIFY(classificationMetrics(trueClasses(test.targetMatrix()), alone, 6).accuracy < 0.7);
+        const Matrix p = r.model.predict(test.features.topRows(5));
+        for (Index row = 0; row < p.rows(); ++row) QVERIFY(std::abs(p.row(row).sum() - 1.f) < 1e-5f);
+    }
+
+    void oneSubmodelIsTheBaseline() {
+        const auto [train, test] = blobs(6, 100, 1, 8);
+        SplitOptions o = options(Strategy::ClassGroups, 1);
+        o.epochs = 2;
+        const SplitPlan plan = makePlan(mlp("dense:16", 8), train, o);
+        const TrainConfig c = config(LossKind::SoftmaxCrossEntropy);
+        ParallelResult r = ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(2)).train(train);
+        const BaselineResult base = trainBaseline(plan, train, nullptr, c, 2);
+        QCOMPARE(r.model.submodel(0).flatWeights(), base.network.flatWeights());
+    }
+
+    void outputSplitEndToEnd() {
+        const auto [train, test] = smoothRegression(2000, 500, 4);
+        SplitOptions o = options(Strategy::Auto, 2);
+        o.epochs = 30;
+        const SplitPlan plan = makePlan(mlp("dense:64,dense:32", 6), train, o);
+        QCOMPARE(plan.strategy, Strategy::OutputSplit);
+        ParallelResult r =
+            ParallelTrainer(plan, config(LossKind::MeanSquaredError), std::make_shared<ThreadBackend>(2)).train(train);
+        QCOMPARE(r.status, TrainStatus::Completed);
+        const CombinedEvaluation e = r.model.evaluate(test);
+        qInfo("output split N=2: combined r2 %.3f", e.metric);
+        QVERIFY2(e.metric >= 0.9, std::to_string(e.metric).c_str());
+        QCOMPARE(r.model.predict(test.features).cols(), Index(4));
+        for (const auto& s : e.submodels) QVERIFY(s.metric >= 0.85);
+    }
+
+    void binaryShardsEndToEnd() {
+        const auto [train, test] = disc(3000, 1000);
+        for (BinaryCombine how : {BinaryCombine::MostConfident, BinaryCombine::Average}) {
+            SplitOptions o = options(Strategy::Auto, 2);
+            o.epochs = 30;
+            o.binaryCombine = how;
+            const SplitPlan plan = makePlan(mlp("dense:64,dense:32", 2), train, o);
+            ParallelResult r = ParallelTrainer(plan, config(LossKind::BinaryCrossEntropy, 32),
+                                               std::make_shared<ThreadBackend>(2))
+                                   .train(train);
+            QCOMPARE(r.status, TrainStatus::Completed);
+            const CombinedEvaluation e = r.model.evaluate(test);
+            qInfo("binary shards N=2 (%s): combined accuracy %.3f", binaryCombineName(how).c_str(), e.metric);
+            QVERIFY2(e.metric >= 0.93, std::to_string(e.metric).c_str());  // chance is about 0.5
+            QCOMPARE(r.model.predict(test.features).cols(), Index(1));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TstSplit)
+#include "tst_split.moc"
