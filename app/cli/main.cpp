@@ -1,1 +1,86 @@
-int main() { return 0; }
+// skynnet-cli: the engine on the command line, without any Qt. Dispatches to the sub-commands
+// and turns every failure into one line on stderr and a distinct exit status.
+#include <cstdio>
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "core/error.h"
+#include "version.h"
+
+namespace skynnet::cli {
+
+void printError(const std::string& message) {
+    std::string line = message;
+    for (char& c : line)
+        if (c == '\n' || c == '\r') c = ' ';
+    std::fflush(stdout);
+    std::fprintf(stderr, "skynnet-cli: %s\n", line.c_str());
+}
+
+}  // namespace skynnet::cli
+
+namespace {
+
+const char* const usage =
+    "Usage: skynnet-cli COMMAND [options]\n"
+    "\n"
+    "Commands:\n"
+    "  train     train a network on a CSV/TSV file, IDX images or a built-in dataset\n"
+    "  evaluate  metrics of a saved model on labelled data\n"
+    "  predict   predictions of a saved model, as CSV\n"
+    "\n"
+    "Run 'skynnet-cli COMMAND --help' for the options of a command.\n"
+    "Other options: --help, --version.\n"
+    "\n"
+    "Example, offline:\n"
+    "  skynnet-cli train --data builtin:spirals --layers dense:64:relu,dense:64:relu --epochs 50 --save spirals.skynnet\n"
+    "\n"
+    "Exit status: 0 success, 1 bad data, model or file, 2 bad command line, 130 interrupted.\n";
+
+int dispatch(const std::vector<std::string>& argv) {
+    using namespace skynnet::cli;
+    if (argv.empty()) {
+        std::cerr << usage;
+        return exitUsage;
+    }
+    const std::string& command = argv[0];
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << usage;
+        return exitOk;
+    }
+    if (command == "--version") {
+        std::cout << "skynnet-cli " << skynnetVersion << "\n";
+        return exitOk;
+    }
+    const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    if (command == "train") return runTrain(rest);
+    if (command == "evaluate") return runEvaluate(rest);
+    if (command == "predict") return runPredict(rest);
+    if (command.rfind("-", 0) == 0) throw UsageError("unknown option '" + command + "' (expected a command first; see --help)");
+    throw UsageError("unknown command '" + command + "' (expected train, evaluate or predict)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace skynnet::cli;
+    try {
+        return dispatch(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const UsageError& e) {
+        printError(e.what());
+        return exitUsage;
+    } catch (const skynnet::Error& e) {
+        printError(e.what());
+        return exitFailure;
+    } catch (const std::bad_alloc&) {
+        printError("out of memory");
+        return exitFailure;
+    } catch (const std::exception& e) {
+        printError(std::string("internal error: ") + e.what());
+        return exitFailure;
+    }
+}

@@ -1,0 +1,257 @@
+#include "data_source.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "cli_args.h"
+#include "core/error.h"
+#include "data/csv_loader.h"
+#include "data/generators.h"
+#include "data/idx_loader.h"
+
+namespace skynnet::cli {
+namespace {
+
+constexpr const char* builtinPrefix = "builtin:";
+
+std::string lowercase(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+std::string joined(const std::vector<std::string>& items, std::size_t limit = 12) {
+    std::string s;
+    for (std::size_t i = 0; i < items.size() && i < limit; ++i) s += (i ? ", " : "") + items[i];
+    if (items.size() > limit) s += ", ...";
+    return s;
+}
+
+// "builtin:NAME[:KEY=VALUE...]". Defaults give a problem a small MLP learns in seconds.
+Dataset generate(const DataRequest& request) {
+    const std::string spec = request.path.substr(std::string(builtinPrefix).size());
+    std::vector<std::string> parts;
+    for (std::size_t at = 0;;) {
+        const std::size_t colon = spec.find(':', at);
+        parts.push_back(spec.substr(at, colon - at));
+        if (colon == std::string::npos) break;
+        at = colon + 1;
+    }
+    const std::string name = parts[0];
+    const bool spirals = name == "spirals", sine = name == "sine", blobs = name == "blobs";
+    if (!spirals && !sine && !blobs)
+        Args::fail(request.option, "unknown built-in dataset '" + name + "' (expected spirals, sine or blobs)");
+    std::map<std::string, double> p = {{"samples", sine ? 2000 : 1200}, {"noise", sine ? 0.05 : (blobs ? 1.0 : 0.05)},
+                                       {"seed", 1}};
+    if (spirals || blobs) p["classes"] = blobs ? 4 : 3;
+    if (sine) p["outputs"] = 1;
+    if (blobs) p["features"] = 2;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        const std::size_t eq = parts[i].find('=');
+        const std::string key = parts[i].substr(0, eq);
+        if (eq == std::string::npos || !p.count(key)) {
+            std::string keys;
+            for (const auto& [k, v] : p) keys += (keys.empty() ? "" : ", ") + k;
+            Args::fail(request.option, "builtin:" + name + ": unknown parameter '" + parts[i] + "' (expected KEY=VALUE with KEY one of " + keys + ")");
+        }
+        const std::string value = parts[i].substr(eq + 1);
+        char* end = nullptr;
+        const double v = std::strtod(value.c_str(), &end);
+        if (value.empty() || *end != '\0' || v < 0 || (key != "noise" && v != double(long(v))))
+            Args::fail(request.option, "builtin:" + name + ": " + key + " expects a non-negative " +
+                                           (key == "noise" ? "number" : "integer") + ", got '" + value + "'");
+        p[key] = v;
+    }
+    const auto seed = std::uint64_t(p["seed"]);
+    const float noise = float(p["noise"]);
+    Dataset d;
+    if (sine) {
+        d = makeSineRegression(int(p["samples"]), int(p["outputs"]), noise, seed);
+    } else {
+        const int classes = int(p["classes"]);
+        const int perClass = classes > 0 ? int(p["samples"]) / classes : 0;
+        d = spirals ? makeSpirals(classes, perClass, noise, seed)
+                    : makeBlobs(classes, perClass, int(p["features"]), noise, seed);
+    }
+    d.source = request.path;
+    return d;
+}
+
+// Applies a requested task to a dataset whose task is inherent (IDX, generators): classes and
+// binary convert into each other when there are 2 classes; anything else is a contradiction.
+void applyTask(Dataset& d, const DataRequest& request) {
+    if (!request.task || *request.task == d.task) return;
+    const bool classes = d.task != Task::Regression && *request.task != Task::Regression;
+    if (classes && (*request.task == Task::Classification || d.classCount() == 2)) {
+        d.task = *request.task;
+        return;
+    }
+    throw Error(request.path + ": holds " + taskName(d.task) + " data (" + std::to_string(d.classCount()) +
+                " classes), which cannot be trained as " + taskName(*request.task));
+}
+
+// Labels that index `from` classes, re-expressed as indices into `to` by name.
+void mapLabels(Dataset& d, const std::vector<std::string>& to) {
+    std::vector<int> index(d.classNames.size(), -1);
+    for (std::size_t k = 0; k < d.classNames.size(); ++k) {
+        const auto it = std::find(to.begin(), to.end(), d.classNames[k]);
+        if (it != to.end()) index[k] = int(it - to.begin());
+    }
+    for (int& label : d.labels) {
+        if (index[std::size_t(label)] < 0)
+            throw Error(d.source + ": class '" + d.classNames[std::size_t(label)] + "' is not one of the model's classes (" +
+                        joined(to) + ")");
+        label = index[std::size_t(label)];
+    }
+    d.classNames = to;
+}
+
+// The first model feature that `loaded` lacks (it became the target), or "".
+std::string firstMissingFeature(const Dataset& loaded, const DataLayout& layout) {
+    for (const std::string& name : layout.featureNames)
+        if (std::find(loaded.featureNames.begin(), loaded.featureNames.end(), name) == loaded.featureNames.end()) return name;
+    return {};
+}
+
+Dataset loadCsvLike(const DataRequest& request, const DataLayout& layout, bool needTargets) {
+    Dataset d = loadCsvForPrediction(request.path, layout.featureNames, layout.categoricals);
+    d.task = layout.task;
+    if (!needTargets) return d;
+    CsvOptions options;
+    const std::string target = request.target.empty() ? layout.targetColumn : request.target;
+    if (layout.task == Task::Regression) {
+        options.targets = request.target.empty() ? layout.targetNames : std::vector<std::string>{request.target};
+        options.task = Task::Regression;
+    } else {
+        if (!target.empty()) options.targets = {target};
+        options.task = Task::Classification;  // the file's own classes; mapped by name below
+    }
+    Dataset withTargets = loadCsv(request.path, options);
+    const std::string missing = firstMissingFeature(withTargets, layout);
+    if (!missing.empty() && !target.empty())
+        throw Error(request.path + ": the target column '" + target + "' is the model's feature '" + missing + "'");
+    if (!missing.empty()) {
+        // The last column was taken as the target but is a feature: the file orders its columns
+        // differently. The one column that is not a feature is the target.
+        std::vector<std::string> others;
+        for (const std::string& name : withTargets.featureNames)
+            if (std::find(layout.featureNames.begin(), layout.featureNames.end(), name) == layout.featureNames.end())
+                others.push_back(name);
+        if (others.size() != 1)
+            throw Error(request.path + ": " + (others.empty() ? "no target column besides the model's features"
+                                                              : "cannot tell the target column among " + joined(others)) +
+                        " (name it with --target)");
+        options.targets = others;
+        withTargets = loadCsv(request.path, options);
+    }
+    if (layout.task == Task::Regression) {
+        if (withTargets.targets.cols() != Index(layout.targetNames.size()))
+            throw Error(request.path + ": " + std::to_string(withTargets.targets.cols()) + " target columns, the model predicts " +
+                        std::to_string(layout.targetNames.size()));
+        d.targets = std::move(withTargets.targets);
+        d.targetNames = layout.targetNames;
+    } else {
+        mapLabels(withTargets, layout.classNames);
+        d.labels = std::move(withTargets.labels);
+        d.classNames = layout.classNames;
+    }
+    return d;
+}
+
+}  // namespace
+
+DataKind dataKind(const std::string& path) {
+    if (path.rfind(builtinPrefix, 0) == 0) return DataKind::Builtin;
+    const std::string name = lowercase(std::filesystem::path(path).filename().string());
+    if (name.find("idx") != std::string::npos || name.find("ubyte") != std::string::npos) return DataKind::Idx;
+    unsigned char magic[4] = {};
+    if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+        const std::size_t n = std::fread(magic, 1, 4, f);
+        std::fclose(f);
+        // gzip: the only compressed data this tool reads is IDX; IDX: 0x00 0x00 type dims.
+        if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return DataKind::Idx;
+        if (n == 4 && magic[0] == 0 && magic[1] == 0 && magic[2] == 0x08 && (magic[3] == 1 || magic[3] == 3)) return DataKind::Idx;
+    }
+    return DataKind::Csv;
+}
+
+Dataset loadTrainingData(const DataRequest& request) {
+    const DataKind kind = dataKind(request.path);
+    if (kind != DataKind::Idx && !request.labels.empty())
+        Args::fail("--labels", "only applies to IDX image files, and " + request.path + " is not one");
+    if (kind != DataKind::Csv && !request.target.empty())
+        Args::fail("--target", "only applies to CSV files, and " + request.path + " is not one");
+    Dataset d;
+    switch (kind) {
+    case DataKind::Csv: {
+        CsvOptions options;
+        if (!request.target.empty()) options.targets = {request.target};
+        options.task = request.task;
+        return loadCsv(request.path, options);
+    }
+    case DataKind::Idx: d = loadIdx(request.path, request.labels); break;
+    case DataKind::Builtin: d = generate(request); break;
+    }
+    applyTask(d, request);
+    d.validate();
+    return d;
+}
+
+DataLayout layoutOf(const Dataset& training, const std::string& targetColumn) {
+    DataLayout l;
+    l.task = training.task;
+    l.featureNames = training.featureNames;
+    l.categoricals = training.categoricals;
+    l.classNames = training.classNames;
+    l.targetNames = training.targetNames;
+    l.targetColumn = targetColumn;
+    return l;
+}
+
+DataLayout layoutOf(const SavedModel& model) {
+    DataLayout l;
+    l.task = model.task;
+    l.featureNames = model.featureNames;
+    l.categoricals = model.preprocessing.oneHot;
+    l.classNames = model.classNames;
+    l.targetNames = model.targetNames;
+    if (model.extra.isObject()) l.targetColumn = model.extra.value("target_column", "");
+    return l;
+}
+
+Dataset loadLike(const DataRequest& request, const DataLayout& layout, bool needTargets) {
+    const DataKind kind = dataKind(request.path);
+    if (kind != DataKind::Idx && !request.labels.empty())
+        Args::fail(request.option == "--data" ? "--labels" : "--test-labels", "only applies to IDX image files");
+    if (kind == DataKind::Csv) {
+        Dataset d = loadCsvLike(request, layout, needTargets);
+        if (needTargets) d.validate();
+        return d;
+    }
+    Dataset d = kind == DataKind::Idx ? loadIdx(request.path, request.labels) : generate(request);
+    if (d.features.cols() != Index(layout.featureNames.size()))
+        throw Error(request.path + ": " + std::to_string(d.features.cols()) + " features per sample, the model expects " +
+                    std::to_string(layout.featureNames.size()));
+    if (needTargets && (d.task == Task::Regression) != (layout.task == Task::Regression))
+        throw Error(request.path + ": holds " + taskName(d.task) + " data, the model is for " + taskName(layout.task));
+    if (needTargets && layout.task != Task::Regression) {
+        // IDX labels and generator classes are numbered the same way in every file: match by index.
+        for (int label : d.labels)
+            if (label >= int(layout.classNames.size()))
+                throw Error(request.path + ": label " + std::to_string(label) + " is outside the model's " +
+                            std::to_string(layout.classNames.size()) + " classes");
+        d.classNames = layout.classNames;
+    }
+    if (needTargets && layout.task == Task::Regression && d.targets.cols() != Index(layout.targetNames.size()))
+        throw Error(request.path + ": " + std::to_string(d.targets.cols()) + " target columns, the model predicts " +
+                    std::to_string(layout.targetNames.size()));
+    d.task = layout.task;
+    d.featureNames = layout.featureNames;
+    d.targetNames = layout.targetNames;
+    if (needTargets) d.validate();
+    return d;
+}
+
+}  // namespace skynnet::cli

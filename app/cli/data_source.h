@@ -1,0 +1,55 @@
+#pragma once
+// Where the command-line tool gets its data: a CSV/TSV file, an IDX image file (the MNIST family,
+// plain or gzip) or a built-in generator ("builtin:spirals", "builtin:sine", "builtin:blobs"),
+// so that the tool always has an offline example.
+//
+// Training data is loaded as it is. Test, evaluation and prediction data are loaded *like* a
+// reference layout (the training set or a saved model): feature columns in the reference's order
+// with its category codes, labels mapped onto its classes by name. A file whose own class list or
+// column order differs from the training file's therefore still lines up with the model.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/task.h"
+#include "data/dataset.h"
+#include "io/spec_json.h"
+
+namespace skynnet::cli {
+
+enum class DataKind { Csv, Idx, Builtin };
+
+struct DataRequest {
+    std::string option = "--data";  // the option the path came from, for messages
+    std::string path;
+    std::string labels;             // IDX labels file; empty: the one beside the images
+    std::string target;             // CSV target column (name or index); empty: the last column
+    std::optional<Task> task;       // empty: detected
+};
+
+// "builtin:" prefix, else IDX by name ("idx", "ubyte") or magic (gzip or 0x0000080n), else CSV.
+DataKind dataKind(const std::string& path);
+
+// The training data. Builtin specs are "builtin:NAME[:KEY=VALUE...]" with keys samples, classes,
+// noise, seed, outputs, features; a bad spec is a UsageError naming request.option.
+Dataset loadTrainingData(const DataRequest& request);
+
+// What data must look like to be fed to a trained network.
+struct DataLayout {
+    Task task = Task::Classification;
+    std::vector<std::string> featureNames;
+    std::vector<Dataset::Categorical> categoricals;
+    std::vector<std::string> classNames;   // classification and binary
+    std::vector<std::string> targetNames;  // regression
+    std::string targetColumn;              // CSV classification target; empty: the last column
+};
+
+DataLayout layoutOf(const Dataset& training, const std::string& targetColumn);
+// The layout a saved model expects (its extra "target_column" names the classification target).
+DataLayout layoutOf(const SavedModel& model);
+
+// Loads data like `layout`. With needTargets, labels or targets are loaded too (and their absence
+// is an Error); without, the result has features only (a CSV may lack the target columns).
+Dataset loadLike(const DataRequest& request, const DataLayout& layout, bool needTargets);
+
+}  // namespace skynnet::cli

@@ -1,0 +1,93 @@
+// `skynnet-cli evaluate`: a saved model against labelled data; metrics on stdout and optionally
+// as a JSON report.
+#include <iostream>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "core/error.h"
+#include "data/splits.h"
+#include "data_source.h"
+#include "evaluation.h"
+#include "io/atomic_file.h"
+#include "model_input.h"
+#include "output_files.h"
+#include "version.h"
+
+namespace skynnet::cli {
+namespace {
+
+const std::vector<OptionSpec>& evaluateOptionSpecs() {
+    static const std::vector<OptionSpec> specs = {
+        {"--model", "MODEL", "the model file written by 'train --save'"},
+        {"--data", "PATH", "labelled data: CSV/TSV, IDX images or builtin:..., laid out like the training data"},
+        {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
+        {"--target", "COL", "CSV target column (default: the one the model was trained on)"},
+        {"--split", "PART", "all, train, validation or test: the rows of --data that training assigned to that part, "
+                            "rebuilt from the seed and fractions in the model (default all)"},
+        {"--report", "FILE", "write the metrics as JSON"},
+        {"--help", "", "show this help"},
+    };
+    return specs;
+}
+
+// The rows of `data` that the training run put into `part`, from the split settings recorded in
+// the model. Only meaningful when `data` is the file the model was trained on.
+Dataset selectSplit(const Dataset& data, const SavedModel& model, const std::string& part) {
+    const Json* split = model.extra.isObject() ? model.extra.find("split") : nullptr;
+    if (!split || !split->isObject()) Args::fail("--split", "the model records no training split");
+    if (part == "test" && split->contains("test_data"))
+        Args::fail("--split", "the model was tested on a separate file (" + split->at("test_data").asString() +
+                                  "); evaluate on that file with --split all");
+    const double validation = split->at("validation_fraction").asDouble();
+    const double test = split->contains("test_data") ? 0.0 : split->at("test_fraction").asDouble();
+    const SplitIndices rows = splitIndices(data, validation, test, split->at("seed").get<std::uint64_t>());
+    if (part == "train") return data.subset(rows.train);
+    if (part == "validation") return data.subset(rows.validation);
+    return data.subset(rows.test);
+}
+
+}  // namespace
+
+int runEvaluate(const std::vector<std::string>& words) {
+    const Args args = Args::parse(words, evaluateOptionSpecs());
+    if (args.flag("--help")) {
+        std::cout << "Usage: skynnet-cli evaluate --model MODEL --data PATH [options]\n\n"
+                     "Prints accuracy, per-class precision and recall and the confusion matrix for classes,\n"
+                     "or mse, mae and r2 for regression.\n\n"
+                  << formatOptions(evaluateOptionSpecs());
+        return exitOk;
+    }
+    DataRequest request;
+    request.path = args.required("--data");
+    request.labels = args.text("--labels", "");
+    request.target = args.text("--target", "");
+    const std::string modelPath = args.required("--model");
+    const std::string part = args.text("--split", "all");
+    if (part != "all" && part != "train" && part != "validation" && part != "test")
+        Args::fail("--split", "expected all, train, validation or test, got '" + part + "'");
+    const std::string reportPath = args.text("--report", "");
+    checkOutputPaths({{"--report", reportPath}});
+
+    LoadedModel model = loadTrainedModel(modelPath);
+    Dataset data = loadLike(request, layoutOf(model.saved), true);
+    if (part != "all") data = selectSplit(data, model.saved, part);
+    if (data.size() == 0) throw Error(request.path + ": no samples to evaluate" + (part == "all" ? "" : " in the " + part + " split"));
+    const Matrix output = modelOutputs(model, data);
+    const EvaluationSummary summary = summarize(data.task, output, data.targetMatrix(), data.classNames);
+
+    if (!reportPath.empty()) {
+        Json report = Json::object({{"tool", "skynnet-cli"}, {"version", skynnetVersion}, {"command", "evaluate"},
+                                    {"model", modelPath}, {"data", request.path}, {"split", part},
+                                    {"task", taskName(data.task)}});
+        if (data.task == Task::Regression) report["targets"] = data.targetNames;
+        else report["classes"] = data.classNames;
+        addMetrics(report, summary, "");
+        writeFileAtomically(reportPath, report.dump(2) + "\n");
+    }
+    printDetails(std::cout, summary);
+    if (!reportPath.empty()) std::cout << "\nreport written to " << reportPath << "\n";
+    std::cout.flush();
+    return exitOk;
+}
+
+}  // namespace skynnet::cli

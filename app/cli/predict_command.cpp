@@ -1,0 +1,101 @@
+// `skynnet-cli predict`: a saved model applied to data with or without its target column; one CSV
+// row per sample with the predicted class (or values) and the class probabilities.
+#include <cstdio>
+#include <iostream>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "data_source.h"
+#include "io/atomic_file.h"
+#include "model_input.h"
+#include "output_files.h"
+#include "train/metrics.h"
+
+namespace skynnet::cli {
+namespace {
+
+const std::vector<OptionSpec>& predictOptionSpecs() {
+    static const std::vector<OptionSpec> specs = {
+        {"--model", "MODEL", "the model file written by 'train --save'"},
+        {"--data", "PATH", "CSV/TSV (the target column may be absent), IDX images or builtin:..."},
+        {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
+        {"--output", "FILE", "the predictions CSV to write"},
+        {"--help", "", "show this help"},
+    };
+    return specs;
+}
+
+// RFC 4180: quoted when the field holds a delimiter, a quote, a line break or outer spaces.
+std::string csvField(const std::string& s) {
+    const bool quote = s.find_first_of(",\"\r\n") != std::string::npos ||
+                       (!s.empty() && (s.front() == ' ' || s.back() == ' '));
+    if (!quote) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string predictionsCsv(const SavedModel& model, const Matrix& out) {
+    std::string text;
+    const auto name = [&](const std::vector<std::string>& names, Index k, const char* fallback) {
+        return std::size_t(k) < names.size() ? names[std::size_t(k)] : fallback + std::to_string(k + 1);
+    };
+    if (model.task == Task::Regression) {
+        for (Index j = 0; j < out.cols(); ++j) text += (j ? "," : "") + csvField(name(model.targetNames, j, "output_"));
+        text += "\n";
+        for (Index r = 0; r < out.rows(); ++r) {
+            for (Index j = 0; j < out.cols(); ++j) text += (j ? "," : "") + number(out(r, j));
+            text += "\n";
+        }
+        return text;
+    }
+    // A binary network has one sigmoid output p(second class); both probabilities are written.
+    const bool binary = model.task == Task::Binary;
+    const Index classes = binary ? 2 : out.cols();
+    text += "predicted";
+    for (Index k = 0; k < classes; ++k) text += "," + csvField("probability_" + name(model.classNames, k, "class_"));
+    text += "\n";
+    const std::vector<int> predicted = predictedClasses(out);
+    for (Index r = 0; r < out.rows(); ++r) {
+        text += csvField(name(model.classNames, predicted[std::size_t(r)], "class_"));
+        if (binary) text += "," + number(1.0 - out(r, 0)) + "," + number(out(r, 0));
+        else
+            for (Index k = 0; k < classes; ++k) text += "," + number(out(r, k));
+        text += "\n";
+    }
+    return text;
+}
+
+}  // namespace
+
+int runPredict(const std::vector<std::string>& words) {
+    const Args args = Args::parse(words, predictOptionSpecs());
+    if (args.flag("--help")) {
+        std::cout << "Usage: skynnet-cli predict --model MODEL --data PATH --output FILE\n\n"
+                     "Writes one CSV row per sample: the predicted class and the probability of each class\n"
+                     "(or the predicted values for regression), after a header row.\n\n"
+                  << formatOptions(predictOptionSpecs());
+        return exitOk;
+    }
+    DataRequest request;
+    request.path = args.required("--data");
+    request.labels = args.text("--labels", "");
+    const std::string modelPath = args.required("--model");
+    const std::string outputPath = args.required("--output");
+    checkOutputPaths({{"--output", outputPath}});
+
+    LoadedModel model = loadTrainedModel(modelPath);
+    const Dataset data = loadLike(request, layoutOf(model.saved), false);
+    const Matrix out = modelOutputs(model, data);
+    writeFileAtomically(outputPath, predictionsCsv(model.saved, out));
+    std::cout << "wrote " << out.rows() << " predictions to " << outputPath << "\n";
+    return exitOk;
+}
+
+}  // namespace skynnet::cli

@@ -1,0 +1,129 @@
+// `skynnet-cli train`: options -> data, spec and config (train_setup) -> Trainer::fit -> test
+// metrics -> report and model, written only after everything succeeded.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "commands.h"
+#include "core/error.h"
+#include "core/parallel.h"
+#include "interrupt.h"
+#include "io/atomic_file.h"
+#include "output_files.h"
+#include "progress.h"
+#include "train/resources.h"
+#include "train/trainer.h"
+#include "train_report.h"
+
+namespace skynnet::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string megabytes(std::int64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MB", double(bytes) / (1024.0 * 1024.0));
+    return buf;
+}
+
+void announce(const PreparedData& data, const NetworkSpec& spec, int threads) {
+    std::fprintf(stderr, "training %s (%lld parameters) on %lld samples, validating on %lld, testing on %lld; %d thread%s\n",
+                 spec.widthsSummary().c_str(), static_cast<long long>(paramCount(spec)),
+                 static_cast<long long>(data.xTrain.rows()), static_cast<long long>(data.xValidation.rows()),
+                 static_cast<long long>(data.xTest.rows()), threads, threads == 1 ? "" : "s");
+}
+
+int interruptedExit(const TrainResult* result) {
+    const std::string at = result ? " after " + std::to_string(result->history.size()) + " complete epoch(s)" : "";
+    printError("interrupted" + at + "; no output written");
+    return exitInterrupted;
+}
+
+// The report is staged first and committed after the model, so that either both files appear or
+// neither does (a failed commit takes the just-saved model away again).
+void writeOutputs(const TrainOptions& o, const Json& report, const SavedModel* model) {
+    std::optional<AtomicFileWriter> reportFile;
+    if (!o.reportPath.empty()) {
+        reportFile.emplace(o.reportPath);
+        reportFile->write(report.dump(2) + "\n");
+    }
+    if (model) saveModel(o.savePath, *model);
+    if (!reportFile) return;
+    try {
+        reportFile->commit();
+    } catch (...) {
+        std::error_code ec;
+        if (model) std::filesystem::remove(o.savePath, ec);
+        throw;
+    }
+}
+
+}  // namespace
+
+int runTrain(const std::vector<std::string>& words) {
+    const auto start = Clock::now();
+    const Args args = Args::parse(words, trainOptionSpecs());
+    if (args.flag("--help")) {
+        std::cout << trainHelp();
+        return exitOk;
+    }
+    const TrainOptions o = parseTrainOptions(args);
+    checkOutputPaths({{"--save", o.savePath}, {"--report", o.reportPath}});
+    setKernelThreads(o.threads);
+
+    CancelToken cancel;
+    InterruptGuard interrupt(cancel);
+    PreparedData data = prepareData(o);
+    if (interrupt.interrupted()) return interruptedExit(nullptr);
+    const NetworkSpec spec = buildNetworkSpec(o, data);
+    const TrainConfig config = buildTrainConfig(o, data.task());
+    Network network(spec, o.config.seed);
+    Trainer trainer(network, config, data.task());
+
+    if (!o.quiet) announce(data, spec, o.threads);
+    const bool validating = data.xValidation.rows() > 0;
+    const TrainResult result =
+        trainer.fit(data.xTrain, data.yTrain, validating ? &data.xValidation : nullptr,
+                    validating ? &data.yValidation : nullptr, progressCallbacks(data.task(), config.epochs, o.quiet), &cancel);
+    if (result.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(&result);
+    if (result.status == TrainStatus::Failed) throw Error(result.error);
+    if (result.status == TrainStatus::EarlyStopped && !o.quiet)
+        std::fprintf(stderr, "early stopping after epoch %zu; keeping the weights of epoch %d\n", result.history.size(),
+                     result.bestEpoch);
+
+    std::optional<EvaluationSummary> test;
+    double testLoss = 0;
+    if (data.xTest.rows() > 0) {
+        const Evaluation e = trainer.evaluate(data.xTest, data.yTest);
+        testLoss = e.loss;
+        test = summarize(data.task(), e.output, data.yTest, data.layout.classNames);
+    }
+
+    RunFigures figures;
+    figures.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    figures.cpuSeconds = processCpuSeconds();
+    figures.peakMemoryBytes = processPeakResidentBytes();
+    const Json report = buildTrainReport(o, data, spec, config, result, test, testLoss, figures);
+    std::optional<SavedModel> model;
+    if (!o.savePath.empty()) {
+        Json extra = trainingRecord(o, config);
+        if (!o.data.target.empty()) extra["target_column"] = o.data.target;
+        if (test) addMetrics(extra, *test, "test_");
+        model = buildSavedModel(data, network, std::move(extra));
+    }
+    if (interrupt.interrupted()) return interruptedExit(&result);
+    writeOutputs(o, report, model ? &*model : nullptr);
+
+    if (test) std::cout << "test " << headline(*test) << "\n";
+    else std::cout << "no test set (--test-fraction 0 and no --test-data)\n";
+    std::printf("wall %.2f s, training %.2f s, cpu %.2f s, peak memory %s\n", figures.wallSeconds, result.wallSeconds,
+                figures.cpuSeconds, megabytes(figures.peakMemoryBytes).c_str());
+    if (!o.savePath.empty()) std::cout << "model saved to " << o.savePath << "\n";
+    if (!o.reportPath.empty()) std::cout << "report written to " << o.reportPath << "\n";
+    std::cout.flush();
+    return exitOk;
+}
+
+}  // namespace skynnet::cli

@@ -1,0 +1,40 @@
+#pragma once
+// The options of `skynnet-cli train`, checked and typed. Kept apart from running the training so
+// that later option groups (the Skynnet split: `plan`, --split ...) can be added to the table and
+// to TrainOptions without touching the training flow.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli_args.h"
+#include "data/preprocessing.h"
+#include "data_source.h"
+#include "losses/loss.h"
+#include "model/network_spec.h"
+#include "train/train_types.h"
+
+namespace skynnet::cli {
+
+struct TrainOptions {
+    DataRequest data;
+    std::optional<DataRequest> testData;  // --test-data; without it the test set is cut from --data
+    double validationFraction = 0.1;      // of all rows of --data; 0 disables validation
+    double testFraction = 0.2;            // of all rows of --data, only without --test-data
+
+    std::vector<LayerSpec> layers;
+    std::optional<Scaling> scaling;  // empty: minmax for images, standardize otherwise
+    std::optional<LossKind> loss;    // empty: the task's natural loss
+    TrainConfig config;              // everything but the loss, which follows from the task
+    int threads = 0;                 // kernel threads; the machine's cores when not given
+
+    std::string savePath;    // --save; empty: the model is not written
+    std::string reportPath;  // --report; empty: no report file
+    bool quiet = false;      // no per-epoch progress on stderr
+};
+
+const std::vector<OptionSpec>& trainOptionSpecs();
+std::string trainHelp();
+// Throws UsageError naming the option at fault.
+TrainOptions parseTrainOptions(const Args& args);
+
+}  // namespace skynnet::cli

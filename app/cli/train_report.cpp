@@ -1,0 +1,107 @@
+#include "train_report.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "optim/optimizer.h"
+#include "train/metrics.h"
+#include "version.h"
+
+namespace skynnet::cli {
+namespace {
+
+// A float setting as the user wrote it (0.01, not 0.009999999776482582).
+double tidy(float v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.7g", double(v));
+    return std::strtod(buf, nullptr);
+}
+
+std::string scheduleText(const Schedule& s) {
+    switch (s.kind) {
+    case Schedule::Kind::Constant: return "constant";
+    case Schedule::Kind::Step: return "step:" + std::to_string(s.stepEpochs) + ":" + Json(tidy(s.gamma)).dump();
+    case Schedule::Kind::Cosine: return "cosine:" + Json(tidy(s.minRate)).dump();
+    }
+    return "constant";
+}
+
+Json historyJson(const std::vector<EpochStats>& history) {
+    Json h = Json::array();
+    for (const EpochStats& e : history) {
+        Json item = Json::object({{"epoch", e.epoch}, {"loss", e.loss}, {"metric", e.metric}});
+        if (e.hasValidation) {
+            item["validation_loss"] = e.validationLoss;
+            item["validation_metric"] = e.validationMetric;
+        }
+        item["seconds"] = e.seconds;
+        item["samples_per_second"] = e.samplesPerSecond;
+        item["learning_rate"] = tidy(float(e.learningRate));
+        h.push_back(std::move(item));
+    }
+    return h;
+}
+
+}  // namespace
+
+Json trainingRecord(const TrainOptions& o, const TrainConfig& c) {
+    const OptimizerConfig& opt = c.optimizer;
+    Json settings = Json::object({{"epochs", c.epochs},
+                                  {"batch", c.batchSize},
+                                  {"optimizer", optimizerName(opt.kind)},
+                                  {"lr", tidy(opt.learningRate)},
+                                  {"momentum", tidy(opt.momentum)},
+                                  {"nesterov", opt.nesterov},
+                                  {"weight_decay", tidy(opt.weightDecay)},
+                                  {"schedule", scheduleText(opt.schedule)},
+                                  {"loss", lossName(c.loss)},
+                                  {"seed", c.seed},
+                                  {"threads", o.threads}});
+    if (c.earlyStopping.enabled) settings["early_stopping_patience"] = c.earlyStopping.patience;
+    Json split = Json::object({{"data", o.data.path},
+                               {"validation_fraction", o.validationFraction},
+                               {"test_fraction", o.testFraction},
+                               {"seed", c.seed}});
+    if (o.testData) split["test_data"] = o.testData->path;
+    return Json::object({{"settings", settings}, {"split", split}});
+}
+
+Json buildTrainReport(const TrainOptions& o, const PreparedData& data, const NetworkSpec& spec, const TrainConfig& config,
+                      const TrainResult& result, const std::optional<EvaluationSummary>& test, double testLoss,
+                      const RunFigures& figures) {
+    Json r = Json::object({{"tool", "skynnet-cli"}, {"version", skynnetVersion}, {"command", "train"}});
+    r["task"] = taskName(data.task());
+    Json d = Json::object({{"source", o.data.path},
+                           {"features", data.layout.featureNames.size()},
+                           {"train_samples", data.xTrain.rows()},
+                           {"validation_samples", data.xValidation.rows()},
+                           {"test_samples", data.xTest.rows()},
+                           {"test_source", o.testData ? o.testData->path : o.data.path}});
+    if (data.task() == Task::Regression) d["targets"] = data.layout.targetNames;
+    else d["classes"] = data.layout.classNames;
+    d["scaling"] = scalingName(data.preprocessing.scaling);
+    r["data"] = d;
+    r["network"] = Json::object({{"layers", formatLayers(spec.layers)},
+                                 {"widths", spec.widthsSummary()},
+                                 {"parameters", paramCount(spec)},
+                                 {"output_activation", activationName(spec.outputActivation)}});
+    const Json record = trainingRecord(o, config);
+    r["settings"] = record.at("settings");
+    r["status"] = statusName(result.status);
+    r["epochs_run"] = result.history.size();
+    r["best_epoch"] = result.bestEpoch;
+    r["metric"] = headlineMetricName(data.task());
+    if (test) {
+        r["test_loss"] = testLoss;
+        addMetrics(r, *test, "test_");
+    }
+    r["wall_seconds"] = figures.wallSeconds;
+    r["train_seconds"] = result.wallSeconds;
+    r["cpu_seconds"] = figures.cpuSeconds;
+    r["peak_memory_bytes"] = figures.peakMemoryBytes;
+    r["peak_model_bytes"] = result.peakModelBytes;
+    r["history"] = historyJson(result.history);
+    return r;
+}
+
+}  // namespace skynnet::cli

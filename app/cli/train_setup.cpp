@@ -1,0 +1,87 @@
+#include "train_setup.h"
+
+#include "core/error.h"
+#include "data/splits.h"
+
+namespace skynnet::cli {
+namespace {
+
+LossKind naturalLoss(Task task) {
+    switch (task) {
+    case Task::Classification: return LossKind::SoftmaxCrossEntropy;
+    case Task::Binary: return LossKind::BinaryCrossEntropy;
+    case Task::Regression: return LossKind::MeanSquaredError;
+    }
+    return LossKind::MeanSquaredError;
+}
+
+// The raw features are dropped once transformed: for image sets they are hundreds of megabytes
+// that nothing reads again (counts come from the transformed matrices).
+void preprocess(const Preprocessing& p, Dataset& d, Matrix& x, Matrix& y) {
+    if (d.size() > 0) {  // an empty split leaves x and y empty
+        x = p.apply(d.features);
+        y = d.targetMatrix();
+    }
+    d.features.resize(0, d.features.cols());
+}
+
+}  // namespace
+
+PreparedData prepareData(const TrainOptions& o) {
+    PreparedData p;
+    {  // scoped so the whole set is freed before the test file is read
+        const Dataset all = loadTrainingData(o.data);
+        const SplitIndices split = splitIndices(all, o.validationFraction, o.testData ? 0.0 : o.testFraction, o.config.seed);
+        if (split.train.empty()) throw Error(o.data.path + ": no rows left for training after the validation and test splits");
+        p.layout = layoutOf(all, o.data.target);
+        p.train = all.subset(split.train);
+        p.validation = all.subset(split.validation);
+        p.test = all.subset(split.test);
+    }
+    if (o.testData) p.test = loadLike(*o.testData, p.layout, true);
+
+    p.preprocessing.scaling = o.scaling.value_or(dataKind(o.data.path) == DataKind::Idx ? Scaling::MinMax : Scaling::Standardize);
+    p.preprocessing.fit(p.train);
+    preprocess(p.preprocessing, p.train, p.xTrain, p.yTrain);
+    preprocess(p.preprocessing, p.validation, p.xValidation, p.yValidation);
+    preprocess(p.preprocessing, p.test, p.xTest, p.yTest);
+    return p;
+}
+
+NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data) {
+    NetworkSpec spec;
+    // Images keep their (channels, height, width) layout; one-hot columns make the input flat.
+    const int columns = data.preprocessing.outputColumns();
+    spec.input = Index(columns) == data.train.sampleShape.size() && data.preprocessing.oneHot.empty()
+                     ? data.train.sampleShape
+                     : Shape::flat(columns);
+    spec.layers = o.layers;
+    spec.setOutputFor(data.task(), data.train.outputCount());
+    return spec;
+}
+
+TrainConfig buildTrainConfig(const TrainOptions& o, Task task) {
+    TrainConfig c = o.config;
+    c.loss = o.loss.value_or(naturalLoss(task));
+    const bool regression = task == Task::Regression;
+    if ((c.loss == LossKind::SoftmaxCrossEntropy && task != Task::Classification) ||
+        (c.loss == LossKind::BinaryCrossEntropy && task != Task::Binary))
+        Args::fail("--loss", lossName(c.loss) + " does not fit the " + taskName(task) + " task" +
+                                 (regression ? " (use mse or mae)" : ""));
+    return c;
+}
+
+SavedModel buildSavedModel(const PreparedData& data, const Network& network, Json extra) {
+    SavedModel m;
+    m.task = data.task();
+    m.spec = network.spec();
+    m.weights = network.flatWeights();
+    m.preprocessing = data.preprocessing;
+    m.classNames = data.layout.classNames;
+    m.targetNames = data.layout.targetNames;
+    m.featureNames = data.layout.featureNames;
+    m.extra = std::move(extra);
+    return m;
+}
+
+}  // namespace skynnet::cli
