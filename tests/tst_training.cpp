@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <thread>
 
 #include "core/cancel.h"
 #include "core/error.h"
@@ -132,7 +133,7 @@ private slots:
         QCOMPARE(cosine.rate(1.0f, 0), 1.0f);
         QVERIFY(std::abs(cosine.rate(1.0f, 2) - 0.55f) < 1e-6f);
         QVERIFY(std::abs(cosine.rate(1.0f, 4) - 0.1f) < 1e-6f);
-        for (const char* bad : {"step:0:0.5", "step:3", "linear", "cosine:x"})
+        for (const char* bad : {"step:0:0.5", "step:3", "linear", "cosine:x", "step:5:0.5x", "cosine:0.1y"})
             QVERIFY_THROWS_EXCEPTION(Error, parseSchedule(bad));
     }
 
@@ -170,6 +171,30 @@ private slots:
         };
         QVERIFY(run(5) == run(5));
         QVERIFY(run(5) != run(6));
+    }
+
+    void pauseBlocksUntilResumedOrCancelled() {
+        CancelToken token;
+        token.pause();
+        std::atomic<bool> returned{false};
+        std::thread waiter([&] {
+            token.waitWhilePaused();
+            returned = true;
+        });
+        QTest::qWait(150);
+        QVERIFY(!returned);
+        token.resume();
+        waiter.join();
+        QVERIFY(returned);
+        token.pause();
+        returned = false;
+        std::thread second([&] {
+            token.waitWhilePaused();
+            returned = true;
+        });
+        token.cancel();  // lock-free: what a signal handler may call
+        second.join();
+        QVERIFY(returned && token.cancelled());
     }
 
     void earlyStoppingRestoresBest() {

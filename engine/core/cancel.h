@@ -1,8 +1,10 @@
 #pragma once
 // The run control shared between the thread that asks and the workers that check it at batch
 // boundaries: cancel (atomic, never a plain bool) and pause/resume (workers block at their next
-// batch boundary until resumed or cancelled). Copies share one state.
+// batch boundary until resumed or cancelled). Copies share one state. cancel() is a lock-free
+// atomic store, so a signal handler may call it; a paused worker notices it within 50 ms.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -11,11 +13,7 @@ namespace skynnet {
 
 class CancelToken {
 public:
-    void cancel() {
-        s_->cancelled.store(true, std::memory_order_relaxed);
-        std::lock_guard<std::mutex> lock(s_->mutex);
-        s_->wake.notify_all();
-    }
+    void cancel() { s_->cancelled.store(true, std::memory_order_relaxed); }
     bool cancelled() const { return s_->cancelled.load(std::memory_order_relaxed); }
     void reset() {
         s_->cancelled.store(false, std::memory_order_relaxed);
@@ -38,7 +36,7 @@ public:
     // Blocks while paused; returns at once when cancelled.
     void waitWhilePaused() const {
         std::unique_lock<std::mutex> lock(s_->mutex);
-        s_->wake.wait(lock, [this] { return !s_->paused || cancelled(); });
+        while (s_->paused && !cancelled()) s_->wake.wait_for(lock, std::chrono::milliseconds(50));
     }
 
 private:

@@ -27,14 +27,21 @@ Schedule parseSchedule(const std::string& text) {
             const auto colon = text.find(':', 5);
             if (colon == std::string::npos) throw Error("");
             s.kind = Schedule::Kind::Step;
-            s.stepEpochs = std::stoi(text.substr(5, colon - 5));
-            s.gamma = std::stof(text.substr(colon + 1));
+            std::size_t usedEpochs = 0, usedGamma = 0;
+            const std::string epochs = text.substr(5, colon - 5), gamma = text.substr(colon + 1);
+            s.stepEpochs = std::stoi(epochs, &usedEpochs);
+            s.gamma = std::stof(gamma, &usedGamma);
+            if (usedEpochs != epochs.size() || usedGamma != gamma.size()) throw Error("");
             if (s.stepEpochs < 1 || !(s.gamma > 0)) throw Error("");
             return s;
         }
         if (text == "cosine" || text.rfind("cosine:", 0) == 0) {
             s.kind = Schedule::Kind::Cosine;
-            if (text.size() > 7) s.minRate = std::stof(text.substr(7));
+            if (text.size() > 7) {
+                std::size_t used = 0;
+                s.minRate = std::stof(text.substr(7), &used);
+                if (used != text.size() - 7) throw Error("");
+            }
             return s;
         }
     } catch (const std::exception&) {

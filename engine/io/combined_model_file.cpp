@@ -1,0 +1,290 @@
+#include "io/combined_model_file.h"
+
+#include <climits>
+#include <span>
+
+#include "core/error.h"
+#include "io/model_file.h"
+#include "model/network.h"
+
+namespace skynnet {
+namespace {
+
+// Runs one of the engine's name parsers and prefixes its message with the field at fault.
+template <typename Parse>
+auto parseNamed(const Json& j, Parse parse) {
+    const std::string& name = j.asString();
+    try {
+        return parse(name);
+    } catch (const Error& e) {
+        throw Error(j.where() + ": " + e.what());
+    }
+}
+
+int intAtLeast(const Json& j, int min) {
+    const int v = j.get<int>();
+    if (v < min) j.fail("must be at least " + std::to_string(min) + ", not " + std::to_string(v));
+    return v;
+}
+
+[[noreturn]] void failIn(const std::string& context, const std::string& what) { throw Error(context + ": " + what); }
+
+std::string field(const char* name, std::size_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; }
+
+// paramCount() that stops just above `limit`, so a hostile spec cannot overflow the sum.
+std::int64_t paramCountUpTo(const NetworkSpec& spec, std::int64_t limit) {
+    std::int64_t total = 0;
+    for (const auto& f : describe(spec)) {
+        if (f.params > limit - total) return limit + 1;
+        total += f.params;
+    }
+    return total;
+}
+
+// What each submodel must output under the rule (throws naming the rule's field when malformed).
+std::vector<int> expectedOutputs(const CombinationRule& r, std::size_t submodels, const std::string& context) {
+    const auto fail = [&](const std::string& what) { failIn(context, what); };
+    std::vector<int> outs(submodels, r.outputs);
+    switch (r.strategy) {
+    case Strategy::Auto: failIn(context, "combination.strategy must be a resolved strategy, not auto");
+    case Strategy::ClassGroups:
+        if (r.task != Task::Classification) fail("combination.strategy class-groups needs a classification task");
+        if (r.classes.size() != submodels)
+            fail("combination.classes has " + std::to_string(r.classes.size()) + " entries for " +
+                 std::to_string(submodels) + " submodels");
+        for (std::size_t i = 0; i < submodels; ++i) {
+            const auto& cs = r.classes[i];
+            if (cs.empty()) fail(field("combination.classes", i) + " is empty");
+            for (std::size_t k = 0; k < cs.size(); ++k) {
+                if (cs[k] < 0 || cs[k] >= r.outputs)
+                    fail(field(field("combination.classes", i).c_str(), k) + " is class " + std::to_string(cs[k]) +
+                         ", outside the " + std::to_string(r.outputs) + " classes");
+                if (k > 0 && cs[k] <= cs[k - 1])
+                    fail(field("combination.classes", i) + " must list classes in ascending order, once each");
+            }
+            outs[i] = int(cs.size());
+        }
+        break;
+    case Strategy::OutputSplit: {
+        if (r.task != Task::Regression) fail("combination.strategy output-split needs a regression task");
+        if (r.columns.size() != submodels)
+            fail("combination.columns has " + std::to_string(r.columns.size()) + " entries for " +
+                 std::to_string(submodels) + " submodels");
+        int next = 0;  // chunks are contiguous, in submodel order, and cover every output column
+        for (std::size_t i = 0; i < submodels; ++i) {
+            const auto [begin, end] = r.columns[i];
+            if (begin != next || end <= begin || end > r.outputs)
+                fail(field("combination.columns", i) + " is [" + std::to_string(begin) + ", " + std::to_string(end) +
+                     "), expected a chunk starting at column " + std::to_string(next) + " within the " +
+                     std::to_string(r.outputs) + " outputs");
+            next = end;
+            outs[i] = end - begin;
+        }
+        if (next != r.outputs)
+            fail("combination.columns cover " + std::to_string(next) + " of the " + std::to_string(r.outputs) + " outputs");
+        break;
+    }
+    case Strategy::BinaryShards:
+        if (r.task != Task::Binary) fail("combination.strategy binary-shards needs a binary task");
+        [[fallthrough]];
+    case Strategy::DataShards:
+        if (r.task == Task::Binary && r.outputs != 1) fail("combination.outputs must be 1 for a binary task");
+        break;
+    }
+    return outs;
+}
+
+Json ruleToJson(const CombinationRule& r) {
+    Json j = Json::object({{"strategy", strategyName(r.strategy)}, {"outputs", r.outputs}});
+    if (r.strategy == Strategy::ClassGroups) {
+        Json classes = Json::array();
+        for (const auto& cs : r.classes) classes.push_back(Json(cs));
+        j["classes"] = std::move(classes);
+    }
+    if (r.strategy == Strategy::OutputSplit) {
+        Json columns = Json::array();
+        for (const auto& [begin, end] : r.columns) columns.push_back(Json::array({begin, end}));
+        j["columns"] = std::move(columns);
+    }
+    if (r.strategy == Strategy::BinaryShards) j["binaryCombine"] = binaryCombineName(r.binaryCombine);
+    return j;
+}
+
+CombinationRule ruleFromJson(const Json& j, Task task) {
+    CombinationRule r;
+    r.task = task;
+    r.strategy = parseNamed(j.at("strategy"), parseStrategy);
+    if (r.strategy == Strategy::Auto) j.at("strategy").fail("must be a resolved strategy, not auto");
+    r.outputs = intAtLeast(j.at("outputs"), 1);
+    if (r.strategy == Strategy::ClassGroups)
+        for (const Json& cs : j.at("classes").asArray()) r.classes.push_back(cs.get<std::vector<int>>());
+    if (r.strategy == Strategy::OutputSplit)
+        for (const Json& c : j.at("columns").asArray()) {
+            if (!c.isArray() || c.size() != 2) c.fail("must be a [first, end) pair of column indices");
+            r.columns.emplace_back(c.at(std::size_t(0)).get<int>(), c.at(std::size_t(1)).get<int>());
+        }
+    if (r.strategy == Strategy::BinaryShards) r.binaryCombine = parseNamed(j.at("binaryCombine"), parseBinaryCombine);
+    return r;
+}
+
+SavedCombinedModel combinedFromFile(ModelFileContents& file, const std::string& path) {
+    const Json& h = file.header;
+    SavedCombinedModel m;
+    const Task task = parseNamed(h.at("task"), parseTask);
+    m.rule = ruleFromJson(h.at("combination"), task);
+    m.loss = h.contains("loss") ? parseNamed(h.at("loss"), parseLoss) : defaultLoss(task);
+    const Json& subs = h.at("submodels");
+    if (subs.asArray().empty()) subs.fail("must list at least one submodel");
+    std::vector<bool> used(file.blocks.size(), false);
+    for (const Json& s : subs.asArray()) {
+        m.specs.push_back(networkSpecFromJson(s.at("network")));
+        const Json& block = s.at("weightsBlock");
+        const int b = block.isInteger() ? block.get<int>() : -1;
+        if (b < 0 || std::size_t(b) >= file.blocks.size())
+            block.fail("must be the index of one of the file's " + std::to_string(file.blocks.size()) + " data blocks");
+        if (used[std::size_t(b)]) block.fail("names a data block another submodel already uses");
+        used[std::size_t(b)] = true;
+        m.weights.push_back(std::move(file.blocks[std::size_t(b)]));
+    }
+    m.preprocessing = preprocessingFromJson(h.at("preprocessing"));
+    m.classNames = h.value("classNames", std::vector<std::string>{});
+    m.targetNames = h.value("targetNames", std::vector<std::string>{});
+    m.featureNames = h.value("featureNames", std::vector<std::string>{});
+    m.extra = h.value("extra", Json());
+    validate(m, path);
+    return m;
+}
+
+const std::string& kindOf(const ModelFileContents& file) {
+    (void)file.header.asObject();  // throws "<path>: the top-level value must be an object, ..."
+    return file.header.at("kind").asString();
+}
+
+}  // namespace
+
+int SavedCombinedModel::inputColumns() const {
+    if (preprocessing.fitted()) return preprocessing.outputColumns();
+    return specs.empty() ? 0 : int(specs.front().input.size());
+}
+
+int SavedCombinedModel::rawColumns() const {
+    return preprocessing.fitted() ? preprocessing.rawColumns : inputColumns();
+}
+
+SavedCombinedModel toSaved(const CombinedModel& model, const Preprocessing& preprocessing) {
+    SavedCombinedModel m;
+    m.rule = model.rule();
+    m.loss = model.loss();
+    for (const Network& n : model.submodels()) {
+        m.specs.push_back(n.spec());
+        m.weights.push_back(n.flatWeights());
+    }
+    m.preprocessing = preprocessing;
+    return m;
+}
+
+SavedCombinedModel asCombined(const SavedModel& single) {
+    SavedCombinedModel m;
+    m.rule.strategy = Strategy::DataShards;  // the mean of one output is that output, bit for bit
+    m.rule.task = single.task;
+    m.rule.outputs = single.spec.outputs;
+    m.loss = defaultLoss(single.task);
+    m.specs = {single.spec};
+    m.weights = {single.weights};
+    m.preprocessing = single.preprocessing;
+    m.classNames = single.classNames;
+    m.targetNames = single.targetNames;
+    m.featureNames = single.featureNames;
+    m.extra = single.extra;
+    m.fromSingleFile = true;
+    return m;
+}
+
+CombinedModel buildCombinedModel(const SavedCombinedModel& m) {
+    validate(m, "combined model");
+    std::vector<Network> nets;
+    for (std::size_t i = 0; i < m.specs.size(); ++i) {
+        nets.emplace_back(m.specs[i], 1);  // the seed is irrelevant: every weight is overwritten
+        nets.back().setFlatWeights(m.weights[i]);
+    }
+    return CombinedModel(m.rule, std::move(nets), m.loss);
+}
+
+Matrix predictRaw(CombinedModel& model, const SavedCombinedModel& m, const Matrix& raw) {
+    return model.predict(m.preprocessing.fitted() ? m.preprocessing.apply(raw) : raw);
+}
+
+void validate(const SavedCombinedModel& m, const std::string& context) {
+    const auto fail = [&](const std::string& what) { failIn(context, what); };
+    if (m.specs.empty()) fail("submodels: a combined model needs at least one submodel");
+    if (m.weights.size() != m.specs.size())
+        fail("submodels: " + std::to_string(m.weights.size()) + " weight blocks for " + std::to_string(m.specs.size()) +
+             " networks");
+    if (m.rule.outputs < 1) fail("combination.outputs must be at least 1");
+    const std::vector<int> outs = expectedOutputs(m.rule, m.specs.size(), context);
+    const Index inputs = m.inputColumns();
+    for (std::size_t i = 0; i < m.specs.size(); ++i) {
+        const std::string sub = field("submodels", i);
+        const NetworkSpec& s = m.specs[i];
+        if (s.outputs != outs[i])
+            fail(sub + ".network.outputs is " + std::to_string(s.outputs) + ", but the " +
+                 strategyName(m.rule.strategy) + " rule gives submodel " + std::to_string(i + 1) + " " +
+                 std::to_string(outs[i]) + " outputs");
+        if (s.input.size() != inputs)
+            fail(sub + ".network.input has " + std::to_string(s.input.size()) + " values, but the " +
+                 (m.preprocessing.fitted() ? "preprocessing gives " : "first network takes ") + std::to_string(inputs));
+        const std::int64_t needed = paramCountUpTo(s, INT64_MAX / 2);
+        if (needed != std::int64_t(m.weights[i].size()))
+            fail(sub + ".weightsBlock holds " + std::to_string(m.weights[i].size()) + " weights, the network has " +
+                 std::to_string(needed) + " parameters");
+    }
+    const auto names = [&](const std::vector<std::string>& list, std::size_t expected, const char* key) {
+        if (!list.empty() && list.size() != expected)
+            fail(std::string(key) + " has " + std::to_string(list.size()) + " names for a " + taskName(m.task()) +
+                 " model expecting " + std::to_string(expected));
+    };
+    if (m.task() == Task::Regression)
+        names(m.targetNames, std::size_t(m.rule.outputs), "targetNames");
+    else
+        names(m.classNames, m.task() == Task::Binary ? 2 : std::size_t(m.rule.outputs), "classNames");
+}
+
+void saveCombinedModel(const std::string& path, const SavedCombinedModel& m) {
+    validate(m, "cannot save " + path);
+    Json subs = Json::array();
+    std::vector<std::span<const float>> blocks;
+    for (std::size_t i = 0; i < m.specs.size(); ++i) {
+        subs.push_back(Json::object({{"network", toJson(m.specs[i])}, {"weightsBlock", i}}));
+        blocks.emplace_back(m.weights[i]);
+    }
+    Json h = Json::object({{"kind", "combined"},
+                           {"task", taskName(m.task())},
+                           {"loss", lossName(m.loss)},
+                           {"combination", ruleToJson(m.rule)},
+                           {"submodels", std::move(subs)},
+                           {"preprocessing", toJson(m.preprocessing)},
+                           {"classNames", m.classNames},
+                           {"targetNames", m.targetNames},
+                           {"featureNames", m.featureNames}});
+    if (!m.extra.isNull()) h["extra"] = m.extra;
+    saveModelFile(path, h, blocks);
+}
+
+SavedCombinedModel loadCombinedModel(const std::string& path) {
+    ModelFileContents file = loadModelFile(path);
+    const std::string& kind = kindOf(file);
+    if (kind != "combined")
+        throw Error(path + " holds a model of kind '" + kind + "', not a combined model");
+    return combinedFromFile(file, path);
+}
+
+SavedCombinedModel loadAnyModel(const std::string& path) {
+    ModelFileContents file = loadModelFile(path);
+    const std::string& kind = kindOf(file);
+    if (kind == "combined") return combinedFromFile(file, path);
+    // Read again through loadModel, the one reader of that format (its checks stay in one place).
+    if (kind == "single") return asCombined(loadModel(path));
+    throw Error(path + " holds a model of kind '" + kind + "', which this build cannot load (expected single or combined)");
+}
+
+}  // namespace skynnet

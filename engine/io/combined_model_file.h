@@ -1,0 +1,67 @@
+#pragma once
+// The combined model file: every submodel's network and weights plus the combination rule, in the
+// container of model_file.h with header kind "combined". Header layout:
+//   {"kind":"combined", "task", "loss",
+//    "combination": {"strategy", "outputs", "classes" | "columns" | "binaryCombine"},
+//    "submodels": [{"network": {...}, "weightsBlock": 0}, ...],
+//    "preprocessing", "classNames", "targetNames", "featureNames", "extra"}
+// One type serves both kinds of file: a single network (kind "single", spec_json.h) is read as a
+// combined model of one submodel under the identity rule (data shards averaging one output, which
+// returns it bit for bit), so predict, evaluate and export handle one shape of model.
+#include <string>
+#include <vector>
+
+#include "data/preprocessing.h"
+#include "io/json.h"
+#include "io/spec_json.h"
+#include "losses/loss.h"
+#include "model/network_spec.h"
+#include "split/combination.h"
+#include "split/combined_model.h"
+
+namespace skynnet {
+
+struct SavedCombinedModel {
+    CombinationRule rule;  // rule.task is the model's task, rule.outputs its output columns
+    LossKind loss = LossKind::SoftmaxCrossEntropy;  // what CombinedModel::evaluate reports
+    std::vector<NetworkSpec> specs;                 // one per submodel, in rule order
+    std::vector<std::vector<float>> weights;        // Network::flatWeights() of each submodel
+    Preprocessing preprocessing;
+    std::vector<std::string> classNames;    // classification: one per output; binary: two
+    std::vector<std::string> targetNames;   // regression: one per output
+    std::vector<std::string> featureNames;  // raw feature columns, for reports
+    Json extra;                             // free-form (settings, metrics); null when absent
+    bool fromSingleFile = false;            // loadAnyModel read a kind "single" file
+
+    Task task() const { return rule.task; }
+    int submodelCount() const { return int(specs.size()); }
+    // Columns the networks take: the preprocessing's output, or the first network's input when
+    // no preprocessing was fitted (the model then takes network inputs directly).
+    int inputColumns() const;
+    // Columns predict() takes: raw feature columns.
+    int rawColumns() const;
+};
+
+// A trained model as it would be saved: rule, loss, specs, weights and the preprocessing; the
+// name lists and extra are left for the caller to fill.
+SavedCombinedModel toSaved(const CombinedModel& model, const Preprocessing& preprocessing);
+// A single network as a one-submodel combined model under the identity rule.
+SavedCombinedModel asCombined(const SavedModel& single);
+// The submodels rebuilt with their weights. Throws Error if the parts disagree (see validate).
+CombinedModel buildCombinedModel(const SavedCombinedModel& m);
+// Raw features -> the model's outputs: the saved preprocessing, then `model` (built from m).
+// Without fitted preprocessing the rows go to the networks as they are.
+Matrix predictRaw(CombinedModel& model, const SavedCombinedModel& m, const Matrix& raw);
+
+// Throws Error("<context>: <field>: <problem>") when the parts disagree: strategy and task, the
+// rule against each network's outputs, weight counts, input widths, name lists.
+void validate(const SavedCombinedModel& m, const std::string& context);
+
+// Atomic; always writes kind "combined". Throws Error naming the path.
+void saveCombinedModel(const std::string& path, const SavedCombinedModel& m);
+// Kind "combined" only; any other kind is refused naming it. Errors name the path and the field.
+SavedCombinedModel loadCombinedModel(const std::string& path);
+// Either kind: what `predict` and `evaluate` load.
+SavedCombinedModel loadAnyModel(const std::string& path);
+
+}  // namespace skynnet

@@ -1,0 +1,369 @@
+#include "io/onnx_export.h"
+
+#include "core/error.h"
+
+#ifdef SKYNNET_HAVE_ONNX
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <bit>
+#include <climits>
+#include <cstdint>
+#include <set>
+
+#include "io/atomic_file.h"
+#include "layers/activation.h"
+#endif
+
+namespace skynnet {
+
+#ifdef SKYNNET_HAVE_ONNX
+namespace {
+
+using Dims = std::vector<std::int64_t>;
+
+// Little-endian bytes whatever the host: TensorProto.raw_data is defined that way.
+template <typename T>
+std::string littleEndianBytes(const T* data, std::size_t count) {
+    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    std::string out(count * sizeof(T), '\0');
+    for (std::size_t i = 0; i < count; ++i) {
+        const Bits v = std::bit_cast<Bits>(data[i]);
+        for (std::size_t b = 0; b < sizeof(T); ++b) out[i * sizeof(T) + b] = char((v >> (8 * b)) & 0xff);
+    }
+    return out;
+}
+
+void setTensorType(onnx::ValueInfoProto* v, const std::string& name, std::int64_t columns) {
+    v->set_name(name);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    t->mutable_shape()->add_dim()->set_dim_param("N");  // any number of samples
+    t->mutable_shape()->add_dim()->set_dim_value(columns);
+}
+
+// Adds constants and nodes to one graph; every tensor name is checked to be unique, and each node
+// is named after its output so a viewer (Netron) shows "sub2/dense1" rather than numbers.
+class GraphBuilder {
+public:
+    explicit GraphBuilder(onnx::GraphProto& g) : g_(g) {}
+
+    std::string floats(const std::string& name, const Dims& dims, const float* data, std::size_t count) {
+        addInitializer(name, dims, onnx::TensorProto::FLOAT, littleEndianBytes(data, count));
+        return name;
+    }
+    std::string floats(const std::string& name, const Dims& dims, const std::vector<float>& data) {
+        return floats(name, dims, data.data(), data.size());
+    }
+    std::string int64s(const std::string& name, const Dims& dims, const std::vector<std::int64_t>& data) {
+        addInitializer(name, dims, onnx::TensorProto::INT64, littleEndianBytes(data.data(), data.size()));
+        return name;
+    }
+    std::string scalar(const std::string& name, float value) { return floats(name, {}, &value, 1); }
+
+    onnx::NodeProto& node(const std::string& op, const std::vector<std::string>& inputs, const std::string& output) {
+        claim(output);
+        onnx::NodeProto* n = g_.add_node();
+        n->set_op_type(op);
+        n->set_name(output);
+        for (const auto& in : inputs) n->add_input(in);
+        n->add_output(output);
+        return *n;
+    }
+    std::string op(const std::string& type, const std::vector<std::string>& inputs, const std::string& output) {
+        node(type, inputs, output);
+        return output;
+    }
+    std::string opAxis(const std::string& type, const std::vector<std::string>& inputs, const std::string& output,
+                       std::int64_t axis) {
+        setInt(node(type, inputs, output), "axis", axis);
+        return output;
+    }
+    static void setInt(onnx::NodeProto& n, const std::string& name, std::int64_t v) {
+        auto* a = n.add_attribute();
+        a->set_name(name);
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(v);
+    }
+    static void setFloat(onnx::NodeProto& n, const std::string& name, float v) {
+        auto* a = n.add_attribute();
+        a->set_name(name);
+        a->set_type(onnx::AttributeProto::FLOAT);
+        a->set_f(v);
+    }
+
+private:
+    void claim(const std::string& name) {
+        if (!names_.insert(name).second) throw Error("ONNX export: tensor name '" + name + "' used twice");
+    }
+    void addInitializer(const std::string& name, const Dims& dims, int type, std::string bytes) {
+        claim(name);
+        onnx::TensorProto* t = g_.add_initializer();
+        t->set_name(name);
+        t->set_data_type(type);
+        for (auto d : dims) t->add_dims(d);
+        t->set_raw_data(std::move(bytes));
+    }
+
+    onnx::GraphProto& g_;
+    std::set<std::string> names_;
+};
+
+// Raw features -> the networks' input columns, as Preprocessing::apply computes them.
+std::string preprocess(GraphBuilder& b, const Preprocessing& p, const std::string& x) {
+    if (!p.fitted()) return x;
+    std::vector<std::string> parts;
+    const auto& numeric = p.numericColumns;
+    if (!numeric.empty()) {
+        std::string cols = x;
+        bool allInOrder = int(numeric.size()) == p.rawColumns;
+        for (std::size_t i = 0; i < numeric.size(); ++i) allInOrder = allInOrder && numeric[i] == int(i);
+        if (!allInOrder)
+            cols = b.opAxis("Gather", {x, b.int64s("numeric_columns", {Dims::value_type(numeric.size())},
+                                                    Dims(numeric.begin(), numeric.end()))},
+                            "numeric_raw", 1);
+        const std::int64_t n = std::int64_t(numeric.size());
+        const bool scaled = (p.offset.array() != 0.0f).any() || (p.scale.array() != 1.0f).any();
+        if (scaled) {
+            cols = b.op("Sub", {cols, b.floats("offset", {n}, p.offset.data(), std::size_t(n))}, "numeric_centred");
+            cols = b.op("Mul", {cols, b.floats("scale", {n}, p.scale.data(), std::size_t(n))}, "numeric_scaled");
+        }
+        parts.push_back(cols);
+    }
+    for (const auto& c : p.oneHot) {
+        const std::int64_t k = std::int64_t(c.categories.size());
+        if (k == 0) continue;  // no columns in the network input either
+        const std::string tag = "onehot_column" + std::to_string(c.column);
+        std::vector<float> codes(static_cast<std::size_t>(k));
+        for (std::int64_t i = 0; i < k; ++i) codes[std::size_t(i)] = float(i);
+        // A code that is not exactly 0..k-1 (unseen -1, a fraction, NaN) matches none: all zeros,
+        // as in Preprocessing::apply.
+        const std::string col = b.opAxis("Gather", {x, b.int64s(tag + "_index", {1}, {c.column})}, tag + "_code", 1);
+        const std::string eq = b.op("Equal", {col, b.floats(tag + "_categories", {k}, codes)}, tag + "_match");
+        GraphBuilder::setInt(b.node("Cast", {eq}, tag), "to", onnx::TensorProto::FLOAT);
+        parts.push_back(tag);
+    }
+    if (parts.empty()) throw Error("the preprocessing gives no input columns");
+    return parts.size() == 1 ? parts[0] : b.opAxis("Concat", parts, "network_input", 1);
+}
+
+// One submodel's layers from `input`; returns the name of its output tensor. The weights are read
+// in Network::flatWeights() order: each dense layer's W (inputs x units, row-major) then its b.
+std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector<float>& weights,
+                     const std::string& input, const std::string& prefix) {
+    std::string cur = input;
+    std::int64_t width = spec.input.size();
+    std::size_t at = 0;
+    int dense = 0;
+    const auto denseLayer = [&](std::int64_t units, Activation activation) {
+        const std::string name = prefix + "/dense" + std::to_string(++dense);
+        const std::size_t w = std::size_t(width * units);
+        const std::string W = b.floats(name + "/W", {width, units}, weights.data() + at, w);
+        const std::string B = b.floats(name + "/b", {units}, weights.data() + at + w, std::size_t(units));
+        at += w + std::size_t(units);
+        cur = b.op("Gemm", {cur, W, B}, name);
+        width = units;
+        switch (activation) {
+        case Activation::None: break;
+        case Activation::ReLU: cur = b.op("Relu", {cur}, name + "/relu"); break;
+        case Activation::LeakyReLU: {
+            auto& n = b.node("LeakyRelu", {cur}, name + "/leaky_relu");
+            GraphBuilder::setFloat(n, "alpha", LeakyReLU().slope());  // the slope makeActivation() uses
+            cur = name + "/leaky_relu";
+            break;
+        }
+        case Activation::Sigmoid: cur = b.op("Sigmoid", {cur}, name + "/sigmoid"); break;
+        case Activation::Tanh: cur = b.op("Tanh", {cur}, name + "/tanh"); break;
+        case Activation::Softmax: cur = b.opAxis("Softmax", {cur}, name + "/softmax", 1); break;
+        }
+    };
+    // Dropout is the identity at inference; Flatten only renames a shape that is already flat.
+    for (const LayerSpec& l : spec.layers)
+        if (l.type == LayerType::Dense) denseLayer(l.units, l.activation);
+    denseLayer(spec.outputs, spec.outputActivation);
+    if (at != weights.size()) throw Error("ONNX export: " + prefix + " has weights left over");
+    return cur;
+}
+
+// The combination rule on the submodels' outputs (combination.h); returns the combined tensor.
+std::string combine(GraphBuilder& b, const CombinationRule& r, const std::vector<std::string>& subs) {
+    switch (r.strategy) {
+    case Strategy::ClassGroups: {
+        // Sum of clamped log-probabilities in the C classes (log 1 = 0 where a submodel has no say),
+        // then a softmax: combineClassGroups(). The [k, C] matrix puts local class k at classes[k].
+        const std::string floor = b.scalar("min_probability", 1e-30f);
+        std::vector<std::string> placed;
+        for (std::size_t i = 0; i < subs.size(); ++i) {
+            const std::string tag = "sub" + std::to_string(i + 1) + "/combine";
+            const auto& classes = r.classes[i];
+            std::vector<float> place(classes.size() * std::size_t(r.outputs), 0.0f);
+            for (std::size_t k = 0; k < classes.size(); ++k) place[k * std::size_t(r.outputs) + std::size_t(classes[k])] = 1;
+            const std::string logs = b.op("Log", {b.op("Max", {subs[i], floor}, tag + "/clamped")}, tag + "/log");
+            const std::string m = b.floats(tag + "/placement", {std::int64_t(classes.size()), r.outputs}, place);
+            placed.push_back(b.op("MatMul", {logs, m}, tag + "/placed"));
+        }
+        return b.opAxis("Softmax", {b.op("Sum", placed, "log_scores")}, "combined", 1);
+    }
+    case Strategy::BinaryShards:
+        if (r.binaryCombine == BinaryCombine::MostConfident && subs.size() > 1) {
+            // The first submodel whose |2p - 1| is strictly larger than every earlier one's, as
+            // combineBinary() loops.
+            const std::string two = b.scalar("two", 2.0f), one = b.scalar("one", 1.0f);
+            const auto confidence = [&](std::size_t i) {
+                const std::string tag = "sub" + std::to_string(i + 1) + "/confidence";
+                return b.op("Abs", {b.op("Sub", {b.op("Mul", {subs[i], two}, tag + "/2p"), one}, tag + "/2p-1")}, tag);
+            };
+            std::string best = subs[0], bestConfidence = confidence(0);
+            for (std::size_t i = 1; i < subs.size(); ++i) {
+                const std::string tag = "best_after_sub" + std::to_string(i + 1);
+                const std::string c = confidence(i);
+                const std::string more = b.op("Greater", {c, bestConfidence}, tag + "/more_confident");
+                best = b.op("Where", {more, subs[i], best}, tag);
+                if (i + 1 < subs.size()) bestConfidence = b.op("Where", {more, c, bestConfidence}, tag + "/confidence");
+            }
+            return best;
+        }
+        return b.op("Mean", subs, "combined");
+    case Strategy::OutputSplit: return b.opAxis("Concat", subs, "combined", 1);
+    case Strategy::DataShards: return b.op("Mean", subs, "combined");
+    case Strategy::Auto: break;
+    }
+    throw Error("ONNX export: a combination rule needs a resolved strategy, not auto");
+}
+
+void addMetadata(onnx::ModelProto& model, const std::string& key, const std::string& value) {
+    auto* p = model.add_metadata_props();
+    p->set_key(key);
+    p->set_value(value);
+}
+
+// Builds the graph around `body` (input name -> output tensor), checks it, writes it atomically.
+template <typename Body>
+void writeModel(const SavedCombinedModel& m, const std::string& path, const OnnxOptions& o,
+                const std::string& outputName, std::int64_t outputs, const std::string& doc, Body body,
+                const std::vector<std::pair<std::string, std::string>>& metadata) {
+    if (o.opset < 13 || o.opset > 17)
+        throw Error("cannot export " + path + ": ONNX opset " + std::to_string(o.opset) + " is not supported (13 to 17)");
+    onnx::ModelProto model;
+    model.set_ir_version(o.opset <= 13 ? 7 : 8);  // the IR version that introduced the opset
+    model.set_producer_name("Skynnet");
+    model.set_doc_string(doc);
+    auto* opset = model.add_opset_import();
+    opset->set_domain("");
+    opset->set_version(o.opset);
+    for (const auto& [key, value] : metadata) addMetadata(model, key, value);
+
+    onnx::GraphProto& g = *model.mutable_graph();
+    g.set_name(o.graphName.empty() ? "skynnet" : o.graphName);
+    GraphBuilder b(g);
+    const bool raw = o.includePreprocessing && m.preprocessing.fitted();
+    setTensorType(g.add_input(), "features", raw ? m.rawColumns() : m.inputColumns());
+    const std::string networkInput = raw ? preprocess(b, m.preprocessing, "features") : std::string("features");
+    b.op("Identity", {body(b, networkInput)}, outputName);
+    setTensorType(g.add_output(), outputName, outputs);
+
+    try {
+        onnx::checker::check_model(model);
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
+                                           onnx::ShapeInferenceOptions(/*check_type=*/true, /*strict=*/1));
+    } catch (const std::exception& e) {
+        throw Error("cannot export " + path + ": the ONNX checker rejected the graph (an exporter bug): " + e.what());
+    }
+    if (model.ByteSizeLong() > std::size_t(INT_MAX))
+        throw Error("cannot export " + path + ": the model is over 2 GB, the limit of one ONNX protobuf file");
+    std::string bytes;
+    if (!model.SerializeToString(&bytes)) throw Error("cannot export " + path + ": the ONNX model could not be serialised");
+    writeFileAtomically(path, bytes);
+}
+
+std::string outputNameOf(Task task) {
+    switch (task) {
+    case Task::Classification: return "probabilities";
+    case Task::Binary: return "probability";
+    case Task::Regression: return "values";
+    }
+    return "outputs";
+}
+
+std::vector<std::pair<std::string, std::string>> commonMetadata(const SavedCombinedModel& m) {
+    return {{"skynnet.task", taskName(m.task())},
+            {"skynnet.strategy", strategyName(m.rule.strategy)},
+            {"skynnet.classNames", Json(m.classNames).dump()},
+            {"skynnet.targetNames", Json(m.targetNames).dump()},
+            {"skynnet.featureNames", Json(m.featureNames).dump()}};
+}
+
+std::string inputDoc(const SavedCombinedModel& m, const OnnxOptions& o) {
+    return o.includePreprocessing && m.preprocessing.fitted()
+               ? "Input 'features': the " + std::to_string(m.rawColumns()) + " raw feature columns" +
+                     (m.preprocessing.oneHot.empty() ? "" : " (category codes 0..k-1 in categorical columns)") +
+                     "; the preprocessing is part of the graph."
+               : "Input 'features': the " + std::to_string(m.inputColumns()) + " preprocessed network input columns.";
+}
+
+}  // namespace
+
+bool onnxExportAvailable() { return true; }
+
+void exportOnnx(const SavedCombinedModel& m, const std::string& path, const OnnxOptions& o) {
+    validate(m, "cannot export " + path);
+    const std::string doc = "Skynnet " + taskName(m.task()) + " model: " + std::to_string(m.submodelCount()) +
+                            " submodel(s) combined by " + strategyName(m.rule.strategy) + ". " + inputDoc(m, o);
+    writeModel(
+        m, path, o, outputNameOf(m.task()), m.rule.outputs, doc,
+        [&](GraphBuilder& b, const std::string& input) {
+            std::vector<std::string> subs;
+            for (std::size_t i = 0; i < m.specs.size(); ++i)
+                subs.push_back(submodel(b, m.specs[i], m.weights[i], input, "sub" + std::to_string(i + 1)));
+            return combine(b, m.rule, subs);
+        },
+        commonMetadata(m));
+}
+
+void exportSubmodelOnnx(const SavedCombinedModel& m, int index, const std::string& path, const OnnxOptions& o) {
+    validate(m, "cannot export " + path);
+    if (index < 0 || index >= m.submodelCount())
+        throw Error("cannot export " + path + ": submodel index " + std::to_string(index) + " is outside the " +
+                    std::to_string(m.submodelCount()) + " submodels");
+    const std::size_t i = std::size_t(index);
+    auto metadata = commonMetadata(m);
+    metadata.emplace_back("skynnet.submodel", std::to_string(index + 1));
+    std::string owns = "its shard's answer, in the combined model's format";
+    if (m.rule.strategy == Strategy::ClassGroups) {
+        metadata.emplace_back("skynnet.classes", Json(m.rule.classes[i]).dump());
+        owns = "the probabilities of its classes " + Json(m.rule.classes[i]).dump() + " (global indices)";
+    } else if (m.rule.strategy == Strategy::OutputSplit) {
+        const auto [begin, end] = m.rule.columns[i];
+        metadata.emplace_back("skynnet.columns", Json::array({begin, end}).dump());
+        owns = "target columns " + std::to_string(begin) + " to " + std::to_string(end - 1) + " (0-based)";
+    }
+    const std::string doc = "Skynnet submodel " + std::to_string(index + 1) + " of " +
+                            std::to_string(m.submodelCount()) + " (" + strategyName(m.rule.strategy) +
+                            "). Output 'outputs': " + owns + ". " + inputDoc(m, o);
+    writeModel(
+        m, path, o, "outputs", m.specs[i].outputs, doc,
+        [&](GraphBuilder& b, const std::string& input) {
+            return submodel(b, m.specs[i], m.weights[i], input, "sub" + std::to_string(index + 1));
+        },
+        metadata);
+}
+
+#else  // built without the ONNX library
+
+namespace {
+[[noreturn]] void unavailable(const std::string& path) {
+    throw Error("cannot export " + path +
+                ": this build of Skynnet has no ONNX support (rebuild with libonnx-dev and libprotobuf-dev installed)");
+}
+}  // namespace
+
+bool onnxExportAvailable() { return false; }
+void exportOnnx(const SavedCombinedModel&, const std::string& path, const OnnxOptions&) { unavailable(path); }
+void exportSubmodelOnnx(const SavedCombinedModel&, int, const std::string& path, const OnnxOptions&) {
+    unavailable(path);
+}
+
+#endif
+
+}  // namespace skynnet

@@ -1,0 +1,483 @@
+// Saved combined models and their exports: the model file round trip and its errors, ONNX files
+// checked by the ONNX checker and run by ONNX Runtime (Node.js), and the C++ header compiled with
+// the system g++; every export must predict what the engine predicts from the same raw features.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+
+#include "core/error.h"
+#include "data/generators.h"
+#include "io/combined_model_file.h"
+#include "io/cpp_export.h"
+#include "io/model_file.h"
+#include "io/onnx_export.h"
+#include "model/network.h"
+#include "split/parallel_trainer.h"
+#include "split/split_plan.h"
+#include "split/thread_backend.h"
+#include "test_support.h"
+
+using namespace skynnet;
+
+namespace {
+
+template <typename F>
+std::string errorOf(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+#define VERIFY_CONTAINS(text, part) \
+    QVERIFY2(std::string(text).find(part) != std::string::npos, (std::string(text) + "  <- lacks: " + (part)).c_str())
+
+constexpr double kTolerance = 1e-4;
+
+// One exported model and what the engine says about the test inputs.
+struct Case {
+    QString name;  // also the C++ namespace and the file stem
+    SavedCombinedModel saved;
+    Matrix raw;                     // test inputs, raw feature columns
+    Matrix expected;                // the trained CombinedModel on them
+    std::vector<Matrix> submodels;  // each submodel's own outputs on them
+};
+
+// Trains `strategy` with N submodels on `raw` (preprocessing fitted here) and saves it as a model.
+SavedCombinedModel train(const Dataset& raw, Scaling scaling, const std::string& layers, Strategy strategy, int n,
+                         LossKind loss, CombinedModel& trained) {
+    Preprocessing p;
+    p.scaling = scaling;
+    p.fit(raw);
+    Dataset data = raw;
+    data.features = p.apply(raw.features);
+    data.sampleShape = Shape::flat(int(data.features.cols()));
+    data.featureNames = p.outputNames(raw.featureNames);
+    data.categoricals.clear();
+    NetworkSpec spec;
+    spec.input = data.sampleShape;
+    spec.layers = parseLayers(layers);
+    SplitOptions o;
+    o.strategy = strategy;
+    o.requested = n;
+    o.epochs = 6;
+    o.seed = 11;
+    TrainConfig c;
+    c.batchSize = 32;
+    c.loss = loss;
+    c.optimizer.learningRate = 3e-3f;
+    ParallelResult r = ParallelTrainer(makePlan(spec, data, o), c, std::make_shared<ThreadBackend>(2)).train(data);
+    if (r.status != TrainStatus::Completed) throw Error("training failed: " + r.error);
+    trained = r.model;
+    SavedCombinedModel s = toSaved(r.model, p);
+    s.classNames = raw.classNames;
+    s.targetNames = raw.targetNames;
+    s.featureNames = raw.featureNames;
+    s.extra = Json::object({{"note", "tst_export"}});
+    return s;
+}
+
+// Every `step`-th row of the data, then the extra rows.
+Matrix testRows(const Matrix& features, int step, const std::vector<std::vector<float>>& extra) {
+    Matrix out(features.rows() / step + Index(extra.size()), features.cols());
+    Index r = 0;
+    for (Index i = 0; r < features.rows() / step; i += step) out.row(r++) = features.row(i);
+    for (const auto& e : extra) out.row(r++) = Eigen::Map<const RowVector>(e.data(), Index(e.size()));
+    return out;
+}
+
+void writeFloats(const QString& path, const Matrix& m) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(reinterpret_cast<const char*>(m.data()), qint64(m.size() * sizeof(float)));  // row-major, x86: LE
+}
+
+// Runs a program; returns its stdout, or sets `error` (exit code and stderr).
+QByteArray run(const QString& program, const QStringList& args, QString& error, int timeoutMs = 120000,
+               const QString& dir = {}) {
+    QProcess p;
+    if (!dir.isEmpty()) p.setWorkingDirectory(dir);
+    p.start(program, args);
+    if (!p.waitForStarted()) {
+        error = program + " did not start";
+        return {};
+    }
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        error = program + " timed out";
+        return {};
+    }
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        error = program + " exited with " + QString::number(p.exitCode()) + ": " + QString::fromUtf8(p.readAllStandardError());
+    return p.readAllStandardOutput();
+}
+
+// Largest |a - b|; rows and columns must agree.
+double maxDifference(const Matrix& a, const Matrix& b) {
+    if (a.rows() != b.rows() || a.cols() != b.cols()) return INFINITY;
+    return double((a - b).cwiseAbs().maxCoeff());
+}
+
+Matrix fromJson(const QJsonObject& output) {
+    const QJsonArray dims = output["dims"].toArray(), data = output["data"].toArray();
+    if (dims.size() != 2) return {};
+    Matrix m(dims[0].toInt(), dims[1].toInt());
+    if (data.size() != m.size()) return {};
+    for (Index i = 0; i < m.size(); ++i) m.data()[i] = float(data[int(i)].toDouble());
+    return m;
+}
+
+}  // namespace
+
+class TestExport : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    std::vector<Case> cases_;
+    std::string path(const QString& name) const { return dir_.filePath(name).toStdString(); }
+
+    void addCase(const QString& name, const SavedCombinedModel& saved, CombinedModel& model, const Matrix& raw) {
+        Case c{name, saved, raw, predictRaw(model, saved, raw), {}};
+        const Matrix x = saved.preprocessing.apply(raw);
+        for (int i = 0; i < model.submodelCount(); ++i) c.submodels.push_back(model.submodel(i).predict(x));
+        cases_.push_back(std::move(c));
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        dir_.setAutoRemove(qEnvironmentVariableIsEmpty("SKYNNET_KEEP_EXPORTS"));  // to look at the files
+        // Class groups, N=3, on 6 blobs with a categorical column (one-hot in the graph too).
+        Dataset blobs = makeBlobs(6, 40, 3, 1.0f, 5);
+        Matrix withColour(blobs.size(), 4);
+        withColour.leftCols(3) = blobs.features;
+        for (Index r = 0; r < blobs.size(); ++r) withColour(r, 3) = float((r * 7) % 3);
+        blobs.features = withColour;
+        blobs.sampleShape = Shape::flat(4);
+        blobs.featureNames = {"x1", "x2", "x3", "colour"};
+        blobs.categoricals = {{3, {"red", "green", "blue"}}};
+        CombinedModel groups;
+        const auto g = train(blobs, Scaling::Standardize, "dense:24:relu,dropout:0.1,dense:16:tanh",
+                             Strategy::ClassGroups, 3, LossKind::SoftmaxCrossEntropy, groups);
+        QCOMPARE(g.submodelCount(), 3);
+        // Unseen (-1) and fractional codes give no one-hot slot; far-off points saturate the softmax.
+        addCase("groups", g, groups,
+                testRows(blobs.features, 8, {{0.5f, -1, 2, -1}, {1, 1, 1, 1.5f}, {40, -40, 40, 2}, {-60, 60, 0, 0}}));
+
+        // Output split: 4 target columns over N=3 submodels (chunks 2, 1, 1), min-max scaling.
+        const Dataset sine = makeSineRegression(240, 4, 0.05f, 3);
+        CombinedModel split;
+        const auto s = train(sine, Scaling::MinMax, "dense:20:leaky_relu,dense:12:sigmoid", Strategy::OutputSplit, 3,
+                             LossKind::MeanSquaredError, split);
+        addCase("split", s, split, testRows(sine.features, 10, {{4, -4, 0, 10}}));
+
+        // Binary shards, N=3, most confident; the same weights also combined by the average.
+        Dataset two = makeBlobs(2, 60, 3, 1.5f, 9);
+        two.task = Task::Binary;
+        CombinedModel binary;
+        auto b = train(two, Scaling::Standardize, "dense:16:relu,flatten,dense:8:leaky_relu", Strategy::BinaryShards, 3,
+                       LossKind::BinaryCrossEntropy, binary);
+        QCOMPARE(b.rule.binaryCombine, BinaryCombine::MostConfident);
+        const Matrix binaryRows = testRows(two.features, 6, {{0, 0, 0}, {9, -9, 9}});
+        addCase("binary", b, binary, binaryRows);
+        b.rule.binaryCombine = BinaryCombine::Average;
+        CombinedModel averaged = buildCombinedModel(b);
+        addCase("binaryAverage", b, averaged, binaryRows);
+    }
+
+    void combinedFileRoundTripIsBitIdentical() {
+        for (const Case& c : cases_) {
+            const std::string file = path(c.name + ".skynnet");
+            saveCombinedModel(file, c.saved);
+            for (const SavedCombinedModel& back : {loadCombinedModel(file), loadAnyModel(file)}) {
+                QVERIFY(!back.fromSingleFile);
+                QCOMPARE(back.rule.strategy, c.saved.rule.strategy);
+                QCOMPARE(back.rule.classes, c.saved.rule.classes);
+                QCOMPARE(back.rule.columns, c.saved.rule.columns);
+                QCOMPARE(back.rule.binaryCombine, c.saved.rule.binaryCombine);
+                QCOMPARE(back.loss, c.saved.loss);
+                QVERIFY(back.specs == c.saved.specs);
+                QVERIFY(back.weights == c.saved.weights);
+                QCOMPARE(back.classNames, c.saved.classNames);
+                QCOMPARE(back.targetNames, c.saved.targetNames);
+                QCOMPARE(back.featureNames, c.saved.featureNames);
+                QVERIFY(back.extra == c.saved.extra);
+                CombinedModel model = buildCombinedModel(back);
+                const Matrix out = predictRaw(model, back, c.raw);
+                QCOMPARE(out.rows(), c.expected.rows());
+                QCOMPARE(out.cols(), c.expected.cols());
+                QVERIFY2(std::memcmp(out.data(), c.expected.data(), std::size_t(out.size()) * sizeof(float)) == 0,
+                         qPrintable(c.name));
+            }
+        }
+    }
+
+    void singleNetworkFileLoadsAsCombined() {
+        const Case& c = cases_[2];  // binary: its first submodel saved as a single network
+        SavedModel single;
+        single.task = Task::Binary;
+        single.spec = c.saved.specs[0];
+        single.weights = c.saved.weights[0];
+        single.preprocessing = c.saved.preprocessing;
+        single.classNames = c.saved.classNames;
+        const std::string file = path("single.skynnet");
+        saveModel(file, single);
+        const SavedCombinedModel any = loadAnyModel(file);
+        QVERIFY(any.fromSingleFile);
+        QCOMPARE(any.submodelCount(), 1);
+        CombinedModel model = buildCombinedModel(any);
+        const Matrix out = predictRaw(model, any, c.raw);
+        QVERIFY(std::memcmp(out.data(), c.submodels[0].data(), std::size_t(out.size()) * sizeof(float)) == 0);
+        QCOMPARE(errorOf([&] { loadCombinedModel(file); }), file + " holds a model of kind 'single', not a combined model");
+    }
+
+    void damagedAndInvalidFilesAreRefused() {
+        const Case& c = cases_[0];
+        const std::string good = path("good.skynnet");
+        saveCombinedModel(good, c.saved);
+        QFile f(QString::fromStdString(good));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        f.close();
+        const auto writeBytes = [&](const std::string& file, const QByteArray& b) {
+            QFile out(QString::fromStdString(file));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(b);
+        };
+        const std::string cut = path("cut.skynnet");
+        writeBytes(cut, bytes.left(bytes.size() / 2));
+        QCOMPARE(errorOf([&] { loadAnyModel(cut); }), cut + " is truncated");
+        QByteArray flipped = bytes;
+        flipped[flipped.size() - 100] = char(flipped[flipped.size() - 100] ^ 0x40);  // inside the weights
+        const std::string damaged = path("damaged.skynnet");
+        writeBytes(damaged, flipped);
+        QCOMPARE(errorOf([&] { loadCombinedModel(damaged); }), damaged + " is damaged (checksum mismatch)");
+
+        // Valid containers whose header is wrong: the error names the file and the field.
+        ModelFileContents contents = loadModelFile(good);
+        const std::string header = contents.header.dump();
+        const auto withHeader = [&](const std::string& from, const std::string& to) {
+            std::string text = header;
+            const auto at = text.find(from);
+            if (at == std::string::npos) throw Error("test setup: '" + from + "' not in the header");
+            text.replace(at, from.size(), to);
+            ModelFileContents changed{Json::parse(text), contents.blocks};
+            const std::string file = path("bad.skynnet");
+            saveModelFile(file, changed);
+            return errorOf([&] { loadAnyModel(file); });
+        };
+        VERIFY_CONTAINS(withHeader("\"kind\":\"combined\"", "\"kind\":\"banana\""), "kind 'banana'");
+        VERIFY_CONTAINS(withHeader("\"strategy\":\"class-groups\"", "\"strategy\":\"auto\""),
+                        "bad.skynnet: combination.strategy must be a resolved strategy");
+        VERIFY_CONTAINS(withHeader("\"strategy\":\"class-groups\"", "\"strategy\":\"pairs\""),
+                        "bad.skynnet: combination.strategy: unknown split strategy 'pairs'");
+        const Json& classes = contents.header.at("combination").at("classes");
+        const std::string second = classes.at(std::size_t(1)).dump();
+        VERIFY_CONTAINS(withHeader(second, "[0,99]"), "combination.classes[1][1] is class 99, outside the 6 classes");
+        VERIFY_CONTAINS(withHeader("\"weightsBlock\":2", "\"weightsBlock\":7"),
+                        "bad.skynnet: submodels[2].weightsBlock must be the index of one of the file's 3 data blocks");
+        VERIFY_CONTAINS(withHeader("\"weightsBlock\":2", "\"weightsBlock\":1"), "submodels[2].weightsBlock names a data block");
+        VERIFY_CONTAINS(withHeader("\"outputs\":6", "\"outputs\":0"), "combination.outputs must be at least 1");
+        VERIFY_CONTAINS(withHeader("\"combination\"", "\"combo\""), "missing field 'combination'");
+        VERIFY_CONTAINS(withHeader("\"classNames\":[\"blob 1\",", "\"classNames\":["),
+                        "classNames has 5 names for a classification model expecting 6");
+
+        // Inconsistent models are not saved, and no file is left behind.
+        SavedCombinedModel wrong = c.saved;
+        wrong.weights[1].pop_back();
+        const std::string refused = path("refused.skynnet");
+        VERIFY_CONTAINS(errorOf([&] { saveCombinedModel(refused, wrong); }),
+                        "cannot save " + refused + ": submodels[1].weightsBlock holds");
+        wrong = c.saved;
+        wrong.specs[0].outputs += 1;
+        VERIFY_CONTAINS(errorOf([&] { saveCombinedModel(refused, wrong); }), "submodels[0].network.outputs is");
+        QVERIFY(!QFile::exists(QString::fromStdString(refused)));
+    }
+
+    void exportErrorsNameThePathAndLeaveNoFile() {
+        const Case& c = cases_[0];
+        const std::string missingDir = path("no/such/dir/model.onnx");
+        VERIFY_CONTAINS(errorOf([&] { exportCppHeader(c.saved, missingDir); }), missingDir);
+        const std::string header = path("bad.h");
+        VERIFY_CONTAINS(errorOf([&] { exportCppHeader(c.saved, header, {"1bad"}); }),
+                        "cannot export " + header + ": '1bad' is not a valid C++ namespace name");
+        QVERIFY(!QFile::exists(QString::fromStdString(header)));
+        if (!onnxExportAvailable()) {
+            VERIFY_CONTAINS(errorOf([&] { exportOnnx(c.saved, path("x.onnx")); }), "no ONNX support");
+            return;
+        }
+        VERIFY_CONTAINS(errorOf([&] { exportOnnx(c.saved, missingDir); }), missingDir);
+        const std::string onnx = path("bad.onnx");
+        VERIFY_CONTAINS(errorOf([&] { exportSubmodelOnnx(c.saved, 3, onnx); }),
+                        "cannot export " + onnx + ": submodel index 3 is outside the 3 submodels");
+        VERIFY_CONTAINS(errorOf([&] { exportOnnx(c.saved, onnx, {12}); }), "opset 12 is not supported");
+        QVERIFY(!QFile::exists(QString::fromStdString(onnx)));
+    }
+
+    void onnxFilesPassTheChecker() {
+        if (!onnxExportAvailable()) QSKIP("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
+        QStringList files;
+        for (const Case& c : cases_) {
+            exportOnnx(c.saved, path(c.name + ".onnx"));
+            files << dir_.filePath(c.name + ".onnx");
+            for (int i = 0; i < c.saved.submodelCount(); ++i) {
+                const QString sub = c.name + "_sub" + QString::number(i + 1) + ".onnx";
+                exportSubmodelOnnx(c.saved, i, path(sub));
+                files << dir_.filePath(sub);
+            }
+        }
+        // The newest opset the exporter offers, and a graph without the preprocessing.
+        exportOnnx(cases_[0].saved, path("groups_opset17.onnx"), {17});
+        exportOnnx(cases_[2].saved, path("binary_no_preprocessing.onnx"), {13, false});
+        files << dir_.filePath("groups_opset17.onnx") << dir_.filePath("binary_no_preprocessing.onnx");
+        QString error;
+        run("/usr/bin/python3", {"-c", "import onnx"}, error);
+        if (!error.isEmpty()) QSKIP("/usr/bin/python3 has no onnx module (Debian: python3-onnx)");
+        const QByteArray out =
+            run("/usr/bin/python3", QStringList{QString::fromStdString(sourcePath("tests/export/check_onnx.py"))} + files, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(out.count("ok "), files.size());
+    }
+
+    void onnxRuntimeMatchesTheEngine() {
+        if (!onnxExportAvailable()) QSKIP("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
+        const QString node = QStandardPaths::findExecutable("node");
+        if (node.isEmpty()) QSKIP("node (Node.js) is not installed: the ONNX Runtime check needs it");
+        const QString exportDir = QString::fromStdString(sourcePath("tests/export"));
+        QString error;
+        if (!QFile::exists(exportDir + "/node_modules/onnxruntime-node/package.json")) {
+            // Normally done by tests/export/setup.sh; here so a plain test run works too.
+            const QString npm = QStandardPaths::findExecutable("npm");
+            if (npm.isEmpty()) QSKIP("npm is not installed: cannot install onnxruntime-node");
+            run(npm, {"ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"}, error, 300000, exportDir);
+            if (!error.isEmpty()) QSKIP(qPrintable("cannot install onnxruntime-node (tests/export/setup.sh): " + error));
+        }
+        // Each job: a model, its input rows, what the engine says, and the output to compare.
+        struct Job {
+            QString model, input, output;
+            Matrix expected;
+        };
+        std::vector<Job> jobs;
+        QJsonArray jobList;
+        const auto add = [&](const QString& model, const QString& inputName, const Matrix& input, const QString& output,
+                             const Matrix& expected) {
+            const QString file = dir_.filePath(inputName + ".bin");
+            writeFloats(file, input);
+            jobs.push_back({model, file, output, expected});
+            jobList.append(QJsonObject{{"model", dir_.filePath(model)},
+                                       {"input", file},
+                                       {"rows", int(input.rows())},
+                                       {"cols", int(input.cols())}});
+        };
+        for (const Case& c : cases_) {
+            const QString output = c.saved.task() == Task::Regression ? "values"
+                                   : c.saved.task() == Task::Binary   ? "probability"
+                                                                      : "probabilities";
+            exportOnnx(c.saved, path(c.name + ".onnx"));
+            add(c.name + ".onnx", c.name, c.raw, output, c.expected);
+            for (int i = 0; i < c.saved.submodelCount(); ++i) {
+                const QString sub = c.name + "_sub" + QString::number(i + 1) + ".onnx";
+                exportSubmodelOnnx(c.saved, i, path(sub));
+                add(sub, c.name, c.raw, "outputs", c.submodels[std::size_t(i)]);
+            }
+        }
+        // Opset 17; a graph that takes preprocessed columns; a single network (one-submodel rule).
+        const Case& groups = cases_[0];
+        exportOnnx(groups.saved, path("groups_opset17.onnx"), {17});
+        add("groups_opset17.onnx", "groups", groups.raw, "probabilities", groups.expected);
+        const Case& binary = cases_[2];
+        exportOnnx(binary.saved, path("binary_no_preprocessing.onnx"), {13, false});
+        add("binary_no_preprocessing.onnx", "binary_preprocessed", binary.saved.preprocessing.apply(binary.raw),
+            "probability", binary.expected);
+        SavedModel single;
+        single.task = Task::Binary;
+        single.spec = binary.saved.specs[1];
+        single.weights = binary.saved.weights[1];
+        single.preprocessing = binary.saved.preprocessing;
+        exportOnnx(asCombined(single), path("single.onnx"));
+        add("single.onnx", "binary", binary.raw, "probability", binary.submodels[1]);
+
+        QFile jobFile(dir_.filePath("jobs.json"));
+        QVERIFY(jobFile.open(QIODevice::WriteOnly));
+        jobFile.write(QJsonDocument(jobList).toJson());
+        jobFile.close();
+        const QByteArray out = run(node, {exportDir + "/run_onnx.js", jobFile.fileName()}, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QJsonArray results = QJsonDocument::fromJson(out).object()["results"].toArray();
+        QCOMPARE(results.size(), qsizetype(jobs.size()));
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            const QJsonObject outputs = results[qsizetype(i)].toObject()["outputs"].toObject();
+            const double d = maxDifference(fromJson(outputs[jobs[i].output].toObject()), jobs[i].expected);
+            QVERIFY2(d <= kTolerance, qPrintable(jobs[i].model + ": ONNX Runtime differs by " + QString::number(d)));
+            qInfo("%s: ONNX Runtime within %.2g of the engine", qPrintable(jobs[i].model), d);
+        }
+    }
+
+    void cppHeaderCompilesAndMatchesTheEngine() {
+        const QString gxx = QStandardPaths::findExecutable("g++");
+        if (gxx.isEmpty()) QSKIP("g++ is not installed");
+        QString main = "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n";
+        for (const Case& c : cases_) {
+            exportCppHeader(c.saved, path(c.name + ".h"), {"m_" + c.name.toStdString()});
+            main += "#include \"" + c.name + ".h\"\n";
+        }
+        main += R"(
+template <typename Predict>
+void run(const char* path, int rows, int cols, int outs, Predict predict) {
+    std::vector<float> in(static_cast<std::size_t>(rows * cols)), out(static_cast<std::size_t>(rows * outs));
+    std::FILE* f = std::fopen(path, "rb");
+    if (!f || std::fread(in.data(), sizeof(float), in.size(), f) != in.size()) std::exit(2);
+    std::fclose(f);
+    predict(in.data(), static_cast<std::size_t>(rows), out.data());
+    for (float v : out) std::printf("%.9g\n", static_cast<double>(v));
+}
+
+int main() {
+)";
+        for (const Case& c : cases_) {
+            const QString ns = "m_" + c.name;
+            const QString input = dir_.filePath(c.name + ".bin");
+            writeFloats(input, c.raw);
+            main += QString("    run(\"%1\", %2, %3::kRawColumns, %3::kOutputs, [](const float* x, std::size_t n, float* y) "
+                            "{ %3::predict(x, n, y); });\n")
+                        .arg(input)
+                        .arg(c.raw.rows())
+                        .arg(ns);
+        }
+        main += "}\n";
+        QFile source(dir_.filePath("main.cpp"));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write(main.toUtf8());
+        source.close();
+        QString error;
+        const QString exe = dir_.filePath("predict");
+        // -Werror: the generated code must be as warning-clean as the project's own.
+        run(gxx, {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", exe, source.fileName()}, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QByteArray out = run(exe, {}, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QList<QByteArray> values = out.split('\n');
+        int at = 0;
+        for (const Case& c : cases_) {
+            Matrix got(c.expected.rows(), c.expected.cols());
+            for (Index i = 0; i < got.size(); ++i) got.data()[i] = at < values.size() ? values[at++].toFloat() : NAN;
+            const double d = maxDifference(got, c.expected);
+            QVERIFY2(d <= kTolerance, qPrintable(c.name + ": the C++ header differs by " + QString::number(d)));
+            qInfo("%s: C++ header within %.2g of the engine", qPrintable(c.name), d);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExport)
+#include "tst_export.moc"
