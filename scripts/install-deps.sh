@@ -4,12 +4,15 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
           libeigen3-dev zlib1g-dev xvfb xauth
-          libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx nodejs npm
+          libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx
           dataset-fashion-mnist)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js runs ONNX Runtime in the export tests; these machines ship Node 20 with npm, and
+# Debian's npm package would replace it, so Debian's is installed only where node is absent.
+command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing: ${missing[*]}"
   SUDO=""
