@@ -1,0 +1,655 @@
+// The Qt adapter over the engine: project document, data loading, item models, settings and the
+// training session (signals, throttling, cancel, pause, errors), without any widget.
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/error.h"
+#include "data/generators.h"
+#include "split/combined_model.h"
+#include "test_support.h"
+#include "ui/core/app_settings.h"
+#include "ui/core/comparison_table_model.h"
+#include "ui/core/data_loading.h"
+#include "ui/core/dataset_table_model.h"
+#include "ui/core/epoch_table_model.h"
+#include "ui/core/layer_table_model.h"
+#include "ui/core/plan_table_model.h"
+#include "ui/core/project_document.h"
+#include "ui/core/training_session.h"
+
+using namespace skynnet;
+using namespace skynnet::ui;
+
+namespace {
+
+// Six well-separated blobs: a problem a small MLP learns to > 90% in a few epochs.
+const QString smallBlobs = QStringLiteral("builtin:blobs:samples=1500:classes=6:features=4:noise=0.6");
+// Large and wide enough that a run lasts seconds: for stopping and pausing mid-training.
+const QString slowBlobs = QStringLiteral("builtin:blobs:samples=20000:classes=6:features=32:noise=1.0");
+
+DataSettings settingsFor(const QString& path) {
+    DataSettings s;
+    s.path = path;
+    return s;
+}
+
+void configure(ProjectDocument& doc, const QString& path, int epochs, const char* layers = nullptr) {
+    doc.load(settingsFor(path));
+    if (layers) {
+        NetworkSpec n = doc.network();
+        n.layers = parseLayers(layers);
+        doc.setNetwork(n);
+    }
+    SplitOptions o = doc.splitOptions();
+    o.strategy = Strategy::ClassGroups;
+    o.requested = 3;
+    doc.setSplitOptions(o);
+    TrainSettings t = doc.trainSettings();
+    t.config.epochs = epochs;
+    t.threadBudget = 2;
+    t.trainBaseline = true;
+    doc.setTrainSettings(t);
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    f.write(text);
+    return path;
+}
+
+struct SessionSpies {
+    explicit SessionSpies(TrainingSession& s)
+        : started(&s, &TrainingSession::started), progress(&s, &TrainingSession::progress),
+          log(&s, &TrainingSession::logMessage), overall(&s, &TrainingSession::overallProgress),
+          finished(&s, &TrainingSession::finished), failed(&s, &TrainingSession::failed) {}
+    QList<int> counts() const {
+        return {int(started.count()), int(progress.count()), int(log.count()), int(overall.count()), int(finished.count()),
+                int(failed.count())};
+    }
+    QSignalSpy started, progress, log, overall, finished, failed;
+};
+
+TrainStatus statusOf(const QSignalSpy& finished, int i = 0) { return finished.at(i).at(0).value<TrainStatus>(); }
+
+}  // namespace
+
+class TestUiCore : public QObject {
+    Q_OBJECT
+private slots:
+    void documentDefaults();
+    void documentSignalsOnlyOnChange();
+    void documentPreparedAndPlan();
+    void documentOneHotAndRegression();
+    void separateTestFile();
+    void badCsvKeepsDocument();
+    void datasetModel();
+    void datasetModelLarge();
+    void layerModel();
+    void planModel();
+    void appSettings();
+    void fullSession();
+    void throttledProgress();
+    void cancelSession();
+    void pauseResume();
+    void badPlanFails();
+    void restartAndDestroyWhileRunning();
+};
+
+void TestUiCore::documentDefaults() {
+    ProjectDocument doc;
+    QCOMPARE(doc.splitOptions().strategy, Strategy::Auto);
+    QCOMPARE(doc.splitOptions().requested, 3);
+    const TrainSettings& t = doc.trainSettings();
+    QCOMPARE(t.config.optimizer.kind, OptimizerKind::Adam);
+    QCOMPARE(t.config.optimizer.learningRate, 1e-3f);
+    QCOMPARE(t.config.batchSize, 128);
+    QCOMPARE(t.config.epochs, 10);
+    QCOMPARE(t.config.seed, std::uint64_t(1));
+    QCOMPARE(t.threadBudget, 0);
+    QVERIFY(t.trainBaseline);
+    QVERIFY(!doc.hasData());
+    QVERIFY_THROWS_EXCEPTION(Error, doc.prepared());
+
+    doc.load(settingsFor(smallBlobs));  // 1500 samples: the small default network
+    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dense:64:relu,dense:32:relu"));
+    QCOMPARE(doc.network().input, Shape::flat(4));
+    QCOMPARE(doc.network().outputs, 6);
+    QCOMPARE(doc.network().outputActivation, Activation::Softmax);
+    QCOMPARE(doc.trainSettings().config.epochs, 10);
+
+    // Large data: the wide default network and fewer epochs, as long as the user has not chosen.
+    auto large = std::make_shared<const Dataset>(makeBlobs(3, 10000, 2, 1.0f, 1));
+    doc.setData(settingsFor("memory"), large, nullptr);
+    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dense:512:relu,dense:256:relu"));
+    QCOMPARE(doc.network().input, Shape::flat(2));
+    QCOMPARE(doc.network().outputs, 3);
+    QCOMPARE(doc.trainSettings().config.epochs, 5);
+
+    NetworkSpec edited = doc.network();
+    edited.layers = parseLayers("dense:16:tanh");
+    edited.outputs = 99;  // not the designer's to choose: follows the data
+    doc.setNetwork(edited);
+    QCOMPARE(doc.network().outputs, 3);
+    doc.load(settingsFor(smallBlobs));
+    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dense:16:tanh"));
+    QCOMPARE(doc.network().outputs, 6);
+}
+
+void TestUiCore::documentSignalsOnlyOnChange() {
+    ProjectDocument doc;
+    doc.load(settingsFor(smallBlobs));
+    QSignalSpy data(&doc, &ProjectDocument::dataChanged), network(&doc, &ProjectDocument::networkChanged),
+        split(&doc, &ProjectDocument::splitOptionsChanged), train(&doc, &ProjectDocument::trainSettingsChanged);
+    doc.setDataSettings(doc.dataSettings());
+    doc.setNetwork(doc.network());
+    doc.setSplitOptions(doc.splitOptions());
+    doc.setTrainSettings(doc.trainSettings());
+    QCOMPARE(data.count() + network.count() + split.count() + train.count(), 0);
+
+    DataSettings d = doc.dataSettings();
+    d.seed = 7;
+    doc.setDataSettings(d);
+    NetworkSpec n = doc.network();
+    n.layers[0].units = 65;
+    doc.setNetwork(n);
+    SplitOptions o = doc.splitOptions();
+    o.requested = 6;
+    doc.setSplitOptions(o);
+    TrainSettings t = doc.trainSettings();
+    t.config.optimizer.learningRate = 0.01f;
+    doc.setTrainSettings(t);
+    QCOMPARE(data.count(), 1);
+    QCOMPARE(network.count(), 1);
+    QCOMPARE(split.count(), 1);
+    QCOMPARE(train.count(), 1);
+}
+
+void TestUiCore::documentPreparedAndPlan() {
+    ProjectDocument doc;
+    doc.load(settingsFor(smallBlobs));
+    const auto p = doc.prepared();
+    QCOMPARE(doc.prepared(), p);  // cached
+    QCOMPARE(p->train.size() + p->validation.size() + p->test.size(), Index(1500));
+    QCOMPARE(p->test.size(), Index(300));
+    QCOMPARE(p->validation.size(), Index(150));
+    QVERIFY(p->preprocessing.fitted());
+    // Standardised on the training rows: mean ~0 there, not exactly 0 on the held-out rows.
+    QVERIFY(std::abs(p->train.features.col(0).mean()) < 1e-4);
+
+    DataSettings d = doc.dataSettings();
+    d.testFraction = 0.1;
+    doc.setDataSettings(d);
+    QVERIFY(doc.prepared() != p);
+    QCOMPARE(doc.prepared()->test.size(), Index(150));
+
+    // plan() is the plan of the prepared training rows, without preparing the features.
+    SplitOptions o = doc.splitOptions();
+    o.requested = 3;
+    doc.setSplitOptions(o);
+    const SplitPlan plan = doc.plan();
+    const SplitPlan direct = makePlan(doc.network(), doc.prepared()->train, doc.effectiveSplitOptions());
+    QCOMPARE(plan.submodelCount(), 3);
+    QCOMPARE(plan.samples, direct.samples);
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(plan.submodels[std::size_t(i)].rows, direct.submodels[std::size_t(i)].rows);
+        QCOMPARE(plan.submodels[std::size_t(i)].spec, direct.submodels[std::size_t(i)].spec);
+    }
+    QCOMPARE(plan.epochs, doc.trainSettings().config.epochs);
+}
+
+void TestUiCore::documentOneHotAndRegression() {
+    QTemporaryDir dir;
+    QByteArray csv = "colour,size,label\n";
+    const char* colours[] = {"red", "green", "blue"};
+    for (int i = 0; i < 60; ++i) csv += QByteArray(colours[i % 3]) + "," + QByteArray::number(i % 7) + "," + (i % 2 ? "yes" : "no") + "\n";
+    const QString path = writeFile(dir, "mixed.csv", csv);
+    ProjectDocument doc;
+    DataSettings s = settingsFor(path);
+    s.task = Task::Classification;  // 2 classes as a 2-way softmax
+    doc.load(s);
+    // 1 numeric column + 3 one-hot colours.
+    QCOMPARE(doc.network().input, Shape::flat(4));
+    QCOMPARE(doc.prepared()->train.features.cols(), Index(4));
+    QCOMPARE(doc.network().outputs, 2);
+
+    doc.load(settingsFor("builtin:sine:outputs=3"));
+    QCOMPARE(doc.network().outputs, 3);
+    QCOMPARE(doc.network().outputActivation, Activation::None);
+    QCOMPARE(doc.trainSettings().config.loss, LossKind::MeanSquaredError);  // follows the task
+}
+
+void TestUiCore::separateTestFile() {
+    QTemporaryDir dir;
+    QByteArray train = "colour,size,label\n";
+    const char* colours[] = {"red", "green", "blue"};
+    for (int i = 0; i < 60; ++i) train += QByteArray(colours[i % 3]) + "," + QByteArray::number(i % 7) + "," + (i % 2 ? "yes" : "no") + "\n";
+    // Another column order and only one of the classes: lined up with the training file by name.
+    const QByteArray test = "size,colour,label\n1,blue,yes\n2,red,yes\n3,blue,yes\n";
+    DataSettings s = settingsFor(writeFile(dir, "train.csv", train));
+    s.testPath = writeFile(dir, "test.csv", test);
+    s.task = Task::Classification;
+    ProjectDocument doc;
+    doc.load(s);
+    QVERIFY(doc.testDataset());
+    const auto p = doc.prepared();
+    QCOMPARE(p->test.size(), Index(3));
+    QCOMPARE(p->train.size() + p->validation.size(), Index(60));  // no test rows taken from the training file
+    const int yes = int(std::find(p->train.classNames.begin(), p->train.classNames.end(), "yes") - p->train.classNames.begin());
+    QCOMPARE(p->test.labels, std::vector<int>(3, yes));
+    // One-hot columns after the numeric one, in the training file's category order (blue, green, red).
+    QCOMPARE(p->test.features.cols(), Index(4));
+    QCOMPARE(p->test.features(0, 1), 1.0f);
+    QCOMPARE(p->test.features(1, 3), 1.0f);
+}
+
+void TestUiCore::badCsvKeepsDocument() {
+    QTemporaryDir dir;
+    const QString bad = writeFile(dir, "bad.csv", "a,b,label\n1,2,x\n3,4,y\n5,,x\n6,7,y\n");
+    try {
+        loadData(settingsFor(bad));
+        QFAIL("a missing value must be an error");
+    } catch (const Error& e) {
+        const QString message = QString::fromUtf8(e.what());
+        QVERIFY2(message.contains(QStringLiteral("bad.csv:4")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("missing")), qPrintable(message));
+    }
+
+    ProjectDocument doc;
+    doc.load(settingsFor(smallBlobs));
+    const auto before = doc.dataset();
+    QSignalSpy changed(&doc, &ProjectDocument::dataChanged);
+    QVERIFY_THROWS_EXCEPTION(Error, doc.load(settingsFor(bad)));
+    QCOMPARE(doc.dataset(), before);
+    QCOMPARE(doc.dataSettings().path, smallBlobs);
+    QCOMPARE(changed.count(), 0);
+
+    // The background loader carries the same message through its future.
+    QFuture<LoadedData> future = loadDataAsync(settingsFor(bad));
+    try {
+        future.waitForFinished();  // rethrows, as result() would
+        QFAIL("the future must rethrow the loading error");
+    } catch (const DataLoadError& e) {
+        QVERIFY2(e.message().contains(QStringLiteral("bad.csv:4")), qPrintable(e.message()));
+    }
+    QVERIFY_THROWS_EXCEPTION(Error, loadData(settingsFor("builtin:nonsense")));
+}
+
+void TestUiCore::datasetModel() {
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, "pets.csv", "kind,weight,label\ncat,4.5,small\ndog,30,big\ncat,5,small\nbird,0.3,small\n");
+    DataSettings s = settingsFor(path);
+    s.task = Task::Classification;
+    const LoadedData loaded = loadData(s);
+    DatasetTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setDataset(loaded.train);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.columnCount(), 3);
+    QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("kind"));
+    QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("class"));
+    QCOMPARE(model.data(model.index(1, 0)).toString(), QStringLiteral("dog"));   // category name, not its code
+    QCOMPARE(model.data(model.index(1, 1)).toString(), QStringLiteral("30"));
+    QCOMPARE(model.data(model.index(1, 2)).toString(), QStringLiteral("big"));
+    const auto right = model.data(model.index(1, 1), Qt::TextAlignmentRole).value<Qt::Alignment>();
+    QVERIFY(right & Qt::AlignRight);
+    QVERIFY(model.data(model.index(0, 0), Qt::ToolTipRole).toString().contains(QStringLiteral("sample 1")));
+    model.setDataset(nullptr);
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestUiCore::datasetModelLarge() {
+    // MNIST-sized: 60,000 rows x (784 features + 1 class) built in memory.
+    auto d = std::make_shared<Dataset>();
+    d->task = Task::Classification;
+    d->features.resize(60000, 784);
+    for (Index r = 0; r < d->features.rows(); ++r)
+        for (Index c = 0; c < 784; ++c) d->features(r, c) = Scalar((r + c) % 256);
+    d->sampleShape = Shape{1, 28, 28};
+    for (int k = 0; k < 10; ++k) d->classNames.push_back(std::to_string(k));
+    d->labels.resize(60000);
+    for (int r = 0; r < 60000; ++r) d->labels[std::size_t(r)] = r % 10;
+    for (int c = 0; c < 784; ++c) d->featureNames.push_back("pixel" + std::to_string(c));
+
+    DatasetTableModel model;
+    QElapsedTimer t;
+    t.start();
+    model.setDataset(d);
+    QCOMPARE(model.rowCount(), 60000);
+    QCOMPARE(model.columnCount(), 785);
+    QCOMPARE(model.data(model.index(59999, 784)).toString(), QStringLiteral("9"));
+    QCOMPARE(model.data(model.index(59999, 783)).toString(), QString::number((59999 + 783) % 256));
+    QCOMPARE(model.headerData(59999, Qt::Vertical).toInt(), 60000);
+    QVERIFY2(t.elapsed() < 100, qPrintable(QStringLiteral("%1 ms").arg(t.elapsed())));
+}
+
+void TestUiCore::layerModel() {
+    ProjectDocument doc;
+    doc.load(settingsFor(smallBlobs));
+    LayerTableModel model(&doc);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy networkChanged(&doc, &ProjectDocument::networkChanged);
+    QCOMPARE(model.rowCount(), 3);  // 64, 32, output
+    QCOMPARE(model.data(model.index(2, LayerTableModel::Type)).toString(), QStringLiteral("output"));
+    QCOMPARE(model.data(model.index(2, LayerTableModel::Units)).toInt(), 6);
+    QVERIFY(!(model.flags(model.index(2, LayerTableModel::Units)) & Qt::ItemIsEditable));
+    QVERIFY(!model.setData(model.index(2, LayerTableModel::Units), 9));
+    // dense 4->64: 4*64+64 params, 2*4*64 FLOPs.
+    QCOMPARE(model.data(model.index(0, LayerTableModel::Params)).toLongLong(), 320LL);
+    QCOMPARE(model.data(model.index(0, LayerTableModel::Flops)).toLongLong(), 512LL);
+
+    QVERIFY(model.setData(model.index(0, LayerTableModel::Units), 100));
+    QCOMPARE(doc.network().layers[0].units, 100);
+    QCOMPARE(networkChanged.count(), 1);
+    QCOMPARE(model.data(model.index(1, LayerTableModel::Params)).toLongLong(), 100LL * 32 + 32);  // the next layer follows
+    QVERIFY(model.setData(model.index(0, LayerTableModel::Activation), QStringLiteral("tanh")));
+    QCOMPARE(doc.network().layers[0].activation, Activation::Tanh);
+    QVERIFY(model.setData(model.index(1, LayerTableModel::Scalable), Qt::Unchecked, Qt::CheckStateRole));
+    QVERIFY(!doc.network().layers[1].scalable);
+
+    QSignalSpy rejected(&model, &LayerTableModel::editRejected);
+    QVERIFY(!model.setData(model.index(0, LayerTableModel::Units), 0));
+    QVERIFY(!model.setData(model.index(0, LayerTableModel::Activation), QStringLiteral("wiggle")));
+    QCOMPARE(rejected.count(), 2);
+    QCOMPARE(doc.network().layers[0].units, 100);
+
+    LayerSpec dropout;
+    dropout.type = LayerType::Dropout;
+    dropout.rate = 0.25f;
+    dropout.scalable = false;
+    QVERIFY(model.addLayer(1, dropout));
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dense:100:tanh,dropout:0.25,dense:32:relu"));
+    QVERIFY(model.setData(model.index(1, LayerTableModel::Rate), 0.5));
+    QCOMPARE(doc.network().layers[1].rate, 0.5f);
+    QVERIFY(model.moveLayer(0, 2));
+    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dropout:0.5,dense:32:relu,dense:100:tanh"));
+    QVERIFY(model.moveLayer(2, 0));
+    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dense:100:tanh,dropout:0.5,dense:32:relu"));
+    QVERIFY(model.removeLayer(1));
+    QVERIFY(!model.removeLayer(2));  // the output row is not a hidden layer
+    QCOMPARE(model.rowCount(), 3);
+    QVERIFY(model.setData(model.index(1, LayerTableModel::Type), QStringLiteral("dropout")));
+    QCOMPARE(doc.network().layers[1].type, LayerType::Dropout);
+    QVERIFY(!(model.flags(model.index(1, LayerTableModel::Units)) & Qt::ItemIsEditable));
+
+    // Changes made elsewhere (undo, a loaded project) reach the table through the document.
+    NetworkSpec n = doc.network();
+    n.layers = parseLayers("dense:8,dense:8,dense:8,dense:8");
+    doc.setNetwork(n);
+    QCOMPARE(model.rowCount(), 5);
+    doc.load(settingsFor("builtin:blobs:samples=300:classes=3:features=2"));
+    QCOMPARE(model.data(model.index(4, LayerTableModel::Units)).toInt(), 3);
+}
+
+void TestUiCore::planModel() {
+    ProjectDocument doc;
+    doc.load(settingsFor(smallBlobs));
+    PlanTableModel model(&doc);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(model.error().isEmpty());
+    QCOMPARE(model.rowCount(), 4);  // original + 3 submodels (6 classes, N=3: g=3)
+    const SplitPlan plan = doc.plan();
+    QCOMPARE(model.data(model.index(0, PlanTableModel::Model)).toString(), QStringLiteral("original"));
+    QCOMPARE(model.data(model.index(0, PlanTableModel::Widths)).toString(), QString::fromStdString(plan.original.widthsSummary()));
+    QCOMPARE(model.data(model.index(0, PlanTableModel::Widths)).toString(), QStringLiteral("4-64-32-6"));
+    QCOMPARE(model.data(model.index(1, PlanTableModel::Widths)).toString(), QStringLiteral("4-43-22-4"));  // ceil(64/1.5)
+    QCOMPARE(model.data(model.index(1, PlanTableModel::Params)).toLongLong(), qlonglong(plan.submodels[0].params));
+    QCOMPARE(model.data(model.index(2, PlanTableModel::Samples)).toLongLong(), qlonglong(plan.submodels[1].rows.size()));
+    QCOMPARE(model.data(model.index(0, PlanTableModel::Memory)).toString(),
+             QString::number(double(plan.originalMemoryBytes) / 1e6, 'g', 4));
+
+    QSignalSpy changed(&model, &PlanTableModel::planChanged);
+    NetworkSpec n = doc.network();
+    n.layers = parseLayers("dense:2");
+    doc.setNetwork(n);
+    SplitOptions o = doc.splitOptions();
+    o.requested = 10;  // g=5, F=2.5: the width-2 layer would shrink to 1
+    doc.setSplitOptions(o);
+    QCOMPARE(model.rowCount(), 0);
+    QVERIFY2(model.error().contains(QStringLiteral("minimum width")), qPrintable(model.error()));
+    QCOMPARE(changed.count(), 2);
+}
+
+void TestUiCore::appSettings() {
+    QTemporaryDir dir;
+    const QString ini = dir.filePath("settings.ini");
+    {
+        AppSettings s(ini);
+        QCOMPARE(s.threadBudget(), 0);
+        QVERIFY(!s.logScale());
+        QVERIFY(s.recentFiles().isEmpty());
+        QVERIFY(s.windowGeometry().isEmpty());
+        for (int i = 0; i < 10; ++i) s.addRecentFile(QStringLiteral("/data/%1.csv").arg(i));
+        s.addRecentFile(QStringLiteral("/data/5.csv"));  // to the front, not twice
+        s.setThreadBudget(3);
+        s.setLogScale(true);
+        s.setWindowGeometry(QByteArray("\x01\x02\x00\x03", 4));
+        s.setLastDataFolder(QStringLiteral("/data"));
+        s.sync();
+    }
+    AppSettings s(ini);
+    const QStringList recent = s.recentFiles();
+    QCOMPARE(recent.size(), AppSettings::maxRecentFiles);
+    QCOMPARE(recent.front(), QStringLiteral("/data/5.csv"));
+    QCOMPARE(recent.count(QStringLiteral("/data/5.csv")), 1);
+    QCOMPARE(recent.at(1), QStringLiteral("/data/9.csv"));
+    QCOMPARE(s.threadBudget(), 3);
+    QVERIFY(s.logScale());
+    QCOMPARE(s.windowGeometry(), QByteArray("\x01\x02\x00\x03", 4));
+    QCOMPARE(s.lastDataFolder(), QStringLiteral("/data"));
+    s.removeRecentFile(QStringLiteral("/data/5.csv"));
+    QCOMPARE(s.recentFiles().size(), AppSettings::maxRecentFiles - 1);
+}
+
+void TestUiCore::fullSession() {
+    ProjectDocument doc;
+    configure(doc, smallBlobs, 8);
+    TrainingSession session(&doc);
+    EpochTableModel epochs(&session);
+    ComparisonTableModel comparison(&session);
+    QAbstractItemModelTester epochTester(&epochs, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester comparisonTester(&comparison, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    SessionSpies spies(session);
+
+    QElapsedTimer clock;
+    clock.start();
+    session.start();
+    QVERIFY(session.running());
+    QVERIFY(spies.finished.wait(60000));
+    const double seconds = double(clock.elapsed()) / 1000.0;
+    QVERIFY(!session.running());
+
+    QCOMPARE(spies.failed.count(), 0);
+    QCOMPARE(spies.started.count(), 1);
+    QCOMPARE(spies.started.at(0).at(0).toInt(), 3);
+    QCOMPARE(spies.started.at(0).at(1).toBool(), true);
+    QVERIFY(spies.progress.count() >= 1);
+    // Throttled to one emission per 100 ms, plus the final flush.
+    QVERIFY2(spies.progress.count() <= int(seconds * 10) + 3,
+             qPrintable(QStringLiteral("%1 progress signals in %2 s").arg(spies.progress.count()).arg(seconds)));
+    QCOMPARE(spies.finished.count(), 1);
+    QCOMPARE(statusOf(spies.finished), TrainStatus::Completed);
+    QCOMPARE(spies.overall.last().at(0).toDouble(), 1.0);
+
+    const auto plan = session.plan();
+    QVERIFY(plan);
+    QCOMPARE(plan->effectiveEpochs, 6);  // 8 / F=1.5, rounded up
+    QCOMPARE(int(session.submodels().size()), 3);
+    for (const SubmodelSnapshot& s : session.submodels()) {
+        QCOMPARE(int(s.epochs.size()), plan->effectiveEpochs);
+        QVERIFY(s.finished);
+        QCOMPARE(s.status, TrainStatus::Completed);
+    }
+    QCOMPARE(int(session.baseline().epochs.size()), 8);
+    QCOMPARE(session.baseline().submodel, -1);
+
+    const auto results = session.results();
+    QVERIFY(results);
+    QCOMPARE(results->evaluatedOn, std::string("test"));
+    QCOMPARE(results->evaluatedSamples, 300L);
+    QCOMPARE(int(results->submodelMetrics.size()), 3);
+    QVERIFY(results->baseline);
+    QCOMPARE(results->combinedTestOutput.rows(), Index(300));
+    QCOMPARE(results->testTargets.cols(), Index(6));
+    // The headline figure is exactly what the combined model scores on the prepared test set.
+    CombinedModel combined = results->split.model;
+    const auto prepared = doc.prepared();
+    const CombinedEvaluation direct = combined.evaluate(prepared->test);
+    QCOMPARE(results->combinedMetric, direct.metric);
+    for (int i = 0; i < 3; ++i) QCOMPARE(results->submodelMetrics[std::size_t(i)], direct.submodels[std::size_t(i)].metric);
+    QVERIFY2(results->combinedMetric > 0.85, qPrintable(QString::number(results->combinedMetric)));
+    QVERIFY2(results->baselineMetric > 0.85, qPrintable(QString::number(results->baselineMetric)));
+
+    // The tables follow the run.
+    QCOMPARE(epochs.rowCount(), 3 * 6 + 8);
+    QCOMPARE(epochs.submodelAt(0), 0);
+    QCOMPARE(epochs.submodelAt(3 * 6), -1);
+    QCOMPARE(epochs.data(epochs.index(3 * 6, EpochTableModel::Model)).toString(), QStringLiteral("baseline"));
+    QCOMPARE(epochs.headerData(EpochTableModel::Metric, Qt::Horizontal).toString(), QStringLiteral("accuracy"));
+    QCOMPARE(comparison.rowCount(), 5);  // combined, 3 submodels, baseline
+    QCOMPARE(comparison.data(comparison.index(0, ComparisonTableModel::Metric), SortRole).toDouble(), results->combinedMetric);
+    QVERIFY(comparison.isBaselineRow(4));
+    QCOMPARE(comparison.data(comparison.index(4, ComparisonTableModel::Params)).toLongLong(), qlonglong(plan->originalParams));
+
+    // Nothing after finished.
+    const QList<int> before = spies.counts();
+    QTest::qWait(300);
+    QCOMPARE(spies.counts(), before);
+}
+
+void TestUiCore::throttledProgress() {
+    ProjectDocument doc;
+    configure(doc, slowBlobs, 9, "dense:256:relu,dense:256:relu");
+    TrainSettings t = doc.trainSettings();
+    t.config.batchReportSeconds = 0;  // the engine reports every batch: thousands of events
+    t.trainBaseline = false;
+    doc.setTrainSettings(t);
+    TrainingSession session(&doc);
+    SessionSpies spies(session);
+    QElapsedTimer clock;
+    clock.start();
+    session.start();
+    QVERIFY(spies.finished.wait(60000));
+    const double seconds = double(clock.elapsed()) / 1000.0;
+    QCOMPARE(statusOf(spies.finished), TrainStatus::Completed);
+    const auto& snapshots = session.submodels();
+    QCOMPARE(int(snapshots.size()), 3);
+    for (const auto& s : snapshots) QCOMPARE(int(s.epochs.size()), session.plan()->effectiveEpochs);
+    QVERIFY2(spies.progress.count() >= 2 && spies.progress.count() <= int(seconds * 10) + 3,
+             qPrintable(QStringLiteral("%1 progress signals in %2 s").arg(spies.progress.count()).arg(seconds)));
+    QVERIFY(spies.overall.count() <= int(seconds * 10) + 4);
+    double last = 0;
+    for (const auto& args : spies.overall) {  // never backwards; an estimate once under way
+        QVERIFY(args.at(0).toDouble() >= last - 1e-12);
+        last = args.at(0).toDouble();
+    }
+    QCOMPARE(last, 1.0);
+    qInfo("%lld progress signals in %.2f s", qlonglong(spies.progress.count()), seconds);
+}
+
+void TestUiCore::cancelSession() {
+    ProjectDocument doc;
+    configure(doc, slowBlobs, 40, "dense:256:relu,dense:256:relu");
+    TrainingSession session(&doc);
+    SessionSpies spies(session);
+    connect(&session, &TrainingSession::progress, &session, [&session] { session.stop(); });
+    session.start();
+    QVERIFY(spies.finished.wait(60000));
+    QCOMPARE(spies.finished.count(), 1);
+    QCOMPARE(statusOf(spies.finished), TrainStatus::Cancelled);
+    QVERIFY(!session.results());
+    QVERIFY(!session.running());
+    int epochsDone = 0;
+    for (const auto& s : session.submodels()) epochsDone += int(s.epochs.size());
+    QVERIFY(epochsDone < 3 * session.plan()->effectiveEpochs);
+
+    const QList<int> before = spies.counts();
+    QTest::qWait(300);
+    QCOMPARE(spies.counts(), before);
+}
+
+void TestUiCore::pauseResume() {
+    ProjectDocument doc;
+    configure(doc, smallBlobs, 6);
+    TrainingSession session(&doc);
+    SessionSpies spies(session);
+    session.start();
+    session.pause();  // the workers wait at their first batch boundary
+    QVERIFY(session.paused());
+    QTest::qWait(150);
+    const auto epochCount = [&] {
+        int n = int(session.baseline().epochs.size());
+        for (const auto& s : session.submodels()) n += int(s.epochs.size());
+        return n;
+    };
+    const int pausedEpochs = epochCount();
+    QTest::qWait(300);
+    // Unpaused, this run takes well under this long.
+    QVERIFY(session.running());
+    QCOMPARE(epochCount(), pausedEpochs);
+    QCOMPARE(spies.finished.count(), 0);
+    session.resume();
+    QVERIFY(!session.paused());
+    QVERIFY(spies.finished.wait(60000));
+    QCOMPARE(statusOf(spies.finished), TrainStatus::Completed);
+    QVERIFY(session.results());
+}
+
+void TestUiCore::badPlanFails() {
+    ProjectDocument doc;
+    configure(doc, smallBlobs, 2, "dense:2:relu");
+    SplitOptions o = doc.splitOptions();
+    o.requested = 10;  // 6 classes: g=5 groups, F=2.5, and the width 2 would become 1
+    doc.setSplitOptions(o);
+    TrainingSession session(&doc);
+    SessionSpies spies(session);
+    session.start();
+    QCOMPARE(spies.failed.count(), 1);
+    const QString message = spies.failed.at(0).at(0).toString();
+    QVERIFY2(message.contains(QStringLiteral("layer 1")) && message.contains(QStringLiteral("below the minimum width of 2")),
+             qPrintable(message));
+    QCOMPARE(spies.started.count(), 0);
+    QVERIFY(!session.running());
+
+    TrainingSession empty(new ProjectDocument(&session));
+    QSignalSpy failed(&empty, &TrainingSession::failed);
+    empty.start();
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("no data")));
+}
+
+void TestUiCore::restartAndDestroyWhileRunning() {
+    ProjectDocument doc;
+    configure(doc, slowBlobs, 40, "dense:256:relu,dense:256:relu");
+    {
+        // A second start while running: the first run ends (Cancelled) before the second begins.
+        TrainingSession session(&doc);
+        SessionSpies spies(session);
+        session.start();
+        QTest::qWait(50);
+        session.start();
+        QCOMPARE(spies.finished.count(), 1);
+        QCOMPARE(statusOf(spies.finished), TrainStatus::Cancelled);
+        QCOMPARE(spies.started.count(), 2);
+        QVERIFY(session.running());
+        session.stop();
+        QVERIFY(session.waitForFinished(30000));
+        QCOMPARE(spies.finished.count(), 2);
+        QCOMPARE(statusOf(spies.finished, 1), TrainStatus::Cancelled);
+    }
+    // Destroyed mid-run: cancels and joins without signals or crashes.
+    auto* session = new TrainingSession(&doc);
+    session->start();
+    QTest::qWait(50);
+    QVERIFY(session->running());
+    delete session;
+    QTest::qWait(50);  // a queued end-of-job call for the dead session must not arrive
+}
+
+QTEST_MAIN(TestUiCore)
+#include "tst_ui_core.moc"

@@ -1,0 +1,64 @@
+#include "ui/core/app_settings.h"
+
+#include <QDir>
+#include <QSettings>
+
+namespace skynnet::ui {
+namespace {
+
+// Keys in one place; grouped so the INI file reads naturally.
+const QString threadBudgetKey = QStringLiteral("training/threadBudget");
+const QString lastDataFolderKey = QStringLiteral("files/lastDataFolder");
+const QString recentFilesKey = QStringLiteral("files/recent");
+const QString geometryKey = QStringLiteral("window/geometry");
+const QString stateKey = QStringLiteral("window/state");
+const QString logScaleKey = QStringLiteral("charts/logScale");
+
+}  // namespace
+
+AppSettings::AppSettings() : s_(std::make_unique<QSettings>()) {}
+
+AppSettings::AppSettings(const QString& iniPath) : s_(std::make_unique<QSettings>(iniPath, QSettings::IniFormat)) {}
+
+AppSettings::~AppSettings() = default;
+
+int AppSettings::threadBudget() const { return std::max(0, s_->value(threadBudgetKey, 0).toInt()); }
+void AppSettings::setThreadBudget(int threads) { s_->setValue(threadBudgetKey, std::max(0, threads)); }
+
+QString AppSettings::lastDataFolder() const { return s_->value(lastDataFolderKey, QDir::homePath()).toString(); }
+void AppSettings::setLastDataFolder(const QString& folder) { s_->setValue(lastDataFolderKey, folder); }
+
+QStringList AppSettings::recentFiles() const {
+    QStringList files = s_->value(recentFilesKey).toStringList();
+    files.removeAll(QString());
+    return files.mid(0, maxRecentFiles);
+}
+
+void AppSettings::addRecentFile(const QString& path) {
+    if (path.isEmpty()) return;
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    files.prepend(path);
+    s_->setValue(recentFilesKey, files.mid(0, maxRecentFiles));
+}
+
+void AppSettings::removeRecentFile(const QString& path) {
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    s_->setValue(recentFilesKey, files);
+}
+
+void AppSettings::clearRecentFiles() { s_->remove(recentFilesKey); }
+
+QByteArray AppSettings::windowGeometry() const { return s_->value(geometryKey).toByteArray(); }
+void AppSettings::setWindowGeometry(const QByteArray& geometry) { s_->setValue(geometryKey, geometry); }
+
+QByteArray AppSettings::windowState() const { return s_->value(stateKey).toByteArray(); }
+void AppSettings::setWindowState(const QByteArray& state) { s_->setValue(stateKey, state); }
+
+bool AppSettings::logScale() const { return s_->value(logScaleKey, false).toBool(); }
+void AppSettings::setLogScale(bool on) { s_->setValue(logScaleKey, on); }
+
+void AppSettings::sync() { s_->sync(); }
+
+}  // namespace skynnet::ui

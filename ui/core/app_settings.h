@@ -1,0 +1,50 @@
+#pragma once
+// Typed access to the application's persistent settings, each with its default in one place, so
+// no page spells a QSettings key or a default of its own.
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+class QSettings;
+
+namespace skynnet::ui {
+
+class AppSettings {
+public:
+    static constexpr int maxRecentFiles = 8;
+
+    // The application's settings (organisation and application names of QCoreApplication).
+    AppSettings();
+    // An INI file of its own: tests, portable installs.
+    explicit AppSettings(const QString& iniPath);
+    ~AppSettings();
+    AppSettings(const AppSettings&) = delete;
+    AppSettings& operator=(const AppSettings&) = delete;
+
+    int threadBudget() const;  // 0 (default): every core
+    void setThreadBudget(int threads);
+
+    QString lastDataFolder() const;  // default: the home folder
+    void setLastDataFolder(const QString& folder);
+
+    QStringList recentFiles() const;  // most recent first, at most maxRecentFiles
+    void addRecentFile(const QString& path);  // moves it to the front if already listed
+    void removeRecentFile(const QString& path);
+    void clearRecentFiles();
+
+    QByteArray windowGeometry() const;  // QWidget::saveGeometry(); empty by default
+    void setWindowGeometry(const QByteArray& geometry);
+    QByteArray windowState() const;     // QMainWindow::saveState(); empty by default
+    void setWindowState(const QByteArray& state);
+
+    bool logScale() const;  // loss charts on a log axis; default off
+    void setLogScale(bool on);
+
+    void sync();  // writes pending changes now (QSettings otherwise writes lazily)
+
+private:
+    std::unique_ptr<QSettings> s_;
+};
+
+}  // namespace skynnet::ui

@@ -1,0 +1,121 @@
+#include "ui/core/comparison_table_model.h"
+
+#include "ui/core/formatting.h"
+
+namespace skynnet::ui {
+
+ComparisonTableModel::ComparisonTableModel(TrainingSession* session, QObject* parent)
+    : QAbstractTableModel(parent), session_(session) {
+    if (!session_) return;
+    // A new run empties the table; a completed one fills it (a failed or stopped one leaves it empty).
+    connect(session_, &TrainingSession::started, this, [this] { setResults(nullptr); });
+    connect(session_, &TrainingSession::finished, this, [this] { setResults(session_->results()); });
+    setResults(session_->results());
+}
+
+void ComparisonTableModel::setResults(std::shared_ptr<const RunResults> results) {
+    beginResetModel();
+    results_ = std::move(results);
+    endResetModel();
+    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+int ComparisonTableModel::rowCount(const QModelIndex& parent) const {
+    if (parent.isValid() || !results_) return 0;
+    return 1 + int(results_->split.submodels.size()) + (results_->baseline ? 1 : 0);
+}
+
+int ComparisonTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+bool ComparisonTableModel::isBaselineRow(int row) const {
+    return results_ && results_->baseline && row == rowCount() - 1;
+}
+
+ComparisonTableModel::Figures ComparisonTableModel::figures(int row) const {
+    const RunResults& r = *results_;
+    const QString on = QString::fromStdString(r.evaluatedOn);
+    Figures f;
+    if (row == 0) {
+        f.name = QStringLiteral("combined");
+        f.metric = r.combinedMetric;
+        f.wall = r.split.wallSeconds;
+        f.cpu = r.split.cpuSeconds;
+        f.peakBytes = r.split.peakConcurrentModelBytes;
+        f.params = r.split.model.paramCount();
+        f.note = QStringLiteral("all %1 submodels combined, on the %2 set; memory: the %3 largest submodel peaks held at once")
+                     .arg(r.split.submodels.size())
+                     .arg(on)
+                     .arg(r.split.workers);
+        return f;
+    }
+    if (isBaselineRow(row)) {
+        const TrainResult& b = r.baseline->result;
+        f.name = QStringLiteral("baseline");
+        f.metric = r.baselineMetric;
+        f.wall = b.wallSeconds;
+        f.cpu = b.cpuSeconds;
+        f.peakBytes = b.peakModelBytes;
+        f.params = r.plan.originalParams;
+        f.note = QStringLiteral("the original model unsplit, on the %1 set").arg(on);
+        return f;
+    }
+    const std::size_t i = std::size_t(row - 1);
+    f.name = QStringLiteral("submodel %1").arg(row);
+    f.metric = i < r.submodelMetrics.size() ? r.submodelMetrics[i] : 0.0;
+    f.wall = r.split.submodelWallSeconds[i];
+    f.cpu = r.split.submodelCpuSeconds[i];
+    f.peakBytes = r.split.submodels[i].peakModelBytes;
+    f.params = i < r.plan.submodels.size() ? r.plan.submodels[i].params : 0;
+    f.note = QStringLiteral("on its own sub-problem of the %1 set (%2)")
+                 .arg(on, i < r.plan.submodels.size() ? QString::fromStdString(r.plan.submodels[i].role) : QString());
+    return f;
+}
+
+QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
+    if (!results_ || !index.isValid() || !checkIndex(index)) return {};
+    const int column = index.column();
+    if (role == Qt::TextAlignmentRole)
+        return QVariant::fromValue(Qt::Alignment((column == Model ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != SortRole) return {};
+    const Figures f = figures(index.row());
+    if (role == Qt::ToolTipRole) return f.note;
+    const bool raw = role == SortRole;
+    switch (column) {
+    case Model: return f.name;
+    case Metric: return raw ? QVariant(f.metric) : QVariant(formatMetric(f.metric));
+    case WallSeconds: return raw ? QVariant(f.wall) : QVariant(formatSeconds(f.wall));
+    case CpuSeconds: return raw ? QVariant(f.cpu) : QVariant(formatSeconds(f.cpu));
+    case PeakMemory: return raw ? QVariant(double(f.peakBytes) / 1e6) : QVariant(formatMegabytes(f.peakBytes));
+    case Params: return qlonglong(f.params);
+    default: return {};
+    }
+}
+
+QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+    const QString metric = results_ ? QString::fromStdString(results_->metricName) : QStringLiteral("metric");
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case Model: return QStringLiteral("Model");
+        case Metric: return metric.left(1).toUpper() + metric.mid(1);
+        case WallSeconds: return QStringLiteral("Wall time (s)");
+        case CpuSeconds: return QStringLiteral("CPU time (s)");
+        case PeakMemory: return QStringLiteral("Peak memory (MB)");
+        case Params: return QStringLiteral("Params");
+        default: return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Metric: return QStringLiteral("%1 on the held-out set; submodels on their own sub-problems").arg(metric);
+        case WallSeconds: return QStringLiteral("elapsed seconds of training");
+        case CpuSeconds: return QStringLiteral("CPU seconds of the training threads");
+        case PeakMemory: return QStringLiteral("peak model memory in MB (10^6 bytes): parameters, gradients, optimiser state, buffers");
+        case Params: return QStringLiteral("weights and biases (combined: all submodels together)");
+        default: return {};
+        }
+    }
+    return {};
+}
+
+}  // namespace skynnet::ui

@@ -1,0 +1,43 @@
+#pragma once
+// Loading the data a DataSettings names: a CSV/TSV file, an IDX image file (the MNIST family) or a
+// built-in generator ("builtin:spirals", "builtin:blobs", "builtin:sine", with ":KEY=VALUE" options),
+// plus an optional separate test file loaded like the training layout. Plain functions with no
+// QObject, so a loader can run on a worker thread; kept small so it can later delegate to a shared
+// engine data source.
+#include <QException>
+#include <QFuture>
+#include <QString>
+#include <memory>
+
+#include "data/dataset.h"
+#include "ui/core/project_document.h"
+
+namespace skynnet::ui {
+
+struct LoadedData {
+    std::shared_ptr<const Dataset> train;
+    std::shared_ptr<const Dataset> test;  // null without DataSettings::testPath
+};
+
+// Blocking; throws skynnet::Error whose message names the file and line (or the generator option).
+LoadedData loadData(const DataSettings& settings);
+
+// A loading error carried through a QFuture: QFuture::result() rethrows it on the waiting thread
+// (a plain std::exception would arrive as an opaque QUnhandledException).
+class DataLoadError : public QException {
+public:
+    explicit DataLoadError(const QString& message) : message_(message), utf8_(message.toUtf8()) {}
+    const QString& message() const { return message_; }
+    const char* what() const noexcept override { return utf8_.constData(); }
+    void raise() const override { throw *this; }
+    DataLoadError* clone() const override { return new DataLoadError(*this); }
+
+private:
+    QString message_;
+    QByteArray utf8_;
+};
+
+// loadData on the global thread pool; errors come back as DataLoadError.
+QFuture<LoadedData> loadDataAsync(const DataSettings& settings);
+
+}  // namespace skynnet::ui

@@ -1,0 +1,132 @@
+#include "ui/core/dataset_table_model.h"
+
+#include "ui/core/formatting.h"
+
+namespace skynnet::ui {
+
+DatasetTableModel::DatasetTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void DatasetTableModel::setDataset(std::shared_ptr<const Dataset> data) {
+    beginResetModel();
+    data_ = std::move(data);
+    categoricalOf_.assign(data_ ? std::size_t(data_->features.cols()) : 0, -1);
+    if (data_)
+        for (std::size_t k = 0; k < data_->categoricals.size(); ++k) {
+            const int c = data_->categoricals[k].column;
+            if (c >= 0 && c < int(categoricalOf_.size())) categoricalOf_[std::size_t(c)] = int(k);
+        }
+    endResetModel();
+}
+
+int DatasetTableModel::featureColumns() const { return data_ ? int(data_->features.cols()) : 0; }
+
+int DatasetTableModel::targetColumns() const {
+    if (!data_) return 0;
+    if (data_->task == Task::Regression) return int(data_->targets.cols());
+    return data_->labels.empty() ? 0 : 1;  // prediction data may have no labels
+}
+
+int DatasetTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !data_ ? 0 : int(data_->size());
+}
+
+int DatasetTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : featureColumns() + targetColumns();
+}
+
+QString DatasetTableModel::columnName(int column) const {
+    const int features = featureColumns();
+    if (column < features) {
+        if (std::size_t(column) < data_->featureNames.size()) return QString::fromStdString(data_->featureNames[std::size_t(column)]);
+        return QStringLiteral("x%1").arg(column + 1);
+    }
+    const int t = column - features;
+    if (data_->task != Task::Regression) return QStringLiteral("class");
+    if (std::size_t(t) < data_->targetNames.size()) return QString::fromStdString(data_->targetNames[std::size_t(t)]);
+    return QStringLiteral("y%1").arg(t + 1);
+}
+
+QString DatasetTableModel::cellText(int row, int column, bool* numeric) const {
+    const int features = featureColumns();
+    *numeric = true;
+    if (column < features) {
+        const float v = data_->features(row, column);
+        const int k = categoricalOf_[std::size_t(column)];
+        if (k >= 0) {
+            const auto& categories = data_->categoricals[std::size_t(k)].categories;
+            const int code = int(v);
+            if (code >= 0 && std::size_t(code) < categories.size()) {
+                *numeric = false;
+                return QString::fromStdString(categories[std::size_t(code)]);
+            }
+        }
+        return QString::number(double(v), 'g', 6);
+    }
+    const int t = column - features;
+    if (data_->task == Task::Regression) return QString::number(double(data_->targets(row, t)), 'g', 6);
+    const int label = data_->labels[std::size_t(row)];
+    if (label >= 0 && label < data_->classCount() && !data_->classNames[std::size_t(label)].empty()) {
+        *numeric = false;
+        return QString::fromStdString(data_->classNames[std::size_t(label)]);
+    }
+    return QString::number(label);
+}
+
+QVariant DatasetTableModel::data(const QModelIndex& index, int role) const {
+    if (!data_ || !index.isValid() || !checkIndex(index)) return {};
+    const int row = index.row(), column = index.column();
+    switch (role) {
+    case Qt::DisplayRole: {
+        bool numeric = false;
+        return cellText(row, column, &numeric);
+    }
+    case SortRole:
+        if (column < featureColumns()) return double(data_->features(row, column));
+        if (data_->task == Task::Regression) return double(data_->targets(row, column - featureColumns()));
+        return data_->labels[std::size_t(row)];
+    case Qt::ToolTipRole: {
+        bool numeric = false;
+        const QString text = cellText(row, column, &numeric);
+        QString tip = QStringLiteral("sample %1, %2: %3").arg(row + 1).arg(columnName(column), text);
+        if (column >= featureColumns() && data_->task != Task::Regression)
+            tip += QStringLiteral(" (class %1)").arg(data_->labels[std::size_t(row)]);
+        return tip;
+    }
+    case Qt::TextAlignmentRole: {
+        bool numeric = false;
+        cellText(row, column, &numeric);
+        return QVariant::fromValue(Qt::Alignment((numeric ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));
+    }
+    default: return {};
+    }
+}
+
+QVariant DatasetTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (!data_ || section < 0) return {};
+    if (orientation == Qt::Vertical) {
+        if (section >= rowCount()) return {};
+        if (role == Qt::DisplayRole) return section + 1;  // samples are numbered from 1, as in messages
+        if (role == Qt::TextAlignmentRole) return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        return {};
+    }
+    if (section >= columnCount()) return {};
+    const bool target = section >= featureColumns();
+    switch (role) {
+    case Qt::DisplayRole: return columnName(section);
+    case Qt::ToolTipRole: {
+        if (!target) {
+            const int k = categoricalOf_[std::size_t(section)];
+            if (k >= 0)
+                return QStringLiteral("feature %1, categorical (%2 categories, one-hot encoded for training)")
+                    .arg(section + 1)
+                    .arg(data_->categoricals[std::size_t(k)].categories.size());
+            return QStringLiteral("feature %1, numeric (raw values, before scaling)").arg(section + 1);
+        }
+        if (data_->task == Task::Regression) return QStringLiteral("regression target");
+        return QStringLiteral("target: one of %1 declared classes").arg(data_->classCount());
+    }
+    default: return {};
+    }
+}
+
+}  // namespace skynnet::ui

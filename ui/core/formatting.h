@@ -1,0 +1,14 @@
+#pragma once
+// Number formatting shared by the item models, so every table shows the same units the same way.
+#include <QString>
+#include <cstdint>
+
+namespace skynnet::ui {
+
+QString formatMegabytes(std::int64_t bytes);  // 10^6 bytes, 4 significant digits, as planSummary prints
+QString formatSeconds(double seconds);        // "0.123", "12.3", "123"
+QString formatMetric(double value);           // 4 decimals: accuracies and R²
+QString formatLoss(double value);             // 4 significant digits
+QString formatMega(std::int64_t value);       // value / 10^6 with 4 significant digits (MFLOP)
+
+}  // namespace skynnet::ui

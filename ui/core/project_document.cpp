@@ -1,0 +1,208 @@
+#include "ui/core/project_document.h"
+
+#include "core/error.h"
+#include "split/combined_model.h"
+#include "ui/core/data_loading.h"
+
+namespace skynnet::ui {
+namespace {
+
+// Hidden layers a new project starts with: a small MLP for small data, where 512 units would only
+// overfit and slow the first run down.
+constexpr long smallDataSamples = 2000;
+constexpr long largeDataSamples = 20000;  // above: fewer default epochs, each already long
+
+std::vector<LayerSpec> defaultLayers(long samples) {
+    return parseLayers(samples <= smallDataSamples ? "dense:64:relu,dense:32:relu" : "dense:512:relu,dense:256:relu");
+}
+
+bool sameSchedule(const Schedule& a, const Schedule& b) {
+    return a.kind == b.kind && a.stepEpochs == b.stepEpochs && a.gamma == b.gamma && a.totalEpochs == b.totalEpochs &&
+           a.minRate == b.minRate;
+}
+
+bool sameOptimizer(const OptimizerConfig& a, const OptimizerConfig& b) {
+    return a.kind == b.kind && a.learningRate == b.learningRate && a.momentum == b.momentum && a.nesterov == b.nesterov &&
+           a.beta1 == b.beta1 && a.beta2 == b.beta2 && a.rho == b.rho && a.epsilon == b.epsilon &&
+           a.weightDecay == b.weightDecay && sameSchedule(a.schedule, b.schedule);
+}
+
+bool sameConfig(const TrainConfig& a, const TrainConfig& b) {
+    const EarlyStopping &ea = a.earlyStopping, &eb = b.earlyStopping;
+    return a.epochs == b.epochs && a.batchSize == b.batchSize && sameOptimizer(a.optimizer, b.optimizer) && a.loss == b.loss &&
+           a.seed == b.seed && a.threads == b.threads && ea.enabled == eb.enabled && ea.patience == eb.patience &&
+           ea.monitor == eb.monitor && ea.restoreBest == eb.restoreBest && a.batchReportSeconds == b.batchReportSeconds &&
+           a.resourceReportSeconds == b.resourceReportSeconds;
+}
+
+bool sameSplit(const SplitOptions& a, const SplitOptions& b) {
+    return a.strategy == b.strategy && a.requested == b.requested && a.scaleEpochs == b.scaleEpochs &&
+           a.dataShardFactor == b.dataShardFactor && a.shuffleShards == b.shuffleShards &&
+           a.binaryCombine == b.binaryCombine && a.regressionFallbackToShards == b.regressionFallbackToShards &&
+           a.seed == b.seed && a.batchSize == b.batchSize && a.optimizerSlots == b.optimizerSlots && a.epochs == b.epochs;
+}
+
+// Raw features -> network inputs, in place; the one-hot columns are no longer categorical.
+void transform(Dataset& d, const Preprocessing& p, const std::vector<std::string>& names) {
+    d.features = p.apply(d.features);
+    if (p.outputColumns() != d.sampleShape.size()) d.sampleShape = Shape::flat(p.outputColumns());
+    d.featureNames = names;
+    d.categoricals.clear();
+}
+
+}  // namespace
+
+bool TrainSettings::operator==(const TrainSettings& o) const {
+    return threadBudget == o.threadBudget && trainBaseline == o.trainBaseline && sameConfig(config, o.config);
+}
+
+std::shared_ptr<const PreparedData> prepareData(const DataSettings& settings, const Dataset& data, const Dataset* test) {
+    // With a separate test file every row of the training file is for training and validation.
+    const SplitIndices idx = splitIndices(data, settings.validationFraction, test ? 0.0 : settings.testFraction, settings.seed);
+    auto p = std::make_shared<PreparedData>();
+    p->train = data.subset(idx.train);
+    p->validation = data.subset(idx.validation);
+    p->test = test ? *test : data.subset(idx.test);
+    p->preprocessing.scaling = settings.scaling;
+    p->preprocessing.fit(p->train);
+    const auto names = p->preprocessing.outputNames(data.featureNames);
+    transform(p->train, p->preprocessing, names);
+    transform(p->validation, p->preprocessing, names);
+    transform(p->test, p->preprocessing, names);
+    return p;
+}
+
+Shape networkInputShape(const Dataset& data) {
+    if (data.features.cols() == 0) return data.sampleShape;
+    // Categories are the dataset's declared lists, so one row tells the column count a fit on the
+    // training rows would give, without touching the features (unscaled: only the columns count).
+    Preprocessing p;
+    p.scaling = Scaling::None;
+    p.fit(data.subset({0}));
+    const int columns = p.outputColumns();
+    return columns == data.sampleShape.size() ? data.sampleShape : Shape::flat(columns);
+}
+
+bool lossFitsTask(LossKind loss, Task task) {
+    switch (task) {
+    case Task::Classification: return loss == LossKind::SoftmaxCrossEntropy;
+    case Task::Binary: return loss == LossKind::BinaryCrossEntropy;
+    case Task::Regression: return loss == LossKind::MeanSquaredError || loss == LossKind::MeanAbsoluteError;
+    }
+    return false;
+}
+
+ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) {
+    network_.layers = defaultLayers(0);
+    split_.strategy = Strategy::Auto;
+    split_.requested = 3;
+}
+
+void ProjectDocument::setData(const DataSettings& settings, std::shared_ptr<const Dataset> data,
+                              std::shared_ptr<const Dataset> test) {
+    const NetworkSpec oldNetwork = network_;
+    const TrainSettings oldTrain = train_;
+    data_ = settings;
+    dataset_ = std::move(data);
+    testDataset_ = std::move(test);
+    prepared_.reset();
+    splitIndices_.reset();
+    ++revision_;
+    applyDataDefaults();
+    emit dataChanged();
+    if (!(network_ == oldNetwork)) emit networkChanged();
+    if (!(train_ == oldTrain)) emit trainSettingsChanged();
+}
+
+void ProjectDocument::applyDataDefaults() {
+    if (!dataset_) return;
+    const long samples = long(dataset_->size());
+    if (!networkEdited_) network_.layers = defaultLayers(samples);
+    network_.input = networkInputShape(*dataset_);
+    network_.setOutputFor(dataset_->task, dataset_->outputCount());
+    if (!trainEdited_) train_.config.epochs = samples > largeDataSamples ? 5 : 10;
+    // A loss of another task cannot train at all: follow the data even after user edits.
+    if (!lossFitsTask(train_.config.loss, dataset_->task)) train_.config.loss = defaultLoss(dataset_->task);
+}
+
+void ProjectDocument::setDataSettings(const DataSettings& settings) {
+    if (settings == data_) return;
+    data_ = settings;
+    prepared_.reset();
+    splitIndices_.reset();
+    ++revision_;
+    emit dataChanged();
+}
+
+void ProjectDocument::load(const DataSettings& settings) {
+    LoadedData loaded = loadData(settings);  // throws before anything changes
+    setData(settings, std::move(loaded.train), std::move(loaded.test));
+}
+
+std::shared_ptr<const PreparedData> ProjectDocument::prepared() const {
+    if (!dataset_) throw Error("no data loaded");
+    if (!prepared_) prepared_ = prepareData(data_, *dataset_, testDataset_.get());
+    return prepared_;
+}
+
+void ProjectDocument::adoptPrepared(std::shared_ptr<const PreparedData> prepared, quint64 revision) {
+    if (revision == revision_ && !prepared_) prepared_ = std::move(prepared);
+}
+
+void ProjectDocument::setNetwork(const NetworkSpec& spec) {
+    NetworkSpec s = spec;
+    if (dataset_) {  // input and output are not the designer's to choose: they follow the data
+        s.input = network_.input;
+        s.setOutputFor(dataset_->task, dataset_->outputCount());
+    }
+    if (s == network_) return;
+    network_ = s;
+    networkEdited_ = true;
+    emit networkChanged();
+}
+
+void ProjectDocument::setSplitOptions(const SplitOptions& options) {
+    if (sameSplit(options, split_)) return;
+    split_ = options;
+    emit splitOptionsChanged();
+}
+
+void ProjectDocument::setTrainSettings(const TrainSettings& settings) {
+    if (settings == train_) return;
+    train_ = settings;
+    trainEdited_ = true;
+    emit trainSettingsChanged();
+}
+
+const SplitIndices& ProjectDocument::splitIndicesOfData() const {
+    if (!dataset_) throw Error("no data loaded");
+    if (!splitIndices_)
+        splitIndices_ = std::make_shared<const SplitIndices>(
+            splitIndices(*dataset_, data_.validationFraction, testDataset_ ? 0.0 : data_.testFraction, data_.seed));
+    return *splitIndices_;
+}
+
+SplitOptions ProjectDocument::effectiveSplitOptions() const {
+    SplitOptions o = split_;
+    o.epochs = train_.config.epochs;
+    o.batchSize = train_.config.batchSize;
+    o.optimizerSlots = slotsPerParam(train_.config.optimizer.kind, train_.config.optimizer.momentum);
+    return o;
+}
+
+SplitPlan ProjectDocument::plan() const {
+    const SplitIndices& idx = splitIndicesOfData();
+    DataInfo info;
+    info.task = dataset_->task;
+    info.classCount = dataset_->classCount();
+    info.classNames = dataset_->classNames;
+    info.targetColumns = dataset_->task == Task::Regression ? int(dataset_->targets.cols()) : 0;
+    if (dataset_->task != Task::Regression) {
+        info.labels.reserve(idx.train.size());
+        for (int row : idx.train) info.labels.push_back(dataset_->labels[std::size_t(row)]);
+    }
+    info.samples = long(idx.train.size());
+    return makePlan(network_, info, effectiveSplitOptions());
+}
+
+}  // namespace skynnet::ui

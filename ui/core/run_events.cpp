@@ -1,0 +1,72 @@
+#include "ui/core/run_events.h"
+
+#include <QString>
+
+namespace skynnet::ui {
+
+RunEventBuffer::RunEventBuffer(int submodels) : submodels_(submodels) {
+    pending_.submodels.resize(std::size_t(submodels));
+}
+
+SubmodelEvents RunEventBuffer::submodelEvents() {
+    SubmodelEvents e;
+    e.onEpoch = [this](int i, const EpochStats& s) {
+        std::lock_guard lock(mutex_);
+        pending_.submodels[std::size_t(i)].epochs.push_back(s);
+    };
+    e.onBatch = [this](int i, const BatchProgress& p) {
+        std::lock_guard lock(mutex_);
+        pending_.submodels[std::size_t(i)].lastBatch = p;
+    };
+    e.onResources = [this](int i, const ResourceSample& r) {
+        std::lock_guard lock(mutex_);
+        pending_.submodels[std::size_t(i)].resources.push_back(r);
+    };
+    e.onSubmodelFinished = [this](int i, const TrainResult& r) {
+        QString line = QStringLiteral("submodel %1: %2").arg(i + 1).arg(QString::fromStdString(statusName(r.status)));
+        if (r.status == TrainStatus::Failed) line += QStringLiteral(": ") + QString::fromStdString(r.error);
+        else if (r.status != TrainStatus::Cancelled || !r.history.empty())
+            line += QStringLiteral(" after %1 epoch(s) in %2 s").arg(r.history.size()).arg(r.wallSeconds, 0, 'f', 2);
+        std::lock_guard lock(mutex_);
+        pending_.submodels[std::size_t(i)].finished = r.status;
+        pending_.log.append(line);
+    };
+    return e;
+}
+
+TrainCallbacks RunEventBuffer::baselineCallbacks() {
+    TrainCallbacks c;
+    c.onEpoch = [this](const EpochStats& s) {
+        std::lock_guard lock(mutex_);
+        pending_.baseline.epochs.push_back(s);
+    };
+    c.onBatch = [this](const BatchProgress& p) {
+        std::lock_guard lock(mutex_);
+        pending_.baseline.lastBatch = p;
+    };
+    c.onResources = [this](const ResourceSample& r) {
+        std::lock_guard lock(mutex_);
+        pending_.baseline.resources.push_back(r);
+    };
+    return c;
+}
+
+void RunEventBuffer::log(const QString& line) {
+    std::lock_guard lock(mutex_);
+    pending_.log.append(line);
+}
+
+void RunEventBuffer::baselineFinished(TrainStatus status) {
+    std::lock_guard lock(mutex_);
+    pending_.baseline.finished = status;
+}
+
+CollectedEvents RunEventBuffer::take() {
+    CollectedEvents fresh;
+    fresh.submodels.resize(std::size_t(submodels_));
+    std::lock_guard lock(mutex_);
+    std::swap(fresh, pending_);
+    return fresh;
+}
+
+}  // namespace skynnet::ui

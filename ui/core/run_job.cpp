@@ -1,0 +1,119 @@
+#include "ui/core/run_job.h"
+
+#include <QString>
+#include <chrono>
+
+#include "split/thread_backend.h"
+#include "train/metrics.h"
+
+namespace skynnet::ui {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+QString number(double v) { return QString::number(v, 'g', 4); }
+
+// The held-out set the metrics are measured on; without test rows the best remaining stand-in.
+const Dataset& evaluationSet(const PreparedData& p, std::string& name) {
+    if (p.test.size() > 0) {
+        name = "test";
+        return p.test;
+    }
+    if (p.validation.size() > 0) {
+        name = "validation";
+        return p.validation;
+    }
+    name = "training";
+    return p.train;
+}
+
+std::shared_ptr<RunResults> evaluate(const RunInputs& in, const PreparedData& data, ParallelResult split,
+                                     std::optional<BaselineResult> baseline) {
+    auto r = std::make_shared<RunResults>();
+    r->plan = in.plan;
+    const Dataset& eval = evaluationSet(data, r->evaluatedOn);
+    r->evaluatedSamples = long(eval.size());
+    r->metricName = headlineMetricName(in.plan.task);
+    CombinedEvaluation e = split.model.evaluate(eval);
+    r->combinedMetric = e.metric;
+    r->combinedTestOutput = std::move(e.output);
+    for (const auto& s : e.submodels) r->submodelMetrics.push_back(s.metric);
+    r->testTargets = eval.targetMatrix();
+    if (baseline) {
+        r->baselineTestOutput = baseline->network.predict(eval.features);
+        r->baselineMetric = headlineMetric(in.plan.task, r->baselineTestOutput, r->testTargets);
+    }
+    r->split = std::move(split);
+    r->baseline = std::move(baseline);
+    return r;
+}
+
+}  // namespace
+
+RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const CancelToken& cancel) {
+    const auto start = Clock::now();
+    RunOutcome out;
+    try {
+        std::shared_ptr<const PreparedData> data = in.prepared;
+        if (!data) {
+            data = prepareData(in.dataSettings, *in.data, in.test.get());
+            out.prepared = data;
+        }
+        if (cancel.cancelled()) {
+            out.status = TrainStatus::Cancelled;
+            out.message = "stopped before training started";
+            return out;
+        }
+        const Dataset* validation = data->validation.size() > 0 ? &data->validation : nullptr;
+        ParallelTrainer trainer(in.plan, in.config, std::make_shared<ThreadBackend>(in.threadBudget));
+        ParallelResult split = trainer.train(data->train, validation, events.submodelEvents(), &cancel);
+        if (split.status != TrainStatus::Completed) {
+            out.status = split.status;
+            out.message = split.status == TrainStatus::Failed ? split.error : "stopped during the split run";
+            return out;
+        }
+        events.log(QStringLiteral("split run: %1 submodel(s) in %2 s wall, %3 s CPU")
+                       .arg(in.plan.submodelCount())
+                       .arg(split.wallSeconds, 0, 'f', 2)
+                       .arg(split.cpuSeconds, 0, 'f', 2));
+
+        std::optional<BaselineResult> baseline;
+        if (in.baseline) {
+            events.log(QStringLiteral("baseline: training the original model %1 for %2 epoch(s)")
+                           .arg(QString::fromStdString(in.plan.original.widthsSummary()))
+                           .arg(in.plan.epochs));
+            baseline = trainBaseline(in.plan, data->train, validation, in.config, in.threadBudget, events.baselineCallbacks(),
+                                     &cancel);
+            const TrainResult& b = baseline->result;
+            events.baselineFinished(b.status);
+            if (b.status == TrainStatus::Failed || b.status == TrainStatus::Cancelled) {
+                out.status = b.status;
+                out.message = b.status == TrainStatus::Failed ? "baseline: " + b.error : "stopped during the baseline";
+                return out;
+            }
+            events.log(QStringLiteral("baseline: %1 after %2 epoch(s) in %3 s")
+                           .arg(QString::fromStdString(statusName(b.status)))
+                           .arg(b.history.size())
+                           .arg(b.wallSeconds, 0, 'f', 2));
+        }
+
+        auto results = evaluate(in, *data, std::move(split), std::move(baseline));
+        results->wallSeconds = secondsSince(start);
+        QString summary = QStringLiteral("combined %1 %2 on %3 %4 samples")
+                              .arg(QString::fromStdString(results->metricName), number(results->combinedMetric))
+                              .arg(results->evaluatedSamples)
+                              .arg(QString::fromStdString(results->evaluatedOn));
+        if (results->baseline) summary += QStringLiteral(", baseline %1").arg(number(results->baselineMetric));
+        out.message = summary.toStdString();
+        out.results = std::move(results);
+        out.status = TrainStatus::Completed;
+    } catch (const std::exception& e) {
+        out.status = TrainStatus::Failed;
+        out.message = e.what();
+    }
+    return out;
+}
+
+}  // namespace skynnet::ui

@@ -1,0 +1,269 @@
+#include "ui/core/training_session.h"
+
+#include <QElapsedTimer>
+#include <QMetaObject>
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "core/error.h"
+#include "ui/core/run_job.h"
+
+namespace skynnet::ui {
+
+// One run: what the background thread reads (inputs) and writes (outcome, under the mutex), and
+// the GUI-side bookkeeping of its progress estimate.
+struct TrainingSession::Job {
+    quint64 generation = 0;
+    CancelToken cancel;
+    RunInputs inputs;
+    std::unique_ptr<RunEventBuffer> events;
+    std::thread thread;
+
+    std::mutex mutex;
+    std::condition_variable ended;
+    bool done = false;  // guarded by mutex
+    RunOutcome outcome;  // written before done
+
+    quint64 dataRevision = 0;
+    QElapsedTimer clock;
+    qint64 pausedMs = 0, pausedSince = -1;
+    // Per model (submodels, then the baseline): epochs to train and work (samples x epochs x
+    // FLOPs/sample), so the fraction done weighs a wide baseline batch more than a slim submodel's.
+    std::vector<int> epochs;
+    std::vector<double> work;
+
+    double activeSeconds() const {
+        qint64 ms = clock.elapsed() - pausedMs;
+        if (pausedSince >= 0) ms -= clock.elapsed() - pausedSince;
+        return double(std::max<qint64>(ms, 0)) / 1000.0;
+    }
+};
+
+namespace {
+
+void apply(SubmodelSnapshot& snap, ModelUpdate& u) {
+    snap.epochs.insert(snap.epochs.end(), u.epochs.begin(), u.epochs.end());
+    snap.resources.insert(snap.resources.end(), u.resources.begin(), u.resources.end());
+    if (u.lastBatch) snap.lastBatch = *u.lastBatch;
+    if (u.finished) {
+        snap.finished = true;
+        snap.status = *u.finished;
+    }
+}
+
+// The fraction of its own training a model has done, from its last batch report.
+double doneFraction(const SubmodelSnapshot& s, int epochs) {
+    if (s.finished) return 1.0;
+    if (epochs <= 0) return 0.0;
+    double done = double(s.epochs.size());
+    const BatchProgress& b = s.lastBatch;
+    if (b.batches > 0 && b.epoch > 0) done = std::max(done, double(b.epoch - 1) + double(b.batch) / b.batches);
+    return std::min(1.0, done / epochs);
+}
+
+QString startMessage(const SplitPlan& p, const RunInputs& in) {
+    QString line = QStringLiteral("training %1 submodel(s): %2, N=%3, F=%4, %5 epoch(s) each, %6 training samples")
+                       .arg(p.submodelCount())
+                       .arg(QString::fromStdString(strategyName(p.strategy)))
+                       .arg(p.requested)
+                       .arg(p.factor, 0, 'g', 4)
+                       .arg(p.effectiveEpochs)
+                       .arg(p.samples);
+    line += in.threadBudget > 0 ? QStringLiteral(", %1 thread(s)").arg(in.threadBudget) : QStringLiteral(", every core");
+    if (in.baseline) line += QStringLiteral("; then the baseline for %1 epoch(s)").arg(p.epochs);
+    return line;
+}
+
+}  // namespace
+
+TrainingSession::TrainingSession(ProjectDocument* document, QObject* parent) : QObject(parent), document_(document) {
+    qRegisterMetaType<skynnet::TrainStatus>("skynnet::TrainStatus");
+    baselineSnapshot_.submodel = -1;
+    // Precise: a coarse timer may fire up to 5% early, which would break the "at most every
+    // throttleMs" promise over a long run.
+    flushTimer_.setTimerType(Qt::PreciseTimer);
+    flushTimer_.setInterval(throttleMs_);
+    connect(&flushTimer_, &QTimer::timeout, this, &TrainingSession::flush);
+}
+
+TrainingSession::~TrainingSession() {
+    if (!job_) return;
+    // No signals from a dying object: just make the workers stop and wait for them.
+    job_->cancel.cancel();
+    if (job_->thread.joinable()) job_->thread.join();
+}
+
+bool TrainingSession::running() const { return job_ != nullptr; }
+
+bool TrainingSession::paused() const { return job_ && job_->cancel.paused(); }
+
+void TrainingSession::setThrottleMilliseconds(int ms) {
+    throttleMs_ = std::max(1, ms);
+    flushTimer_.setInterval(throttleMs_);
+}
+
+void TrainingSession::start() {
+    if (job_) {  // one run at a time: the old one ends (finished(Cancelled)) before the new one starts
+        stop();
+        waitForFinished();
+    }
+    RunInputs in;
+    try {
+        if (!document_) throw Error("no project is open");
+        if (!document_->hasData()) throw Error("no data loaded: choose a data file first");
+        const TrainSettings& ts = document_->trainSettings();
+        if (ts.config.epochs < 1) throw Error("epochs " + std::to_string(ts.config.epochs) + ": must be at least 1");
+        in.plan = document_->plan();
+        in.config = ts.config;
+        in.threadBudget = ts.threadBudget;
+        in.baseline = ts.trainBaseline;
+        in.prepared = document_->cachedPrepared();
+        in.dataSettings = document_->dataSettings();
+        in.data = document_->dataset();
+        in.test = document_->testDataset();
+    } catch (const std::exception& e) {
+        emit failed(QString::fromStdString(e.what()));
+        return;
+    }
+
+    auto job = std::make_unique<Job>();
+    job->generation = ++generation_;
+    job->dataRevision = document_->dataRevision();
+    job->inputs = std::move(in);
+    const SplitPlan& p = job->inputs.plan;
+    const bool baseline = job->inputs.baseline;
+    for (const auto& s : p.submodels) {
+        job->epochs.push_back(p.effectiveEpochs);
+        job->work.push_back(double(s.rows.size()) * p.effectiveEpochs * double(std::max<std::int64_t>(s.flopsPerSample, 1)));
+    }
+    job->epochs.push_back(baseline ? p.epochs : 0);
+    job->work.push_back(baseline ? double(p.samples) * p.epochs * double(std::max<std::int64_t>(p.originalFlopsPerSample, 1)) : 0.0);
+    job->events = std::make_unique<RunEventBuffer>(p.submodelCount());
+
+    Job* j = job.get();
+    const quint64 generation = job->generation;
+    try {
+        job->thread = std::thread([this, j, generation] {
+            RunOutcome outcome = runTraining(j->inputs, *j->events, j->cancel);
+            {
+                std::lock_guard lock(j->mutex);
+                j->outcome = std::move(outcome);
+                j->done = true;
+            }
+            j->ended.notify_all();
+            // The session outlives this thread (its destructor joins), so posting to it is safe;
+            // the generation drops the call if the run was already ended by waitForFinished().
+            QMetaObject::invokeMethod(this, [this, generation] { onJobEnded(generation); }, Qt::QueuedConnection);
+        });
+    } catch (const std::exception& e) {
+        emit failed(QStringLiteral("cannot start the training thread: ") + QString::fromStdString(e.what()));
+        return;
+    }
+
+    job_ = std::move(job);
+    plan_ = std::make_shared<const SplitPlan>(job_->inputs.plan);
+    snapshots_.assign(std::size_t(plan_->submodelCount()), SubmodelSnapshot{});
+    for (int i = 0; i < plan_->submodelCount(); ++i) snapshots_[std::size_t(i)].submodel = i;
+    baselineSnapshot_ = SubmodelSnapshot{};
+    baselineSnapshot_.submodel = -1;
+    results_.reset();
+    job_->clock.start();
+    flushTimer_.start();
+    emit started(plan_->submodelCount(), job_->inputs.baseline);
+    emit logMessage(startMessage(*plan_, job_->inputs));
+    for (const auto& w : plan_->warnings) emit logMessage(QStringLiteral("note: ") + QString::fromStdString(w));
+}
+
+void TrainingSession::pause() {
+    if (!job_ || job_->cancel.paused() || job_->cancel.cancelled()) return;
+    job_->cancel.pause();
+    job_->pausedSince = job_->clock.elapsed();
+    emit logMessage(QStringLiteral("paused (workers stop at their next batch boundary)"));
+}
+
+void TrainingSession::resume() {
+    if (!job_ || !job_->cancel.paused()) return;
+    job_->cancel.resume();
+    if (job_->pausedSince >= 0) job_->pausedMs += job_->clock.elapsed() - job_->pausedSince;
+    job_->pausedSince = -1;
+    emit logMessage(QStringLiteral("resumed"));
+}
+
+void TrainingSession::stop() {
+    if (!job_ || job_->cancel.cancelled()) return;
+    job_->cancel.cancel();  // also wakes paused workers
+    emit logMessage(QStringLiteral("stopping at the next batch boundary"));
+}
+
+bool TrainingSession::waitForFinished(int timeoutMs) {
+    if (!job_) return true;
+    {
+        std::unique_lock lock(job_->mutex);
+        const auto isDone = [this] { return job_->done; };
+        if (timeoutMs < 0) job_->ended.wait(lock, isDone);
+        else if (!job_->ended.wait_for(lock, std::chrono::milliseconds(timeoutMs), isDone)) return false;
+    }
+    endJob();
+    return true;
+}
+
+void TrainingSession::onJobEnded(quint64 generation) {
+    if (job_ && job_->generation == generation) endJob();
+}
+
+void TrainingSession::endJob() {
+    job_->thread.join();  // the outcome is written; the thread is only returning
+    flush();
+    flushTimer_.stop();
+    std::unique_ptr<Job> job = std::move(job_);  // running() is false from here on
+    RunOutcome& out = job->outcome;
+    if (out.prepared && document_) document_->adoptPrepared(out.prepared, job->dataRevision);
+    const QString message = QString::fromStdString(out.message);
+    if (out.status == TrainStatus::Completed) {
+        results_ = out.results;
+        emit overallProgress(1.0, 0.0);
+        emit logMessage(QStringLiteral("finished: ") + message);
+    } else {
+        emit logMessage(QString::fromStdString(statusName(out.status)) + QStringLiteral(": ") + message);
+    }
+    emit finished(out.status, message);
+}
+
+void TrainingSession::flush() {
+    if (!job_) return;
+    CollectedEvents c = job_->events->take();
+    QList<int> changed;
+    for (std::size_t i = 0; i < c.submodels.size() && i < snapshots_.size(); ++i) {
+        if (c.submodels[i].empty()) continue;
+        apply(snapshots_[i], c.submodels[i]);
+        changed.append(int(i));
+    }
+    const bool baselineChanged = !c.baseline.empty();
+    if (baselineChanged) apply(baselineSnapshot_, c.baseline);
+    for (const QString& line : c.log) emit logMessage(line);
+    if (changed.isEmpty() && !baselineChanged) return;
+    emit progress(changed, baselineChanged);
+    emitOverallProgress();
+}
+
+double TrainingSession::overallFraction() const {
+    if (!job_) return 0.0;
+    double total = 0, done = 0;
+    for (std::size_t m = 0; m < job_->work.size(); ++m) {
+        const SubmodelSnapshot& s = m < snapshots_.size() ? snapshots_[m] : baselineSnapshot_;
+        total += job_->work[m];
+        done += job_->work[m] * doneFraction(s, job_->epochs[m]);
+    }
+    return total > 0 ? done / total : 0.0;
+}
+
+void TrainingSession::emitOverallProgress() {
+    const double f = overallFraction();
+    // Too early to extrapolate: the first batches include thread start-up and data preparation.
+    const double remaining = f > 0.01 ? job_->activeSeconds() * (1.0 - f) / f : -1.0;
+    emit overallProgress(f, remaining);
+}
+
+}  // namespace skynnet::ui
