@@ -1,0 +1,354 @@
+// The desktop app driven like a user, offscreen: load data on the Data page, design a network,
+// plan a split, train from the Train page and read the Results page; cancel with Stop; a bad
+// file shows an error and keeps the previous data. Small data and few epochs keep it quick.
+#include <QAbstractButton>
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QMenu>
+#include <QLabel>
+#include <QScatterSeries>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include "split/combined_model.h"
+#include "ui/core/app_settings.h"
+#include "ui/core/formatting.h"
+#include "ui/core/layer_table_model.h"
+#include "ui/core/plan_table_model.h"
+#include "ui/core/project_document.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/chart_util.h"
+#include "ui/widgets/confusion_matrix_widget.h"
+#include "ui/widgets/data_page.h"
+#include "ui/widgets/live_chart.h"
+#include "ui/widgets/main_window.h"
+#include "ui/widgets/network_page.h"
+#include "ui/widgets/results_page.h"
+#include "ui/widgets/split_page.h"
+#include "ui/widgets/train_page.h"
+#include "ui/widgets/training_charts.h"
+
+using namespace skynnet;
+using namespace skynnet::ui;
+
+class TestWidgets : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+    std::unique_ptr<MainWindow> window_;
+
+    std::unique_ptr<MainWindow> makeWindow() {
+        auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+        w->resize(1280, 860);
+        w->show();
+        return w;
+    }
+
+    // Small, quick training settings: a few epochs, frequent resource samples for the charts.
+    static void quickTraining(ProjectDocument* doc, int epochs, int batch = 32) {
+        TrainSettings t = doc->trainSettings();
+        t.config.epochs = epochs;
+        t.config.batchSize = batch;
+        t.config.optimizer.learningRate = 0.01f;
+        t.config.resourceReportSeconds = 0.02;
+        t.config.batchReportSeconds = 0.01;
+        t.threadBudget = 2;
+        t.trainBaseline = true;
+        doc->setTrainSettings(t);
+    }
+
+    static QString writeFile(const QString& path, const QByteArray& text) {
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly)) return {};
+        f.write(text);
+        return path;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(dir_.isValid());
+        window_ = makeWindow();
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+
+    void dataPageLoadsCsvAndRemembersIt() {
+        DataPage* page = window_->dataPage();
+        const QString iris = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/datasets/iris.csv");
+        page->loadFile(iris);
+        QVERIFY(page->waitForLoad(30000));
+        ProjectDocument* doc = window_->document();
+        QCOMPARE(doc->dataset()->size(), Index(150));
+        QCOMPARE(doc->dataset()->classCount(), 3);
+        QCOMPARE(page->previewView()->model()->rowCount(), 150);
+        QCOMPARE(page->previewView()->model()->columnCount(), 5);
+        QVERIFY(window_->settings()->recentFiles().contains(QFileInfo(iris).absoluteFilePath()));
+        QVERIFY(page->recentMenu()->actions().size() >= 1);
+        // The task can be overridden: the same file as regression on its last numeric column.
+        DataSettings s = doc->dataSettings();
+        s.targetColumn = QStringLiteral("petal_width");
+        s.task = Task::Regression;
+        page->loadSettings(s);
+        QVERIFY(page->waitForLoad(30000));
+        QCOMPARE(doc->dataset()->task, Task::Regression);
+        QVERIFY(page->errorText().isEmpty());
+    }
+
+    void dataPageLoadsBuiltinExample() {
+        DataPage* page = window_->dataPage();
+        QSignalSpy loaded(page, &DataPage::loadFinished);
+        QVERIFY(page->loadExample(QStringLiteral("blobs")));
+        QVERIFY(page->isLoading());  // in the background
+        QVERIFY(page->waitForLoad(30000));
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(loaded.at(0).at(0).toBool(), true);
+        ProjectDocument* doc = window_->document();
+        QVERIFY(doc->hasData());
+        QCOMPARE(doc->dataset()->classCount(), 4);
+        QCOMPARE(page->previewView()->model()->rowCount(), int(doc->dataset()->size()));
+        QVERIFY(page->previewView()->model()->columnCount() >= 3);  // 2 features + the class
+        QCOMPARE(page->classChart()->barCount(), 4);
+        QVERIFY(page->errorText().isEmpty());
+    }
+
+    void badFileShowsErrorAndKeepsPreviousData() {
+        DataPage* page = window_->dataPage();
+        ProjectDocument* doc = window_->document();
+        const auto before = doc->dataset();
+        QVERIFY(before);
+        const QString bad = writeFile(dir_.filePath(QStringLiteral("broken.csv")),
+                                      "a,b,label\n1,2,x\n3,4,y\n5,oops,x\n7,8,y\n");
+        QSignalSpy loaded(page, &DataPage::loadFinished);
+        page->loadFile(bad);
+        QVERIFY(!page->waitForLoad(30000));
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(loaded.at(0).at(0).toBool(), false);
+        const QString error = page->errorText();
+        QVERIFY2(error.contains(QStringLiteral("broken.csv")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral(":4")), qPrintable(error));  // the line at fault
+        QVERIFY2(error.contains(QStringLiteral("'b'")), qPrintable(error));  // and its column
+        QCOMPARE(doc->dataset(), before);  // the previous dataset stays loaded
+
+        page->loadFile(dir_.filePath(QStringLiteral("does-not-exist.csv")));
+        QVERIFY(!page->waitForLoad(30000));
+        QVERIFY(page->errorText().contains(QStringLiteral("does-not-exist.csv")));
+        QCOMPARE(doc->dataset(), before);
+    }
+
+    void networkPageEditsLayers() {
+        NetworkPage* page = window_->networkPage();
+        ProjectDocument* doc = window_->document();
+        LayerTableModel* model = page->layerModel();
+        page->applyPreset(0);  // 64-32
+        QCOMPARE(doc->network().layers.size(), std::size_t(2));
+        // Design a small network: 24 then 16 units, tanh in the middle.
+        QVERIFY(model->setData(model->index(0, LayerTableModel::Units), 24));
+        QVERIFY(model->setData(model->index(1, LayerTableModel::Units), 16));
+        page->table()->selectRow(1);
+        page->addLayer();
+        QCOMPARE(doc->network().layers.size(), std::size_t(3));
+        QVERIFY(model->setData(model->index(2, LayerTableModel::Activation), QStringLiteral("tanh")));
+        page->table()->selectRow(2);
+        page->moveLayer(-1);
+        QCOMPARE(doc->network().layers[1].activation, Activation::Tanh);
+        page->table()->selectRow(1);
+        page->removeLayer();
+        QCOMPARE(doc->network().widthsSummary(), std::string("2-24-16-4"));
+        QVERIFY(!page->hasErrors());
+        // A refused edit leaves the network as it was.
+        QVERIFY(!model->setData(model->index(0, LayerTableModel::Units), 0));
+        QCOMPARE(doc->network().layers[0].units, 24);
+    }
+
+    void splitPagePlansAndWarns() {
+        SplitPage* page = window_->splitPage();
+        page->setStrategy(Strategy::ClassGroups);
+        page->setSubmodels(3);
+        QCOMPARE(window_->document()->splitOptions().strategy, Strategy::ClassGroups);
+        QCOMPARE(page->planModel()->rowCount(), 1 + 3);  // the original, then 3 submodels
+        QVERIFY(page->errorText().isEmpty());
+        QVERIFY(page->planChart()->barCount() > 0);
+        page->setSubmodels(4);  // not triangular: still 3 submodels, and the page says so
+        QCOMPARE(page->planModel()->rowCount(), 1 + 3);
+        QVERIFY2(page->warningsText().contains(QStringLiteral("N=4")), qPrintable(page->warningsText()));
+        page->setSubmodels(3);
+        for (QWidget* w : page->optionWidgets()) QVERIFY2(!w->toolTip().isEmpty(), qPrintable(w->metaObject()->className()));
+
+        // A width that would fall below 2 is an error shown in the page, with no plan.
+        ProjectDocument* doc = window_->document();
+        const NetworkSpec good = doc->network();
+        SplitOptions o = doc->splitOptions();
+        o.strategy = Strategy::DataShards;
+        o.dataShardFactor = 16.0;
+        doc->setSplitOptions(o);
+        QVERIFY2(!page->errorText().isEmpty(), "no error for a width below 2");
+        QCOMPARE(page->planModel()->rowCount(), 0);
+        o.strategy = Strategy::ClassGroups;
+        o.dataShardFactor.reset();
+        doc->setSplitOptions(o);
+        QVERIFY(page->errorText().isEmpty());
+        QCOMPARE(doc->network(), good);
+    }
+
+    void trainFromTrainPageAndSeeResults() {
+        ProjectDocument* doc = window_->document();
+        TrainingSession* session = window_->session();
+        TrainPage* train = window_->trainPage();
+        quickTraining(doc, 60, 16);  // long enough (a few tenths of a second) for resource samples
+        // The page's own model (the ui/core ones have their own tests) checked through a whole run.
+        QAbstractItemModelTester tester(window_->resultsPage()->classMetricsTable()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy started(session, &TrainingSession::started);
+        QSignalSpy progress(session, &TrainingSession::progress);
+        QSignalSpy finished(session, &TrainingSession::finished);
+        window_->showPage(MainWindow::TrainPageIndex);
+        QVERIFY(train->startButton()->isEnabled());
+        QTest::mouseClick(train->startButton(), Qt::LeftButton);
+        QCOMPARE(started.count(), 1);
+        QVERIFY(train->stopButton()->isEnabled());
+        QVERIFY(!train->startButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+        QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Completed);
+        QVERIFY(progress.count() > 0);
+
+        const auto results = session->results();
+        QVERIFY(results);
+        const SplitPlan& plan = results->plan;
+        QCOMPARE(plan.submodelCount(), 3);
+        for (const SubmodelSnapshot& s : session->submodels())
+            QCOMPARE(int(s.epochs.size()), plan.effectiveEpochs);  // every epoch of every submodel reported
+        QCOMPARE(int(session->baseline().epochs.size()), plan.epochs);
+
+        // Charts received points: loss and metric per epoch, resources over time.
+        TrainingCharts* charts = train->charts();
+        QCOMPARE(charts->lossChart()->seriesCount(), 3 + 1);
+        QVERIFY(charts->lossChart()->pointCount() >= 4 * plan.effectiveEpochs);
+        QVERIFY(charts->metricChart()->pointCount() >= 3 * plan.effectiveEpochs + plan.epochs);
+        QVERIFY(charts->memoryChart()->pointCount() > 0);
+        QVERIFY2(charts->cpuChart()->pointCount() > 0, "no CPU sample: the run was too short to sample");
+        qInfo("chart points: loss %d, metric %d, cpu %d, memory %d", charts->lossChart()->pointCount(),
+              charts->metricChart()->pointCount(), charts->cpuChart()->pointCount(), charts->memoryChart()->pointCount());
+        charts->logScaleBox()->setChecked(true);
+        QVERIFY(charts->lossChart()->logarithmic());
+        charts->logScaleBox()->setChecked(false);
+        QCOMPARE(train->epochTable()->model()->rowCount(), 3 * plan.effectiveEpochs + plan.epochs);
+
+        // The Results page shows the engine's combined metric, computed again here from the model.
+        ResultsPage* page = window_->resultsPage();
+        QVERIFY(page->hasResults());
+        CombinedModel model = results->split.model;
+        const CombinedEvaluation e = model.evaluate(doc->prepared()->test);
+        QCOMPARE(e.metric, results->combinedMetric);
+        QCOMPARE(page->combinedMetricText(), formatMetric(e.metric));
+        QVERIFY(page->headline()->text().contains(formatMetric(e.metric)));
+        QCOMPARE(page->comparisonTable()->model()->rowCount(), 1 + 3 + 1);  // combined, submodels, baseline
+        QCOMPARE(page->confusionMatrix()->classCount(), 4);
+        long total = 0;
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 4; ++c) total += page->confusionMatrix()->count(r, c);
+        QCOMPARE(total, long(doc->prepared()->test.size()));
+        QCOMPARE(page->classMetricsTable()->model()->rowCount(), 4);
+        QCOMPARE(page->metricChart()->barCount(), 1 + 3 + 1);
+        QVERIFY(train->startButton()->isEnabled());
+    }
+
+    void stopCancelsMidTraining() {
+        ProjectDocument* doc = window_->document();
+        TrainingSession* session = window_->session();
+        TrainPage* train = window_->trainPage();
+        const NetworkSpec designed = doc->network();
+        NetworkSpec wide = designed;  // far more work than the test waits for
+        wide.layers = parseLayers("dense:512:relu,dense:512:relu");
+        doc->setNetwork(wide);
+        quickTraining(doc, 500);
+        QSignalSpy progress(session, &TrainingSession::progress);
+        QSignalSpy finished(session, &TrainingSession::finished);
+        QTest::mouseClick(train->startButton(), Qt::LeftButton);
+        QVERIFY(session->running());
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 30000);
+        QVERIFY(train->stopButton()->isEnabled());
+        QTest::mouseClick(train->stopButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
+        QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Cancelled);
+        QVERIFY(!session->running());
+        QVERIFY(!session->results());
+        QVERIFY(!window_->resultsPage()->hasResults());
+        QVERIFY(train->startButton()->isEnabled());
+        QVERIFY(!train->stopButton()->isEnabled());
+        doc->setNetwork(designed);
+    }
+
+    void regressionShowsScatter() {
+        DataPage* data = window_->dataPage();
+        QVERIFY(data->loadExample(QStringLiteral("sine")));
+        QVERIFY(data->waitForLoad(30000));
+        ProjectDocument* doc = window_->document();
+        QCOMPARE(doc->dataset()->task, Task::Regression);
+        window_->splitPage()->setStrategy(Strategy::OutputSplit);
+        window_->splitPage()->setSubmodels(3);
+        QVERIFY2(window_->splitPage()->errorText().isEmpty(), qPrintable(window_->splitPage()->errorText()));
+        quickTraining(doc, 2);
+        QSignalSpy finished(window_->session(), &TrainingSession::finished);
+        QTest::mouseClick(window_->trainPage()->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+        QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Completed);
+        ResultsPage* page = window_->resultsPage();
+        QVERIFY(page->hasResults());
+        QVERIFY(page->scatterSeries());
+        QVERIFY(page->scatterSeries()->count() > 0);
+        QCOMPARE(page->combinedMetricText(), formatMetric(window_->session()->results()->combinedMetric));
+    }
+
+    void invalidNetworkIsFlaggedBeforeTraining() {
+        ProjectDocument* doc = window_->document();
+        NetworkSpec spec = doc->network();
+        spec.layers = {LayerSpec{}};
+        spec.layers[0].units = 0;  // the designer refuses this; a document edit can still make it
+        doc->setNetwork(spec);
+        QVERIFY(window_->networkPage()->hasErrors());
+        QVERIFY(!window_->networkPage()->problemsText().isEmpty());
+        QSignalSpy started(window_->session(), &TrainingSession::started);
+        QTest::mouseClick(window_->trainPage()->startButton(), Qt::LeftButton);
+        QCOMPARE(started.count(), 0);
+        QVERIFY(!window_->trainPage()->errorText().isEmpty());
+        window_->networkPage()->applyPreset(0);
+        QVERIFY(!window_->networkPage()->hasErrors());
+    }
+
+    void closingDuringTrainingAsksThenStops() {
+        auto w = makeWindow();
+        DataPage* data = w->dataPage();
+        QVERIFY(data->loadExample(QStringLiteral("spirals")));
+        QVERIFY(data->waitForLoad(30000));
+        NetworkSpec wide = w->document()->network();
+        wide.layers = parseLayers("dense:512:relu,dense:512:relu");
+        w->document()->setNetwork(wide);
+        quickTraining(w->document(), 500);
+        QSignalSpy progress(w->session(), &TrainingSession::progress);
+        QTest::mouseClick(w->trainPage()->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 30000);
+        bool asked = false;
+        QTimer::singleShot(200, this, [&asked] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                asked = true;
+                box->button(QMessageBox::Yes)->click();
+            }
+        });
+        QVERIFY(w->close());
+        QVERIFY(asked);
+        QVERIFY(!w->session()->running());
+    }
+};
+
+QTEST_MAIN(TestWidgets)
+#include "tst_widgets.moc"

@@ -1,0 +1,135 @@
+#include "ui/widgets/chart_util.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QHorizontalBarSeries>
+#include <QChart>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace skynnet::ui {
+
+QColor submodelColor(int submodel) {
+    if (submodel < 0) return QColor(60, 60, 60);
+    // Tableau 10: distinct and readable on white, repeated beyond ten submodels.
+    static const QColor palette[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},
+                                     {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127},
+                                     {188, 189, 34},  {23, 190, 207}};
+    return palette[submodel % 10];
+}
+
+QString submodelName(int submodel) {
+    return submodel < 0 ? QStringLiteral("baseline") : QStringLiteral("submodel %1").arg(submodel + 1);
+}
+
+void setNiceRange(QValueAxis* axis, double lo, double hi) {
+    if (!(hi > lo)) hi = lo + (lo == 0 ? 1 : std::abs(lo) * 0.1);
+    const double raw = (hi - lo) / 5;
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * power;
+    for (double m : {1.0, 2.0, 2.5, 5.0})
+        if (m * power >= raw) {
+            step = m * power;
+            break;
+        }
+    const double from = std::floor(lo / step + 1e-9) * step, to = std::ceil(hi / step - 1e-9) * step;
+    axis->setRange(from, to);
+    axis->setTickCount(int(std::lround((to - from) / step)) + 1);
+}
+
+void clearChart(QChart* chart) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+QChartView* makeChartView(const QString& title, QWidget* parent) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setAnimationOptions(QChart::NoAnimation);  // live data: animations lag behind
+    auto* view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(240, 180);
+    return view;
+}
+
+BarChart::BarChart(const QString& title, QWidget* parent) : QChartView(parent), title_(title) {
+    auto* c = new QChart;
+    c->setTitle(title);
+    c->setMargins(QMargins(4, 4, 4, 4));
+    c->legend()->setAlignment(Qt::AlignBottom);
+    c->setAnimationOptions(QChart::NoAnimation);
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(240, 180);
+}
+
+void BarChart::setTitle(const QString& title) {
+    title_ = title;
+    chart()->setTitle(title);
+}
+
+void BarChart::setPlaceholder(const QString& text) {
+    clearChart(chart());
+    chart()->setTitle(title_ + QStringLiteral(" — ") + text);
+    bars_ = 0;
+}
+
+void BarChart::setData(const QStringList& categoriesIn, const std::vector<Set>& setsIn, const QString& valueTitle) {
+    if (categoriesIn.isEmpty() || setsIn.empty()) {
+        setPlaceholder(tr("no data"));
+        return;
+    }
+    // Horizontal bars are drawn bottom-up: reversed, the first category reads at the top.
+    QStringList categories = categoriesIn;
+    std::vector<Set> sets = setsIn;
+    if (horizontal_) {
+        std::reverse(categories.begin(), categories.end());
+        for (Set& s : sets) std::reverse(s.values.begin(), s.values.end());
+    }
+    QChart* c = chart();
+    clearChart(c);
+    c->setTitle(title_);
+    QAbstractBarSeries* series = horizontal_ ? static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries) : new QBarSeries;
+    double top = 0, bottom = 0;
+    bars_ = 0;
+    for (const Set& s : sets) {
+        auto* set = new QBarSet(s.name);
+        for (double v : s.values) {
+            *set << v;
+            top = std::max(top, v);
+            bottom = std::min(bottom, v);
+            ++bars_;
+        }
+        if (s.color.isValid()) set->setColor(s.color);
+        series->append(set);
+    }
+    c->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    QFont small = x->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.8);  // category names stay whole on narrow charts
+    x->setLabelsFont(small);
+    auto* y = new QValueAxis;
+    if (upperBound_ > 0 && top <= upperBound_ && top > upperBound_ / 2) {
+        y->setRange(bottom, upperBound_);
+        y->setTickCount(6);
+    } else {
+        setNiceRange(y, bottom, top > 0 ? top * 1.02 : 1);
+    }
+    y->setLabelFormat(QStringLiteral("%.6g"));
+    if (!valueTitle.isEmpty()) y->setTitleText(valueTitle);
+    c->addAxis(x, horizontal_ ? Qt::AlignLeft : Qt::AlignBottom);
+    c->addAxis(y, horizontal_ ? Qt::AlignBottom : Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    c->legend()->setVisible(sets.size() > 1);
+}
+
+}  // namespace skynnet::ui

@@ -1,0 +1,54 @@
+#pragma once
+// Small helpers shared by every chart of the app: one look (antialiased, compact, legend below),
+// one colour per submodel across all charts, and a bar chart that is rebuilt from plain values.
+#include <QChartView>
+#include <QColor>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+class QValueAxis;
+
+namespace skynnet::ui {
+
+// Submodel i (0-based) keeps its colour on every chart; -1 is the baseline (dark grey).
+QColor submodelColor(int submodel);
+QString submodelName(int submodel);  // "submodel 1", "baseline"
+
+// Sets the axis to a range covering [lo, hi] with round tick steps (1, 2, 2.5 or 5 x 10^k).
+void setNiceRange(QValueAxis* axis, double lo, double hi);
+
+// Removes (and deletes) every series and axis.
+void clearChart(QChart* chart);
+
+// A chart view with the app's common settings; the view owns its chart.
+QChartView* makeChartView(const QString& title, QWidget* parent = nullptr);
+
+// A grouped bar chart: categories along x, one bar set per named series.
+class BarChart : public QChartView {
+    Q_OBJECT
+public:
+    struct Set {
+        QString name;
+        std::vector<double> values;  // one per category
+        QColor color;                // invalid: chart theme default
+    };
+    explicit BarChart(const QString& title, QWidget* parent = nullptr);
+    // Replaces everything shown; an empty category list shows the placeholder text instead.
+    void setData(const QStringList& categories, const std::vector<Set>& sets, const QString& valueTitle = {});
+    void setPlaceholder(const QString& text);
+    void setTitle(const QString& title);  // kept across setData()
+    // Caps the value axis (e.g. 1 for accuracies) when no value exceeds it; <= 0: no cap.
+    void setUpperBound(double bound) { upperBound_ = bound; }
+    // Bars along x with the categories down the side: long category names stay readable.
+    void setHorizontal(bool on) { horizontal_ = on; }
+    int barCount() const { return bars_; }
+
+private:
+    QString title_;
+    int bars_ = 0;
+    double upperBound_ = 0;
+    bool horizontal_ = false;
+};
+
+}  // namespace skynnet::ui

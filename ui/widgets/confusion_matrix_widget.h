@@ -1,0 +1,31 @@
+#pragma once
+// The confusion matrix as a heat map: one painted cell per (true, predicted) pair, shaded by the
+// share of its true class (so rare classes are as readable as common ones), counts written in.
+#include <QStringList>
+#include <QWidget>
+#include <vector>
+
+namespace skynnet::ui {
+
+class ConfusionMatrixWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit ConfusionMatrixWidget(QWidget* parent = nullptr);
+
+    // confusion[true][predicted]; an empty matrix shows a placeholder.
+    void setMatrix(const std::vector<std::vector<long>>& confusion, const QStringList& classNames);
+    int classCount() const { return int(matrix_.size()); }
+    long count(int trueClass, int predicted) const { return matrix_[std::size_t(trueClass)][std::size_t(predicted)]; }
+
+    QSize sizeHint() const override { return {420, 360}; }
+    QSize minimumSizeHint() const override { return {200, 160}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    std::vector<std::vector<long>> matrix_;
+    QStringList names_;
+};
+
+}  // namespace skynnet::ui

@@ -1,0 +1,118 @@
+#include "ui/widgets/data_options_panel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/widgets/dataset_views.h"
+
+namespace skynnet::ui {
+
+DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) : QWidget(parent), document_(document) {
+    targetColumn_ = new QComboBox;
+    targetColumn_->setToolTip(tr("The column the network learns to predict (CSV files); the others are its inputs"));
+    task_ = new QComboBox;
+    task_->addItem(tr("Detected automatically"));
+    task_->addItem(tr("Classification"), int(Task::Classification));
+    task_->addItem(tr("Binary classification"), int(Task::Binary));
+    task_->addItem(tr("Regression"), int(Task::Regression));
+    task_->setToolTip(tr("Override the detected task: classes, two classes, or numeric values"));
+    detected_ = new QLabel;
+    auto* roles = new QGroupBox(tr("Columns and task"));
+    auto* rolesForm = new QFormLayout(roles);
+    rolesForm->addRow(tr("Target column:"), targetColumn_);
+    rolesForm->addRow(tr("Task:"), task_);
+    rolesForm->addRow(QString(), detected_);
+    connect(targetColumn_, &QComboBox::activated, this, &DataOptionsPanel::requestReload);
+    connect(task_, &QComboBox::activated, this, &DataOptionsPanel::requestReload);
+
+    scaling_ = new QComboBox;
+    scaling_->addItem(tr("Standardize (mean 0, sd 1)"), int(Scaling::Standardize));
+    scaling_->addItem(tr("Min-max to [0, 1]"), int(Scaling::MinMax));
+    scaling_->addItem(tr("None"), int(Scaling::None));
+    scaling_->setToolTip(tr("How numeric features are scaled; fitted on the training rows only"));
+    validation_ = new QDoubleSpinBox;
+    test_ = new QDoubleSpinBox;
+    for (QDoubleSpinBox* s : {validation_, test_}) {
+        s->setRange(0, 90);
+        s->setDecimals(0);
+        s->setSuffix(QStringLiteral(" %"));
+    }
+    validation_->setToolTip(tr("Share of the rows held out to validate after every epoch"));
+    test_->setToolTip(tr("Share of the rows held out to measure the final models (unused with a separate test file)"));
+    seed_ = new QSpinBox;
+    seed_->setRange(0, 1'000'000);
+    seed_->setToolTip(tr("Seed of the stratified train/validation/test split"));
+    auto* prep = new QGroupBox(tr("Preparation"));
+    auto* prepForm = new QFormLayout(prep);
+    prepForm->addRow(tr("Scaling:"), scaling_);
+    prepForm->addRow(tr("Validation:"), validation_);
+    prepForm->addRow(tr("Test:"), test_);
+    prepForm->addRow(tr("Split seed:"), seed_);
+    connect(scaling_, &QComboBox::activated, this, &DataOptionsPanel::applyPreparation);
+    for (QDoubleSpinBox* s : {validation_, test_})
+        connect(s, &QDoubleSpinBox::valueChanged, this, &DataOptionsPanel::applyPreparation);
+    connect(seed_, &QSpinBox::valueChanged, this, &DataOptionsPanel::applyPreparation);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(roles);
+    layout->addWidget(prep);
+    refresh();
+}
+
+void DataOptionsPanel::refresh() {
+    updating_ = true;
+    const DataSettings& s = document_->dataSettings();
+    const auto data = document_->dataset();
+    task_->setCurrentIndex(s.task ? task_->findData(int(*s.task)) : 0);
+    detected_->setText(data ? tr("In use: %1").arg(QString::fromStdString(taskName(data->task))) : QString());
+    scaling_->setCurrentIndex(std::max(0, scaling_->findData(int(s.scaling))));
+    validation_->setValue(s.validationFraction * 100);
+    test_->setValue(s.testFraction * 100);
+    test_->setEnabled(s.testPath.isEmpty());
+    seed_->setValue(int(s.seed));
+
+    targetColumn_->clear();
+    const bool csv = !s.path.isEmpty() && isCsvPath(s.path);
+    targetColumn_->setEnabled(csv);
+    if (!csv) {
+        targetColumn_->addItem(s.path.isEmpty() ? QString() : tr("(labels from the file)"));
+    } else {
+        targetColumn_->addItem(tr("Last column"), QString());
+        for (const QString& c : csvColumns(s.path)) targetColumn_->addItem(c, c);
+        targetColumn_->setCurrentIndex(std::max(0, targetColumn_->findData(s.targetColumn)));
+    }
+    updating_ = false;
+}
+
+void DataOptionsPanel::applyPreparation() {
+    if (updating_ || !document_->hasData()) return;
+    DataSettings s = document_->dataSettings();
+    s.scaling = Scaling(scaling_->currentData().toInt());
+    s.validationFraction = validation_->value() / 100.0;
+    s.testFraction = test_->value() / 100.0;
+    s.seed = quint64(seed_->value());
+    if (s.validationFraction + s.testFraction >= 0.95) {  // splitIndices needs rows left to train on
+        emit problem(tr("Validation and test together must leave rows to train on (at most 95 %)."));
+        return;
+    }
+    emit problemSolved();
+    document_->setDataSettings(s);
+}
+
+void DataOptionsPanel::requestReload() {
+    if (updating_ || document_->dataSettings().path.isEmpty()) return;
+    DataSettings s = document_->dataSettings();
+    s.targetColumn = targetColumn_->isEnabled() ? targetColumn_->currentData().toString() : QString();
+    const QVariant task = task_->currentData();
+    s.task = task.isValid() ? std::optional<Task>(Task(task.toInt())) : std::nullopt;
+    if (!(s == document_->dataSettings())) emit reloadRequested(s);
+}
+
+}  // namespace skynnet::ui

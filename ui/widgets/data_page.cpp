@@ -1,0 +1,312 @@
+#include "ui/widgets/data_page.h"
+
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMenu>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStyle>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ui/core/app_settings.h"
+#include "ui/core/dataset_table_model.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/chart_util.h"
+#include "ui/widgets/data_options_panel.h"
+#include "ui/widgets/dataset_views.h"
+#include "ui/widgets/examples.h"
+#include "ui/widgets/session_guard.h"
+
+namespace skynnet::ui {
+
+DataPage::DataPage(ProjectDocument* document, TrainingSession* session, AppSettings* settings, QWidget* parent)
+    : QWidget(parent), document_(document), session_(session), settings_(settings) {
+    setAcceptDrops(true);
+
+    errorBanner_ = new QLabel;
+    errorBanner_->setObjectName(QStringLiteral("dataErrorBanner"));
+    errorBanner_->setWordWrap(true);
+    errorBanner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errorBanner_->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
+                                               " border-radius: 4px; padding: 6px; }"));
+    errorBanner_->hide();
+
+    busy_ = new QWidget;
+    auto* busyLayout = new QHBoxLayout(busy_);
+    busyLayout->setContentsMargins(0, 0, 0, 0);
+    auto* spinner = new QProgressBar;
+    spinner->setRange(0, 0);  // indeterminate: the loaders do not report progress
+    spinner->setMaximumWidth(160);
+    spinner->setTextVisible(false);
+    busyLabel_ = new QLabel;
+    busyLayout->addWidget(spinner);
+    busyLayout->addWidget(busyLabel_, 1);
+    busy_->hide();
+
+    summary_ = new QLabel;
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    preview_ = new QTableView;
+    previewModel_ = new DatasetTableModel(this);
+    preview_->setModel(previewModel_);
+    preview_->setAlternatingRowColors(true);
+    preview_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // Fixed row heights and no resize-to-contents: 60,000 rows x 785 columns stay smooth.
+    preview_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    preview_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    preview_->horizontalHeader()->setDefaultSectionSize(90);
+    connect(preview_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showSample(current.row()); });
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(summary_);
+    leftLayout->addWidget(preview_, 1);
+
+    options_ = new DataOptionsPanel(document_);
+    connect(options_, &DataOptionsPanel::reloadRequested, this, &DataPage::loadSettings);
+    connect(options_, &DataOptionsPanel::problem, this, &DataPage::showError);
+    connect(options_, &DataOptionsPanel::problemSolved, errorBanner_, &QWidget::hide);
+    sampleImage_ = new QLabel;
+    sampleImage_->setAlignment(Qt::AlignCenter);
+    sampleImage_->hide();
+    classChart_ = new BarChart(tr("Class distribution"));
+    classChart_->setHorizontal(true);
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(options_);
+    rightLayout->addWidget(sampleImage_);
+    rightLayout->addWidget(classChart_, 1);
+
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({860, 480});  // scaled to the real width on first show
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buildToolbar());
+    layout->addWidget(errorBanner_);
+    layout->addWidget(busy_);
+    layout->addWidget(split, 1);
+
+    connect(document_, &ProjectDocument::dataChanged, this, &DataPage::refreshFromDocument);
+    refreshFromDocument();
+    refreshRecentMenu();
+}
+
+QLayout* DataPage::buildToolbar() {
+    auto* open = new QPushButton(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open file…"));
+    open->setToolTip(tr("Open a CSV/TSV table or an IDX image file (MNIST family, plain or .gz)"));
+    connect(open, &QPushButton::clicked, this, &DataPage::openFileDialog);
+
+    auto* fashion = new QPushButton(tr("Fashion-MNIST"));
+    fashion->setEnabled(fashionMnistInstalled());
+    fashion->setToolTip(fashionMnistInstalled()
+                            ? tr("60,000 training and 10,000 test images from %1").arg(fashionMnistDirectory())
+                            : tr("Install Debian's fashion-mnist package to get %1").arg(fashionMnistDirectory()));
+    connect(fashion, &QPushButton::clicked, this, [this] { loadExample(QStringLiteral("fashion-mnist")); });
+
+    examplesMenu_ = new QMenu(tr("&Examples"), this);
+    examplesMenu_->setToolTipsVisible(true);
+    for (const Example& e : availableExamples()) {
+        QAction* a = examplesMenu_->addAction(e.title);
+        a->setToolTip(e.description);
+        connect(a, &QAction::triggered, this, [this, id = e.id] { loadExample(id); });
+    }
+    auto* examples = new QToolButton;
+    examples->setText(tr("Examples"));
+    examples->setMenu(examplesMenu_);
+    examples->setPopupMode(QToolButton::InstantPopup);
+
+    recentMenu_ = new QMenu(tr("Open &Recent"), this);
+    recentMenu_->setToolTipsVisible(true);
+    auto* recent = new QToolButton;
+    recent->setText(tr("Recent"));
+    recent->setMenu(recentMenu_);
+    recent->setPopupMode(QToolButton::InstantPopup);
+
+    auto* hint = new QLabel(tr("or drop a file here"));
+    hint->setEnabled(false);
+    auto* bar = new QHBoxLayout;
+    for (QWidget* w : std::initializer_list<QWidget*>{open, fashion, examples, recent, hint}) bar->addWidget(w);
+    bar->addStretch();
+    return bar;
+}
+
+void DataPage::openFileDialog() {
+    const QString dir = settings_ ? settings_->lastDataFolder() : QString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open data"), dir,
+        tr("Data files (*.csv *.tsv *.txt *.gz *-ubyte *.idx*);;CSV/TSV (*.csv *.tsv *.txt);;IDX images (*ubyte* *.idx* *.gz);;All files (*)"));
+    if (path.isEmpty()) return;
+    if (settings_) settings_->setLastDataFolder(QFileInfo(path).absolutePath());
+    loadFile(path);
+}
+
+void DataPage::loadFile(const QString& path) {
+    DataSettings s;
+    s.path = path;
+    // An MNIST-style training file brings its t10k test file along when it sits beside it.
+    const QFileInfo info(path);
+    if (info.fileName().startsWith(QLatin1String("train-")) && !isCsvPath(path)) {
+        const QString test = info.dir().filePath(QStringLiteral("t10k-") + info.fileName().mid(6));
+        if (QFileInfo::exists(test)) s.testPath = test;
+        s.scaling = Scaling::MinMax;  // pixels 0..255
+    }
+    loadSettings(s);
+}
+
+bool DataPage::loadExample(const QString& id) {
+    const std::optional<DataSettings> s = exampleSettings(id);
+    if (!s) {
+        showError(tr("The example '%1' is not available on this machine.").arg(id));
+        return false;
+    }
+    load(*s, id);
+    return true;
+}
+
+void DataPage::loadSettings(const DataSettings& settings) { load(settings, QString()); }
+
+void DataPage::load(const DataSettings& settings, const QString& exampleId) {
+    if (!confirmStopTraining(this, session_, tr("open %1").arg(dataDisplayName(settings.path)))) return;
+    const quint64 generation = ++generation_;  // a newer load makes older results stale
+    ++loading_;
+    busyLabel_->setText(tr("Loading %1…").arg(dataDisplayName(settings.path)));
+    busy_->show();
+    emit loadStarted(settings.path);
+    auto* watcher = new QFutureWatcher<LoadedData>(this);
+    connect(watcher, &QFutureWatcher<LoadedData>::finished, this,
+            [this, watcher, generation, settings, exampleId] { onLoaded(watcher, generation, settings, exampleId); });
+    watcher->setFuture(loadDataAsync(settings));
+}
+
+void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const DataSettings& settings,
+                        const QString& exampleId) {
+    watcher->deleteLater();
+    if (--loading_ == 0) busy_->hide();
+    if (generation != generation_) return;  // superseded by a later load
+    QString error;
+    try {
+        LoadedData data = watcher->future().result();  // rethrows the loader's DataLoadError
+        if (session_ && session_->running()) {  // started while we loaded: never swap data under a run
+            session_->stop();
+            session_->waitForFinished();
+        }
+        document_->setData(settings, std::move(data.train), std::move(data.test));
+        if (!exampleId.isEmpty()) applyExampleProject(document_, exampleId);
+    } catch (const DataLoadError& e) {
+        error = e.message();
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+    }
+    lastOk_ = error.isEmpty();
+    if (lastOk_) {
+        errorBanner_->hide();
+        if (settings_ && !settings.path.startsWith(QLatin1String("builtin:")) && exampleId.isEmpty()) {
+            settings_->addRecentFile(QFileInfo(settings.path).absoluteFilePath());
+            refreshRecentMenu();
+        }
+        emit loadFinished(true, tr("Loaded %1").arg(dataDisplayName(settings.path)));
+        return;
+    }
+    QString text = tr("Could not load %1:\n%2").arg(dataDisplayName(settings.path), error);
+    if (document_->hasData())
+        text += tr("\nThe previous dataset (%1) is still loaded.").arg(dataDisplayName(document_->dataSettings().path));
+    showError(text);
+    emit loadFinished(false, error);
+}
+
+bool DataPage::waitForLoad(int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    while (isLoading() && clock.elapsed() < timeoutMs) {
+        QEventLoop loop;
+        QTimer::singleShot(20, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return !isLoading() && lastOk_;
+}
+
+QString DataPage::errorText() const { return errorBanner_->isHidden() ? QString() : errorBanner_->text(); }
+
+void DataPage::showError(const QString& text) {
+    errorBanner_->setText(text);
+    errorBanner_->show();
+}
+
+void DataPage::refreshFromDocument() {
+    const DataSettings& s = document_->dataSettings();
+    const auto data = document_->dataset();
+    if (previewModel_->dataset() != data) previewModel_->setDataset(data);
+    if (!data) {
+        summary_->setText(tr("No data loaded. Open a file, drop one here, or pick an example."));
+    } else {
+        const QString what = data->task == Task::Regression
+                                 ? (data->targets.cols() == 1 ? tr("1 target column") : tr("%1 target columns").arg(data->targets.cols()))
+                                 : tr("%1 classes").arg(data->classCount());
+        QString text = tr("<b>%1</b> — %2 samples · %3 features · %4 · %5")
+                           .arg(dataDisplayName(s.path).toHtmlEscaped())
+                           .arg(data->size())
+                           .arg(data->features.cols())
+                           .arg(what, QString::fromStdString(taskName(data->task)));
+        if (const auto test = document_->testDataset())
+            text += tr("<br>Test file: %1 (%2 samples)").arg(dataDisplayName(s.testPath).toHtmlEscaped()).arg(test->size());
+        summary_->setText(text);
+    }
+    options_->refresh();
+    showDistribution(classChart_, data.get());
+    showSample(0);
+}
+
+void DataPage::showSample(int row) {
+    const auto data = document_->dataset();
+    const QPixmap picture = data ? samplePixmap(*data, row, 4) : QPixmap();
+    sampleImage_->setVisible(!picture.isNull());
+    if (picture.isNull()) return;
+    sampleImage_->setPixmap(picture);
+    QString label;
+    if (data->task != Task::Regression && row < int(data->labels.size()))
+        label = QString::fromStdString(data->classNames[std::size_t(data->labels[std::size_t(row)])]);
+    sampleImage_->setToolTip(tr("Row %1 drawn as its image: %2").arg(row + 1).arg(label));
+}
+
+void DataPage::refreshRecentMenu() {
+    recentMenu_->clear();
+    const QStringList files = settings_ ? settings_->recentFiles() : QStringList();
+    for (const QString& f : files) {
+        QAction* a = recentMenu_->addAction(QFileInfo(f).fileName());
+        a->setToolTip(f);
+        connect(a, &QAction::triggered, this, [this, f] { loadFile(f); });
+    }
+    if (files.isEmpty()) recentMenu_->addAction(tr("(no recent files)"))->setEnabled(false);
+}
+
+void DataPage::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile()) event->acceptProposedAction();
+}
+
+void DataPage::dropEvent(QDropEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+    event->acceptProposedAction();
+    loadFile(urls.first().toLocalFile());
+}
+
+}  // namespace skynnet::ui

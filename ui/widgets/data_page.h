@@ -1,0 +1,82 @@
+#pragma once
+// Page 1, Data: open a file (dialog, drag and drop, recent files) or an example, preview it,
+// choose the target column and task, the scaling and the split fractions. Loading runs in the
+// background; an error is shown in the page and the previous dataset stays loaded.
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include "ui/core/data_loading.h"
+
+class QLabel;
+class QMenu;
+class QPushButton;
+class QTableView;
+
+namespace skynnet::ui {
+
+class AppSettings;
+class BarChart;
+class DataOptionsPanel;
+class DatasetTableModel;
+class TrainingSession;
+
+class DataPage : public QWidget {
+    Q_OBJECT
+public:
+    DataPage(ProjectDocument* document, TrainingSession* session, AppSettings* settings, QWidget* parent = nullptr);
+
+    // Like a user: each starts a background load (asking first if training runs) and returns.
+    void loadFile(const QString& path);
+    // An example with its project settings (examples.h); false if not available here.
+    bool loadExample(const QString& id);
+    void loadSettings(const DataSettings& settings);
+    void openFileDialog();
+
+    bool isLoading() const { return loading_ > 0; }
+    // Blocks with the event loop running until the pending load has ended; true if it succeeded.
+    bool waitForLoad(int timeoutMs = 60000);
+    QString errorText() const;  // the visible error banner's text; empty when hidden
+    QTableView* previewView() const { return preview_; }
+    BarChart* classChart() const { return classChart_; }
+    QMenu* recentMenu() const { return recentMenu_; }
+    QMenu* examplesMenu() const { return examplesMenu_; }
+
+signals:
+    void loadStarted(const QString& path);
+    void loadFinished(bool ok, const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    QLayout* buildToolbar();
+    void load(const DataSettings& settings, const QString& exampleId);
+    void onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const DataSettings& settings,
+                  const QString& exampleId);
+    void showError(const QString& text);
+    void refreshFromDocument();  // summary, preview, chart, options
+    void showSample(int row);    // image data: the selected row as a picture
+    void refreshRecentMenu();
+
+    ProjectDocument* document_;
+    TrainingSession* session_;
+    AppSettings* settings_;
+    quint64 generation_ = 0;
+    int loading_ = 0;
+    bool lastOk_ = false;
+
+    QLabel* errorBanner_ = nullptr;
+    QWidget* busy_ = nullptr;
+    QLabel* busyLabel_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QTableView* preview_ = nullptr;
+    DatasetTableModel* previewModel_ = nullptr;
+    DataOptionsPanel* options_ = nullptr;
+    BarChart* classChart_ = nullptr;
+    QLabel* sampleImage_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* examplesMenu_ = nullptr;
+};
+
+}  // namespace skynnet::ui

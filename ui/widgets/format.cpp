@@ -1,0 +1,31 @@
+#include "ui/widgets/format.h"
+
+#include <cmath>
+
+namespace skynnet::ui {
+
+QString formatCount(std::int64_t n) {
+    const double v = double(n);
+    if (std::abs(v) >= 1e9) return QString::number(v / 1e9, 'f', 2) + QStringLiteral(" G");
+    if (std::abs(v) >= 1e6) return QString::number(v / 1e6, 'f', 2) + QStringLiteral(" M");
+    if (std::abs(v) >= 1e4) return QString::number(v / 1e3, 'f', 1) + QStringLiteral(" k");
+    return QString::number(n);
+}
+
+QString formatBytes(std::int64_t bytes) {
+    const double v = double(bytes);
+    if (v >= 1024.0 * 1024 * 1024) return QString::number(v / (1024.0 * 1024 * 1024), 'f', 2) + QStringLiteral(" GB");
+    if (v >= 1024.0 * 1024) return QString::number(v / (1024.0 * 1024), 'f', 1) + QStringLiteral(" MB");
+    if (v >= 1024.0) return QString::number(v / 1024.0, 'f', 1) + QStringLiteral(" kB");
+    return QString::number(bytes) + QStringLiteral(" B");
+}
+
+QString formatDuration(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("?");
+    if (seconds < 60) return QString::number(seconds, 'f', seconds < 10 ? 1 : 0) + QStringLiteral(" s");
+    const int total = int(std::lround(seconds));
+    if (total < 3600) return QStringLiteral("%1 min %2 s").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
+}  // namespace skynnet::ui

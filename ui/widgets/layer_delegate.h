@@ -1,0 +1,18 @@
+#pragma once
+// Editors for the layer table: combo boxes for the layer type and activation, spin boxes for
+// units and dropout rate, so a user can only pick values the model accepts.
+#include <QStyledItemDelegate>
+
+namespace skynnet::ui {
+
+class LayerDelegate : public QStyledItemDelegate {
+    Q_OBJECT
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override;
+    void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override;
+};
+
+}  // namespace skynnet::ui

@@ -1,0 +1,214 @@
+#include "ui/widgets/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QIcon>
+#include <QKeySequence>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+
+#include "ui/core/app_settings.h"
+#include "ui/core/project_document.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/data_page.h"
+#include "ui/widgets/examples.h"
+#include "ui/widgets/network_page.h"
+#include "ui/widgets/results_page.h"
+#include "ui/widgets/session_guard.h"
+#include "ui/widgets/split_page.h"
+#include "ui/widgets/train_page.h"
+
+namespace skynnet::ui {
+
+MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
+    : QMainWindow(parent), settings_(settings ? std::move(settings) : std::make_unique<AppSettings>()) {
+    setWindowTitle(tr("Skynnet — split training"));
+    if (QFile::exists(QStringLiteral(":/icons/skynnet.svg")))  // compiled into the app, not into tests
+        setWindowIcon(QIcon(QStringLiteral(":/icons/skynnet.svg")));
+    setAcceptDrops(true);
+    document_ = new ProjectDocument(this);
+    session_ = new TrainingSession(document_, this);
+
+    dataPage_ = new DataPage(document_, session_, settings_.get());
+    networkPage_ = new NetworkPage(document_);
+    splitPage_ = new SplitPage(document_);
+    trainPage_ = new TrainPage(document_, session_, settings_.get());
+    resultsPage_ = new ResultsPage(session_);
+
+    sidebar_ = new QListWidget;
+    sidebar_->setObjectName(QStringLiteral("sidebar"));
+    sidebar_->setIconSize(QSize(24, 24));
+    sidebar_->setFixedWidth(150);
+    sidebar_->setSpacing(2);
+    stack_ = new QStackedWidget;
+    const QStyle::StandardPixmap icons[] = {QStyle::SP_DirOpenIcon, QStyle::SP_FileDialogDetailedView,
+                                            QStyle::SP_FileDialogListView, QStyle::SP_MediaPlay,
+                                            QStyle::SP_DialogApplyButton};
+    const QList<QWidget*> pages{dataPage_, networkPage_, splitPage_, trainPage_, resultsPage_};
+    const QStringList titles{tr("1  Data"), tr("2  Network"), tr("3  Split"), tr("4  Train"), tr("5  Results")};
+    for (int i = 0; i < PageCount; ++i) {
+        sidebar_->addItem(new QListWidgetItem(style()->standardIcon(icons[i]), titles[i]));
+        stack_->addWidget(pages[i]);
+    }
+    connect(sidebar_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
+    sidebar_->setCurrentRow(0);
+
+    auto* central = new QWidget;
+    auto* layout = new QHBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(sidebar_);
+    layout->addWidget(stack_, 1);
+    setCentralWidget(central);
+
+    dataStatus_ = new QLabel;
+    runStatus_ = new QLabel;
+    statusBar()->addWidget(dataStatus_, 1);
+    statusBar()->addPermanentWidget(runStatus_);
+    buildMenus();
+
+    connect(dataPage_, &DataPage::loadStarted, this,
+            [this](const QString& path) { statusBar()->showMessage(tr("Loading %1…").arg(path)); });
+    connect(dataPage_, &DataPage::loadFinished, this, [this](bool ok, const QString& message) {
+        statusBar()->showMessage(ok ? message : tr("Loading failed"), 5000);
+        // The saved thread budget is applied after the first data, not before: any training
+        // setting made before the data would freeze the data-dependent defaults (epochs).
+        if (ok && !budgetRestored_) {
+            budgetRestored_ = true;
+            TrainSettings t = document_->trainSettings();
+            if (settings_->threadBudget() != t.threadBudget) {
+                t.threadBudget = settings_->threadBudget();
+                document_->setTrainSettings(t);
+            }
+        }
+    });
+    connect(document_, &ProjectDocument::dataChanged, this, &MainWindow::updateStatus);
+    connect(session_, &TrainingSession::started, this, &MainWindow::updateStatus);
+    connect(session_, &TrainingSession::finished, this, &MainWindow::updateStatus);
+    connect(session_, &TrainingSession::overallProgress, this, [this](double fraction, double) {
+        runStatus_->setText(tr("Training %1%").arg(int(fraction * 100)));
+    });
+    connect(trainPage_, &TrainPage::runCompleted, this, [this] {
+        if (currentPage() == TrainPageIndex) showPage(ResultsPageIndex);
+    });
+
+    resize(1400, 900);
+    restoreGeometry(settings_->windowGeometry());
+    restoreState(settings_->windowState());
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Data…"));
+    open->setShortcut(QKeySequence::Open);
+    connect(open, &QAction::triggered, this, [this] {
+        showPage(DataPageIndex);
+        dataPage_->openFileDialog();
+    });
+    file->addMenu(dataPage_->recentMenu());
+    file->addMenu(dataPage_->examplesMenu());
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < PageCount; ++i) {
+        QAction* a = view->addAction(sidebar_->item(i)->text().mid(3));
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        connect(a, &QAction::triggered, this, [this, i] { showPage(i); });
+    }
+
+    QMenu* train = menuBar()->addMenu(tr("&Train"));
+    QAction* start = train->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Start"));
+    start->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
+    connect(start, &QAction::triggered, this, [this] {
+        showPage(TrainPageIndex);
+        trainPage_->startTraining();
+    });
+    QAction* pause = train->addAction(tr("&Pause / Resume"));
+    pause->setShortcut(QKeySequence(Qt::Key_F6));
+    connect(pause, &QAction::triggered, this, [this] {
+        if (session_->paused()) session_->resume();
+        else session_->pause();
+    });
+    QAction* stop = train->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("S&top"));
+    stop->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    connect(stop, &QAction::triggered, session_, &TrainingSession::stop);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About Skynnet"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Skynnet"),
+                           tr("<b>Skynnet</b> %1<p>Trains a network as S smaller submodels in parallel, whose predictions "
+                              "are combined into one answer, and compares them with the original model.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::showPage(int page) {
+    if (page >= 0 && page < PageCount) sidebar_->setCurrentRow(page);
+}
+
+int MainWindow::currentPage() const { return stack_->currentIndex(); }
+
+QString MainWindow::pageName(int page) {
+    static const char* const names[] = {"data", "network", "split", "train", "results"};
+    return page >= 0 && page < PageCount ? QString::fromLatin1(names[page]) : QString();
+}
+
+bool MainWindow::openExample(const QString& id) { return dataPage_->loadExample(id); }
+
+void MainWindow::openDefaultExample() { openExample(defaultExampleId()); }
+
+void MainWindow::updateStatus() {
+    const auto data = document_->dataset();
+    dataStatus_->setText(data ? tr("%1 — %2 samples, %3")
+                                    .arg(QFileInfo(document_->dataSettings().path).fileName())
+                                    .arg(data->size())
+                                    .arg(QString::fromStdString(taskName(data->task)))
+                              : tr("No data loaded"));
+    if (session_->running()) runStatus_->setText(tr("Training…"));
+    else if (session_->results()) runStatus_->setText(tr("Last run complete"));
+    else runStatus_->setText(tr("Ready"));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmStopTraining(this, session_, tr("quit"))) {
+        event->ignore();
+        return;
+    }
+    settings_->setWindowGeometry(saveGeometry());
+    settings_->setWindowState(saveState());
+    settings_->sync();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+    event->acceptProposedAction();
+    showPage(DataPageIndex);
+    dataPage_->loadFile(urls.first().toLocalFile());
+}
+
+}  // namespace skynnet::ui

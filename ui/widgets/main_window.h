@@ -1,0 +1,75 @@
+#pragma once
+// The main window: the five pages in workflow order behind a sidebar, menus with the standard
+// shortcuts, a status bar, and the project, session and settings they share. Wiring only: every
+// page does its own work.
+#include <QMainWindow>
+#include <memory>
+
+#include "ui/core/app_settings.h"  // owned through unique_ptr, passed by value
+
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+
+namespace skynnet::ui {
+
+class DataPage;
+class NetworkPage;
+class ProjectDocument;
+class ResultsPage;
+class SplitPage;
+class TrainPage;
+class TrainingSession;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum Page { DataPageIndex, NetworkPageIndex, SplitPageIndex, TrainPageIndex, ResultsPageIndex, PageCount };
+
+    // settings: null uses the application's own (QSettings of the organisation/application name).
+    explicit MainWindow(std::unique_ptr<AppSettings> settings = nullptr, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ProjectDocument* document() const { return document_; }
+    TrainingSession* session() const { return session_; }
+    AppSettings* settings() const { return settings_.get(); }
+    DataPage* dataPage() const { return dataPage_; }
+    NetworkPage* networkPage() const { return networkPage_; }
+    SplitPage* splitPage() const { return splitPage_; }
+    TrainPage* trainPage() const { return trainPage_; }
+    ResultsPage* resultsPage() const { return resultsPage_; }
+
+    void showPage(int page);
+    int currentPage() const;
+    static QString pageName(int page);  // "data", "network", ...
+
+    // An example project with its settings (see examples.h); false if not available here.
+    bool openExample(const QString& id);
+    // The ready example project: Fashion-MNIST when installed, else the built-in spirals.
+    void openDefaultExample();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void updateStatus();
+
+    std::unique_ptr<AppSettings> settings_;
+    ProjectDocument* document_;
+    TrainingSession* session_;
+    QListWidget* sidebar_;
+    QStackedWidget* stack_;
+    DataPage* dataPage_;
+    NetworkPage* networkPage_;
+    SplitPage* splitPage_;
+    TrainPage* trainPage_;
+    ResultsPage* resultsPage_;
+    QLabel* dataStatus_;
+    QLabel* runStatus_;
+    bool budgetRestored_ = false;
+};
+
+}  // namespace skynnet::ui

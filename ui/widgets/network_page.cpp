@@ -1,0 +1,188 @@
+#include "ui/widgets/network_page.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QStyle>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <iterator>
+
+#include "ui/core/layer_table_model.h"
+#include "ui/core/project_document.h"
+#include "ui/widgets/format.h"
+#include "ui/widgets/layer_delegate.h"
+#include "ui/widgets/network_check.h"
+
+namespace skynnet::ui {
+namespace {
+
+struct Preset {
+    const char* name;
+    const char* layers;
+};
+const Preset presets[] = {
+    {QT_TRANSLATE_NOOP("NetworkPage", "Small MLP (64-32)"), "dense:64:relu,dense:32:relu"},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Medium MLP (256-128)"), "dense:256:relu,dense:128:relu"},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Large MLP (512-256-128)"), "dense:512:relu,dense:256:relu,dense:128:relu"},
+};
+
+QLabel* bannerLabel(const char* style) {
+    auto* l = new QLabel;
+    l->setWordWrap(true);
+    l->setStyleSheet(QString::fromLatin1(style));
+    l->hide();
+    return l;
+}
+
+}  // namespace
+
+NetworkPage::NetworkPage(ProjectDocument* document, QWidget* parent) : QWidget(parent), document_(document) {
+    model_ = new LayerTableModel(document_, this);
+    table_ = new QTableView;
+    table_->setModel(model_);
+    table_->setItemDelegate(new LayerDelegate(table_));
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::SelectedClicked |
+                            QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+
+    presets_ = new QComboBox;
+    presets_->addItem(tr("Presets…"));
+    for (const Preset& p : presets) presets_->addItem(tr(p.name));
+    presets_->setToolTip(tr("Replace the hidden layers by a ready multilayer perceptron"));
+    connect(presets_, &QComboBox::activated, this, [this](int i) {
+        if (i > 0) applyPreset(i - 1);
+        presets_->setCurrentIndex(0);
+    });
+
+    add_ = new QPushButton(style()->standardIcon(QStyle::SP_FileDialogNewFolder), tr("Add layer"));
+    add_->setToolTip(tr("Insert a dense layer of 64 ReLU units after the selected layer"));
+    remove_ = new QPushButton(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove"));
+    remove_->setToolTip(tr("Remove the selected layer"));
+    up_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowUp), tr("Move up"));
+    up_->setToolTip(tr("Move the selected layer one place towards the input"));
+    down_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowDown), tr("Move down"));
+    down_->setToolTip(tr("Move the selected layer one place towards the output"));
+    connect(add_, &QPushButton::clicked, this, &NetworkPage::addLayer);
+    connect(remove_, &QPushButton::clicked, this, &NetworkPage::removeLayer);
+    connect(up_, &QPushButton::clicked, this, [this] { moveLayer(-1); });
+    connect(down_, &QPushButton::clicked, this, [this] { moveLayer(+1); });
+    auto* bar = new QHBoxLayout;
+    for (QWidget* w : std::initializer_list<QWidget*>{add_, remove_, up_, down_}) bar->addWidget(w);
+    bar->addStretch();
+    bar->addWidget(presets_);
+
+    totals_ = new QLabel;
+    totals_->setWordWrap(true);
+    totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    problems_ = bannerLabel("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0; border-radius: 4px; padding: 6px; }");
+    problems_->setObjectName(QStringLiteral("networkProblems"));
+    rejected_ = bannerLabel("QLabel { background: #fff4d6; color: #6b4e00; border: 1px solid #e6cf8a; border-radius: 4px; padding: 6px; }");
+    connect(model_, &LayerTableModel::editRejected, this, [this](const QString& why) {
+        rejected_->setText(tr("Edit refused: %1").arg(why));
+        rejected_->show();
+        QTimer::singleShot(6000, rejected_, &QWidget::hide);
+    });
+
+    auto* hint = new QLabel(tr("Hidden layers of the original model. The output layer follows the data. Widths marked "
+                               "scalable are divided by the split's reduction factor F in every submodel."));
+    hint->setWordWrap(true);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(hint);
+    layout->addLayout(bar);
+    layout->addWidget(table_, 1);
+    layout->addWidget(totals_);
+    layout->addWidget(problems_);
+    layout->addWidget(rejected_);
+
+    connect(document_, &ProjectDocument::networkChanged, this, &NetworkPage::refresh);
+    connect(document_, &ProjectDocument::dataChanged, this, &NetworkPage::refresh);
+    connect(document_, &ProjectDocument::trainSettingsChanged, this, &NetworkPage::refresh);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &NetworkPage::refresh);
+    connect(model_, &QAbstractItemModel::modelReset, this, &NetworkPage::refresh);
+    refresh();
+}
+
+int NetworkPage::selectedLayer() const {
+    const QModelIndexList rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty() || model_->isOutputRow(rows.first().row())) return -1;
+    return rows.first().row();
+}
+
+void NetworkPage::selectLayer(int row) {
+    if (row >= 0 && row < model_->rowCount()) table_->selectRow(row);
+}
+
+void NetworkPage::addLayer() {
+    const int at = selectedLayer() >= 0 ? selectedLayer() + 1 : model_->layerCount();
+    LayerSpec l;
+    l.units = 64;
+    if (model_->addLayer(at, l)) selectLayer(at);
+}
+
+void NetworkPage::removeLayer() {
+    const int row = selectedLayer();
+    if (row < 0) return;
+    if (model_->removeLayer(row)) selectLayer(std::min(row, model_->layerCount() - 1));
+}
+
+void NetworkPage::moveLayer(int delta) {
+    const int row = selectedLayer(), to = row + delta;
+    if (row < 0 || to < 0 || to >= model_->layerCount()) return;
+    if (model_->moveLayer(row, to)) selectLayer(to);
+}
+
+void NetworkPage::applyPreset(int preset) {
+    if (preset < 0 || preset >= int(std::size(presets))) return;
+    NetworkSpec spec = document_->network();
+    spec.layers = parseLayers(presets[preset].layers);
+    document_->setNetwork(spec);
+}
+
+QString NetworkPage::problemsText() const { return problems_->isHidden() ? QString() : problems_->text(); }
+
+void NetworkPage::refresh() {
+    const int row = selectedLayer();
+    remove_->setEnabled(row >= 0);
+    up_->setEnabled(row > 0);
+    down_->setEnabled(row >= 0 && row + 1 < model_->layerCount());
+
+    const NetworkSpec& net = document_->network();
+    QString totals;
+    try {
+        const TrainSettings& t = document_->trainSettings();
+        totals = tr("<b>%1</b> — input %2 · <b>%3 parameters</b> · %4 FLOPs per sample (forward) · about %5 to train "
+                    "at batch %6")
+                     .arg(QString::fromStdString(net.widthsSummary()), QString::fromStdString(net.input.toString()),
+                          formatCount(paramCount(net)), formatCount(flopsPerSample(net)),
+                          formatBytes(trainingMemoryBytes(net, t.config.batchSize,
+                                                          slotsPerParam(t.config.optimizer.kind, t.config.optimizer.momentum))))
+                     .arg(t.config.batchSize);
+    } catch (const std::exception& e) {
+        totals = QString::fromUtf8(e.what());
+    }
+    totals_->setText(totals);
+
+    const NetworkCheck check = checkNetwork(*document_);
+    hasErrors_ = !check.errors.isEmpty();
+    QStringList lines;
+    for (const QString& e : check.errors) lines << tr("Error: %1").arg(e);
+    for (const QString& w : check.warnings) lines << tr("Warning: %1").arg(w);
+    problems_->setText(lines.join(QLatin1Char('\n')));
+    problems_->setVisible(!lines.isEmpty());
+    problems_->setStyleSheet(hasErrors_ ? QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
+                                                         " border-radius: 4px; padding: 6px; }")
+                                        : QStringLiteral("QLabel { background: #fff4d6; color: #6b4e00; border: 1px solid #e6cf8a;"
+                                                         " border-radius: 4px; padding: 6px; }"));
+}
+
+}  // namespace skynnet::ui

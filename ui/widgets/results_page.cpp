@@ -1,0 +1,248 @@
+#include "ui/widgets/results_page.h"
+
+#include <QChart>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "train/metrics.h"
+#include "ui/core/comparison_table_model.h"
+#include "ui/core/formatting.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/chart_util.h"
+#include "ui/widgets/class_metrics_model.h"
+#include "ui/widgets/confusion_matrix_widget.h"
+#include "ui/widgets/format.h"
+
+namespace skynnet::ui {
+namespace {
+
+// At most this many points in the regression scatter: enough to see the spread, still quick.
+constexpr Index maxScatterPoints = 4000;
+
+QStringList classNamesOf(const TrainingSession* session) {
+    QStringList names;
+    if (const ProjectDocument* doc = session->document())
+        if (const auto data = doc->dataset())
+            for (const std::string& n : data->classNames) names << QString::fromStdString(n);
+    return names;
+}
+
+}  // namespace
+
+ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+    headline_ = new QLabel;
+    headline_->setObjectName(QStringLiteral("resultsHeadline"));
+    headline_->setWordWrap(true);
+    headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    comparison_ = new QTableView;
+    comparison_->setModel(new ComparisonTableModel(session_, this));
+    comparison_->setAlternatingRowColors(true);
+    comparison_->verticalHeader()->hide();
+    comparison_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    comparison_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+
+    metricChart_ = new BarChart(tr("Metric (test set)"));
+    wallChart_ = new BarChart(tr("Wall time (s)"));
+    cpuChart_ = new BarChart(tr("CPU time (s)"));
+    memoryChart_ = new BarChart(tr("Peak model memory (MB)"));
+    for (BarChart* c : {metricChart_, wallChart_, cpuChart_, memoryChart_}) c->setHorizontal(true);  // names stay whole
+    auto* charts = new QGridLayout;
+    charts->setSpacing(4);
+    charts->addWidget(metricChart_, 0, 0);
+    charts->addWidget(wallChart_, 0, 1);
+    charts->addWidget(cpuChart_, 1, 0);
+    charts->addWidget(memoryChart_, 1, 1);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(comparison_, 1);
+    leftLayout->addLayout(charts, 3);
+
+    modelChoice_ = new QComboBox;
+    modelChoice_->addItem(tr("Combined model"));
+    modelChoice_->addItem(tr("Baseline (original model)"));
+    modelChoice_->setToolTip(tr("Whose errors to show below"));
+    connect(modelChoice_, &QComboBox::currentIndexChanged, this, &ResultsPage::showErrors);
+
+    confusion_ = new ConfusionMatrixWidget;
+    classModel_ = new ClassMetricsModel(this);
+    classTable_ = new QTableView;
+    classTable_->setModel(classModel_);
+    classTable_->verticalHeader()->hide();
+    classTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    auto* classPane = new QSplitter(Qt::Vertical);
+    classPane->addWidget(confusion_);
+    classPane->addWidget(classTable_);
+    classPane->setStretchFactor(0, 3);
+    classPane->setStretchFactor(1, 2);
+
+    scatterView_ = makeChartView(tr("Predicted against true (test set)"));
+    errorsStack_ = new QStackedWidget;
+    errorsStack_->addWidget(classPane);
+    errorsStack_->addWidget(scatterView_);
+
+    auto* errors = new QGroupBox(tr("Errors"));
+    auto* errorsLayout = new QVBoxLayout(errors);
+    errorsLayout->addWidget(modelChoice_);
+    errorsLayout->addWidget(errorsStack_, 1);
+
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(errors);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({880, 440});  // scaled to the real width on first show
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(headline_);
+    layout->addWidget(split, 1);
+
+    connect(session_, &TrainingSession::started, this, [this] { clear(tr("Training… results appear when the run completes.")); });
+    connect(session_, &TrainingSession::finished, this, [this](TrainStatus status, const QString& message) {
+        if (status == TrainStatus::Completed || status == TrainStatus::EarlyStopped) refresh();
+        else clear(tr("The last run did not complete (%1): %2").arg(QString::fromStdString(statusName(status)), message));
+    });
+    clear(tr("No results yet: train on the Train page, then compare the combined model with its submodels and the baseline here."));
+}
+
+QString ResultsPage::combinedMetricText() const { return hasResults_ ? metricText_ : QString(); }
+
+void ResultsPage::clear(const QString& why) {
+    hasResults_ = false;
+    metricText_.clear();
+    headline_->setText(why);
+    for (BarChart* c : {metricChart_, wallChart_, cpuChart_, memoryChart_}) c->setPlaceholder(tr("no run yet"));
+    confusion_->setMatrix({}, {});
+    classModel_->clear();
+    clearChart(scatterView_->chart());
+    scatter_ = nullptr;
+    diagonal_ = nullptr;
+}
+
+void ResultsPage::refresh() {
+    const auto r = session_->results();
+    if (!r) {
+        clear(tr("No results yet."));
+        return;
+    }
+    hasResults_ = true;
+    const QString metric = QString::fromStdString(r->metricName);
+    metricText_ = formatMetric(r->combinedMetric);
+    QString text = tr("<b>Combined model: %1 %2</b> on %3 %4 samples (%5 submodels, %6)")
+                       .arg(metric, metricText_)
+                       .arg(r->evaluatedSamples)
+                       .arg(QString::fromStdString(r->evaluatedOn))
+                       .arg(r->plan.submodelCount())
+                       .arg(QString::fromStdString(strategyName(r->plan.strategy)));
+    if (r->baseline) {
+        const double wallBase = r->baseline->result.wallSeconds;
+        text += tr(" — baseline %1 %2. Split run %3 against the baseline's %4")
+                    .arg(metric, formatMetric(r->baselineMetric), formatDuration(r->split.wallSeconds), formatDuration(wallBase));
+        if (r->split.wallSeconds > 0) text += tr(" (%1x)").arg(wallBase / r->split.wallSeconds, 0, 'f', 2);
+        text += QLatin1Char('.');
+    }
+    headline_->setText(text);
+
+    // Bar charts: combined, each submodel, baseline.
+    const int n = r->plan.submodelCount();
+    QStringList categories{tr("combined")};
+    for (int i = 0; i < n; ++i) categories << tr("sub %1").arg(i + 1);
+    if (r->baseline) categories << tr("baseline");
+    std::vector<double> metricV{r->combinedMetric}, wallV{r->split.wallSeconds}, cpuV{r->split.cpuSeconds},
+        memV{double(r->split.peakConcurrentModelBytes) / 1e6};
+    for (int i = 0; i < n; ++i) {
+        const auto k = std::size_t(i);
+        metricV.push_back(k < r->submodelMetrics.size() ? r->submodelMetrics[k] : 0.0);
+        wallV.push_back(k < r->split.submodelWallSeconds.size() ? r->split.submodelWallSeconds[k] : 0.0);
+        cpuV.push_back(k < r->split.submodelCpuSeconds.size() ? r->split.submodelCpuSeconds[k] : 0.0);
+        memV.push_back(k < r->split.submodels.size() ? double(r->split.submodels[k].peakModelBytes) / 1e6 : 0.0);
+    }
+    if (r->baseline) {
+        metricV.push_back(r->baselineMetric);
+        wallV.push_back(r->baseline->result.wallSeconds);
+        cpuV.push_back(r->baseline->result.cpuSeconds);
+        memV.push_back(double(r->baseline->result.peakModelBytes) / 1e6);
+    }
+    metricChart_->setTitle(tr("%1 (%2 set; submodels on their own sub-problem)").arg(metric, QString::fromStdString(r->evaluatedOn)));
+    metricChart_->setUpperBound(1.0);  // accuracy and R² never exceed 1
+    metricChart_->setData(categories, {{metric, metricV, submodelColor(0)}});
+    wallChart_->setData(categories, {{tr("wall s"), wallV, submodelColor(1)}});
+    cpuChart_->setData(categories, {{tr("CPU s"), cpuV, submodelColor(2)}});
+    memoryChart_->setData(categories, {{tr("MB"), memV, submodelColor(4)}});
+
+    modelChoice_->setEnabled(r->baseline.has_value());
+    if (!r->baseline) modelChoice_->setCurrentIndex(0);
+    showErrors();
+}
+
+void ResultsPage::showErrors() {
+    const auto r = session_->results();
+    if (!r || !hasResults_) return;
+    const bool baseline = modelChoice_->currentIndex() == 1 && r->baseline;
+    const Matrix& output = baseline ? r->baselineTestOutput : r->combinedTestOutput;
+    if (output.rows() == 0 || output.rows() != r->testTargets.rows()) return;
+
+    if (r->plan.task != Task::Regression) {
+        errorsStack_->setCurrentIndex(0);
+        QStringList names = classNamesOf(session_);
+        const int classes = r->plan.task == Task::Binary ? 2 : int(output.cols());
+        const ClassificationMetrics m =
+            classificationMetrics(trueClasses(r->testTargets), predictedClasses(output), classes);
+        while (names.size() < classes) names << QString::number(names.size());
+        confusion_->setMatrix(m.confusion, names);
+        classModel_->setMetrics(m, names);
+        return;
+    }
+
+    errorsStack_->setCurrentIndex(1);
+    QChart* chart = scatterView_->chart();
+    clearChart(chart);
+    scatter_ = new QScatterSeries;
+    scatter_->setName(baseline ? tr("baseline") : tr("combined"));
+    scatter_->setMarkerSize(5);
+    scatter_->setColor(submodelColor(baseline ? -1 : 0));
+    scatter_->setBorderColor(Qt::transparent);
+    const Index rows = output.rows(), step = std::max<Index>(1, rows / maxScatterPoints);
+    double lo = 1e300, hi = -1e300;
+    QList<QPointF> points;
+    for (Index i = 0; i < rows; i += step) {
+        const double t = r->testTargets(i, 0), p = output(i, 0);
+        points.append(QPointF(t, p));
+        lo = std::min({lo, t, p});
+        hi = std::max({hi, t, p});
+    }
+    scatter_->append(points);
+    diagonal_ = new QLineSeries;
+    diagonal_->setName(tr("perfect"));
+    diagonal_->append(lo, lo);
+    diagonal_->append(hi, hi);
+    diagonal_->setPen(QPen(Qt::gray, 1, Qt::DashLine));
+    chart->addSeries(scatter_);
+    chart->addSeries(diagonal_);
+    auto* x = new QValueAxis;
+    auto* y = new QValueAxis;
+    x->setTitleText(tr("true (first target column)"));
+    y->setTitleText(tr("predicted"));
+    x->setRange(lo, hi);
+    y->setRange(lo, hi);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* s : chart->series()) {
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+}
+
+}  // namespace skynnet::ui

@@ -1,0 +1,66 @@
+#pragma once
+// Page 5, Results: the combined model against each submodel and the baseline (table and bar
+// charts of metric, wall time, CPU seconds and peak memory), then how the combined model errs:
+// a confusion-matrix heat map and per-class precision/recall for classes, predicted-against-true
+// for regression.
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QStackedWidget;
+class QTableView;
+class QChartView;
+class QScatterSeries;
+class QLineSeries;
+
+namespace skynnet::ui {
+
+class BarChart;
+class ClassMetricsModel;
+class ConfusionMatrixWidget;
+class TrainingSession;
+
+class ResultsPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit ResultsPage(TrainingSession* session, QWidget* parent = nullptr);
+
+    bool hasResults() const { return hasResults_; }
+    // The headline as shown: the combined model's metric, formatted like the tables (4 decimals).
+    QString combinedMetricText() const;
+    QLabel* headline() const { return headline_; }
+    QTableView* comparisonTable() const { return comparison_; }
+    QTableView* classMetricsTable() const { return classTable_; }
+    ConfusionMatrixWidget* confusionMatrix() const { return confusion_; }
+    QScatterSeries* scatterSeries() const { return scatter_; }
+    BarChart* metricChart() const { return metricChart_; }
+    BarChart* wallChart() const { return wallChart_; }
+    BarChart* cpuChart() const { return cpuChart_; }
+    BarChart* memoryChart() const { return memoryChart_; }
+
+    void refresh();  // from the session's last results; called when a run completes
+
+private:
+    void clear(const QString& why);
+    void showErrors();  // confusion matrix / scatter for the model chosen in modelChoice_
+
+    TrainingSession* session_;
+    bool hasResults_ = false;
+    QString metricText_;
+    QLabel* headline_;
+    QTableView* comparison_;
+    BarChart* metricChart_;
+    BarChart* wallChart_;
+    BarChart* cpuChart_;
+    BarChart* memoryChart_;
+    QComboBox* modelChoice_;
+    QStackedWidget* errorsStack_;
+    ConfusionMatrixWidget* confusion_;
+    QTableView* classTable_;
+    ClassMetricsModel* classModel_;
+    QChartView* scatterView_;
+    QScatterSeries* scatter_ = nullptr;
+    QLineSeries* diagonal_ = nullptr;
+};
+
+}  // namespace skynnet::ui

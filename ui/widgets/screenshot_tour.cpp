@@ -1,0 +1,111 @@
+#include "ui/widgets/screenshot_tour.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QThread>
+#include <QTimer>
+#include <cstdio>
+
+#include "ui/core/training_session.h"
+#include "ui/widgets/data_page.h"
+#include "ui/widgets/main_window.h"
+#include "ui/widgets/train_page.h"
+
+namespace skynnet::ui {
+namespace {
+
+// Lets queued signals, layouts and chart repaints settle before a grab.
+void settle(int ms) {
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < ms) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(10);
+    }
+}
+
+}  // namespace
+
+ScreenshotTour::ScreenshotTour(MainWindow* window, const QString& directory, int timeoutSeconds, QObject* parent)
+    : QObject(parent), window_(window), dir_(directory) {
+    timeout_.setSingleShot(true);
+    timeout_.setInterval(timeoutSeconds * 1000);
+    connect(&timeout_, &QTimer::timeout, this, [this] { finish(1, QStringLiteral("timed out")); });
+}
+
+void ScreenshotTour::start() {
+    dir_.mkpath(QStringLiteral("."));
+    timeout_.start();
+    TrainingSession* session = window_->session();
+    connect(session, &TrainingSession::overallProgress, this, [this](double f, double) { onProgress(f); });
+    connect(session, &TrainingSession::finished, this, &ScreenshotTour::onFinished);
+    connect(session, &TrainingSession::failed, this, [this](const QString& m) { finish(1, QStringLiteral("cannot train: ") + m); });
+    DataPage* data = window_->dataPage();
+    if (data->isLoading()) {
+        connect(data, &DataPage::loadFinished, this, [this](bool ok, const QString& m) {
+            if (trainingStarted_) return;
+            if (!ok) finish(1, QStringLiteral("cannot load the data: ") + m);
+            else QTimer::singleShot(200, this, &ScreenshotTour::afterLoad);
+        });
+    } else {
+        QTimer::singleShot(200, this, &ScreenshotTour::afterLoad);
+    }
+}
+
+void ScreenshotTour::afterLoad() {
+    grabAll(QStringLiteral("1-before"));
+    trainingStarted_ = true;
+    window_->showPage(MainWindow::TrainPageIndex);
+    window_->trainPage()->startTraining();
+}
+
+void ScreenshotTour::onProgress(double fraction) {
+    // Past a third every chart has points, and most of the run is still to come.
+    if (midTaken_ || fraction < 0.35) return;
+    midTaken_ = true;
+    grabAll(QStringLiteral("2-during"));
+    window_->showPage(MainWindow::TrainPageIndex);
+}
+
+void ScreenshotTour::onFinished(TrainStatus status, const QString& message) {
+    ended_ = true;
+    completed_ = status == TrainStatus::Completed || status == TrainStatus::EarlyStopped;
+    endMessage_ = message;
+    QTimer::singleShot(300, this, &ScreenshotTour::finishWhenIdle);  // let the Results page fill in
+}
+
+void ScreenshotTour::finishWhenIdle() {
+    if (grabbing_ || done_) return;  // called again when the current grabs are done
+    done_ = true;
+    if (!midTaken_) {
+        midTaken_ = true;
+        grabAll(QStringLiteral("2-during"));
+    }
+    grabAll(QStringLiteral("3-after"));
+    finish(completed_ ? 0 : 1, endMessage_);
+}
+
+void ScreenshotTour::grabAll(const QString& stage) {
+    grabbing_ = true;
+    const int current = window_->currentPage();
+    for (int p = 0; p < MainWindow::PageCount; ++p) {
+        window_->showPage(p);
+        settle(150);
+        const QString path = dir_.filePath(QStringLiteral("%1-%2-%3.png").arg(stage).arg(p + 1).arg(MainWindow::pageName(p)));
+        if (!window_->grab().save(path)) std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
+        else std::printf("%s\n", qPrintable(path));
+    }
+    std::fflush(stdout);
+    window_->showPage(current);
+    grabbing_ = false;
+    if (ended_ && stage != QLatin1String("3-after")) QTimer::singleShot(0, this, &ScreenshotTour::finishWhenIdle);
+}
+
+void ScreenshotTour::finish(int code, const QString& message) {
+    std::fprintf(code ? stderr : stdout, "screenshots: %s\n", qPrintable(message));
+    timeout_.stop();
+    // The session's destructor cancels and joins a run still going (timeout, failure).
+    QApplication::exit(code);
+}
+
+}  // namespace skynnet::ui

@@ -1,0 +1,298 @@
+#include "ui/widgets/split_page.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QThread>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "ui/core/plan_table_model.h"
+#include "ui/core/project_document.h"
+#include "ui/widgets/chart_util.h"
+#include "ui/widgets/format.h"
+#include "ui/widgets/network_check.h"
+
+namespace skynnet::ui {
+namespace {
+
+const char* const warningStyle =
+    "QLabel { background: #fff4d6; color: #6b4e00; border: 1px solid #e6cf8a; border-radius: 4px; padding: 6px; }";
+const char* const errorStyle =
+    "QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0; border-radius: 4px; padding: 6px; }";
+
+QLabel* banner(const char* style, const char* name) {
+    auto* l = new QLabel;
+    l->setObjectName(QString::fromLatin1(name));
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setStyleSheet(QString::fromLatin1(style));
+    l->hide();
+    return l;
+}
+
+// A form row whose label carries the same one-sentence tooltip as its widget.
+void addRow(QFormLayout* form, const QString& label, QWidget* w, const QString& tip) {
+    w->setToolTip(tip);
+    auto* l = new QLabel(label);
+    l->setToolTip(tip);
+    l->setBuddy(w);
+    form->addRow(l, w);
+}
+
+// What the strategy in use does, in the words of method.md, for the panel under the options.
+QString explain(Strategy s) {
+    switch (s) {
+    case Strategy::ClassGroups:
+        return QObject::tr("<b>Class groups.</b> The classes are cut into g groups; each submodel learns one pair of groups "
+                           "from only those samples. At prediction every submodel sees every sample and their "
+                           "probabilities are multiplied, so any two classes in different groups are refereed by "
+                           "exactly one submodel.");
+    case Strategy::BinaryShards:
+        return QObject::tr("<b>Binary shards.</b> Each submodel learns both classes from its own shard of the samples; "
+                           "their answers are combined by the most confident one or by the mean probability.");
+    case Strategy::OutputSplit:
+        return QObject::tr("<b>Output split.</b> The target columns are cut into N chunks; each submodel predicts one chunk "
+                           "from all inputs and samples, and the chunks are put side by side.");
+    case Strategy::DataShards:
+        return QObject::tr("<b>Data shards.</b> Each submodel learns the whole task from a 1/N shard of the samples, with "
+                           "widths divided by F; predictions are averaged, like an ensemble.");
+    case Strategy::Auto: break;
+    }
+    return QObject::tr("<b>Automatic.</b> Class groups for several classes, binary shards for two, output split for "
+                       "regression.");
+}
+
+}  // namespace
+
+SplitPage::SplitPage(ProjectDocument* document, QWidget* parent) : QWidget(parent), document_(document) {
+    model_ = new PlanTableModel(document_, this);
+    buildUi();
+    connect(model_, &PlanTableModel::planChanged, this, &SplitPage::onPlanChanged);
+    connect(document_, &ProjectDocument::splitOptionsChanged, this, &SplitPage::fromDocument);
+    connect(document_, &ProjectDocument::dataChanged, this, &SplitPage::fromDocument);
+    fromDocument();
+    onPlanChanged(model_->plan() ? summaryText() : QString(), model_->error());
+}
+
+void SplitPage::buildUi() {
+    strategy_ = new QComboBox;
+    strategy_->addItem(tr("Automatic (by task)"), int(Strategy::Auto));
+    strategy_->addItem(tr("Class groups (multiclass)"), int(Strategy::ClassGroups));
+    strategy_->addItem(tr("Binary shards (two classes)"), int(Strategy::BinaryShards));
+    strategy_->addItem(tr("Output split (regression)"), int(Strategy::OutputSplit));
+    strategy_->addItem(tr("Data shards (ensemble, any task)"), int(Strategy::DataShards));
+    requested_ = new QSpinBox;
+    requested_->setRange(1, 64);
+    scaleEpochs_ = new QComboBox;
+    scaleEpochs_->addItem(tr("Automatic"));
+    scaleEpochs_->addItem(tr("On: epochs / F"), true);
+    scaleEpochs_->addItem(tr("Off: same epochs"), false);
+    autoFactor_ = new QCheckBox(tr("√N"));
+    factor_ = new QDoubleSpinBox;
+    factor_->setRange(1.0, 64.0);
+    factor_->setDecimals(2);
+    factor_->setSingleStep(0.25);
+    auto* factorRow = new QWidget;
+    auto* factorLayout = new QHBoxLayout(factorRow);
+    factorLayout->setContentsMargins(0, 0, 0, 0);
+    factorLayout->addWidget(autoFactor_);
+    factorLayout->addWidget(factor_, 1);
+    binaryCombine_ = new QComboBox;
+    binaryCombine_->addItem(tr("Most confident submodel"), int(BinaryCombine::MostConfident));
+    binaryCombine_->addItem(tr("Average probability"), int(BinaryCombine::Average));
+    shuffle_ = new QCheckBox(tr("Shuffle before sharding"));
+    fallback_ = new QCheckBox(tr("Fall back to data shards"));
+    seed_ = new QSpinBox;
+    seed_->setRange(0, 1'000'000);
+
+    auto* options = new QGroupBox(tr("Split options"));
+    auto* form = new QFormLayout(options);
+    addRow(form, tr("Strategy:"), strategy_,
+           tr("How the problem is divided: automatic picks class groups for several classes, binary shards for two, "
+              "output split for regression."));
+    addRow(form, tr("Submodels N:"), requested_,
+           tr("How many submodels you ask for; class groups use the largest g with g(g-1)/2 ≤ N, so the plan may train fewer."));
+    addRow(form, tr("Scale epochs:"), scaleEpochs_,
+           tr("Divide each submodel's epochs by the reduction factor F as the reference tool does; automatic does so only for "
+              "multiclass dense networks."));
+    addRow(form, tr("Data-shard F:"), factorRow,
+           tr("Reduction factor for data shards: every scalable width becomes ceil(width / F); √N by default."));
+    factor_->setToolTip(factorRow->toolTip());
+    autoFactor_->setToolTip(tr("Use F = √N, the default for data shards."));
+    addRow(form, tr("Binary combine:"), binaryCombine_,
+           tr("How binary shards answer together: the submodel most sure of its answer (the reference), or the mean probability."));
+    addRow(form, QString(), shuffle_,
+           tr("Shuffle the training rows (seeded) before cutting shards; off cuts them in file order as the reference does."));
+    addRow(form, QString(), fallback_,
+           tr("Regression with fewer target columns than N: train data shards with averaged predictions instead of failing."));
+    addRow(form, tr("Seed:"), seed_, tr("Seed of the shard shuffle and of every submodel's initial weights."));
+
+    for (QComboBox* c : {strategy_, scaleEpochs_, binaryCombine_})
+        connect(c, &QComboBox::currentIndexChanged, this, &SplitPage::toDocument);
+    for (QCheckBox* c : {autoFactor_, shuffle_, fallback_}) connect(c, &QCheckBox::toggled, this, &SplitPage::toDocument);
+    connect(requested_, &QSpinBox::valueChanged, this, &SplitPage::toDocument);
+    connect(seed_, &QSpinBox::valueChanged, this, &SplitPage::toDocument);
+    connect(factor_, &QDoubleSpinBox::valueChanged, this, &SplitPage::toDocument);
+
+    summary_ = new QLabel;
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    warnings_ = banner(warningStyle, "splitWarnings");
+    error_ = banner(errorStyle, "splitError");
+
+    table_ = new QTableView;
+    table_->setModel(model_);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    chart_ = new BarChart(tr("Each model against the original (% of the original's)"));
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    explanation_ = new QLabel;
+    explanation_->setWordWrap(true);
+    explanation_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    leftLayout->addWidget(options);
+    leftLayout->addWidget(explanation_);
+    leftLayout->addStretch();
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(table_);
+    right->addWidget(chart_);
+    right->setStretchFactor(0, 2);
+    right->setStretchFactor(1, 3);
+    auto* rightBox = new QWidget;
+    auto* rightLayout = new QVBoxLayout(rightBox);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(summary_);
+    rightLayout->addWidget(error_);
+    rightLayout->addWidget(warnings_);
+    rightLayout->addWidget(right, 1);
+
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(rightBox);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 5);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+}
+
+QList<QWidget*> SplitPage::optionWidgets() const {
+    return {strategy_, requested_, scaleEpochs_, autoFactor_, factor_, binaryCombine_, shuffle_, fallback_, seed_};
+}
+
+void SplitPage::setStrategy(Strategy strategy) { strategy_->setCurrentIndex(strategy_->findData(int(strategy))); }
+
+void SplitPage::setSubmodels(int n) { requested_->setValue(n); }
+
+QString SplitPage::summaryText() const { return summary_->text(); }
+QString SplitPage::warningsText() const { return warnings_->isHidden() ? QString() : warnings_->text(); }
+QString SplitPage::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
+
+void SplitPage::fromDocument() {
+    updating_ = true;
+    const SplitOptions& o = document_->splitOptions();
+    strategy_->setCurrentIndex(std::max(0, strategy_->findData(int(o.strategy))));
+    requested_->setValue(o.requested);
+    scaleEpochs_->setCurrentIndex(!o.scaleEpochs ? 0 : (*o.scaleEpochs ? 1 : 2));
+    autoFactor_->setChecked(!o.dataShardFactor);
+    factor_->setValue(o.dataShardFactor ? *o.dataShardFactor : std::sqrt(double(std::max(1, o.requested))));
+    binaryCombine_->setCurrentIndex(std::max(0, binaryCombine_->findData(int(o.binaryCombine))));
+    shuffle_->setChecked(o.shuffleShards);
+    fallback_->setChecked(o.regressionFallbackToShards);
+    seed_->setValue(int(o.seed));
+    // Options that cannot matter for this data and strategy are greyed out, not hidden.
+    const auto data = document_->dataset();
+    const bool regression = data && data->task == Task::Regression;
+    Strategy s = o.strategy;
+    if (s == Strategy::Auto && data)  // what the planner will choose for this task
+        s = data->task == Task::Classification ? Strategy::ClassGroups
+                                               : (data->task == Task::Binary ? Strategy::BinaryShards : Strategy::OutputSplit);
+    const bool shards = s == Strategy::DataShards || (s == Strategy::OutputSplit && o.regressionFallbackToShards);
+    autoFactor_->setEnabled(shards);
+    factor_->setEnabled(shards && !autoFactor_->isChecked());
+    binaryCombine_->setEnabled(s == Strategy::BinaryShards);
+    shuffle_->setEnabled(s == Strategy::BinaryShards || shards);
+    fallback_->setEnabled(!data || regression);
+    updating_ = false;
+}
+
+void SplitPage::toDocument() {
+    if (updating_) return;
+    SplitOptions o = document_->splitOptions();
+    o.strategy = Strategy(strategy_->currentData().toInt());
+    o.requested = requested_->value();
+    const QVariant scale = scaleEpochs_->currentData();
+    o.scaleEpochs = scale.isValid() ? std::optional<bool>(scale.toBool()) : std::nullopt;
+    o.dataShardFactor = autoFactor_->isChecked() ? std::nullopt : std::optional<double>(factor_->value());
+    o.binaryCombine = BinaryCombine(binaryCombine_->currentData().toInt());
+    o.shuffleShards = shuffle_->isChecked();
+    o.regressionFallbackToShards = fallback_->isChecked();
+    o.seed = std::uint64_t(seed_->value());
+    document_->setSplitOptions(o);
+    fromDocument();  // the enabled states follow the new strategy
+}
+
+void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
+    summary_->setText(summary.isEmpty() ? tr("No plan yet.") : tr("<b>Plan:</b> %1").arg(summary.toHtmlEscaped()));
+    error_->setText(error.isEmpty() ? QString() : tr("Cannot split: %1").arg(error));
+    error_->setVisible(!error.isEmpty() && document_->hasData());
+    const auto& plan = model_->plan();
+    explanation_->setText(explain(plan ? plan->strategy : document_->splitOptions().strategy));
+    if (!plan) {
+        warnings_->hide();
+        chart_->setPlaceholder(error.isEmpty() ? tr("no plan") : tr("invalid request"));
+        return;
+    }
+    QStringList notes;
+    for (const std::string& w : plan->warnings) notes << QString::fromStdString(w);
+    const SplitOptions& o = document_->splitOptions();
+    if (plan->submodelCount() != o.requested && notes.isEmpty())
+        notes << tr("N=%1 gives %2 submodels").arg(o.requested).arg(plan->submodelCount());
+    // Memory budget: the submodels that train at once (one per core) must fit together.
+    const int budget = document_->trainSettings().threadBudget > 0 ? document_->trainSettings().threadBudget
+                                                                  : std::max(1, QThread::idealThreadCount());
+    std::vector<std::int64_t> mem;
+    for (const SubmodelPlan& s : plan->submodels) mem.push_back(s.memoryBytes);
+    std::sort(mem.rbegin(), mem.rend());
+    std::int64_t concurrent = 0;
+    for (std::size_t i = 0; i < mem.size() && int(i) < budget; ++i) concurrent += mem[i];
+    const std::int64_t have = availableMemoryBytes();
+    if (have > 0 && concurrent > have)
+        notes << tr("Memory over budget: the submodels training at once need about %1, more than the %2 available.")
+                     .arg(formatBytes(concurrent), formatBytes(have));
+    warnings_->setText(notes.join(QLatin1Char('\n')));
+    warnings_->setVisible(!notes.isEmpty());
+
+    QStringList categories{tr("original")};
+    std::vector<double> params{100}, flops{100}, memory{100};
+    const auto pct = [](std::int64_t v, std::int64_t of) { return of > 0 ? 100.0 * double(v) / double(of) : 0.0; };
+    for (const SubmodelPlan& s : plan->submodels) {
+        categories << tr("sub %1").arg(s.index + 1);
+        params.push_back(pct(s.params, plan->originalParams));
+        flops.push_back(pct(s.flopsPerSample, plan->originalFlopsPerSample));
+        memory.push_back(pct(s.memoryBytes, plan->originalMemoryBytes));
+    }
+    chart_->setData(categories,
+                    {{tr("parameters"), params, submodelColor(0)},
+                     {tr("FLOPs per sample"), flops, submodelColor(1)},
+                     {tr("training memory"), memory, submodelColor(2)}},
+                    tr("% of original"));
+    chart_->setToolTip(tr("Original: %1 parameters, %2 FLOPs per sample, %3 training memory")
+                           .arg(formatCount(plan->originalParams), formatCount(plan->originalFlopsPerSample),
+                                formatBytes(plan->originalMemoryBytes)));
+}
+
+}  // namespace skynnet::ui

@@ -1,0 +1,67 @@
+#pragma once
+// Page 3, Split: the Skynnet strategy, the number of submodels N and the strategy's options, with
+// a live preview of the plan (a table of the original and every submodel, and a chart of their
+// parameters, FLOPs and memory against the original), its warnings and its errors.
+#include <QWidget>
+
+#include "split/strategy.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+class QTableView;
+
+namespace skynnet::ui {
+
+class BarChart;
+class PlanTableModel;
+class ProjectDocument;
+
+class SplitPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit SplitPage(ProjectDocument* document, QWidget* parent = nullptr);
+
+    // Like a user changing the controls; the plan preview follows at once.
+    void setStrategy(Strategy strategy);
+    void setSubmodels(int n);
+
+    PlanTableModel* planModel() const { return model_; }
+    QTableView* planTable() const { return table_; }
+    BarChart* planChart() const { return chart_; }
+    QString summaryText() const;
+    QString warningsText() const;  // empty when hidden
+    QString errorText() const;     // empty when hidden
+    // Every option widget, for the tooltip check of the tests.
+    QList<QWidget*> optionWidgets() const;
+
+private:
+    void buildUi();
+    void fromDocument();  // controls <- document
+    void toDocument();    // controls -> document
+    void onPlanChanged(const QString& summary, const QString& error);
+
+    ProjectDocument* document_;
+    PlanTableModel* model_;
+    bool updating_ = false;
+
+    QComboBox* strategy_ = nullptr;
+    QSpinBox* requested_ = nullptr;
+    QComboBox* scaleEpochs_ = nullptr;
+    QCheckBox* autoFactor_ = nullptr;
+    QDoubleSpinBox* factor_ = nullptr;
+    QComboBox* binaryCombine_ = nullptr;
+    QCheckBox* shuffle_ = nullptr;
+    QCheckBox* fallback_ = nullptr;
+    QSpinBox* seed_ = nullptr;
+    QLabel* explanation_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QLabel* warnings_ = nullptr;
+    QLabel* error_ = nullptr;
+    QTableView* table_ = nullptr;
+    BarChart* chart_ = nullptr;
+};
+
+}  // namespace skynnet::ui

@@ -1,0 +1,285 @@
+#include "ui/widgets/train_page.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QThread>
+#include <QVBoxLayout>
+#include <QFontDatabase>
+#include <algorithm>
+
+#include "ui/core/app_settings.h"
+#include "ui/core/epoch_table_model.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/format.h"
+#include "ui/widgets/network_check.h"
+#include "ui/widgets/training_charts.h"
+
+namespace skynnet::ui {
+
+TrainPage::TrainPage(ProjectDocument* document, TrainingSession* session, AppSettings* settings, QWidget* parent)
+    : QWidget(parent), document_(document), session_(session), settings_(settings) {
+    buildUi();
+    connect(document_, &ProjectDocument::trainSettingsChanged, this, &TrainPage::fromDocument);
+    connect(document_, &ProjectDocument::dataChanged, this, &TrainPage::updateButtons);
+    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged,
+                        &ProjectDocument::trainSettingsChanged})
+        connect(document_, signal, this, &TrainPage::updatePlanInfo);
+
+    connect(session_, &TrainingSession::started, this, [this](int submodels, bool withBaseline) {
+        error_->hide();
+        progress_->setValue(0);
+        remaining_->setText(tr("starting %n submodel(s)%1…", nullptr, submodels)
+                                .arg(withBaseline ? tr(" and the baseline") : QString()));
+        updateButtons();
+    });
+    connect(session_, &TrainingSession::overallProgress, this, [this](double fraction, double remaining) {
+        progress_->setValue(int(fraction * 1000));
+        remaining_->setText(remaining >= 0 ? tr("about %1 left").arg(formatDuration(remaining)) : tr("estimating…"));
+    });
+    connect(session_, &TrainingSession::logMessage, this, [this](const QString& line) {
+        log_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss  ")) + line);
+    });
+    connect(session_, &TrainingSession::finished, this, &TrainPage::onFinished);
+    connect(session_, &TrainingSession::failed, this, [this](const QString& message) {
+        showError(tr("Training could not start: %1").arg(message));
+        log_->appendPlainText(tr("could not start: %1").arg(message));
+        updateButtons();
+    });
+    fromDocument();
+}
+
+void TrainPage::buildUi() {
+    start_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"));
+    start_->setToolTip(tr("Train the split plan's submodels in parallel, then the baseline (F5)"));
+    pause_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause"));
+    pause_->setToolTip(tr("Pause every worker at its next batch boundary, or resume"));
+    stop_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"));
+    stop_->setToolTip(tr("Cancel the run: every worker stops at its next batch boundary"));
+    connect(start_, &QPushButton::clicked, this, &TrainPage::startTraining);
+    connect(pause_, &QPushButton::clicked, this, [this] {
+        if (session_->paused()) session_->resume();
+        else session_->pause();
+        updateButtons();
+    });
+    connect(stop_, &QPushButton::clicked, session_, &TrainingSession::stop);
+
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1000);
+    progress_->setFormat(QStringLiteral("%p%"));
+    remaining_ = new QLabel(tr("press Start (F5) to train"));
+    remaining_->setMinimumWidth(160);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(start_);
+    bar->addWidget(pause_);
+    bar->addWidget(stop_);
+    bar->addWidget(progress_, 1);
+    bar->addWidget(remaining_);
+
+    error_ = new QLabel;
+    error_->setObjectName(QStringLiteral("trainError"));
+    error_->setWordWrap(true);
+    error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    error_->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
+                                         " border-radius: 4px; padding: 6px; }"));
+    error_->hide();
+
+    epochs_ = new QSpinBox;
+    epochs_->setRange(1, 10000);
+    epochs_->setToolTip(tr("Epochs of the original model; submodels may train fewer when the split scales epochs"));
+    batch_ = new QSpinBox;
+    batch_->setRange(1, 65536);
+    batch_->setToolTip(tr("Samples per gradient step"));
+    optimizer_ = new QComboBox;
+    optimizer_->addItem(QStringLiteral("Adam"), int(OptimizerKind::Adam));
+    optimizer_->addItem(QStringLiteral("AdamW"), int(OptimizerKind::AdamW));
+    optimizer_->addItem(QStringLiteral("SGD"), int(OptimizerKind::SGD));
+    optimizer_->addItem(QStringLiteral("RMSProp"), int(OptimizerKind::RMSProp));
+    optimizer_->setToolTip(tr("The optimiser every submodel and the baseline use"));
+    learningRate_ = new QDoubleSpinBox;
+    learningRate_->setDecimals(5);
+    learningRate_->setRange(0.00001, 1.0);
+    learningRate_->setSingleStep(0.0005);
+    learningRate_->setToolTip(tr("Step size of the optimiser"));
+    threads_ = new QSpinBox;
+    threads_->setRange(0, std::max(1, QThread::idealThreadCount()) * 4);
+    threads_->setSpecialValueText(tr("All cores (%1)").arg(QThread::idealThreadCount()));
+    threads_->setToolTip(tr("Threads the run may use: submodels train one per thread, kernels share what is left"));
+    baseline_ = new QCheckBox(tr("Also train the original model as a baseline"));
+    baseline_->setToolTip(tr("After the submodels, train the unsplit network the same way, to compare accuracy and time"));
+    for (QSpinBox* s : {epochs_, batch_, threads_}) connect(s, &QSpinBox::valueChanged, this, &TrainPage::toDocument);
+    connect(learningRate_, &QDoubleSpinBox::valueChanged, this, &TrainPage::toDocument);
+    connect(optimizer_, &QComboBox::currentIndexChanged, this, &TrainPage::toDocument);
+    connect(baseline_, &QCheckBox::toggled, this, &TrainPage::toDocument);
+
+    auto* settingsBox = new QGroupBox(tr("Training settings"));
+    auto* form = new QFormLayout(settingsBox);
+    form->addRow(tr("Epochs:"), epochs_);
+    form->addRow(tr("Batch size:"), batch_);
+    form->addRow(tr("Optimiser:"), optimizer_);
+    form->addRow(tr("Learning rate:"), learningRate_);
+    form->addRow(tr("Threads:"), threads_);
+    form->addRow(baseline_);
+    settingsBox->setMaximumWidth(340);
+
+    charts_ = new TrainingCharts(session_);
+    if (settings_) {
+        charts_->logScaleBox()->setChecked(settings_->logScale());
+        connect(charts_->logScaleBox(), &QCheckBox::toggled, this, [this](bool on) { settings_->setLogScale(on); });
+    }
+
+    epochTable_ = new QTableView;
+    epochTable_->setModel(new EpochTableModel(session_, this));
+    epochTable_->verticalHeader()->hide();
+    epochTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    epochTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    epochTable_->setAlternatingRowColors(true);
+    connect(epochTable_->model(), &QAbstractItemModel::rowsInserted, epochTable_, &QTableView::scrollToBottom);
+    log_ = new QPlainTextEdit;
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(5000);
+    log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto* bottom = new QTabWidget;
+    bottom->addTab(epochTable_, tr("Epochs"));
+    bottom->addTab(log_, tr("Log"));
+
+    auto* side = new QWidget;
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    planInfo_ = new QLabel;
+    planInfo_->setWordWrap(true);
+    planInfo_->setMaximumWidth(340);
+    planInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    sideLayout->addWidget(settingsBox);
+    sideLayout->addWidget(planInfo_);
+    sideLayout->addStretch();
+    auto* top = new QWidget;
+    auto* topLayout = new QHBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(side);
+    topLayout->addWidget(charts_, 1);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(top);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({620, 220});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(error_);
+    layout->addWidget(split, 1);
+    updateButtons();
+}
+
+QString TrainPage::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
+
+void TrainPage::showError(const QString& text) {
+    error_->setText(text);
+    error_->show();
+}
+
+void TrainPage::fromDocument() {
+    updating_ = true;
+    const TrainSettings& t = document_->trainSettings();
+    epochs_->setValue(t.config.epochs);
+    batch_->setValue(t.config.batchSize);
+    optimizer_->setCurrentIndex(std::max(0, optimizer_->findData(int(t.config.optimizer.kind))));
+    learningRate_->setValue(t.config.optimizer.learningRate);
+    threads_->setValue(t.threadBudget);
+    baseline_->setChecked(t.trainBaseline);
+    updating_ = false;
+    updateButtons();
+    updatePlanInfo();
+}
+
+void TrainPage::toDocument() {
+    if (updating_) return;
+    TrainSettings t = document_->trainSettings();
+    t.config.epochs = epochs_->value();
+    t.config.batchSize = batch_->value();
+    t.config.optimizer.kind = OptimizerKind(optimizer_->currentData().toInt());
+    t.config.optimizer.learningRate = float(learningRate_->value());
+    t.threadBudget = threads_->value();
+    t.trainBaseline = baseline_->isChecked();
+    if (settings_) settings_->setThreadBudget(t.threadBudget);
+    document_->setTrainSettings(t);
+}
+
+void TrainPage::updateButtons() {
+    const bool running = session_->running();
+    start_->setEnabled(!running && document_->hasData());
+    pause_->setEnabled(running);
+    stop_->setEnabled(running);
+    const bool paused = session_->paused();
+    pause_->setText(paused ? tr("Resume") : tr("Pause"));
+    pause_->setIcon(style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+    for (QWidget* w : std::initializer_list<QWidget*>{epochs_, batch_, optimizer_, learningRate_, threads_, baseline_})
+        w->setEnabled(!running);
+}
+
+void TrainPage::updatePlanInfo() {
+    if (!document_->hasData()) {
+        planInfo_->setText(tr("Load data on the Data page first."));
+        return;
+    }
+    try {
+        const SplitPlan p = document_->plan();
+        QString text = tr("<b>Run:</b> %1 submodel(s) by %2, F = %3, %4 epoch(s) each")
+                           .arg(p.submodelCount())
+                           .arg(QString::fromStdString(strategyName(p.strategy)))
+                           .arg(p.factor, 0, 'g', 3)
+                           .arg(p.effectiveEpochs);
+        if (document_->trainSettings().trainBaseline) text += tr("; then the original model for %1 epoch(s).").arg(p.epochs);
+        planInfo_->setText(text);
+    } catch (const std::exception& e) {
+        planInfo_->setText(tr("<b>No valid split:</b> %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+    }
+}
+
+void TrainPage::startTraining() {
+    if (session_->running()) return;
+    const NetworkCheck check = checkNetwork(*document_);
+    if (!check.errors.isEmpty()) {
+        showError(tr("The network cannot be trained:\n%1").arg(check.errors.join(QLatin1Char('\n'))));
+        return;
+    }
+    error_->hide();
+    session_->start();  // planning errors come back through `failed`
+    updateButtons();
+}
+
+void TrainPage::onFinished(TrainStatus status, const QString& message) {
+    updateButtons();
+    switch (status) {
+    case TrainStatus::Completed:
+    case TrainStatus::EarlyStopped:
+        progress_->setValue(1000);
+        remaining_->setText(tr("done"));
+        emit runCompleted();
+        break;
+    case TrainStatus::Cancelled: remaining_->setText(tr("stopped")); break;
+    case TrainStatus::Failed:
+        remaining_->setText(tr("failed"));
+        showError(tr("Training failed: %1").arg(message));
+        break;
+    }
+}
+
+}  // namespace skynnet::ui

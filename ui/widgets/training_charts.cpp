@@ -1,0 +1,94 @@
+#include "ui/widgets/training_charts.h"
+
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "train/metrics.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/live_chart.h"
+
+namespace skynnet::ui {
+
+TrainingCharts::TrainingCharts(TrainingSession* session, QWidget* parent) : QWidget(parent), session_(session) {
+    loss_ = new LiveChart(tr("Training loss"), tr("epoch"), tr("loss"));
+    metric_ = new LiveChart(tr("Validation metric"), tr("epoch"), tr("metric"));
+    cpu_ = new LiveChart(tr("CPU use"), tr("seconds"), tr("cores busy"));
+    memory_ = new LiveChart(tr("Model memory"), tr("seconds"), tr("MB"));
+    cpu_->setIncludeZero(true);
+    memory_->setIncludeZero(true);
+    logScale_ = new QCheckBox(tr("Log-scale loss"));
+    logScale_->setToolTip(tr("Show the loss on a logarithmic axis, where late small improvements stay visible"));
+    connect(logScale_, &QCheckBox::toggled, loss_, &LiveChart::setLogarithmic);
+
+    auto* grid = new QGridLayout;
+    grid->setSpacing(4);
+    grid->addWidget(loss_, 0, 0);
+    grid->addWidget(metric_, 0, 1);
+    grid->addWidget(cpu_, 1, 0);
+    grid->addWidget(memory_, 1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(logScale_);
+    layout->addLayout(grid, 1);
+
+    connect(session_, &TrainingSession::started, this, &TrainingCharts::onStarted);
+    connect(session_, &TrainingSession::progress, this, &TrainingCharts::onProgress);
+}
+
+void TrainingCharts::onStarted(int submodels, bool withBaseline) {
+    for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->reset(submodels, withBaseline);
+    seen_.clear();
+    runClock_.start();
+    if (const auto plan = session_->plan()) {
+        const QString name = QString::fromStdString(headlineMetricName(plan->task));
+        metric_->chart()->setTitle(tr("Validation %1").arg(name));
+        const auto axes = metric_->chart()->axes(Qt::Vertical);
+        for (QAbstractAxis* a : axes) a->setTitleText(name);
+    }
+}
+
+void TrainingCharts::onProgress(const QList<int>& changed, bool baselineChanged) {
+    const auto& snapshots = session_->submodels();
+    for (int i : changed)
+        if (i >= 0 && i < int(snapshots.size())) update(snapshots[std::size_t(i)]);
+    if (baselineChanged) update(session_->baseline());
+}
+
+void TrainingCharts::update(const SubmodelSnapshot& s) {
+    const int id = s.submodel;
+    Seen& seen = seen_[id];
+    for (; seen.epochs < s.epochs.size(); ++seen.epochs) {
+        const EpochStats& e = s.epochs[seen.epochs];
+        loss_->append(id, e.epoch, e.loss);
+        metric_->append(id, e.epoch, e.hasValidation ? e.validationMetric : e.metric);
+    }
+    // Within an epoch: the running mean so far, so the curve moves before the first epoch ends.
+    const BatchProgress& b = s.lastBatch;
+    if (!s.finished && b.batches > 0 && b.epoch > 0)
+        loss_->append(id, b.epoch - 1 + double(b.batch) / b.batches, b.loss);
+
+    if (!s.resources.empty() && !seen.hasOffset) {
+        // Each model's clock starts with its own training; place it on the run's clock.
+        seen.offset = std::max(0.0, runClock_.elapsed() / 1000.0 - s.resources.front().elapsedSeconds);
+        seen.hasOffset = true;
+    }
+    for (; seen.resources < s.resources.size(); ++seen.resources) {
+        const ResourceSample& r = s.resources[seen.resources];
+        const double x = seen.offset + r.elapsedSeconds;
+        memory_->append(id, x, double(r.modelBytes) / (1024.0 * 1024.0));
+        // CPU seconds per wall second since the last point drawn: how many cores this model kept
+        // busy. Short gaps are merged (a rate over a few milliseconds is noise), except for the
+        // last sample of a finished model, so even a very short run draws its line.
+        const double dt = r.elapsedSeconds - seen.cpuAt;
+        const bool last = s.finished && seen.resources + 1 == s.resources.size();
+        if (dt >= 0.05 || (last && dt > 0)) {
+            cpu_->append(id, x, (r.cpuSeconds - seen.cpuSeconds) / dt);
+            seen.cpuAt = r.elapsedSeconds;
+            seen.cpuSeconds = r.cpuSeconds;
+        }
+    }
+}
+
+}  // namespace skynnet::ui

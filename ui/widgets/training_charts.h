@@ -1,0 +1,50 @@
+#pragma once
+// The four live charts of the Train page: training loss, validation metric, CPU use and memory,
+// one line per submodel plus the baseline. Fed from TrainingSession::progress by appending only
+// the epochs and resource samples that arrived since the last update.
+#include <QElapsedTimer>
+#include <QWidget>
+#include <map>
+
+class QCheckBox;
+
+namespace skynnet::ui {
+
+class LiveChart;
+class TrainingSession;
+struct SubmodelSnapshot;
+
+class TrainingCharts : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainingCharts(TrainingSession* session, QWidget* parent = nullptr);
+
+    LiveChart* lossChart() const { return loss_; }
+    LiveChart* metricChart() const { return metric_; }
+    LiveChart* cpuChart() const { return cpu_; }
+    LiveChart* memoryChart() const { return memory_; }
+    QCheckBox* logScaleBox() const { return logScale_; }
+
+private:
+    void onStarted(int submodels, bool withBaseline);
+    void onProgress(const QList<int>& changed, bool baselineChanged);
+    void update(const SubmodelSnapshot& snapshot);
+
+    struct Seen {
+        std::size_t epochs = 0, resources = 0;
+        double offset = 0;         // this model's start on the run clock (queued submodels start late)
+        bool hasOffset = false;
+        double cpuAt = 0, cpuSeconds = 0;  // the last sample the CPU line was drawn to
+    };
+
+    TrainingSession* session_;
+    LiveChart* loss_;
+    LiveChart* metric_;
+    LiveChart* cpu_;
+    LiveChart* memory_;
+    QCheckBox* logScale_;
+    std::map<int, Seen> seen_;
+    QElapsedTimer runClock_;
+};
+
+}  // namespace skynnet::ui
