@@ -10,6 +10,7 @@
 #include "core/parallel.h"
 #include "model/network.h"
 #include "optim/optimizer.h"
+#include "train/batch_split.h"
 #include "train/metrics.h"
 #include "train/trainer.h"
 
@@ -271,6 +272,31 @@ private slots:
         TrainConfig mse = quickConfig(1);
         mse.loss = LossKind::MeanSquaredError;
         Trainer ok(net, mse, Task::Regression);  // any loss without a fused activation is fine
+    }
+
+    void batchSplitGivesTheWholeBatchGradient() {
+        Matrix x, y;
+        rings(96, 12, x, y);
+        NetworkSpec spec = ringSpec();
+        spec.layers = parseLayers("dense:32:tanh,dropout:0.0,dense:16:relu");
+        Network whole(spec, 4), split(spec, 4);
+        const auto loss = makeLoss(LossKind::SoftmaxCrossEntropy);
+        Matrix grad;
+        const auto a = forwardBackward(whole, *loss, Task::Classification, x, y, x.rows(), grad);
+        BatchSplit batchSplit(split, 3);
+        const auto b = batchSplit.computeGradients(split, *loss, Task::Classification, x, y);
+        QVERIFY(std::abs(a.loss - b.loss) < 1e-6);
+        QCOMPARE(a.metricSum, b.metricSum);
+        auto pa = whole.params(), pb = split.params();
+        for (std::size_t i = 0; i < pa.size(); ++i)
+            QVERIFY2(pa[i].grad->isApprox(*pb[i].grad, 1e-5f), ("param " + std::to_string(i)).c_str());
+        // Replicas follow the master's weights at every step.
+        *pb[0].value *= 0.5f;
+        *pa[0].value *= 0.5f;
+        const auto c = batchSplit.computeGradients(split, *loss, Task::Classification, x, y);
+        const auto d = forwardBackward(whole, *loss, Task::Classification, x, y, x.rows(), grad);
+        QVERIFY(std::abs(c.loss - d.loss) < 1e-6);
+        QVERIFY(pa[0].grad->isApprox(*pb[0].grad, 1e-5f));
     }
 
     void stepApiMatchesFit() {

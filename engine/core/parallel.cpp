@@ -15,4 +15,6 @@ void setKernelThreads(int threads) { omp_set_num_threads(threads < 1 ? 1 : threa
 
 int kernelThreads() { return omp_get_max_threads(); }
 
+int currentThreadIndex() { return omp_get_thread_num(); }
+
 }  // namespace skynnet

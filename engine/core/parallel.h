@@ -10,12 +10,35 @@ int hardwareThreads();
 // The number of threads kernels started from the calling thread may use.
 void setKernelThreads(int threads);
 int kernelThreads();
+// 0-based index of the calling thread inside a parallel region (0 outside one).
+int currentThreadIndex();
+
+// Sets the calling thread's kernel threads for a scope (0 keeps them) and restores them after.
+class KernelThreadScope {
+public:
+    explicit KernelThreadScope(int threads) : saved_(kernelThreads()) {
+        if (threads > 0) setKernelThreads(threads);
+    }
+    ~KernelThreadScope() { setKernelThreads(saved_); }
+    KernelThreadScope(const KernelThreadScope&) = delete;
+    KernelThreadScope& operator=(const KernelThreadScope&) = delete;
+
+private:
+    int saved_;
+};
 
 // Runs body(i) for i in [begin, end), split over the calling thread's kernel threads.
 template <class Body>
 void parallelFor(std::int64_t begin, std::int64_t end, Body&& body) {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = begin; i < end; ++i) body(i);
+}
+
+// Runs body(thread) once on each of `threads` threads of the calling thread's team.
+template <class Body>
+void parallelRegion(int threads, Body&& body) {
+#pragma omp parallel num_threads(threads)
+    body(currentThreadIndex());
 }
 
 }  // namespace skynnet

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "train/metrics.h"
+#include "train/batch_split.h"
 #include "train/resources.h"
 
 namespace skynnet {
@@ -41,36 +42,36 @@ Trainer::Trainer(Network& network, const TrainConfig& config, Task task)
     if (loss_->fusesWith() != Activation::None && !net_.endsWith(loss_->fusesWith()))
         throw Error("the " + lossName(config.loss) + " loss needs a " + activationName(loss_->fusesWith()) +
                     " output, but the network's output is " + activationName(net_.spec().outputActivation));
-    fused_ = loss_->fusesWith() != Activation::None && net_.endsWith(loss_->fusesWith());
     config_.optimizer.schedule.totalEpochs = config.epochs;
     optimizer_ = makeOptimizer(config_.optimizer);
     start_ = lastResources_ = Clock::now();
 }
 
 double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
-    const Matrix& out = net_.forward(x, true);
-    lastOutput_ = &out;
-    if (out.cols() != y.cols())
-        throw Error("targets have " + std::to_string(y.cols()) + " columns, the network outputs " + std::to_string(out.cols()));
-    const double value = loss_->value(out, y);
-    const std::size_t layerCount = net_.layers().size();
-    if (fused_) {
-        // Gradient with respect to the logits, skipping the output activation's backward.
-        loss_->fusedGradient(out, y, grad_);
-        net_.backward(grad_, layerCount - 1);
+    const KernelThreadScope scope(config_.threads);
+    if (y.cols() != net_.spec().outputs)
+        throw Error("targets have " + std::to_string(y.cols()) + " columns, the network outputs " +
+                    std::to_string(net_.spec().outputs));
+    // Several kernel threads: split the batch over replicas (one parallel region per step);
+    // slices under 16 rows would starve the matrix kernels, so small batches stay whole.
+    const int threads = kernelThreads();
+    BatchSplit::Step step;
+    if (threads > 1 && x.rows() >= 16 * threads) {
+        if (!split_ || split_->threads() != threads) split_ = std::make_unique<BatchSplit>(net_, threads);
+        step = split_->computeGradients(net_, *loss_, task_, x, y);
     } else {
-        loss_->gradient(out, y, grad_);
-        net_.backward(grad_, layerCount);
+        step = forwardBackward(net_, *loss_, task_, x, y, x.rows(), grad_);
     }
+    lastBatchMetricSum_ = step.metricSum;
     optimizer_->step(params_);
-    return value;
+    return step.loss;
 }
 
 std::int64_t Trainer::modelBytes() const {
     std::int64_t params = 0;
     for (const auto& p : params_) params += 2 * matrixBytes(*p.value);  // values and gradients
     return params + optimizer_->stateBytes() + net_.bufferBytes() + matrixBytes(xBatch_) + matrixBytes(yBatch_) +
-           matrixBytes(grad_);
+           matrixBytes(grad_) + (split_ ? split_->bufferBytes() : 0);
 }
 
 void Trainer::maybeReportResources(const TrainCallbacks& callbacks, bool force) {
@@ -89,6 +90,7 @@ void Trainer::maybeReportResources(const TrainCallbacks& callbacks, bool force) 
 
 Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal,
                                           const TrainCallbacks& callbacks, const CancelToken* cancel) {
+    const KernelThreadScope threads(config_.threads);
     EpochOutcome outcome;
     if (x.rows() != y.rows())
         throw Error(std::to_string(x.rows()) + " samples but " + std::to_string(y.rows()) + " target rows");
@@ -122,7 +124,7 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
         }
         const double rows = double(end - begin);
         lossSum += value * rows;
-        if (task_ != Task::Regression) metricSum += headlineMetric(task_, *lastOutput_, yBatch_) * rows;
+        metricSum += lastBatchMetricSum_;
         seen += end - begin;
         if (callbacks.onBatch && (b + 1 == batches || secondsSince(lastBatchReport) >= config_.batchReportSeconds)) {
             lastBatchReport = Clock::now();
@@ -152,12 +154,7 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
 
 TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal,
                          const TrainCallbacks& callbacks, const CancelToken* cancel) {
-    // The kernel thread count is per calling thread; put the caller's back when done.
-    struct RestoreThreads {
-        int saved = kernelThreads();
-        ~RestoreThreads() { setKernelThreads(saved); }
-    } restore;
-    if (config_.threads > 0) setKernelThreads(config_.threads);
+    const KernelThreadScope threads(config_.threads);
     TrainResult result;
     start_ = lastResources_ = Clock::now();
     cpuStart_ = workerCpuSeconds();

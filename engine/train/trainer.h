@@ -7,6 +7,7 @@
 
 #include "core/cancel.h"
 #include "model/network.h"
+#include "train/batch_split.h"
 #include "train/train_types.h"
 
 namespace skynnet {
@@ -48,11 +49,11 @@ private:
     std::unique_ptr<Loss> loss_;
     std::unique_ptr<Optimizer> optimizer_;
     std::vector<Param> params_;
-    bool fused_;
     int epoch_ = 0;
     Rng shuffleRng_;
     Matrix xBatch_, yBatch_, grad_;
-    const Matrix* lastOutput_ = nullptr;  // the network's output of the last trained batch
+    double lastBatchMetricSum_ = 0;  // correct predictions in the last trained batch
+    std::unique_ptr<BatchSplit> split_;  // with several kernel threads
     std::chrono::steady_clock::time_point start_, lastResources_;
     double cpuStart_ = 0;
     std::int64_t peakModelBytes_ = 0;
