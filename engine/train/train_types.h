@@ -46,7 +46,7 @@ struct BatchProgress {
 struct ResourceSample {
     double elapsedSeconds = 0;   // since training started
     double cpuSeconds = 0;       // this worker's threads since training started
-    std::int64_t modelBytes = 0; // parameters + gradients + optimiser state + layer buffers
+    std::int64_t modelBytes = 0; // peak so far of parameters + gradients + optimiser state + buffers
     std::int64_t processResidentBytes = 0;
 };
 

@@ -83,7 +83,9 @@ void Trainer::maybeReportResources(const TrainCallbacks& callbacks, bool force) 
     ResourceSample s;
     s.elapsedSeconds = secondsSince(start_);
     s.cpuSeconds = workerCpuSeconds() - cpuStart_;
-    s.modelBytes = bytes;
+    // The high-water mark: the last, shorter batch of an epoch shrinks the buffers for a moment,
+    // which would draw a saw-tooth that is not memory anyone could reclaim.
+    s.modelBytes = peakModelBytes_;
     s.processResidentBytes = processResidentBytes();
     callbacks.onResources(s);
 }

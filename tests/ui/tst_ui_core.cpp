@@ -510,7 +510,7 @@ void TestUiCore::fullSession() {
     QCOMPARE(epochs.submodelAt(0), 0);
     QCOMPARE(epochs.submodelAt(3 * 6), -1);
     QCOMPARE(epochs.data(epochs.index(3 * 6, EpochTableModel::Model)).toString(), QStringLiteral("baseline"));
-    QCOMPARE(epochs.headerData(EpochTableModel::Metric, Qt::Horizontal).toString(), QStringLiteral("accuracy"));
+    QCOMPARE(epochs.headerData(EpochTableModel::Metric, Qt::Horizontal).toString(), QStringLiteral("Accuracy"));
     QCOMPARE(comparison.rowCount(), 5);  // combined, 3 submodels, baseline
     QCOMPARE(comparison.data(comparison.index(0, ComparisonTableModel::Metric), SortRole).toDouble(), results->combinedMetric);
     QVERIFY(comparison.isBaselineRow(4));

@@ -4,6 +4,12 @@
 #include "ui/core/formatting.h"
 
 namespace skynnet::ui {
+namespace {
+
+// Header labels start with a capital like the other columns ("Loss", "Accuracy").
+QString capitalised(const QString& s) { return s.isEmpty() ? s : s.left(1).toUpper() + s.mid(1); }
+
+}  // namespace
 
 EpochTableModel::EpochTableModel(TrainingSession* session, QObject* parent) : QAbstractTableModel(parent), session_(session) {
     if (!session_) return;
@@ -122,7 +128,7 @@ QVariant EpochTableModel::headerData(int section, Qt::Orientation orientation, i
         case Model: return QStringLiteral("Model");
         case Epoch: return QStringLiteral("Epoch");
         case Loss: return QStringLiteral("Loss");
-        case Metric: return metricName_;
+        case Metric: return capitalised(metricName_);
         case ValidationLoss: return QStringLiteral("Val loss");
         case ValidationMetric: return QStringLiteral("Val ") + metricName_;
         case Seconds: return QStringLiteral("Time (s)");
