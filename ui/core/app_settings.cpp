@@ -13,6 +13,16 @@ const QString recentFilesKey = QStringLiteral("files/recent");
 const QString geometryKey = QStringLiteral("window/geometry");
 const QString stateKey = QStringLiteral("window/state");
 const QString logScaleKey = QStringLiteral("charts/logScale");
+const QString recentProjectsKey = QStringLiteral("projects/recent");
+const QString lastProjectFolderKey = QStringLiteral("projects/lastFolder");
+const QString autosaveKey = QStringLiteral("projects/autosaveMinutes");
+const QString recoveryKey = QStringLiteral("projects/recoveryFile");
+
+QStringList cleanList(QStringList files, int max) {
+    files.removeAll(QString());
+    files.removeDuplicates();
+    return files.mid(0, max);
+}
 
 }  // namespace
 
@@ -49,6 +59,36 @@ void AppSettings::removeRecentFile(const QString& path) {
 }
 
 void AppSettings::clearRecentFiles() { s_->remove(recentFilesKey); }
+
+QStringList AppSettings::recentProjects() const {
+    return cleanList(s_->value(recentProjectsKey).toStringList(), maxRecentFiles);
+}
+
+void AppSettings::addRecentProject(const QString& path) {
+    if (path.isEmpty()) return;
+    QStringList files = recentProjects();
+    files.removeAll(path);
+    files.prepend(path);
+    s_->setValue(recentProjectsKey, files.mid(0, maxRecentFiles));
+}
+
+void AppSettings::removeRecentProject(const QString& path) {
+    QStringList files = recentProjects();
+    files.removeAll(path);
+    s_->setValue(recentProjectsKey, files);
+}
+
+QString AppSettings::lastProjectFolder() const { return s_->value(lastProjectFolderKey, QDir::homePath()).toString(); }
+void AppSettings::setLastProjectFolder(const QString& folder) { s_->setValue(lastProjectFolderKey, folder); }
+
+int AppSettings::autosaveMinutes() const { return std::max(0, s_->value(autosaveKey, 3).toInt()); }
+void AppSettings::setAutosaveMinutes(int minutes) { s_->setValue(autosaveKey, std::max(0, minutes)); }
+
+QString AppSettings::recoveryFile() const { return s_->value(recoveryKey).toString(); }
+void AppSettings::setRecoveryFile(const QString& path) {
+    if (path.isEmpty()) s_->remove(recoveryKey);
+    else s_->setValue(recoveryKey, path);
+}
 
 QByteArray AppSettings::windowGeometry() const { return s_->value(geometryKey).toByteArray(); }
 void AppSettings::setWindowGeometry(const QByteArray& geometry) { s_->setValue(geometryKey, geometry); }

@@ -33,6 +33,20 @@ public:
     void removeRecentFile(const QString& path);
     void clearRecentFiles();
 
+    // Projects (.skynnet), apart from the data files above: most recent first.
+    QStringList recentProjects() const;
+    void addRecentProject(const QString& path);
+    void removeRecentProject(const QString& path);
+    QString lastProjectFolder() const;  // default: the home folder
+    void setLastProjectFolder(const QString& folder);
+
+    int autosaveMinutes() const;  // between recovery saves of a modified project; 0: off; default 3
+    void setAutosaveMinutes(int minutes);
+    // The recovery file of a session that has not ended cleanly yet; empty when none. Set by each
+    // autosave, cleared on saving, discarding or closing, so a crash leaves it for the next start.
+    QString recoveryFile() const;
+    void setRecoveryFile(const QString& path);
+
     QByteArray windowGeometry() const;  // QWidget::saveGeometry(); empty by default
     void setWindowGeometry(const QByteArray& geometry);
     QByteArray windowState() const;     // QMainWindow::saveState(); empty by default

@@ -75,7 +75,7 @@ bool LayerTableModel::commit(const NetworkSpec& spec) {
     // Widths change the parameter counts and FLOPs of the layer after too: refresh every row.
     refreshFigures();
     emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-    if (document_) document_->setNetwork(spec);
+    if (document_) document_->editNetwork(spec);  // one undoable step, named from the change
     return true;
 }
 

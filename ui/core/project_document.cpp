@@ -1,8 +1,11 @@
 #include "ui/core/project_document.h"
 
+#include <QUndoStack>
+
 #include "core/error.h"
 #include "split/combined_model.h"
 #include "ui/core/data_loading.h"
+#include "ui/core/undo_commands.h"
 
 namespace skynnet::ui {
 namespace {
@@ -92,10 +95,21 @@ bool lossFitsTask(LossKind loss, Task task) {
     return false;
 }
 
-ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent) {
+ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), undoStack_(new QUndoStack(this)) {
     network_.layers = defaultLayers(0);
     split_.strategy = Strategy::Auto;
     split_.requested = 3;
+    connect(undoStack_, &QUndoStack::cleanChanged, this, &ProjectDocument::emitModifiedIfChanged);
+    // After an undo or redo, the next edit is a step of its own even if it is of the same field.
+    connect(undoStack_, &QUndoStack::indexChanged, this, [this] {
+        if (!pushing_) sealEdits();
+    });
+}
+
+void ProjectDocument::push(QUndoCommand* command) {
+    pushing_ = true;
+    undoStack_->push(command);
+    pushing_ = false;
 }
 
 void ProjectDocument::setData(const DataSettings& settings, std::shared_ptr<const Dataset> data,
@@ -112,6 +126,9 @@ void ProjectDocument::setData(const DataSettings& settings, std::shared_ptr<cons
     emit dataChanged();
     if (!(network_ == oldNetwork)) emit networkChanged();
     if (!(train_ == oldTrain)) emit trainSettingsChanged();
+    // Other data in a saved project is a change to save; data opened in an untitled project (an
+    // example at start-up) is not worth a question on closing.
+    if (!filePath_.isEmpty()) markModified();
 }
 
 void ProjectDocument::applyDataDefaults() {
@@ -132,6 +149,7 @@ void ProjectDocument::setDataSettings(const DataSettings& settings) {
     splitIndices_.reset();
     ++revision_;
     emit dataChanged();
+    if (!filePath_.isEmpty()) markModified();
 }
 
 void ProjectDocument::load(const DataSettings& settings) {
@@ -149,12 +167,17 @@ void ProjectDocument::adoptPrepared(std::shared_ptr<const PreparedData> prepared
     if (revision == revision_ && !prepared_) prepared_ = std::move(prepared);
 }
 
-void ProjectDocument::setNetwork(const NetworkSpec& spec) {
+NetworkSpec ProjectDocument::fittedToData(const NetworkSpec& spec) const {
     NetworkSpec s = spec;
     if (dataset_) {  // input and output are not the designer's to choose: they follow the data
         s.input = network_.input;
         s.setOutputFor(dataset_->task, dataset_->outputCount());
     }
+    return s;
+}
+
+void ProjectDocument::setNetwork(const NetworkSpec& spec) {
+    const NetworkSpec s = fittedToData(spec);
     if (s == network_) return;
     network_ = s;
     networkEdited_ = true;
@@ -172,6 +195,105 @@ void ProjectDocument::setTrainSettings(const TrainSettings& settings) {
     train_ = settings;
     trainEdited_ = true;
     emit trainSettingsChanged();
+}
+
+void ProjectDocument::restore(const DataSettings& settings, std::shared_ptr<const Dataset> data,
+                              std::shared_ptr<const Dataset> test, const NetworkSpec& network, const SplitOptions& split,
+                              const TrainSettings& train) {
+    undoStack_->clear();
+    data_ = settings;
+    dataset_ = std::move(data);
+    testDataset_ = dataset_ ? std::move(test) : nullptr;
+    prepared_.reset();
+    splitIndices_.reset();
+    ++revision_;
+    networkEdited_ = trainEdited_ = true;  // the saved choices stand, whatever the data suggests
+    network_ = network;
+    if (dataset_) {
+        network_.input = networkInputShape(*dataset_);
+        network_.setOutputFor(dataset_->task, dataset_->outputCount());
+    }
+    split_ = split;
+    train_ = train;
+    emit dataChanged();
+    emit networkChanged();
+    emit splitOptionsChanged();
+    emit trainSettingsChanged();
+}
+
+void ProjectDocument::reset() {
+    setFilePath(QString());
+    earlierRuns_.clear();
+    NetworkSpec network;
+    network.layers = defaultLayers(0);
+    SplitOptions split;
+    split.strategy = Strategy::Auto;
+    split.requested = 3;
+    restore(DataSettings{}, nullptr, nullptr, network, split, TrainSettings{});
+    networkEdited_ = trainEdited_ = false;
+    setClean();
+}
+
+void ProjectDocument::editNetwork(const NetworkSpec& spec, const QString& description) {
+    const NetworkSpec after = fittedToData(spec);
+    if (after == network_) return;
+    push(new NetworkCommand(this, network_, after, description.isEmpty() ? describeNetworkEdit(network_, after) : description));
+}
+
+void ProjectDocument::editSplitOptions(const SplitOptions& options) {
+    if (sameSplit(options, split_)) return;
+    push(new SplitOptionsCommand(this, split_, options));
+}
+
+void ProjectDocument::editTrainSettings(const TrainSettings& settings) {
+    if (settings == train_) return;
+    push(new TrainSettingsCommand(this, train_, settings));
+}
+
+void ProjectDocument::sealEdits() {
+    const int top = undoStack_->index() - 1;
+    if (top < 0) return;
+    // command() is const, but the commands are ours and not const objects; sealing only stops
+    // later merges, it never changes what the step does.
+    if (auto* c = dynamic_cast<const DocumentCommand*>(undoStack_->command(top))) const_cast<DocumentCommand*>(c)->seal();
+}
+
+void ProjectDocument::setFilePath(const QString& path) {
+    if (path == filePath_) return;
+    filePath_ = path;
+    emit filePathChanged(path);
+}
+
+bool ProjectDocument::isModified() const { return changedOutsideUndo_ || !undoStack_->isClean(); }
+
+void ProjectDocument::markModified() {
+    changedOutsideUndo_ = true;
+    emitModifiedIfChanged();
+}
+
+void ProjectDocument::setClean() {
+    changedOutsideUndo_ = false;
+    sealEdits();  // an edit after saving is a new step, so undoing it returns to the saved state
+    undoStack_->setClean();
+    emitModifiedIfChanged();
+}
+
+void ProjectDocument::emitModifiedIfChanged() {
+    const bool modified = isModified();
+    if (modified == lastModified_) return;
+    lastModified_ = modified;
+    emit modifiedChanged(modified);
+}
+
+void ProjectDocument::archiveRun(ProjectRun run) {
+    if (run.results) {  // kept for the curves and figures; only the shown run keeps weights and outputs
+        run.results->model.reset();
+        run.results->baselineWeights.reset();
+        run.results->combinedTestOutput = Matrix();
+        run.results->baselineTestOutput = Matrix();
+        run.results->testTargets = Matrix();
+    }
+    earlierRuns_.push_back(std::move(run));
 }
 
 const SplitIndices& ProjectDocument::splitIndicesOfData() const {

@@ -1,18 +1,25 @@
 #pragma once
 // The open project as the pages edit it: data settings and the loaded dataset, the network, the
-// split options and the training settings, plus the last run's results. Every change goes through
-// a setter that emits the matching signal (later wrapped in QUndoCommands). Lives on the GUI thread.
+// split options and the training settings, the runs before the session's, and the project file.
+// Every change goes through a setter that emits the matching signal; the pages' edits go through
+// the edit* functions, which wrap them in QUndoCommands on the document's undo stack (Tiled's way).
+// Lives on the GUI thread.
 #include <QObject>
 #include <QString>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "data/dataset.h"
 #include "data/preprocessing.h"
 #include "data/splits.h"
+#include "io/project_file.h"
 #include "model/network_spec.h"
 #include "split/split_plan.h"
 #include "train/train_types.h"
+
+class QUndoCommand;
+class QUndoStack;
 
 namespace skynnet::ui {
 
@@ -97,15 +104,52 @@ public:
     const TrainSettings& trainSettings() const { return train_; }
     void setTrainSettings(const TrainSettings& settings);
 
+    // A project read from a file, all at once: data (null when it could not be found), settings
+    // and network as the user left them (the data-driven defaults no longer apply). Clears the
+    // undo history; the caller sets the file path and the clean state.
+    void restore(const DataSettings& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test,
+                 const NetworkSpec& network, const SplitOptions& split, const TrainSettings& train);
+    // A new, empty project: no data, the default network and settings, no history, no file.
+    void reset();
+
+    // The user's edits, each one undoable step. Edits of one spin box in a row (typing "512")
+    // merge into one step until sealEdits(); nothing is pushed when nothing changes.
+    QUndoStack* undoStack() const { return undoStack_; }
+    // description: the step's name in the Edit menu; empty: described from the change.
+    void editNetwork(const NetworkSpec& spec, const QString& description = QString());
+    void editSplitOptions(const SplitOptions& options);
+    void editTrainSettings(const TrainSettings& settings);
+    void sealEdits();  // e.g. when a spin box loses focus or the user presses Enter
+
+    // The project file ("" while untitled) and whether the document differs from it: the undo
+    // stack is not at its clean index, or something it does not hold changed (a finished run,
+    // the data of a saved project).
+    const QString& filePath() const { return filePath_; }
+    void setFilePath(const QString& path);
+    bool isModified() const;
+    void markModified();
+    void setClean();
+
+    // Runs before the one the session shows, kept for their curves and figures (oldest first);
+    // archiveRun drops their weights and test outputs, which only the shown run needs.
+    const std::vector<ProjectRun>& earlierRuns() const { return earlierRuns_; }
+    void setEarlierRuns(std::vector<ProjectRun> runs) { earlierRuns_ = std::move(runs); }
+    void archiveRun(ProjectRun run);
+
 signals:
     void dataChanged();
     void networkChanged();
     void splitOptionsChanged();
     void trainSettingsChanged();
+    void modifiedChanged(bool modified);
+    void filePathChanged(const QString& path);
 
 private:
     void applyDataDefaults();
     const SplitIndices& splitIndicesOfData() const;
+    NetworkSpec fittedToData(const NetworkSpec& spec) const;  // input and output follow the data
+    void emitModifiedIfChanged();
+    void push(QUndoCommand* command);
 
     DataSettings data_;
     std::shared_ptr<const Dataset> dataset_, testDataset_;
@@ -117,6 +161,12 @@ private:
     quint64 revision_ = 0;
     // Defaults follow the data only until the user has chosen a network or training settings.
     bool networkEdited_ = false, trainEdited_ = false;
+    QUndoStack* undoStack_;
+    bool pushing_ = false;
+    QString filePath_;
+    bool changedOutsideUndo_ = false;
+    bool lastModified_ = false;  // what modifiedChanged last said
+    std::vector<ProjectRun> earlierRuns_;
 };
 
 }  // namespace skynnet::ui

@@ -47,6 +47,12 @@ std::shared_ptr<RunResults> evaluate(const RunInputs& in, const PreparedData& da
     }
     r->split = std::move(split);
     r->baseline = std::move(baseline);
+    r->preprocessing = data.preprocessing;
+    if (in.data) {  // the raw data's names: the model takes raw features
+        r->classNames = in.data->classNames;
+        r->targetNames = in.data->targetNames;
+        r->featureNames = in.data->featureNames;
+    }
     return r;
 }
 

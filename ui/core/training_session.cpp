@@ -162,8 +162,10 @@ void TrainingSession::start() {
         return;
     }
 
+    if (plan_) emit aboutToReplaceRun();
     job_ = std::move(job);
     plan_ = std::make_shared<const SplitPlan>(job_->inputs.plan);
+    runHadBaseline_ = job_->inputs.baseline;
     snapshots_.assign(std::size_t(plan_->submodelCount()), SubmodelSnapshot{});
     for (int i = 0; i < plan_->submodelCount(); ++i) snapshots_[std::size_t(i)].submodel = i;
     baselineSnapshot_ = SubmodelSnapshot{};
@@ -209,6 +211,44 @@ bool TrainingSession::waitForFinished(int timeoutMs) {
     return true;
 }
 
+bool TrainingSession::adoptRun(PastRun run) {
+    if (job_ || !run.plan) return false;
+    plan_ = std::move(run.plan);
+    snapshots_ = std::move(run.submodels);
+    snapshots_.resize(std::size_t(plan_->submodelCount()));
+    for (int i = 0; i < plan_->submodelCount(); ++i) snapshots_[std::size_t(i)].submodel = i;
+    runHadBaseline_ = run.baseline.has_value();
+    baselineSnapshot_ = run.baseline ? std::move(*run.baseline) : SubmodelSnapshot{};
+    baselineSnapshot_.submodel = -1;
+    results_ = std::move(run.results);
+    lastStatus_ = run.status;
+    lastMessage_ = run.message;
+    emit started(plan_->submodelCount(), runHadBaseline_);
+    QList<int> all;
+    for (int i = 0; i < plan_->submodelCount(); ++i) all.append(i);
+    emit progress(all, runHadBaseline_);
+    emit logMessage(QStringLiteral("showing the saved run (%1): %2")
+                        .arg(QString::fromStdString(statusName(lastStatus_)), lastMessage_));
+    if (results_) emit overallProgress(1.0, 0.0);
+    emit finished(lastStatus_, lastMessage_);
+    return true;
+}
+
+bool TrainingSession::clearRun() {
+    if (job_) return false;
+    plan_.reset();
+    snapshots_.clear();
+    baselineSnapshot_ = SubmodelSnapshot{};
+    baselineSnapshot_.submodel = -1;
+    results_.reset();
+    lastStatus_ = TrainStatus::Cancelled;
+    lastMessage_.clear();
+    runHadBaseline_ = false;
+    emit started(0, false);
+    emit finished(lastStatus_, lastMessage_);
+    return true;
+}
+
 void TrainingSession::onJobEnded(quint64 generation) {
     if (job_ && job_->generation == generation) endJob();
 }
@@ -221,6 +261,8 @@ void TrainingSession::endJob() {
     RunOutcome& out = job->outcome;
     if (out.prepared && document_) document_->adoptPrepared(out.prepared, job->dataRevision);
     const QString message = QString::fromStdString(out.message);
+    lastStatus_ = out.status;
+    lastMessage_ = message;
     if (out.status == TrainStatus::Completed) {
         results_ = out.results;
         emit overallProgress(1.0, 0.0);

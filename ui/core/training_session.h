@@ -41,6 +41,20 @@ struct RunResults {
     // has no test rows (test fraction 0 and no test file).
     std::string evaluatedOn = "test";
     long evaluatedSamples = 0;
+    // What the combined model needs to predict from raw features and to be saved or exported:
+    // the preprocessing fitted for this run and the names of the data it was trained on.
+    Preprocessing preprocessing;
+    std::vector<std::string> classNames, targetNames, featureNames;
+};
+
+// A run that ended elsewhere (read from a project file), to be shown as if it had just ended.
+struct PastRun {
+    std::shared_ptr<const SplitPlan> plan;
+    std::vector<SubmodelSnapshot> submodels;  // one per plan submodel
+    std::optional<SubmodelSnapshot> baseline;
+    std::shared_ptr<const RunResults> results;  // null for a run that did not complete
+    TrainStatus status = TrainStatus::Completed;
+    QString message;
 };
 
 class TrainingSession : public QObject {
@@ -58,6 +72,10 @@ public:
     const std::vector<SubmodelSnapshot>& submodels() const { return snapshots_; }
     const SubmodelSnapshot& baseline() const { return baselineSnapshot_; }
     std::shared_ptr<const RunResults> results() const { return results_; }
+    // How the last run ended (Cancelled before any run), its message, and whether it had a baseline.
+    TrainStatus lastStatus() const { return lastStatus_; }
+    QString lastMessage() const { return lastMessage_; }
+    bool runHadBaseline() const { return runHadBaseline_; }
     // Minimum interval between progress signals, default 100 ms.
     void setThrottleMilliseconds(int ms);
     int throttleMilliseconds() const { return throttleMs_; }
@@ -69,8 +87,16 @@ public slots:
     void stop();    // cancel; `finished` follows once every worker has stopped
     // Blocks (GUI thread) until the background job has ended; for tests and shutdown.
     bool waitForFinished(int timeoutMs = -1);
+    // Shows a past run without training: the views get started, progress (every model) and
+    // finished, as for a run that just ended. False (nothing changes) while a job runs.
+    bool adoptRun(PastRun run);
+    // Forgets the last run (a new project): started(0, false), then finished(Cancelled).
+    bool clearRun();
 
 signals:
+    // Before a new training run replaces the last one's snapshots and results (to keep them
+    // elsewhere); not for adoptRun or clearRun, which replace a whole project's state.
+    void aboutToReplaceRun();
     void started(int submodelCount, bool withBaseline);
     // Throttled: carries the submodels whose snapshots changed since the last emission.
     void progress(const QList<int>& changedSubmodels, bool baselineChanged);
@@ -97,6 +123,9 @@ private:
     std::shared_ptr<const RunResults> results_;
     quint64 generation_ = 0;
     int throttleMs_ = 100;
+    TrainStatus lastStatus_ = TrainStatus::Cancelled;
+    QString lastMessage_;
+    bool runHadBaseline_ = false;
 };
 
 }  // namespace skynnet::ui

@@ -246,6 +246,11 @@ bool DataPage::waitForLoad(int timeoutMs) {
 
 QString DataPage::errorText() const { return errorBanner_->isHidden() ? QString() : errorBanner_->text(); }
 
+void DataPage::showProblem(const QString& text) {
+    if (text.isEmpty()) errorBanner_->hide();
+    else showError(text);
+}
+
 void DataPage::showError(const QString& text) {
     errorBanner_->setText(text);
     errorBanner_->show();

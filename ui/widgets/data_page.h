@@ -36,6 +36,9 @@ public:
     // Blocks with the event loop running until the pending load has ended; true if it succeeded.
     bool waitForLoad(int timeoutMs = 60000);
     QString errorText() const;  // the visible error banner's text; empty when hidden
+    // Shows a problem in the page's banner (a project's data that moved), or hides the banner
+    // when text is empty; a successful load hides it too.
+    void showProblem(const QString& text);
     QTableView* previewView() const { return preview_; }
     BarChart* classChart() const { return classChart_; }
     QMenu* recentMenu() const { return recentMenu_; }

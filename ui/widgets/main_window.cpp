@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -16,6 +17,9 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
+#include <QUndoStack>
+#include <QUndoView>
 
 #include "ui/core/app_settings.h"
 #include "ui/core/project_document.h"
@@ -23,6 +27,7 @@
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/examples.h"
 #include "ui/widgets/network_page.h"
+#include "ui/widgets/project_controller.h"
 #include "ui/widgets/results_page.h"
 #include "ui/widgets/session_guard.h"
 #include "ui/widgets/split_page.h"
@@ -32,7 +37,6 @@ namespace skynnet::ui {
 
 MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     : QMainWindow(parent), settings_(settings ? std::move(settings) : std::make_unique<AppSettings>()) {
-    setWindowTitle(tr("Skynnet — split training"));
     if (QFile::exists(QStringLiteral(":/icons/skynnet.svg")))  // compiled into the app, not into tests
         setWindowIcon(QIcon(QStringLiteral(":/icons/skynnet.svg")));
     setAcceptDrops(true);
@@ -44,6 +48,8 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     splitPage_ = new SplitPage(document_);
     trainPage_ = new TrainPage(document_, session_, settings_.get());
     resultsPage_ = new ResultsPage(session_);
+
+    project_ = new ProjectController(this);
 
     sidebar_ = new QListWidget;
     sidebar_->setObjectName(QStringLiteral("sidebar"));
@@ -70,6 +76,14 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     layout->addWidget(stack_, 1);
     setCentralWidget(central);
 
+    historyDock_ = new QDockWidget(tr("Undo History"), this);
+    historyDock_->setObjectName(QStringLiteral("undoHistory"));  // for saveState/restoreState
+    auto* history = new QUndoView(document_->undoStack());
+    history->setEmptyLabel(tr("<opened or new project>"));
+    historyDock_->setWidget(history);
+    addDockWidget(Qt::RightDockWidgetArea, historyDock_);
+    historyDock_->hide();
+
     dataStatus_ = new QLabel;
     runStatus_ = new QLabel;
     statusBar()->addWidget(dataStatus_, 1);
@@ -92,6 +106,12 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
         }
     });
     connect(document_, &ProjectDocument::dataChanged, this, &MainWindow::updateStatus);
+    connect(document_, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(document_, &ProjectDocument::filePathChanged, this, [this](const QString& path) {
+        if (!path.isEmpty()) budgetRestored_ = true;  // a project brings its own thread budget
+        updateTitle();
+    });
+    connect(project_, &ProjectController::pageRequested, this, &MainWindow::showPage);
     connect(session_, &TrainingSession::started, this, &MainWindow::updateStatus);
     connect(session_, &TrainingSession::finished, this, &MainWindow::updateStatus);
     connect(session_, &TrainingSession::overallProgress, this, [this](double fraction, double) {
@@ -105,25 +125,51 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     restoreGeometry(settings_->windowGeometry());
     restoreState(settings_->windowState());
     updateStatus();
+    updateTitle();
+    // After the constructor, so the window is up when the question comes.
+    QTimer::singleShot(0, project_, &ProjectController::offerRecovery);
 }
 
 MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Data…"));
-    open->setShortcut(QKeySequence::Open);
+    file->addAction(project_->newAction());
+    file->addAction(project_->openAction());
+    file->addMenu(project_->recentMenu());
+    file->addAction(project_->saveAction());
+    file->addAction(project_->saveAsAction());
+    file->addSeparator();
+    file->addAction(project_->exportAction());
+    file->addSeparator();
+    QAction* open = file->addAction(tr("Open &Data…"));
+    open->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(open, &QAction::triggered, this, [this] {
         showPage(DataPageIndex);
         dataPage_->openFileDialog();
     });
     file->addMenu(dataPage_->recentMenu());
     file->addMenu(dataPage_->examplesMenu());
+    file->addAction(project_->locateDataAction());
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    QAction* redo = document_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    redo->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    QAction* history = historyDock_->toggleViewAction();
+    history->setText(tr("Undo &History"));
+    edit->addAction(history);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < PageCount; ++i) {
@@ -188,11 +234,18 @@ void MainWindow::updateStatus() {
     else runStatus_->setText(tr("Ready"));
 }
 
+void MainWindow::updateTitle() {
+    // "[*]" is where Qt puts the modified marker.
+    setWindowTitle(tr("%1[*] — Skynnet").arg(project_->displayName()));
+    setWindowModified(document_->isModified());
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (!confirmStopTraining(this, session_, tr("quit"))) {
+    if (!confirmStopTraining(this, session_, tr("quit")) || !project_->maybeSave()) {
         event->ignore();
         return;
     }
+    project_->windowClosing();
     settings_->setWindowGeometry(saveGeometry());
     settings_->setWindowState(saveState());
     settings_->sync();
@@ -207,8 +260,13 @@ void MainWindow::dropEvent(QDropEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.isEmpty() || !urls.first().isLocalFile()) return;
     event->acceptProposedAction();
+    const QString path = urls.first().toLocalFile();
+    if (path.endsWith(QString::fromLatin1(projectFileSuffix))) {
+        project_->openFile(path);
+        return;
+    }
     showPage(DataPageIndex);
-    dataPage_->loadFile(urls.first().toLocalFile());
+    dataPage_->loadFile(path);
 }
 
 }  // namespace skynnet::ui

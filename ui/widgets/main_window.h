@@ -1,12 +1,13 @@
 #pragma once
 // The main window: the five pages in workflow order behind a sidebar, menus with the standard
-// shortcuts, a status bar, and the project, session and settings they share. Wiring only: every
-// page does its own work.
+// shortcuts, an undo history dock, a status bar, and the project, session and settings they
+// share. Wiring only: every page does its own work, the project controller the File menu's.
 #include <QMainWindow>
 #include <memory>
 
 #include "ui/core/app_settings.h"  // owned through unique_ptr, passed by value
 
+class QDockWidget;
 class QLabel;
 class QListWidget;
 class QStackedWidget;
@@ -15,6 +16,7 @@ namespace skynnet::ui {
 
 class DataPage;
 class NetworkPage;
+class ProjectController;
 class ProjectDocument;
 class ResultsPage;
 class SplitPage;
@@ -38,6 +40,9 @@ public:
     SplitPage* splitPage() const { return splitPage_; }
     TrainPage* trainPage() const { return trainPage_; }
     ResultsPage* resultsPage() const { return resultsPage_; }
+    // New, Open, Save, Export, autosave and their questions (replaceable in tests).
+    ProjectController* projectController() const { return project_; }
+    QDockWidget* historyDock() const { return historyDock_; }
 
     void showPage(int page);
     int currentPage() const;
@@ -56,6 +61,7 @@ protected:
 private:
     void buildMenus();
     void updateStatus();
+    void updateTitle();
 
     std::unique_ptr<AppSettings> settings_;
     ProjectDocument* document_;
@@ -67,6 +73,8 @@ private:
     SplitPage* splitPage_;
     TrainPage* trainPage_;
     ResultsPage* resultsPage_;
+    ProjectController* project_;
+    QDockWidget* historyDock_;
     QLabel* dataStatus_;
     QLabel* runStatus_;
     bool budgetRestored_ = false;

@@ -145,7 +145,7 @@ void NetworkPage::applyPreset(int preset) {
     if (preset < 0 || preset >= int(std::size(presets))) return;
     NetworkSpec spec = document_->network();
     spec.layers = parseLayers(presets[preset].layers);
-    document_->setNetwork(spec);
+    document_->editNetwork(spec, tr("Apply preset %1").arg(tr(presets[preset].name)));
 }
 
 QString NetworkPage::problemsText() const { return problems_->isHidden() ? QString() : problems_->text(); }

@@ -143,6 +143,9 @@ void SplitPage::buildUi() {
     connect(requested_, &QSpinBox::valueChanged, this, &SplitPage::toDocument);
     connect(seed_, &QSpinBox::valueChanged, this, &SplitPage::toDocument);
     connect(factor_, &QDoubleSpinBox::valueChanged, this, &SplitPage::toDocument);
+    // Typing "12" is one undo step: the spin box's edits merge until it is left or Enter is pressed.
+    for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*>{requested_, seed_, factor_})
+        connect(box, &QAbstractSpinBox::editingFinished, document_, &ProjectDocument::sealEdits);
 
     summary_ = new QLabel;
     summary_->setWordWrap(true);
@@ -241,7 +244,7 @@ void SplitPage::toDocument() {
     o.shuffleShards = shuffle_->isChecked();
     o.regressionFallbackToShards = fallback_->isChecked();
     o.seed = std::uint64_t(seed_->value());
-    document_->setSplitOptions(o);
+    document_->editSplitOptions(o);  // one undoable step
     fromDocument();  // the enabled states follow the new strategy
 }
 

@@ -126,6 +126,9 @@ void TrainPage::buildUi() {
     connect(learningRate_, &QDoubleSpinBox::valueChanged, this, &TrainPage::toDocument);
     connect(optimizer_, &QComboBox::currentIndexChanged, this, &TrainPage::toDocument);
     connect(baseline_, &QCheckBox::toggled, this, &TrainPage::toDocument);
+    // Typing "512" is one undo step: the spin box's edits merge until it is left or Enter is pressed.
+    for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*>{epochs_, batch_, learningRate_, threads_})
+        connect(box, &QAbstractSpinBox::editingFinished, document_, &ProjectDocument::sealEdits);
 
     auto* settingsBox = new QGroupBox(tr("Training settings"));
     auto* form = new QFormLayout(settingsBox);
@@ -219,7 +222,7 @@ void TrainPage::toDocument() {
     t.threadBudget = threads_->value();
     t.trainBaseline = baseline_->isChecked();
     if (settings_) settings_->setThreadBudget(t.threadBudget);
-    document_->setTrainSettings(t);
+    document_->editTrainSettings(t);  // one undoable step
 }
 
 void TrainPage::updateButtons() {
@@ -274,7 +277,14 @@ void TrainPage::onFinished(TrainStatus status, const QString& message) {
         remaining_->setText(tr("done"));
         emit runCompleted();
         break;
-    case TrainStatus::Cancelled: remaining_->setText(tr("stopped")); break;
+    case TrainStatus::Cancelled:
+        if (!session_->plan()) {  // no run at all (a new project), rather than a stopped one
+            progress_->setValue(0);
+            remaining_->setText(tr("press Start (F5) to train"));
+            break;
+        }
+        remaining_->setText(tr("stopped"));
+        break;
     case TrainStatus::Failed:
         remaining_->setText(tr("failed"));
         showError(tr("Training failed: %1").arg(message));

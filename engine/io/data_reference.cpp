@@ -1,0 +1,276 @@
+#include "io/data_reference.h"
+
+#include <bit>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+#include "core/error.h"
+#include "io/atomic_file.h"
+#include "io/project_json.h"
+
+namespace skynnet {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::uint64_t P1 = 11400714785074694791ULL, P2 = 14029467366897019727ULL, P3 = 1609587929392839161ULL,
+                        P4 = 9650029242287828579ULL, P5 = 2870177450012600261ULL;
+
+// The algorithm is defined on little-endian words.
+std::uint64_t read64(const unsigned char* p) {
+    std::uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = v << 8 | p[i];
+    return v;
+}
+
+std::uint64_t read32(const unsigned char* p) {
+    std::uint64_t v = 0;
+    for (int i = 3; i >= 0; --i) v = v << 8 | p[i];
+    return v;
+}
+
+std::uint64_t round(std::uint64_t acc, std::uint64_t input) { return std::rotl(acc + input * P2, 31) * P1; }
+
+std::uint64_t merge(std::uint64_t acc, std::uint64_t v) { return (acc ^ round(0, v)) * P1 + P4; }
+
+
+constexpr const char* builtinPrefix = "builtin:";
+
+bool isBuiltin(const std::string& path) { return path.rfind(builtinPrefix, 0) == 0; }
+
+fs::path absoluteNormal(const std::string& path) {
+    std::error_code ec;
+    fs::path p = fs::absolute(path, ec);
+    return (ec ? fs::path(path) : p).lexically_normal();
+}
+
+std::string hex64(std::uint64_t v) {
+    static const char digits[] = "0123456789abcdef";
+    std::string s(16, '0');
+    for (int i = 15; i >= 0; --i, v >>= 4) s[std::size_t(i)] = digits[v & 15];
+    return s;
+}
+
+std::uint64_t hex64FromJson(const Json& j) {
+    const std::string& s = j.asString();
+    if (s.size() != 16) j.fail("must be 16 hexadecimal digits");
+    std::uint64_t v = 0;
+    for (char c : s) {
+        const int d = c >= '0' && c <= '9' ? c - '0' : (c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1);
+        if (d < 0) j.fail("must be 16 lowercase hexadecimal digits");
+        v = v << 4 | std::uint64_t(d);
+    }
+    return v;
+}
+
+bool isFile(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec);
+}
+
+Json fileJson(const ProjectDataFile& f, const fs::path& projectDir) {
+    if (isBuiltin(f.path)) return Json::object({{"path", f.path}});
+    const fs::path abs = absoluteNormal(f.path);
+    fs::path rel = abs.lexically_relative(projectDir);
+    Json j = Json::object({{"path", (rel.empty() ? abs : rel).generic_string()}, {"absolutePath", abs.generic_string()}});
+    if (f.fingerprint)
+        j["fingerprint"] = Json::object({{"size", f.fingerprint->size}, {"xxh64", hex64(f.fingerprint->hash)}});
+    return j;
+}
+
+ProjectDataFile fileFromJson(const Json& j, const std::string& projectDir) {
+    ProjectDataFile f;
+    const std::string saved = j.at("path").asString();
+    if (isBuiltin(saved)) {
+        f.path = saved;
+        return f;
+    }
+    f.path = j.value("absolutePath", saved);
+    if (const Json* fp = j.find("fingerprint"); fp && !fp->isNull())
+        f.fingerprint = FileFingerprint{std::uint64_t(fp->at("size").asInt64()), hex64FromJson(fp->at("xxh64"))};
+    locateDataFile(f, saved, projectDir);
+    return f;
+}
+
+const std::pair<const char*, ProjectDataFile ProjectDataSource::*> dataFiles[] = {
+    {"train", &ProjectDataSource::train},
+    {"trainLabels", &ProjectDataSource::trainLabels},
+    {"test", &ProjectDataSource::test},
+    {"testLabels", &ProjectDataSource::testLabels},
+};
+
+double fractionFromJson(const Json& j) {
+    const double f = j.asDouble();
+    if (!(f >= 0.0 && f < 1.0)) j.fail("must be at least 0 and below 1");
+    return f;
+}
+
+}  // namespace
+
+Xxh64::Xxh64(std::uint64_t seed) : v_{seed + P1 + P2, seed + P2, seed, seed - P1}, seed_(seed) {}
+
+void Xxh64::update(const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    total_ += size;
+    if (buffered_ > 0) {  // complete the pending stripe first
+        const std::size_t n = std::min(size, sizeof buffer_ - buffered_);
+        std::memcpy(buffer_ + buffered_, p, n);
+        buffered_ += n;
+        p += n;
+        size -= n;
+        if (buffered_ < sizeof buffer_) return;
+        for (int i = 0; i < 4; ++i) v_[i] = round(v_[i], read64(buffer_ + 8 * i));
+        buffered_ = 0;
+    }
+    for (; size >= 32; p += 32, size -= 32)
+        for (int i = 0; i < 4; ++i) v_[i] = round(v_[i], read64(p + 8 * i));
+    std::memcpy(buffer_, p, size);
+    buffered_ = size;
+}
+
+std::uint64_t Xxh64::digest() const {
+    std::uint64_t h;
+    if (total_ >= 32) {
+        h = std::rotl(v_[0], 1) + std::rotl(v_[1], 7) + std::rotl(v_[2], 12) + std::rotl(v_[3], 18);
+        for (std::uint64_t v : v_) h = merge(h, v);
+    } else {
+        h = seed_ + P5;
+    }
+    h += total_;
+    const unsigned char* p = buffer_;
+    std::size_t left = buffered_;
+    for (; left >= 8; p += 8, left -= 8) h = std::rotl(h ^ round(0, read64(p)), 27) * P1 + P4;
+    if (left >= 4) {
+        h = std::rotl(h ^ (read32(p) * P1), 23) * P2 + P3;
+        p += 4;
+        left -= 4;
+    }
+    for (; left > 0; ++p, --left) h = std::rotl(h ^ (*p * P5), 11) * P1;
+    h ^= h >> 33;
+    h *= P2;
+    h ^= h >> 29;
+    h *= P3;
+    h ^= h >> 32;
+    return h;
+}
+
+std::uint64_t xxh64(const void* data, std::size_t size, std::uint64_t seed) {
+    Xxh64 h(seed);
+    h.update(data, size);
+    return h.digest();
+}
+
+FileFingerprint fileFingerprint(const std::string& path) {
+    InputFile in(path);
+    Xxh64 h;
+    std::vector<unsigned char> chunk(std::size_t(1) << 20);
+    FileFingerprint f;
+    while (const std::size_t n = in.read(chunk.data(), chunk.size())) {
+        h.update(chunk.data(), n);
+        f.size += n;
+    }
+    f.hash = h.digest();
+    return f;
+}
+
+std::string dataFileStatusName(DataFileStatus s) {
+    switch (s) {
+    case DataFileStatus::Unchecked: return "unchecked";
+    case DataFileStatus::Found: return "found";
+    case DataFileStatus::Changed: return "changed";
+    case DataFileStatus::Missing: return "missing";
+    }
+    return "unchecked";
+}
+
+std::vector<std::string> ProjectDataSource::problems() const {
+    std::vector<std::string> out;
+    for (const auto& [key, member] : dataFiles) {
+        const ProjectDataFile& f = this->*member;
+        if (f.status == DataFileStatus::Changed || f.status == DataFileStatus::Missing)
+            out.push_back(std::string(key) + " (" + f.path + "): " + dataFileStatusName(f.status));
+    }
+    return out;
+}
+
+DataFileStatus checkDataFile(const ProjectDataFile& file) {
+    if (file.path.empty() || isBuiltin(file.path)) return DataFileStatus::Unchecked;
+    if (!isFile(file.path)) return DataFileStatus::Missing;
+    if (!file.fingerprint) return DataFileStatus::Unchecked;
+    try {
+        return fileFingerprint(file.path) == *file.fingerprint ? DataFileStatus::Found : DataFileStatus::Changed;
+    } catch (const Error&) {
+        return DataFileStatus::Missing;  // unreadable: as good as absent
+    }
+}
+
+void locateDataFile(ProjectDataFile& file, const std::string& savedRelative, const std::string& projectDir) {
+    if (file.path.empty() || isBuiltin(file.path)) {
+        file.status = DataFileStatus::Unchecked;
+        return;
+    }
+    std::vector<std::string> candidates;
+    if (!savedRelative.empty()) {
+        const fs::path rel(savedRelative);
+        candidates.push_back((rel.is_absolute() ? rel : fs::path(projectDir) / rel).lexically_normal().string());
+    }
+    const std::string absolute = absoluteNormal(file.path).string();
+    if (candidates.empty() || candidates.front() != absolute) candidates.push_back(absolute);
+    file.path = absolute;  // where a missing file is reported
+    file.status = DataFileStatus::Missing;
+    bool changedSeen = false;
+    for (const std::string& c : candidates) {
+        ProjectDataFile probe = file;
+        probe.path = c;
+        const DataFileStatus s = checkDataFile(probe);
+        if (s == DataFileStatus::Found || s == DataFileStatus::Unchecked) {
+            file.path = c;
+            file.status = s;
+            return;
+        }
+        if (s == DataFileStatus::Changed && !changedSeen) {
+            changedSeen = true;
+            file.path = c;
+            file.status = s;
+        }
+    }
+}
+
+Json toJson(const ProjectDataSource& d, const std::string& projectDir) {
+    Json j = Json::object();
+    for (const auto& [key, member] : dataFiles)
+        if (!(d.*member).path.empty()) j[key] = fileJson(d.*member, fs::path(projectDir));
+    j["targetColumn"] = d.targetColumn;
+    j["task"] = d.task ? Json(taskName(*d.task)) : Json();
+    j["scaling"] = scalingName(d.scaling);
+    j["validationFraction"] = d.validationFraction;
+    j["testFraction"] = d.testFraction;
+    j["seed"] = unsignedToJson(d.seed);
+    return j;
+}
+
+ProjectDataSource dataSourceFromJson(const Json& j, const std::string& projectDir) {
+    ProjectDataSource d;
+    for (const auto& [key, member] : dataFiles)
+        if (const Json* f = j.find(key); f && !f->isNull()) d.*member = fileFromJson(*f, projectDir);
+    d.targetColumn = j.at("targetColumn").asString();
+    if (const Json* t = j.find("task"); t && !t->isNull()) {
+        try {
+            d.task = parseTask(t->asString());
+        } catch (const Error& e) {
+            throw Error(t->where() + ": " + e.what());
+        }
+    }
+    try {
+        d.scaling = parseScaling(j.at("scaling").asString());
+    } catch (const Error& e) {
+        throw Error(j.at("scaling").where() + ": " + e.what());
+    }
+    d.validationFraction = fractionFromJson(j.at("validationFraction"));
+    d.testFraction = fractionFromJson(j.at("testFraction"));
+    d.seed = unsignedFromJson(j.at("seed"));
+    return d;
+}
+
+}  // namespace skynnet

@@ -1,0 +1,330 @@
+#include "io/project_file.h"
+
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "core/error.h"
+#include "io/atomic_file.h"
+#include "io/model_file.h"
+#include "io/project_json.h"
+#include "io/spec_json.h"
+
+namespace skynnet {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr char containerMagic[8] = {'S', 'K', 'Y', 'N', 'N', 'E', 'T', 'M'};
+fs::path absoluteNormal(const std::string& path) {
+    std::error_code ec;
+    fs::path p = fs::absolute(path, ec);
+    return (ec ? fs::path(path) : p).lexically_normal();
+}
+
+std::string projectDirOf(const std::string& projectPath) { return absoluteNormal(projectPath).parent_path().string(); }
+
+Json numbersJson(const std::vector<double>& values) {
+    Json a = Json::array();
+    for (double v : values) a.push_back(numberToJson(v));
+    return a;
+}
+
+std::vector<double> numbersFromJson(const Json& j) {
+    std::vector<double> v;
+    for (const Json& x : j.asArray()) v.push_back(numberFromJson(x));
+    return v;
+}
+
+// ---- runs ----
+
+Json toJson(const ModelHistory& h) {
+    Json epochs = Json::array(), resources = Json::array();
+    for (const auto& e : h.epochs) epochs.push_back(toJson(e));
+    for (const auto& r : h.resources) resources.push_back(toJson(r));
+    return Json::object({{"submodel", h.submodel},
+                         {"finished", h.finished},
+                         {"status", statusName(h.status)},
+                         {"lastBatch", toJson(h.lastBatch)},
+                         {"epochs", std::move(epochs)},
+                         {"resources", std::move(resources)}});
+}
+
+ModelHistory historyFromJson(const Json& j) {
+    ModelHistory h;
+    h.submodel = j.at("submodel").get<int>();
+    if (h.submodel < -1) j.at("submodel").fail("must be a submodel index, or -1 for the baseline");
+    h.finished = j.at("finished").asBool();
+    h.status = trainStatusFromJson(j.at("status"));
+    h.lastBatch = batchProgressFromJson(j.at("lastBatch"));
+    for (const Json& e : j.at("epochs").asArray()) h.epochs.push_back(epochStatsFromJson(e));
+    for (const Json& r : j.at("resources").asArray()) h.resources.push_back(resourceSampleFromJson(r));
+    return h;
+}
+
+Json matrixJson(const Matrix& m, BlockWriter& blocks) {
+    return Json::object({{"rows", m.rows()},
+                         {"columns", m.cols()},
+                         {"block", blocks.add(std::span<const float>(m.data(), std::size_t(m.size())))}});
+}
+
+Matrix matrixFromJson(const Json& j, BlockReader& blocks) {
+    const Json &rows = j.at("rows"), &cols = j.at("columns");
+    const std::int64_t r = rows.asInt64(), c = cols.asInt64();
+    if (r < 0 || r > INT32_MAX) rows.fail("must be a row count");
+    if (c < 0 || c > INT32_MAX) cols.fail("must be a column count");
+    const std::vector<float> values = blocks.take(j.at("block"), r * c);
+    Matrix m(static_cast<Index>(r), static_cast<Index>(c));
+    if (!values.empty()) std::memcpy(m.data(), values.data(), values.size() * sizeof(float));
+    return m;
+}
+
+bool sameRule(const CombinationRule& a, const CombinationRule& b) {
+    return a.strategy == b.strategy && a.task == b.task && a.outputs == b.outputs && a.classes == b.classes &&
+           a.columns == b.columns && (a.strategy != Strategy::BinaryShards || a.binaryCombine == b.binaryCombine);
+}
+
+Json modelJson(const SavedCombinedModel& m, const SplitPlan& plan, BlockWriter& blocks, const std::string& field) {
+    if (!sameRule(m.rule, plan.rule())) throw Error(field + ": its combination rule is not the run's plan's");
+    if (m.specs.size() != plan.submodels.size() || m.weights.size() != m.specs.size())
+        throw Error(field + ": " + std::to_string(m.specs.size()) + " networks for the plan's " +
+                    std::to_string(plan.submodels.size()) + " submodels");
+    for (std::size_t i = 0; i < m.specs.size(); ++i)
+        if (!(m.specs[i] == plan.submodels[i].spec))
+            throw Error(field + ": network " + std::to_string(i) + " is not the plan's submodel " + std::to_string(i + 1));
+    validate(m, field);
+    Json weights = Json::array();
+    for (const auto& w : m.weights) weights.push_back(blocks.add(w));
+    Json j = Json::object({{"loss", lossName(m.loss)},
+                           {"preprocessing", toJson(m.preprocessing)},
+                           {"classNames", m.classNames},
+                           {"targetNames", m.targetNames},
+                           {"featureNames", m.featureNames},
+                           {"weightsBlocks", std::move(weights)}});
+    if (!m.extra.isNull()) j["extra"] = m.extra;
+    return j;
+}
+
+SavedCombinedModel modelFromJson(const Json& j, const SplitPlan& plan, BlockReader& blocks) {
+    SavedCombinedModel m;
+    m.rule = plan.rule();
+    try {
+        m.loss = parseLoss(j.at("loss").asString());
+    } catch (const Error& e) {
+        throw Error(j.at("loss").where() + ": " + e.what());
+    }
+    for (const auto& s : plan.submodels) m.specs.push_back(s.spec);
+    const Json& weights = j.at("weightsBlocks");
+    if (weights.size() != m.specs.size())
+        weights.fail("lists " + std::to_string(weights.size()) + " blocks for the plan's " + std::to_string(m.specs.size()) +
+                     " submodels");
+    for (const Json& b : weights.asArray()) m.weights.push_back(blocks.take(b));
+    m.preprocessing = preprocessingFromJson(j.at("preprocessing"));
+    m.classNames = j.value("classNames", std::vector<std::string>{});
+    m.targetNames = j.value("targetNames", std::vector<std::string>{});
+    m.featureNames = j.value("featureNames", std::vector<std::string>{});
+    m.extra = j.value("extra", Json());
+    validate(m, j.where());
+    return m;
+}
+
+Json toJson(const ProjectResults& r, const SplitPlan& plan, BlockWriter& blocks, const std::string& field) {
+    Json subs = Json::array();
+    for (const auto& s : r.submodels) subs.push_back(toJson(s));
+    Json j = Json::object({{"submodels", std::move(subs)},
+                           {"submodelWallSeconds", numbersJson(r.submodelWallSeconds)},
+                           {"submodelCpuSeconds", numbersJson(r.submodelCpuSeconds)},
+                           {"submodelMetrics", numbersJson(r.submodelMetrics)},
+                           {"splitWallSeconds", r.splitWallSeconds},
+                           {"splitCpuSeconds", r.splitCpuSeconds},
+                           {"workers", r.workers},
+                           {"peakModelBytes", r.peakModelBytes},
+                           {"peakConcurrentModelBytes", r.peakConcurrentModelBytes},
+                           {"combinedMetric", numberToJson(r.combinedMetric)},
+                           {"baselineMetric", numberToJson(r.baselineMetric)},
+                           {"metricName", r.metricName},
+                           {"evaluatedOn", r.evaluatedOn},
+                           {"evaluatedSamples", r.evaluatedSamples},
+                           {"wallSeconds", r.wallSeconds},
+                           {"combinedTestOutput", matrixJson(r.combinedTestOutput, blocks)},
+                           {"baselineTestOutput", matrixJson(r.baselineTestOutput, blocks)},
+                           {"testTargets", matrixJson(r.testTargets, blocks)}});
+    if (r.baseline) j["baseline"] = toJson(*r.baseline);
+    if (r.model) j["model"] = modelJson(*r.model, plan, blocks, field + ".model");
+    if (r.baselineWeights) {
+        if (std::int64_t(r.baselineWeights->size()) != paramCount(plan.original))
+            throw Error(field + ".baselineWeights: " + std::to_string(r.baselineWeights->size()) +
+                        " weights for the plan's original network of " + std::to_string(paramCount(plan.original)) +
+                        " parameters");
+        j["baselineWeightsBlock"] = blocks.add(*r.baselineWeights);
+    }
+    return j;
+}
+
+ProjectResults resultsFromJson(const Json& j, const SplitPlan& plan, BlockReader& blocks) {
+    ProjectResults r;
+    const Json& subs = j.at("submodels");
+    for (const Json& s : subs.asArray()) r.submodels.push_back(trainResultFromJson(s));
+    if (r.submodels.size() != plan.submodels.size())
+        subs.fail("has " + std::to_string(r.submodels.size()) + " entries for the plan's " +
+                  std::to_string(plan.submodels.size()) + " submodels");
+    r.submodelWallSeconds = numbersFromJson(j.at("submodelWallSeconds"));
+    r.submodelCpuSeconds = numbersFromJson(j.at("submodelCpuSeconds"));
+    r.submodelMetrics = numbersFromJson(j.at("submodelMetrics"));
+    r.splitWallSeconds = numberFromJson(j.at("splitWallSeconds"));
+    r.splitCpuSeconds = numberFromJson(j.at("splitCpuSeconds"));
+    r.workers = j.at("workers").get<int>();
+    r.peakModelBytes = j.at("peakModelBytes").asInt64();
+    r.peakConcurrentModelBytes = j.at("peakConcurrentModelBytes").asInt64();
+    r.combinedMetric = numberFromJson(j.at("combinedMetric"));
+    r.baselineMetric = numberFromJson(j.at("baselineMetric"));
+    r.metricName = j.at("metricName").asString();
+    r.evaluatedOn = j.at("evaluatedOn").asString();
+    r.evaluatedSamples = long(j.at("evaluatedSamples").asInt64());
+    r.wallSeconds = numberFromJson(j.at("wallSeconds"));
+    r.combinedTestOutput = matrixFromJson(j.at("combinedTestOutput"), blocks);
+    r.baselineTestOutput = matrixFromJson(j.at("baselineTestOutput"), blocks);
+    r.testTargets = matrixFromJson(j.at("testTargets"), blocks);
+    if (const Json* b = j.find("baseline"); b && !b->isNull()) r.baseline = trainResultFromJson(*b);
+    if (const Json* m = j.find("model"); m && !m->isNull()) r.model = modelFromJson(*m, plan, blocks);
+    if (const Json* b = j.find("baselineWeightsBlock"); b && !b->isNull())
+        r.baselineWeights = blocks.take(*b, paramCount(plan.original));
+    return r;
+}
+
+Json toJson(const ProjectRun& run, BlockWriter& blocks, const std::string& field) {
+    if (run.submodels.size() != run.plan.submodels.size())
+        throw Error(field + ".submodels: " + std::to_string(run.submodels.size()) + " histories for the plan's " +
+                    std::to_string(run.plan.submodels.size()) + " submodels");
+    Json subs = Json::array();
+    for (const auto& h : run.submodels) subs.push_back(toJson(h));
+    Json j = Json::object({{"status", statusName(run.status)},
+                           {"message", run.message},
+                           {"plan", toJson(run.plan, blocks)},
+                           {"submodels", std::move(subs)}});
+    if (run.baseline) j["baseline"] = toJson(*run.baseline);
+    if (run.results) j["results"] = toJson(*run.results, run.plan, blocks, field + ".results");
+    return j;
+}
+
+ProjectRun runFromJson(const Json& j, BlockReader& blocks) {
+    ProjectRun run;
+    run.status = trainStatusFromJson(j.at("status"));
+    run.message = j.at("message").asString();
+    run.plan = splitPlanFromJson(j.at("plan"), blocks);
+    const Json& subs = j.at("submodels");
+    for (const Json& h : subs.asArray()) run.submodels.push_back(historyFromJson(h));
+    if (run.submodels.size() != run.plan.submodels.size())
+        subs.fail("has " + std::to_string(run.submodels.size()) + " histories for the plan's " +
+                  std::to_string(run.plan.submodels.size()) + " submodels");
+    if (const Json* b = j.find("baseline"); b && !b->isNull()) run.baseline = historyFromJson(*b);
+    if (const Json* r = j.find("results"); r && !r->isNull()) run.results = resultsFromJson(*r, run.plan, blocks);
+    return run;
+}
+
+// The container's own errors speak of a "model file"; a file that is not a container at all is
+// reported here first in the words of a project.
+void checkMagic(const std::string& path) {
+    InputFile in(path);
+    char head[sizeof containerMagic];
+    std::size_t got = 0;
+    while (got < sizeof head) {
+        const std::size_t n = in.read(head + got, sizeof head - got);
+        if (n == 0) break;
+        got += n;
+    }
+    if (got == 0) throw Error(path + " is empty, not a Skynnet project file");
+    if (std::memcmp(head, containerMagic, got) != 0) throw Error(path + " is not a Skynnet project file");
+    if (got < sizeof head) throw Error(path + " is truncated");
+}
+
+}  // namespace
+
+void saveProject(const std::string& path, const ProjectData& p) {
+    const std::string context = "cannot save " + path;
+    Json header;
+    BlockWriter blocks;
+    try {
+        Json runs = Json::array();
+        for (std::size_t i = 0; i < p.runs.size(); ++i)
+            runs.push_back(toJson(p.runs[i], blocks, "runs[" + std::to_string(i) + "]"));
+        header = Json::object({{"kind", "project"},
+                               {"projectFormat", projectFormatVersion},
+                               {"data", toJson(p.data, projectDirOf(path))},
+                               {"network", toJson(p.network)},
+                               {"split", toJson(p.split)},
+                               {"training", Json::object({{"config", toJson(p.training.config)},
+                                                          {"threadBudget", p.training.threadBudget},
+                                                          {"trainBaseline", p.training.trainBaseline}})},
+                               {"runs", std::move(runs)}});
+        if (!p.extra.isNull()) header["extra"] = p.extra;
+    } catch (const Error& e) {
+        throw Error(context + ": " + e.what());
+    }
+    saveModelFile(path, header, blocks.blocks());
+}
+
+ProjectData loadProject(const std::string& path) {
+    checkMagic(path);
+    ModelFileContents file = loadModelFile(path);
+    const Json& h = file.header;
+    (void)h.asObject();  // throws "<path>: the top-level value must be an object, ..."
+    const std::string& kind = h.at("kind").asString();
+    if (kind != "project")
+        throw Error(path + " holds a Skynnet model (kind '" + kind + "'), not a project: open it as a model instead");
+    const Json& format = h.at("projectFormat");
+    const int version = format.get<int>();
+    if (version < 1) format.fail("must be at least 1");
+    if (version > projectFormatVersion)
+        throw Error(path + " was written by a newer Skynnet (project format " + std::to_string(version) +
+                    ", this build reads up to " + std::to_string(projectFormatVersion) + ")");
+
+    ProjectData p;
+    BlockReader blocks(std::move(file.blocks));
+    p.data = dataSourceFromJson(h.at("data"), projectDirOf(path));
+    p.network = networkSpecFromJson(h.at("network"));
+    p.split = splitOptionsFromJson(h.at("split"));
+    const Json& t = h.at("training");
+    p.training.config = trainConfigFromJson(t.at("config"));
+    p.training.threadBudget = t.at("threadBudget").get<int>();
+    if (p.training.threadBudget < 0) t.at("threadBudget").fail("must not be negative");
+    p.training.trainBaseline = t.at("trainBaseline").asBool();
+    for (const Json& run : h.at("runs").asArray()) p.runs.push_back(runFromJson(run, blocks));
+    p.extra = h.value("extra", Json());
+    return p;
+}
+
+ProjectRun completedRun(const SplitPlan& plan, const ParallelResult& split, const BaselineResult* baseline,
+                        const SavedCombinedModel* model, const std::string& message) {
+    const auto historyOf = [](int index, const TrainResult& r) {
+        ModelHistory h;
+        h.submodel = index;
+        h.finished = true;
+        h.status = r.status;
+        h.epochs = r.history;
+        return h;
+    };
+    ProjectRun run;
+    run.status = split.status;
+    run.message = message;
+    run.plan = plan;
+    ProjectResults r;
+    for (std::size_t i = 0; i < split.submodels.size(); ++i) run.submodels.push_back(historyOf(int(i), split.submodels[i]));
+    r.submodels = split.submodels;
+    r.submodelWallSeconds = split.submodelWallSeconds;
+    r.submodelCpuSeconds = split.submodelCpuSeconds;
+    r.splitWallSeconds = split.wallSeconds;
+    r.splitCpuSeconds = split.cpuSeconds;
+    r.workers = split.workers;
+    r.peakModelBytes = split.peakModelBytes;
+    r.peakConcurrentModelBytes = split.peakConcurrentModelBytes;
+    if (baseline) {
+        run.baseline = historyOf(-1, baseline->result);
+        r.baseline = baseline->result;
+        r.baselineWeights = baseline->network.flatWeights();
+    }
+    if (model) r.model = *model;
+    run.results = std::move(r);
+    return run;
+}
+
+}  // namespace skynnet

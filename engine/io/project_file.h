@@ -1,0 +1,114 @@
+#pragma once
+// The Skynnet project file (".skynnet"): everything a session needs to be reopened as it was, in
+// the container of model_file.h (magic "SKYNNETM", container version, JSON header, float32
+// blocks, CRC-32). Header layout:
+//   {"kind": "project", "projectFormat": 1,
+//    "data":     {"train"|"trainLabels"|"test"|"testLabels": {"path", "absolutePath",
+//                 "fingerprint": {"size", "xxh64"}}, "targetColumn", "task", "scaling",
+//                 "validationFraction", "testFraction", "seed"},
+//    "network":  NetworkSpec (spec_json.h),
+//    "split":    SplitOptions, "training": {"config": TrainConfig, "threadBudget", "trainBaseline"},
+//    "runs":     [{"status", "message", "plan": SplitPlan (rows in index blocks),
+//                  "submodels": [history], "baseline": history, "results": {figures, test
+//                  outputs in blocks, "model": {loss, preprocessing, names, weight blocks},
+//                  "baselineWeightsBlock"}}],
+//    "extra":    free-form (the front end's own state)}
+// Data paths are stored relative to the project's folder and absolute (data_reference.h).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/task.h"
+#include "data/preprocessing.h"
+#include "io/combined_model_file.h"
+#include "io/data_reference.h"
+#include "io/json.h"
+#include "model/network_spec.h"
+#include "split/parallel_trainer.h"
+#include "split/split_plan.h"
+#include "train/train_types.h"
+
+namespace skynnet {
+
+inline constexpr int projectFormatVersion = 1;
+inline constexpr const char* projectFileSuffix = ".skynnet";
+
+struct ProjectTraining {
+    TrainConfig config;
+    int threadBudget = 0;  // 0: every core
+    bool trainBaseline = true;
+};
+
+// One model's curves in a run: a submodel (index >= 0) or the baseline (-1).
+struct ModelHistory {
+    int submodel = 0;
+    bool finished = false;
+    TrainStatus status = TrainStatus::Completed;
+    BatchProgress lastBatch;
+    std::vector<EpochStats> epochs;
+    std::vector<ResourceSample> resources;
+};
+
+// What a completed run measured, and optionally the trained weights.
+struct ProjectResults {
+    std::vector<TrainResult> submodels;  // in plan order
+    std::vector<double> submodelWallSeconds, submodelCpuSeconds, submodelMetrics;
+    double splitWallSeconds = 0, splitCpuSeconds = 0;
+    int workers = 0;
+    std::int64_t peakModelBytes = 0, peakConcurrentModelBytes = 0;
+    std::optional<TrainResult> baseline;
+    double combinedMetric = 0, baselineMetric = 0;
+    std::string metricName = "accuracy";
+    std::string evaluatedOn = "test";
+    long evaluatedSamples = 0;
+    double wallSeconds = 0;  // the whole job
+    Matrix combinedTestOutput, baselineTestOutput, testTargets;
+    // The trained combined model: its rule and specs must be the run's plan's (plan.rule() and
+    // each submodel's spec); saved as weights, loss, preprocessing and names. Unset for older
+    // runs kept only for their curves.
+    std::optional<SavedCombinedModel> model;
+    std::optional<std::vector<float>> baselineWeights;  // plan.original's Network::flatWeights()
+};
+
+struct ProjectRun {
+    TrainStatus status = TrainStatus::Completed;
+    std::string message;
+    SplitPlan plan;
+    std::vector<ModelHistory> submodels;  // one per plan submodel
+    std::optional<ModelHistory> baseline;
+    std::optional<ProjectResults> results;  // completed runs only
+};
+
+struct ProjectData {
+    ProjectDataSource data;
+    NetworkSpec network;
+    SplitOptions split;
+    ProjectTraining training;
+    std::vector<ProjectRun> runs;  // oldest first; the last is the one a front end shows
+    Json extra;                    // free-form front-end state; null when absent
+};
+
+// Atomic: the old file stays intact if the save fails or the process dies meanwhile. Data paths
+// are written relative to the project's folder and absolute. Fingerprints are written as given
+// (computing them is the caller's choice: it knows whether the data changed since loading).
+// Throws Error naming the path, or the field that cannot be saved ("runs[0].results.model ...").
+void saveProject(const std::string& path, const ProjectData& project);
+
+// Throws Error naming the path and, for a bad value, the field: "<path> is not a Skynnet project
+// file", "... is truncated", "... is damaged (checksum mismatch)", "... was written by a newer
+// Skynnet (project format 2, this build reads up to 1)", "<path>: runs[0].plan.submodels[1].rows
+// ...". Data files are located (see locateDataFile) and their status set; a missing or changed
+// data file is not an error.
+ProjectData loadProject(const std::string& path);
+
+// A finished split run as a front end without a TrainingSession (the command-line tool) has it:
+// each model's history from its TrainResult (epochs; no resource samples), the training figures
+// and times, the combined model's weights when `model` is given (toSaved(split.model,
+// preprocessing) plus names) and the baseline's. The caller adds what its evaluation measured:
+// combinedMetric, submodelMetrics, baselineMetric, metricName, evaluatedOn, evaluatedSamples and
+// the test outputs of results.
+ProjectRun completedRun(const SplitPlan& plan, const ParallelResult& split, const BaselineResult* baseline,
+                        const SavedCombinedModel* model, const std::string& message = {});
+
+}  // namespace skynnet

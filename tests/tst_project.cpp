@@ -1,0 +1,633 @@
+// The project file: every part of ProjectData survives a save and a load; data files are found
+// again after the project folder moves and reported when they changed or vanished; damaged,
+// truncated, foreign and newer files give clear errors; a failed save keeps the old file.
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/resource.h>
+
+#include <csignal>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include "core/error.h"
+#include "data/generators.h"
+#include "io/atomic_file.h"
+#include "io/combined_model_file.h"
+#include "io/data_reference.h"
+#include "io/model_file.h"
+#include "io/project_file.h"
+#include "split/combined_model.h"
+#include "split/parallel_trainer.h"
+#include "test_support.h"
+
+using namespace skynnet;
+
+namespace {
+
+template <typename F>
+QString errorOf(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return "(no error)";
+}
+
+void writeBytes(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+bool sameBits(const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           (a.size() == 0 || std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+
+// Doubles compare as bits, so NaN equals NaN and -0 differs from 0.
+bool sameDouble(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+bool sameEpochs(const std::vector<EpochStats>& a, const std::vector<EpochStats>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const EpochStats &x = a[i], &y = b[i];
+        if (x.epoch != y.epoch || !sameDouble(x.loss, y.loss) || !sameDouble(x.metric, y.metric) ||
+            x.hasValidation != y.hasValidation || !sameDouble(x.validationLoss, y.validationLoss) ||
+            !sameDouble(x.validationMetric, y.validationMetric) || !sameDouble(x.seconds, y.seconds) ||
+            !sameDouble(x.samplesPerSecond, y.samplesPerSecond) || !sameDouble(x.learningRate, y.learningRate))
+            return false;
+    }
+    return true;
+}
+
+bool sameHistory(const ModelHistory& a, const ModelHistory& b) {
+    if (a.submodel != b.submodel || a.finished != b.finished || a.status != b.status || !sameEpochs(a.epochs, b.epochs))
+        return false;
+    if (a.lastBatch.epoch != b.lastBatch.epoch || a.lastBatch.batch != b.lastBatch.batch ||
+        a.lastBatch.batches != b.lastBatch.batches || !sameDouble(a.lastBatch.loss, b.lastBatch.loss))
+        return false;
+    if (a.resources.size() != b.resources.size()) return false;
+    for (std::size_t i = 0; i < a.resources.size(); ++i) {
+        const ResourceSample &x = a.resources[i], &y = b.resources[i];
+        if (!sameDouble(x.elapsedSeconds, y.elapsedSeconds) || !sameDouble(x.cpuSeconds, y.cpuSeconds) ||
+            x.modelBytes != y.modelBytes || x.processResidentBytes != y.processResidentBytes)
+            return false;
+    }
+    return true;
+}
+
+bool sameResult(const TrainResult& a, const TrainResult& b) {
+    return a.status == b.status && a.error == b.error && sameEpochs(a.history, b.history) && a.bestEpoch == b.bestEpoch &&
+           sameDouble(a.wallSeconds, b.wallSeconds) && sameDouble(a.cpuSeconds, b.cpuSeconds) &&
+           a.peakModelBytes == b.peakModelBytes;
+}
+
+ModelHistory history(int submodel, int epochs, bool withNan) {
+    ModelHistory h;
+    h.submodel = submodel;
+    h.finished = true;
+    h.status = submodel == 1 ? TrainStatus::EarlyStopped : TrainStatus::Completed;
+    h.lastBatch = {epochs, 7, 7, 0.125};
+    for (int e = 1; e <= epochs; ++e) {
+        EpochStats s;
+        s.epoch = e;
+        s.loss = withNan && e == 2 ? std::numeric_limits<double>::quiet_NaN() : 1.0 / (e + 0.3);
+        s.metric = 0.1 * e + 1e-17;
+        s.hasValidation = e % 2 == 1;
+        s.validationLoss = e == 3 ? std::numeric_limits<double>::infinity() : 0.7 / e;
+        s.validationMetric = 0.33333333333333331 * e;
+        s.seconds = 0.01 * e;
+        s.samplesPerSecond = 12345.678 * e;
+        s.learningRate = double(1e-3f);
+        h.epochs.push_back(s);
+        h.resources.push_back({0.1 * e, 0.07 * e, 1000 + e, (std::int64_t(1) << 40) + e});
+    }
+    return h;
+}
+
+struct Fixture {
+    Dataset data;
+    ProjectData project;
+};
+
+// A project with every part filled: two data files with fingerprints, non-default settings, a
+// cancelled run kept for its curves and a completed run with results, models and baseline.
+Fixture makeProject(const QString& dir) {
+    Fixture f;
+    f.data = makeBlobs(3, 40, 4, 1.0f, 7);
+    const std::string csv = (dir + "/data/blobs.csv").toStdString();
+    const std::string labels = (dir + "/data/extra.txt").toStdString();
+    QDir(dir).mkpath("data");
+    writeBytes(csv, "a,b,c,d,label\n1,2,3,4,x\n");
+    writeBytes(labels, "labels");
+
+    ProjectData& p = f.project;
+    p.data.train = {csv, fileFingerprint(csv), DataFileStatus::Found};
+    p.data.test = {labels, fileFingerprint(labels), DataFileStatus::Found};
+    p.data.trainLabels = {"builtin:blobs:classes=3", std::nullopt, DataFileStatus::Unchecked};
+    p.data.targetColumn = "label";
+    p.data.task = Task::Classification;
+    p.data.scaling = Scaling::MinMax;
+    p.data.validationFraction = 0.15;
+    p.data.testFraction = 0.25;
+    p.data.seed = 42;
+
+    p.network.input = Shape::flat(4);
+    p.network.layers = parseLayers("dense:16:relu,dropout:0.25,dense:8:tanh");
+    p.network.layers[2].scalable = false;
+    p.network.setOutputFor(Task::Classification, 3);
+
+    p.split.strategy = Strategy::ClassGroups;
+    p.split.requested = 3;
+    p.split.scaleEpochs = false;
+    p.split.dataShardFactor = 1.75;
+    p.split.shuffleShards = false;
+    p.split.binaryCombine = BinaryCombine::Average;
+    p.split.regressionFallbackToShards = true;
+    p.split.seed = std::numeric_limits<std::uint64_t>::max() - 5;  // beyond a JSON integer
+    p.split.batchSize = 16;
+    p.split.optimizerSlots = 1;
+    p.split.epochs = 3;
+
+    TrainConfig& c = p.training.config;
+    c.epochs = 3;
+    c.batchSize = 16;
+    c.optimizer.kind = OptimizerKind::SGD;
+    c.optimizer.learningRate = 0.0123f;
+    c.optimizer.momentum = 0.9f;
+    c.optimizer.nesterov = true;
+    c.optimizer.weightDecay = 1e-4f;
+    c.optimizer.schedule.kind = Schedule::Kind::Step;
+    c.optimizer.schedule.stepEpochs = 2;
+    c.optimizer.schedule.gamma = 0.5f;
+    c.loss = LossKind::SoftmaxCrossEntropy;
+    c.seed = 99;
+    c.threads = 1;
+    c.earlyStopping = {true, 4, EarlyStopping::Monitor::ValidationMetric, false};
+    c.batchReportSeconds = 0.05;
+    c.resourceReportSeconds = 0.5;
+    p.training.threadBudget = 2;
+    p.training.trainBaseline = true;
+
+    SplitOptions o = p.split;
+    o.strategy = Strategy::ClassGroups;
+    const SplitPlan plan = makePlan(p.network, f.data, o);
+
+    ProjectRun cancelled;
+    cancelled.status = TrainStatus::Cancelled;
+    cancelled.message = "stopped during the split run";
+    cancelled.plan = plan;
+    for (int i = 0; i < plan.submodelCount(); ++i) cancelled.submodels.push_back(history(i, 1, false));
+    cancelled.submodels.back().finished = false;
+    p.runs.push_back(cancelled);
+
+    ProjectRun run;
+    run.status = TrainStatus::Completed;
+    run.message = "combined accuracy 0.9";
+    run.plan = plan;
+    for (int i = 0; i < plan.submodelCount(); ++i) run.submodels.push_back(history(i, 3, i == 0));
+    run.baseline = history(-1, 3, false);
+    ProjectResults r;
+    std::vector<Network> nets;
+    for (const auto& s : plan.submodels) nets.emplace_back(s.spec, s.seed);
+    Preprocessing prep;
+    prep.scaling = Scaling::MinMax;
+    prep.fit(f.data);
+    SavedCombinedModel model = toSaved(CombinedModel(plan.rule(), std::move(nets), c.loss), prep);
+    model.classNames = f.data.classNames;
+    model.featureNames = f.data.featureNames;
+    r.model = model;
+    r.baselineWeights = Network(plan.original, 5).flatWeights();
+    for (int i = 0; i < plan.submodelCount(); ++i) {
+        TrainResult t;
+        t.status = TrainStatus::Completed;
+        t.history = run.submodels[std::size_t(i)].epochs;
+        t.bestEpoch = 2;
+        t.wallSeconds = 0.5 + i;
+        t.cpuSeconds = 0.4 + i;
+        t.peakModelBytes = 4096 * (i + 1);
+        r.submodels.push_back(t);
+        r.submodelWallSeconds.push_back(t.wallSeconds);
+        r.submodelCpuSeconds.push_back(t.cpuSeconds);
+        r.submodelMetrics.push_back(0.8 + 0.01 * i);
+    }
+    r.baseline = r.submodels.front();
+    r.baseline->error = "none";
+    r.splitWallSeconds = 1.25;
+    r.splitCpuSeconds = 2.5;
+    r.workers = 2;
+    r.peakModelBytes = 8192;
+    r.peakConcurrentModelBytes = 16384;
+    r.combinedMetric = 0.9;
+    r.baselineMetric = std::numeric_limits<double>::quiet_NaN();
+    r.metricName = "accuracy";
+    r.evaluatedOn = "validation";
+    r.evaluatedSamples = 30;
+    r.wallSeconds = 3.75;
+    CombinedModel built = buildCombinedModel(model);
+    r.combinedTestOutput = predictRaw(built, model, f.data.features.topRows(30));
+    r.baselineTestOutput = Matrix::Random(30, 3);
+    r.testTargets = f.data.subset({0, 1, 2}).targetMatrix();
+    run.results = r;
+    p.runs.push_back(run);
+    p.extra = Json::object({{"page", 3}, {"note", "ü"}});
+    return f;
+}
+
+}  // namespace
+
+class TstProject : public QObject {
+    Q_OBJECT
+
+private slots:
+    void xxh64KnownValues() {
+        QCOMPARE(xxh64("", 0), 0xEF46DB3751D8E999ULL);
+        QCOMPARE(xxh64("a", 1), 0xD24EC4F1A98C6E5BULL);
+        QCOMPARE(xxh64("abc", 3), 0x44BC2CF5AD770999ULL);
+        const std::string s = "Nobody inspects the spammish repetition";
+        QCOMPARE(xxh64(s.data(), s.size()), 0xFBCEA83C8A378BF1ULL);
+        // Streaming in uneven pieces gives the one-shot value.
+        std::string big(100'003, '\0');
+        for (std::size_t i = 0; i < big.size(); ++i) big[i] = char(i * 131 + (i >> 7));
+        Xxh64 h;
+        for (std::size_t at = 0, step = 1; at < big.size(); at += step, step = step * 3 % 97 + 1)
+            h.update(big.data() + at, std::min(step, big.size() - at));
+        QCOMPARE(h.digest(), xxh64(big.data(), big.size()));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("f").toStdString();
+        writeBytes(path, big);
+        const FileFingerprint fp = fileFingerprint(path);
+        QCOMPARE(fp.size, std::uint64_t(big.size()));
+        QCOMPARE(fp.hash, xxh64(big.data(), big.size()));
+    }
+
+    void roundTripEveryPart() {
+        QTemporaryDir dir;
+        const Fixture f = makeProject(dir.path());
+        const ProjectData& a = f.project;
+        const std::string path = dir.filePath("p.skynnet").toStdString();
+        saveProject(path, a);
+        const ProjectData b = loadProject(path);
+
+        QVERIFY(b.data == a.data);  // paths, fingerprints, statuses, settings
+        QCOMPARE(b.data.train.status, DataFileStatus::Found);
+        QCOMPARE(b.data.trainLabels.status, DataFileStatus::Unchecked);
+        QVERIFY(b.network == a.network);
+        QCOMPARE(b.split.seed, a.split.seed);
+        QCOMPARE(b.split.scaleEpochs, a.split.scaleEpochs);
+        QCOMPARE(b.split.dataShardFactor, a.split.dataShardFactor);
+        QCOMPARE(b.split.binaryCombine, a.split.binaryCombine);
+        QCOMPARE(b.split.regressionFallbackToShards, true);
+        QCOMPARE(b.split.shuffleShards, false);
+        QCOMPARE(b.split.batchSize, 16);
+        QCOMPARE(b.split.optimizerSlots, 1);
+        QCOMPARE(b.split.epochs, 3);
+        const TrainConfig &x = a.training.config, &y = b.training.config;
+        QCOMPARE(y.epochs, x.epochs);
+        QCOMPARE(y.batchSize, x.batchSize);
+        QCOMPARE(y.optimizer.kind, x.optimizer.kind);
+        QCOMPARE(y.optimizer.learningRate, x.optimizer.learningRate);
+        QCOMPARE(y.optimizer.momentum, x.optimizer.momentum);
+        QCOMPARE(y.optimizer.nesterov, true);
+        QCOMPARE(y.optimizer.weightDecay, x.optimizer.weightDecay);
+        QCOMPARE(y.optimizer.epsilon, x.optimizer.epsilon);
+        QCOMPARE(y.optimizer.schedule.kind, Schedule::Kind::Step);
+        QCOMPARE(y.optimizer.schedule.stepEpochs, 2);
+        QCOMPARE(y.optimizer.schedule.gamma, 0.5f);
+        QCOMPARE(y.seed, x.seed);
+        QCOMPARE(y.threads, 1);
+        QCOMPARE(y.earlyStopping.enabled, true);
+        QCOMPARE(y.earlyStopping.patience, 4);
+        QCOMPARE(y.earlyStopping.monitor, EarlyStopping::Monitor::ValidationMetric);
+        QCOMPARE(y.earlyStopping.restoreBest, false);
+        QCOMPARE(y.batchReportSeconds, 0.05);
+        QCOMPARE(y.resourceReportSeconds, 0.5);
+        QCOMPARE(b.training.threadBudget, 2);
+        QCOMPARE(b.training.trainBaseline, true);
+        QVERIFY(b.extra == a.extra);
+
+        QCOMPARE(b.runs.size(), std::size_t(2));
+        for (std::size_t k = 0; k < 2; ++k) {
+            const ProjectRun &ra = a.runs[k], &rb = b.runs[k];
+            QCOMPARE(rb.status, ra.status);
+            QCOMPARE(rb.message, ra.message);
+            QCOMPARE(rb.plan.strategy, ra.plan.strategy);
+            QCOMPARE(rb.plan.groupClasses, ra.plan.groupClasses);
+            QCOMPARE(rb.plan.factor, ra.plan.factor);
+            QCOMPARE(rb.plan.seed, ra.plan.seed);
+            QCOMPARE(rb.plan.samples, ra.plan.samples);
+            QCOMPARE(rb.plan.effectiveEpochs, ra.plan.effectiveEpochs);
+            QCOMPARE(rb.plan.warnings, ra.plan.warnings);
+            QCOMPARE(rb.plan.originalMemoryBytes, ra.plan.originalMemoryBytes);
+            QVERIFY(rb.plan.original == ra.plan.original);
+            QCOMPARE(rb.plan.submodelCount(), ra.plan.submodelCount());
+            for (int i = 0; i < ra.plan.submodelCount(); ++i) {
+                const SubmodelPlan &sa = ra.plan.submodels[std::size_t(i)], &sb = rb.plan.submodels[std::size_t(i)];
+                QVERIFY(sb.spec == sa.spec);
+                QCOMPARE(sb.rows, sa.rows);
+                QCOMPARE(sb.classes, sa.classes);
+                QCOMPARE(sb.role, sa.role);
+                QCOMPARE(sb.seed, sa.seed);
+                QCOMPARE(sb.params, sa.params);
+                QCOMPARE(sb.flopsPerSample, sa.flopsPerSample);
+                QVERIFY(sameHistory(rb.submodels[std::size_t(i)], ra.submodels[std::size_t(i)]));
+            }
+            QCOMPARE(rb.baseline.has_value(), ra.baseline.has_value());
+            if (ra.baseline) QVERIFY(sameHistory(*rb.baseline, *ra.baseline));
+            QCOMPARE(rb.results.has_value(), ra.results.has_value());
+        }
+        QVERIFY(std::isnan(b.runs[1].submodels[0].epochs[1].loss));
+        QVERIFY(std::isinf(b.runs[1].submodels[0].epochs[2].validationLoss));
+
+        const ProjectResults &pa = *a.runs[1].results, &pb = *b.runs[1].results;
+        for (std::size_t i = 0; i < pa.submodels.size(); ++i) QVERIFY(sameResult(pb.submodels[i], pa.submodels[i]));
+        QVERIFY(pb.baseline && sameResult(*pb.baseline, *pa.baseline));
+        QCOMPARE(pb.submodelWallSeconds, pa.submodelWallSeconds);
+        QCOMPARE(pb.submodelCpuSeconds, pa.submodelCpuSeconds);
+        QCOMPARE(pb.submodelMetrics, pa.submodelMetrics);
+        QCOMPARE(pb.splitWallSeconds, pa.splitWallSeconds);
+        QCOMPARE(pb.splitCpuSeconds, pa.splitCpuSeconds);
+        QCOMPARE(pb.workers, 2);
+        QCOMPARE(pb.peakModelBytes, pa.peakModelBytes);
+        QCOMPARE(pb.peakConcurrentModelBytes, pa.peakConcurrentModelBytes);
+        QCOMPARE(pb.combinedMetric, pa.combinedMetric);
+        QVERIFY(std::isnan(pb.baselineMetric));
+        QCOMPARE(pb.metricName, pa.metricName);
+        QCOMPARE(pb.evaluatedOn, pa.evaluatedOn);
+        QCOMPARE(pb.evaluatedSamples, pa.evaluatedSamples);
+        QCOMPARE(pb.wallSeconds, pa.wallSeconds);
+        QVERIFY(sameBits(pb.combinedTestOutput, pa.combinedTestOutput));
+        QVERIFY(sameBits(pb.baselineTestOutput, pa.baselineTestOutput));
+        QVERIFY(sameBits(pb.testTargets, pa.testTargets));
+        QVERIFY(pb.baselineWeights && sameBits(*pb.baselineWeights, *pa.baselineWeights));
+
+        // The model: the same parts, and the same predictions bit for bit.
+        QVERIFY(pb.model.has_value());
+        const SavedCombinedModel &ma = *pa.model, &mb = *pb.model;
+        QCOMPARE(mb.loss, ma.loss);
+        QCOMPARE(mb.classNames, ma.classNames);
+        QCOMPARE(mb.featureNames, ma.featureNames);
+        QCOMPARE(mb.rule.classes, ma.rule.classes);
+        for (std::size_t i = 0; i < ma.weights.size(); ++i) QVERIFY(sameBits(mb.weights[i], ma.weights[i]));
+        QVERIFY(mb.preprocessing.offset == ma.preprocessing.offset);
+        QVERIFY(mb.preprocessing.scale == ma.preprocessing.scale);
+        CombinedModel ca = buildCombinedModel(ma), cb = buildCombinedModel(mb);
+        QVERIFY(sameBits(predictRaw(cb, mb, f.data.features), predictRaw(ca, ma, f.data.features)));
+
+        // Stable: saving what was loaded writes the same bytes.
+        const std::string again = dir.filePath("again.skynnet").toStdString();
+        saveProject(again, b);
+        QCOMPARE(readFile(again), readFile(path));
+    }
+
+    void dataFilesFollowTheProjectFolder() {
+        QTemporaryDir root;
+        const QString a = root.filePath("a"), moved = root.filePath("moved");
+        QDir().mkpath(a);
+        const Fixture f = makeProject(a);
+        saveProject((a + "/p.skynnet").toStdString(), f.project);
+
+        // The whole folder moves: the relative path finds the data.
+        QVERIFY(QDir().rename(a, moved));
+        ProjectData p = loadProject((moved + "/p.skynnet").toStdString());
+        QCOMPARE(p.data.train.status, DataFileStatus::Found);
+        QCOMPARE(QString::fromStdString(p.data.train.path), moved + "/data/blobs.csv");
+        QVERIFY(p.data.problems().empty());
+
+        // Only the project file moves: the absolute path finds the data.
+        QDir().mkpath(root.filePath("elsewhere/deeper"));
+        QVERIFY(QFile::copy(moved + "/p.skynnet", root.filePath("elsewhere/deeper/p.skynnet")));
+        QVERIFY(QDir().rename(moved, a));
+        p = loadProject(root.filePath("elsewhere/deeper/p.skynnet").toStdString());
+        QCOMPARE(p.data.train.status, DataFileStatus::Found);
+        QCOMPARE(QString::fromStdString(p.data.train.path), a + "/data/blobs.csv");
+
+        // Changed content is detected, a missing file reported with the path it was saved under.
+        writeBytes((a + "/data/blobs.csv").toStdString(), "a,b,c,d,label\n1,2,3,5,x\n");
+        QVERIFY(QFile::remove(a + "/data/extra.txt"));
+        p = loadProject((a + "/p.skynnet").toStdString());
+        QCOMPARE(p.data.train.status, DataFileStatus::Changed);
+        QCOMPARE(p.data.test.status, DataFileStatus::Missing);
+        QCOMPARE(QString::fromStdString(p.data.test.path), a + "/data/extra.txt");
+        QCOMPARE(p.data.problems().size(), std::size_t(2));
+        QVERIFY(p.runs.size() == 2 && p.runs[1].results && p.runs[1].results->model);  // nothing else is lost
+
+        // A file the user points to is checked against the saved fingerprint.
+        ProjectDataFile chosen = p.data.test;
+        writeBytes(root.filePath("found.txt").toStdString(), "labels");
+        chosen.path = root.filePath("found.txt").toStdString();
+        QCOMPARE(checkDataFile(chosen), DataFileStatus::Found);
+        writeBytes(chosen.path, "other");
+        QCOMPARE(checkDataFile(chosen), DataFileStatus::Changed);
+    }
+
+    void truncatedAndDamagedFiles() {
+        QTemporaryDir dir;
+        ProjectData small;
+        small.network = NetworkSpec{Shape::flat(2), parseLayers("dense:3:relu"), 2, Activation::Softmax};
+        const std::string path = dir.filePath("small.skynnet").toStdString();
+        saveProject(path, small);
+        const std::string bytes = readFile(path);
+        QVERIFY(bytes.size() > 100);
+        const std::string cut = dir.filePath("cut.skynnet").toStdString();
+        for (std::size_t n = 0; n < bytes.size(); ++n) {
+            writeBytes(cut, bytes.substr(0, n));
+            const QString e = errorOf([&] { loadProject(cut); });
+            const QString expected = QString::fromStdString(cut) + (n == 0 ? " is empty, not a Skynnet project file" : " is truncated");
+            QVERIFY2(e == expected, qPrintable(QString("prefix %1: %2").arg(n).arg(e)));
+        }
+        std::string damaged = bytes;
+        damaged[bytes.size() / 2] ^= 0x20;
+        writeBytes(cut, damaged);
+        QCOMPARE(errorOf([&] { loadProject(cut); }), QString::fromStdString(cut) + " is damaged (checksum mismatch)");
+        writeBytes(cut, "name,label\n1,a\n");
+        QCOMPARE(errorOf([&] { loadProject(cut); }), QString::fromStdString(cut) + " is not a Skynnet project file");
+        QCOMPARE(errorOf([&] { loadProject(dir.filePath("none.skynnet").toStdString()); }),
+                 dir.filePath("none.skynnet") + " does not exist");
+    }
+
+    void newerAndForeignFiles() {
+        QTemporaryDir dir;
+        ProjectData small;
+        small.network = NetworkSpec{Shape::flat(2), parseLayers("dense:3:relu"), 2, Activation::Softmax};
+        const std::string path = dir.filePath("p.skynnet").toStdString();
+        saveProject(path, small);
+
+        // A newer container.
+        std::string bytes = readFile(path);
+        bytes[8] = 9;
+        const std::string newer = dir.filePath("newer.skynnet").toStdString();
+        writeBytes(newer, bytes);
+        QCOMPARE(errorOf([&] { loadProject(newer); }),
+                 QString::fromStdString(newer) + " was written by a newer Skynnet (format 9, this build reads up to 1)");
+
+        // A newer project format in a container this build reads.
+        ModelFileContents c = loadModelFile(path);
+        c.header["projectFormat"] = 2;
+        saveModelFile(newer, c);
+        QCOMPARE(errorOf([&] { loadProject(newer); }),
+                 QString::fromStdString(newer) + " was written by a newer Skynnet (project format 2, this build reads up to 1)");
+
+        // A model file is not a project.
+        const Fixture f = makeProject(dir.path());
+        const std::string model = dir.filePath("m.skynnet").toStdString();
+        saveCombinedModel(model, *f.project.runs[1].results->model);
+        QCOMPARE(errorOf([&] { loadProject(model); }),
+                 QString::fromStdString(model) + " holds a Skynnet model (kind 'combined'), not a project: open it as a model instead");
+    }
+
+    void badFieldsAreNamed() {
+        QTemporaryDir dir;
+        const Fixture f = makeProject(dir.path());
+        const std::string path = dir.filePath("p.skynnet").toStdString();
+        saveProject(path, f.project);
+        const ModelFileContents good = loadModelFile(path);
+        const std::string bad = dir.filePath("bad.skynnet").toStdString();
+        const auto withHeader = [&](const Json& h) {
+            ModelFileContents c = good;
+            c.header = h;
+            saveModelFile(bad, c);
+            return errorOf([&] { loadProject(bad); });
+        };
+        const QString where = QString::fromStdString(bad) + ": ";
+
+        Json h = good.header;
+        Json training = h.at("training"), config = training.at("config");
+        config["batchSize"] = 0;
+        training["config"] = config;
+        h["training"] = training;
+        QCOMPARE(withHeader(h), where + "training.config.batchSize must be at least 1, not 0");
+
+        h = good.header;
+        Json::Array runs = h.at("runs").asArray();
+        Json plan = runs[1].at("plan");
+        Json::Array subs = plan.at("submodels").asArray();
+        Json rows = subs[0].at("rows");
+        rows["count"] = 5;
+        subs[0]["rows"] = rows;
+        plan["submodels"] = Json(subs);
+        runs[1]["plan"] = plan;
+        h["runs"] = Json(runs);
+        QVERIFY2(withHeader(h).startsWith(where + "runs[1].plan.submodels[0].rows.block names data block"), qPrintable(withHeader(h)));
+
+        h = good.header;
+        runs = h.at("runs").asArray();
+        Json results = runs[1].at("results"), model = results.at("model");
+        Json::Array weights = model.at("weightsBlocks").asArray();
+        weights[0] = results.at("baselineWeightsBlock");  // a block of the wrong size for submodel 1
+        model["weightsBlocks"] = Json(weights);
+        results["model"] = model;
+        runs[1]["results"] = results;
+        h["runs"] = Json(runs);
+        const QString e = withHeader(h);
+        QVERIFY2(e.startsWith(where + "runs[1].results.model: submodels[0].weightsBlock holds"), qPrintable(e));
+
+        h = good.header;
+        h.erase("network");
+        QCOMPARE(withHeader(h), QString::fromStdString(bad) + ": missing field 'network'");
+    }
+
+    void failedSaveKeepsThePreviousFile() {
+        QTemporaryDir dir;
+        Fixture f = makeProject(dir.path());
+        const std::string path = dir.filePath("p.skynnet").toStdString();
+        saveProject(path, f.project);
+        const std::string before = readFile(path);
+
+        // The parent is a regular file.
+        const QString e = errorOf([&] { saveProject(dir.filePath("data/blobs.csv/p.skynnet").toStdString(), f.project); });
+        QVERIFY2(e.startsWith("cannot save " + dir.filePath("data/blobs.csv/p.skynnet")), qPrintable(e));
+
+        // The file-size limit stops the save midway (SIGXFSZ ignored, so write() fails instead).
+        f.project.runs[1].results->baselineTestOutput = Matrix::Random(20000, 3);
+        const QStringList entriesBefore = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+        struct rlimit old {};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+        struct rlimit small = old;
+        small.rlim_cur = before.size() + 1000;
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        const QString e2 = errorOf([&] { saveProject(path, f.project); });
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY2(e2 == QString::fromStdString("cannot save " + path + ": File too large"), qPrintable(e2));
+        QCOMPARE(readFile(path), before);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), entriesBefore);
+        const ProjectData reread = loadProject(path);
+        QCOMPARE(reread.runs.size(), std::size_t(2));
+        QCOMPARE(reread.runs[1].results->baselineTestOutput.rows(), Index(30));
+    }
+
+    // What the command-line tool does: train, keep the run, save, load, predict the same.
+    void completedRunFromTheTrainer() {
+        QTemporaryDir dir;
+        const Dataset data = makeBlobs(4, 50, 3, 0.8f, 3);
+        Preprocessing prep;
+        prep.fit(data);
+        Dataset train = data;
+        train.features = prep.apply(data.features);
+        NetworkSpec net{Shape::flat(3), parseLayers("dense:16:relu"), 4, Activation::Softmax};
+        SplitOptions o;
+        o.strategy = Strategy::ClassGroups;
+        o.requested = 3;
+        o.epochs = 2;
+        const SplitPlan plan = makePlan(net, train, o);
+        TrainConfig config;
+        config.epochs = 2;
+        config.batchSize = 32;
+        ParallelResult split = ParallelTrainer(plan, config).train(train);
+        QCOMPARE(split.status, TrainStatus::Completed);
+        const BaselineResult baseline = trainBaseline(plan, train, nullptr, config, 1);
+        SavedCombinedModel model = toSaved(split.model, prep);
+        model.classNames = data.classNames;
+        model.featureNames = data.featureNames;
+
+        ProjectData p;
+        p.network = net;
+        p.split = o;
+        p.training.config = config;
+        p.runs.push_back(completedRun(plan, split, &baseline, &model, "cli run"));
+        p.runs.back().results->combinedMetric = 0.75;
+        const std::string path = dir.filePath("cli.skynnet").toStdString();
+        saveProject(path, p);
+        const ProjectData back = loadProject(path);
+        const ProjectRun& run = back.runs.at(0);
+        QCOMPARE(run.message, std::string("cli run"));
+        QCOMPARE(run.submodels.size(), split.submodels.size());
+        QCOMPARE(run.submodels[0].epochs.size(), std::size_t(plan.effectiveEpochs));
+        QVERIFY(run.baseline && run.baseline->epochs.size() == std::size_t(plan.epochs));
+        QCOMPARE(run.results->combinedMetric, 0.75);
+        CombinedModel loaded = buildCombinedModel(*run.results->model);
+        QVERIFY(sameBits(predictRaw(loaded, *run.results->model, data.features), split.model.predict(train.features)));
+        Network b(plan.original, 1);
+        b.setFlatWeights(*run.results->baselineWeights);
+        Network trained = baseline.network;
+        QVERIFY(sameBits(b.predict(train.features), trained.predict(train.features)));
+    }
+
+    void inconsistentRunsAreRefusedOnSave() {
+        QTemporaryDir dir;
+        Fixture f = makeProject(dir.path());
+        const std::string path = dir.filePath("p.skynnet").toStdString();
+        ProjectData p = f.project;
+        p.runs[1].results->model->specs[0].layers[0].units += 1;
+        QVERIFY2(errorOf([&] { saveProject(path, p); })
+                     .startsWith(QString::fromStdString("cannot save " + path + ": runs[1].results.model: network 0")),
+                 qPrintable(errorOf([&] { saveProject(path, p); })));
+        p = f.project;
+        p.runs[0].submodels.pop_back();
+        QVERIFY(errorOf([&] { saveProject(path, p); }).contains("runs[0].submodels: 2 histories for the plan's 3 submodels"));
+        QVERIFY(!QFile::exists(QString::fromStdString(path)));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstProject)
+#include "tst_project.moc"

@@ -1,0 +1,558 @@
+// Projects in the desktop app, offscreen: build a project in one window (data, network, split,
+// training, a quick run), save it and open it in a fresh window, where every page and the trained
+// model must be as they were; a moved or changed dataset; undo/redo of the designer, the split
+// planner and the training settings; spin-box merging; autosave and recovery; the unsaved-changes
+// question; the export dialog. Every question a dialog would ask is answered by the test.
+#include <QAbstractItemModel>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QLineSeries>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+#include <cstring>
+
+#include "io/combined_model_file.h"
+#include "io/onnx_export.h"
+#include "ui/core/app_settings.h"
+#include "ui/core/autosave.h"
+#include "ui/core/layer_table_model.h"
+#include "ui/core/project_document.h"
+#include "ui/core/project_io.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/data_page.h"
+#include "ui/widgets/export_dialog.h"
+#include "ui/widgets/live_chart.h"
+#include "ui/widgets/main_window.h"
+#include "ui/widgets/network_page.h"
+#include "ui/widgets/project_controller.h"
+#include "ui/widgets/results_page.h"
+#include "ui/widgets/split_page.h"
+#include "ui/widgets/train_page.h"
+#include "ui/widgets/training_charts.h"
+
+using namespace skynnet;
+using namespace skynnet::ui;
+
+namespace {
+
+// What the prompts were asked, and how they answer.
+struct Answers {
+    int unsavedAsked = 0;
+    QMessageBox::StandardButton unsaved = QMessageBox::Discard;
+    QStringList locateProblems;
+    QString locateWith;  // empty: open without the data
+    QString chooseFile;  // for Save As
+    int recoveryOffered = 0;
+    bool recover = true;
+    QStringList errors;
+};
+
+bool sameBits(const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
+}
+
+// Every cell's display text, row by row.
+QStringList cells(const QAbstractItemModel* m) {
+    QStringList out;
+    for (int r = 0; r < m->rowCount(); ++r)
+        for (int c = 0; c < m->columnCount(); ++c) out << m->index(r, c).data().toString();
+    return out;
+}
+
+QList<QPointF> points(LiveChart* chart, int id) {
+    QLineSeries* s = chart->series(id);
+    return s ? s->points() : QList<QPointF>();
+}
+
+// Pictures for a reviewer: with SKYNNET_TEST_SHOTS=DIR, widgets are saved there as PNGs.
+void shoot(QWidget* w, const QString& name) {
+    const QString out = qEnvironmentVariable("SKYNNET_TEST_SHOTS");
+    if (out.isEmpty()) return;
+    QDir().mkpath(out);
+    QTest::qWait(50);  // let charts and layouts settle
+    w->grab().save(out + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+// The combined model's outputs on the prepared test rows.
+Matrix testPredictions(MainWindow* w) {
+    CombinedModel model = w->session()->results()->split.model;
+    return model.predict(w->document()->prepared()->test.features);
+}
+
+}  // namespace
+
+class TestProjectsUi : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+    QString csv_, project_;
+    Matrix predictionsBefore_;
+    QStringList comparisonBefore_, epochsBefore_;
+    std::map<int, QList<QPointF>> metricPointsBefore_;
+    int lossPointsAfterOpen_ = 0;
+
+    std::unique_ptr<MainWindow> makeWindow(Answers& a) {
+        auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+        ProjectController::Prompts& p = w->projectController()->prompts();
+        p.unsavedChanges = [&a](const QString&) {
+            ++a.unsavedAsked;
+            return a.unsaved;
+        };
+        p.locateData = [&a](const QString& problem, const QString&) {
+            a.locateProblems << problem;
+            return a.locateWith;
+        };
+        p.chooseProjectFile = [&a](bool, const QString&) { return a.chooseFile; };
+        p.restoreRecovery = [&a](const QString&, const QString&) {
+            ++a.recoveryOffered;
+            return a.recover;
+        };
+        p.showError = [&a](const QString&, const QString& message) { a.errors << message; };
+        w->projectController()->autosave()->setDirectory(dir_.filePath(QStringLiteral("recovery")));
+        w->resize(1280, 860);
+        w->show();
+        return w;
+    }
+
+    static void loadCsv(MainWindow* w, const QString& path) {
+        w->dataPage()->loadFile(path);
+        QVERIFY(w->dataPage()->waitForLoad(30000));
+    }
+
+    static void quickSettings(ProjectDocument* doc) {
+        TrainSettings t = doc->trainSettings();
+        t.config.epochs = 12;
+        t.config.batchSize = 16;
+        t.config.optimizer.learningRate = 0.01f;
+        t.config.resourceReportSeconds = 0.01;
+        t.config.batchReportSeconds = 0.01;
+        t.threadBudget = 2;
+        t.trainBaseline = true;
+        doc->setTrainSettings(t);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(dir_.isValid());
+        QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("data")));
+        csv_ = dir_.filePath(QStringLiteral("data/iris.csv"));
+        QVERIFY(QFile::copy(QStringLiteral(SKYNNET_SOURCE_DIR "/resources/datasets/iris.csv"), csv_));
+        project_ = dir_.filePath(QStringLiteral("iris.skynnet"));
+    }
+
+    void buildTrainAndSave() {
+        Answers a;
+        auto w = makeWindow(a);
+        loadCsv(w.get(), csv_);
+        ProjectDocument* doc = w->document();
+        NetworkSpec net = doc->network();
+        net.layers = parseLayers("dense:24:relu,dense:12:tanh");
+        doc->editNetwork(net);
+        w->splitPage()->setStrategy(Strategy::ClassGroups);
+        w->splitPage()->setSubmodels(3);
+        quickSettings(doc);
+        QVERIFY(!w->projectController()->exportAction()->isEnabled());  // nothing trained yet
+
+        // Two runs: the first is kept for its curves when the second replaces it in the session.
+        QSignalSpy finished(w->session(), &TrainingSession::finished);
+        for (int run = 1; run <= 2; ++run) {
+            w->trainPage()->startTraining();
+            QTRY_VERIFY_WITH_TIMEOUT(finished.count() == run, 60000);
+            QCOMPARE(finished.at(run - 1).at(0).value<TrainStatus>(), TrainStatus::Completed);
+        }
+        QCOMPARE(doc->earlierRuns().size(), std::size_t(1));
+        QVERIFY(doc->isModified());  // a trained model is a change to save
+        QVERIFY(w->projectController()->exportAction()->isEnabled());
+
+        predictionsBefore_ = testPredictions(w.get());
+        comparisonBefore_ = cells(w->resultsPage()->comparisonTable()->model());
+        epochsBefore_ = cells(w->trainPage()->epochTable()->model());
+        LiveChart* metric = w->trainPage()->charts()->metricChart();
+        for (int id = -1; id < 3; ++id) metricPointsBefore_[id] = points(metric, id);
+        QVERIFY(!metricPointsBefore_[-1].isEmpty());
+
+        w->showPage(MainWindow::SplitPageIndex);
+        QVERIFY(w->projectController()->saveTo(project_));
+        QVERIFY(!doc->isModified());
+        QCOMPARE(doc->filePath(), project_);
+        QVERIFY(w->windowTitle().startsWith(QStringLiteral("iris.skynnet")));
+        QCOMPARE(w->settings()->recentProjects().value(0), project_);
+        const ProjectData saved = loadProject(project_.toStdString());
+        QCOMPARE(saved.runs.size(), std::size_t(2));
+        QVERIFY(saved.runs[0].results && !saved.runs[0].results->model);  // curves and figures only
+        QVERIFY(saved.runs[1].results && saved.runs[1].results->model && saved.runs[1].results->baselineWeights);
+        QVERIFY(w->close());
+        QCOMPARE(a.unsavedAsked, 0);  // saved: nothing to ask
+    }
+
+    void reopenRestoresEveryPage() {
+        Answers a;
+        auto w = makeWindow(a);
+        QVERIFY(w->projectController()->openFile(project_));
+        QVERIFY(a.locateProblems.isEmpty());
+        QVERIFY(a.errors.isEmpty());
+        ProjectDocument* doc = w->document();
+        QVERIFY(doc->hasData());
+        QVERIFY(!doc->isModified());
+        QVERIFY(w->dataPage()->errorText().isEmpty());
+        QCOMPARE(w->currentPage(), int(MainWindow::SplitPageIndex));
+
+        // Network, split and training settings, in the document and on the pages.
+        QCOMPARE(doc->network().layers, parseLayers("dense:24:relu,dense:12:tanh"));
+        QCOMPARE(w->networkPage()->layerModel()->layerCount(), 2);
+        QCOMPARE(w->networkPage()->layerModel()->index(0, LayerTableModel::Units).data().toInt(), 24);
+        const QList<QWidget*> options = w->splitPage()->optionWidgets();
+        QCOMPARE(Strategy(qobject_cast<QComboBox*>(options[0])->currentData().toInt()), Strategy::ClassGroups);
+        QCOMPARE(qobject_cast<QSpinBox*>(options[1])->value(), 3);
+        QCOMPARE(w->trainPage()->epochsBox()->value(), 12);
+        QCOMPARE(w->trainPage()->batchBox()->value(), 16);
+        QCOMPARE(w->trainPage()->threadsBox()->value(), 2);
+        QVERIFY(w->trainPage()->baselineBox()->isChecked());
+        QCOMPARE(doc->trainSettings().config.resourceReportSeconds, 0.01);
+
+        QCOMPARE(doc->earlierRuns().size(), std::size_t(1));
+        QCOMPARE(doc->earlierRuns()[0].submodels[0].epochs.size(), std::size_t(8));
+
+        // Results, the epoch table and the charts of the past run.
+        QVERIFY(w->resultsPage()->hasResults());
+        QCOMPARE(cells(w->resultsPage()->comparisonTable()->model()), comparisonBefore_);
+        QCOMPARE(cells(w->trainPage()->epochTable()->model()), epochsBefore_);
+        TrainingCharts* charts = w->trainPage()->charts();
+        QCOMPARE(charts->metricChart()->seriesCount(), 4);
+        for (const auto& [id, before] : metricPointsBefore_) QCOMPARE(points(charts->metricChart(), id), before);
+        QVERIFY(charts->lossChart()->pointCount() >= 3 * 12);
+        QVERIFY(charts->memoryChart()->pointCount() > 0);
+        lossPointsAfterOpen_ = charts->lossChart()->pointCount();
+        w->showPage(MainWindow::TrainPageIndex);
+        shoot(w.get(), QStringLiteral("reopened-train"));
+        w->showPage(MainWindow::ResultsPageIndex);
+        shoot(w.get(), QStringLiteral("reopened-results"));
+
+        // The trained model predicts exactly as before, bit for bit.
+        QVERIFY(sameBits(testPredictions(w.get()), predictionsBefore_));
+        QVERIFY(w->projectController()->exportAction()->isEnabled());
+        QVERIFY(w->close());
+        QCOMPARE(a.unsavedAsked, 0);
+    }
+
+    void exportDialogWritesEveryFormat() {
+        Answers a;
+        auto w = makeWindow(a);
+        QVERIFY(w->projectController()->openFile(project_));
+        const auto model = savedModelOf(*w->session()->results());
+        QVERIFY(model);
+        ExportDialog dialog(*model, dir_.filePath(QStringLiteral("out/iris")));
+        QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("out")));
+        QCOMPARE(dialog.path(), dir_.filePath(QStringLiteral("out/iris.skynnet")));
+        QVERIFY(dialog.exportNow());
+        const SavedCombinedModel reread = loadCombinedModel(dialog.path().toStdString());
+        CombinedModel built = buildCombinedModel(reread);
+        QVERIFY(sameBits(built.predict(w->document()->prepared()->test.features), predictionsBefore_));
+
+        dialog.setFormat(ExportDialog::CppHeader);
+        QCOMPARE(dialog.path(), dir_.filePath(QStringLiteral("out/iris.h")));
+        dialog.setCppNamespace(QStringLiteral("iris::model"));
+        QVERIFY(dialog.exportNow());
+        QFile header(dialog.path());
+        QVERIFY(header.open(QIODevice::ReadOnly));
+        QVERIFY(header.readAll().contains("namespace iris::model"));
+
+        if (onnxExportAvailable()) {
+            dialog.setFormat(ExportDialog::Onnx);
+            dialog.setEachSubmodel(true);
+            QVERIFY2(dialog.exportNow(), qPrintable(dialog.statusText()));
+            QCOMPARE(dialog.writtenFiles().size(), 1 + 3);
+            for (const QString& f : dialog.writtenFiles()) QVERIFY2(QFile::exists(f), qPrintable(f));
+            QVERIFY(QFile::exists(dir_.filePath(QStringLiteral("out/iris-sub3.onnx"))));
+        }
+
+        // An error stays in the dialog.
+        dialog.setFormat(ExportDialog::NativeModel);
+        dialog.setPath(dir_.filePath(QStringLiteral("no/such/folder/m.skynnet")));
+        QVERIFY(!dialog.exportNow());
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Export failed: cannot save")), qPrintable(dialog.statusText()));
+        if (!qEnvironmentVariable("SKYNNET_TEST_SHOTS").isEmpty()) {
+            dialog.show();
+            shoot(&dialog, QStringLiteral("export-dialog"));
+            for (QMenu* m : w->menuBar()->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly)) {
+                if (m->title() != QStringLiteral("&File") && m->title() != QStringLiteral("&Edit")) continue;
+                m->popup(w->mapToGlobal(QPoint(10, 30)));
+                shoot(m, QStringLiteral("menu-") + m->title().mid(1));
+                m->hide();
+            }
+            w->historyDock()->show();
+            shoot(w.get(), QStringLiteral("window-after-open"));
+        }
+        w->close();
+    }
+
+    // The example in resources/projects opens with its data, and its model predicts what it did.
+    void exampleProjectOpens() {
+        Answers a;
+        auto w = makeWindow(a);
+        const QString example = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
+        QVERIFY(w->projectController()->openFile(example));
+        if (!a.locateProblems.isEmpty())
+            QSKIP(qPrintable(QStringLiteral("the example's data changed; save the example again: ") + a.locateProblems[0]));
+        QVERIFY(w->document()->hasData());
+        QVERIFY(w->resultsPage()->hasResults());
+        QCOMPARE(w->currentPage(), int(MainWindow::ResultsPageIndex));
+        QVERIFY(sameBits(testPredictions(w.get()), w->session()->results()->combinedTestOutput));
+        QVERIFY(w->close());
+    }
+
+    void movedDatasetIsDetected() {
+        const QString moved = dir_.filePath(QStringLiteral("data/iris-moved.csv"));
+        QVERIFY(QFile::rename(csv_, moved));
+        {
+            Answers a;  // the user does not know where it went
+            auto w = makeWindow(a);
+            QVERIFY(w->projectController()->openFile(project_));
+            QCOMPARE(a.locateProblems.size(), 1);
+            QVERIFY2(a.locateProblems[0].contains(QStringLiteral("was not found")), qPrintable(a.locateProblems[0]));
+            ProjectDocument* doc = w->document();
+            QVERIFY(!doc->hasData());
+            QCOMPARE(doc->dataSettings().path, csv_);
+            QVERIFY(w->dataPage()->errorText().contains(QStringLiteral("Locate Data")));
+            QCOMPARE(w->currentPage(), int(MainWindow::DataPageIndex));
+            QVERIFY(w->projectController()->locateDataAction()->isEnabled());
+            // Nothing else is lost: network, split, settings, results and curves.
+            QCOMPARE(doc->network().layers, parseLayers("dense:24:relu,dense:12:tanh"));
+            QCOMPARE(doc->splitOptions().requested, 3);
+            QCOMPARE(w->trainPage()->epochsBox()->value(), 12);
+            QVERIFY(w->resultsPage()->hasResults());
+            QCOMPARE(cells(w->resultsPage()->comparisonTable()->model()), comparisonBefore_);
+            QCOMPARE(w->trainPage()->charts()->lossChart()->pointCount(), lossPointsAfterOpen_);
+            shoot(w.get(), QStringLiteral("moved-data"));
+
+            // Locate Data… later: the data page loads it, the rest stays.
+            a.locateWith = moved;
+            QVERIFY(w->projectController()->locateData());
+            QVERIFY(w->dataPage()->waitForLoad(30000));
+            QVERIFY(doc->hasData());
+            QVERIFY(w->dataPage()->errorText().isEmpty());
+            QCOMPARE(doc->network().layers, parseLayers("dense:24:relu,dense:12:tanh"));
+            QCOMPARE(doc->trainSettings().config.epochs, 12);
+            QVERIFY(doc->isModified());  // the new location is to be saved
+            a.unsaved = QMessageBox::Discard;
+            QVERIFY(w->close());
+            QCOMPARE(a.unsavedAsked, 1);
+        }
+        {
+            Answers a;  // the user points to the moved file at once
+            a.locateWith = moved;
+            auto w = makeWindow(a);
+            QVERIFY(w->projectController()->openFile(project_));
+            QCOMPARE(a.locateProblems.size(), 1);
+            QVERIFY(w->document()->hasData());
+            QCOMPARE(w->document()->dataSettings().path, moved);
+            QVERIFY(w->document()->isModified());
+            QVERIFY(sameBits(testPredictions(w.get()), predictionsBefore_));
+        }
+        QVERIFY(QFile::rename(moved, csv_));
+
+        // Changed content is detected too; using it anyway is the user's choice.
+        QFile f(csv_);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray original = f.readAll();
+        f.close();
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(original + "5.0,3.0,1.5,0.2,setosa\n");
+        f.close();
+        {
+            Answers a;
+            a.locateWith = csv_;
+            auto w = makeWindow(a);
+            QVERIFY(w->projectController()->openFile(project_));
+            QCOMPARE(a.locateProblems.size(), 1);
+            QVERIFY2(a.locateProblems[0].contains(QStringLiteral("has changed")), qPrintable(a.locateProblems[0]));
+            QVERIFY(w->document()->hasData());
+            QCOMPARE(w->document()->dataset()->size(), Index(151));
+        }
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(original);
+        f.close();
+    }
+
+    void undoRedoEveryEditor() {
+        Answers a;
+        auto w = makeWindow(a);
+        loadCsv(w.get(), csv_);
+        ProjectDocument* doc = w->document();
+        QUndoStack* stack = doc->undoStack();
+        QCOMPARE(stack->count(), 0);
+        QAction* undo = nullptr;
+        for (QAction* act : w->findChildren<QAction*>())
+            if (act->shortcut() == QKeySequence(QKeySequence::Undo)) undo = act;
+        QVERIFY(undo);
+        const std::vector<LayerSpec> layers = doc->network().layers;
+
+        // Network designer: add, edit, remove, preset.
+        NetworkPage* net = w->networkPage();
+        net->addLayer();
+        QCOMPARE(doc->network().layers.size(), layers.size() + 1);
+        QCOMPARE(stack->undoText(), QStringLiteral("Add layer %1").arg(layers.size() + 1));
+        undo->trigger();
+        QCOMPARE(doc->network().layers, layers);
+        QCOMPARE(net->layerModel()->layerCount(), int(layers.size()));
+        stack->redo();
+        QCOMPARE(doc->network().layers.size(), layers.size() + 1);
+        QVERIFY(net->layerModel()->setData(net->layerModel()->index(0, LayerTableModel::Units), 48));
+        QCOMPARE(stack->undoText(), QStringLiteral("Set layer 1 units to 48"));
+        QCOMPARE(doc->network().layers[0].units, 48);
+        stack->undo();
+        QCOMPARE(doc->network().layers[0].units, layers[0].units);
+        QCOMPARE(net->layerModel()->index(0, LayerTableModel::Units).data().toInt(), layers[0].units);
+        net->table()->selectRow(0);
+        net->removeLayer();
+        QCOMPARE(stack->undoText(), QStringLiteral("Remove layer 1"));
+        QCOMPARE(doc->network().layers.size(), layers.size());
+        stack->undo();
+        QCOMPARE(doc->network().layers.size(), layers.size() + 1);
+        net->table()->selectRow(0);
+        net->moveLayer(+1);
+        QCOMPARE(stack->undoText(), QStringLiteral("Move layer 1 to 2"));
+        stack->undo();
+        net->applyPreset(2);
+        QCOMPARE(doc->network().layers.size(), std::size_t(3));
+        stack->undo();
+        QCOMPARE(doc->network().layers.size(), layers.size() + 1);
+
+        // Split planner: strategy and N.
+        const SplitOptions split = doc->splitOptions();
+        w->splitPage()->setStrategy(Strategy::DataShards);
+        QCOMPARE(doc->splitOptions().strategy, Strategy::DataShards);
+        w->splitPage()->setSubmodels(5);
+        QCOMPARE(stack->undoText(), QStringLiteral("Set submodels N to 5"));
+        stack->undo();
+        QCOMPARE(doc->splitOptions().requested, split.requested);
+        QCOMPARE(qobject_cast<QSpinBox*>(w->splitPage()->optionWidgets()[1])->value(), split.requested);
+        stack->undo();
+        QCOMPARE(doc->splitOptions().strategy, split.strategy);
+        QCOMPARE(Strategy(qobject_cast<QComboBox*>(w->splitPage()->optionWidgets()[0])->currentData().toInt()), split.strategy);
+        stack->redo();
+        QCOMPARE(doc->splitOptions().strategy, Strategy::DataShards);
+
+        // Training settings: epochs, baseline.
+        const int epochs = doc->trainSettings().config.epochs;
+        w->trainPage()->epochsBox()->setValue(epochs + 7);
+        QCOMPARE(stack->undoText(), QStringLiteral("Set epochs to %1").arg(epochs + 7));
+        w->trainPage()->baselineBox()->setChecked(!doc->trainSettings().trainBaseline);
+        stack->undo();
+        stack->undo();
+        QCOMPARE(doc->trainSettings().config.epochs, epochs);
+        QCOMPARE(w->trainPage()->epochsBox()->value(), epochs);
+        QVERIFY(doc->isModified());
+        w->historyDock()->show();
+        w->showPage(MainWindow::NetworkPageIndex);
+        shoot(w.get(), QStringLiteral("undo-history"));
+        while (stack->canUndo()) stack->undo();
+        QVERIFY(!doc->isModified());  // back at the clean state
+        QCOMPARE(doc->network().layers, layers);
+    }
+
+    void spinBoxEditsMerge() {
+        Answers a;
+        auto w = makeWindow(a);
+        loadCsv(w.get(), csv_);
+        ProjectDocument* doc = w->document();
+        QUndoStack* stack = doc->undoStack();
+        QSpinBox* epochs = w->trainPage()->epochsBox();
+        w->showPage(MainWindow::TrainPageIndex);
+        const int original = epochs->value();
+        const int before = stack->count();
+        epochs->setFocus();
+        epochs->selectAll();
+        QTest::keyClicks(epochs, QStringLiteral("512"));
+        QCOMPARE(doc->trainSettings().config.epochs, 512);
+        QCOMPARE(stack->count(), before + 1);  // 5, 51, 512: one step
+        QCOMPARE(stack->undoText(), QStringLiteral("Set epochs to 512"));
+        QTest::keyClick(epochs, Qt::Key_Return);  // ends the step
+        epochs->selectAll();
+        QTest::keyClicks(epochs, QStringLiteral("20"));
+        QCOMPARE(stack->count(), before + 2);
+        stack->undo();
+        QCOMPARE(doc->trainSettings().config.epochs, 512);
+        stack->undo();
+        QCOMPARE(doc->trainSettings().config.epochs, original);
+
+        // Typing back to where it was leaves no step at all.
+        epochs->selectAll();
+        QTest::keyClicks(epochs, QStringLiteral("9"));
+        epochs->selectAll();
+        QTest::keyClicks(epochs, QString::number(original));
+        QCOMPARE(doc->trainSettings().config.epochs, original);
+        QCOMPARE(stack->count(), before);
+    }
+
+    void autosaveWritesARecoveryFileThatOpens() {
+        QString recovery;
+        {
+            Answers a;
+            auto w = makeWindow(a);
+            loadCsv(w.get(), csv_);
+            w->trainPage()->epochsBox()->setValue(33);
+            QVERIFY(w->document()->isModified());
+            Autosave* autosave = w->projectController()->autosave();
+            QSignalSpy saved(autosave, &Autosave::saved);
+            autosave->setIntervalMilliseconds(100);
+            QTRY_VERIFY_WITH_TIMEOUT(saved.count() > 0, 5000);
+            recovery = saved.at(0).at(0).toString();
+            QVERIFY(QFile::exists(recovery));
+            QCOMPARE(w->settings()->recoveryFile(), recovery);
+            autosave->setIntervalMilliseconds(0);
+            // The process "dies" here: no close, so the recovery file stays for the next start.
+        }
+        Answers a;
+        auto w = makeWindow(a);
+        QTRY_COMPARE(a.recoveryOffered, 1);  // offered once the event loop runs
+        QCOMPARE(w->trainPage()->epochsBox()->value(), 33);
+        QVERIFY(w->document()->hasData());
+        QVERIFY(w->document()->isModified());  // recovered work is still unsaved
+        QVERIFY(w->document()->filePath().isEmpty());
+        a.unsaved = QMessageBox::Discard;
+        QVERIFY(w->close());
+        QVERIFY(!QFile::exists(recovery));  // discarded on purpose: nothing to recover any more
+        QVERIFY(w->settings()->recoveryFile().isEmpty());
+    }
+
+    void unsavedChangesPromptOnClose() {
+        Answers a;
+        auto w = makeWindow(a);
+        loadCsv(w.get(), csv_);
+        QVERIFY(!w->document()->isModified());  // an untitled project with data only: nothing to ask
+        w->trainPage()->batchBox()->setValue(64);
+        QVERIFY(w->isWindowModified());
+        a.unsaved = QMessageBox::Cancel;
+        QVERIFY(!w->close());
+        QCOMPARE(a.unsavedAsked, 1);
+        QVERIFY(w->isVisible());
+        // New asks too; Save goes through Save As for an untitled project.
+        a.unsaved = QMessageBox::Save;
+        a.chooseFile = dir_.filePath(QStringLiteral("saved-on-new"));
+        QVERIFY(w->projectController()->newProject());
+        QCOMPARE(a.unsavedAsked, 2);
+        QVERIFY(QFile::exists(dir_.filePath(QStringLiteral("saved-on-new.skynnet"))));
+        QVERIFY(!w->document()->hasData());
+        QVERIFY(!w->resultsPage()->hasResults());
+        QVERIFY(w->document()->filePath().isEmpty());
+        QVERIFY(w->close());  // a new project, unmodified: no question
+        QCOMPARE(a.unsavedAsked, 2);
+    }
+};
+
+QTEST_MAIN(TestProjectsUi)
+#include "tst_projects_ui.moc"

@@ -1,0 +1,277 @@
+#include "ui/core/project_io.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QHash>
+
+#include "core/error.h"
+#include "io/data_reference.h"
+
+namespace skynnet::ui {
+namespace {
+
+// Fingerprints by absolute path: a project is saved (and autosaved) many times over data that
+// rarely changes, so a file is hashed again only when its size or modification time moved.
+struct CachedFingerprint {
+    qint64 size = -1;
+    QDateTime modified;  // invalid: remembered from a project file, for a file not found
+    FileFingerprint fingerprint;
+};
+QHash<QString, CachedFingerprint>& fingerprintCache() {
+    static QHash<QString, CachedFingerprint> cache;  // GUI thread only
+    return cache;
+}
+
+bool isRealFile(const QString& path) { return !path.isEmpty() && !path.startsWith(QLatin1String("builtin:")); }
+
+ProjectDataFile dataFileOf(const QString& path) {
+    ProjectDataFile f;
+    if (!isRealFile(path)) {
+        f.path = path.toStdString();
+        return f;
+    }
+    const QFileInfo info(path);
+    const QString absolute = info.absoluteFilePath();
+    f.path = absolute.toStdString();
+    CachedFingerprint& cached = fingerprintCache()[absolute];
+    if (info.isFile()) {
+        if (cached.size != info.size() || cached.modified != info.lastModified()) {
+            try {
+                cached = {info.size(), info.lastModified(), fileFingerprint(f.path)};
+            } catch (const Error&) {
+                fingerprintCache().remove(absolute);
+                f.status = DataFileStatus::Missing;
+                return f;
+            }
+        }
+        f.fingerprint = cached.fingerprint;
+        f.status = DataFileStatus::Found;
+    } else {
+        if (cached.size < 0) fingerprintCache().remove(absolute);  // never seen: nothing to keep
+        else f.fingerprint = cached.fingerprint;  // what the project was made with, kept for later
+        f.status = DataFileStatus::Missing;
+    }
+    return f;
+}
+
+ModelHistory historyOf(const SubmodelSnapshot& s) {
+    ModelHistory h;
+    h.submodel = s.submodel;
+    h.finished = s.finished;
+    h.status = s.status;
+    h.lastBatch = s.lastBatch;
+    h.epochs = s.epochs;
+    h.resources = s.resources;
+    return h;
+}
+
+SubmodelSnapshot snapshotOf(const ModelHistory& h) {
+    SubmodelSnapshot s;
+    s.submodel = h.submodel;
+    s.finished = h.finished;
+    s.status = h.status;
+    s.lastBatch = h.lastBatch;
+    s.epochs = h.epochs;
+    s.resources = h.resources;
+    return s;
+}
+
+ProjectResults resultsOf(const RunResults& r, bool withWeights) {
+    ProjectResults p;
+    p.submodels = r.split.submodels;
+    p.submodelWallSeconds = r.split.submodelWallSeconds;
+    p.submodelCpuSeconds = r.split.submodelCpuSeconds;
+    p.submodelMetrics = r.submodelMetrics;
+    p.splitWallSeconds = r.split.wallSeconds;
+    p.splitCpuSeconds = r.split.cpuSeconds;
+    p.workers = r.split.workers;
+    p.peakModelBytes = r.split.peakModelBytes;
+    p.peakConcurrentModelBytes = r.split.peakConcurrentModelBytes;
+    if (r.baseline) p.baseline = r.baseline->result;
+    p.combinedMetric = r.combinedMetric;
+    p.baselineMetric = r.baselineMetric;
+    p.metricName = r.metricName;
+    p.evaluatedOn = r.evaluatedOn;
+    p.evaluatedSamples = r.evaluatedSamples;
+    p.wallSeconds = r.wallSeconds;
+    p.combinedTestOutput = r.combinedTestOutput;
+    p.baselineTestOutput = r.baselineTestOutput;
+    p.testTargets = r.testTargets;
+    if (withWeights) {
+        p.model = savedModelOf(r);
+        // A baseline read from a file without its weights has an empty network: nothing to save.
+        if (r.baseline) {
+            std::vector<float> w = r.baseline->network.flatWeights();
+            if (std::int64_t(w.size()) == paramCount(r.plan.original)) p.baselineWeights = std::move(w);
+        }
+    }
+    return p;
+}
+
+std::shared_ptr<const RunResults> runResultsOf(const ProjectRun& run) {
+    const ProjectResults& p = *run.results;
+    auto r = std::make_shared<RunResults>();
+    r->plan = run.plan;
+    r->split.status = TrainStatus::Completed;
+    if (p.model) {
+        r->split.model = buildCombinedModel(*p.model);
+        r->preprocessing = p.model->preprocessing;
+        r->classNames = p.model->classNames;
+        r->targetNames = p.model->targetNames;
+        r->featureNames = p.model->featureNames;
+    }
+    r->split.submodels = p.submodels;
+    r->split.submodelWallSeconds = p.submodelWallSeconds;
+    r->split.submodelCpuSeconds = p.submodelCpuSeconds;
+    r->split.wallSeconds = p.splitWallSeconds;
+    r->split.cpuSeconds = p.splitCpuSeconds;
+    r->split.workers = p.workers;
+    r->split.peakModelBytes = p.peakModelBytes;
+    r->split.peakConcurrentModelBytes = p.peakConcurrentModelBytes;
+    if (p.baseline) {
+        BaselineResult b;
+        b.result = *p.baseline;
+        if (p.baselineWeights) {
+            b.network = Network(run.plan.original, 1);  // every weight is overwritten below
+            b.network.setFlatWeights(*p.baselineWeights);
+        }
+        r->baseline = std::move(b);
+    }
+    r->combinedMetric = p.combinedMetric;
+    r->baselineMetric = p.baselineMetric;
+    r->combinedTestOutput = p.combinedTestOutput;
+    r->baselineTestOutput = p.baselineTestOutput;
+    r->testTargets = p.testTargets;
+    r->submodelMetrics = p.submodelMetrics;
+    r->wallSeconds = p.wallSeconds;
+    r->metricName = p.metricName;
+    r->evaluatedOn = p.evaluatedOn;
+    r->evaluatedSamples = p.evaluatedSamples;
+    return r;
+}
+
+}  // namespace
+
+ProjectDataSource dataSourceOf(const DataSettings& s) {
+    ProjectDataSource d;
+    d.train = dataFileOf(s.path);
+    d.trainLabels = dataFileOf(s.labelsPath);
+    d.test = dataFileOf(s.testPath);
+    d.testLabels = dataFileOf(s.testLabelsPath);
+    d.targetColumn = s.targetColumn.toStdString();
+    d.task = s.task;
+    d.scaling = s.scaling;
+    d.validationFraction = s.validationFraction;
+    d.testFraction = s.testFraction;
+    d.seed = s.seed;
+    return d;
+}
+
+DataSettings dataSettingsOf(const ProjectDataSource& d) {
+    DataSettings s;
+    s.path = QString::fromStdString(d.train.path);
+    s.labelsPath = QString::fromStdString(d.trainLabels.path);
+    s.testPath = QString::fromStdString(d.test.path);
+    s.testLabelsPath = QString::fromStdString(d.testLabels.path);
+    s.targetColumn = QString::fromStdString(d.targetColumn);
+    s.task = d.task;
+    s.scaling = d.scaling;
+    s.validationFraction = d.validationFraction;
+    s.testFraction = d.testFraction;
+    s.seed = d.seed;
+    return s;
+}
+
+void rememberFingerprints(const ProjectDataSource& d) {
+    for (const ProjectDataFile* f : {&d.train, &d.trainLabels, &d.test, &d.testLabels}) {
+        if (!f->fingerprint || !isRealFile(QString::fromStdString(f->path))) continue;
+        const QString path = QFileInfo(QString::fromStdString(f->path)).absoluteFilePath();
+        CachedFingerprint& cached = fingerprintCache()[path];
+        // A file that is there is hashed when saving; a missing one keeps what the project said.
+        if (f->status == DataFileStatus::Missing) cached = {0, QDateTime(), *f->fingerprint};
+    }
+}
+
+TrainSettings trainSettingsOf(const ProjectTraining& t) {
+    TrainSettings s;
+    s.config = t.config;
+    s.threadBudget = t.threadBudget;
+    s.trainBaseline = t.trainBaseline;
+    return s;
+}
+
+ProjectTraining projectTrainingOf(const TrainSettings& s) {
+    ProjectTraining t;
+    t.config = s.config;
+    t.threadBudget = s.threadBudget;
+    t.trainBaseline = s.trainBaseline;
+    return t;
+}
+
+std::optional<SavedCombinedModel> savedModelOf(const RunResults& r) {
+    if (r.split.model.submodelCount() == 0) return std::nullopt;
+    SavedCombinedModel m = toSaved(r.split.model, r.preprocessing);
+    m.classNames = r.classNames;
+    m.targetNames = r.targetNames;
+    m.featureNames = r.featureNames;
+    return m;
+}
+
+std::optional<ProjectRun> runOf(const TrainingSession& session, bool withWeights) {
+    if (session.running() || !session.plan()) return std::nullopt;
+    ProjectRun run;
+    run.status = session.lastStatus();
+    run.message = session.lastMessage().toStdString();
+    run.plan = *session.plan();
+    for (const SubmodelSnapshot& s : session.submodels()) run.submodels.push_back(historyOf(s));
+    if (session.runHadBaseline()) run.baseline = historyOf(session.baseline());
+    if (const auto r = session.results()) run.results = resultsOf(*r, withWeights);
+    return run;
+}
+
+PastRun pastRunOf(const ProjectRun& run) {
+    PastRun p;
+    p.plan = std::make_shared<const SplitPlan>(run.plan);
+    for (const ModelHistory& h : run.submodels) p.submodels.push_back(snapshotOf(h));
+    if (run.baseline) p.baseline = snapshotOf(*run.baseline);
+    if (run.results) p.results = runResultsOf(run);
+    p.status = run.status;
+    p.message = QString::fromStdString(run.message);
+    return p;
+}
+
+ProjectData captureProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
+    ProjectData p;
+    p.data = dataSourceOf(document.dataSettings());
+    p.network = document.network();
+    p.split = document.splitOptions();
+    p.training = projectTrainingOf(document.trainSettings());
+    p.runs = document.earlierRuns();
+    if (auto run = runOf(session, true)) p.runs.push_back(std::move(*run));
+    p.extra = extra;
+    return p;
+}
+
+void saveProjectFile(const QString& path, const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
+    saveProject(path.toStdString(), captureProject(document, session, extra));
+}
+
+void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project, const LoadedData* data,
+                  const QString& filePath) {
+    if (session.running()) throw Error("cannot open a project while training runs");
+    std::optional<PastRun> last;
+    if (!project.runs.empty()) last = pastRunOf(project.runs.back());  // throws before anything changes
+    rememberFingerprints(project.data);
+    document.setFilePath(QString());  // restoring is not an edit of the previous file
+    document.restore(dataSettingsOf(project.data), data ? data->train : nullptr, data ? data->test : nullptr, project.network,
+                     project.split, trainSettingsOf(project.training));
+    std::vector<ProjectRun> earlier(project.runs.begin(), project.runs.end() - (project.runs.empty() ? 0 : 1));
+    document.setEarlierRuns({});
+    for (ProjectRun& r : earlier) document.archiveRun(std::move(r));
+    if (last) session.adoptRun(std::move(*last));
+    else session.clearRun();
+    document.setFilePath(filePath);
+    document.setClean();
+}
+
+}  // namespace skynnet::ui

@@ -1,0 +1,160 @@
+#include "ui/core/undo_commands.h"
+
+#include <QCoreApplication>
+#include <algorithm>
+
+namespace skynnet::ui {
+namespace {
+
+// Merge ids: one per mergeable field, apart for split options and training settings.
+enum : int { splitIds = 0x5100, trainIds = 0x5200 };
+enum class SplitField { Strategy, Requested, ScaleEpochs, Factor, BinaryCombine, Shuffle, Fallback, Seed, Several };
+enum class TrainField { Epochs, BatchSize, Optimizer, LearningRate, Threads, Baseline, Several };
+
+QString tr(const char* text) { return QCoreApplication::translate("UndoCommands", text); }
+
+QString strategyText(Strategy s) { return QString::fromStdString(strategyName(s)); }
+
+QString optionalText(const std::optional<bool>& b) {
+    return !b ? tr("automatic") : (*b ? tr("on") : tr("off"));
+}
+
+}  // namespace
+
+QString describeNetworkEdit(const NetworkSpec& a, const NetworkSpec& b) {
+    const auto& x = a.layers;
+    const auto& y = b.layers;
+    const auto firstDifference = [&] {
+        std::size_t i = 0;
+        while (i < x.size() && i < y.size() && x[i] == y[i]) ++i;
+        return i;
+    };
+    const std::size_t i = firstDifference();
+    if (y.size() == x.size() + 1 && std::equal(x.begin() + std::ptrdiff_t(i), x.end(), y.begin() + std::ptrdiff_t(i) + 1))
+        return tr("Add layer %1").arg(i + 1);
+    if (x.size() == y.size() + 1 && std::equal(y.begin() + std::ptrdiff_t(i), y.end(), x.begin() + std::ptrdiff_t(i) + 1))
+        return tr("Remove layer %1").arg(i + 1);
+    if (x.size() != y.size() || i == x.size()) return tr("Change network");
+    std::size_t last = x.size() - 1;
+    while (last > i && x[last] == y[last]) --last;
+    if (last == i) {  // one layer edited: name what changed
+        const LayerSpec &l = x[i], &m = y[i];
+        if (l.type != m.type) return tr("Set layer %1 type").arg(i + 1);
+        if (l.units != m.units) return tr("Set layer %1 units to %2").arg(i + 1).arg(m.units);
+        if (l.activation != m.activation) return tr("Set layer %1 activation").arg(i + 1);
+        if (l.rate != m.rate) return tr("Set layer %1 rate to %2").arg(i + 1).arg(double(m.rate));
+        if (l.scalable != m.scalable) return tr("Set layer %1 scalable %2").arg(i + 1).arg(m.scalable ? tr("on") : tr("off"));
+        return tr("Edit layer %1").arg(i + 1);
+    }
+    // One layer taken out at i and put back at last (or the reverse): a move.
+    const auto span = [](const std::vector<LayerSpec>& v, std::size_t from, std::size_t to) {
+        return std::vector<LayerSpec>(v.begin() + std::ptrdiff_t(from), v.begin() + std::ptrdiff_t(to));
+    };
+    if (y[last] == x[i] && span(x, i + 1, last + 1) == span(y, i, last)) return tr("Move layer %1 to %2").arg(i + 1).arg(last + 1);
+    if (y[i] == x[last] && span(x, i, last) == span(y, i + 1, last + 1)) return tr("Move layer %1 to %2").arg(last + 1).arg(i + 1);
+    return tr("Change network");
+}
+
+EditDescription describeSplitEdit(const SplitOptions& a, const SplitOptions& b) {
+    std::vector<std::pair<SplitField, QString>> changes;
+    if (a.strategy != b.strategy) changes.push_back({SplitField::Strategy, tr("Set strategy to %1").arg(strategyText(b.strategy))});
+    if (a.requested != b.requested) changes.push_back({SplitField::Requested, tr("Set submodels N to %1").arg(b.requested)});
+    if (a.scaleEpochs != b.scaleEpochs)
+        changes.push_back({SplitField::ScaleEpochs, tr("Set epoch scaling to %1").arg(optionalText(b.scaleEpochs))});
+    if (a.dataShardFactor != b.dataShardFactor)
+        changes.push_back({SplitField::Factor, b.dataShardFactor ? tr("Set data-shard F to %1").arg(*b.dataShardFactor)
+                                                                 : tr("Set data-shard F to √N")});
+    if (a.binaryCombine != b.binaryCombine)
+        changes.push_back({SplitField::BinaryCombine,
+                           tr("Set binary combine to %1").arg(QString::fromStdString(binaryCombineName(b.binaryCombine)))});
+    if (a.shuffleShards != b.shuffleShards)
+        changes.push_back({SplitField::Shuffle, b.shuffleShards ? tr("Shuffle before sharding") : tr("Shard in file order")});
+    if (a.regressionFallbackToShards != b.regressionFallbackToShards)
+        changes.push_back({SplitField::Fallback, b.regressionFallbackToShards ? tr("Fall back to data shards")
+                                                                              : tr("No fallback to data shards")});
+    if (a.seed != b.seed) changes.push_back({SplitField::Seed, tr("Set split seed to %1").arg(b.seed)});
+    // The fields the training settings drive (batch, optimiser slots, epochs) change with them.
+    const bool othersSame = a.batchSize == b.batchSize && a.optimizerSlots == b.optimizerSlots && a.epochs == b.epochs;
+    if (changes.empty() && othersSame) return {tr("No change"), -1, true};
+    if (changes.size() != 1 || !othersSame) return {tr("Change split options"), -1};
+    const SplitField f = changes.front().first;
+    const bool merges = f == SplitField::Requested || f == SplitField::Factor || f == SplitField::Seed;
+    return {changes.front().second, merges ? splitIds + int(f) : -1};
+}
+
+EditDescription describeTrainEdit(const TrainSettings& a, const TrainSettings& b) {
+    const TrainConfig &x = a.config, &y = b.config;
+    std::vector<std::pair<TrainField, QString>> changes;
+    if (x.epochs != y.epochs) changes.push_back({TrainField::Epochs, tr("Set epochs to %1").arg(y.epochs)});
+    if (x.batchSize != y.batchSize) changes.push_back({TrainField::BatchSize, tr("Set batch size to %1").arg(y.batchSize)});
+    if (x.optimizer.kind != y.optimizer.kind)
+        changes.push_back({TrainField::Optimizer,
+                           tr("Set optimiser to %1").arg(QString::fromStdString(optimizerName(y.optimizer.kind)))});
+    if (x.optimizer.learningRate != y.optimizer.learningRate)
+        changes.push_back({TrainField::LearningRate, tr("Set learning rate to %1").arg(double(y.optimizer.learningRate))});
+    if (a.threadBudget != b.threadBudget)
+        changes.push_back({TrainField::Threads, b.threadBudget > 0 ? tr("Set threads to %1").arg(b.threadBudget)
+                                                                   : tr("Use every core")});
+    if (a.trainBaseline != b.trainBaseline)
+        changes.push_back({TrainField::Baseline, b.trainBaseline ? tr("Train the baseline") : tr("Skip the baseline")});
+    // Any other difference (loss, early stopping, ...) makes it a multi-field edit.
+    TrainSettings known = a;
+    known.config.epochs = y.epochs;
+    known.config.batchSize = y.batchSize;
+    known.config.optimizer.kind = y.optimizer.kind;
+    known.config.optimizer.learningRate = y.optimizer.learningRate;
+    known.threadBudget = b.threadBudget;
+    known.trainBaseline = b.trainBaseline;
+    if (a == b) return {tr("No change"), -1, true};
+    if (changes.size() != 1 || !(known == b)) return {tr("Change training settings"), -1};
+    const TrainField f = changes.front().first;
+    const bool merges = f == TrainField::Epochs || f == TrainField::BatchSize || f == TrainField::LearningRate ||
+                        f == TrainField::Threads;
+    return {changes.front().second, merges ? trainIds + int(f) : -1};
+}
+
+NetworkCommand::NetworkCommand(ProjectDocument* document, NetworkSpec before, NetworkSpec after, const QString& text)
+    : DocumentCommand(document, text), before_(std::move(before)), after_(std::move(after)) {}
+
+void NetworkCommand::undo() { document_->setNetwork(before_); }
+void NetworkCommand::redo() { document_->setNetwork(after_); }
+
+SplitOptionsCommand::SplitOptionsCommand(ProjectDocument* document, SplitOptions before, SplitOptions after)
+    : DocumentCommand(document, QString()), before_(std::move(before)), after_(std::move(after)) {
+    const EditDescription d = describeSplitEdit(before_, after_);
+    setText(d.text);
+    id_ = d.mergeId;
+}
+
+bool SplitOptionsCommand::mergeWith(const QUndoCommand* other) {
+    if (sealed()) return false;
+    after_ = static_cast<const SplitOptionsCommand*>(other)->after_;  // same id: same class
+    const EditDescription d = describeSplitEdit(before_, after_);
+    setText(d.text);
+    setObsolete(d.unchanged);  // typed back to where it was: no step at all
+    return true;
+}
+
+void SplitOptionsCommand::undo() { document_->setSplitOptions(before_); }
+void SplitOptionsCommand::redo() { document_->setSplitOptions(after_); }
+
+TrainSettingsCommand::TrainSettingsCommand(ProjectDocument* document, TrainSettings before, TrainSettings after)
+    : DocumentCommand(document, QString()), before_(std::move(before)), after_(std::move(after)) {
+    const EditDescription d = describeTrainEdit(before_, after_);
+    setText(d.text);
+    id_ = d.mergeId;
+}
+
+bool TrainSettingsCommand::mergeWith(const QUndoCommand* other) {
+    if (sealed()) return false;
+    after_ = static_cast<const TrainSettingsCommand*>(other)->after_;
+    const EditDescription d = describeTrainEdit(before_, after_);
+    setText(d.text);
+    setObsolete(d.unchanged);
+    return true;
+}
+
+void TrainSettingsCommand::undo() { document_->setTrainSettings(before_); }
+void TrainSettingsCommand::redo() { document_->setTrainSettings(after_); }
+
+}  // namespace skynnet::ui

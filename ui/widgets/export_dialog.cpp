@@ -1,0 +1,191 @@
+#include "ui/widgets/export_dialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+#include "io/cpp_export.h"
+#include "io/onnx_export.h"
+#include "ui/widgets/format.h"
+
+namespace skynnet::ui {
+namespace {
+
+const char* const suffixes[] = {".skynnet", ".onnx", ".h"};
+
+// "<dir>/<name>" of a path, whatever known suffix it ends with.
+QString withoutSuffix(const QString& path) {
+    for (const char* s : suffixes)
+        if (path.endsWith(QLatin1String(s))) return path.left(path.size() - int(qstrlen(s)));
+    return path;
+}
+
+std::int64_t totalParams(const SavedCombinedModel& m) {
+    std::int64_t n = 0;
+    for (const auto& w : m.weights) n += std::int64_t(w.size());
+    return n;
+}
+
+}  // namespace
+
+ExportDialog::ExportDialog(SavedCombinedModel model, const QString& suggestedPath, QWidget* parent)
+    : QDialog(parent), model_(std::move(model)) {
+    setWindowTitle(tr("Export the combined model"));
+    format_ = new QComboBox;
+    format_->addItem(tr("Skynnet model file (.skynnet)"), int(NativeModel));
+    format_->addItem(tr("ONNX graph (.onnx)"), int(Onnx));
+    format_->addItem(tr("C++ header (.h)"), int(CppHeader));
+    format_->setItemData(NativeModel, tr("For skynnet-cli predict and evaluate, and for opening again in Skynnet"),
+                         Qt::ToolTipRole);
+    format_->setItemData(Onnx, tr("One graph from raw features to the combined answer, for ONNX Runtime and friends"),
+                         Qt::ToolTipRole);
+    format_->setItemData(CppHeader, tr("The weights and a predict() function in standard C++17, nothing to link"),
+                         Qt::ToolTipRole);
+    if (!onnxExportAvailable()) {  // built without the ONNX library: shown, but not offered
+        if (auto* items = qobject_cast<QStandardItemModel*>(format_->model())) items->item(Onnx)->setEnabled(false);
+        format_->setItemData(Onnx, tr("This build was made without the ONNX library"), Qt::ToolTipRole);
+    }
+    path_ = new QLineEdit(withoutSuffix(suggestedPath) + QLatin1String(suffixes[NativeModel]));
+    auto* browse = new QPushButton(tr("Browse…"));
+    connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
+    auto* pathRow = new QHBoxLayout;
+    pathRow->addWidget(path_, 1);
+    pathRow->addWidget(browse);
+
+    preprocessing_ = new QCheckBox(tr("Include the preprocessing (input: raw feature columns)"));
+    preprocessing_->setChecked(true);
+    preprocessing_->setToolTip(tr("Off: the graph takes the networks' inputs, already scaled and one-hot encoded"));
+    eachSubmodel_ = new QCheckBox(tr("Also each submodel separately (<name>-sub1.onnx, …)"));
+    eachSubmodel_->setToolTip(tr("Every submodel as a graph of its own, with the same input and its own outputs"));
+    namespace_ = new QLineEdit(QStringLiteral("skynnet_model"));
+    namespace_->setToolTip(tr("The C++ namespace of the generated code, e.g. acme::models"));
+
+    auto* summary = new QLabel(tr("%1 submodel(s) combined by %2 · %3 parameters · %4 raw input columns → %5 output(s)")
+                                   .arg(model_.submodelCount())
+                                   .arg(QString::fromStdString(strategyName(model_.rule.strategy)))
+                                   .arg(formatCount(totalParams(model_)))
+                                   .arg(model_.rawColumns())
+                                   .arg(model_.rule.outputs));
+    summary->setWordWrap(true);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Format:"), format_);
+    form->addRow(tr("File:"), pathRow);
+    form->addRow(QString(), preprocessing_);
+    form->addRow(QString(), eachSubmodel_);
+    form->addRow(tr("Namespace:"), namespace_);
+
+    status_ = new QLabel;
+    status_->setObjectName(QStringLiteral("exportStatus"));
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_->hide();
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    export_ = buttons->addButton(tr("Export"), QDialogButtonBox::ActionRole);
+    export_->setDefault(true);
+    connect(export_, &QPushButton::clicked, this, &ExportDialog::exportNow);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(summary);
+    layout->addLayout(form);
+    layout->addWidget(status_);
+    layout->addStretch();
+    layout->addWidget(buttons);
+    connect(format_, &QComboBox::currentIndexChanged, this, &ExportDialog::onFormatChanged);
+    onFormatChanged();
+    resize(620, sizeHint().height());
+}
+
+ExportDialog::Format ExportDialog::format() const { return Format(format_->currentData().toInt()); }
+
+void ExportDialog::setFormat(Format format) { format_->setCurrentIndex(format_->findData(int(format))); }
+
+QString ExportDialog::path() const { return path_->text().trimmed(); }
+
+void ExportDialog::setPath(const QString& path) { path_->setText(path); }
+
+void ExportDialog::setEachSubmodel(bool on) { eachSubmodel_->setChecked(on); }
+
+void ExportDialog::setCppNamespace(const QString& name) { namespace_->setText(name); }
+
+QString ExportDialog::statusText() const { return status_->isHidden() ? QString() : status_->text(); }
+
+void ExportDialog::onFormatChanged() {
+    const Format f = format();
+    preprocessing_->setEnabled(f == Onnx);
+    eachSubmodel_->setEnabled(f == Onnx);
+    namespace_->setEnabled(f == CppHeader);
+    if (!path().isEmpty()) path_->setText(withoutSuffix(path()) + QLatin1String(suffixes[f]));
+    status_->hide();
+}
+
+void ExportDialog::browse() {
+    const QString filters[] = {tr("Skynnet model (*.skynnet)"), tr("ONNX (*.onnx)"), tr("C++ header (*.h *.hpp)")};
+    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export to"), path(), filters[format()]);
+    if (!chosen.isEmpty()) path_->setText(chosen);
+}
+
+void ExportDialog::showStatus(const QString& text, bool error) {
+    status_->setText(text);
+    status_->setStyleSheet(error ? QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
+                                                  " border-radius: 4px; padding: 6px; }")
+                                 : QStringLiteral("QLabel { background: #e3f4e1; color: #1d5c1a; border: 1px solid #a8d5a2;"
+                                                  " border-radius: 4px; padding: 6px; }"));
+    status_->show();
+}
+
+bool ExportDialog::exportNow() {
+    written_.clear();
+    const QString target = path();
+    if (target.isEmpty()) {
+        showStatus(tr("Choose a file to export to."), true);
+        return false;
+    }
+    const std::string file = target.toStdString();
+    try {
+        switch (format()) {
+        case NativeModel: saveCombinedModel(file, model_); break;
+        case CppHeader: {
+            CppExportOptions o;
+            o.namespaceName = namespace_->text().trimmed().toStdString();
+            exportCppHeader(model_, file, o);
+            break;
+        }
+        case Onnx: {
+            OnnxOptions o;
+            o.includePreprocessing = preprocessing_->isChecked();
+            exportOnnx(model_, file, o);
+            written_ << target;
+            if (eachSubmodel_->isChecked())
+                for (int i = 0; i < model_.submodelCount(); ++i) {
+                    const QString sub = withoutSuffix(target) + QStringLiteral("-sub%1.onnx").arg(i + 1);
+                    exportSubmodelOnnx(model_, i, sub.toStdString(), o);
+                    written_ << sub;
+                }
+            break;
+        }
+        }
+    } catch (const std::exception& e) {
+        QString text = tr("Export failed: %1").arg(QString::fromUtf8(e.what()));
+        if (!written_.isEmpty()) text += tr("\nWritten before the failure: %1").arg(written_.join(QStringLiteral(", ")));
+        showStatus(text, true);
+        return false;
+    }
+    if (written_.isEmpty()) written_ << target;
+    showStatus(written_.size() == 1 ? tr("Wrote %1").arg(target) : tr("Wrote %1 files: %2").arg(written_.size()).arg(written_.join(QStringLiteral(", "))),
+               false);
+    return true;
+}
+
+}  // namespace skynnet::ui

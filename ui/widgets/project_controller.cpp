@@ -1,0 +1,333 @@
+#include "ui/widgets/project_controller.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QStyle>
+
+#include "core/error.h"
+#include "ui/core/app_settings.h"
+#include "ui/core/autosave.h"
+#include "ui/core/project_document.h"
+#include "ui/core/project_io.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/data_page.h"
+#include "ui/widgets/export_dialog.h"
+#include "ui/widgets/main_window.h"
+#include "ui/widgets/results_page.h"
+#include "ui/widgets/session_guard.h"
+
+namespace skynnet::ui {
+namespace {
+
+// Functions, not static strings: a translation installed after start-up must still apply.
+QString projectFilter() { return ProjectController::tr("Skynnet projects (*.skynnet);;All files (*)"); }
+QString locateHint() {
+    return ProjectController::tr("\nThe project opened without its data: use File > Locate Data… to point to it.");
+}
+
+QString withProjectSuffix(const QString& path) {
+    return QFileInfo(path).suffix().isEmpty() ? path + QString::fromLatin1(projectFileSuffix) : path;
+}
+
+// Front-end fields of a project's "extra" (null in files written by other tools).
+int savedPage(const Json& extra) {
+    const Json* page = extra.isObject() ? extra.find("page") : nullptr;
+    return page && page->isInteger() && page->asInt64() >= 0 && page->asInt64() < MainWindow::PageCount ? int(page->asInt64())
+                                                                                                       : 0;
+}
+
+QString recoveryOrigin(const Json& extra) {
+    const Json* origin = extra.isObject() ? extra.find(Autosave::originKey) : nullptr;
+    return origin && origin->isString() ? QString::fromStdString(origin->asString()) : QString();
+}
+
+// A cursor that says "wait" for a synchronous load or save, restored however the scope ends.
+struct WaitCursor {
+    WaitCursor() { QApplication::setOverrideCursor(Qt::WaitCursor); }
+    ~WaitCursor() { QApplication::restoreOverrideCursor(); }
+};
+
+}  // namespace
+
+ProjectController::ProjectController(MainWindow* window) : QObject(window), window_(window) {
+    ProjectDocument* doc = window_->document();
+    TrainingSession* session = window_->session();
+    autosave_ = new Autosave(doc, session, window_->settings(), this);
+
+    prompts_.unsavedChanges = [this](const QString& name) {
+        return QMessageBox::warning(window_, tr("Unsaved changes"), tr("Save the changes to %1?").arg(name),
+                                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    };
+    prompts_.locateData = [this](const QString& problem, const QString& oldPath) {
+        QMessageBox box(QMessageBox::Warning, tr("Project data"), problem, QMessageBox::NoButton, window_);
+        QPushButton* locate = box.addButton(tr("Locate…"), QMessageBox::AcceptRole);
+        QPushButton* asIs = QFileInfo::exists(oldPath) ? box.addButton(tr("Use It Anyway"), QMessageBox::YesRole) : nullptr;
+        box.addButton(tr("Open Without Data"), QMessageBox::RejectRole);
+        box.exec();
+        if (asIs && box.clickedButton() == asIs) return oldPath;
+        if (box.clickedButton() != locate) return QString();
+        return QFileDialog::getOpenFileName(window_, tr("Locate %1").arg(QFileInfo(oldPath).fileName()),
+                                            QFileInfo(oldPath).absolutePath(), tr("All files (*)"));
+    };
+    prompts_.chooseProjectFile = [this](bool forSaving, const QString& suggestion) {
+        return forSaving ? QFileDialog::getSaveFileName(window_, tr("Save Project"), suggestion, projectFilter())
+                         : QFileDialog::getOpenFileName(window_, tr("Open Project"), suggestion, projectFilter());
+    };
+    prompts_.restoreRecovery = [this](const QString&, const QString& original) {
+        const QString what = original.isEmpty() ? tr("an untitled project") : QFileInfo(original).fileName();
+        return QMessageBox::question(window_, tr("Recover unsaved work"),
+                                     tr("Skynnet did not close cleanly last time. Open the automatically saved copy of %1?")
+                                         .arg(what)) == QMessageBox::Yes;
+    };
+    prompts_.showError = [this](const QString& title, const QString& message) {
+        QMessageBox::critical(window_, title, message);
+    };
+
+    createActions();
+    // A new run replaces the session's last one: keep the old one's curves in the project.
+    connect(session, &TrainingSession::aboutToReplaceRun, this, [doc, session] {
+        if (auto run = runOf(*session, false)) doc->archiveRun(std::move(*run));
+    });
+    // A trained model is worth a question before it is thrown away; a stopped run is not.
+    connect(session, &TrainingSession::finished, this, [doc, session](TrainStatus status) {
+        if ((status == TrainStatus::Completed || status == TrainStatus::EarlyStopped) && session->results()) doc->markModified();
+    });
+    connect(session, &TrainingSession::started, this, &ProjectController::updateActions);
+    connect(session, &TrainingSession::finished, this, &ProjectController::updateActions);
+    connect(doc, &ProjectDocument::dataChanged, this, &ProjectController::updateActions);
+    connect(autosave_, &Autosave::failed, this,
+            [this](const QString& message) { window_->statusBar()->showMessage(tr("Autosave failed: %1").arg(message), 8000); });
+    updateActions();
+}
+
+void ProjectController::createActions() {
+    QStyle* style = window_->style();
+    new_ = new QAction(style->standardIcon(QStyle::SP_FileIcon), tr("&New Project"), this);
+    new_->setShortcut(QKeySequence::New);
+    connect(new_, &QAction::triggered, this, &ProjectController::newProject);
+    open_ = new QAction(style->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open Project…"), this);
+    open_->setShortcut(QKeySequence::Open);
+    connect(open_, &QAction::triggered, this, &ProjectController::open);
+    save_ = new QAction(style->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save Project"), this);
+    save_->setShortcut(QKeySequence::Save);
+    connect(save_, &QAction::triggered, this, &ProjectController::save);
+    saveAs_ = new QAction(tr("Save Project &As…"), this);
+    saveAs_->setShortcut(QKeySequence::SaveAs);
+    connect(saveAs_, &QAction::triggered, this, &ProjectController::saveAs);
+    export_ = new QAction(tr("&Export Model…"), this);
+    export_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    export_->setToolTip(tr("Save the trained combined model as a model file, ONNX or a C++ header"));
+    connect(export_, &QAction::triggered, this, &ProjectController::showExportDialog);
+    locate_ = new QAction(tr("&Locate Data…"), this);
+    locate_->setToolTip(tr("Point the project to its data file after it moved"));
+    connect(locate_, &QAction::triggered, this, &ProjectController::locateData);
+    recentMenu_ = new QMenu(tr("Open Recent &Project"), window_);
+    recentMenu_->setToolTipsVisible(true);
+    connect(recentMenu_, &QMenu::aboutToShow, this, &ProjectController::refreshRecentMenu);
+    refreshRecentMenu();
+}
+
+void ProjectController::refreshRecentMenu() {
+    recentMenu_->clear();
+    const QStringList files = window_->settings()->recentProjects();
+    for (const QString& f : files) {
+        QAction* a = recentMenu_->addAction(QFileInfo(f).fileName());
+        a->setToolTip(f);
+        connect(a, &QAction::triggered, this, [this, f] { openFile(f); });
+    }
+    if (files.isEmpty()) recentMenu_->addAction(tr("(no recent projects)"))->setEnabled(false);
+}
+
+void ProjectController::updateActions() {
+    const auto results = window_->session()->results();
+    const bool running = window_->session()->running();
+    export_->setEnabled(!running && results && results->split.model.submodelCount() > 0);
+    const ProjectDocument* doc = window_->document();
+    locate_->setEnabled(!doc->hasData() && !doc->dataSettings().path.isEmpty() &&
+                        !doc->dataSettings().path.startsWith(QLatin1String("builtin:")));
+}
+
+QString ProjectController::displayName() const {
+    const QString path = window_->document()->filePath();
+    return path.isEmpty() ? tr("Untitled") : QFileInfo(path).fileName();
+}
+
+bool ProjectController::maybeSave() {
+    if (!window_->document()->isModified()) return true;
+    switch (prompts_.unsavedChanges(displayName())) {
+    case QMessageBox::Save: return save();
+    case QMessageBox::Discard: return true;
+    default: return false;
+    }
+}
+
+bool ProjectController::newProject() {
+    if (!confirmStopTraining(window_, window_->session(), tr("start a new project")) || !maybeSave()) return false;
+    if (window_->dataPage()->isLoading()) window_->dataPage()->waitForLoad();
+    window_->session()->clearRun();
+    window_->document()->reset();
+    window_->resultsPage()->refresh();  // "no results yet" rather than a stopped run's message
+    window_->dataPage()->showProblem(QString());
+    autosave_->discard();
+    updateActions();
+    emit pageRequested(MainWindow::DataPageIndex);
+    return true;
+}
+
+bool ProjectController::open() {
+    const QString path = prompts_.chooseProjectFile(false, window_->settings()->lastProjectFolder());
+    return !path.isEmpty() && openFile(path);
+}
+
+bool ProjectController::loadDataFor(ProjectData& project, LoadedData& data, QString& problem) {
+    ProjectDataSource& source = project.data;
+    if (source.train.path.empty()) return false;  // a project without data: nothing to report
+    for (ProjectDataFile* f : {&source.train, &source.trainLabels, &source.test, &source.testLabels}) {
+        if (f->status != DataFileStatus::Missing && f->status != DataFileStatus::Changed) continue;
+        const QString old = QString::fromStdString(f->path);
+        const QString text = f->status == DataFileStatus::Missing
+                                 ? tr("The data file %1 was not found where the project expects it; it may have moved.").arg(old)
+                                 : tr("The data file %1 has changed since the project was saved, so the saved results may "
+                                      "not match it.")
+                                       .arg(old);
+        const QString chosen = prompts_.locateData(text, old);
+        if (chosen.isEmpty()) {
+            problem = text + locateHint();
+            return false;
+        }
+        f->path = QFileInfo(chosen).absoluteFilePath().toStdString();
+        f->status = checkDataFile(*f);
+        if (f->status == DataFileStatus::Missing) {
+            problem = tr("%1 does not exist.").arg(chosen) + locateHint();
+            return false;
+        }
+    }
+    try {
+        WaitCursor wait;
+        data = loadData(dataSettingsOf(source));
+    } catch (const std::exception& e) {
+        problem = tr("Could not load the project's data:\n%1").arg(QString::fromUtf8(e.what())) + locateHint();
+        return false;
+    }
+    return true;
+}
+
+bool ProjectController::openFile(const QString& path, bool asRecovery) {
+    if (!confirmStopTraining(window_, window_->session(), tr("open %1").arg(QFileInfo(path).fileName()))) return false;
+    if (!asRecovery && !maybeSave()) return false;
+    DataPage* dataPage = window_->dataPage();
+    if (dataPage->isLoading()) dataPage->waitForLoad();  // a late load must not replace the project's data
+
+    ProjectData project;
+    try {
+        WaitCursor wait;
+        project = loadProject(path.toStdString());
+    } catch (const std::exception& e) {
+        prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
+        if (!QFileInfo::exists(path)) window_->settings()->removeRecentProject(QFileInfo(path).absoluteFilePath());
+        return false;
+    }
+    const std::vector<std::string> savedPaths = {project.data.train.path, project.data.test.path};
+    LoadedData data;
+    QString problem;
+    const bool haveData = loadDataFor(project, data, problem);
+    const bool relocated = savedPaths != std::vector<std::string>{project.data.train.path, project.data.test.path};
+    const QString file = asRecovery ? recoveryOrigin(project.extra) : QFileInfo(path).absoluteFilePath();
+    try {
+        applyProject(*window_->document(), *window_->session(), project, haveData ? &data : nullptr, file);
+    } catch (const std::exception& e) {
+        prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    // The unsaved state of a recovered project, or data the user pointed to: both to be saved.
+    if (asRecovery || relocated) window_->document()->markModified();
+    if (!asRecovery) {
+        window_->settings()->addRecentProject(file);
+        window_->settings()->setLastProjectFolder(QFileInfo(file).absolutePath());
+        autosave_->discard();
+    }
+    window_->resultsPage()->refresh();
+    dataPage->showProblem(problem);
+    updateActions();
+    const int page = problem.isEmpty() ? savedPage(project.extra) : int(MainWindow::DataPageIndex);
+    emit pageRequested(page);
+    window_->statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
+    return true;
+}
+
+bool ProjectController::save() {
+    const QString path = window_->document()->filePath();
+    return path.isEmpty() ? saveAs() : saveTo(path);
+}
+
+bool ProjectController::saveAs() {
+    const QString current = window_->document()->filePath();
+    const QString suggestion = current.isEmpty() ? window_->settings()->lastProjectFolder() + QStringLiteral("/untitled.skynnet")
+                                                 : current;
+    const QString path = prompts_.chooseProjectFile(true, suggestion);
+    return !path.isEmpty() && saveTo(withProjectSuffix(path));
+}
+
+bool ProjectController::saveTo(const QString& path) {
+    const QString file = QFileInfo(path).absoluteFilePath();
+    try {
+        WaitCursor wait;
+        saveProjectFile(file, *window_->document(), *window_->session(), Json::object({{"page", window_->currentPage()}}));
+    } catch (const std::exception& e) {
+        prompts_.showError(tr("Cannot save the project"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    window_->document()->setFilePath(file);
+    window_->document()->setClean();
+    window_->settings()->addRecentProject(file);
+    window_->settings()->setLastProjectFolder(QFileInfo(file).absolutePath());
+    autosave_->discard();
+    window_->statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(file).fileName()), 5000);
+    return true;
+}
+
+void ProjectController::showExportDialog() {
+    const auto results = window_->session()->results();
+    const std::optional<SavedCombinedModel> model = results ? savedModelOf(*results) : std::nullopt;
+    if (!model) return;
+    const QString project = window_->document()->filePath();
+    const QString base = project.isEmpty() ? window_->settings()->lastProjectFolder() + QStringLiteral("/model")
+                                           : QFileInfo(project).absolutePath() + QLatin1Char('/') +
+                                                 QFileInfo(project).completeBaseName() + QStringLiteral("-model");
+    ExportDialog dialog(*model, base, window_);
+    dialog.exec();
+}
+
+bool ProjectController::locateData() {
+    const DataSettings current = window_->document()->dataSettings();
+    if (current.path.isEmpty() || window_->document()->hasData()) return false;
+    const QString chosen = prompts_.locateData(tr("Where is the data file %1 now?").arg(current.path), current.path);
+    if (chosen.isEmpty()) return false;
+    DataSettings moved = current;
+    moved.path = QFileInfo(chosen).absoluteFilePath();
+    window_->dataPage()->loadSettings(moved);  // in the background; the page shows how it went
+    return true;
+}
+
+void ProjectController::offerRecovery() {
+    const QString pending = autosave_->pendingRecovery();
+    if (pending.isEmpty()) return;
+    QString original;
+    try {
+        original = recoveryOrigin(loadProject(pending.toStdString()).extra);
+    } catch (const std::exception&) {
+        autosave_->discard();  // unreadable: nothing to offer
+        return;
+    }
+    if (prompts_.restoreRecovery(pending, original)) openFile(pending, true);
+    else autosave_->discard();
+}
+
+void ProjectController::windowClosing() { autosave_->discard(); }
+
+}  // namespace skynnet::ui
