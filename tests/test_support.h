@@ -1,12 +1,29 @@
 #pragma once
 // Small helpers shared by the test binaries.
-#include <QString>
 #include <QFile>
+#include <QString>
 #include <QTemporaryDir>
+#include <QtTest>
 #include <string>
+
+#include "core/error.h"
 
 inline std::string sourcePath(const char* relative) { return std::string(SKYNNET_SOURCE_DIR) + "/" + relative; }
 
 inline bool fashionMnistInstalled() {
     return QFile::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz");
 }
+
+// The message of the skynnet::Error that f throws, or "(no error)".
+template <typename F>
+std::string errorOf(F f) {
+    try {
+        f();
+    } catch (const skynnet::Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+#define VERIFY_CONTAINS(text, part) \
+    QVERIFY2(std::string(text).find(part) != std::string::npos, (std::string(text) + "  <- lacks: " + (part)).c_str())

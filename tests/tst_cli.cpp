@@ -1,7 +1,10 @@
 // The command-line tool, run as a user would: train, evaluate and predict on bundled and built-in
 // data, the report's fields, and bad input (one error line, the right exit status, no output file).
+// The Skynnet split: the plan preview, split training with its baseline, combined model files in
+// evaluate, predict and export.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -9,9 +12,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <csignal>
 #include <cmath>
 
+#include "io/onnx_export.h"
 #include "test_support.h"
 
 #ifndef SKYNNET_CLI_PATH  // tests/CMakeLists.txt passes the built tool's path; this is its usual place
@@ -66,6 +71,27 @@ QString iris() { return QString::fromStdString(sourcePath("resources/datasets/ir
 const QStringList irisTraining = {"train", "--layers", "dense:16:relu", "--epochs", "40", "--batch", "16", "--lr",
                                   "0.01", "--seed", "3", "--threads", "1"};
 
+// Ten well separated classes: class groups of 4, 3 and 3 with N=3. Stratified 70/10/20 split of
+// 1200 rows: 84 training rows per class, 24 test rows per class.
+const QString blobs10 = "builtin:blobs:classes=10:features=8";
+const QStringList blobLayers = {"--layers", "dense:32:relu,dense:32:relu"};
+
+// The table rows of `plan` output that start with `name`, split on runs of spaces.
+QList<QStringList> tableRows(const QString& out, const QString& name) {
+    QList<QStringList> rows;
+    for (const QString& line : out.split('\n'))
+        if (line.startsWith(name)) rows << line.split(QRegularExpression("\\s{2,}"), Qt::SkipEmptyParts);
+    return rows;
+}
+
+QJsonObject parseJson(const QString& text) { return QJsonDocument::fromJson(text.toUtf8()).object(); }
+
+QList<int> ints(const QJsonValue& array) {
+    QList<int> out;
+    for (const auto& v : array.toArray()) out << v.toInt();
+    return out;
+}
+
 }  // namespace
 
 class TestCli : public QObject {
@@ -80,6 +106,10 @@ private slots:
     void badInput_data();
     void badInput();
     void interruptWritesNothing();
+    void planPreview();
+    void planJsonAndWarnings();
+    void trainSplitWithBaseline();
+    void combinedModelEvaluatePredictExport();
 
 private:
     QTemporaryDir dir_;
@@ -94,6 +124,16 @@ void TestCli::helpAndVersion() {
     QCOMPARE(r.exitCode, 0);
     for (const char* option : {"--data", "--layers", "--epochs", "--report", "--save", "--early-stopping", "--scaling"})
         QVERIFY2(r.out.contains(option), option);
+    r = runCli({"plan", "--help"});
+    QCOMPARE(r.exitCode, 0);
+    for (const char* option : {"--submodels", "--strategy", "--scale-epochs", "--shard-factor", "--binary-combine", "--json"})
+        QVERIFY2(r.out.contains(option), option);
+    QVERIFY(!r.out.contains("--save"));
+    r = runCli({"train", "--help"});
+    for (const char* option : {"--submodels", "--strategy", "--baseline"}) QVERIFY2(r.out.contains(option), option);
+    r = runCli({"export", "--help"});
+    QCOMPARE(r.exitCode, 0);
+    for (const char* option : {"--format", "--out", "--submodel"}) QVERIFY2(r.out.contains(option), option);
     r = runCli({"--version"});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.startsWith("skynnet-cli "));
@@ -287,6 +327,35 @@ void TestCli::badInput_data() {
                                  << "not_a_model.skynnet";
     QTest::newRow("missing model") << QStringList{"predict", "--model", path("nope.skynnet"), "--data", iris()} << 1
                                    << "nope.skynnet";
+
+    // The split: option mistakes are usage errors; a plan the data or network cannot have is status 1.
+    const QStringList split = QStringList(train) << "--data" << blobs10;
+    QTest::newRow("bad strategy") << (QStringList(split) << "--submodels" << "3" << "--strategy" << "groups") << 2
+                                  << "--strategy: unknown split strategy 'groups'";
+    QTest::newRow("zero submodels") << (QStringList(split) << "--submodels" << "0") << 2
+                                    << "--submodels: expected a positive integer, got '0'";
+    QTest::newRow("strategy without N") << (QStringList(split) << "--strategy" << "class-groups") << 2
+                                        << "--strategy: needs --submodels";
+    QTest::newRow("baseline without N") << (QStringList(split) << "--baseline") << 2 << "--baseline: needs --submodels";
+    QTest::newRow("bad scale-epochs") << (QStringList(split) << "--submodels" << "3" << "--scale-epochs" << "yes") << 2
+                                      << "--scale-epochs: expected on or off";
+    QTest::newRow("unused knob") << (QStringList(split) << "--submodels" << "3" << "--binary-combine" << "average") << 2
+                                 << "--binary-combine: only applies to the binary-shards strategy";
+    QTest::newRow("strategy for another task") << (QStringList(split) << "--submodels" << "2" << "--strategy" << "output-split")
+                                               << 1 << "output-split strategy needs a regression task";
+    QTest::newRow("too narrow to split") << (QStringList(split) << "--layers" << "dense:16:relu,dense:2:relu" << "--submodels"
+                                                                << "6") << 1 << "layer 2 (dense 2 relu)";
+    QTest::newRow("plan too narrow") << QStringList{"plan", "--data", blobs10, "--layers", "dense:2:relu", "--submodels", "6"}
+                                     << 1 << "layer 1 (dense 2 relu): width 2 / F=2 rounds up to 1";
+    QTest::newRow("plan without N") << QStringList{"plan", "--data", blobs10} << 2 << "--submodels is required";
+    QTest::newRow("plan zero N") << QStringList{"plan", "--data", blobs10, "--submodels", "0"} << 2
+                                 << "--submodels: expected a positive integer";
+    QTest::newRow("plan bad strategy") << QStringList{"plan", "--data", blobs10, "--submodels", "3", "--strategy", "x"} << 2
+                                       << "--strategy: unknown split strategy 'x'";
+    QTest::newRow("export bad format") << QStringList{"export", "--model", path("not_a_model.skynnet"), "--format", "zip"}
+                                       << 2 << "--format: expected native, onnx or cpp, got 'zip'";
+    QTest::newRow("export not a model") << QStringList{"export", "--model", path("not_a_model.skynnet"), "--format", "onnx"}
+                                        << 1 << "not_a_model.skynnet";
 }
 
 void TestCli::badInput() {
@@ -298,6 +367,7 @@ void TestCli::badInput() {
     if (args[0] == "train") args << "--report" << report << "--save" << model;
     if (args[0] == "evaluate") args << "--report" << report;
     if (args[0] == "predict") args << "--output" << output;
+    if (args[0] == "export") args << "--out" << output;
     const Run r = runCli(args);
     QCOMPARE(r.exitCode, exitCode);
     QCOMPARE(r.errLines().size(), 1);
@@ -335,6 +405,238 @@ void TestCli::interruptWritesNothing() {
     QVERIFY2(err.trimmed().split('\n').last().contains("interrupted"), qPrintable(err));
     QVERIFY(!QFile::exists(report));
     QVERIFY(!QFile::exists(model));
+}
+
+void TestCli::planPreview() {
+    const Run r = runCli(QStringList{"plan", "--data", blobs10, "--submodels", "3", "--threads", "2"} << blobLayers);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.err.isEmpty());
+    QVERIFY2(r.out.startsWith("class-groups: N=3 gives S=3 submodels, F=1.5, 3 class groups 0-3 | 4-6 | 7-9"),
+             qPrintable(r.out));
+    // The original model first, then one row per submodel: name, classes, samples, widths, params,
+    // MFLOP/sample, memory. Widths ceil(w / 1.5): 32 -> 22; the output layer is each one's classes.
+    const QList<QStringList> original = tableRows(r.out, "original");
+    QCOMPARE(original.size(), 1);
+    QCOMPARE(original[0].mid(1, 3), (QStringList{"all (10)", "840", "8-32-32-10"}));
+    QCOMPARE(original[0].size(), 7);
+    const QList<QStringList> subs = tableRows(r.out, "submodel");
+    QCOMPARE(subs.size(), 3);
+    const QList<QStringList> expected = {{"submodel 1", "0-6 (7)", "588", "8-22-22-7"},
+                                         {"submodel 2", "0-3,7-9 (7)", "588", "8-22-22-7"},
+                                         {"submodel 3", "4-9 (6)", "504", "8-22-22-6"}};
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(subs[i].mid(0, 4), expected[i]);
+        // params of 8-22-22-k: 8*22+22 + 22*22+22 + 22*k+k
+        QCOMPARE(subs[i][4].toInt(), 8 * 22 + 22 + 22 * 22 + 22 + 23 * (i == 2 ? 6 : 7));
+        QVERIFY(subs[i][5].toDouble() > 0);
+        QVERIFY(subs[i][6].endsWith("KB") || subs[i][6].endsWith("MB"));
+    }
+    QVERIFY(!r.out.contains("warning:"));
+    QVERIFY(r.out.contains("epochs 10, 7 per submodel"));  // dense-only classification: epochs / F, rounded up
+}
+
+void TestCli::planJsonAndWarnings() {
+    Run r = runCli(QStringList{"plan", "--data", blobs10, "--submodels", "3", "--json", "--scale-epochs", "off"} << blobLayers);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QJsonObject j = parseJson(r.out);
+    QCOMPARE(j["strategy"].toString(), QString("class-groups"));
+    QCOMPARE(j["N"].toInt(), 3);
+    QCOMPARE(j["S"].toInt(), 3);
+    QCOMPARE(j["F"].toDouble(), 1.5);
+    QCOMPARE(j["submodel_epochs"].toInt(), 10);
+    const QJsonArray groups = j["groups"].toArray();
+    QCOMPARE(groups.size(), 3);
+    QCOMPARE(ints(groups[0]), (QList<int>{0, 1, 2, 3}));
+    QCOMPARE(ints(groups[1]), (QList<int>{4, 5, 6}));
+    QCOMPARE(ints(groups[2]), (QList<int>{7, 8, 9}));
+    const QJsonArray subs = j["submodels"].toArray();
+    QCOMPARE(subs.size(), 3);
+    QCOMPARE(ints(subs[1].toObject()["classes"]), (QList<int>{0, 1, 2, 3, 7, 8, 9}));
+    QCOMPARE(subs[2].toObject()["widths"].toString(), QString("8-22-22-6"));
+    QCOMPARE(subs[2].toObject()["samples"].toInt(), 504);
+    QCOMPARE(j["original"].toObject()["widths"].toString(), QString("8-32-32-10"));
+    QVERIFY(j["warnings"].toArray().isEmpty());
+
+    // N=4 is not triangular: still 3 submodels, and the plan says so.
+    r = runCli(QStringList{"plan", "--data", blobs10, "--submodels", "4"} << blobLayers);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(tableRows(r.out, "submodel").size(), 3);
+    QVERIFY2(r.out.contains("warning: N=4 gives 3 submodels (3 groups)"), qPrintable(r.out));
+    r = runCli(QStringList{"plan", "--data", blobs10, "--submodels", "4", "--json"} << blobLayers);
+    j = parseJson(r.out);
+    QCOMPARE(j["S"].toInt(), 3);
+    QCOMPARE(j["warnings"].toArray().size(), 1);
+
+    // Regression: the target columns split into chunks, widths divided by N.
+    r = runCli({"plan", "--data", "builtin:sine:outputs=5", "--layers", "dense:64:tanh", "--submodels", "2", "--json"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    j = parseJson(r.out);
+    QCOMPARE(j["strategy"].toString(), QString("output-split"));
+    QCOMPARE(j["F"].toDouble(), 2.0);
+    QCOMPARE(ints(j["submodels"].toArray()[0].toObject()["outputs"]), (QList<int>{0, 1, 2}));
+    QCOMPARE(j["submodels"].toArray()[1].toObject()["widths"].toString(), QString("4-32-2"));
+}
+
+void TestCli::trainSplitWithBaseline() {
+    const QString model = path("blobs.skym"), report = path("blobs.json");
+    const Run r = runCli(QStringList{"train", "--data", blobs10, "--submodels", "3", "--strategy", "class-groups",
+                                     "--baseline", "--epochs", "30", "--lr", "0.01", "--seed", "2", "--threads", "2",
+                                     "--save", model, "--report", report}
+                         << blobLayers);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    // Progress per submodel (30 epochs / F=1.5 = 20 each) and for the baseline (all 30).
+    for (int i = 1; i <= 3; ++i)
+        QCOMPARE(r.err.count(QRegularExpression(QString("^submodel %1/3: epoch +\\d+/20 ").arg(i),
+                                                QRegularExpression::MultilineOption)), 20);
+    QCOMPARE(r.err.count(QRegularExpression("^baseline: epoch +\\d+/30 ", QRegularExpression::MultilineOption)), 30);
+    QVERIFY(r.out.contains(QRegularExpression("^combined test accuracy [01]\\.\\d{4} \\(240 samples\\)$",
+                                              QRegularExpression::MultilineOption)));
+    QVERIFY(r.out.contains(QRegularExpression("^baseline test accuracy ", QRegularExpression::MultilineOption)));
+    QVERIFY(r.out.contains("slowest submodel"));
+
+    const QJsonObject j = readJson(report);
+    QCOMPARE(j["mode"].toString(), QString("split"));
+    QCOMPARE(j["status"].toString(), QString("completed"));
+    const QJsonObject plan = j["plan"].toObject();
+    QCOMPARE(plan["strategy"].toString(), QString("class-groups"));
+    QCOMPARE(plan["N"].toInt(), 3);
+    QCOMPARE(plan["S"].toInt(), 3);
+    QCOMPARE(plan["F"].toDouble(), 1.5);
+    QCOMPARE(plan["groups"].toArray().size(), 3);
+
+    // Each submodel learns from the training rows of its classes only: 84 per class, and every
+    // class is owned by g-1 = 2 submodels.
+    const int trainRows = j["data"].toObject()["train_samples"].toInt();
+    QCOMPARE(trainRows, 840);
+    const QJsonArray subs = j["submodels"].toArray();
+    QCOMPARE(subs.size(), 3);
+    int owned = 0;
+    double slowest = 0;
+    for (int i = 0; i < subs.size(); ++i) {
+        const QJsonObject s = subs[i].toObject();
+        QCOMPARE(s["index"].toInt(), i + 1);
+        const int classes = s["classes"].toArray().size();
+        QCOMPARE(s["train_samples"].toInt(), classes * 84);
+        owned += s["train_samples"].toInt();
+        QCOMPARE(s["layers"].toString(), QString("dense:22:relu,dense:22:relu"));
+        QCOMPARE(s["params"].toInt(), 8 * 22 + 22 + 22 * 22 + 22 + 23 * classes);
+        QVERIFY(s["train_seconds"].toDouble() > 0 && s["train_seconds"].toDouble() < 30);
+        QVERIFY(s["cpu_seconds"].toDouble() > 0);
+        QVERIFY(s["peak_memory_bytes"].toDouble() > 1000 && s["peak_memory_bytes"].toDouble() < 1e8);
+        QVERIFY2(s["metric"].toDouble() >= 0.95, qPrintable(QString::number(s["metric"].toDouble())));
+        QCOMPARE(s["epochs_run"].toInt(), 20);
+        QCOMPARE(s["history"].toArray().size(), 20);
+        slowest = std::max(slowest, s["train_seconds"].toDouble());
+    }
+    QCOMPARE(owned, 2 * trainRows);
+
+    // The combined model's test metrics are the top-level test_* figures.
+    const QJsonObject combined = j["combined"].toObject()["metrics"].toObject();
+    const double accuracy = combined["accuracy"].toDouble(-1);
+    QVERIFY2(accuracy >= 0.95, qPrintable(QString::number(accuracy)));
+    QCOMPARE(j["test_accuracy"].toDouble(), accuracy);
+    QCOMPARE(combined["samples"].toInt(), 240);
+    QCOMPARE(combined["precision"].toArray().size(), 10);
+    QCOMPARE(combined["recall"].toArray().size(), 10);
+    QCOMPARE(combined["confusion_matrix"].toArray(), j["test_confusion_matrix"].toArray());
+    QVERIFY(combined["loss"].toDouble(-1) > 0);
+    QCOMPARE(j["combined"].toObject()["slowest_submodel_seconds"].toDouble(), slowest);
+
+    const QJsonObject baseline = j["baseline"].toObject();
+    QVERIFY2(baseline["metrics"].toObject()["accuracy"].toDouble() >= 0.95,
+             qPrintable(QString::number(baseline["metrics"].toObject()["accuracy"].toDouble())));
+    QCOMPARE(baseline["metrics"].toObject()["samples"].toInt(), 240);
+    QVERIFY(baseline["wall_seconds"].toDouble() > 0 && baseline["wall_seconds"].toDouble() < 30);
+    QVERIFY(baseline["cpu_seconds"].toDouble() > 0);
+    QVERIFY(baseline["peak_memory_bytes"].toDouble() > subs[0].toObject()["peak_memory_bytes"].toDouble());
+    QCOMPARE(baseline["epochs_run"].toInt(), 30);
+
+    QVERIFY(j["wall_seconds"].toDouble() > 0 && j["wall_seconds"].toDouble() < 60);
+    QVERIFY(j["cpu_seconds"].toDouble() > 0);
+    QVERIFY(j["peak_memory_bytes"].toDouble() > 1e6 && j["peak_memory_bytes"].toDouble() < 2e9);
+    QVERIFY(QFile::exists(model));
+}
+
+void TestCli::combinedModelEvaluatePredictExport() {
+    const QString model = path("blobs.skym");
+    if (!QFile::exists(model)) QSKIP("needs the model of trainSplitWithBaseline");
+    const QJsonObject trained = readJson(path("blobs.json"));
+
+    // evaluate rebuilds the test split and reproduces the report's combined figures exactly.
+    Run r = runCli({"evaluate", "--model", model, "--data", blobs10, "--split", "test", "--report", path("blobs_eval.json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.startsWith("model: 3 submodels (class-groups)"));
+    QVERIFY(r.out.contains("submodel 3: accuracy"));
+    const QJsonObject ev = readJson(path("blobs_eval.json"));
+    QCOMPARE(ev["model_kind"].toString(), QString("combined"));
+    QCOMPARE(ev["samples"].toInt(), 240);
+    QCOMPARE(ev["accuracy"].toDouble(), trained["test_accuracy"].toDouble());
+    QCOMPARE(ev["confusion_matrix"].toArray(), trained["test_confusion_matrix"].toArray());
+    QCOMPARE(ev["submodels"].toArray().size(), 3);
+
+    // predict: one row per sample, combined probabilities summing to 1, the argmax named.
+    r = runCli({"predict", "--model", model, "--data", blobs10, "--output", path("blobs_pred.csv")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QStringList rows = readLines(path("blobs_pred.csv"));
+    QCOMPARE(rows.size(), 1201);
+    QVERIFY(rows[0].startsWith("predicted,probability_blob 1,"));
+    int agree = 0;
+    for (int i = 1; i < rows.size(); ++i) {
+        const QStringList f = rows[i].split(',');
+        QCOMPARE(f.size(), 11);
+        double sum = 0, best = -1;
+        int argmax = -1;
+        for (int k = 0; k < 10; ++k) {
+            const double p = f[k + 1].toDouble();
+            sum += p;
+            if (p > best) best = p, argmax = k;
+        }
+        QVERIFY2(std::fabs(sum - 1) < 1e-4, qPrintable(rows[i]));
+        QCOMPARE(f[0], QString("blob %1").arg(argmax + 1));
+        agree += f[0] == QString("blob %1").arg((i - 1) / 120 + 1);  // the generator groups rows by class
+    }
+    QVERIFY2(agree >= 1140, qPrintable(QString::number(agree)));
+
+    // export: a native file evaluate reads with the same figures; ONNX and C++ files written.
+    r = runCli({"export", "--model", model, "--format", "native", "--out", path("blobs_copy.skym")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = runCli({"evaluate", "--model", path("blobs_copy.skym"), "--data", blobs10, "--split", "test", "--report",
+                path("blobs_copy.json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(readJson(path("blobs_copy.json"))["accuracy"].toDouble(), trained["test_accuracy"].toDouble());
+    r = runCli({"export", "--model", model, "--format", "cpp", "--out", path("blobs_model.h")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile header(path("blobs_model.h"));
+    QVERIFY(header.open(QIODevice::ReadOnly));
+    QVERIFY(header.readAll().contains("namespace skynnet_model"));
+    for (const QStringList& extra : {QStringList{}, QStringList{"--submodel", "2"}}) {
+        const QString out = path(extra.isEmpty() ? "blobs.onnx" : "blobs_2.onnx");
+        r = runCli(QStringList{"export", "--model", model, "--format", "onnx", "--out", out} << extra);
+        if (!skynnet::onnxExportAvailable()) {  // a build without the ONNX library says so, and writes nothing
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY(!QFile::exists(out));
+            continue;
+        }
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFileInfo(out).size() > 1000);
+    }
+    r = runCli({"export", "--model", model, "--format", "onnx", "--submodel", "4", "--out", path("bad_sub.onnx")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("--submodel: 4 is not one of the model's 3 submodels"));
+    QVERIFY(!QFile::exists(path("bad_sub.onnx")));
+
+    // A single-network file stays one when exported natively.
+    r = runCli({"train", "--data", blobs10, "--layers", "dense:16:relu", "--epochs", "5", "--threads", "1", "--quiet",
+                "--save", path("single.skym"), "--report", path("single.json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = runCli({"export", "--model", path("single.skym"), "--format", "native", "--out", path("single_copy.skym")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("a single network 8-16-10"));
+    r = runCli({"evaluate", "--model", path("single_copy.skym"), "--data", blobs10, "--split", "test", "--report",
+                path("single_eval.json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(readJson(path("single_eval.json"))["model_kind"].toString(), QString("single"));
+    QCOMPARE(readJson(path("single_eval.json"))["accuracy"].toDouble(), readJson(path("single.json"))["test_accuracy"].toDouble());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

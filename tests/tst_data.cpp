@@ -21,20 +21,6 @@ using namespace skynnet;
 
 namespace {
 
-// The message of the Error that f throws, or "(no error)".
-template <typename F>
-std::string errorOf(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
-
-#define VERIFY_CONTAINS(text, part) \
-    QVERIFY2(std::string(text).find(part) != std::string::npos, (std::string(text) + "  <- lacks: " + (part)).c_str())
-
 std::string writeFile(const QTemporaryDir& dir, const char* name, const std::string& bytes) {
     const std::string path = dir.filePath(name).toStdString();
     std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));

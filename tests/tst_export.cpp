@@ -29,19 +29,6 @@ using namespace skynnet;
 
 namespace {
 
-template <typename F>
-std::string errorOf(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
-
-#define VERIFY_CONTAINS(text, part) \
-    QVERIFY2(std::string(text).find(part) != std::string::npos, (std::string(text) + "  <- lacks: " + (part)).c_str())
-
 constexpr double kTolerance = 1e-4;
 
 // One exported model and what the engine says about the test inputs.

@@ -19,22 +19,11 @@
 #include "split/thread_backend.h"
 #include "train/metrics.h"
 
+#include "test_support.h"
+
 using namespace skynnet;
 
 namespace {
-
-template <typename F>
-std::string errorOf(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
-
-#define VERIFY_CONTAINS(text, part) \
-    QVERIFY2(std::string(text).find(part) != std::string::npos, (std::string(text) + "  <- lacks: " + (part)).c_str())
 
 std::vector<int> range(int begin, int end) {
     std::vector<int> v;
