@@ -27,3 +27,9 @@ std::string errorOf(F f) {
 
 #define VERIFY_CONTAINS(text, part) \
     QVERIFY2(std::string(text).find(part) != std::string::npos, (std::string(text) + "  <- lacks: " + (part)).c_str())
+
+// The same message as a QString, for QCOMPARE against literals.
+template <typename F>
+QString errorText(F f) {
+    return QString::fromStdString(errorOf(f));
+}

@@ -26,17 +26,6 @@ using skynnet::Json;
 
 namespace {
 
-// The message of the Error that f throws, or "(no error)".
-template <typename F>
-QString errorOf(F f) {
-    try {
-        f();
-    } catch (const skynnet::Error& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return "(no error)";
-}
-
 void writeBytes(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
 }
@@ -150,39 +139,39 @@ private slots:
     void jsonParseErrors() {
         QFETCH(QByteArray, text);
         QFETCH(QString, message);
-        QCOMPARE(errorOf([&] { Json::parse(std::string_view(text.constData(), std::size_t(text.size())), "model.json"); }),
+        QCOMPARE(errorText([&] { Json::parse(std::string_view(text.constData(), std::size_t(text.size())), "model.json"); }),
                  "model.json:" + message);
     }
 
     void jsonDepthLimit() {
         const auto nested = [](int depth) { return std::string(std::size_t(depth), '[') + std::string(std::size_t(depth), ']'); };
         QCOMPARE(Json::parse(nested(Json::maxDepth)).size(), std::size_t(1));
-        QCOMPARE(errorOf([&] { Json::parse(nested(Json::maxDepth + 1), "deep.json"); }),
+        QCOMPARE(errorText([&] { Json::parse(nested(Json::maxDepth + 1), "deep.json"); }),
                  QString("deep.json:1:257: nested deeper than 256 levels"));
         // Far deeper input must fail cleanly, not overflow the stack.
-        QVERIFY(errorOf([] { Json::parse(std::string(1000000, '['), "x"); }).contains("nested deeper"));
-        QVERIFY(errorOf([] { Json::parse(std::string(1000000, '{'), "x"); }).contains("expected a member name"));
+        QVERIFY(errorText([] { Json::parse(std::string(1000000, '['), "x"); }).contains("nested deeper"));
+        QVERIFY(errorText([] { Json::parse(std::string(1000000, '{'), "x"); }).contains("expected a member name"));
         std::string objects;
         for (int i = 0; i < 300; ++i) objects += "{\"a\":";
-        QVERIFY(errorOf([&] { Json::parse(objects, "x"); }).contains("nested deeper"));
+        QVERIFY(errorText([&] { Json::parse(objects, "x"); }).contains("nested deeper"));
     }
 
     void jsonAccessorsNameTheField() {
         const Json j = Json::parse(R"({"network": {"layers": [{"units": "wide"}, 3.5], "n": 1e10}, "ok": true})", "model.json");
-        QCOMPARE(errorOf([&] { j.at("network").at("nope"); }), QString("model.json: missing field 'network.nope'"));
-        QCOMPARE(errorOf([&] { j.at("network").at("layers").at(0).at("units").asInt(); }),
+        QCOMPARE(errorText([&] { j.at("network").at("nope"); }), QString("model.json: missing field 'network.nope'"));
+        QCOMPARE(errorText([&] { j.at("network").at("layers").at(0).at("units").asInt(); }),
                  QString("model.json: network.layers[0].units must be a whole number, not a string"));
-        QCOMPARE(errorOf([&] { j.at("network").at("layers").at(1).asInt(); }),
+        QCOMPARE(errorText([&] { j.at("network").at("layers").at(1).asInt(); }),
                  QString("model.json: network.layers[1] must be a whole number, not 3.5"));
-        QCOMPARE(errorOf([&] { j.at("network").at("layers").at(5); }),
+        QCOMPARE(errorText([&] { j.at("network").at("layers").at(5); }),
                  QString("model.json: network.layers has no element [5] (it has 2)"));
-        QCOMPARE(errorOf([&] { j.at("network").at("n").get<int>(); }),
+        QCOMPARE(errorText([&] { j.at("network").at("n").get<int>(); }),
                  QString("model.json: network.n is out of range (10000000000)"));
-        QCOMPARE(errorOf([&] { j.at("ok").asString(); }), QString("model.json: ok must be a string, not a boolean"));
-        QCOMPARE(errorOf([&] { j.asArray(); }), QString("model.json: the top-level value must be an array, not an object"));
-        QCOMPARE(errorOf([&] { j.at("network").at("layers").get<std::vector<int>>(); }),
+        QCOMPARE(errorText([&] { j.at("ok").asString(); }), QString("model.json: ok must be a string, not a boolean"));
+        QCOMPARE(errorText([&] { j.asArray(); }), QString("model.json: the top-level value must be an array, not an object"));
+        QCOMPARE(errorText([&] { j.at("network").at("layers").get<std::vector<int>>(); }),
                  QString("model.json: network.layers[0] must be a whole number, not an object"));
-        QCOMPARE(errorOf([&] { j.at("network").at("layers").at(0).at("units").fail("must be a positive integer"); }),
+        QCOMPARE(errorText([&] { j.at("network").at("layers").at(0).at("units").fail("must be a positive integer"); }),
                  QString("model.json: network.layers[0].units must be a positive integer"));
         QCOMPARE(j.at("network").at("n").get<std::int64_t>(), std::int64_t(10000000000));
         QCOMPARE(j.value("ok", false), true);
@@ -195,10 +184,10 @@ private slots:
         built["list"].push_back("x");
         built["list"].push_back(2.5);
         QCOMPARE(built.dump(), std::string(R"({"a":{"b":1},"list":["x",2.5]})"));
-        QCOMPARE(errorOf([&] { built.at("a").at("c"); }), QString("missing field 'a.c'"));
+        QCOMPARE(errorText([&] { built.at("a").at("c"); }), QString("missing field 'a.c'"));
         QVERIFY(built.erase("a") && !built.erase("a"));
         QCOMPARE(built.dump(), std::string(R"({"list":["x",2.5]})"));
-        QCOMPARE(errorOf([&] { built["list"]["k"] = 1; }), QString("list must be an object, not an array"));
+        QCOMPARE(errorText([&] { built["list"]["k"] = 1; }), QString("list must be an object, not an array"));
         QCOMPARE(Json::parse("[1, 2.0]"), Json::array({1.0, 2}));
     }
 
@@ -242,12 +231,12 @@ private slots:
         const std::string bytes = skynnet::readFile(full);
         for (std::size_t n = 0; n < bytes.size(); ++n) {
             writeBytes(cut, bytes.substr(0, n));
-            const QString e = errorOf([&] { skynnet::loadModelFile(cut); });
+            const QString e = errorText([&] { skynnet::loadModelFile(cut); });
             const QString expected = QString::fromStdString(cut) + (n == 0 ? " is empty, not a Skynnet model file" : " is truncated");
             QVERIFY2(e == expected, qPrintable(QString::number(n) + ": " + e));
         }
         writeBytes(cut, bytes + "x");
-        QCOMPARE(errorOf([&] { skynnet::loadModelFile(cut); }),
+        QCOMPARE(errorText([&] { skynnet::loadModelFile(cut); }),
                  QString::fromStdString(cut) + " is damaged (unexpected data after the end)");
     }
 
@@ -264,7 +253,7 @@ private slots:
             std::string bad = bytes;
             bad[at] = char(bad[at] ^ 0x10);
             writeBytes(path, bad);
-            QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), damaged);
+            QCOMPARE(errorText([&] { skynnet::loadModelFile(path); }), damaged);
         }
     }
 
@@ -273,22 +262,22 @@ private slots:
         const std::string path = dir.filePath("x.skynnet").toStdString();
         const QString foreign = QString::fromStdString(path) + " is not a Skynnet model file";
         writeBytes(path, std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
-        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), foreign);
+        QCOMPARE(errorText([&] { skynnet::loadModelFile(path); }), foreign);
         writeBytes(path, "hello, world\n");
-        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), foreign);
+        QCOMPARE(errorText([&] { skynnet::loadModelFile(path); }), foreign);
         writeBytes(path, "S");
-        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), QString::fromStdString(path) + " is truncated");
+        QCOMPARE(errorText([&] { skynnet::loadModelFile(path); }), QString::fromStdString(path) + " is truncated");
 
         skynnet::saveModelFile(path, smallContents());
         std::string bytes = skynnet::readFile(path);
         bytes[8] = 7;
         writeBytes(path, bytes);
-        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }),
+        QCOMPARE(errorText([&] { skynnet::loadModelFile(path); }),
                  QString::fromStdString(path) + " was written by a newer Skynnet (format 7, this build reads up to 1)");
 
         const QString missing = dir.filePath("missing.skynnet");
-        QCOMPARE(errorOf([&] { skynnet::loadModelFile(missing.toStdString()); }), missing + " does not exist");
-        QCOMPARE(errorOf([&] { skynnet::loadModelFile(dir.path().toStdString()); }),
+        QCOMPARE(errorText([&] { skynnet::loadModelFile(missing.toStdString()); }), missing + " does not exist");
+        QCOMPARE(errorText([&] { skynnet::loadModelFile(dir.path().toStdString()); }),
                  dir.path() + " is a directory, not a file");
     }
 
@@ -301,11 +290,11 @@ private slots:
         const std::string empty(8, '\0');
         const std::string tail(64, '\0');
         writeBytes(path, start + huge + tail);  // header length
-        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), truncated);
+        QCOMPARE(errorText([&] { skynnet::loadModelFile(path); }), truncated);
         writeBytes(path, start + empty + huge + tail);  // block count
-        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), truncated);
+        QCOMPARE(errorText([&] { skynnet::loadModelFile(path); }), truncated);
         writeBytes(path, start + empty + std::string("\x01\0\0\0\0\0\0\0", 8) + huge + tail);  // element count
-        QCOMPARE(errorOf([&] { skynnet::loadModelFile(path); }), truncated);
+        QCOMPARE(errorText([&] { skynnet::loadModelFile(path); }), truncated);
     }
 
     void networkSpecRoundTrip() {
@@ -344,8 +333,8 @@ private slots:
         const std::string text = R"({"network":{"input":{"channels":1,"height":1,"width":3},"outputs":2,)"
                                  R"("outputActivation":"softmax","layers":)" + layers.toStdString() + "}}";
         const Json j = Json::parse(text, "model.json");
-        QCOMPARE(errorOf([&] { skynnet::networkSpecFromJson(j.at("network")); }), "model.json: " + message);
-        QCOMPARE(errorOf([&] { skynnet::networkSpecFromJson(Json::parse(R"({"input":{}})", "m.json")); }),
+        QCOMPARE(errorText([&] { skynnet::networkSpecFromJson(j.at("network")); }), "model.json: " + message);
+        QCOMPARE(errorText([&] { skynnet::networkSpecFromJson(Json::parse(R"({"input":{}})", "m.json")); }),
                  QString("m.json: missing field 'input.channels'"));
     }
 
@@ -378,13 +367,13 @@ private slots:
 
         Json bad = skynnet::toJson(p);
         bad["numericColumns"] = Json::array({0, 2, 5});
-        QCOMPARE(errorOf([&] { skynnet::preprocessingFromJson(Json::parse(bad.dump(), "m")); }),
+        QCOMPARE(errorText([&] { skynnet::preprocessingFromJson(Json::parse(bad.dump(), "m")); }),
                  QString("m: numericColumns[2] must be a column index below rawColumns (5)"));
         bad["numericColumns"] = Json::array({0, 2});
-        QCOMPARE(errorOf([&] { skynnet::preprocessingFromJson(Json::parse(bad.dump(), "m")); }),
+        QCOMPARE(errorText([&] { skynnet::preprocessingFromJson(Json::parse(bad.dump(), "m")); }),
                  QString("m: offset has 3 values for 2 numeric columns"));
         p.scale[1] = std::numeric_limits<float>::infinity();
-        QCOMPARE(errorOf([&] { skynnet::toJson(p); }),
+        QCOMPARE(errorText([&] { skynnet::toJson(p); }),
                  QString("preprocessing.scale[1] is not a finite number, so it cannot be saved"));
     }
 
@@ -438,11 +427,11 @@ private slots:
         m.spec.input = skynnet::Shape::flat(2);
         m.spec.setOutputFor(skynnet::Task::Binary, 1);
         m.weights = {1, 2};  // 2 inputs x 1 output + 1 bias = 3 needed
-        QCOMPARE(errorOf([&] { skynnet::saveModel(path, m); }),
+        QCOMPARE(errorText([&] { skynnet::saveModel(path, m); }),
                  QString::fromStdString("cannot save " + path + ": the network has 3 parameters but 2 weights are stored"));
         m.weights = {1, 2, 3};
         m.classNames = {"only one"};
-        QCOMPARE(errorOf([&] { skynnet::saveModel(path, m); }),
+        QCOMPARE(errorText([&] { skynnet::saveModel(path, m); }),
                  QString::fromStdString("cannot save " + path + ": 1 class names for a binary network with 1 outputs"));
         m.classNames = {"no", "yes"};
         skynnet::saveModel(path, m);
@@ -452,19 +441,19 @@ private slots:
         auto file = skynnet::loadModelFile(path);
         file.header["weightsBlock"] = 3;
         skynnet::saveModelFile(path, file);
-        QCOMPARE(errorOf([&] { skynnet::loadModel(path); }),
+        QCOMPARE(errorText([&] { skynnet::loadModel(path); }),
                  QString::fromStdString(path + ": weightsBlock must be the index of one of the file's 1 data blocks"));
         file.header["weightsBlock"] = 0;
         file.blocks[0].push_back(4);
         skynnet::saveModelFile(path, file);
-        QCOMPARE(errorOf([&] { skynnet::loadModel(path); }),
+        QCOMPARE(errorText([&] { skynnet::loadModel(path); }),
                  QString::fromStdString(path + ": the network has 3 parameters but 4 weights are stored"));
         file.header["kind"] = "combined";
         skynnet::saveModelFile(path, file);
-        QCOMPARE(errorOf([&] { skynnet::loadModel(path); }),
+        QCOMPARE(errorText([&] { skynnet::loadModel(path); }),
                  QString::fromStdString(path + " holds a model of kind 'combined', which this build cannot load as a single network"));
         skynnet::saveModelFile(path, {Json::array(), {}});
-        QCOMPARE(errorOf([&] { skynnet::loadModel(path); }),
+        QCOMPARE(errorText([&] { skynnet::loadModel(path); }),
                  QString::fromStdString(path + ": the top-level value must be an object, not an array"));
     }
 
@@ -492,12 +481,12 @@ private slots:
 
         // Parent is a regular file: nothing can be created (works as root too).
         const std::string underFile = keep + "/model.skynnet";
-        QCOMPARE(errorOf([&] { skynnet::writeFileAtomically(underFile, "x"); }),
+        QCOMPARE(errorText([&] { skynnet::writeFileAtomically(underFile, "x"); }),
                  QString::fromStdString("cannot save " + underFile + ": Not a directory"));
         // Target is a directory: the temporary file is written, the rename fails, the temp goes.
         QVERIFY(QDir(dir.path()).mkdir("target"));
         const std::string target = dir.filePath("target").toStdString();
-        QCOMPARE(errorOf([&] { skynnet::writeFileAtomically(target, "x"); }),
+        QCOMPARE(errorText([&] { skynnet::writeFileAtomically(target, "x"); }),
                  QString::fromStdString("cannot save " + target + ": Is a directory"));
         QCOMPARE(entries(dir.path()), before + QStringList{"target"});
 
@@ -509,7 +498,7 @@ private slots:
         small.rlim_cur = 1000;
         const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
-        const QString e = errorOf([&] { skynnet::writeFileAtomically(keep, std::string(5000, 'n')); });
+        const QString e = errorText([&] { skynnet::writeFileAtomically(keep, std::string(5000, 'n')); });
         setrlimit(RLIMIT_FSIZE, &old);
         std::signal(SIGXFSZ, oldHandler);
         QCOMPARE(e, QString::fromStdString("cannot save " + keep + ": File too large"));
@@ -521,7 +510,7 @@ private slots:
         std::signal(SIGXFSZ, SIG_IGN);
         skynnet::ModelFileContents big = smallContents();
         big.blocks.push_back(std::vector<float>(5000, 1.0f));
-        const QString e2 = errorOf([&] { skynnet::saveModelFile(keep, big); });
+        const QString e2 = errorText([&] { skynnet::saveModelFile(keep, big); });
         setrlimit(RLIMIT_FSIZE, &old);
         std::signal(SIGXFSZ, oldHandler);
         QVERIFY2(e2.contains("File too large"), qPrintable(e2));
@@ -532,8 +521,8 @@ private slots:
     void readFileErrors() {
         QTemporaryDir dir;
         const QString missing = dir.filePath("nope.csv");
-        QCOMPARE(errorOf([&] { skynnet::readFile(missing.toStdString()); }), missing + " does not exist");
-        QCOMPARE(errorOf([&] { skynnet::readFile(dir.path().toStdString()); }), dir.path() + " is a directory, not a file");
+        QCOMPARE(errorText([&] { skynnet::readFile(missing.toStdString()); }), missing + " does not exist");
+        QCOMPARE(errorText([&] { skynnet::readFile(dir.path().toStdString()); }), dir.path() + " is a directory, not a file");
         QCOMPARE(skynnet::readFile("/dev/null"), std::string());
     }
 };

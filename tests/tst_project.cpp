@@ -29,16 +29,6 @@ using namespace skynnet;
 
 namespace {
 
-template <typename F>
-QString errorOf(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return "(no error)";
-}
-
 void writeBytes(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
 }
@@ -440,17 +430,17 @@ private slots:
         const std::string cut = dir.filePath("cut.skynnet").toStdString();
         for (std::size_t n = 0; n < bytes.size(); ++n) {
             writeBytes(cut, bytes.substr(0, n));
-            const QString e = errorOf([&] { loadProject(cut); });
+            const QString e = errorText([&] { loadProject(cut); });
             const QString expected = QString::fromStdString(cut) + (n == 0 ? " is empty, not a Skynnet project file" : " is truncated");
             QVERIFY2(e == expected, qPrintable(QString("prefix %1: %2").arg(n).arg(e)));
         }
         std::string damaged = bytes;
         damaged[bytes.size() / 2] ^= 0x20;
         writeBytes(cut, damaged);
-        QCOMPARE(errorOf([&] { loadProject(cut); }), QString::fromStdString(cut) + " is damaged (checksum mismatch)");
+        QCOMPARE(errorText([&] { loadProject(cut); }), QString::fromStdString(cut) + " is damaged (checksum mismatch)");
         writeBytes(cut, "name,label\n1,a\n");
-        QCOMPARE(errorOf([&] { loadProject(cut); }), QString::fromStdString(cut) + " is not a Skynnet project file");
-        QCOMPARE(errorOf([&] { loadProject(dir.filePath("none.skynnet").toStdString()); }),
+        QCOMPARE(errorText([&] { loadProject(cut); }), QString::fromStdString(cut) + " is not a Skynnet project file");
+        QCOMPARE(errorText([&] { loadProject(dir.filePath("none.skynnet").toStdString()); }),
                  dir.filePath("none.skynnet") + " does not exist");
     }
 
@@ -466,21 +456,21 @@ private slots:
         bytes[8] = 9;
         const std::string newer = dir.filePath("newer.skynnet").toStdString();
         writeBytes(newer, bytes);
-        QCOMPARE(errorOf([&] { loadProject(newer); }),
+        QCOMPARE(errorText([&] { loadProject(newer); }),
                  QString::fromStdString(newer) + " was written by a newer Skynnet (format 9, this build reads up to 1)");
 
         // A newer project format in a container this build reads.
         ModelFileContents c = loadModelFile(path);
         c.header["projectFormat"] = 2;
         saveModelFile(newer, c);
-        QCOMPARE(errorOf([&] { loadProject(newer); }),
+        QCOMPARE(errorText([&] { loadProject(newer); }),
                  QString::fromStdString(newer) + " was written by a newer Skynnet (project format 2, this build reads up to 1)");
 
         // A model file is not a project.
         const Fixture f = makeProject(dir.path());
         const std::string model = dir.filePath("m.skynnet").toStdString();
         saveCombinedModel(model, *f.project.runs[1].results->model);
-        QCOMPARE(errorOf([&] { loadProject(model); }),
+        QCOMPARE(errorText([&] { loadProject(model); }),
                  QString::fromStdString(model) + " holds a Skynnet model (kind 'combined'), not a project: open it as a model instead");
     }
 
@@ -495,7 +485,7 @@ private slots:
             ModelFileContents c = good;
             c.header = h;
             saveModelFile(bad, c);
-            return errorOf([&] { loadProject(bad); });
+            return errorText([&] { loadProject(bad); });
         };
         const QString where = QString::fromStdString(bad) + ": ";
 
@@ -543,7 +533,7 @@ private slots:
         const std::string before = readFile(path);
 
         // The parent is a regular file.
-        const QString e = errorOf([&] { saveProject(dir.filePath("data/blobs.csv/p.skynnet").toStdString(), f.project); });
+        const QString e = errorText([&] { saveProject(dir.filePath("data/blobs.csv/p.skynnet").toStdString(), f.project); });
         QVERIFY2(e.startsWith("cannot save " + dir.filePath("data/blobs.csv/p.skynnet")), qPrintable(e));
 
         // The file-size limit stops the save midway (SIGXFSZ ignored, so write() fails instead).
@@ -555,7 +545,7 @@ private slots:
         small.rlim_cur = before.size() + 1000;
         const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
-        const QString e2 = errorOf([&] { saveProject(path, f.project); });
+        const QString e2 = errorText([&] { saveProject(path, f.project); });
         setrlimit(RLIMIT_FSIZE, &old);
         std::signal(SIGXFSZ, oldHandler);
         QVERIFY2(e2 == QString::fromStdString("cannot save " + path + ": File too large"), qPrintable(e2));
@@ -619,12 +609,12 @@ private slots:
         const std::string path = dir.filePath("p.skynnet").toStdString();
         ProjectData p = f.project;
         p.runs[1].results->model->specs[0].layers[0].units += 1;
-        QVERIFY2(errorOf([&] { saveProject(path, p); })
+        QVERIFY2(errorText([&] { saveProject(path, p); })
                      .startsWith(QString::fromStdString("cannot save " + path + ": runs[1].results.model: network 0")),
-                 qPrintable(errorOf([&] { saveProject(path, p); })));
+                 qPrintable(errorText([&] { saveProject(path, p); })));
         p = f.project;
         p.runs[0].submodels.pop_back();
-        QVERIFY(errorOf([&] { saveProject(path, p); }).contains("runs[0].submodels: 2 histories for the plan's 3 submodels"));
+        QVERIFY(errorText([&] { saveProject(path, p); }).contains("runs[0].submodels: 2 histories for the plan's 3 submodels"));
         QVERIFY(!QFile::exists(QString::fromStdString(path)));
     }
 };

@@ -1,3 +1,4 @@
+#include "io/json_fields.h"
 #include "io/combined_model_file.h"
 
 #include <climits>
@@ -9,23 +10,6 @@
 
 namespace skynnet {
 namespace {
-
-// Runs one of the engine's name parsers and prefixes its message with the field at fault.
-template <typename Parse>
-auto parseNamed(const Json& j, Parse parse) {
-    const std::string& name = j.asString();
-    try {
-        return parse(name);
-    } catch (const Error& e) {
-        throw Error(j.where() + ": " + e.what());
-    }
-}
-
-int intAtLeast(const Json& j, int min) {
-    const int v = j.get<int>();
-    if (v < min) j.fail("must be at least " + std::to_string(min) + ", not " + std::to_string(v));
-    return v;
-}
 
 [[noreturn]] void failIn(const std::string& context, const std::string& what) { throw Error(context + ": " + what); }
 

@@ -1,3 +1,4 @@
+#include "io/json_fields.h"
 #include "io/project_json.h"
 
 #include <bit>
@@ -10,23 +11,6 @@
 
 namespace skynnet {
 namespace {
-
-// Runs one of the engine's name parsers and prefixes its message with the field at fault.
-template <typename Parse>
-auto parseNamed(const Json& j, Parse parse) {
-    const std::string& name = j.asString();
-    try {
-        return parse(name);
-    } catch (const Error& e) {
-        throw Error(j.where() + ": " + e.what());
-    }
-}
-
-int intAtLeast(const Json& j, int min) {
-    const int v = j.get<int>();
-    if (v < min) j.fail("must be at least " + std::to_string(min) + ", not " + std::to_string(v));
-    return v;
-}
 
 std::int64_t int64AtLeast(const Json& j, std::int64_t min) {
     const std::int64_t v = j.asInt64();

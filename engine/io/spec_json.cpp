@@ -1,3 +1,4 @@
+#include "io/json_fields.h"
 #include "io/spec_json.h"
 
 #include <climits>
@@ -30,17 +31,6 @@ int intAtLeast(const Json& j, std::int64_t min, std::int64_t max, const char* ex
 int positiveInt(const Json& j, std::int64_t max = maxUnits) { return intAtLeast(j, 1, max, "a positive integer"); }
 int nonNegativeInt(const Json& j, std::int64_t max = INT_MAX) {
     return intAtLeast(j, 0, max, "a non-negative integer");
-}
-
-// Runs one of the engine's name parsers and prefixes its message with the field at fault.
-template <typename Parse>
-auto parseNamed(const Json& j, Parse parse) {
-    const std::string& name = j.asString();
-    try {
-        return parse(name);
-    } catch (const Error& e) {
-        throw Error(j.where() + ": " + e.what());
-    }
 }
 
 LayerType parseLayerType(const std::string& name) {
