@@ -15,6 +15,8 @@ inline constexpr int exitInterrupted = 130;  // SIGINT, as shells report it
 int runTrain(const std::vector<std::string>& args);
 int runEvaluate(const std::vector<std::string>& args);
 int runPredict(const std::vector<std::string>& args);
+int runPlan(const std::vector<std::string>& args);
+int runExport(const std::vector<std::string>& args);
 
 // "skynnet-cli: <message>" on stderr, on one line whatever the message holds.
 void printError(const std::string& message);

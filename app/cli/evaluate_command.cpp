@@ -1,16 +1,19 @@
-// `skynnet-cli evaluate`: a saved model against labelled data; metrics on stdout and optionally
-// as a JSON report.
+// `skynnet-cli evaluate`: a saved model (one network or a combined split) against labelled data;
+// metrics on stdout and optionally as a JSON report. For a combined model each submodel is also
+// judged on its own sub-problem (its classes' samples, its columns).
 #include <iostream>
 
 #include "cli_args.h"
 #include "commands.h"
 #include "core/error.h"
+#include "data/data_source.h"
 #include "data/splits.h"
-#include "data_source.h"
+#include "data_request.h"
 #include "evaluation.h"
 #include "io/atomic_file.h"
 #include "model_input.h"
 #include "output_files.h"
+#include "text_format.h"
 #include "version.h"
 
 namespace skynnet::cli {
@@ -18,7 +21,7 @@ namespace {
 
 const std::vector<OptionSpec>& evaluateOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
-        {"--model", "MODEL", "the model file written by 'train --save'"},
+        {"--model", "MODEL", "the model file written by 'train --save' (a single or a combined model)"},
         {"--data", "PATH", "labelled data: CSV/TSV, IDX images or builtin:..., laid out like the training data"},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         {"--target", "COL", "CSV target column (default: the one the model was trained on)"},
@@ -32,7 +35,7 @@ const std::vector<OptionSpec>& evaluateOptionSpecs() {
 
 // The rows of `data` that the training run put into `part`, from the split settings recorded in
 // the model. Only meaningful when `data` is the file the model was trained on.
-Dataset selectSplit(const Dataset& data, const SavedModel& model, const std::string& part) {
+Dataset selectSplit(const Dataset& data, const SavedCombinedModel& model, const std::string& part) {
     const Json* split = model.extra.isObject() ? model.extra.find("split") : nullptr;
     if (!split || !split->isObject()) Args::fail("--split", "the model records no training split");
     if (part == "test" && split->contains("test_data"))
@@ -46,6 +49,14 @@ Dataset selectSplit(const Dataset& data, const SavedModel& model, const std::str
     return data.subset(rows.test);
 }
 
+// Each submodel on its own sub-problem of `data`, from the outputs the combined model computed.
+std::vector<SubmodelEvaluation> judgeSubmodels(LoadedModel& model, const Dataset& data) {
+    const Matrix x = model.saved.preprocessing.fitted() ? model.saved.preprocessing.apply(data.features) : data.features;
+    Dataset inputs = data;
+    inputs.features = x;
+    return model.model.evaluate(inputs).submodels;
+}
+
 }  // namespace
 
 int runEvaluate(const std::vector<std::string>& words) {
@@ -57,10 +68,8 @@ int runEvaluate(const std::vector<std::string>& words) {
                   << formatOptions(evaluateOptionSpecs());
         return exitOk;
     }
-    DataRequest request;
-    request.path = args.required("--data");
-    request.labels = args.text("--labels", "");
-    request.target = args.text("--target", "");
+    const DataRequest request = dataRequest(args);
+    checkRequestUsage(request);
     const std::string modelPath = args.required("--model");
     const std::string part = args.text("--split", "all");
     if (part != "all" && part != "train" && part != "validation" && part != "test")
@@ -74,17 +83,36 @@ int runEvaluate(const std::vector<std::string>& words) {
     if (data.size() == 0) throw Error(request.path + ": no samples to evaluate" + (part == "all" ? "" : " in the " + part + " split"));
     const Matrix output = modelOutputs(model, data);
     const EvaluationSummary summary = summarize(data.task, output, data.targetMatrix(), data.classNames);
+    std::vector<SubmodelEvaluation> submodels;
+    if (model.combined()) submodels = judgeSubmodels(model, data);
+    const std::string metric = headlineMetricName(data.task);
 
     if (!reportPath.empty()) {
         Json report = Json::object({{"tool", "skynnet-cli"}, {"version", skynnetVersion}, {"command", "evaluate"},
                                     {"model", modelPath}, {"data", request.path}, {"split", part},
                                     {"task", taskName(data.task)}});
+        report["model_kind"] = model.combined() ? "combined" : "single";
         if (data.task == Task::Regression) report["targets"] = data.targetNames;
         else report["classes"] = data.classNames;
         addMetrics(report, summary, "");
+        if (model.combined()) {
+            report["strategy"] = strategyName(model.saved.rule.strategy);
+            Json subs = Json::array();
+            for (const SubmodelEvaluation& e : submodels)
+                subs.push_back(Json::object({{"index", e.index + 1}, {"samples", e.samples}, {"loss", e.loss},
+                                             {"metric", e.metric}}));
+            report["submodels"] = subs;
+        }
         writeFileAtomically(reportPath, report.dump(2) + "\n");
     }
+    if (model.combined()) std::cout << "model: " << modelDescription(model) << "\n";
     printDetails(std::cout, summary);
+    if (!submodels.empty()) {
+        std::cout << "\neach submodel on its own sub-problem\n";
+        for (const SubmodelEvaluation& e : submodels)
+            std::cout << "submodel " << e.index + 1 << ": " << metric << " " << fixed(e.metric) << " (" << e.samples
+                      << " samples)\n";
+    }
     if (!reportPath.empty()) std::cout << "\nreport written to " << reportPath << "\n";
     std::cout.flush();
     return exitOk;

@@ -1,16 +1,11 @@
 #include "evaluation.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "text_format.h"
 
 namespace skynnet::cli {
 namespace {
-
-std::string fixed(double v, int decimals = 4) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
 
 std::string padded(const std::string& s, std::size_t width, bool right = false) {
     if (s.size() >= width) return s;

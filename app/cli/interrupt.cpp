@@ -3,6 +3,8 @@
 #include <chrono>
 #include <csignal>
 
+#include "commands.h"
+
 namespace skynnet::cli {
 namespace {
 
@@ -40,5 +42,10 @@ InterruptGuard::~InterruptGuard() {
 }
 
 bool InterruptGuard::interrupted() const { return sigintSeen.load(std::memory_order_relaxed); }
+
+int interruptedExit(const std::string& detail) {
+    printError("interrupted" + detail + "; no output written");
+    return exitInterrupted;
+}
 
 }  // namespace skynnet::cli

@@ -2,6 +2,7 @@
 // Ctrl-C during training: the first SIGINT asks the training to stop at the next batch boundary,
 // a second one kills the process at once (the default action is restored after the first).
 #include <atomic>
+#include <string>
 #include <thread>
 
 #include "core/cancel.h"
@@ -25,5 +26,8 @@ private:
     // into token.cancel(), so the handler never touches the token's shared state.
     std::jthread watcher_;
 };
+
+// Reports "interrupted<detail>; no output written" as the error line and returns exitInterrupted.
+int interruptedExit(const std::string& detail = "");
 
 }  // namespace skynnet::cli

@@ -29,15 +29,19 @@ const char* const usage =
     "Usage: skynnet-cli COMMAND [options]\n"
     "\n"
     "Commands:\n"
-    "  train     train a network on a CSV/TSV file, IDX images or a built-in dataset\n"
-    "  evaluate  metrics of a saved model on labelled data\n"
+    "  train     train a network on a CSV/TSV file, IDX images or a built-in dataset;\n"
+    "            with --submodels N, the Skynnet split: N smaller submodels in parallel, combined\n"
+    "  plan      preview the split (submodels, widths, parameters, memory) without training\n"
+    "  evaluate  metrics of a saved model (single or combined) on labelled data\n"
     "  predict   predictions of a saved model, as CSV\n"
+    "  export    a saved model as a model file, an ONNX graph or a C++ header\n"
     "\n"
     "Run 'skynnet-cli COMMAND --help' for the options of a command.\n"
     "Other options: --help, --version.\n"
     "\n"
     "Example, offline:\n"
     "  skynnet-cli train --data builtin:spirals --layers dense:64:relu,dense:64:relu --epochs 50 --save spirals.skynnet\n"
+    "  skynnet-cli plan --data builtin:blobs:classes=10 --layers dense:64:relu --submodels 3\n"
     "\n"
     "Exit status: 0 success, 1 bad data, model or file, 2 bad command line, 130 interrupted.\n";
 
@@ -60,8 +64,10 @@ int dispatch(const std::vector<std::string>& argv) {
     if (command == "train") return runTrain(rest);
     if (command == "evaluate") return runEvaluate(rest);
     if (command == "predict") return runPredict(rest);
+    if (command == "plan") return runPlan(rest);
+    if (command == "export") return runExport(rest);
     if (command.rfind("-", 0) == 0) throw UsageError("unknown option '" + command + "' (expected a command first; see --help)");
-    throw UsageError("unknown command '" + command + "' (expected train, evaluate or predict)");
+    throw UsageError("unknown command '" + command + "' (expected train, plan, evaluate, predict or export)");
 }
 
 }  // namespace

@@ -5,15 +5,20 @@ namespace skynnet::cli {
 LoadedModel loadTrainedModel(const std::string& path) {
     LoadedModel m;
     m.path = path;
-    m.saved = loadModel(path);
-    // The seed is irrelevant: every weight is overwritten from the file (loadModel checked the count).
-    m.network = Network(m.saved.spec, 1);
-    m.network.setFlatWeights(m.saved.weights);
+    m.saved = loadAnyModel(path);
+    m.model = buildCombinedModel(m.saved);
     return m;
 }
 
-Matrix modelOutputs(LoadedModel& model, const Dataset& data) {
-    return model.network.predict(model.saved.preprocessing.apply(data.features));
+Matrix modelOutputs(LoadedModel& model, const Dataset& data) { return predictRaw(model.model, model.saved, data.features); }
+
+std::string modelDescription(const LoadedModel& model) {
+    const SavedCombinedModel& m = model.saved;
+    if (!model.combined()) return "a single network " + m.specs.front().widthsSummary();
+    std::string widths;
+    for (const NetworkSpec& s : m.specs) widths += (widths.empty() ? "" : ", ") + s.widthsSummary();
+    return std::to_string(m.submodelCount()) + " submodel" + (m.submodelCount() == 1 ? "" : "s") + " (" +
+           strategyName(m.rule.strategy) + ") of " + widths;
 }
 
 }  // namespace skynnet::cli

@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 
 #include "cli_args.h"
 #include "core/error.h"
+#include "io/atomic_file.h"
 
 namespace skynnet::cli {
 
@@ -27,6 +29,24 @@ void checkOutputPaths(const std::vector<OutputPath>& outputs) {
             throw Error("cannot write " + o.option + " " + o.path + ": directory '" + dir.string() + "' does not exist");
         if (::access(dir.c_str(), W_OK) != 0)
             throw Error("cannot write " + o.option + " " + o.path + ": directory '" + dir.string() + "' is not writable");
+    }
+}
+
+void writeReportAndModel(const std::string& reportPath, const std::string& reportText, const std::string& modelPath,
+                         const std::function<void(const std::string&)>& save) {
+    std::optional<AtomicFileWriter> reportFile;
+    if (!reportPath.empty()) {
+        reportFile.emplace(reportPath);
+        reportFile->write(reportText);
+    }
+    if (!modelPath.empty()) save(modelPath);
+    if (!reportFile) return;
+    try {
+        reportFile->commit();
+    } catch (...) {
+        std::error_code ec;
+        if (!modelPath.empty()) std::filesystem::remove(modelPath, ec);
+        throw;
     }
 }
 

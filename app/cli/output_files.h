@@ -1,6 +1,7 @@
 #pragma once
 // Output files of the commands. Every file is written atomically and only after the work
 // succeeded; these checks run first so that a long training is not lost to a typo in a path.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,5 +15,11 @@ struct OutputPath {
 // Throws Error naming the option when a path cannot be written (missing or read-only directory,
 // an existing directory of that name), and UsageError when two options name the same file.
 void checkOutputPaths(const std::vector<OutputPath>& outputs);
+
+// A report and a model written so that either both appear or neither does: the report is staged
+// first and committed after the model, and a failed commit takes the just-saved model away again.
+// An empty path skips that file; `save` writes the model (atomically) to modelPath.
+void writeReportAndModel(const std::string& reportPath, const std::string& reportText, const std::string& modelPath,
+                         const std::function<void(const std::string&)>& save);
 
 }  // namespace skynnet::cli

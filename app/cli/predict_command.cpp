@@ -1,11 +1,13 @@
-// `skynnet-cli predict`: a saved model applied to data with or without its target column; one CSV
-// row per sample with the predicted class (or values) and the class probabilities.
+// `skynnet-cli predict`: a saved model (one network or a combined split) applied to data with or
+// without its target column; one CSV row per sample with the predicted class (or values) and the
+// class probabilities.
 #include <cstdio>
 #include <iostream>
 
 #include "cli_args.h"
 #include "commands.h"
-#include "data_source.h"
+#include "data/data_source.h"
+#include "data_request.h"
 #include "io/atomic_file.h"
 #include "model_input.h"
 #include "output_files.h"
@@ -16,7 +18,7 @@ namespace {
 
 const std::vector<OptionSpec>& predictOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
-        {"--model", "MODEL", "the model file written by 'train --save'"},
+        {"--model", "MODEL", "the model file written by 'train --save' (a single or a combined model)"},
         {"--data", "PATH", "CSV/TSV (the target column may be absent), IDX images or builtin:..."},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         {"--output", "FILE", "the predictions CSV to write"},
@@ -41,12 +43,12 @@ std::string number(double v) {
     return buf;
 }
 
-std::string predictionsCsv(const SavedModel& model, const Matrix& out) {
+std::string predictionsCsv(const SavedCombinedModel& model, const Matrix& out) {
     std::string text;
     const auto name = [&](const std::vector<std::string>& names, Index k, const char* fallback) {
         return std::size_t(k) < names.size() ? names[std::size_t(k)] : fallback + std::to_string(k + 1);
     };
-    if (model.task == Task::Regression) {
+    if (model.task() == Task::Regression) {
         for (Index j = 0; j < out.cols(); ++j) text += (j ? "," : "") + csvField(name(model.targetNames, j, "output_"));
         text += "\n";
         for (Index r = 0; r < out.rows(); ++r) {
@@ -56,7 +58,7 @@ std::string predictionsCsv(const SavedModel& model, const Matrix& out) {
         return text;
     }
     // A binary network has one sigmoid output p(second class); both probabilities are written.
-    const bool binary = model.task == Task::Binary;
+    const bool binary = model.task() == Task::Binary;
     const Index classes = binary ? 2 : out.cols();
     text += "predicted";
     for (Index k = 0; k < classes; ++k) text += "," + csvField("probability_" + name(model.classNames, k, "class_"));
@@ -83,9 +85,8 @@ int runPredict(const std::vector<std::string>& words) {
                   << formatOptions(predictOptionSpecs());
         return exitOk;
     }
-    DataRequest request;
-    request.path = args.required("--data");
-    request.labels = args.text("--labels", "");
+    const DataRequest request = dataRequest(args);
+    checkRequestUsage(request);
     const std::string modelPath = args.required("--model");
     const std::string outputPath = args.required("--output");
     checkOutputPaths({{"--output", outputPath}});

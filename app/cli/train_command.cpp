@@ -1,8 +1,8 @@
 // `skynnet-cli train`: options -> data, spec and config (train_setup) -> Trainer::fit -> test
-// metrics -> report and model, written only after everything succeeded.
+// metrics -> report and model, written only after everything succeeded. With --submodels the
+// Skynnet split runs instead (split_train.h).
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -10,9 +10,10 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "interrupt.h"
-#include "io/atomic_file.h"
 #include "output_files.h"
 #include "progress.h"
+#include "split_train.h"
+#include "text_format.h"
 #include "train/resources.h"
 #include "train/trainer.h"
 #include "train_report.h"
@@ -22,12 +23,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string megabytes(std::int64_t bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f MB", double(bytes) / (1024.0 * 1024.0));
-    return buf;
-}
-
 void announce(const PreparedData& data, const NetworkSpec& spec, int threads) {
     std::fprintf(stderr, "training %s (%lld parameters) on %lld samples, validating on %lld, testing on %lld; %d thread%s\n",
                  spec.widthsSummary().c_str(), static_cast<long long>(paramCount(spec)),
@@ -35,29 +30,8 @@ void announce(const PreparedData& data, const NetworkSpec& spec, int threads) {
                  static_cast<long long>(data.xTest.rows()), threads, threads == 1 ? "" : "s");
 }
 
-int interruptedExit(const TrainResult* result) {
-    const std::string at = result ? " after " + std::to_string(result->history.size()) + " complete epoch(s)" : "";
-    printError("interrupted" + at + "; no output written");
-    return exitInterrupted;
-}
-
-// The report is staged first and committed after the model, so that either both files appear or
-// neither does (a failed commit takes the just-saved model away again).
-void writeOutputs(const TrainOptions& o, const Json& report, const SavedModel* model) {
-    std::optional<AtomicFileWriter> reportFile;
-    if (!o.reportPath.empty()) {
-        reportFile.emplace(o.reportPath);
-        reportFile->write(report.dump(2) + "\n");
-    }
-    if (model) saveModel(o.savePath, *model);
-    if (!reportFile) return;
-    try {
-        reportFile->commit();
-    } catch (...) {
-        std::error_code ec;
-        if (model) std::filesystem::remove(o.savePath, ec);
-        throw;
-    }
+std::string epochsDone(const TrainResult& result) {
+    return " after " + std::to_string(result.history.size()) + " complete epoch(s)";
 }
 
 }  // namespace
@@ -72,11 +46,12 @@ int runTrain(const std::vector<std::string>& words) {
     const TrainOptions o = parseTrainOptions(args);
     checkOutputPaths({{"--save", o.savePath}, {"--report", o.reportPath}});
     setKernelThreads(o.threads);
+    if (o.split) return runSplitTraining(args, o, start);
 
     CancelToken cancel;
     InterruptGuard interrupt(cancel);
     PreparedData data = prepareData(o);
-    if (interrupt.interrupted()) return interruptedExit(nullptr);
+    if (interrupt.interrupted()) return interruptedExit();
     const NetworkSpec spec = buildNetworkSpec(o, data);
     const TrainConfig config = buildTrainConfig(o, data.task());
     Network network(spec, o.config.seed);
@@ -87,7 +62,7 @@ int runTrain(const std::vector<std::string>& words) {
     const TrainResult result =
         trainer.fit(data.xTrain, data.yTrain, validating ? &data.xValidation : nullptr,
                     validating ? &data.yValidation : nullptr, progressCallbacks(data.task(), config.epochs, o.quiet), &cancel);
-    if (result.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(&result);
+    if (result.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(epochsDone(result));
     if (result.status == TrainStatus::Failed) throw Error(result.error);
     if (result.status == TrainStatus::EarlyStopped && !o.quiet)
         std::fprintf(stderr, "early stopping after epoch %zu; keeping the weights of epoch %d\n", result.history.size(),
@@ -113,8 +88,9 @@ int runTrain(const std::vector<std::string>& words) {
         if (test) addMetrics(extra, *test, "test_");
         model = buildSavedModel(data, network, std::move(extra));
     }
-    if (interrupt.interrupted()) return interruptedExit(&result);
-    writeOutputs(o, report, model ? &*model : nullptr);
+    if (interrupt.interrupted()) return interruptedExit(epochsDone(result));
+    writeReportAndModel(o.reportPath, report.dump(2) + "\n", o.savePath,
+                        [&](const std::string& path) { saveModel(path, *model); });
 
     if (test) std::cout << "test " << headline(*test) << "\n";
     else std::cout << "no test set (--test-fraction 0 and no --test-data)\n";

@@ -2,8 +2,10 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "data_request.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
+#include "split_options.h"
 
 namespace skynnet::cli {
 namespace {
@@ -24,7 +26,7 @@ auto parsedOption(const std::string& name, F parse) -> decltype(parse()) {
 }  // namespace
 
 const std::vector<OptionSpec>& trainOptionSpecs() {
-    static const std::vector<OptionSpec> specs = {
+    static const std::vector<OptionSpec> common = {
         {"--data", "PATH", "training data: CSV/TSV file, IDX images (.gz ok), or builtin:spirals|sine|blobs[:KEY=VALUE...]"},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         {"--test-data", "PATH", "separate test data (default: a stratified part of --data, see --test-fraction)"},
@@ -46,12 +48,32 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         {"--test-fraction", "F", "fraction of --data held out for testing without --test-data (default 0.2)"},
         {"--early-stopping", "P", "stop after P epochs without a better validation loss, keep the best weights"},
         {"--seed", "S", "seed of the split, the initial weights and the batch order (default 1)"},
-        {"--threads", "T", "kernel threads (default: all cores)"},
-        {"--save", "MODEL", "write the trained model (architecture, weights, preprocessing, names)"},
-        {"--report", "FILE", "write a JSON report: test metrics, times, memory, per-epoch history"},
-        {"--quiet", "", "no per-epoch progress on stderr"},
-        {"--help", "", "show this help"},
+        {"--threads", "T", "kernel threads; with --submodels the budget all submodels share (default: all cores)"},
     };
+    static const std::vector<OptionSpec> specs = [] {
+        std::vector<OptionSpec> all = common;
+        all.insert(all.end(), splitOptionSpecs().begin(), splitOptionSpecs().end());
+        all.push_back({"--baseline", "", "with --submodels: also train the original model, for comparison"});
+        all.push_back({"--save", "MODEL", "write the trained model (architecture, weights, preprocessing, names)"});
+        all.push_back({"--report", "FILE", "write a JSON report: test metrics, times, memory, per-epoch history"});
+        all.push_back({"--quiet", "", "no per-epoch progress on stderr"});
+        all.push_back({"--help", "", "show this help"});
+        return all;
+    }();
+    return specs;
+}
+
+const std::vector<OptionSpec>& planOptionSpecs() {
+    static const std::vector<OptionSpec> specs = [] {
+        std::vector<OptionSpec> all;
+        for (const OptionSpec& s : trainOptionSpecs())
+            if (s.name != "--baseline" && s.name != "--save" && s.name != "--report" && s.name != "--quiet" &&
+                s.name != "--help")
+                all.push_back(s);
+        all.push_back({"--json", "", "print the plan as JSON instead of a table"});
+        all.push_back({"--help", "", "show this help"});
+        return all;
+    }();
     return specs;
 }
 
@@ -60,20 +82,33 @@ std::string trainHelp() {
            "Trains a network, reports per-epoch progress on stderr and the test metrics on stdout.\n"
            "Preprocessing is fitted on the training split only. Output files are written only when\n"
            "training succeeds; Ctrl-C stops at the next batch and writes nothing (exit status 130).\n\n" +
-           formatOptions(trainOptionSpecs());
+           formatOptions(trainOptionSpecs()) +
+           "\nWith --submodels N the network is split (see 'skynnet-cli plan --help'): the submodels train in\n"
+           "parallel on --threads cores and the report adds the plan, every submodel's figures, the combined\n"
+           "model's metrics and, with --baseline, the original model's.\n";
+}
+
+std::string planHelp() {
+    return "Usage: skynnet-cli plan --data PATH --submodels N [options]\n\n"
+           "Shows, without training, how 'train' with the same options would split the network: the strategy,\n"
+           "S submodels, the reduction factor F, and per model the classes or outputs it owns, its training\n"
+           "samples, widths, parameters, MFLOP per sample and training memory, the original model first.\n"
+           "Strategies (auto picks by task): class-groups (multiclass: pairwise class groups, F = g/2),\n"
+           "binary-shards (binary: data shards, F = N), output-split (regression: target columns, F = N),\n"
+           "data-shards (any task: an averaged ensemble on data shards, F = --shard-factor).\n"
+           "Submodels are numbered from 1, classes and columns from 0 as in the data.\n\n" +
+           formatOptions(planOptionSpecs());
 }
 
 TrainOptions parseTrainOptions(const Args& a) {
     TrainOptions o;
-    o.data.path = a.required("--data");
-    o.data.labels = a.text("--labels", "");
-    o.data.target = a.text("--target", "");
+    o.data = dataRequest(a);
     if (const auto task = a.text("--task")) o.data.task = parsedOption("--task", [&] { return parseTask(*task); });
-    if (const auto test = a.text("--test-data")) {
-        DataRequest t = o.data;
-        t.option = "--test-data";
-        t.path = *test;
-        t.labels = a.text("--test-labels", "");
+    checkRequestUsage(o.data);
+    if (a.has("--test-data")) {
+        DataRequest t = dataRequest(a, {"--test-data", "--test-labels", "--target"});
+        t.task = o.data.task;
+        checkRequestUsage(t);
         o.testData = t;
     } else if (a.has("--test-labels")) {
         Args::fail("--test-labels", "needs --test-data");
@@ -113,6 +148,9 @@ TrainOptions parseTrainOptions(const Args& a) {
     }
     o.threads = a.positiveInt("--threads", hardwareThreads());
     c.threads = o.threads;
+    o.split = parseSplitOptions(a, c);
+    o.baseline = a.flag("--baseline");
+    if (o.baseline && !o.split) Args::fail("--baseline", "needs --submodels (it is what the split is compared with)");
 
     o.savePath = a.text("--save", "");
     o.reportPath = a.text("--report", "");

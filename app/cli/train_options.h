@@ -1,16 +1,16 @@
 #pragma once
-// The options of `skynnet-cli train`, checked and typed. Kept apart from running the training so
-// that later option groups (the Skynnet split: `plan`, --split ...) can be added to the table and
-// to TrainOptions without touching the training flow.
+// The options of `skynnet-cli train` and `skynnet-cli plan`, checked and typed. Kept apart from
+// running the training so that `plan` previews exactly the split `train` would run.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli_args.h"
 #include "data/preprocessing.h"
-#include "data_source.h"
+#include "data/data_source.h"
 #include "losses/loss.h"
 #include "model/network_spec.h"
+#include "split/split_plan.h"
 #include "train/train_types.h"
 
 namespace skynnet::cli {
@@ -26,6 +26,10 @@ struct TrainOptions {
     std::optional<LossKind> loss;    // empty: the task's natural loss
     TrainConfig config;              // everything but the loss, which follows from the task
     int threads = 0;                 // kernel threads; the machine's cores when not given
+                                     // (split: the budget all submodels share)
+
+    std::optional<SplitOptions> split;  // --submodels: train the Skynnet split instead of one network
+    bool baseline = false;              // --baseline: also the original model, for comparison
 
     std::string savePath;    // --save; empty: the model is not written
     std::string reportPath;  // --report; empty: no report file
@@ -34,6 +38,9 @@ struct TrainOptions {
 
 const std::vector<OptionSpec>& trainOptionSpecs();
 std::string trainHelp();
+// The train options that shape data, network and split (no outputs), plus --json.
+const std::vector<OptionSpec>& planOptionSpecs();
+std::string planHelp();
 // Throws UsageError naming the option at fault.
 TrainOptions parseTrainOptions(const Args& args);
 

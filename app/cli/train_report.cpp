@@ -26,6 +26,8 @@ std::string scheduleText(const Schedule& s) {
     return "constant";
 }
 
+}  // namespace
+
 Json historyJson(const std::vector<EpochStats>& history) {
     Json h = Json::array();
     for (const EpochStats& e : history) {
@@ -41,8 +43,6 @@ Json historyJson(const std::vector<EpochStats>& history) {
     }
     return h;
 }
-
-}  // namespace
 
 Json trainingRecord(const TrainOptions& o, const TrainConfig& c) {
     const OptimizerConfig& opt = c.optimizer;
@@ -66,9 +66,7 @@ Json trainingRecord(const TrainOptions& o, const TrainConfig& c) {
     return Json::object({{"settings", settings}, {"split", split}});
 }
 
-Json buildTrainReport(const TrainOptions& o, const PreparedData& data, const NetworkSpec& spec, const TrainConfig& config,
-                      const TrainResult& result, const std::optional<EvaluationSummary>& test, double testLoss,
-                      const RunFigures& figures) {
+Json reportHead(const TrainOptions& o, const PreparedData& data, const NetworkSpec& spec, const TrainConfig& config) {
     Json r = Json::object({{"tool", "skynnet-cli"}, {"version", skynnetVersion}, {"command", "train"}});
     r["task"] = taskName(data.task());
     Json d = Json::object({{"source", o.data.path},
@@ -87,6 +85,13 @@ Json buildTrainReport(const TrainOptions& o, const PreparedData& data, const Net
                                  {"output_activation", activationName(spec.outputActivation)}});
     const Json record = trainingRecord(o, config);
     r["settings"] = record.at("settings");
+    return r;
+}
+
+Json buildTrainReport(const TrainOptions& o, const PreparedData& data, const NetworkSpec& spec, const TrainConfig& config,
+                      const TrainResult& result, const std::optional<EvaluationSummary>& test, double testLoss,
+                      const RunFigures& figures) {
+    Json r = reportHead(o, data, spec, config);
     r["status"] = statusName(result.status);
     r["epochs_run"] = result.history.size();
     r["best_epoch"] = result.bestEpoch;

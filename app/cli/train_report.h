@@ -23,6 +23,13 @@ struct RunFigures {
 // What the model file records about its training, so `evaluate --split` can rebuild the split.
 Json trainingRecord(const TrainOptions& options, const TrainConfig& config);
 
+// The first members of every train report: {"tool","version","command","task","data","network",
+// "settings"}. Takes its counts from the preprocessed matrices, so call it before they are handed on.
+Json reportHead(const TrainOptions& options, const PreparedData& data, const NetworkSpec& spec, const TrainConfig& config);
+// [{"epoch","loss","metric","validation_loss","validation_metric","seconds","samples_per_second",
+//   "learning_rate"}...]
+Json historyJson(const std::vector<EpochStats>& history);
+
 // {"tool","command","task","data":{...},"network":{...},"settings":{...},"status",
 //  "epochs_run","best_epoch", test metrics ("test_accuracy"... or "test_mse", "test_mae",
 //  "test_r2"), "test_loss", "wall_seconds","train_seconds","cpu_seconds","peak_memory_bytes",

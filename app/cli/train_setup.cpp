@@ -27,7 +27,7 @@ void preprocess(const Preprocessing& p, Dataset& d, Matrix& x, Matrix& y) {
 
 }  // namespace
 
-PreparedData prepareData(const TrainOptions& o) {
+PreparedData prepareData(const TrainOptions& o, DataUse use) {
     PreparedData p;
     {  // scoped so the whole set is freed before the test file is read
         const Dataset all = loadTrainingData(o.data);
@@ -38,14 +38,30 @@ PreparedData prepareData(const TrainOptions& o) {
         p.validation = all.subset(split.validation);
         p.test = all.subset(split.test);
     }
-    if (o.testData) p.test = loadLike(*o.testData, p.layout, true);
+    const bool training = use == DataUse::Training;
+    if (o.testData && training) p.test = loadLike(*o.testData, p.layout, true);
 
     p.preprocessing.scaling = o.scaling.value_or(dataKind(o.data.path) == DataKind::Idx ? Scaling::MinMax : Scaling::Standardize);
     p.preprocessing.fit(p.train);
+    if (!training) return p;
     preprocess(p.preprocessing, p.train, p.xTrain, p.yTrain);
     preprocess(p.preprocessing, p.validation, p.xValidation, p.yValidation);
     preprocess(p.preprocessing, p.test, p.xTest, p.yTest);
     return p;
+}
+
+Dataset networkDataset(const Dataset& part, Matrix x) {
+    Dataset d;
+    d.source = part.source;
+    d.task = part.task;
+    d.classNames = part.classNames;
+    d.labels = part.labels;
+    d.targets = part.targets;
+    d.targetNames = part.targetNames;
+    // The network's columns: one-hot encoding may have changed their number, and their names.
+    d.sampleShape = part.sampleShape.size() == x.cols() ? part.sampleShape : Shape::flat(int(x.cols()));
+    d.features = std::move(x);
+    return d;
 }
 
 NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data) {

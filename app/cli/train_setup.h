@@ -4,7 +4,7 @@
 // planner's `plan`, or split training) can build the same inputs and train them differently.
 #include "data/dataset.h"
 #include "data/preprocessing.h"
-#include "data_source.h"
+#include "data/data_source.h"
 #include "io/spec_json.h"
 #include "model/network.h"
 #include "train_options.h"
@@ -22,9 +22,18 @@ struct PreparedData {
     Task task() const { return train.task; }
 };
 
+enum class DataUse {
+    Training,  // everything: the test data too, every part preprocessed
+    Planning,  // the training rows as `plan` needs them: preprocessing fitted but not applied (the
+               // parts keep their raw features, the x and y matrices stay empty), no test data read
+};
+
 // Loads --data (and --test-data), splits it with the seed, fits the preprocessing on the training
 // rows and applies it to every part. Throws Error for data problems.
-PreparedData prepareData(const TrainOptions& options);
+PreparedData prepareData(const TrainOptions& options, DataUse use = DataUse::Training);
+// A part's names and targets with network inputs `x` as its features: what the engine's split
+// training and combined evaluation take.
+Dataset networkDataset(const Dataset& part, Matrix x);
 NetworkSpec buildNetworkSpec(const TrainOptions& options, const PreparedData& data);
 // The options' config with the loss chosen for the task (a loss that contradicts the task is a
 // UsageError naming --loss).

@@ -36,6 +36,7 @@ std::string statusName(TrainStatus s) {
 Trainer::Trainer(Network& network, const TrainConfig& config, Task task)
     : net_(network), config_(config), task_(task), loss_(makeLoss(config.loss)), params_(network.params()),
       shuffleRng_(config.seed) {
+    for (const auto& layer : net_.layers()) flopsPerSample_ += layer->flopsPerSample();
     if (config.batchSize < 1) throw Error("batch size must be at least 1");
     if (config.epochs < 0) throw Error("epochs must not be negative");
     // Cross-entropies need probabilities: refuse them on an output that gives none.
@@ -53,8 +54,12 @@ double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
         throw Error("targets have " + std::to_string(y.cols()) + " columns, the network outputs " +
                     std::to_string(net_.spec().outputs));
     // Several kernel threads: split the batch over replicas (one parallel region per step);
-    // slices under 16 rows would starve the matrix kernels, so small batches stay whole.
-    const int threads = kernelThreads();
+    // slices under 16 rows would starve the matrix kernels, so small batches stay whole. A step
+    // under ~8 MFLOP is done before a second thread would even wake up: it stays on this thread
+    // (two threads made a 4-64-64-2 network 100x slower when the other core was busy).
+    const double stepFlops = 3.0 * double(flopsPerSample_) * double(x.rows());
+    const int threads = stepFlops >= 8e6 ? kernelThreads() : 1;
+    const KernelThreadScope serial(threads == 1 ? 1 : 0);
     BatchSplit::Step step;
     if (threads > 1 && x.rows() >= 16 * threads) {
         if (!split_ || split_->threads() != threads) split_ = std::make_unique<BatchSplit>(net_, threads);

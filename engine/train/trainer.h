@@ -52,6 +52,7 @@ private:
     int epoch_ = 0;
     Rng shuffleRng_;
     Matrix xBatch_, yBatch_, grad_;
+    std::int64_t flopsPerSample_ = 0;  // forward pass of one sample
     double lastBatchMetricSum_ = 0;  // correct predictions in the last trained batch
     std::unique_ptr<BatchSplit> split_;  // with several kernel threads
     std::chrono::steady_clock::time_point start_, lastResources_;

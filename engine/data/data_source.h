@@ -1,37 +1,50 @@
 #pragma once
-// Where the command-line tool gets its data: a CSV/TSV file, an IDX image file (the MNIST family,
-// plain or gzip) or a built-in generator ("builtin:spirals", "builtin:sine", "builtin:blobs"),
-// so that the tool always has an offline example.
+// Where a front end (the command-line tool, the desktop app) gets its data: a CSV/TSV file, an
+// IDX image file (the MNIST family, plain or gzip) or a built-in generator ("builtin:spirals",
+// "builtin:sine", "builtin:blobs"), so that there is always an offline example.
 //
 // Training data is loaded as it is. Test, evaluation and prediction data are loaded *like* a
 // reference layout (the training set or a saved model): feature columns in the reference's order
 // with its category codes, labels mapped onto its classes by name. A file whose own class list or
 // column order differs from the training file's therefore still lines up with the model.
+//
+// Every failure is a skynnet::Error. Problems with the request itself (an unknown built-in name,
+// a labels file for a CSV) name the option the value came from, so a front end can show them as
+// mistakes in how it was asked; checkDataRequest() finds those before anything is read.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/task.h"
 #include "data/dataset.h"
-#include "io/spec_json.h"
 
-namespace skynnet::cli {
+namespace skynnet {
+
+struct SavedModel;
+struct SavedCombinedModel;
 
 enum class DataKind { Csv, Idx, Builtin };
 
 struct DataRequest {
-    std::string option = "--data";  // the option the path came from, for messages
+    std::string option = "--data";          // what the path came from, for messages
     std::string path;
-    std::string labels;             // IDX labels file; empty: the one beside the images
-    std::string target;             // CSV target column (name or index); empty: the last column
-    std::optional<Task> task;       // empty: detected
+    std::string labels;                     // IDX labels file; empty: the one beside the images
+    std::string target;                     // CSV target column (name or index); empty: the last column
+    std::optional<Task> task;               // empty: detected
+    std::string labelsOption = "--labels";  // what `labels` came from, for messages
+    std::string targetOption = "--target";  // what `target` came from, for messages
 };
 
 // "builtin:" prefix, else IDX by name ("idx", "ubyte") or magic (gzip or 0x0000080n), else CSV.
 DataKind dataKind(const std::string& path);
 
+// The request's own mistakes, without loading anything: a malformed builtin spec, a labels file
+// for data that is not IDX, a target column for data that is not CSV. Throws Error whose message
+// starts with the option at fault ("--data: unknown built-in dataset 'x' ...").
+void checkDataRequest(const DataRequest& request);
+
 // The training data. Builtin specs are "builtin:NAME[:KEY=VALUE...]" with keys samples, classes,
-// noise, seed, outputs, features; a bad spec is a UsageError naming request.option.
+// noise, seed, outputs, features.
 Dataset loadTrainingData(const DataRequest& request);
 
 // What data must look like to be fed to a trained network.
@@ -47,9 +60,10 @@ struct DataLayout {
 DataLayout layoutOf(const Dataset& training, const std::string& targetColumn);
 // The layout a saved model expects (its extra "target_column" names the classification target).
 DataLayout layoutOf(const SavedModel& model);
+DataLayout layoutOf(const SavedCombinedModel& model);
 
 // Loads data like `layout`. With needTargets, labels or targets are loaded too (and their absence
 // is an Error); without, the result has features only (a CSV may lack the target columns).
 Dataset loadLike(const DataRequest& request, const DataLayout& layout, bool needTargets);
 
-}  // namespace skynnet::cli
+}  // namespace skynnet

@@ -1,18 +1,21 @@
-#include "data_source.h"
+#include "data/data_source.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 
-#include "cli_args.h"
 #include "core/error.h"
 #include "data/csv_loader.h"
 #include "data/generators.h"
 #include "data/idx_loader.h"
+#include "io/combined_model_file.h"
+#include "io/spec_json.h"
 
-namespace skynnet::cli {
+namespace skynnet {
 namespace {
 
 constexpr const char* builtinPrefix = "builtin:";
@@ -29,8 +32,18 @@ std::string joined(const std::vector<std::string>& items, std::size_t limit = 12
     return s;
 }
 
+// A request's mistake: the message starts with the option it came from.
+[[noreturn]] void failOption(const std::string& option, const std::string& problem) {
+    throw Error(option + ": " + problem);
+}
+
+struct BuiltinSpec {
+    std::string name;  // spirals, sine or blobs
+    std::map<std::string, double> parameters;
+};
+
 // "builtin:NAME[:KEY=VALUE...]". Defaults give a problem a small MLP learns in seconds.
-Dataset generate(const DataRequest& request) {
+BuiltinSpec parseBuiltin(const DataRequest& request) {
     const std::string spec = request.path.substr(std::string(builtinPrefix).size());
     std::vector<std::string> parts;
     for (std::size_t at = 0;;) {
@@ -42,7 +55,7 @@ Dataset generate(const DataRequest& request) {
     const std::string name = parts[0];
     const bool spirals = name == "spirals", sine = name == "sine", blobs = name == "blobs";
     if (!spirals && !sine && !blobs)
-        Args::fail(request.option, "unknown built-in dataset '" + name + "' (expected spirals, sine or blobs)");
+        failOption(request.option, "unknown built-in dataset '" + name + "' (expected spirals, sine or blobs)");
     std::map<std::string, double> p = {{"samples", sine ? 2000 : 1200}, {"noise", sine ? 0.05 : (blobs ? 1.0 : 0.05)},
                                        {"seed", 1}};
     if (spirals || blobs) p["classes"] = blobs ? 4 : 3;
@@ -54,26 +67,33 @@ Dataset generate(const DataRequest& request) {
         if (eq == std::string::npos || !p.count(key)) {
             std::string keys;
             for (const auto& [k, v] : p) keys += (keys.empty() ? "" : ", ") + k;
-            Args::fail(request.option, "builtin:" + name + ": unknown parameter '" + parts[i] + "' (expected KEY=VALUE with KEY one of " + keys + ")");
+            failOption(request.option, "builtin:" + name + ": unknown parameter '" + parts[i] +
+                                           "' (expected KEY=VALUE with KEY one of " + keys + ")");
         }
         const std::string value = parts[i].substr(eq + 1);
         char* end = nullptr;
         const double v = std::strtod(value.c_str(), &end);
         if (value.empty() || *end != '\0' || v < 0 || (key != "noise" && v != double(long(v))))
-            Args::fail(request.option, "builtin:" + name + ": " + key + " expects a non-negative " +
+            failOption(request.option, "builtin:" + name + ": " + key + " expects a non-negative " +
                                            (key == "noise" ? "number" : "integer") + ", got '" + value + "'");
         p[key] = v;
     }
+    return {name, p};
+}
+
+Dataset generate(const DataRequest& request) {
+    BuiltinSpec b = parseBuiltin(request);
+    auto& p = b.parameters;
     const auto seed = std::uint64_t(p["seed"]);
     const float noise = float(p["noise"]);
     Dataset d;
-    if (sine) {
+    if (b.name == "sine") {
         d = makeSineRegression(int(p["samples"]), int(p["outputs"]), noise, seed);
     } else {
         const int classes = int(p["classes"]);
         const int perClass = classes > 0 ? int(p["samples"]) / classes : 0;
-        d = spirals ? makeSpirals(classes, perClass, noise, seed)
-                    : makeBlobs(classes, perClass, int(p["features"]), noise, seed);
+        d = b.name == "spirals" ? makeSpirals(classes, perClass, noise, seed)
+                                : makeBlobs(classes, perClass, int(p["features"]), noise, seed);
     }
     d.source = request.path;
     return d;
@@ -177,12 +197,18 @@ DataKind dataKind(const std::string& path) {
     return DataKind::Csv;
 }
 
-Dataset loadTrainingData(const DataRequest& request) {
+void checkDataRequest(const DataRequest& request) {
     const DataKind kind = dataKind(request.path);
     if (kind != DataKind::Idx && !request.labels.empty())
-        Args::fail("--labels", "only applies to IDX image files, and " + request.path + " is not one");
+        failOption(request.labelsOption, "only applies to IDX image files, and " + request.path + " is not one");
     if (kind != DataKind::Csv && !request.target.empty())
-        Args::fail("--target", "only applies to CSV files, and " + request.path + " is not one");
+        failOption(request.targetOption, "only applies to CSV files, and " + request.path + " is not one");
+    if (kind == DataKind::Builtin) parseBuiltin(request);
+}
+
+Dataset loadTrainingData(const DataRequest& request) {
+    checkDataRequest(request);
+    const DataKind kind = dataKind(request.path);
     Dataset d;
     switch (kind) {
     case DataKind::Csv: {
@@ -221,10 +247,21 @@ DataLayout layoutOf(const SavedModel& model) {
     return l;
 }
 
+DataLayout layoutOf(const SavedCombinedModel& model) {
+    DataLayout l;
+    l.task = model.task();
+    l.featureNames = model.featureNames;
+    l.categoricals = model.preprocessing.oneHot;
+    l.classNames = model.classNames;
+    l.targetNames = model.targetNames;
+    if (model.extra.isObject()) l.targetColumn = model.extra.value("target_column", "");
+    return l;
+}
+
 Dataset loadLike(const DataRequest& request, const DataLayout& layout, bool needTargets) {
     const DataKind kind = dataKind(request.path);
     if (kind != DataKind::Idx && !request.labels.empty())
-        Args::fail(request.option == "--data" ? "--labels" : "--test-labels", "only applies to IDX image files");
+        failOption(request.labelsOption, "only applies to IDX image files, and " + request.path + " is not one");
     if (kind == DataKind::Csv) {
         Dataset d = loadCsvLike(request, layout, needTargets);
         if (needTargets) d.validate();
@@ -254,4 +291,4 @@ Dataset loadLike(const DataRequest& request, const DataLayout& layout, bool need
     return d;
 }
 
-}  // namespace skynnet::cli
+}  // namespace skynnet

@@ -1,0 +1,35 @@
+// `skynnet-cli plan`: how `train` with the same options would split the network, without training:
+// the plan as a table (or JSON with --json) and its warnings. The data is loaded and split as
+// training would, since the plan depends on the classes and rows of the training part.
+#include <iostream>
+
+#include "commands.h"
+#include "core/error.h"
+#include "plan_view.h"
+#include "split_options.h"
+#include "train_options.h"
+#include "train_setup.h"
+
+namespace skynnet::cli {
+
+int runPlan(const std::vector<std::string>& words) {
+    const Args args = Args::parse(words, planOptionSpecs());
+    if (args.flag("--help")) {
+        std::cout << planHelp();
+        return exitOk;
+    }
+    if (!args.has("--submodels")) throw UsageError("--submodels is required");
+    const TrainOptions o = parseTrainOptions(args);
+    const PreparedData data = prepareData(o, DataUse::Planning);
+    const NetworkSpec spec = buildNetworkSpec(o, data);
+    // The loss must fit the task, as in train: a plan that train would refuse is no preview.
+    buildTrainConfig(o, data.task());
+    const SplitPlan plan = makePlan(spec, data.train, *o.split);
+    checkSplitOptionsUsed(args, *o.split, plan);
+    if (args.flag("--json")) std::cout << planJson(plan, o.threads).dump(2) << "\n";
+    else std::cout << planTable(plan, o.threads);
+    std::cout.flush();
+    return exitOk;
+}
+
+}  // namespace skynnet::cli

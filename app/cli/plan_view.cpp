@@ -1,0 +1,142 @@
+#include "plan_view.h"
+
+#include <cstdio>
+#include <numeric>
+
+#include "split/thread_backend.h"
+#include "text_format.h"
+
+namespace skynnet::cli {
+namespace {
+
+std::string format(const char* pattern, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, pattern, v);
+    return buf;
+}
+
+// "0-3,7-9": ascending indices as runs.
+std::string ranges(const std::vector<int>& items) {
+    std::string s;
+    for (std::size_t i = 0; i < items.size();) {
+        std::size_t j = i;
+        while (j + 1 < items.size() && items[j + 1] == items[j] + 1) ++j;
+        s += (s.empty() ? "" : ",") + std::to_string(items[i]);
+        if (j > i) s += "-" + std::to_string(items[j]);
+        i = j + 1;
+    }
+    return s;
+}
+
+int allOutputs(const SplitPlan& plan) {
+    // Binary data answers for its 2 classes through one sigmoid column.
+    return plan.task == Task::Binary ? 2 : plan.outputs;
+}
+
+std::string ownedText(const SplitPlan& plan, const std::vector<int>& owned) {
+    const std::string count = " (" + std::to_string(owned.size()) + ")";
+    if (int(owned.size()) == allOutputs(plan)) return "all" + count;
+    return ranges(owned) + count;
+}
+
+using Row = std::vector<std::string>;
+
+Row figures(const std::string& name, const std::string& owned, std::size_t samples, const NetworkSpec& spec,
+            std::int64_t params, std::int64_t flops, std::int64_t memory) {
+    return {name, owned, std::to_string(samples), spec.widthsSummary(), std::to_string(params),
+            format("%.3g", double(flops) / 1e6), memoryText(memory)};
+}
+
+Json specJson(const NetworkSpec& spec, std::int64_t params, std::int64_t flops, std::int64_t memory) {
+    return Json::object({{"widths", spec.widthsSummary()},
+                         {"layers", formatLayers(spec.layers)},
+                         {"params", params},
+                         {"flops_per_sample", flops},
+                         {"memory_bytes", memory}});
+}
+
+}  // namespace
+
+std::string ownedSummary(const SplitPlan& plan, int index) { return ownedText(plan, ownedOutputs(plan, index)); }
+
+std::vector<int> ownedOutputs(const SplitPlan& plan, int index) {
+    const SubmodelPlan& s = plan.submodels[std::size_t(index)];
+    if (plan.strategy == Strategy::ClassGroups) return s.classes;
+    std::vector<int> all;
+    if (plan.strategy == Strategy::OutputSplit) {
+        all.resize(std::size_t(s.columnEnd - s.columnBegin));
+        std::iota(all.begin(), all.end(), s.columnBegin);
+        return all;
+    }
+    all.resize(std::size_t(allOutputs(plan)));
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+}
+
+std::string planTable(const SplitPlan& plan, int threads) {
+    const int s = plan.submodelCount();
+    std::string head = strategyName(plan.strategy) + ": N=" + std::to_string(plan.requested) + " gives S=" +
+                       std::to_string(s) + " submodel" + (s == 1 ? "" : "s") + ", F=" + format("%.4g", plan.factor);
+    if (!plan.groupClasses.empty()) {
+        head += ", " + std::to_string(plan.groups) + " class groups";
+        for (std::size_t g = 0; g < plan.groupClasses.size(); ++g)
+            head += (g ? " | " : " ") + ranges(plan.groupClasses[g]);
+    }
+    if (plan.strategy == Strategy::BinaryShards) head += ", combined by " + binaryCombineName(plan.binaryCombine);
+    head += "\nepochs " + std::to_string(plan.epochs);
+    if (plan.epochsScaled) head += ", " + std::to_string(plan.effectiveEpochs) + " per submodel (divided by F)";
+    else head += " per submodel (not scaled)";
+    const std::vector<int> kernels = ThreadBackend::kernelThreadsPerWorker(s, threads);
+    head += "; " + std::to_string(kernels.size()) + " worker" + (kernels.size() == 1 ? "" : "s") + " on " +
+            std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + "\n\n";
+
+    const bool regression = plan.task == Task::Regression;
+    std::vector<Row> rows = {{"model", regression ? "outputs" : "classes", "samples", "widths", "params",
+                              "MFLOP/sample", "memory"}};
+    std::vector<int> every(std::size_t(allOutputs(plan)));
+    std::iota(every.begin(), every.end(), 0);
+    rows.push_back(figures("original", ownedText(plan, every), std::size_t(plan.samples), plan.original,
+                           plan.originalParams, plan.originalFlopsPerSample, plan.originalMemoryBytes));
+    for (const SubmodelPlan& m : plan.submodels)
+        rows.push_back(figures("submodel " + std::to_string(m.index + 1), ownedText(plan, ownedOutputs(plan, m.index)),
+                               m.rows.size(), m.spec, m.params, m.flopsPerSample, m.memoryBytes));
+    std::string out = head + alignedTable(rows, {0, 1, 3});
+    for (const std::string& w : plan.warnings) out += "warning: " + w + "\n";
+    return out;
+}
+
+Json planJson(const SplitPlan& plan, int threads) {
+    Json groups = Json::array();
+    for (const auto& g : plan.groupClasses) groups.push_back(Json(g));
+    const std::vector<int> kernels = ThreadBackend::kernelThreadsPerWorker(plan.submodelCount(), threads);
+    Json j = Json::object({{"strategy", strategyName(plan.strategy)},
+                           {"task", taskName(plan.task)},
+                           {"N", plan.requested},
+                           {"S", plan.submodelCount()},
+                           {"F", plan.factor},
+                           {"groups", groups},
+                           {"epochs", plan.epochs},
+                           {"submodel_epochs", plan.effectiveEpochs},
+                           {"epochs_scaled", plan.epochsScaled},
+                           {"samples", plan.samples},
+                           {"workers", kernels.size()},
+                           {"kernel_threads", kernels}});
+    if (plan.strategy == Strategy::BinaryShards) j["binary_combine"] = binaryCombineName(plan.binaryCombine);
+    Json original = specJson(plan.original, plan.originalParams, plan.originalFlopsPerSample, plan.originalMemoryBytes);
+    original["samples"] = plan.samples;
+    j["original"] = original;
+    Json subs = Json::array();
+    const char* owned = plan.task == Task::Regression ? "outputs" : "classes";
+    for (const SubmodelPlan& m : plan.submodels) {
+        Json s = Json::object({{"index", m.index + 1}, {"role", m.role}, {owned, ownedOutputs(plan, m.index)},
+                               {"samples", m.rows.size()}});
+        const Json figures = specJson(m.spec, m.params, m.flopsPerSample, m.memoryBytes);
+        for (const auto& [key, value] : figures.asObject()) s[key] = value;
+        subs.push_back(std::move(s));
+    }
+    j["submodels"] = subs;
+    j["warnings"] = plan.warnings;
+    return j;
+}
+
+}  // namespace skynnet::cli

@@ -1,0 +1,79 @@
+#include "split_options.h"
+
+#include <string>
+
+#include "core/error.h"
+#include "optim/optimizer.h"
+
+namespace skynnet::cli {
+
+const std::vector<OptionSpec>& splitOptionSpecs() {
+    static const std::vector<OptionSpec> specs = {
+        {"--submodels", "N", "train the Skynnet split: N submodels in parallel, their predictions combined"},
+        {"--strategy", "S", "auto, class-groups, binary-shards, output-split or data-shards (default auto: by task)"},
+        {"--scale-epochs", "on|off", "divide the epochs by F (default on for classification with dense layers)"},
+        {"--shard-factor", "F", "data-shards width reduction factor, at least 1 (default sqrt(N))"},
+        {"--binary-combine", "HOW", "binary-shards combination: most-confident or average (default most-confident)"},
+        {"--no-shuffle-shards", "", "shards are contiguous blocks in file order instead of a seeded shuffle"},
+        {"--regression-fallback", "", "output-split with fewer target columns than N: data shards instead of an error"},
+    };
+    return specs;
+}
+
+std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& config) {
+    if (!a.has("--submodels")) {
+        for (const OptionSpec& s : splitOptionSpecs())
+            if (a.has(s.name)) Args::fail(s.name, "needs --submodels");
+        return std::nullopt;
+    }
+    SplitOptions o;
+    o.requested = a.positiveInt("--submodels", 2);
+    if (const auto s = a.text("--strategy")) {
+        try {
+            o.strategy = parseStrategy(*s);
+        } catch (const Error& e) {
+            Args::fail("--strategy", e.what());
+        }
+    }
+    if (const auto s = a.text("--scale-epochs")) {
+        if (*s != "on" && *s != "off") Args::fail("--scale-epochs", "expected on or off, got '" + *s + "'");
+        o.scaleEpochs = *s == "on";
+    }
+    if (a.has("--shard-factor")) {
+        const double f = a.positiveNumber("--shard-factor", 1);
+        // Below 1 the "submodels" would be wider than the original: the planner refuses it too, but
+        // on the command line it is the option's fault.
+        if (f < 1) Args::fail("--shard-factor", "must be at least 1, got '" + *a.text("--shard-factor") + "'");
+        o.dataShardFactor = f;
+    }
+    if (const auto s = a.text("--binary-combine")) {
+        try {
+            o.binaryCombine = parseBinaryCombine(*s);
+        } catch (const Error& e) {
+            Args::fail("--binary-combine", e.what());
+        }
+    }
+    o.shuffleShards = !a.flag("--no-shuffle-shards");
+    o.regressionFallbackToShards = a.flag("--regression-fallback");
+    o.seed = config.seed;
+    o.batchSize = config.batchSize;
+    o.optimizerSlots = slotsPerParam(config.optimizer.kind, config.optimizer.momentum);
+    o.epochs = config.epochs;
+    return o;
+}
+
+void checkSplitOptionsUsed(const Args& a, const SplitOptions& options, const SplitPlan& plan) {
+    const std::string used = "this plan uses " + strategyName(plan.strategy);
+    const bool shards = plan.strategy == Strategy::BinaryShards || plan.strategy == Strategy::DataShards;
+    if (a.has("--binary-combine") && plan.strategy != Strategy::BinaryShards)
+        Args::fail("--binary-combine", "only applies to the binary-shards strategy, " + used);
+    if (a.has("--shard-factor") && plan.strategy != Strategy::DataShards)
+        Args::fail("--shard-factor", "only applies to the data-shards strategy, " + used);
+    if (a.has("--no-shuffle-shards") && !shards)
+        Args::fail("--no-shuffle-shards", "only applies to the binary-shards and data-shards strategies, " + used);
+    const bool outputSplitAsked = options.strategy == Strategy::Auto || options.strategy == Strategy::OutputSplit;
+    if (a.has("--regression-fallback") && !(plan.task == Task::Regression && outputSplitAsked))
+        Args::fail("--regression-fallback", "only applies to the output-split strategy of a regression task, " + used);
+}
+
+}  // namespace skynnet::cli

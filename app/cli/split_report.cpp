@@ -1,0 +1,154 @@
+#include "split_report.h"
+
+#include <algorithm>
+
+#include "plan_view.h"
+#include "text_format.h"
+#include "train/metrics.h"
+
+namespace skynnet::cli {
+namespace {
+
+Json metricsJson(const EvaluationSummary& s, double loss) {
+    Json m = Json::object();
+    addMetrics(m, s, "");
+    m["loss"] = loss;
+    return m;
+}
+
+int slowest(const ParallelResult& r) {
+    const auto& w = r.submodelWallSeconds;
+    return w.empty() ? 0 : int(std::max_element(w.begin(), w.end()) - w.begin());
+}
+
+Json submodelJson(const SplitRun& run, int i) {
+    const SubmodelPlan& p = run.plan.submodels[std::size_t(i)];
+    const TrainResult& t = run.training.submodels[std::size_t(i)];
+    Json s = Json::object({{"index", i + 1}, {"role", p.role}});
+    s[run.plan.task == Task::Regression ? "outputs" : "classes"] = ownedOutputs(run.plan, i);
+    s["train_samples"] = p.rows.size();
+    s["layers"] = formatLayers(p.spec.layers);
+    s["widths"] = p.spec.widthsSummary();
+    s["params"] = p.params;
+    s["status"] = statusName(t.status);
+    s["epochs_run"] = t.history.size();
+    s["train_seconds"] = run.training.submodelWallSeconds[std::size_t(i)];
+    s["cpu_seconds"] = run.training.submodelCpuSeconds[std::size_t(i)];
+    s["peak_memory_bytes"] = run.submodelPeakBytes(i);
+    s["model_bytes"] = t.peakModelBytes;
+    s["data_bytes"] = run.dataBytes[std::size_t(i)];
+    if (!t.history.empty()) s["train_metric"] = t.history.back().metric;
+    if (run.test) {
+        // Judged on its own sub-problem of the test part: its classes' samples, its columns.
+        const SubmodelEvaluation& e = run.test->submodels[std::size_t(i)];
+        s["metric"] = e.metric;
+        s["metric_samples"] = e.samples;
+        s["test_loss"] = e.loss;
+    }
+    s["history"] = historyJson(t.history);
+    return s;
+}
+
+std::string metricLine(const char* who, const std::optional<EvaluationSummary>& s) {
+    return std::string(who) + " " + (s ? "test " + headline(*s) : "(no test set: --test-fraction 0 and no --test-data)");
+}
+
+}  // namespace
+
+std::int64_t SplitRun::submodelPeakBytes(int index) const {
+    return training.submodels[std::size_t(index)].peakModelBytes + dataBytes[std::size_t(index)];
+}
+
+Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
+    const ParallelResult& t = run.training;
+    r["mode"] = "split";
+    r["plan"] = planJson(run.plan, run.threads);
+    r["status"] = statusName(t.status);
+    r["metric"] = headlineMetricName(run.plan.task);
+    Json subs = Json::array();
+    for (int i = 0; i < run.plan.submodelCount(); ++i) subs.push_back(submodelJson(run, i));
+    r["submodels"] = subs;
+
+    Json combined = Json::object();
+    if (run.testSummary) combined["metrics"] = metricsJson(*run.testSummary, run.test->loss);
+    combined["params"] = t.model.paramCount();
+    combined["wall_seconds"] = t.wallSeconds;
+    combined["cpu_seconds"] = t.cpuSeconds;
+    combined["workers"] = t.workers;
+    combined["slowest_submodel"] = slowest(t) + 1;
+    combined["slowest_submodel_seconds"] = t.submodelWallSeconds.empty() ? 0.0 : t.submodelWallSeconds[std::size_t(slowest(t))];
+    std::int64_t largest = 0;
+    for (int i = 0; i < run.plan.submodelCount(); ++i) largest = std::max(largest, run.submodelPeakBytes(i));
+    combined["largest_submodel_peak_memory_bytes"] = largest;
+    r["combined"] = combined;
+
+    if (run.baseline) {
+        const BaselineRun& b = *run.baseline;
+        Json base = Json::object();
+        if (b.test) base["metrics"] = metricsJson(*b.test, b.testLoss);
+        base["params"] = b.params;
+        base["status"] = statusName(b.result.status);
+        base["epochs_run"] = b.result.history.size();
+        base["wall_seconds"] = b.result.wallSeconds;
+        base["cpu_seconds"] = b.result.cpuSeconds;
+        base["peak_memory_bytes"] = b.result.peakModelBytes + b.dataBytes;
+        base["model_bytes"] = b.result.peakModelBytes;
+        base["data_bytes"] = b.dataBytes;
+        base["history"] = historyJson(b.result.history);
+        r["baseline"] = base;
+    }
+    if (run.testSummary) {
+        r["test_loss"] = run.test->loss;
+        addMetrics(r, *run.testSummary, "test_");
+    }
+    r["wall_seconds"] = figures.wallSeconds;
+    r["train_seconds"] = t.wallSeconds;
+    r["cpu_seconds"] = figures.cpuSeconds;
+    r["peak_memory_bytes"] = figures.peakMemoryBytes;
+    return r;
+}
+
+void printSplitSummary(std::ostream& out, const SplitRun& run, const RunFigures& figures) {
+    const ParallelResult& t = run.training;
+    const std::string metric = headlineMetricName(run.plan.task);
+    out << metricLine("combined", run.testSummary) << "\n";
+    if (run.baseline) out << metricLine("baseline", run.baseline->test) << "\n";
+    const int s = run.plan.submodelCount(), k = slowest(t);
+    out << "split training: wall " << fixed(t.wallSeconds, 2) << " s, slowest submodel "
+        << fixed(t.submodelWallSeconds[std::size_t(k)], 2) << " s (submodel " << k + 1 << "), cpu " << fixed(t.cpuSeconds, 2)
+        << " s (" << s << " submodel" << (s == 1 ? "" : "s") << " on " << t.workers << " worker"
+        << (t.workers == 1 ? "" : "s") << ")\n";
+    if (run.baseline) {
+        const BaselineRun& b = *run.baseline;
+        out << "baseline training: wall " << fixed(b.result.wallSeconds, 2) << " s, cpu " << fixed(b.result.cpuSeconds, 2)
+            << " s, peak memory " << memoryText(b.result.peakModelBytes + b.dataBytes) << "\n";
+    }
+    if (run.baseline && run.testSummary && run.baseline->test) {
+        // The two figures the method is judged by: the metric lost, and the speed-up of the slowest submodel.
+        const bool regression = run.plan.task == Task::Regression;
+        const double diff = regression ? run.testSummary->regression.r2 - run.baseline->test->regression.r2
+                                       : 100 * (run.testSummary->classification.accuracy -
+                                                run.baseline->test->classification.accuracy);
+        const double base = run.baseline->result.wallSeconds;
+        out << "vs baseline: " << metric << " " << (diff >= 0 ? "+" : "") << fixed(diff, regression ? 4 : 2)
+            << (regression ? "" : " points") << ", slowest submodel "
+            << fixed(base > 0 ? t.submodelWallSeconds[std::size_t(k)] / base : 0, 2) << "x the baseline's training time (1/S = "
+            << fixed(1.0 / s, 2) << ")\n";
+    }
+    const bool regression = run.plan.task == Task::Regression;
+    std::vector<std::vector<std::string>> rows = {
+        {"submodel", regression ? "outputs" : "classes", "samples", "widths", "train s", "cpu s", "peak memory",
+         run.test ? "test " + metric : "train " + metric}};
+    for (int i = 0; i < s; ++i) {
+        const TrainResult& r = t.submodels[std::size_t(i)];
+        const double m = run.test ? run.test->submodels[std::size_t(i)].metric : (r.history.empty() ? 0 : r.history.back().metric);
+        rows.push_back({std::to_string(i + 1), ownedSummary(run.plan, i), std::to_string(run.plan.submodels[std::size_t(i)].rows.size()),
+                        run.plan.submodels[std::size_t(i)].spec.widthsSummary(), fixed(t.submodelWallSeconds[std::size_t(i)], 2),
+                        fixed(t.submodelCpuSeconds[std::size_t(i)], 2), memoryText(run.submodelPeakBytes(i)), fixed(m)});
+    }
+    out << alignedTable(rows, {1, 3});
+    out << "whole run: wall " << fixed(figures.wallSeconds, 2) << " s, cpu " << fixed(figures.cpuSeconds, 2)
+        << " s, peak memory " << megabytes(figures.peakMemoryBytes) << " (process)\n";
+}
+
+}  // namespace skynnet::cli

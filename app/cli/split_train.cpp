@@ -1,0 +1,132 @@
+#include "split_train.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "commands.h"
+#include "core/error.h"
+#include "interrupt.h"
+#include "io/combined_model_file.h"
+#include "output_files.h"
+#include "plan_view.h"
+#include "progress.h"
+#include "split/sub_problem.h"
+#include "split/thread_backend.h"
+#include "split_options.h"
+#include "split_report.h"
+#include "train/resources.h"
+#include "train/trainer.h"
+#include "train_setup.h"
+
+namespace skynnet::cli {
+namespace {
+
+std::int64_t floatBytes(std::size_t rows, Index cols) { return std::int64_t(rows) * cols * std::int64_t(sizeof(Scalar)); }
+
+// What submodel i copies out of the shared matrices before it trains (worker_pool: subProblem).
+std::int64_t submodelDataBytes(const SplitPlan& plan, int i, const Dataset& train, const Dataset* validation) {
+    const SubmodelPlan& s = plan.submodels[std::size_t(i)];
+    const Index inputs = train.features.cols(), outputs = s.spec.outputs;
+    std::int64_t bytes = floatBytes(s.rows.size(), inputs + outputs);
+    if (validation) bytes += floatBytes(ownRows(plan.rule(), i, *validation).size(), inputs + outputs);
+    return bytes;
+}
+
+BaselineRun trainOriginal(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
+                          const std::optional<Dataset>& test, const TrainConfig& config, const TrainOptions& o,
+                          const CancelToken& cancel) {
+    if (!o.quiet)
+        std::fprintf(stderr, "baseline: training the original model %s (%lld parameters), %d epochs\n",
+                     plan.original.widthsSummary().c_str(), static_cast<long long>(plan.originalParams), plan.epochs);
+    BaselineResult b = trainBaseline(plan, train, validation, config, o.threads,
+                                     progressCallbacks(plan.task, plan.epochs, o.quiet, "baseline: "), &cancel);
+    BaselineRun run;
+    run.result = b.result;
+    run.params = plan.originalParams;
+    // It learns from the shared matrices directly, plus the targets it builds from the labels.
+    run.dataBytes = floatBytes(std::size_t(train.size()), train.features.cols() + plan.outputs);
+    if (validation) run.dataBytes += floatBytes(std::size_t(validation->size()), plan.outputs);
+    if (run.result.status == TrainStatus::Failed) throw Error("baseline: " + run.result.error);
+    if (run.result.status == TrainStatus::Cancelled || !test) return run;
+    Trainer evaluator(b.network, config, plan.task);
+    const Matrix y = test->targetMatrix();
+    const Evaluation e = evaluator.evaluate(test->features, y);
+    run.testLoss = e.loss;
+    run.test = summarize(plan.task, e.output, y, test->classNames);
+    return run;
+}
+
+}  // namespace
+
+int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::steady_clock::time_point start) {
+    CancelToken cancel;
+    InterruptGuard interrupt(cancel);
+    PreparedData data = prepareData(o);
+    if (interrupt.interrupted()) return interruptedExit();
+    const NetworkSpec spec = buildNetworkSpec(o, data);
+    const TrainConfig config = buildTrainConfig(o, data.task());
+    Json head = reportHead(o, data, spec, config);  // before the matrices are handed on below
+
+    // The engine's split code takes datasets of network inputs; the matrices move, not copy.
+    const Dataset train = networkDataset(data.train, std::move(data.xTrain));
+    std::optional<Dataset> validation, test;
+    if (data.xValidation.rows() > 0) validation = networkDataset(data.validation, std::move(data.xValidation));
+    if (data.xTest.rows() > 0) test = networkDataset(data.test, std::move(data.xTest));
+    const Dataset* val = validation ? &*validation : nullptr;
+
+    SplitRun run;
+    run.threads = o.threads;
+    run.plan = makePlan(spec, train, *o.split);
+    checkSplitOptionsUsed(args, *o.split, run.plan);
+    // The warnings are not progress: --quiet keeps them.
+    if (!o.quiet) std::fputs((planTable(run.plan, o.threads) + "\n").c_str(), stderr);
+    else
+        for (const std::string& w : run.plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    for (int i = 0; i < run.plan.submodelCount(); ++i) run.dataBytes.push_back(submodelDataBytes(run.plan, i, train, val));
+
+    ParallelTrainer trainer(run.plan, config, std::make_shared<ThreadBackend>(o.threads));
+    run.training = trainer.train(train, val, submodelProgress(run.plan, o.quiet), &cancel);
+    if (run.training.status == TrainStatus::Cancelled || interrupt.interrupted())
+        return interruptedExit(" while the submodels trained");
+    if (run.training.status == TrainStatus::Failed) throw Error(run.training.error);
+    if (test) {
+        run.test = run.training.model.evaluate(*test);
+        run.testSummary = summarize(run.plan.task, run.test->output, test->targetMatrix(), test->classNames);
+    }
+    if (o.baseline) {
+        run.baseline = trainOriginal(run.plan, train, val, test, config, o, cancel);
+        if (run.baseline->result.status == TrainStatus::Cancelled || interrupt.interrupted())
+            return interruptedExit(" while the baseline trained");
+    }
+
+    RunFigures figures;
+    figures.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    figures.cpuSeconds = processCpuSeconds();
+    figures.peakMemoryBytes = processPeakResidentBytes();
+    const Json report = buildSplitReport(std::move(head), run, figures);
+    std::optional<SavedCombinedModel> model;
+    if (!o.savePath.empty()) {
+        model = toSaved(run.training.model, data.preprocessing);
+        model->classNames = data.layout.classNames;
+        model->targetNames = data.layout.targetNames;
+        model->featureNames = data.layout.featureNames;
+        Json extra = trainingRecord(o, config);
+        if (!o.data.target.empty()) extra["target_column"] = o.data.target;
+        if (run.testSummary) addMetrics(extra, *run.testSummary, "test_");
+        extra["plan"] = planJson(run.plan, o.threads);
+        model->extra = std::move(extra);
+    }
+    if (interrupt.interrupted()) return interruptedExit();
+    writeReportAndModel(o.reportPath, report.dump(2) + "\n", o.savePath,
+                        [&](const std::string& path) { saveCombinedModel(path, *model); });
+
+    printSplitSummary(std::cout, run, figures);
+    if (!o.savePath.empty()) std::cout << "combined model saved to " << o.savePath << "\n";
+    if (!o.reportPath.empty()) std::cout << "report written to " << o.reportPath << "\n";
+    std::cout.flush();
+    return exitOk;
+}
+
+}  // namespace skynnet::cli
