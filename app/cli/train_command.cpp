@@ -12,6 +12,7 @@
 #include "interrupt.h"
 #include "output_files.h"
 #include "progress.h"
+#include "project_train.h"
 #include "split_train.h"
 #include "text_format.h"
 #include "train/resources.h"
@@ -38,6 +39,7 @@ std::string epochsDone(const TrainResult& result) {
 
 int runTrain(const std::vector<std::string>& words) {
     const auto start = Clock::now();
+    if (wantsProjectTraining(words)) return runProjectTraining(words);
     const Args args = Args::parse(words, trainOptionSpecs());
     if (args.flag("--help")) {
         std::cout << trainHelp();

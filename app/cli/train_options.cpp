@@ -85,7 +85,9 @@ std::string trainHelp() {
            formatOptions(trainOptionSpecs()) +
            "\nWith --submodels N the network is split (see 'skynnet-cli plan --help'): the submodels train in\n"
            "parallel on --threads cores and the report adds the plan, every submodel's figures, the combined\n"
-           "model's metrics and, with --baseline, the original model's.\n";
+           "model's metrics and, with --baseline, the original model's.\n"
+           "\nWith --project P.skynnet a project made in the desktop app is trained and the run saved into it\n"
+           "(see 'skynnet-cli train --project P --help').\n";
 }
 
 std::string planHelp() {

@@ -1,0 +1,213 @@
+#include "project_train.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "core/error.h"
+#include "core/parallel.h"
+#include "interrupt.h"
+#include "io/project_file.h"
+#include "output_files.h"
+#include "plan_view.h"
+#include "progress.h"
+#include "project_data.h"
+#include "split/thread_backend.h"
+#include "text_format.h"
+#include "train/metrics.h"
+#include "train/resources.h"
+#include "train_options.h"
+
+namespace skynnet::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const std::vector<OptionSpec>& projectOptionSpecs() {
+    static const std::vector<OptionSpec> specs = {
+        {"--project", "P", "train the project P.skynnet made in the desktop app; the run is saved into it"},
+        {"--threads", "T", "the budget all submodels share (default: the project's, else all cores)"},
+        {"--quiet", "", "no progress on stderr"},
+        {"--report", "R", "also write a JSON report of the run to R"},
+        {"--help", "", "this help"},
+    };
+    return specs;
+}
+
+std::string optionName(const std::string& word) { return word.substr(0, word.find('=')); }
+
+// Options of plain training (--data, --layers, ...) are the project's to decide.
+void rejectTrainOptions(const std::vector<std::string>& words) {
+    for (const std::string& w : words) {
+        if (w.rfind("--", 0) != 0) continue;
+        const std::string name = optionName(w);
+        bool project = false;
+        for (const OptionSpec& s : projectOptionSpecs()) project = project || s.name == name;
+        if (project) continue;
+        for (const OptionSpec& s : trainOptionSpecs())
+            if (s.name == name) Args::fail(name, "cannot be combined with --project (the project holds its data, network and settings)");
+    }
+}
+
+std::string projectHelp() {
+    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json]\n\n"
+           "Trains the project made in the desktop app (its data, network, split options and training\n"
+           "settings, as the app would) and saves the trained run into the project file (atomically), so\n"
+           "the app shows it on reopening. Ctrl-C stops and leaves the project file as it was.\n\n" +
+           formatOptions(projectOptionSpecs());
+}
+
+// The held-out set the metrics are measured on, as the app chooses it (ui/core/run_job.cpp).
+const Dataset& evaluationSet(const Dataset& train, const std::optional<Dataset>& validation,
+                             const std::optional<Dataset>& test, std::string& name) {
+    if (test && test->size() > 0) return name = "test", *test;
+    if (validation && validation->size() > 0) return name = "validation", *validation;
+    name = "training";
+    return train;
+}
+
+std::string number(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.4g", v);
+    return buffer;
+}
+
+Json reportOf(const std::string& path, const ProjectData& p, const ProjectRun& run, int threads, double wallSeconds) {
+    const ProjectResults& r = *run.results;
+    Json j = Json::object();
+    j["mode"] = "project";
+    j["project"] = path;
+    j["run"] = int(p.runs.size());
+    j["status"] = statusName(run.status);
+    j["message"] = run.message;
+    j["plan"] = planJson(run.plan, threads);
+    j["metric"] = r.metricName;
+    j["evaluated_on"] = r.evaluatedOn;
+    j["evaluated_samples"] = r.evaluatedSamples;
+    j["combined"] = r.combinedMetric;
+    j["submodels"] = r.submodelMetrics;
+    if (r.baseline) j["baseline"] = r.baselineMetric;
+    j["wall_seconds"] = wallSeconds;
+    j["train_seconds"] = r.splitWallSeconds;
+    j["cpu_seconds"] = processCpuSeconds();
+    j["peak_memory_bytes"] = processPeakResidentBytes();
+    return j;
+}
+
+}  // namespace
+
+bool wantsProjectTraining(const std::vector<std::string>& words) {
+    for (const std::string& w : words)
+        if (optionName(w) == "--project") return true;
+    return false;
+}
+
+int runProjectTraining(const std::vector<std::string>& words) {
+    const auto start = Clock::now();
+    rejectTrainOptions(words);
+    const Args args = Args::parse(words, projectOptionSpecs());
+    if (args.flag("--help")) {
+        std::cout << projectHelp();
+        return exitOk;
+    }
+    const std::string path = args.required("--project");
+    const std::string reportPath = args.text("--report", "");
+    const bool quiet = args.flag("--quiet");
+    checkOutputPaths({{"--project", path}, {"--report", reportPath}});
+
+    ProjectData p = loadProject(path);
+    if (const auto problems = p.data.problems(); !problems.empty()) {
+        std::string list;
+        for (const std::string& s : problems) list += (list.empty() ? "" : "; ") + s;
+        throw Error(path + ": data file " + list + " (open the project in the app to point to the data)");
+    }
+    const int budget = p.training.threadBudget > 0 ? p.training.threadBudget : hardwareThreads();
+    const int threads = args.positiveInt("--threads", budget);
+    setKernelThreads(threads);
+
+    CancelToken cancel;
+    InterruptGuard interrupt(cancel);
+    PreparedData data = prepareProjectData(p.data);
+    if (interrupt.interrupted()) return interruptedExit();
+    const NetworkSpec spec = projectNetwork(p.network, data);
+    const TrainConfig& config = p.training.config;
+    const Dataset train = networkDataset(data.train, std::move(data.xTrain));
+    std::optional<Dataset> validation, test;
+    if (data.xValidation.rows() > 0) validation = networkDataset(data.validation, std::move(data.xValidation));
+    if (data.xTest.rows() > 0) test = networkDataset(data.test, std::move(data.xTest));
+    const Dataset* val = validation ? &*validation : nullptr;
+
+    const SplitPlan plan = makePlan(spec, train, projectSplitOptions(p.split, config));
+    if (!quiet) std::fputs((planTable(plan, threads) + "\n").c_str(), stderr);
+    else
+        for (const std::string& w : plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+
+    ParallelTrainer trainer(plan, config, std::make_shared<ThreadBackend>(threads));
+    ParallelResult split = trainer.train(train, val, submodelProgress(plan, quiet), &cancel);
+    if (split.status == TrainStatus::Cancelled || interrupt.interrupted())
+        return interruptedExit(" while the submodels trained");
+    if (split.status == TrainStatus::Failed) throw Error(split.error);
+    std::optional<BaselineResult> baseline;
+    if (p.training.trainBaseline) {
+        if (!quiet)
+            std::fprintf(stderr, "baseline: training the original model %s (%lld parameters), %d epochs\n",
+                         plan.original.widthsSummary().c_str(), static_cast<long long>(plan.originalParams), plan.epochs);
+        baseline = trainBaseline(plan, train, val, config, threads,
+                                 progressCallbacks(plan.task, plan.epochs, quiet, "baseline: "), &cancel);
+        if (baseline->result.status == TrainStatus::Cancelled || interrupt.interrupted())
+            return interruptedExit(" while the baseline trained");
+        if (baseline->result.status == TrainStatus::Failed) throw Error("baseline: " + baseline->result.error);
+    }
+
+    std::string evaluatedOn;
+    const Dataset& eval = evaluationSet(train, validation, test, evaluatedOn);
+    CombinedEvaluation e = split.model.evaluate(eval);
+    SavedCombinedModel model = toSaved(split.model, data.preprocessing);
+    model.classNames = data.layout.classNames;
+    model.targetNames = data.layout.targetNames;
+    model.featureNames = data.layout.featureNames;
+    const std::string metricName = headlineMetricName(plan.task);
+    std::string message = "combined " + metricName + " " + number(e.metric) + " on " + evaluatedOn + " " +
+                          std::to_string(eval.size()) + " samples";
+    Matrix baselineOutput;
+    double baselineMetric = 0;
+    if (baseline) {
+        baselineOutput = baseline->network.predict(eval.features);
+        baselineMetric = headlineMetric(plan.task, baselineOutput, eval.targetMatrix());
+        message += ", baseline " + number(baselineMetric);
+    }
+
+    ProjectRun run = completedRun(plan, split, baseline ? &*baseline : nullptr, &model, message);
+    ProjectResults& r = *run.results;
+    r.combinedMetric = e.metric;
+    for (const auto& s : e.submodels) r.submodelMetrics.push_back(s.metric);
+    r.baselineMetric = baselineMetric;
+    r.metricName = metricName;
+    r.evaluatedOn = evaluatedOn;
+    r.evaluatedSamples = long(eval.size());
+    r.combinedTestOutput = std::move(e.output);
+    r.baselineTestOutput = std::move(baselineOutput);
+    r.testTargets = eval.targetMatrix();
+    r.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    p.runs.push_back(std::move(run));
+
+    if (interrupt.interrupted()) return interruptedExit();
+    const Json report = reportOf(path, p, p.runs.back(), threads, r.wallSeconds);
+    // The project is saved first (atomically); the report is only written once that succeeded.
+    saveProject(path, p);
+    if (!reportPath.empty()) writeReportAndModel(reportPath, report.dump(2) + "\n", "", {});
+
+    std::cout << message << "\n";
+    std::printf("wall %.2f s, training %.2f s, cpu %.2f s, peak memory %s\n", r.wallSeconds, r.splitWallSeconds,
+                processCpuSeconds(), megabytes(processPeakResidentBytes()).c_str());
+    std::cout << "run " << p.runs.size() << " saved to " << path << "\n";
+    if (!reportPath.empty()) std::cout << "report written to " << reportPath << "\n";
+    std::cout.flush();
+    return exitOk;
+}
+
+}  // namespace skynnet::cli
