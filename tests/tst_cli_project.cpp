@@ -16,37 +16,14 @@
 #include "io/combined_model_file.h"
 #include "io/project_file.h"
 #include "train/metrics.h"
+#include "cli_support.h"
 #include "test_support.h"
-
-#ifndef SKYNNET_CLI_PATH  // tests/CMakeLists.txt passes the built tool's path; this is its usual place
-#define SKYNNET_CLI_PATH SKYNNET_BINARY_DIR "/app/cli/skynnet-cli"
-#endif
 
 using namespace skynnet;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-    QStringList errLines() const { return err.split('\n', Qt::SkipEmptyParts); }
-};
-
-Run runCli(const QStringList& args, int timeoutMs = 120000) {
-    QProcess p;
-    p.start(QStringLiteral(SKYNNET_CLI_PATH), args);
-    Run r;
-    if (!p.waitForStarted() || !p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "did not finish: " + args.join(' ');
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using Run = CliRun;
 
 QByteArray readBytes(const QString& path) {
     QFile f(path);

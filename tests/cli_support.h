@@ -1,0 +1,31 @@
+#pragma once
+// Running the built skynnet-cli from a test, as a user would from a shell.
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+#ifndef SKYNNET_CLI_PATH  // tests/CMakeLists.txt passes the built tool's path; this is its usual place
+#define SKYNNET_CLI_PATH SKYNNET_BINARY_DIR "/app/cli/skynnet-cli"
+#endif
+
+struct CliRun {
+    int exitCode = -1;
+    QString out, err;
+    QStringList errLines() const { return err.split('\n', Qt::SkipEmptyParts); }
+};
+
+inline CliRun runCli(const QStringList& args, int timeoutMs = 120000) {
+    QProcess p;
+    p.start(QStringLiteral(SKYNNET_CLI_PATH), args);
+    CliRun r;
+    if (!p.waitForStarted() || !p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "did not finish: " + args.join(' ');
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
