@@ -198,6 +198,27 @@ private slots:
         QVERIFY(returned && token.cancelled());
     }
 
+    void sameSeedSameResultWithTwoThreads() {
+        // Large enough for the batch to be split over two replicas (a step of ~60 MFLOP).
+        Rng rng(8);
+        Matrix x(512, 64), y = Matrix::Zero(512, 4);
+        for (Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1, 1);
+        for (int i = 0; i < 512; ++i) y(i, int(rng.below(4))) = 1;
+        NetworkSpec spec;
+        spec.input = Shape::flat(64);
+        spec.layers = parseLayers("dense:256:relu,dropout:0.1,dense:256:relu");
+        spec.setOutputFor(Task::Classification, 4);
+        auto run = [&] {
+            Network net(spec, 3);
+            TrainConfig c = quickConfig(2);
+            c.batchSize = 128;
+            c.threads = 2;
+            Trainer(net, c, Task::Classification).fit(x, y);
+            return net.flatWeights();
+        };
+        QVERIFY(run() == run());
+    }
+
     void earlyStoppingRestoresBest() {
         Matrix x, y, xv, yv;
         rings(300, 5, x, y);
