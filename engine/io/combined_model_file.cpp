@@ -15,16 +15,6 @@ namespace {
 
 std::string field(const char* name, std::size_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; }
 
-// paramCount() that stops just above `limit`, so a hostile spec cannot overflow the sum.
-std::int64_t paramCountUpTo(const NetworkSpec& spec, std::int64_t limit) {
-    std::int64_t total = 0;
-    for (const auto& f : describe(spec)) {
-        if (f.params > limit - total) return limit + 1;
-        total += f.params;
-    }
-    return total;
-}
-
 // What each submodel must output under the rule (throws naming the rule's field when malformed).
 std::vector<int> expectedOutputs(const CombinationRule& r, std::size_t submodels, const std::string& context) {
     const auto fail = [&](const std::string& what) { failIn(context, what); };

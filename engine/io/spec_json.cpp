@@ -68,16 +68,6 @@ int columnFromJson(const Json& j, int rawColumns) {
     return c;
 }
 
-// paramCount() that stops just above `limit`, so a hostile spec cannot overflow the sum.
-std::int64_t paramCountUpTo(const NetworkSpec& spec, std::int64_t limit) {
-    std::int64_t total = 0;
-    for (const auto& f : describe(spec)) {
-        if (f.params > limit - total) return limit + 1;
-        total += f.params;
-    }
-    return total;
-}
-
 // Throws Error("<context>: <problem>") when the parts of a model disagree.
 void checkConsistent(const SavedModel& m, const std::string& context) {
     const std::int64_t held = std::int64_t(m.weights.size());

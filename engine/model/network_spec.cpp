@@ -138,6 +138,15 @@ std::int64_t paramCount(const NetworkSpec& spec) {
     return n;
 }
 
+std::int64_t paramCountUpTo(const NetworkSpec& spec, std::int64_t limit) {
+    std::int64_t total = 0;
+    for (const auto& f : describe(spec)) {
+        if (f.params > limit - total) return limit + 1;
+        total += f.params;
+    }
+    return total;
+}
+
 std::int64_t flopsPerSample(const NetworkSpec& spec) {
     std::int64_t n = 0;
     for (const auto& f : describe(spec)) n += f.flopsPerSample;

@@ -51,6 +51,8 @@ struct LayerFigures {
 };
 std::vector<LayerFigures> describe(const NetworkSpec& spec);
 std::int64_t paramCount(const NetworkSpec& spec);
+// paramCount() that stops just above `limit`, so a hostile spec read from a file cannot overflow.
+std::int64_t paramCountUpTo(const NetworkSpec& spec, std::int64_t limit);
 std::int64_t flopsPerSample(const NetworkSpec& spec);
 // Training memory in bytes: parameters, their gradients, optimiser state (slotsPerParam copies, 2
 // for Adam) and the forward/backward buffers at the batch size.

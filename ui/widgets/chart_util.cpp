@@ -47,27 +47,25 @@ void clearChart(QChart* chart) {
     }
 }
 
-QChartView* makeChartView(const QString& title, QWidget* parent) {
+void setUpChartView(QChartView* view, const QString& title, QSize minimum) {
     auto* chart = new QChart;
     chart->setTitle(title);
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setAnimationOptions(QChart::NoAnimation);  // live data: animations lag behind
-    auto* view = new QChartView(chart, parent);
+    view->setChart(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(240, 180);
+    view->setMinimumSize(minimum);
+}
+
+QChartView* makeChartView(const QString& title, QWidget* parent) {
+    auto* view = new QChartView(parent);
+    setUpChartView(view, title, QSize(240, 180));
     return view;
 }
 
 BarChart::BarChart(const QString& title, QWidget* parent) : QChartView(parent), title_(title) {
-    auto* c = new QChart;
-    c->setTitle(title);
-    c->setMargins(QMargins(4, 4, 4, 4));
-    c->legend()->setAlignment(Qt::AlignBottom);
-    c->setAnimationOptions(QChart::NoAnimation);
-    setChart(c);
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(240, 180);
+    setUpChartView(this, title, QSize(240, 180));
 }
 
 void BarChart::setTitle(const QString& title) {

@@ -23,6 +23,8 @@ void clearChart(QChart* chart);
 
 // A chart view with the app's common settings; the view owns its chart.
 QChartView* makeChartView(const QString& title, QWidget* parent = nullptr);
+// Gives a view a new chart with the house style: title, tight margins, legend below, no animation.
+void setUpChartView(QChartView* view, const QString& title, QSize minimum);
 
 // A grouped bar chart: categories along x, one bar set per named series.
 class BarChart : public QChartView {

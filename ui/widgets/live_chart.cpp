@@ -14,14 +14,8 @@ namespace skynnet::ui {
 
 LiveChart::LiveChart(const QString& title, const QString& xTitle, const QString& yTitle, QWidget* parent)
     : QChartView(parent) {
-    auto* c = new QChart;
-    c->setTitle(title);
-    c->setMargins(QMargins(4, 4, 4, 4));
-    c->legend()->setAlignment(Qt::AlignBottom);
-    c->setAnimationOptions(QChart::NoAnimation);
-    setChart(c);
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(260, 200);
+    setUpChartView(this, title, QSize(260, 200));
+    QChart* c = chart();
 
     x_ = new QValueAxis(this);
     x_->setTitleText(xTitle);
