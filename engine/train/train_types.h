@@ -1,6 +1,8 @@
 #pragma once
 // Values the training loop reports through plain callbacks; copied out, never shared with a worker.
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,6 +30,9 @@ struct TrainConfig {
     EarlyStopping earlyStopping;
     double batchReportSeconds = 0.2;     // batch progress at most this often
     double resourceReportSeconds = 1.0;  // resource samples at least this often during an epoch
+    // Resource samples' elapsedSeconds count from here; unset: from the start of fit(). A run of
+    // several models sets one origin, so every model's samples share the run's clock.
+    std::optional<std::chrono::steady_clock::time_point> clockOrigin;
 };
 
 struct EpochStats {
@@ -44,7 +49,7 @@ struct BatchProgress {
 };
 
 struct ResourceSample {
-    double elapsedSeconds = 0;   // since training started
+    double elapsedSeconds = 0;   // since TrainConfig::clockOrigin (default: training's start)
     double cpuSeconds = 0;       // this worker's threads since training started
     std::int64_t modelBytes = 0; // peak so far of parameters + gradients + optimiser state + buffers
     std::int64_t processResidentBytes = 0;

@@ -86,7 +86,7 @@ void Trainer::maybeReportResources(const TrainCallbacks& callbacks, bool force) 
     if (!force && secondsSince(lastResources_) < config_.resourceReportSeconds) return;
     lastResources_ = Clock::now();
     ResourceSample s;
-    s.elapsedSeconds = secondsSince(start_);
+    s.elapsedSeconds = secondsSince(config_.clockOrigin.value_or(start_));
     s.cpuSeconds = workerCpuSeconds() - cpuStart_;
     // The high-water mark: the last, shorter batch of an epoch shrinks the buffers for a moment,
     // which would draw a saw-tooth that is not memory anyone could reclaim.
@@ -165,6 +165,7 @@ TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, c
     TrainResult result;
     start_ = lastResources_ = Clock::now();
     cpuStart_ = workerCpuSeconds();
+    maybeReportResources(callbacks, true);  // where this model starts on the run's clock
     const bool validating = xVal && yVal && xVal->rows() > 0;
     const EarlyStopping& es = config_.earlyStopping;
     double best = 0;

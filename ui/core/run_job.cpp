@@ -73,7 +73,10 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
             return out;
         }
         const Dataset* validation = data->validation.size() > 0 ? &data->validation : nullptr;
-        ParallelTrainer trainer(in.plan, in.config, std::make_shared<ThreadBackend>(in.threadBudget));
+        // One clock for the whole run, so the charts place every model where it ran, live and reopened.
+        TrainConfig config = in.config;
+        config.clockOrigin = start;
+        ParallelTrainer trainer(in.plan, config, std::make_shared<ThreadBackend>(in.threadBudget));
         ParallelResult split = trainer.train(data->train, validation, events.submodelEvents(), &cancel);
         if (split.status != TrainStatus::Completed) {
             out.status = split.status;
@@ -90,7 +93,7 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
             events.log(QStringLiteral("baseline: training the original model %1 for %2 epoch(s)")
                            .arg(QString::fromStdString(in.plan.original.widthsSummary()))
                            .arg(in.plan.epochs));
-            baseline = trainBaseline(in.plan, data->train, validation, in.config, in.threadBudget, events.baselineCallbacks(),
+            baseline = trainBaseline(in.plan, data->train, validation, config, in.threadBudget, events.baselineCallbacks(),
                                      &cancel);
             const TrainResult& b = baseline->result;
             events.baselineFinished(b.status);

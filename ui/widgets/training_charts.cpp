@@ -40,7 +40,6 @@ TrainingCharts::TrainingCharts(TrainingSession* session, QWidget* parent) : QWid
 void TrainingCharts::onStarted(int submodels, bool withBaseline) {
     for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->reset(submodels, withBaseline);
     seen_.clear();
-    runClock_.start();
     if (const auto plan = session_->plan()) {
         const QString name = QString::fromStdString(headlineMetricName(plan->task));
         metric_->chart()->setTitle(tr("Validation %1").arg(name));
@@ -69,15 +68,18 @@ void TrainingCharts::update(const SubmodelSnapshot& s) {
     if (!s.finished && b.batches > 0 && b.epoch > 0)
         loss_->append(id, b.epoch - 1 + double(b.batch) / b.batches, b.loss);
 
-    if (!s.resources.empty() && !seen.hasOffset) {
-        // Each model's clock starts with its own training; place it on the run's clock.
-        seen.offset = std::max(0.0, runClock_.elapsed() / 1000.0 - s.resources.front().elapsedSeconds);
-        seen.hasOffset = true;
-    }
     for (; seen.resources < s.resources.size(); ++seen.resources) {
         const ResourceSample& r = s.resources[seen.resources];
-        const double x = seen.offset + r.elapsedSeconds;
+        const double x = r.elapsedSeconds;  // the engine reports on the run's clock
         memory_->append(id, x, double(r.modelBytes) / (1024.0 * 1024.0));
+        if (seen.resources == 0) {
+            // A model's first sample, taken as its training starts, is where its CPU line starts
+            // on the run's clock (queued submodels start late).
+            seen.cpuAt = x;
+            seen.cpuSeconds = r.cpuSeconds;
+            if (r.cpuSeconds < 0.05) cpu_->append(id, x, 0);
+            continue;
+        }
         // CPU seconds per wall second since the last point drawn: how many cores this model kept
         // busy. Short gaps are merged (a rate over a few milliseconds is noise), except for the
         // last sample of a finished model, so even a very short run draws its line.

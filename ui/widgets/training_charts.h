@@ -32,8 +32,6 @@ private:
 
     struct Seen {
         std::size_t epochs = 0, resources = 0;
-        double offset = 0;         // this model's start on the run clock (queued submodels start late)
-        bool hasOffset = false;
         double cpuAt = 0, cpuSeconds = 0;  // the last sample the CPU line was drawn to
     };
 
@@ -44,7 +42,6 @@ private:
     LiveChart* memory_;
     QCheckBox* logScale_;
     std::map<int, Seen> seen_;
-    QElapsedTimer runClock_;
 };
 
 }  // namespace skynnet::ui
