@@ -14,6 +14,7 @@
 #include "data/generators.h"
 #include "data/idx_loader.h"
 #include "data/preprocessing.h"
+#include "data/partition.h"
 #include "data/splits.h"
 #include "test_support.h"
 
@@ -76,6 +77,22 @@ class TstData : public QObject {
     Q_OBJECT
 
 private slots:
+    void partitionIsTheSharedSplitRule() {
+        const Dataset blobs = makeBlobs(4, 50, 3, 0.5f, 2);
+        const DataPartition own = partitionData(blobs, 0.1, 0.2, false, 7, Scaling::Standardize);
+        QCOMPARE(own.train.size() + own.validation.size() + own.test.size(), Index(200));
+        QCOMPARE(own.test.size(), Index(40));
+        // A separate test file: no test rows are cut, the same seed gives the same validation rows.
+        const DataPartition separate = partitionData(blobs, 0.1, 0.2, true, 7, Scaling::Standardize);
+        QCOMPARE(separate.test.size(), Index(0));
+        QCOMPARE(separate.train.size() + separate.validation.size(), Index(200));
+        const SplitIndices idx = splitForTraining(blobs, 0.1, 0.2, true, 7);
+        QVERIFY(blobs.subset(idx.validation).features == separate.validation.features);
+        // Scaling statistics come from the training rows alone.
+        const RowVector mean = own.train.features.colwise().mean();
+        QVERIFY(own.preprocessing.offset.isApprox(mean, 1e-5f));
+    }
+
     void bundledDatasets() {
         const Dataset iris = loadCsv(sourcePath("resources/datasets/iris.csv"));
         QCOMPARE(iris.size(), Index(150));

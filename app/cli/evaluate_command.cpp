@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "core/error.h"
 #include "data/data_source.h"
-#include "data/splits.h"
+#include "data/partition.h"
 #include "data_request.h"
 #include "evaluation.h"
 #include "io/atomic_file.h"
@@ -42,8 +42,8 @@ Dataset selectSplit(const Dataset& data, const SavedCombinedModel& model, const 
         Args::fail("--split", "the model was tested on a separate file (" + split->at("test_data").asString() +
                                   "); evaluate on that file with --split all");
     const double validation = split->at("validation_fraction").asDouble();
-    const double test = split->contains("test_data") ? 0.0 : split->at("test_fraction").asDouble();
-    const SplitIndices rows = splitIndices(data, validation, test, split->at("seed").get<std::uint64_t>());
+    const SplitIndices rows = splitForTraining(data, validation, split->at("test_fraction").asDouble(),
+                                               split->contains("test_data"), split->at("seed").get<std::uint64_t>());
     if (part == "train") return data.subset(rows.train);
     if (part == "validation") return data.subset(rows.validation);
     return data.subset(rows.test);

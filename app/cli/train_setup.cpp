@@ -1,7 +1,7 @@
 #include "train_setup.h"
 
 #include "core/error.h"
-#include "data/splits.h"
+#include "data/partition.h"
 
 namespace skynnet::cli {
 namespace {
@@ -29,20 +29,20 @@ void preprocess(const Preprocessing& p, Dataset& d, Matrix& x, Matrix& y) {
 
 PreparedData prepareData(const TrainOptions& o, DataUse use) {
     PreparedData p;
+    const Scaling scaling =
+        o.scaling.value_or(dataKind(o.data.path) == DataKind::Idx ? Scaling::MinMax : Scaling::Standardize);
     {  // scoped so the whole set is freed before the test file is read
         const Dataset all = loadTrainingData(o.data);
-        const SplitIndices split = splitIndices(all, o.validationFraction, o.testData ? 0.0 : o.testFraction, o.config.seed);
-        if (split.train.empty()) throw Error(o.data.path + ": no rows left for training after the validation and test splits");
+        DataPartition part = partitionData(all, o.validationFraction, o.testFraction, o.testData.has_value(),
+                                           o.config.seed, scaling);
         p.layout = layoutOf(all, o.data.target);
-        p.train = all.subset(split.train);
-        p.validation = all.subset(split.validation);
-        p.test = all.subset(split.test);
+        p.train = std::move(part.train);
+        p.validation = std::move(part.validation);
+        p.test = std::move(part.test);
+        p.preprocessing = std::move(part.preprocessing);
     }
     const bool training = use == DataUse::Training;
     if (o.testData && training) p.test = loadLike(*o.testData, p.layout, true);
-
-    p.preprocessing.scaling = o.scaling.value_or(dataKind(o.data.path) == DataKind::Idx ? Scaling::MinMax : Scaling::Standardize);
-    p.preprocessing.fit(p.train);
     if (!training) return p;
     preprocess(p.preprocessing, p.train, p.xTrain, p.yTrain);
     preprocess(p.preprocessing, p.validation, p.xValidation, p.yValidation);

@@ -1,5 +1,7 @@
 #include "ui/core/project_document.h"
 
+#include "data/partition.h"
+
 #include <QUndoStack>
 
 #include "core/error.h"
@@ -60,14 +62,13 @@ bool TrainSettings::operator==(const TrainSettings& o) const {
 }
 
 std::shared_ptr<const PreparedData> prepareData(const DataSettings& settings, const Dataset& data, const Dataset* test) {
-    // With a separate test file every row of the training file is for training and validation.
-    const SplitIndices idx = splitIndices(data, settings.validationFraction, test ? 0.0 : settings.testFraction, settings.seed);
+    DataPartition part = partitionData(data, settings.validationFraction, settings.testFraction, test != nullptr,
+                                       settings.seed, settings.scaling);
     auto p = std::make_shared<PreparedData>();
-    p->train = data.subset(idx.train);
-    p->validation = data.subset(idx.validation);
-    p->test = test ? *test : data.subset(idx.test);
-    p->preprocessing.scaling = settings.scaling;
-    p->preprocessing.fit(p->train);
+    p->train = std::move(part.train);
+    p->validation = std::move(part.validation);
+    p->test = test ? *test : std::move(part.test);
+    p->preprocessing = std::move(part.preprocessing);
     const auto names = p->preprocessing.outputNames(data.featureNames);
     transform(p->train, p->preprocessing, names);
     transform(p->validation, p->preprocessing, names);
@@ -300,7 +301,7 @@ const SplitIndices& ProjectDocument::splitIndicesOfData() const {
     if (!dataset_) throw Error("no data loaded");
     if (!splitIndices_)
         splitIndices_ = std::make_shared<const SplitIndices>(
-            splitIndices(*dataset_, data_.validationFraction, testDataset_ ? 0.0 : data_.testFraction, data_.seed));
+            splitForTraining(*dataset_, data_.validationFraction, data_.testFraction, testDataset_ != nullptr, data_.seed));
     return *splitIndices_;
 }
 
