@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cmath>
+#include <optional>
 
 #include "io/onnx_export.h"
 #include "cli_support.h"
@@ -89,9 +90,22 @@ private slots:
     void combinedModelEvaluatePredictExport();
 
 private:
+    // The split model both split tests use, trained by whichever runs first: each test also runs alone.
+    const Run& blobsSplitRun();
+
     QTemporaryDir dir_;
+    std::optional<Run> blobsSplit_;
     QString path(const char* name) const { return dir_.filePath(name); }
 };
+
+const Run& TestCli::blobsSplitRun() {
+    if (!blobsSplit_)
+        blobsSplit_ = runCli(QStringList{"train", "--data", blobs10, "--submodels", "3", "--strategy", "class-groups",
+                                         "--baseline", "--epochs", "30", "--lr", "0.01", "--seed", "2", "--threads", "2",
+                                         "--save", path("blobs.skym"), "--report", path("blobs.json")}
+                             << blobLayers);
+    return *blobsSplit_;
+}
 
 void TestCli::helpAndVersion() {
     Run r = runCli({"--help"});
@@ -140,7 +154,7 @@ void TestCli::trainIrisReportEvaluatePredict() {
     QCOMPARE(confusionTotal, 30L);
     QCOMPARE(j["test_precision"].toArray().size(), 3);
     QCOMPARE(j["test_recall"].toArray().size(), 3);
-    QVERIFY(j["wall_seconds"].toDouble() > 0 && j["wall_seconds"].toDouble() < 60);
+    QVERIFY(j["wall_seconds"].toDouble() > 0);
     QVERIFY(j["cpu_seconds"].toDouble() > 0);
     QVERIFY(j["peak_memory_bytes"].toDouble() > 1e6 && j["peak_memory_bytes"].toDouble() < 2e9);
     const QJsonArray history = j["history"].toArray();
@@ -456,10 +470,7 @@ void TestCli::planJsonAndWarnings() {
 
 void TestCli::trainSplitWithBaseline() {
     const QString model = path("blobs.skym"), report = path("blobs.json");
-    const Run r = runCli(QStringList{"train", "--data", blobs10, "--submodels", "3", "--strategy", "class-groups",
-                                     "--baseline", "--epochs", "30", "--lr", "0.01", "--seed", "2", "--threads", "2",
-                                     "--save", model, "--report", report}
-                         << blobLayers);
+    const Run& r = blobsSplitRun();
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // Progress per submodel (30 epochs / F=1.5 = 20 each) and for the baseline (all 30).
     for (int i = 1; i <= 3; ++i)
@@ -497,7 +508,7 @@ void TestCli::trainSplitWithBaseline() {
         owned += s["train_samples"].toInt();
         QCOMPARE(s["layers"].toString(), QString("dense:22:relu,dense:22:relu"));
         QCOMPARE(s["params"].toInt(), 8 * 22 + 22 + 22 * 22 + 22 + 23 * classes);
-        QVERIFY(s["train_seconds"].toDouble() > 0 && s["train_seconds"].toDouble() < 30);
+        QVERIFY(s["train_seconds"].toDouble() > 0);
         QVERIFY(s["cpu_seconds"].toDouble() > 0);
         QVERIFY(s["peak_memory_bytes"].toDouble() > 1000 && s["peak_memory_bytes"].toDouble() < 1e8);
         QVERIFY2(s["metric"].toDouble() >= 0.95, qPrintable(QString::number(s["metric"].toDouble())));
@@ -523,12 +534,14 @@ void TestCli::trainSplitWithBaseline() {
     QVERIFY2(baseline["metrics"].toObject()["accuracy"].toDouble() >= 0.95,
              qPrintable(QString::number(baseline["metrics"].toObject()["accuracy"].toDouble())));
     QCOMPARE(baseline["metrics"].toObject()["samples"].toInt(), 240);
-    QVERIFY(baseline["wall_seconds"].toDouble() > 0 && baseline["wall_seconds"].toDouble() < 30);
+    QVERIFY(baseline["wall_seconds"].toDouble() > 0);
     QVERIFY(baseline["cpu_seconds"].toDouble() > 0);
     QVERIFY(baseline["peak_memory_bytes"].toDouble() > subs[0].toObject()["peak_memory_bytes"].toDouble());
     QCOMPARE(baseline["epochs_run"].toInt(), 30);
 
-    QVERIFY(j["wall_seconds"].toDouble() > 0 && j["wall_seconds"].toDouble() < 60);
+    // The whole command's time holds both trainings: ordering, never a wall-clock bound.
+    QVERIFY(j["wall_seconds"].toDouble() >= slowest);
+    QVERIFY(j["wall_seconds"].toDouble() >= baseline["wall_seconds"].toDouble());
     QVERIFY(j["cpu_seconds"].toDouble() > 0);
     QVERIFY(j["peak_memory_bytes"].toDouble() > 1e6 && j["peak_memory_bytes"].toDouble() < 2e9);
     QVERIFY(QFile::exists(model));
@@ -536,7 +549,7 @@ void TestCli::trainSplitWithBaseline() {
 
 void TestCli::combinedModelEvaluatePredictExport() {
     const QString model = path("blobs.skym");
-    if (!QFile::exists(model)) QSKIP("needs the model of trainSplitWithBaseline");
+    QVERIFY2(blobsSplitRun().exitCode == 0, qPrintable(blobsSplitRun().err));
     const QJsonObject trained = readJson(path("blobs.json"));
 
     // evaluate rebuilds the test split and reproduces the report's combined figures exactly.

@@ -1,5 +1,4 @@
 // Data loading (CSV, IDX), generators, preprocessing and splits.
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -330,13 +329,8 @@ private slots:
     }
 
     void fashionMnist() {
-        if (!fashionMnistInstalled()) QSKIP("Fashion-MNIST is not installed");
-        QElapsedTimer timer;
-        timer.start();
+        if (!fashionMnistInstalled()) SKIP_UNLESS_CI("Fashion-MNIST is not installed");
         const Dataset d = loadIdx("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz");
-        const qint64 ms = timer.elapsed();
-        qInfo("Fashion-MNIST training set loaded in %lld ms", ms);
-        QVERIFY2(ms < 5000, "loading Fashion-MNIST took too long");
         QCOMPARE(d.size(), Index(60000));
         QCOMPARE(d.features.cols(), Index(784));
         QVERIFY(d.sampleShape == (Shape{1, 28, 28}));

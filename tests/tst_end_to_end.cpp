@@ -51,7 +51,7 @@ class TestEndToEnd : public QObject {
     Q_OBJECT
 private slots:
     void referenceMlpOnFashionSubset() {
-        if (!fashionMnistInstalled()) QSKIP("dataset-fashion-mnist is not installed");
+        if (!fashionMnistInstalled()) SKIP_UNLESS_CI("dataset-fashion-mnist is not installed");
         Dataset train, test;
         fashionSubset(12000, 2000, train, test);
         Network net(referenceMlp(10), 1);
@@ -69,7 +69,7 @@ private slots:
     }
 
     void classGroupsSplitOnFashionSubset() {
-        if (!fashionMnistInstalled()) QSKIP("dataset-fashion-mnist is not installed");
+        if (!fashionMnistInstalled()) SKIP_UNLESS_CI("dataset-fashion-mnist is not installed");
         Dataset train, test;
         fashionSubset(12000, 2000, train, test);
         SplitOptions options;

@@ -313,7 +313,7 @@ private slots:
     }
 
     void onnxFilesPassTheChecker() {
-        if (!onnxExportAvailable()) QSKIP("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
+        if (!onnxExportAvailable()) SKIP_UNLESS_CI("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
         QStringList files;
         for (const Case& c : cases_) {
             exportOnnx(c.saved, path(c.name + ".onnx"));
@@ -330,7 +330,7 @@ private slots:
         files << dir_.filePath("groups_opset17.onnx") << dir_.filePath("binary_no_preprocessing.onnx");
         QString error;
         run("/usr/bin/python3", {"-c", "import onnx"}, error);
-        if (!error.isEmpty()) QSKIP("/usr/bin/python3 has no onnx module (Debian: python3-onnx)");
+        if (!error.isEmpty()) SKIP_UNLESS_CI("/usr/bin/python3 has no onnx module (Debian: python3-onnx)");
         const QByteArray out =
             run("/usr/bin/python3", QStringList{QString::fromStdString(sourcePath("tests/export/check_onnx.py"))} + files, error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -338,17 +338,17 @@ private slots:
     }
 
     void onnxRuntimeMatchesTheEngine() {
-        if (!onnxExportAvailable()) QSKIP("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
+        if (!onnxExportAvailable()) SKIP_UNLESS_CI("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
         const QString node = QStandardPaths::findExecutable("node");
-        if (node.isEmpty()) QSKIP("node (Node.js) is not installed: the ONNX Runtime check needs it");
+        if (node.isEmpty()) SKIP_UNLESS_CI("node (Node.js) is not installed: the ONNX Runtime check needs it");
         const QString exportDir = QString::fromStdString(sourcePath("tests/export"));
         QString error;
         if (!QFile::exists(exportDir + "/node_modules/onnxruntime-node/package.json")) {
             // Normally done by tests/export/setup.sh; here so a plain test run works too.
             const QString npm = QStandardPaths::findExecutable("npm");
-            if (npm.isEmpty()) QSKIP("npm is not installed: cannot install onnxruntime-node");
+            if (npm.isEmpty()) SKIP_UNLESS_CI("npm is not installed: cannot install onnxruntime-node");
             run(npm, {"ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"}, error, 300000, exportDir);
-            if (!error.isEmpty()) QSKIP(qPrintable("cannot install onnxruntime-node (tests/export/setup.sh): " + error));
+            if (!error.isEmpty()) SKIP_UNLESS_CI(qPrintable("cannot install onnxruntime-node (tests/export/setup.sh): " + error));
         }
         // Each job: a model, its input rows, what the engine says, and the output to compare.
         struct Job {
@@ -413,7 +413,7 @@ private slots:
 
     void cppHeaderCompilesAndMatchesTheEngine() {
         const QString gxx = QStandardPaths::findExecutable("g++");
-        if (gxx.isEmpty()) QSKIP("g++ is not installed");
+        if (gxx.isEmpty()) SKIP_UNLESS_CI("g++ is not installed");
         QString main = "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n";
         for (const Case& c : cases_) {
             exportCppHeader(c.saved, path(c.name + ".h"), {"m_" + c.name.toStdString()});

@@ -121,6 +121,27 @@ private slots:
         expectPassed(checkLayer(*layer, awayFromZero(4, 8, 11), training, 17));
     }
 
+    void dropoutMasksFollowTheRowsNotTheCaller() {
+        Dropout whole(0.5f);
+        Rng rng(6);
+        whole.build(Shape::flat(64), rng);
+        Dropout slices = whole;  // a replica, as the batch split makes them
+        const Matrix x = Matrix::Ones(8, 64);
+        whole.setBatchOrigin(5, 0);
+        const Matrix all = whole.forward(x, true);
+        slices.setBatchOrigin(5, 0);
+        const Matrix top = slices.forward(x.topRows(4), true);
+        slices.setBatchOrigin(5, 4);
+        const Matrix bottom = slices.forward(x.bottomRows(4), true);
+        QVERIFY(top == all.topRows(4));
+        QVERIFY(bottom == all.bottomRows(4));
+        QVERIFY(top != bottom);  // equal-size slices get their own rows' masks
+        whole.setBatchOrigin(6, 0);
+        QVERIFY(whole.forward(x, true) != all);  // and every step new ones
+        const Matrix next = whole.forward(x, true);  // without an origin: the step after
+        QVERIFY(next != whole.forward(x, true));
+    }
+
     void dropoutScalesAndIsIdentityAtInference() {
         Dropout d(0.5f);
         Rng rng(2);

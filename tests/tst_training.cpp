@@ -219,6 +219,39 @@ private slots:
         QVERIFY(run() == run());
     }
 
+    void dropoutMasksDoNotDependOnThreads() {
+        // One plain SGD step on a batch big enough to be split over two replicas: the step moves the
+        // weights by lr x gradient, so the same masks give the same weights up to float rounding
+        // (the two replicas sum their halves in another order), and other masks would not.
+        Rng rng(9);
+        Matrix x(256, 64), y = Matrix::Zero(256, 4);
+        for (Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1, 1);
+        for (int i = 0; i < 256; ++i) y(i, int(rng.below(4))) = 1;
+        NetworkSpec spec;
+        spec.input = Shape::flat(64);
+        spec.layers = parseLayers("dense:256:relu,dropout:0.5,dense:256:relu,dropout:0.5");
+        spec.setOutputFor(Task::Classification, 4);
+        auto step = [&](int threads) {
+            Network net(spec, 5);
+            TrainConfig c = quickConfig(1);
+            c.optimizer.kind = OptimizerKind::SGD;
+            c.optimizer.learningRate = 1.0f;
+            c.threads = threads;
+            Trainer trainer(net, c, Task::Classification);
+            trainer.trainBatch(x.topRows(128), y.topRows(128));
+            trainer.trainBatch(x.bottomRows(128), y.bottomRows(128));
+            return net.flatWeights();
+        };
+        const std::vector<Scalar> one = step(1), two = step(2), start = Network(spec, 5).flatWeights();
+        double moved = 0, differ = 0;
+        for (std::size_t i = 0; i < one.size(); ++i) {
+            moved = std::max(moved, double(std::abs(one[i] - start[i])));
+            differ = std::max(differ, double(std::abs(one[i] - two[i])));
+        }
+        QVERIFY2(moved > 1e-2, std::to_string(moved).c_str());
+        QVERIFY2(differ < 1e-5, std::to_string(differ).c_str());
+    }
+
     void earlyStoppingRestoresBest() {
         Matrix x, y, xv, yv;
         rings(300, 5, x, y);
@@ -241,6 +274,39 @@ private slots:
             if (s.validationLoss < best) best = s.validationLoss, bestEpoch = s.epoch;
         QCOMPARE(r.bestEpoch, bestEpoch);
         QVERIFY(net.flatWeights() == weightsAfterEpoch[std::size_t(bestEpoch - 1)]);
+    }
+
+    void cancelStopsTheEpochsEvaluations_data() {
+        QTest::addColumn<int>("task");
+        QTest::newRow("validation") << int(Task::Classification);
+        QTest::newRow("regression metric on the training rows") << int(Task::Regression);
+    }
+    void cancelStopsTheEpochsEvaluations() {
+        // Cancelled during the last batch of the first epoch: what remains of the epoch is its
+        // evaluations (validation; the regression metric over every training row), and they stop too.
+        QFETCH(int, task);
+        Matrix x, y, xv, yv;
+        rings(640, 3, x, y);
+        rings(20000, 4, xv, yv);
+        NetworkSpec spec = ringSpec();
+        TrainConfig c = quickConfig(3);
+        c.batchReportSeconds = 0;
+        if (Task(task) == Task::Regression) {
+            spec.setOutputFor(Task::Regression, 2);
+            c.loss = LossKind::MeanSquaredError;
+        }
+        Network net(spec, 1);
+        CancelToken token;
+        int epochs = 0;
+        TrainCallbacks cb;
+        cb.onBatch = [&](const BatchProgress& p) {
+            if (p.batch == p.batches) token.cancel();
+        };
+        cb.onEpoch = [&](const EpochStats&) { ++epochs; };
+        const TrainResult r = Trainer(net, c, Task(task)).fit(x, y, &xv, &yv, cb, &token);
+        QCOMPARE(r.status, TrainStatus::Cancelled);
+        QCOMPARE(epochs, 0);
+        QCOMPARE(int(r.history.size()), 0);
     }
 
     void cancelStopsAtABatchBoundary() {
@@ -295,17 +361,26 @@ private slots:
         Trainer ok(net, mse, Task::Regression);  // any loss without a fused activation is fine
     }
 
+    void batchSplitGivesTheWholeBatchGradient_data() {
+        QTest::addColumn<QString>("layers");
+        QTest::newRow("no dropout") << "dense:32:tanh,dropout:0.0,dense:16:relu";
+        // Each row's mask comes from its place in the batch, not from the replica that runs it: the
+        // three slices together draw the masks one pass over the whole batch draws.
+        QTest::newRow("dropout") << "dense:32:tanh,dropout:0.3,dense:16:relu,dropout:0.5";
+    }
     void batchSplitGivesTheWholeBatchGradient() {
+        QFETCH(QString, layers);
         Matrix x, y;
         rings(96, 12, x, y);
         NetworkSpec spec = ringSpec();
-        spec.layers = parseLayers("dense:32:tanh,dropout:0.0,dense:16:relu");
+        spec.layers = parseLayers(layers.toStdString());
         Network whole(spec, 4), split(spec, 4);
         const auto loss = makeLoss(LossKind::SoftmaxCrossEntropy);
         Matrix grad;
+        whole.setBatchOrigin(7, 0);
         const auto a = forwardBackward(whole, *loss, Task::Classification, x, y, x.rows(), grad);
         BatchSplit batchSplit(split, 3);
-        const auto b = batchSplit.computeGradients(split, *loss, Task::Classification, x, y);
+        const auto b = batchSplit.computeGradients(split, *loss, Task::Classification, x, y, 7);
         QVERIFY(std::abs(a.loss - b.loss) < 1e-6);
         QCOMPARE(a.metricSum, b.metricSum);
         auto pa = whole.params(), pb = split.params();
@@ -314,7 +389,8 @@ private slots:
         // Replicas follow the master's weights at every step.
         *pb[0].value *= 0.5f;
         *pa[0].value *= 0.5f;
-        const auto c = batchSplit.computeGradients(split, *loss, Task::Classification, x, y);
+        const auto c = batchSplit.computeGradients(split, *loss, Task::Classification, x, y, 8);
+        whole.setBatchOrigin(8, 0);
         const auto d = forwardBackward(whole, *loss, Task::Classification, x, y, x.rows(), grad);
         QVERIFY(std::abs(c.loss - d.loss) < 1e-6);
         QVERIFY(pa[0].grad->isApprox(*pb[0].grad, 1e-5f));

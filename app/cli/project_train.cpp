@@ -165,7 +165,8 @@ int runProjectTraining(const std::vector<std::string>& words) {
 
     std::string evaluatedOn;
     const Dataset& eval = evaluationSet(train, validation, test, evaluatedOn);
-    CombinedEvaluation e = split.model.evaluate(eval);
+    CombinedEvaluation e = split.model.evaluate(eval, &cancel);
+    if (e.cancelled || interrupt.interrupted()) return interruptedExit(" while testing the combined model");
     SavedCombinedModel model = toSaved(split.model, data.preprocessing);
     model.classNames = data.layout.classNames;
     model.targetNames = data.layout.targetNames;
@@ -176,7 +177,8 @@ int runProjectTraining(const std::vector<std::string>& words) {
     Matrix baselineOutput;
     double baselineMetric = 0;
     if (baseline) {
-        baselineOutput = baseline->network.predict(eval.features);
+        baselineOutput = baseline->network.predict(eval.features, &cancel);
+        if (interrupt.interrupted()) return interruptedExit(" while testing the baseline");
         baselineMetric = headlineMetric(plan.task, baselineOutput, eval.targetMatrix());
         message += ", baseline " + number(baselineMetric);
     }

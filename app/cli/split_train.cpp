@@ -52,7 +52,8 @@ BaselineRun trainOriginal(const SplitPlan& plan, const Dataset& train, const Dat
     if (run.result.status == TrainStatus::Cancelled || !test) return run;
     Trainer evaluator(b.network, config, plan.task);
     const Matrix y = test->targetMatrix();
-    const Evaluation e = evaluator.evaluate(test->features, y);
+    const Evaluation e = evaluator.evaluate(test->features, y, &cancel);
+    if (cancel.cancelled()) return run;
     run.testLoss = e.loss;
     run.test = summarize(plan.task, e.output, y, test->classNames);
     return run;
@@ -92,7 +93,8 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
         return interruptedExit(" while the submodels trained");
     if (run.training.status == TrainStatus::Failed) throw Error(run.training.error);
     if (test) {
-        run.test = run.training.model.evaluate(*test);
+        run.test = run.training.model.evaluate(*test, &cancel);
+        if (run.test->cancelled || interrupt.interrupted()) return interruptedExit(" while testing the combined model");
         run.testSummary = summarize(run.plan.task, run.test->output, test->targetMatrix(), test->classNames);
     }
     if (o.baseline) {

@@ -73,7 +73,8 @@ int runTrain(const std::vector<std::string>& words) {
     std::optional<EvaluationSummary> test;
     double testLoss = 0;
     if (data.xTest.rows() > 0) {
-        const Evaluation e = trainer.evaluate(data.xTest, data.yTest);
+        const Evaluation e = trainer.evaluate(data.xTest, data.yTest, &cancel);
+        if (interrupt.interrupted()) return interruptedExit(" while testing the model");
         testLoss = e.loss;
         test = summarize(data.task(), e.output, data.yTest, data.layout.classNames);
     }

@@ -14,37 +14,56 @@ namespace skynnet {
 class CancelToken {
 public:
     void cancel() { s_->cancelled.store(true, std::memory_order_relaxed); }
-    bool cancelled() const { return s_->cancelled.load(std::memory_order_relaxed); }
+    bool cancelled() const {
+        return s_->cancelled.load(std::memory_order_relaxed) ||
+               (s_->parent && s_->parent->cancelled.load(std::memory_order_relaxed));
+    }
     void reset() {
         s_->cancelled.store(false, std::memory_order_relaxed);
         resume();
     }
+    // A token cancelled with this one that can also be cancelled alone, sharing this one's pause:
+    // a failed submodel stops its siblings without cancelling the run the caller owns.
+    CancelToken linked() const {
+        CancelToken t;
+        t.s_->parent = s_;
+        t.s_->pause = s_->pause;
+        return t;
+    }
 
     void pause() {
-        std::lock_guard<std::mutex> lock(s_->mutex);
-        s_->paused = true;
+        Pause& p = *s_->pause;
+        std::lock_guard<std::mutex> lock(p.mutex);
+        p.paused = true;
     }
     void resume() {
-        std::lock_guard<std::mutex> lock(s_->mutex);
-        s_->paused = false;
-        s_->wake.notify_all();
+        Pause& p = *s_->pause;
+        std::lock_guard<std::mutex> lock(p.mutex);
+        p.paused = false;
+        p.wake.notify_all();
     }
     bool paused() const {
-        std::lock_guard<std::mutex> lock(s_->mutex);
-        return s_->paused;
+        Pause& p = *s_->pause;
+        std::lock_guard<std::mutex> lock(p.mutex);
+        return p.paused;
     }
     // Blocks while paused; returns at once when cancelled.
     void waitWhilePaused() const {
-        std::unique_lock<std::mutex> lock(s_->mutex);
-        while (s_->paused && !cancelled()) s_->wake.wait_for(lock, std::chrono::milliseconds(50));
+        Pause& p = *s_->pause;
+        std::unique_lock<std::mutex> lock(p.mutex);
+        while (p.paused && !cancelled()) p.wake.wait_for(lock, std::chrono::milliseconds(50));
     }
 
 private:
-    struct State {
-        std::atomic<bool> cancelled{false};
-        mutable std::mutex mutex;
+    struct Pause {
+        std::mutex mutex;
         std::condition_variable wake;
         bool paused = false;
+    };
+    struct State {
+        std::atomic<bool> cancelled{false};
+        std::shared_ptr<const State> parent;  // set once, before the token is shared
+        std::shared_ptr<Pause> pause = std::make_shared<Pause>();
     };
     std::shared_ptr<State> s_ = std::make_shared<State>();
 };

@@ -71,7 +71,7 @@ std::vector<int> Rng::permutation(int n) {
     return p;
 }
 
-Rng Rng::split(std::uint64_t stream) {
+Rng Rng::split(std::uint64_t stream) const {
     std::uint64_t x = seed_ ^ (0xD1B54A32D192ED03ull * (stream + 1));
     return Rng(splitmix(x));
 }

@@ -16,7 +16,7 @@ public:
     float normal(float mean, float stddev);
     std::uint64_t below(std::uint64_t n);  // [0, n), unbiased
     std::vector<int> permutation(int n);   // a seeded shuffle of 0..n-1
-    Rng split(std::uint64_t stream);       // an independent generator derived from this one's seed
+    Rng split(std::uint64_t stream) const;  // an independent generator derived from this one's seed
 
 private:
     std::uint64_t s_[4];

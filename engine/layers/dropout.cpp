@@ -11,7 +11,7 @@ Dropout::Dropout(float rate) : rate_(rate) {
 void Dropout::build(Shape input, Rng& rng) {
     input_ = input;
     output_ = input;
-    rng_ = Rng(rng.next());
+    seed_ = rng.next();
 }
 
 const Matrix& Dropout::forward(const Matrix& x, bool training) {
@@ -23,7 +23,13 @@ const Matrix& Dropout::forward(const Matrix& x, bool training) {
     if (!(frozen_ && mask_.rows() == x.rows() && mask_.cols() == x.cols())) {
         mask_.resize(x.rows(), x.cols());
         const Scalar keep = Scalar(1) / (Scalar(1) - rate_);
-        for (Index i = 0; i < mask_.size(); ++i) mask_.data()[i] = rng_.uniform() < rate_ ? Scalar(0) : keep;
+        const Rng stepStream = Rng(seed_).split(step_);
+        for (Index r = 0; r < x.rows(); ++r) {
+            Rng row = stepStream.split(std::uint64_t(firstRow_ + r));
+            for (Index c = 0; c < x.cols(); ++c) mask_(r, c) = row.uniform() < rate_ ? Scalar(0) : keep;
+        }
+        ++step_;
+        firstRow_ = 0;
     }
     y_.resize(x.rows(), x.cols());
     y_.array() = x.array() * mask_.array();

@@ -39,6 +39,15 @@ public:
     // when needInputGrad is false (the first layer never needs it: that saves a whole GEMM).
     virtual const Matrix* backward(const Matrix& gradOut, bool needInputGrad) = 0;
 
+    // Where the rows of the next training forward sit in the data: the optimiser step and the
+    // first row's index in that step's whole batch. Random layers (dropout) draw from streams tied
+    // to these, never to the thread or the replica that runs a slice of the batch, so a batch gives
+    // the same masks however it is split over kernel threads.
+    virtual void setBatchOrigin(std::uint64_t step, Index firstRow) {
+        (void)step;
+        (void)firstRow;
+    }
+
     virtual std::vector<Param> params() { return {}; }
     virtual std::int64_t paramCount() const { return 0; }
     // Multiply-adds of one sample's forward pass, times two (a FLOP count as papers give it).

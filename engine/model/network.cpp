@@ -66,6 +66,10 @@ const Matrix& Network::forward(const Matrix& x, bool training) {
     return *cur;
 }
 
+void Network::setBatchOrigin(std::uint64_t step, Index firstRow) {
+    for (auto& l : layers_) l->setBatchOrigin(step, firstRow);
+}
+
 void Network::backward(const Matrix& grad, std::size_t from) {
     const Matrix* g = &grad;
     for (std::size_t i = from; i-- > 0;) {
@@ -119,9 +123,11 @@ void Network::setFlatWeights(const std::vector<Scalar>& w) {
     }
 }
 
-Matrix Network::predict(const Matrix& x, Index chunk) {
+Matrix Network::predict(const Matrix& x, const CancelToken* cancel, Index chunk) {
     Matrix out(x.rows(), spec_.outputs);
     for (Index start = 0; start < x.rows(); start += chunk) {
+        if (cancel) cancel->waitWhilePaused();
+        if (cancel && cancel->cancelled()) return Matrix();
         const Index n = std::min(chunk, x.rows() - start);
         const Matrix part = x.middleRows(start, n);
         out.middleRows(start, n) = forward(part, false);

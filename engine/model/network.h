@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/cancel.h"
 #include "layers/layer.h"
 #include "model/network_spec.h"
 
@@ -24,6 +25,8 @@ public:
 
     // Forward through every layer, the output activation included.
     const Matrix& forward(const Matrix& x, bool training);
+    // Where the next training forward's rows sit in the data (see Layer::setBatchOrigin).
+    void setBatchOrigin(std::uint64_t step, Index firstRow);
     // Backward from dL/d(output of layer `from`) down to the first layer; from < layer count lets
     // a fused loss start below the output activation.
     void backward(const Matrix& grad, std::size_t from);
@@ -39,8 +42,9 @@ public:
     std::vector<Scalar> flatWeights() const;
     void setFlatWeights(const std::vector<Scalar>& w);
 
-    // Inference over any number of rows, in chunks so memory stays bounded.
-    Matrix predict(const Matrix& x, Index chunk = 1024);
+    // Inference over any number of rows, in chunks so memory stays bounded. A cancelled token
+    // (checked, and its pause honoured, between chunks) makes it return an empty matrix.
+    Matrix predict(const Matrix& x, const CancelToken* cancel = nullptr, Index chunk = 1024);
 
 private:
     NetworkSpec spec_;

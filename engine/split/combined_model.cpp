@@ -33,22 +33,26 @@ std::int64_t CombinedModel::paramCount() const {
     return n;
 }
 
-std::vector<Matrix> CombinedModel::submodelOutputs(const Matrix& x) {
+std::vector<Matrix> CombinedModel::submodelOutputs(const Matrix& x, const CancelToken* cancel) {
     std::vector<Matrix> outs;
     outs.reserve(submodels_.size());
-    for (auto& s : submodels_) outs.push_back(s.predict(x));
+    for (auto& s : submodels_) outs.push_back(s.predict(x, cancel));
     return outs;
 }
 
 Matrix CombinedModel::predict(const Matrix& x) { return combine(submodelOutputs(x), rule_); }
 
-CombinedEvaluation CombinedModel::evaluate(const Dataset& data) {
+CombinedEvaluation CombinedModel::evaluate(const Dataset& data, const CancelToken* cancel) {
     if (data.task != rule_.task || data.outputCount() != rule_.outputs)
         throw Error("the dataset is " + taskName(data.task) + " with " + std::to_string(data.outputCount()) +
                     " outputs, the model " + taskName(rule_.task) + " with " + std::to_string(rule_.outputs));
     CombinedEvaluation e;
     const auto lossFn = makeLoss(loss_);
-    const std::vector<Matrix> outs = submodelOutputs(data.features);
+    const std::vector<Matrix> outs = submodelOutputs(data.features, cancel);
+    if (cancel && cancel->cancelled()) {
+        e.cancelled = true;
+        return e;
+    }
     const Matrix y = data.targetMatrix();
     e.output = combine(outs, rule_);
     e.loss = lossFn->value(e.output, y);

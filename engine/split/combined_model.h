@@ -22,6 +22,7 @@ struct CombinedEvaluation {
     double loss = 0, metric = 0;  // combined, on the whole dataset
     std::string metricName;       // "accuracy" or "r2"
     Matrix output;                // combined outputs, one row per sample
+    bool cancelled = false;       // the token stopped it: nothing else is set
     // Each submodel on its own sub-problem: its classes' samples with remapped labels, its columns,
     // or (shards) the full dataset.
     std::vector<SubmodelEvaluation> submodels;
@@ -43,11 +44,12 @@ public:
     const std::vector<Network>& submodels() const { return submodels_; }
     std::int64_t paramCount() const;
 
-    // Every submodel's own outputs for all rows of x.
-    std::vector<Matrix> submodelOutputs(const Matrix& x);
+    // Every submodel's own outputs for all rows of x (empty ones once the token is cancelled).
+    std::vector<Matrix> submodelOutputs(const Matrix& x, const CancelToken* cancel = nullptr);
     Matrix predict(const Matrix& x);
-    // Throws Error if the dataset's task or output count differs from the model's.
-    CombinedEvaluation evaluate(const Dataset& data);
+    // Throws Error if the dataset's task or output count differs from the model's. A cancelled
+    // token (checked between chunks of rows) returns early with `cancelled` set.
+    CombinedEvaluation evaluate(const Dataset& data, const CancelToken* cancel = nullptr);
 
 private:
     CombinationRule rule_;

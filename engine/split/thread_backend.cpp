@@ -27,7 +27,9 @@ std::vector<SubmodelOutcome> ThreadBackend::train(const SplitPlan& plan, const D
     std::vector<SubmodelOutcome> outcomes(static_cast<std::size_t>(s));
     const std::vector<int> kernels = kernelThreadsPerWorker(s, budget_);
     std::atomic<int> next{0};
-    std::atomic<bool> failed{false};
+    // Cancelled with the caller's token, or alone when a submodel fails: a failed submodel spoils
+    // the combination, so its running siblings stop at their next batch boundary too.
+    CancelToken run = cancel ? cancel->linked() : CancelToken();
 
     const auto work = [&](int kernelThreads) {
         // Per thread: OpenMP (and Eigen's products) read the calling thread's own setting.
@@ -37,15 +39,13 @@ std::vector<SubmodelOutcome> ThreadBackend::train(const SplitPlan& plan, const D
         for (int i = next.fetch_add(1); i < s; i = next.fetch_add(1)) {
             auto& out = outcomes[std::size_t(i)];
             try {
-                // A failed submodel spoils the combination: start no new ones, but let running ones
-                // end on their own (the trainer only checks the caller's token).
-                if ((cancel && cancel->cancelled()) || failed.load()) out = skippedSubmodel(plan, i, events);
-                else out = trainSubmodel(plan, i, train, validation, c, events, cancel);
+                if (run.cancelled()) out = skippedSubmodel(plan, i, events);
+                else out = trainSubmodel(plan, i, train, validation, c, events, &run);
             } catch (const std::exception& e) {  // only allocation can get here; never escape a thread
                 out.result.status = TrainStatus::Failed;
                 out.result.error = "submodel " + std::to_string(i + 1) + ": " + e.what();
             }
-            if (out.result.status == TrainStatus::Failed) failed.store(true);
+            if (out.result.status == TrainStatus::Failed) run.cancel();
         }
     };
 

@@ -34,7 +34,7 @@ BatchSplit::BatchSplit(const Network& master, int threads) {
 }
 
 BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss, Task task, const Matrix& x,
-                                              const Matrix& y) {
+                                              const Matrix& y, std::uint64_t step) {
     const int n = threads();
     const Index rows = x.rows();
     std::vector<Param> masterParams = master.params();
@@ -46,6 +46,7 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
             std::vector<Param> mine = net.params();
             for (std::size_t i = 0; i < mine.size(); ++i) *mine[i].value = *masterParams[i].value;
         }
+        net.setBatchOrigin(step, begin);
         xs_[std::size_t(t)] = x.middleRows(begin, end - begin);
         ys_[std::size_t(t)] = y.middleRows(begin, end - begin);
         steps_[std::size_t(t)] = forwardBackward(net, loss, task, xs_[std::size_t(t)], ys_[std::size_t(t)], rows,

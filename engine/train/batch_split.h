@@ -21,7 +21,9 @@ public:
         double metricSum = 0;  // classification: correct predictions in the batch
     };
     // Writes the whole batch's parameter gradients into master's params (as one pass would).
-    Step computeGradients(Network& master, const Loss& loss, Task task, const Matrix& x, const Matrix& y);
+    // step: the optimiser step, which with each row's place in the batch seeds its dropout masks.
+    Step computeGradients(Network& master, const Loss& loss, Task task, const Matrix& x, const Matrix& y,
+                          std::uint64_t step);
     std::int64_t bufferBytes() const;
 
 private:

@@ -63,10 +63,12 @@ double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
     BatchSplit::Step step;
     if (threads > 1 && x.rows() >= 16 * threads) {
         if (!split_ || split_->threads() != threads) split_ = std::make_unique<BatchSplit>(net_, threads);
-        step = split_->computeGradients(net_, *loss_, task_, x, y);
+        step = split_->computeGradients(net_, *loss_, task_, x, y, steps_);
     } else {
+        net_.setBatchOrigin(steps_, 0);
         step = forwardBackward(net_, *loss_, task_, x, y, x.rows(), grad_);
     }
+    ++steps_;
     lastBatchMetricSum_ = step.metricSum;
     optimizer_->step(params_);
     return step.loss;
@@ -146,13 +148,18 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
     s.learningRate = optimizer_->learningRate();
     s.seconds = secondsSince(epochStart);
     s.samplesPerSecond = s.seconds > 0 ? double(seen) / s.seconds : 0;
-    if (task_ == Task::Regression) s.metric = evaluate(x, y).metric;
+    // The epoch's last evaluations can take as long as many batches: they honour cancel too.
+    if (task_ == Task::Regression) s.metric = evaluate(x, y, cancel).metric;
     else s.metric = metricSum / double(seen);
     if (xVal && yVal && xVal->rows() > 0) {
-        const Evaluation v = evaluate(*xVal, *yVal);
+        const Evaluation v = evaluate(*xVal, *yVal, cancel);
         s.hasValidation = true;
         s.validationLoss = v.loss;
         s.validationMetric = v.metric;
+    }
+    if (cancel && cancel->cancelled()) {
+        outcome.status = TrainStatus::Cancelled;
+        return outcome;
     }
     maybeReportResources(callbacks, true);
     if (callbacks.onEpoch) callbacks.onEpoch(s);
@@ -204,9 +211,10 @@ TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, c
     return result;
 }
 
-Evaluation Trainer::evaluate(const Matrix& x, const Matrix& y) {
+Evaluation Trainer::evaluate(const Matrix& x, const Matrix& y, const CancelToken* cancel) {
     Evaluation e;
-    e.output = net_.predict(x);
+    e.output = net_.predict(x, cancel);
+    if (cancel && cancel->cancelled()) return e;
     e.loss = loss_->value(e.output, y);
     e.metric = headlineMetric(task_, e.output, y);
     return e;

@@ -35,7 +35,8 @@ public:
     TrainResult fit(const Matrix& x, const Matrix& y, const Matrix* xVal = nullptr, const Matrix* yVal = nullptr,
                     const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
 
-    Evaluation evaluate(const Matrix& x, const Matrix& y);
+    // A cancelled token makes it return early with an empty output (cancelled() tells).
+    Evaluation evaluate(const Matrix& x, const Matrix& y, const CancelToken* cancel = nullptr);
     int epochsDone() const { return epoch_; }
     std::int64_t modelBytes() const;
     const Loss& loss() const { return *loss_; }
@@ -50,6 +51,7 @@ private:
     std::unique_ptr<Optimizer> optimizer_;
     std::vector<Param> params_;
     int epoch_ = 0;
+    std::uint64_t steps_ = 0;  // optimiser steps taken: with a row's place in its batch, seeds its dropout
     Rng shuffleRng_;
     Matrix xBatch_, yBatch_, grad_;
     std::int64_t flopsPerSample_ = 0;  // forward pass of one sample

