@@ -5,6 +5,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QMenu>
 #include <QLabel>
@@ -172,6 +173,20 @@ private slots:
         QCOMPARE(page->errorText(), QStringLiteral("Warning: ") + flat +
                                         QStringLiteral(": target column 'y' holds one value only (2.5 in all 20 rows): the "
                                                        "model can only learn that constant"));
+        // Six rows fill the default parts; a validation share they cannot fill is refused in the page.
+        const QString six = writeFile(dir_.filePath(QStringLiteral("six.csv")), "a,y\n1,p\n2,q\n3,p\n4,q\n5,p\n6,q\n");
+        page->loadFile(six);
+        QVERIFY(page->waitForLoad(30000));
+        QVERIFY(page->errorText().isEmpty());
+        QDoubleSpinBox* validation = nullptr;
+        for (QDoubleSpinBox* box : page->findChildren<QDoubleSpinBox*>())
+            if (box->toolTip().startsWith(QStringLiteral("Share of the rows held out to validate"))) validation = box;
+        QVERIFY(validation);
+        validation->setValue(5);
+        QCOMPARE(page->errorText(), six + QStringLiteral(": 6 rows are too few for training, validation (fraction 0.05) and "
+                                                         "test (fraction 0.2): at least 10 rows are needed to give each part a row"));
+        QCOMPARE(doc->dataSettings().validationFraction, 0.1);  // not applied
+
         // Back to the example the later tests expect (loaded above), which clears the warning.
         QVERIFY(page->loadExample(QStringLiteral("blobs")));
         QVERIFY(page->waitForLoad(30000));
