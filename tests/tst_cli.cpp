@@ -328,7 +328,7 @@ void TestCli::badInput_data() {
     const QStringList sixShards = {"--data", path("six.csv"), "--validation", "0", "--test-fraction", "0", "--layers",
                                    "dense:64:relu", "--submodels", "6", "--strategy", "binary-shards"};
     QTest::newRow("plan one-class shard") << (QStringList{"plan"} << sixShards) << 1
-                                          << "binary shards: submodel 1 (shard 1 of 6 (1 samples)) has training rows of class";
+                                          << "binary shards: submodel 1 (shard 1 of 6 (1 sample)) has training rows of class";
     QTest::newRow("split one-class shard") << (QStringList(train) << sixShards) << 1
                                            << "so it cannot learn to tell classes apart (request fewer submodels)";
     QTest::newRow("missing file") << (QStringList(train) << "--data" << path("nothere.csv")) << 1 << "nothere.csv";

@@ -380,7 +380,7 @@ private slots:
 
         // Data shards of a classification set: one row per shard is one class per shard.
         const std::string single = errorOf([] { makePlan(mlp("dense:16", 4), classInfo(3, 1), options(Strategy::DataShards, 3)); });
-        VERIFY_CONTAINS(single, "data shards: submodel 1 (shard 1 of 3 (1 samples)) has training rows of class ");
+        VERIFY_CONTAINS(single, "data shards: submodel 1 (shard 1 of 3 (1 sample)) has training rows of class ");
         VERIFY_CONTAINS(single, " only, so it cannot learn to tell classes apart (request fewer submodels)");
         // Regression shards have no classes to lack.
         DataInfo reg;

@@ -28,7 +28,7 @@ void addShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& option
         s.index = i;
         s.rows = std::move(shards[std::size_t(i)]);
         s.role = "shard " + std::to_string(i + 1) + " of " + std::to_string(n) + " (" + std::to_string(s.rows.size()) +
-                 " samples)";
+                 (s.rows.size() == 1 ? " sample)" : " samples)");
         plan.submodels.push_back(std::move(s));
     }
 }
