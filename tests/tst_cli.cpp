@@ -80,6 +80,7 @@ private slots:
     void trainIrisReportEvaluatePredict();
     void trainWithSeparateTestFile();
     void regressionOnSine();
+    void constantTargetWarns();
     void earlyStopping();
     void badInput_data();
     void badInput();
@@ -273,6 +274,20 @@ void TestCli::regressionOnSine() {
     QCOMPARE(rows[0], QString("y1"));
 }
 
+void TestCli::constantTargetWarns() {
+    QStringList lines = {"x,y"};
+    for (int i = 0; i < 40; ++i) lines << QString("%1,3.5").arg(i);
+    writeLines(path("constant.csv"), lines);
+    // A warning, not a refusal: it trains, the model is saved, and --quiet keeps the warning.
+    const Run r = runCli({"train", "--data", path("constant.csv"), "--layers", "dense:8:relu", "--epochs", "1", "--threads",
+                          "1", "--quiet", "--save", path("constant.skynnet")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(r.errLines(), QStringList{"warning: " + path("constant.csv") +
+                                       ": target column 'y' holds one value only (3.5 in all 40 rows): the model can only "
+                                       "learn that constant"});
+    QVERIFY(QFile::exists(path("constant.skynnet")));
+}
+
 void TestCli::earlyStopping() {
     Run r = runCli({"train", "--data", iris(), "--layers", "dense:16:relu", "--epochs", "400", "--lr", "0.05", "--threads",
                     "1", "--early-stopping", "3", "--quiet", "--report", path("early.json")});
@@ -296,7 +311,40 @@ void TestCli::badInput_data() {
     writeLines(path("missing.csv"), lines);
     writeLines(path("not_a_model.skynnet"), {"hello"});
 
+    // Inputs that cannot support training: refused before anything trains (training_checks.h).
+    writeLines(path("oneclass.csv"), {"a,b,label", "1,2,x", "2,3,x", "3,1,x", "4,5,x", "5,5,x"});
+    writeLines(path("onerow.csv"), {"a,b,label", "1,2,x"});
+    writeLines(path("overflow.csv"), {"x1,x2,x3,y", "1,2,3,a", "2,3,4,b", "3,4,5,a", "4,5,6,b", "5,6,7,a", "6,7,3.5e39,b"});
+    writeLines(path("infinite.csv"), {"x1,x2,y", "1,2,a", "2,inf,b", "3,4,a", "4,5,b", "5,6,a"});
+    writeLines(path("empty_cell.csv"), {"x1,x2,y", "1,2,a", "2,,b", "3,4,a", "4,5,b", "5,6,a"});
+    writeLines(path("six.csv"), {"x1,x2,y", "1,2,a", "2,1,b", "3,4,a", "4,3,b", "5,6,a", "6,5,b"});
+
     const QStringList train = {"train", "--epochs", "2", "--threads", "1"};
+    const QStringList dense8 = {"--layers", "dense:8:relu"};
+    QTest::newRow("one class") << (QStringList(train) << "--data" << path("oneclass.csv") << "--target" << "label" << dense8)
+                               << 1 << path("oneclass.csv") + ": target column 'label' holds one class only ('x' in all 5 "
+                                                                "rows): classification needs at least 2 classes";
+    QTest::newRow("one row") << (QStringList(train) << "--data" << path("onerow.csv") << dense8) << 1
+                             << path("onerow.csv") + ": 1 row is too few for training, validation (fraction 0.1) and test "
+                                                     "(fraction 0.2): at least 5 rows are needed to give each part a row";
+    QTest::newRow("one row, nothing held out")
+        << (QStringList(train) << "--data" << path("onerow.csv") << "--validation" << "0" << "--test-fraction" << "0" << dense8)
+        << 1 << path("onerow.csv") + ": target column 'label' holds one class only ('x' in its only row)";
+    QTest::newRow("plan one class") << QStringList{"plan", "--data", path("oneclass.csv"), "--submodels", "3"} << 1
+                                    << path("oneclass.csv") + ": target column 'label' holds one class only";
+    QTest::newRow("float32 overflow") << (QStringList(train) << "--data" << path("overflow.csv")) << 1
+                                      << path("overflow.csv") + ":7: column 'x3' (2): '3.5e39' overflows float32";
+    QTest::newRow("infinity") << (QStringList(train) << "--data" << path("infinite.csv")) << 1
+                              << path("infinite.csv") + ":3: column 'x2' (1): 'inf' is not a finite number";
+    QTest::newRow("empty cell") << (QStringList(train) << "--data" << path("empty_cell.csv")) << 1
+                                << path("empty_cell.csv") + ":3: column 'x2' (1): missing value (empty cell)";
+    // One training row per shard: every submodel would see a single class.
+    const QStringList sixShards = {"--data", path("six.csv"), "--validation", "0", "--test-fraction", "0", "--layers",
+                                   "dense:64:relu", "--submodels", "6", "--strategy", "binary-shards"};
+    QTest::newRow("plan one-class shard") << (QStringList{"plan"} << sixShards) << 1
+                                          << "binary shards: submodel 1 (shard 1 of 6 (1 sample)) has training rows of class";
+    QTest::newRow("split one-class shard") << (QStringList(train) << sixShards) << 1
+                                           << "so it cannot learn to tell classes apart (request fewer submodels)";
     QTest::newRow("missing file") << (QStringList(train) << "--data" << path("nothere.csv")) << 1 << "nothere.csv";
     QTest::newRow("bad layers") << (QStringList(train) << "--data" << iris() << "--layers" << "dense:abc") << 2
                                 << "--layers: layer 1";

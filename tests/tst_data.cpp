@@ -15,6 +15,7 @@
 #include "data/preprocessing.h"
 #include "data/partition.h"
 #include "data/splits.h"
+#include "data/training_checks.h"
 #include "test_support.h"
 
 using namespace skynnet;
@@ -168,7 +169,7 @@ private slots:
 
         // Line numbers count physical lines: the record after the two-line field is on line 5.
         const std::string bad = writeFile(dir, "bad_quoted.csv", "t,x,y\n\"one\",1,2\n\"multi\nline\",3,4\nz,NA,6\n");
-        QCOMPARE(errorOf([&] { loadCsv(bad); }), bad + ":5: column 'x' (1): missing value");
+        QCOMPARE(errorOf([&] { loadCsv(bad); }), bad + ":5: column 'x' (1): missing value ('NA')");
         VERIFY_CONTAINS(errorOf([&] { loadCsv(writeFile(dir, "open.csv", "a,b\n1,\"never closed\n")); }), "open.csv:2: quoted field");
     }
 
@@ -185,11 +186,33 @@ private slots:
 
         for (const char* token : {"NA", "NaN", "?"}) {
             const std::string p = writeFile(dir, "na.csv", std::string("a,b,c\n1,2,x\n3,") + token + ",y\n");
-            QCOMPARE(errorOf([&] { loadCsv(p); }), p + ":3: column 'b' (1): missing value");
+            QCOMPARE(errorOf([&] { loadCsv(p); }), p + ":3: column 'b' (1): missing value ('" + token + "')");
         }
         // Mostly numbers with one bad cell: a typo to report, not a categorical column.
         const std::string typo = writeFile(dir, "typo.csv", "a,b,c\n1,2,x\n3,4,y\n5,4..5,x\n7,8,y\n");
         QCOMPARE(errorOf([&] { loadCsv(typo); }), typo + ":4: column 'b' (1): '4..5' is not a number");
+        // Numbers a float network cannot take: refused at their cell, never imputed (csv_loader.h).
+        const std::string big = writeFile(dir, "big.csv", "x1,x2,x3,y\n1,2,3,a\n2,3,4,b\n4,5,3.5e39,a\n5,6,7,b\n");
+        QCOMPARE(errorOf([&] { loadCsv(big); }), big + ":4: column 'x3' (2): '3.5e39' overflows float32 (magnitudes up to 3.4e38)");
+        for (const char* token : {"inf", "-inf", "Infinity", "-nan"}) {
+            const std::string p = writeFile(dir, "inf.csv", std::string("a,b,c\n1,2,x\n3,") + token + ",y\n5,6,x\n");
+            QCOMPARE(errorOf([&] { loadCsv(p); }), p + ":3: column 'b' (1): '" + token + "' is not a finite number");
+        }
+        const std::string huge = writeFile(dir, "huge.csv", "a,b,c\n1,2,x\n3,-1e400,y\n");
+        QCOMPARE(errorOf([&] { loadCsv(huge); }), huge + ":3: column 'b' (1): '-1e400' overflows float32 (magnitudes up to 3.4e38)");
+        // A column of such numbers is still numeric: not categories named "inf" and "1e39".
+        const std::string allBad = writeFile(dir, "allbad.csv", "a,b,c\n1,inf,x\n3,1e39,y\n5,inf,x\n");
+        QCOMPARE(errorOf([&] { loadCsv(allBad); }), allBad + ":2: column 'b' (1): 'inf' is not a finite number");
+        // In a numeric class column (classes 0 and 1), "inf" is a bad number, not a third class.
+        const std::string badClass = writeFile(dir, "badclass.csv", "a,c\n1,0\n2,1\n3,inf\n4,0\n5,1\n6,0\n7,1\n");
+        CsvOptions asClasses;
+        asClasses.task = Task::Classification;
+        QCOMPARE(errorOf([&] { loadCsv(badClass, asClasses); }), badClass + ":4: column 'c' (1): 'inf' is not a finite number");
+        CsvOptions asRegression;
+        asRegression.task = Task::Regression;
+        QCOMPARE(errorOf([&] { loadCsv(badClass, asRegression); }), badClass + ":4: column 'c' (1): 'inf' is not a finite number");
+        // Tiny numbers are fine: they are 0 or a denormal as a float.
+        QCOMPARE(loadCsv(writeFile(dir, "tiny.csv", "a,c\n1e-50,x\n2,y\n")).features(0, 0), 0.f);
         // A missing target is an error too.
         const std::string noLabel = writeFile(dir, "nolabel.csv", "a,b,c\n1,2,x\n3,4,\n");
         VERIFY_CONTAINS(errorOf([&] { loadCsv(noLabel); }), "nolabel.csv:3: column 'c' (2): missing value");
@@ -276,6 +299,10 @@ private slots:
                                                  train.categoricals);
                         }),
                         "the model needs column(s) 'size'");
+        // Data to predict from is held to the same numbers as training data.
+        const std::string infinite = writeFile(dir, "infinite.csv", "colour,size\nred,5\nblue,inf\n");
+        QCOMPARE(errorOf([&] { loadCsvForPrediction(infinite, train.featureNames, train.categoricals); }),
+                 infinite + ":3: column 'size' (1): 'inf' is not a finite number");
     }
 
     void idxTinyFiles() {
@@ -466,6 +493,106 @@ private slots:
         QCOMPARE(rs.validation.size(), std::size_t(10));
         QCOMPARE(rs.train.size(), std::size_t(71));
         VERIFY_CONTAINS(errorOf([&] { splitIndices(r, 0.5, 0.5, 1); }), "split fractions");
+
+        // partSizes is the split's own count: the same numbers, per class, without drawing.
+        const std::vector<PartSizes> parts = partSizes({60, 37, 11, 2}, 0.2, 0.25);
+        for (int k = 0; k < 4; ++k) {
+            QCOMPARE(parts[std::size_t(k)].train, train[std::size_t(k)]);
+            QCOMPARE(parts[std::size_t(k)].validation, validation[std::size_t(k)]);
+            QCOMPARE(parts[std::size_t(k)].test, test[std::size_t(k)]);
+        }
+    }
+
+    void oneClassIsRefused() {
+        QTemporaryDir dir;
+        const std::string path = writeFile(dir, "oneclass.csv", "a,b,label\n1,2,x\n2,3,x\n3,1,x\n4,5,x\n5,5,x\n");
+        CsvOptions options;
+        options.targets = {"label"};
+        const Dataset d = loadCsv(path, options);
+        const std::string expected = path + ": target column 'label' holds one class only ('x' in all 5 rows): "
+                                            "classification needs at least 2 classes";
+        QCOMPARE(errorOf([&] { partitionData(d, 0.1, 0.2, false, 1, Scaling::Standardize); }), expected);
+        // Without validation or test rows too: it is the class, not the row count.
+        QCOMPARE(errorOf([&] { checkTrainable(d, 0, 0, false); }), expected);
+        // Asked for as classification, a one-valued numeric column is refused alike.
+        const std::string numeric = writeFile(dir, "ones.csv", "a,y\n1,7\n2,7\n3,7\n4,7\n5,7\n6,7\n");
+        options.targets = {};
+        options.task = Task::Classification;
+        QCOMPARE(errorOf([&] { checkTrainable(loadCsv(numeric, options), 0.1, 0.2, false); }),
+                 numeric + ": target column 'y' holds one class only ('7' in all 6 rows): classification needs at least 2 "
+                           "classes");
+
+        // Declared classes that the rows do not hold (IDX, generators) do not count; the labels have no column name.
+        const Dataset blobs = makeBlobs(3, 10, 2, 1.f, 4);
+        std::vector<int> second;
+        for (int r = 0; r < int(blobs.size()); ++r)
+            if (blobs.labels[std::size_t(r)] == 1) second.push_back(r);
+        const Dataset onlyOne = blobs.subset(second);
+        QCOMPARE(errorOf([&] { checkTrainable(onlyOne, 0.1, 0.2, false); }),
+                 onlyOne.source + ": the labels hold one class only ('" + blobs.classNames[1] +
+                     "' in all 10 rows) of the 3 declared: classification needs at least 2 classes");
+        // Two classes train.
+        QVERIFY(checkTrainable(blobs, 0.1, 0.2, false).empty());
+    }
+
+    void tooFewRowsForTheParts() {
+        QTemporaryDir dir;
+        const std::string one = writeFile(dir, "onerow.csv", "a,b,label\n1,2,x\n");
+        const std::string two = writeFile(dir, "tworows.csv", "a,b,label\n1,2,x\n2,1,y\n");
+        CsvOptions classes;
+        classes.task = Task::Classification;
+        QCOMPARE(errorOf([&] { partitionData(loadCsv(two, classes), 0.1, 0.2, false, 1, Scaling::Standardize); }),
+                 two + ": 2 rows are too few for training, validation (fraction 0.1) and test (fraction 0.2): at least 5 "
+                       "rows are needed to give each part a row");
+        QCOMPARE(errorOf([&] { checkTrainable(loadCsv(one, classes), 0.5, 0, false); }),
+                 one + ": 1 row is too few for training and validation (fraction 0.5): at least 2 rows are needed to give "
+                       "each part a row");
+        // A separate test file: the test fraction asks for nothing.
+        QCOMPARE(errorOf([&] { checkTrainable(loadCsv(two, classes), 0.5, 0.2, true); }),
+                 two + ": 2 rows in 2 classes leave no row for validation: the stratified split keeps a row of every class "
+                       "for training (give the classes more rows, or set that fraction to 0)");
+        // Nothing held out: two rows of two classes are enough.
+        QCOMPARE(partitionData(loadCsv(two, classes), 0, 0, false, 1, Scaling::Standardize).train.size(), Index(2));
+
+        // The count said is the threshold: one row fewer is refused, that many fill every part.
+        for (const auto& [validation, test] : std::vector<std::pair<double, double>>{{0.1, 0.2}, {0.05, 0}, {0, 0.3}, {0.3, 0.3}}) {
+            int needed = 0;
+            for (int n = 1; n < 100 && needed == 0; ++n) {
+                const Dataset sine = makeSineRegression(n, 1, 0, 2);
+                const std::string e = errorOf([&] { checkTrainable(sine, validation, test, false); });
+                if (e != "(no error)") continue;
+                needed = n;
+                const DataPartition p = partitionData(sine, validation, test, false, 3, Scaling::None);
+                QVERIFY(p.train.size() > 0);
+                QCOMPARE(p.validation.size() > 0, validation > 0);
+                QCOMPARE(p.test.size() > 0, test > 0);
+            }
+            QVERIFY(needed > 1);
+            VERIFY_CONTAINS(errorOf([&] { checkTrainable(makeSineRegression(needed - 1, 1, 0, 2), validation, test, false); }),
+                            "at least " + std::to_string(needed) + " rows are needed");
+        }
+
+        // Enough rows, but five classes of one row each keep them all for training.
+        const std::string singles = writeFile(dir, "singles.csv", "a,y\n1,p\n2,q\n3,r\n4,s\n5,t\n");
+        QCOMPARE(errorOf([&] { checkTrainable(loadCsv(singles), 0.2, 0, false); }),
+                 singles + ": 5 rows in 5 classes leave no row for validation: the stratified split keeps a row of every "
+                           "class for training (give the classes more rows, or set that fraction to 0)");
+    }
+
+    void constantRegressionTargetWarns() {
+        QTemporaryDir dir;
+        std::string text = "x,y,z\n";
+        for (int i = 0; i < 20; ++i) text += std::to_string(i) + ",3.5," + std::to_string(i % 3) + ".5\n";
+        const std::string path = writeFile(dir, "constant.csv", text);
+        CsvOptions options;
+        options.targets = {"y", "z"};
+        const Dataset d = loadCsv(path, options);
+        const DataPartition p = partitionData(d, 0.1, 0.2, false, 1, Scaling::Standardize);
+        QCOMPARE(p.warnings, (std::vector<std::string>{path + ": target column 'y' holds one value only (3.5 in all 20 rows): "
+                                                              "the model can only learn that constant"}));
+        QCOMPARE(p.train.size() + p.validation.size() + p.test.size(), Index(20));  // a warning, not a refusal
+        options.targets = {"z"};
+        QVERIFY(checkTrainable(loadCsv(path, options), 0.1, 0.2, false).empty());
     }
 };
 

@@ -359,6 +359,44 @@ private slots:
                         "the class-groups strategy needs a multiclass classification task, this dataset's task is binary");
     }
 
+    void oneClassSubmodelsAreRefused() {
+        // A file sorted by class, sharded in file order: the first shard holds class 'no' only.
+        DataInfo sorted;
+        sorted.task = Task::Binary;
+        sorted.classCount = 2;
+        sorted.classNames = {"no", "yes"};
+        for (int i = 0; i < 100; ++i) sorted.labels.push_back(i < 50 ? 0 : 1);
+        sorted.samples = 100;
+        SplitOptions fileOrder = options(Strategy::BinaryShards, 2);
+        fileOrder.shuffleShards = false;
+        QCOMPARE(errorText([&] { makePlan(mlp("dense:64", 3), sorted, fileOrder); }),
+                 QString("binary shards: submodel 1 (shard 1 of 2 (50 samples)) has training rows of class 'no' (0) only, "
+                         "so it cannot learn to tell classes apart (request fewer submodels, or shuffle the shards)"));
+        // Shuffled, the shards mix the classes: planned, without a warning.
+        const SplitPlan shuffled = makePlan(mlp("dense:64", 3), sorted, options(Strategy::BinaryShards, 2));
+        QCOMPARE(shuffled.submodelCount(), 2);
+        QVERIFY(shuffled.warnings.empty());
+
+        // Data shards of a classification set: one row per shard is one class per shard.
+        const std::string single = errorOf([] { makePlan(mlp("dense:16", 4), classInfo(3, 1), options(Strategy::DataShards, 3)); });
+        VERIFY_CONTAINS(single, "data shards: submodel 1 (shard 1 of 3 (1 sample)) has training rows of class ");
+        VERIFY_CONTAINS(single, " only, so it cannot learn to tell classes apart (request fewer submodels)");
+        // Regression shards have no classes to lack.
+        DataInfo reg;
+        reg.task = Task::Regression;
+        reg.targetColumns = 1;
+        reg.samples = 3;
+        QCOMPARE(makePlan(mlp("dense:16", 4), reg, options(Strategy::DataShards, 3)).submodelCount(), 3);
+
+        // Class groups {0} {1} {2} {3} without rows of class 1: the pair 0+1 sees class 0 alone.
+        QCOMPARE(errorText([] { makePlan(mlp("dense:32", 4), classInfo(4, 5, {1}), options(Strategy::ClassGroups, 6)); }),
+                 QString("class groups: submodel 1 (groups 0+1: classes 0-1) has training rows of class 0 only, so it cannot "
+                         "learn to tell classes apart (the other classes of its groups have no training rows; request fewer "
+                         "submodels, so that each group holds more classes)"));
+        // With N=1 the one submodel holds both classes: planned.
+        QCOMPARE(makePlan(mlp("dense:32", 4), classInfo(4, 5, {1}), options(Strategy::ClassGroups, 1)).submodelCount(), 1);
+    }
+
     void refusals() {
         const NetworkSpec spec = mlp("dense:16", 4);
         VERIFY_CONTAINS(errorOf([&] { makePlan(spec, classInfo(3, 2), options(Strategy::Auto, 0)); }),
@@ -380,8 +418,9 @@ private slots:
         bad.labels[4] = 3;
         VERIFY_CONTAINS(errorOf([&] { makePlan(spec, bad, options(Strategy::Auto, 3)); }), "sample 5 has label 3");
 
-        // Data shards on classification: F = sqrt(N) by default, user-set otherwise.
-        const SplitPlan shards = makePlan(mlp("dense:100", 4), classInfo(3, 10), options(Strategy::DataShards, 9));
+        // Data shards on classification: F = sqrt(N) by default, user-set otherwise. Ten rows a
+        // shard, so that none holds a single class (refused: oneClassSubmodelsAreRefused).
+        const SplitPlan shards = makePlan(mlp("dense:100", 4), classInfo(3, 30), options(Strategy::DataShards, 9));
         QCOMPARE(shards.factor, 3.0);
         QCOMPARE(shards.submodels[0].spec.layers[0].units, 34);
         QCOMPARE(shards.submodels[0].spec.outputs, 3);

@@ -14,6 +14,8 @@
 #include "train/metrics.h"
 #include "train/trainer.h"
 
+#include "test_support.h"
+
 using namespace skynnet;
 
 namespace {
@@ -454,6 +456,13 @@ private slots:
         QCOMPARE(r.mse, 5.0 / 3);
         QCOMPARE(r.mae, 1.0);
         QVERIFY(std::abs(r.r2 - (1 - 5.0 / (2.0 / 3 * 3))) < 1e-12);
+
+        // A one-class softmax column reads as a sigmoid, class 1 of 1 class: refused, not written past the matrix.
+        Matrix one = Matrix::Ones(2, 1);
+        QCOMPARE(errorOf([&] { classificationMetrics(trueClasses(one), predictedClasses(one), 1); }),
+                 std::string("classification metrics: sample 1 has class 1, predicted 1, outside the 1 classes"));
+        QCOMPARE(errorOf([] { classificationMetrics({0, 1}, {0}, 2); }),
+                 std::string("classification metrics: 2 true classes for 1 predictions"));
     }
 };
 

@@ -1,5 +1,7 @@
 #include "train_setup.h"
 
+#include <cstdio>
+
 #include "core/error.h"
 #include "data/partition.h"
 
@@ -40,6 +42,8 @@ PreparedData prepareData(const TrainOptions& o, DataUse use) {
         p.validation = std::move(part.validation);
         p.test = std::move(part.test);
         p.preprocessing = std::move(part.preprocessing);
+        // Not progress: --quiet keeps them.
+        for (const std::string& w : part.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     }
     const bool training = use == DataUse::Training;
     if (o.testData && training) p.test = loadLike(*o.testData, p.layout, true);

@@ -29,7 +29,8 @@ enum class DataUse {
 };
 
 // Loads --data (and --test-data), splits it with the seed, fits the preprocessing on the training
-// rows and applies it to every part. Throws Error for data problems.
+// rows and applies it to every part. Throws Error for data problems, including data that cannot
+// support training (partitionData); prints the partition's warnings on stderr.
 PreparedData prepareData(const TrainOptions& options, DataUse use = DataUse::Training);
 // A part's names and targets with network inputs `x` as its features: what the engine's split
 // training and combined evaluation take.

@@ -45,17 +45,34 @@ bool isMissing(std::string_view s) {
     return s == "?" || equalsIgnoringCase(s, "na") || equalsIgnoringCase(s, "nan");
 }
 
-// Finite numbers that fit a float; "inf" and out-of-range values are not numbers to a network.
-bool parseNumber(std::string_view s, double& value) {
+// What a cell that may be a number is to a float network. "inf", "nan" and 3.5e39 are numbers in
+// the file but none a network can learn from: they are told apart from text so that their column
+// stays numeric and the message says what is wrong with the cell.
+enum class Cell { Number, NotFinite, OutOfRange, Text };
+
+Cell parseCell(std::string_view s, double& value) {
     if (!s.empty() && s[0] == '+') s.remove_prefix(1);
-    if (s.empty() || s[0] == '+') return false;
+    if (s.empty() || s[0] == '+') return Cell::Text;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    return ec == std::errc() && end == s.data() + s.size() && std::isfinite(value) && std::fabs(value) <= FLT_MAX;
+    if (end != s.data() + s.size()) return Cell::Text;
+    if (ec == std::errc::result_out_of_range) return Cell::OutOfRange;  // beyond a double, either way
+    if (ec != std::errc()) return Cell::Text;
+    if (!std::isfinite(value)) return Cell::NotFinite;
+    return std::fabs(value) <= FLT_MAX ? Cell::Number : Cell::OutOfRange;
 }
+
+// Finite numbers that fit a float.
+bool parseNumber(std::string_view s, double& value) { return parseCell(s, value) == Cell::Number; }
 
 bool isNumber(std::string_view s) {
     double v;
     return parseNumber(s, v);
+}
+
+// A number, usable or not: what decides whether a column holds numbers or text.
+bool looksNumeric(std::string_view s) {
+    double v;
+    return parseCell(s, v) != Cell::Text;
 }
 
 // Splits text into records of fields, RFC 4180 style, counting physical lines for messages.
@@ -236,7 +253,7 @@ Table readTable(const std::string& path, const CsvOptions& options, const std::v
                         std::to_string(firstLine) + "), found " + std::to_string(record.size()));
         for (std::size_t c = 0; c < t.cols; ++c) {
             const std::string& f = record[c];
-            if (!isMissing(f)) ++(isNumber(f) ? t.numbers : t.texts)[c];
+            if (!isMissing(f)) ++(looksNumeric(f) ? t.numbers : t.texts)[c];
             t.cells += f;
             if (t.cells.size() > UINT32_MAX) throw Error(path + ": file too large (over 4 GB of fields)");
             t.ends.push_back(std::uint32_t(t.cells.size()));
@@ -255,12 +272,27 @@ Table readTable(const std::string& path, const CsvOptions& options, const std::v
     return t;
 }
 
+// Refused, not imputed (csv_loader.h); the cell is quoted so "NA" and an empty cell read apart.
+Error missingValue(const Table& t, std::size_t r, std::size_t c) {
+    const std::string_view v = t.cell(r, c);
+    const std::string what = v.empty() ? std::string("empty cell") : "'" + std::string(v) + "'";
+    return Error(t.at(r) + ": " + t.column(c) + ": missing value (" + what + ")");
+}
+
 float numericCell(const Table& t, std::size_t r, std::size_t c) {
     const std::string_view v = t.cell(r, c);
-    if (isMissing(v)) throw Error(t.at(r) + ": " + t.column(c) + ": missing value");
+    if (isMissing(v)) throw missingValue(t, r, c);
     double x;
-    if (!parseNumber(v, x)) throw Error(t.at(r) + ": " + t.column(c) + ": '" + std::string(v) + "' is not a number");
-    return float(x);
+    const auto bad = [&](const char* why) {
+        return Error(t.at(r) + ": " + t.column(c) + ": '" + std::string(v) + "' " + why);
+    };
+    switch (parseCell(v, x)) {
+    case Cell::Number: return float(x);
+    case Cell::NotFinite: throw bad("is not a finite number");
+    case Cell::OutOfRange: throw bad("overflows float32 (magnitudes up to 3.4e38)");
+    case Cell::Text: break;
+    }
+    throw bad("is not a number");
 }
 
 // A column is text when most of its present values are not numbers; otherwise the text cells
@@ -311,7 +343,8 @@ struct ClassColumn {
 
     ClassColumn(const Table& t, std::size_t c) {
         std::vector<std::string> texts = sortedDistinct(t, c);
-        numeric = !texts.empty() && std::all_of(texts.begin(), texts.end(), [](const std::string& s) { return isNumber(s); });
+        // A class column of numbers stays one when a cell is "inf" or 1e39: loadCsv reports that cell.
+        numeric = !texts.empty() && std::all_of(texts.begin(), texts.end(), [](const std::string& s) { return looksNumeric(s); });
         if (!numeric) {
             for (std::size_t i = 0; i < texts.size(); ++i) index.emplace(texts[i], int(i));
             names = std::move(texts);
@@ -320,7 +353,7 @@ struct ClassColumn {
         std::vector<std::pair<double, std::string>> byValue;
         for (const std::string& s : texts) {
             double v;
-            parseNumber(s, v);
+            if (!parseNumber(s, v)) continue;
             byValue.emplace_back(v, std::fabs(v) < 1e15 && v == std::floor(v) ? std::to_string((long long)v) : s);
         }
         std::sort(byValue.begin(), byValue.end());
@@ -400,7 +433,7 @@ Dataset loadCsv(const std::string& path, const CsvOptions& options) {
                 continue;
             }
             const std::string_view v = t.cell(r, c);
-            if (isMissing(v)) throw Error(t.at(r) + ": " + t.column(c) + ": missing value");
+            if (isMissing(v)) throw missingValue(t, r, c);
             d.features(Index(r), Index(f)) = Scalar(codes[f].find(v)->second);
         }
         for (std::size_t k = 0; k < targetCols.size(); ++k) {
@@ -409,7 +442,8 @@ Dataset loadCsv(const std::string& path, const CsvOptions& options) {
                 d.targets(Index(r), Index(k)) = numericCell(t, r, c);
                 continue;
             }
-            if (isMissing(t.cell(r, c))) throw Error(t.at(r) + ": " + t.column(c) + ": missing value");
+            if (isMissing(t.cell(r, c))) throw missingValue(t, r, c);
+            if (classColumn->numeric) numericCell(t, r, c);  // reports "inf" or 1e39 at its line
             d.labels[r] = classColumn->labelOf(t.cell(r, c));
         }
     }
@@ -417,6 +451,7 @@ Dataset loadCsv(const std::string& path, const CsvOptions& options) {
     d.sampleShape = Shape::flat(int(featureCols.size()));
     if (classes) {
         d.classNames = classColumn->names;
+        d.labelColumn = t.names[targetCols[0]];
         if (d.task == Task::Binary && d.classNames.size() != 2) {
             std::string list;
             for (std::size_t i = 0; i < d.classNames.size() && i < 10; ++i) list += (i ? ", " : "") + d.classNames[i];
@@ -484,7 +519,7 @@ Dataset loadCsvForPrediction(const std::string& path, const std::vector<std::str
                 continue;
             }
             const std::string_view v = t.cell(r, c);
-            if (isMissing(v)) throw Error(t.at(r) + ": " + t.column(c) + ": missing value");
+            if (isMissing(v)) throw missingValue(t, r, c);
             const auto& cats = categoryOf[f]->categories;
             const auto it = std::find(cats.begin(), cats.end(), v);
             d.features(Index(r), Index(f)) = it == cats.end() ? Scalar(-1) : Scalar(it - cats.begin());

@@ -3,10 +3,11 @@
 //
 // Format: RFC 4180 quoting (a field in double quotes may hold the delimiter, line breaks and ""
 // for a quote), LF or CRLF line ends, a UTF-8 byte-order mark is skipped, blank lines are ignored,
-// spaces around unquoted fields are trimmed. Missing values ("", NA, NaN, ?) are errors: the
-// engine does not impute silently. Every error names the file and, where it applies, the 1-based
-// line and the column as `name' (0-based index), e.g. "iris.csv:17: column 'petal_width' (3):
-// missing value".
+// spaces around unquoted fields are trimmed. Missing values ("", NA, NaN, ?), infinities and
+// numbers a float32 cannot hold (3.5e39) are errors at their cell: the engine does not impute,
+// since a guessed value would be trained on and saved in the model as if it were data. Every
+// error names the file and, where it applies, the 1-based line and the column as `name' (0-based
+// index), e.g. "iris.csv:17: column 'petal_width' (3): missing value".
 #include <optional>
 #include <string>
 #include <vector>

@@ -175,6 +175,7 @@ Dataset loadCsvLike(const DataRequest& request, const DataLayout& layout, bool n
     } else {
         mapLabels(withTargets, layout.classNames);
         d.labels = std::move(withTargets.labels);
+        d.labelColumn = withTargets.labelColumn;
         d.classNames = layout.classNames;
     }
     return d;

@@ -33,6 +33,7 @@ Dataset Dataset::subset(const std::vector<int>& rows) const {
     d.featureNames = featureNames;
     d.categoricals = categoricals;
     d.classNames = classNames;
+    d.labelColumn = labelColumn;
     d.targetNames = targetNames;
     d.features.resize(Index(rows.size()), features.cols());
     for (std::size_t i = 0; i < rows.size(); ++i) d.features.row(Index(i)) = features.row(rows[i]);

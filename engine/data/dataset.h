@@ -24,6 +24,7 @@ struct Dataset {
 
     std::vector<std::string> classNames;   // declared classes (classification and binary)
     std::vector<int> labels;               // class index per sample
+    std::string labelColumn;               // the CSV column the labels come from, for messages ("" otherwise)
     Matrix targets;                        // regression values, rows = samples
     std::vector<std::string> targetNames;  // regression columns
 

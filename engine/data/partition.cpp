@@ -12,10 +12,11 @@ SplitIndices splitForTraining(const Dataset& data, double validationFraction, do
 
 DataPartition partitionData(const Dataset& data, double validationFraction, double testFraction,
                             bool separateTestFile, std::uint64_t seed, Scaling scaling) {
+    DataPartition p;
+    p.warnings = checkTrainable(data, validationFraction, testFraction, separateTestFile);
     const SplitIndices idx = splitForTraining(data, validationFraction, testFraction, separateTestFile, seed);
     if (idx.train.empty())
         throw Error(data.source + ": no rows left for training after the validation and test splits");
-    DataPartition p;
     p.train = data.subset(idx.train);
     p.validation = data.subset(idx.validation);
     p.test = data.subset(idx.test);

@@ -3,10 +3,13 @@
 // uses to cut a dataset into what it trains, validates and tests on, so a project trains on the
 // same rows wherever it is opened.
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "data/dataset.h"
 #include "data/preprocessing.h"
 #include "data/splits.h"
+#include "data/training_checks.h"
 
 namespace skynnet {
 
@@ -19,8 +22,10 @@ SplitIndices splitForTraining(const Dataset& data, double validationFraction, do
 struct DataPartition {
     Dataset train, validation, test;
     Preprocessing preprocessing;
+    std::vector<std::string> warnings;  // checkTrainable's: for the front end to show, not errors
 };
-// Throws Error naming the data when no training rows are left.
+// Refuses data that cannot support training with these fractions (checkTrainable: one class, too
+// few rows for a requested part) with an Error naming the file and the column or row counts.
 DataPartition partitionData(const Dataset& data, double validationFraction, double testFraction,
                             bool separateTestFile, std::uint64_t seed, Scaling scaling);
 

@@ -37,11 +37,26 @@ std::vector<int> apportion(const std::vector<int>& sizes, double fraction) {
 
 }  // namespace
 
-SplitIndices splitIndices(const Dataset& data, double validationFraction, double testFraction, std::uint64_t seed) {
+std::vector<PartSizes> partSizes(const std::vector<int>& groupSizes, double validationFraction, double testFraction) {
     if (!(validationFraction >= 0 && validationFraction < 1 && testFraction >= 0 && testFraction < 1 &&
           validationFraction + testFraction < 1))
         throw Error("split fractions must be in [0, 1) and sum below 1: validation " + std::to_string(validationFraction) +
                     ", test " + std::to_string(testFraction));
+    const std::vector<int> testCounts = apportion(groupSizes, testFraction);
+    const std::vector<int> validationCounts = apportion(groupSizes, validationFraction);
+    std::vector<PartSizes> parts(groupSizes.size());
+    for (std::size_t g = 0; g < groupSizes.size(); ++g) {
+        const int size = groupSizes[g];
+        int nt = testCounts[g], nv = validationCounts[g];
+        // Keep at least one training sample per class: validation gives way first.
+        while (size > 0 && nt + nv >= size) (nv > 0 ? nv : nt)--;
+        parts[g] = {size - nt - nv, nv, nt};
+    }
+    return parts;
+}
+
+SplitIndices splitIndices(const Dataset& data, double validationFraction, double testFraction, std::uint64_t seed) {
+    partSizes({}, validationFraction, testFraction);  // refuses bad fractions before anything is read
     Rng rng(seed);
     const int n = int(data.size());
 
@@ -64,17 +79,13 @@ SplitIndices splitIndices(const Dataset& data, double validationFraction, double
     }
     std::vector<int> sizes;
     for (const auto& g : groups) sizes.push_back(int(g.size()));
-    std::vector<int> testCounts = apportion(sizes, testFraction);
-    std::vector<int> validationCounts = apportion(sizes, validationFraction);
+    const std::vector<PartSizes> parts = partSizes(sizes, validationFraction, testFraction);
 
     SplitIndices s;
     for (std::size_t g = 0; g < groups.size(); ++g) {
         std::vector<int>& rows = groups[g];
         const std::vector<int> order = rng.permutation(int(rows.size()));
-        int& nt = testCounts[g];
-        int& nv = validationCounts[g];
-        // Keep at least one training sample per class: validation gives way first.
-        while (sizes[g] > 0 && nt + nv >= sizes[g]) (nv > 0 ? nv : nt)--;
+        const int nt = parts[g].test, nv = parts[g].validation;
         for (int i = 0; i < sizes[g]; ++i) {
             const int row = rows[std::size_t(order[std::size_t(i)])];
             (i < nt ? s.test : i < nt + nv ? s.validation : s.train).push_back(row);

@@ -11,6 +11,14 @@ struct SplitIndices {
     std::vector<int> train, validation, test;  // disjoint, together every row once, each shuffled
 };
 
+// Rows of each part, per group of rows split alike (one group per class; all rows for regression).
+struct PartSizes {
+    int train = 0, validation = 0, test = 0;
+};
+// What splitIndices gives each group, without drawing: every count depends on the group sizes and
+// fractions only, never on the seed. Throws Error for fractions splitIndices refuses.
+std::vector<PartSizes> partSizes(const std::vector<int>& groupSizes, double validationFraction, double testFraction);
+
 // Classification and binary: stratified, each class is split in proportion (every class within
 // one sample of its exact share, totals as close as possible to the fractions) and a class with
 // at least one sample keeps one in train. Regression: a seeded shuffle cut into three parts.

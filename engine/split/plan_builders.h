@@ -3,6 +3,7 @@
 // classes or columns, training rows and roles, and its warnings; makePlan() then shrinks the
 // networks and computes the figures for all of them alike.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "split/split_plan.h"
@@ -21,6 +22,10 @@ std::vector<int> evenSizes(long total, int parts);
 // Sample rows 0..samples-1 dealt into n disjoint shards covering them all: a seeded shuffle cut
 // into even runs (or file order when not shuffling); each shard ascending.
 std::vector<std::vector<int>> makeShards(long samples, int n, bool shuffle, std::uint64_t seed);
+// Throws Error naming the first submodel whose training rows hold a single class (classification
+// and binary data only): it could learn nothing but that class, and the combination would trust it.
+// `what` starts the message ("binary shards"), `remedy` ends it.
+void requireTwoClassesEach(const SplitPlan& plan, const DataInfo& data, const std::string& what, const std::string& remedy);
 // "3" or "F=2.5" style number for messages: up to 4 significant digits.
 std::string formatNumber(double value);
 

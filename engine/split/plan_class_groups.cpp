@@ -69,6 +69,8 @@ void planClassGroups(SplitPlan& plan, const DataInfo& data, const SplitOptions& 
             plan.submodels.push_back(std::move(s));
         }
     }
+    requireTwoClassesEach(plan, data, "class groups", "the other classes of its groups have no training rows; request "
+                                                      "fewer submodels, so that each group holds more classes");
     const int s = plan.submodelCount();
     if (s != n) {
         std::string w = "N=" + std::to_string(n) + " gives " + std::to_string(s) + " submodel" + (s == 1 ? "" : "s") +

@@ -28,9 +28,14 @@ void addShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& option
         s.index = i;
         s.rows = std::move(shards[std::size_t(i)]);
         s.role = "shard " + std::to_string(i + 1) + " of " + std::to_string(n) + " (" + std::to_string(s.rows.size()) +
-                 " samples)";
+                 (s.rows.size() == 1 ? " sample)" : " samples)");
         plan.submodels.push_back(std::move(s));
     }
+}
+
+// Small or sorted data deals a shard rows of one class: fewer, larger shards, or shuffled ones, mix them.
+std::string shardRemedy(const SplitOptions& options) {
+    return options.shuffleShards ? "request fewer submodels" : "request fewer submodels, or shuffle the shards";
 }
 
 }  // namespace
@@ -69,13 +74,7 @@ void planBinaryShards(SplitPlan& plan, const DataInfo& data, const SplitOptions&
     // The reference halves the widths for its 2 shards; with N shards each sees 1/N of the data.
     plan.factor = double(n);
     addShards(plan, data, options);
-    for (const auto& s : plan.submodels) {
-        long positives = 0;
-        for (int r : s.rows) positives += data.labels[std::size_t(r)] == 1;
-        if (positives == 0 || positives == long(s.rows.size()))
-            plan.warnings.push_back("submodel " + std::to_string(s.index + 1) + " (" + s.role + ") has samples of " +
-                                    data.className(positives == 0 ? 0 : 1) + " only");
-    }
+    requireTwoClassesEach(plan, data, "binary shards", shardRemedy(options));
 }
 
 void planDataShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& options) {
@@ -87,6 +86,7 @@ void planDataShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& o
                     " must be at least 1 (below 1 the submodels would be wider than the original)");
     plan.factor = f;
     addShards(plan, data, options);
+    requireTwoClassesEach(plan, data, "data shards", shardRemedy(options));
 }
 
 }  // namespace skynnet::detail

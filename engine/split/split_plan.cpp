@@ -92,6 +92,17 @@ std::string formatNumber(double value) {
     return s.str();
 }
 
+void requireTwoClassesEach(const SplitPlan& plan, const DataInfo& data, const std::string& what, const std::string& remedy) {
+    if (data.task == Task::Regression) return;
+    for (const SubmodelPlan& s : plan.submodels) {
+        if (s.rows.empty()) continue;  // the builders refuse or report a submodel without rows themselves
+        const int first = data.labels[std::size_t(s.rows.front())];
+        if (std::any_of(s.rows.begin(), s.rows.end(), [&](int r) { return data.labels[std::size_t(r)] != first; })) continue;
+        throw Error(what + ": submodel " + std::to_string(s.index + 1) + " (" + s.role + ") has training rows of class " +
+                    data.className(first) + " only, so it cannot learn to tell classes apart (" + remedy + ")");
+    }
+}
+
 }  // namespace detail
 
 DataInfo DataInfo::of(const Dataset& train) {

@@ -1,5 +1,9 @@
 #include "train/metrics.h"
 
+#include <string>
+
+#include "core/error.h"
+
 namespace skynnet {
 
 std::vector<int> predictedClasses(const Matrix& output) {
@@ -20,6 +24,16 @@ std::vector<int> trueClasses(const Matrix& target) { return predictedClasses(tar
 
 ClassificationMetrics classificationMetrics(const std::vector<int>& truth, const std::vector<int>& predicted,
                                             int classCount) {
+    if (truth.size() != predicted.size())
+        throw Error("classification metrics: " + std::to_string(truth.size()) + " true classes for " +
+                    std::to_string(predicted.size()) + " predictions");
+    // A single output column reads as a sigmoid (class 0 or 1): with one declared class that gives
+    // class 1, which once wrote past the confusion matrix. Refuse instead of indexing.
+    for (std::size_t i = 0; i < truth.size(); ++i)
+        if (truth[i] < 0 || truth[i] >= classCount || predicted[i] < 0 || predicted[i] >= classCount)
+            throw Error("classification metrics: sample " + std::to_string(i + 1) + " has class " +
+                        std::to_string(truth[i]) + ", predicted " + std::to_string(predicted[i]) + ", outside the " +
+                        std::to_string(classCount) + " classes");
     ClassificationMetrics m;
     m.confusion.assign(std::size_t(classCount), std::vector<long>(std::size_t(classCount), 0));
     long correct = 0;

@@ -23,6 +23,7 @@ std::vector<int> predictedClasses(const Matrix& output);
 // True class per row from one-hot rows or a 0/1 column.
 std::vector<int> trueClasses(const Matrix& target);
 
+// Throws Error when a true or predicted class is outside [0, classCount).
 ClassificationMetrics classificationMetrics(const std::vector<int>& truth, const std::vector<int>& predicted,
                                             int classCount);
 RegressionMetrics regressionMetrics(const Matrix& output, const Matrix& target);

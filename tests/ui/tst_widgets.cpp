@@ -5,6 +5,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QMenu>
 #include <QLabel>
@@ -143,6 +144,53 @@ private slots:
         QVERIFY(!page->waitForLoad(30000));
         QVERIFY(page->errorText().contains(QStringLiteral("does-not-exist.csv")));
         QCOMPARE(doc->dataset(), before);
+    }
+
+    void dataThatCannotTrainIsRefusedOnOpening() {
+        DataPage* page = window_->dataPage();
+        ProjectDocument* doc = window_->document();
+        const auto before = doc->dataset();
+        QVERIFY(before);
+        // The engine's check, worded as skynnet-cli words it, before any training is asked for.
+        const QString oneClass = writeFile(dir_.filePath(QStringLiteral("oneclass.csv")),
+                                           "a,b,label\n1,2,x\n2,3,x\n3,1,x\n4,5,x\n5,5,x\n");
+        page->loadFile(oneClass);
+        QVERIFY(!page->waitForLoad(30000));
+        const QString error = page->errorText();
+        QVERIFY2(error.contains(oneClass + QStringLiteral(": target column 'label' holds one class only ('x' in all 5 rows): "
+                                                          "classification needs at least 2 classes")),
+                 qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("is still loaded")), qPrintable(error));
+        QCOMPARE(doc->dataset(), before);
+
+        // A constant regression target loads, with the warning in the page.
+        QByteArray constant = "x,y\n";
+        for (int i = 0; i < 20; ++i) constant += QByteArray::number(i) + ",2.5\n";
+        const QString flat = writeFile(dir_.filePath(QStringLiteral("flat.csv")), constant);
+        page->loadFile(flat);
+        QVERIFY(page->waitForLoad(30000));
+        QCOMPARE(doc->dataset()->source, flat.toStdString());
+        QCOMPARE(page->errorText(), QStringLiteral("Warning: ") + flat +
+                                        QStringLiteral(": target column 'y' holds one value only (2.5 in all 20 rows): the "
+                                                       "model can only learn that constant"));
+        // Six rows fill the default parts; a validation share they cannot fill is refused in the page.
+        const QString six = writeFile(dir_.filePath(QStringLiteral("six.csv")), "a,y\n1,p\n2,q\n3,p\n4,q\n5,p\n6,q\n");
+        page->loadFile(six);
+        QVERIFY(page->waitForLoad(30000));
+        QVERIFY(page->errorText().isEmpty());
+        QDoubleSpinBox* validation = nullptr;
+        for (QDoubleSpinBox* box : page->findChildren<QDoubleSpinBox*>())
+            if (box->toolTip().startsWith(QStringLiteral("Share of the rows held out to validate"))) validation = box;
+        QVERIFY(validation);
+        validation->setValue(5);
+        QCOMPARE(page->errorText(), six + QStringLiteral(": 6 rows are too few for training, validation (fraction 0.05) and "
+                                                         "test (fraction 0.2): at least 10 rows are needed to give each part a row"));
+        QCOMPARE(doc->dataSettings().validationFraction, 0.1);  // not applied
+
+        // Back to the example the later tests expect (loaded above), which clears the warning.
+        QVERIFY(page->loadExample(QStringLiteral("blobs")));
+        QVERIFY(page->waitForLoad(30000));
+        QVERIFY(page->errorText().isEmpty());
     }
 
     void networkPageEditsLayers() {

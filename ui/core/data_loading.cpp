@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "data/data_source.h"
+#include "data/training_checks.h"
 
 namespace skynnet::ui {
 namespace {
@@ -29,6 +30,8 @@ LoadedData loadData(const DataSettings& settings) {
     train->validate();
     if (train->size() == 0) throw Error(train->source + ": no samples");
     LoadedData loaded;
+    loaded.warnings =
+        checkTrainable(*train, settings.validationFraction, settings.testFraction, !settings.testPath.isEmpty());
     if (!settings.testPath.isEmpty()) {
         const DataLayout layout = layoutOf(*train, settings.targetColumn.toStdString());
         Dataset test = loadLike(request(settings.testPath, settings.testLabelsPath, settings), layout, true);

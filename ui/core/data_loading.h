@@ -8,6 +8,8 @@
 #include <QFuture>
 #include <QString>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "data/dataset.h"
 #include "ui/core/project_document.h"
@@ -17,9 +19,12 @@ namespace skynnet::ui {
 struct LoadedData {
     std::shared_ptr<const Dataset> train;
     std::shared_ptr<const Dataset> test;  // null without DataSettings::testPath
+    std::vector<std::string> warnings;    // checkTrainable's, e.g. a constant regression target
 };
 
-// Blocking; throws skynnet::Error whose message names the file and line (or the generator option).
+// Blocking; throws skynnet::Error whose message names the file and line (or the generator option),
+// also for data the settings' split cannot train on (checkTrainable: one class, too few rows), so
+// such a file is refused when it is opened, with skynnet-cli's message.
 LoadedData loadData(const DataSettings& settings);
 
 // A loading error carried through a QFuture: QFuture::result() rethrows it on the waiting thread

@@ -9,6 +9,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/error.h"
+#include "data/training_checks.h"
 #include "ui/widgets/dataset_views.h"
 
 namespace skynnet::ui {
@@ -100,6 +102,12 @@ void DataOptionsPanel::applyPreparation() {
     s.seed = quint64(seed_->value());
     if (s.validationFraction + s.testFraction >= 0.95) {  // splitIndices needs rows left to train on
         emit problem(tr("Validation and test together must leave rows to train on (at most 95 %)."));
+        return;
+    }
+    try {  // the engine's own refusal, as skynnet-cli words it (a part the data cannot fill)
+        checkTrainable(*document_->dataset(), s.validationFraction, s.testFraction, !s.testPath.isEmpty());
+    } catch (const Error& e) {
+        emit problem(QString::fromUtf8(e.what()));
         return;
     }
     emit problemSolved();

@@ -203,8 +203,10 @@ void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation,
     if (--loading_ == 0) busy_->hide();
     if (generation != generation_) return;  // superseded by a later load
     QString error;
+    QStringList warnings;
     try {
         LoadedData data = watcher->future().result();  // rethrows the loader's DataLoadError
+        for (const std::string& w : data.warnings) warnings << tr("Warning: %1").arg(QString::fromStdString(w));
         if (session_ && session_->running()) {  // started while we loaded: never swap data under a run
             session_->stop();
             session_->waitForFinished();
@@ -218,7 +220,7 @@ void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation,
     }
     lastOk_ = error.isEmpty();
     if (lastOk_) {
-        errorBanner_->hide();
+        showProblem(warnings.join(QLatin1Char('\n')));  // hidden without warnings
         if (settings_ && !settings.path.startsWith(QLatin1String("builtin:")) && exampleId.isEmpty()) {
             settings_->addRecentFile(QFileInfo(settings.path).absoluteFilePath());
             refreshRecentMenu();

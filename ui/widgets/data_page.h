@@ -35,7 +35,7 @@ public:
     bool isLoading() const { return loading_ > 0; }
     // Blocks with the event loop running until the pending load has ended; true if it succeeded.
     bool waitForLoad(int timeoutMs = 60000);
-    QString errorText() const;  // the visible error banner's text; empty when hidden
+    QString errorText() const;  // the visible banner's text (an error, or a load's warnings); empty when hidden
     // Shows a problem in the page's banner (a project's data that moved), or hides the banner
     // when text is empty; a successful load hides it too.
     void showProblem(const QString& text);
