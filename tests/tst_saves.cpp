@@ -15,6 +15,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <system_error>
 #include <thread>
@@ -24,6 +25,7 @@
 #include "io/cpp_export.h"
 #include "io/file_faults.h"
 #include "io/onnx_export.h"
+#include "output_files.h"
 #include "save_fixtures.h"
 #include "test_support.h"
 
@@ -80,12 +82,14 @@ struct Injection {
     int index = -1;  // -1: fail nothing, only record
     int err = 0;
     std::vector<std::pair<SaveStep, int>> calls;
+    std::string target;  // only the save of this file fails; empty: any
 };
 Injection injection;
 
-int inject(SaveStep step, int index, const char*) {
+int inject(SaveStep step, int index, const char* target) {
     injection.calls.emplace_back(step, index);
-    return step == injection.step && index == injection.index ? injection.err : 0;
+    const bool chosen = injection.target.empty() || injection.target == target;
+    return chosen && step == injection.step && index == injection.index ? injection.err : 0;
 }
 
 struct HookInstalled {
@@ -222,7 +226,7 @@ private slots:
             for (const int err : {ENOSPC, EIO}) {
                 f.save(a, path);
                 const std::string what = std::string(saveStepName(step)) + " #" + std::to_string(index) + ": " + reason(err);
-                injection = {step, index, err, {}};
+                injection = {step, index, err, {}, {}};
                 const std::string message = errorOf([&] { f.save(b, path); });
                 injection = {};
                 if (step == SaveStep::OpenDirectory || step == SaveStep::SyncDirectory) {
@@ -239,7 +243,7 @@ private slots:
             }
         }
         // An interrupted write is retried, not an error.
-        injection = {SaveStep::Write, 0, EINTR, {}};
+        injection = {SaveStep::Write, 0, EINTR, {}, {}};
         f.save(b, path);
         QCOMPARE(readFile(path), newBytes);
         QCOMPARE(openDescriptors(), descriptors);  // every failure closed what it opened
@@ -260,11 +264,41 @@ private slots:
         QCOMPARE(writes, (std::vector<int>{0, 1, 2, 3}));
         QCOMPARE(readFile(path), bytes);
         // Full disk at the last piece: the file written before stays.
-        injection = {SaveStep::Write, 3, ENOSPC, {}};
+        injection = {SaveStep::Write, 3, ENOSPC, {}, {}};
         QCOMPARE(errorOf([&] { writeFileAtomically(path, std::string(bytes.size(), 'n')); }),
                  "cannot save " + path + ": No space left on device");
         QCOMPARE(readFile(path), bytes);
         QCOMPARE(entries(dir.path()), QStringList{"big"});
+    }
+
+    // skynnet-cli train --save M --report R: a report that fails after the model was saved puts
+    // the previous model back, so neither file changes.
+    void cliReportFailureKeepsThePreviousModel() {
+        QTemporaryDir dir;
+        const std::string model = dir.filePath("m.skynnet").toStdString(), report = dir.filePath("r.json").toStdString();
+        const auto saveNew = [](const std::string& path) { writeFileAtomically(path, "new model"); };
+        HookInstalled hook;
+        for (const bool hadModel : {true, false}) {
+            const std::string context = hadModel ? "over a model" : "no model before";
+            injection = {};
+            std::remove(model.c_str());
+            if (hadModel) writeFileAtomically(model, "old model");
+            writeFileAtomically(report, "old report");
+            injection = {SaveStep::Sync, 0, EIO, {}, report};  // the report's commit
+            QCOMPARE(errorOf([&] { cli::writeReportAndModel(report, "new report", model, saveNew); }),
+                     "cannot save " + report + ": Input/output error");
+            QCOMPARE(readFile(report), std::string("old report"));
+            if (hadModel) QCOMPARE(readFile(model), std::string("old model"));
+            QCOMPARE(entries(dir.path()), hadModel ? QStringList({"m.skynnet", "r.json"}) : QStringList{"r.json"});
+        }
+        injection = {};
+        cli::writeReportAndModel(report, "new report", model, saveNew);
+        QCOMPARE(readFile(report), std::string("new report"));
+        QCOMPARE(readFile(model), std::string("new model"));
+        QCOMPARE(entries(dir.path()), QStringList({"m.skynnet", "r.json"}));  // the backup is gone
+        // The backup's name is one the cleanup of killed saves knows.
+        const QString name = QString::fromStdString(temporaryPathFor(model));
+        QVERIFY2(name.startsWith(dir.filePath(".m.skynnet.tmp-" + QString::number(::getpid()) + "-")), qPrintable(name));
     }
 
     void staleTempFilesAreRemoved() {

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <system_error>
+#include <utility>
 
 #include "core/error.h"
 #include "io/file_faults.h"
@@ -89,7 +90,25 @@ void removeStaleTemps(const std::string& dir, const std::string& prefix) {
     ::closedir(d);
 }
 
+std::atomic<unsigned> tempCounter{0};
+
+// ".<name>.tmp-" of a path and its directory ("" or ending in '/').
+std::pair<std::string, std::string> tempPrefixOf(const std::string& path) {
+    const auto slash = path.rfind('/');
+    if (slash == std::string::npos) return {"", "." + path + tempMarker};
+    return {path.substr(0, slash + 1), "." + path.substr(slash + 1) + tempMarker};
+}
+
+std::string nextTempName(const std::string& dir, const std::string& prefix) {
+    return dir + prefix + std::to_string(::getpid()) + "-" + std::to_string(tempCounter++);
+}
+
 }  // namespace
+
+std::string temporaryPathFor(const std::string& path) {
+    const auto [dir, prefix] = tempPrefixOf(path);
+    return nextTempName(dir, prefix);
+}
 
 const char* saveStepName(SaveStep s) {
     switch (s) {
@@ -122,15 +141,11 @@ AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path), targe
         }
     }
     // A hidden name next to the target: rename() is only atomic within one file system.
-    static std::atomic<unsigned> counter{0};
-    const auto slash = target_.rfind('/');
-    const std::string dir = slash == std::string::npos ? std::string() : target_.substr(0, slash + 1);
-    const std::string name = slash == std::string::npos ? target_ : target_.substr(slash + 1);
-    const std::string prefix = "." + name + tempMarker;
+    const auto [dir, prefix] = tempPrefixOf(target_);
     removeStaleTemps(dir, prefix);  // what earlier saves of this file, killed half-way, left
     int err = 0;
     for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
-        temp_ = dir + prefix + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+        temp_ = nextTempName(dir, prefix);
         // 0666 lets the umask decide the permissions, as for any newly created file.
         fd_ = step(SaveStep::CreateTemp, 0, target_,
                    [&] { return ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666); });

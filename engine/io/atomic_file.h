@@ -40,6 +40,10 @@ private:
 
 void writeFileAtomically(const std::string& path, std::string_view bytes);
 
+// A fresh name for a temporary file beside `path` (a hidden ".<name>.tmp-<pid>-<n>"), for a file
+// that must be cleaned up like the writer's own if the process is killed.
+std::string temporaryPathFor(const std::string& path);
+
 // Removes the temporary files in `directory` that saves killed before their rename left behind:
 // those whose process no longer exists and that no process holds locked (a save locks its own). For a
 // folder the app owns (the recovery folder), at the start; elsewhere each save cleans up after
