@@ -57,7 +57,8 @@ pid_t tempFileOwner(const std::string& entry) {
     const std::string rest = entry.substr(marker + sizeof tempMarker - 1);
     const auto dash = rest.find('-');
     const auto isDigits = [](const std::string& s) {
-        return !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+        return !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), digit);  // 9 digits fit a pid_t
     };
     if (dash == std::string::npos || !isDigits(rest.substr(0, dash)) || !isDigits(rest.substr(dash + 1))) return 0;
     return pid_t(std::stol(rest.substr(0, dash)));
@@ -183,7 +184,8 @@ void AtomicFileWriter::write(const void* data, std::size_t size) {
     if (fd_ < 0) throw Error("cannot save " + path_ + ": the file is already closed");
     const char* p = static_cast<const char*>(data);
     while (size > 0) {
-        const ssize_t n = step(SaveStep::Write, writes_++, target_, [&] { return ::write(fd_, p, std::min(size, maxWrite)); });
+        const ssize_t n =
+            step(SaveStep::Write, writes_++, target_, [&] { return ::write(fd_, p, std::min(size, maxWrite)); });
         if (n < 0) {
             if (errno == EINTR) continue;
             fail(errno);
