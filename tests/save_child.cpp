@@ -2,7 +2,8 @@
 // itself with SIGKILL (which nothing can catch, like kill -9 or the out-of-memory killer) just
 // before the k-th system call of the save, through the writer's test seam.
 //   save_child <format> <variant> <width> <path>
-//     format: model, combined, project, onnx, cpp, recovery (the app's autosave; UI builds only)
+//     format: model, combined, project, onnx, onnx-submodel, cpp, recovery (the app's autosave,
+//     UI builds only)
 //   SKYNNET_TEST_KILL_AT=k   stop just before the k-th call (from 1); unset: save to the end
 // Prints "saving" (flushed) as the save starts, for kills at a moment in time, and at the end
 // "steps <n> rename <r>": how many calls the save made and which of them was the rename.
@@ -48,6 +49,7 @@ void save(const std::string& format, const save_fixtures::Files& f, const std::s
     if (format == "combined") return saveCombinedModel(path, f.combined);
     if (format == "project") return saveProject(path, f.project);
     if (format == "onnx") return exportOnnx(f.combined, path);
+    if (format == "onnx-submodel") return exportSubmodelOnnx(f.combined, 0, path);
     if (format == "cpp") return exportCppHeader(f.combined, path);
 #ifdef SAVE_CHILD_WITH_UI_CORE
     if (format == "recovery") {

@@ -1,8 +1,9 @@
 // Saves that fail: every system call of a save fails in turn (through the writer's test seam,
 // io/file_faults.h), and a child process is killed at every step of a large save and at moments
-// in time. Each time, for every kind of file (model, combined model, project, ONNX, C++ header,
-// the app's recovery file), the previous file reads back byte for byte and its reader accepts it,
-// the message names the file and the reason, and no temporary file stays behind for good.
+// in time. Each time, for every kind of file (model, combined model, project, ONNX of the model
+// or of one submodel, C++ header, the app's recovery file), the previous file reads back byte
+// for byte and its reader accepts it, the message names the file and the reason, and no
+// temporary file stays behind for good.
 #include <QDir>
 #include <QtTest>
 
@@ -52,6 +53,8 @@ const std::vector<Format>& formats() {
          [](const auto& p) { (void)loadProject(p); }},
         // No reader for these two: byte identity with a whole export is the check.
         {"onnx", "m.onnx", [](const auto& f, const auto& p) { exportOnnx(f.combined, p); }, [](const auto&) {}},
+        {"onnx-submodel", "m-sub1.onnx", [](const auto& f, const auto& p) { exportSubmodelOnnx(f.combined, 0, p); },
+         [](const auto&) {}},
         {"cpp", "m.h", [](const auto& f, const auto& p) { exportCppHeader(f.combined, p); }, [](const auto&) {}},
         {"recovery", "untitled.recovery.skynnet", nullptr,
          [](const auto& p) {
@@ -195,13 +198,14 @@ private slots:
         QTest::newRow("combined") << "combined" << 40;
         QTest::newRow("project") << "project" << 600;  // a block over 1 MiB: written in two pieces
         QTest::newRow("onnx") << "onnx" << 40;
+        QTest::newRow("onnx-submodel") << "onnx-submodel" << 40;
         QTest::newRow("cpp") << "cpp" << 40;
     }
 
     void everyFailedStepKeepsThePreviousFile() {
         QFETCH(QString, name);
         QFETCH(int, width);
-        if (name == "onnx" && !onnxExportAvailable()) QSKIP("built without the ONNX library");
+        if (name.startsWith("onnx") && !onnxExportAvailable()) QSKIP("built without the ONNX library");
         const Format& f = format(name);
         QTemporaryDir dir;
         const std::string path = dir.filePath(f.file).toStdString();
@@ -348,6 +352,7 @@ private slots:
         QTest::newRow("combined") << "combined" << 1000 << 10;
         QTest::newRow("model") << "model" << 1000 << 10;
         QTest::newRow("onnx") << "onnx" << 1000 << 10;
+        QTest::newRow("onnx-submodel") << "onnx-submodel" << 600 << 8;
         QTest::newRow("cpp") << "cpp" << 500 << 10;
     }
 
@@ -355,7 +360,7 @@ private slots:
         QFETCH(QString, name);
         QFETCH(int, width);
         QFETCH(int, minimumSteps);
-        if (name == "onnx" && !onnxExportAvailable()) QSKIP("built without the ONNX library");
+        if (name.startsWith("onnx") && !onnxExportAvailable()) QSKIP("built without the ONNX library");
 #ifndef SAVE_CHILD_WRITES_RECOVERY
         if (name == "recovery") QSKIP("built without the UI: the app's recovery file is not built");
 #endif
