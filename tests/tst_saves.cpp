@@ -348,7 +348,7 @@ private slots:
         QTest::addColumn<int>("width");
         QTest::addColumn<int>("minimumSteps");
         QTest::newRow("project") << "project" << 2000 << 50;  // about 30 MB
-        QTest::newRow("recovery") << "recovery" << 1200 << 20;  // about 12 MB
+        QTest::newRow("recovery") << "recovery" << 1200 << 20;  // about 6 MB
         QTest::newRow("combined") << "combined" << 1000 << 10;
         QTest::newRow("model") << "model" << 1000 << 10;
         QTest::newRow("onnx") << "onnx" << 1000 << 10;
