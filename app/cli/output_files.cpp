@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 
@@ -32,6 +33,42 @@ void checkOutputPaths(const std::vector<OutputPath>& outputs) {
     }
 }
 
+namespace {
+
+// A second name for the model being replaced (a hard link: no copy), so that the previous model
+// can be put back whole if the report fails after the model was saved. Named like the writer's
+// temporary files, so a kill in between leaves nothing for good. Empty when there is no previous
+// model (existed() false) or the file system has no hard links.
+class PreviousModel {
+public:
+    explicit PreviousModel(const std::string& path) {
+        char* real = ::realpath(path.c_str(), nullptr);  // a link is saved through: keep its destination
+        if (!real) return;
+        path_ = real;
+        std::free(real);
+        const std::string backup = temporaryPathFor(path_);
+        if (::link(path_.c_str(), backup.c_str()) == 0) backup_ = backup;
+    }
+    ~PreviousModel() {
+        if (!backup_.empty()) ::unlink(backup_.c_str());
+    }
+    PreviousModel(const PreviousModel&) = delete;
+    PreviousModel& operator=(const PreviousModel&) = delete;
+
+    bool existed() const { return !path_.empty(); }
+    // True when the previous model is in place again.
+    bool restore() {
+        if (backup_.empty() || ::rename(backup_.c_str(), path_.c_str()) != 0) return false;
+        backup_.clear();
+        return true;
+    }
+
+private:
+    std::string path_, backup_;
+};
+
+}  // namespace
+
 void writeReportAndModel(const std::string& reportPath, const std::string& reportText, const std::string& modelPath,
                          const std::function<void(const std::string&)>& save) {
     std::optional<AtomicFileWriter> reportFile;
@@ -39,13 +76,19 @@ void writeReportAndModel(const std::string& reportPath, const std::string& repor
         reportFile.emplace(reportPath);
         reportFile->write(reportText);
     }
+    std::optional<PreviousModel> previous;
+    if (reportFile && !modelPath.empty()) previous.emplace(modelPath);
     if (!modelPath.empty()) save(modelPath);
     if (!reportFile) return;
     try {
         reportFile->commit();
     } catch (...) {
-        std::error_code ec;
-        if (!modelPath.empty()) std::filesystem::remove(modelPath, ec);
+        // Neither file changes: the previous model goes back, or the new one goes if there was
+        // none. Without a backup the new model stays rather than leave no model at all.
+        if (previous && !previous->restore() && !previous->existed()) {
+            std::error_code ec;
+            std::filesystem::remove(modelPath, ec);
+        }
         throw;
     }
 }

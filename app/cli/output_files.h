@@ -16,8 +16,9 @@ struct OutputPath {
 // an existing directory of that name), and UsageError when two options name the same file.
 void checkOutputPaths(const std::vector<OutputPath>& outputs);
 
-// A report and a model written so that either both appear or neither does: the report is staged
-// first and committed after the model, and a failed commit takes the just-saved model away again.
+// A report and a model written so that either both are replaced or neither is: the report is
+// staged first and committed after the model; if that commit fails, the model that was there
+// before is put back (or the just-saved one removed, if there was none).
 // An empty path skips that file; `save` writes the model (atomically) to modelPath.
 void writeReportAndModel(const std::string& reportPath, const std::string& reportText, const std::string& modelPath,
                          const std::function<void(const std::string&)>& save);

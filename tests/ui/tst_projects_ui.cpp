@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QLineSeries>
@@ -19,9 +20,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <cerrno>
 #include <cstring>
 
+#include "io/atomic_file.h"
 #include "io/combined_model_file.h"
+#include "io/file_faults.h"
 #include "io/onnx_export.h"
 #include "train/metrics.h"
 #include "ui/core/app_settings.h"
@@ -91,6 +95,13 @@ void shoot(QWidget* w, const QString& name) {
     QDir().mkpath(out);
     QTest::qWait(50);  // let charts and layouts settle
     w->grab().save(out + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+// A disk that fills up at the third write of every save.
+int diskFullAtThirdWrite(SaveStep step, int index, const char*) { return step == SaveStep::Write && index == 2 ? ENOSPC : 0; }
+
+QStringList hiddenFiles(const QString& dir) {
+    return QDir(dir).entryList({QStringLiteral(".*")}, QDir::Files | QDir::Hidden | QDir::System);
 }
 
 // The combined model's outputs on the prepared test rows.
@@ -308,6 +319,40 @@ private slots:
         w->close();
     }
 
+    // A save that fails (the disk is full) says which file and why, keeps the previous file as
+    // it was and the document unsaved; so does an export over an earlier one.
+    void failedSaveKeepsThePreviousFile() {
+        Answers a;
+        auto w = makeWindow(a);
+        QVERIFY(w->projectController()->openFile(project_));
+        w->trainPage()->epochsBox()->setValue(w->trainPage()->epochsBox()->value() + 1);
+        QVERIFY(w->document()->isModified());
+        const std::string before = readFile(project_.toStdString());
+        QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("out")));
+        const QString exported = dir_.filePath(QStringLiteral("out/failing.skynnet"));
+        ExportDialog dialog(*savedModelOf(*w->session()->results()), dir_.filePath(QStringLiteral("out/failing")));
+        QVERIFY2(dialog.exportNow(), qPrintable(dialog.statusText()));
+        const std::string exportedBefore = readFile(exported.toStdString());
+
+        setSaveFaultHook(diskFullAtThirdWrite);
+        const bool saved = w->projectController()->save();
+        const bool exportedAgain = dialog.exportNow();
+        setSaveFaultHook(nullptr);
+
+        QVERIFY(!saved);
+        QCOMPARE(a.errors, QStringList{QStringLiteral("cannot save %1: No space left on device").arg(project_)});
+        QVERIFY(readFile(project_.toStdString()) == before);
+        QVERIFY(w->document()->isModified());
+        QCOMPARE(w->document()->filePath(), project_);
+        QVERIFY(!exportedAgain);
+        QCOMPARE(dialog.statusText(), QStringLiteral("Export failed: cannot save %1: No space left on device").arg(exported));
+        QVERIFY(readFile(exported.toStdString()) == exportedBefore);
+        QCOMPARE(hiddenFiles(dir_.path()), QStringList{});  // no temporary file left
+        QCOMPARE(hiddenFiles(dir_.filePath(QStringLiteral("out"))), QStringList{});
+        a.unsaved = QMessageBox::Discard;
+        QVERIFY(w->close());
+    }
+
     // The example in resources/projects opens with its data, and its model predicts what it did.
     void exampleProjectOpens() {
         Answers a;
@@ -517,12 +562,18 @@ private slots:
             w->trainPage()->epochsBox()->setValue(33);
             QVERIFY(w->document()->isModified());
             Autosave* autosave = w->projectController()->autosave();
+            // Left by a save killed in an earlier session, under another project name: pid
+            // 999999999 is beyond any pid_max, so its process cannot exist.
+            QVERIFY(QDir().mkpath(autosave->directory()));
+            const QString stale = autosave->directory() + QStringLiteral("/.old.recovery.skynnet.tmp-999999999-0");
+            writeFileAtomically(stale.toStdString(), "half a project");
             QSignalSpy saved(autosave, &Autosave::saved);
             autosave->setIntervalMilliseconds(100);
             QTRY_VERIFY_WITH_TIMEOUT(saved.count() > 0, 5000);
             recovery = saved.at(0).at(0).toString();
             QVERIFY(QFile::exists(recovery));
             QCOMPARE(w->settings()->recoveryFile(), recovery);
+            QVERIFY(!QFile::exists(stale));
             autosave->setIntervalMilliseconds(0);
             // The process "dies" here: no close, so the recovery file stays for the next start.
         }

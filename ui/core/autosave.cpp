@@ -6,6 +6,7 @@
 #include <QStandardPaths>
 
 #include "core/error.h"
+#include "io/atomic_file.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
@@ -43,6 +44,8 @@ bool Autosave::saveNow() {
     const QString path = recoveryPath();
     try {
         if (!QDir().mkpath(directory())) throw Error("cannot create the folder " + directory().toStdString());
+        // Saves killed with an earlier session (or under an earlier project name) left these.
+        removeStaleTempFiles(directory().toStdString());
         saveProjectFile(path, *document_, *session_, Json::object({{originKey, document_->filePath().toStdString()}}));
     } catch (const std::exception& e) {
         emit failed(QString::fromUtf8(e.what()));
