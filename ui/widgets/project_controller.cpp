@@ -3,11 +3,18 @@
 #include <QAction>
 #include <QApplication>
 #include <QFileDialog>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QMenu>
+#include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/error.h"
 #include "ui/core/app_settings.h"
@@ -46,11 +53,40 @@ QString recoveryOrigin(const Json& extra) {
     return origin && origin->isString() ? QString::fromStdString(origin->asString()) : QString();
 }
 
-// A cursor that says "wait" for a synchronous load or save, restored however the scope ends.
+// A cursor that says "wait" for a synchronous save, restored however the scope ends.
 struct WaitCursor {
     WaitCursor() { QApplication::setOverrideCursor(Qt::WaitCursor); }
     ~WaitCursor() { QApplication::restoreOverrideCursor(); }
 };
+
+// A worker's answer: the value, or the message of what it threw.
+template <typename T>
+struct Outcome {
+    std::shared_ptr<T> value;
+    QString error;
+};
+
+// Runs `work` on the global thread pool and hands its outcome to `done` on the receiver's thread,
+// unless the receiver is gone by then (QPointer: a window closed while a project loads).
+template <typename T, typename Work, typename Done>
+void runInBackground(QObject* receiver, Work work, Done done) {
+    QFuture<Outcome<T>> future = QtConcurrent::run([work = std::move(work)]() mutable {
+        Outcome<T> o;
+        try {
+            o.value = std::make_shared<T>(work());
+        } catch (const std::exception& e) {
+            o.error = QString::fromUtf8(e.what());
+        }
+        return o;
+    });
+    auto* watcher = new QFutureWatcher<Outcome<T>>(receiver);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, receiver,
+                     [watcher, done = std::move(done), guard = QPointer<QObject>(receiver)]() mutable {
+                         watcher->deleteLater();
+                         if (guard) done(watcher->future().result());
+                     });
+    watcher->setFuture(future);
+}
 
 }  // namespace
 
@@ -88,7 +124,16 @@ ProjectController::ProjectController(MainWindow* window) : QObject(window), wind
         QMessageBox::critical(window_, title, message);
     };
 
+    openBusy_ = new QProgressBar;
+    openBusy_->setRange(0, 0);  // indeterminate: reading and loading do not report progress
+    openBusy_->setMaximumWidth(140);
+    openBusy_->setTextVisible(false);
+    openBusy_->hide();
+    window_->statusBar()->addPermanentWidget(openBusy_);
+
     createActions();
+    // Data chosen on the data page while a project opens is the user's later word: it wins.
+    connect(window_->dataPage(), &DataPage::loadStarted, this, [this] { supersedeOpen(); });
     // A new run replaces the session's last one: keep the old one's curves in the project.
     connect(session, &TrainingSession::aboutToReplaceRun, this, [doc, session] {
         if (auto run = runOf(*session, false)) doc->archiveRun(std::move(*run));
@@ -169,6 +214,7 @@ bool ProjectController::maybeSave() {
 bool ProjectController::newProject() {
     if (!confirmStopTraining(window_, window_->session(), tr("start a new project")) || !maybeSave()) return false;
     if (window_->dataPage()->isLoading()) window_->dataPage()->waitForLoad();
+    supersedeOpen();
     window_->session()->clearRun();
     window_->document()->reset();
     window_->resultsPage()->refresh();  // "no results yet" rather than a stopped run's message
@@ -184,7 +230,7 @@ bool ProjectController::open() {
     return !path.isEmpty() && openFile(path);
 }
 
-bool ProjectController::loadDataFor(ProjectData& project, LoadedData& data, QString& problem) {
+bool ProjectController::locateDataFor(ProjectData& project, QString& problem) {
     ProjectDataSource& source = project.data;
     if (source.train.path.empty()) return false;  // a project without data: nothing to report
     for (ProjectDataFile* f : {&source.train, &source.trainLabels, &source.test, &source.testLabels}) {
@@ -207,13 +253,6 @@ bool ProjectController::loadDataFor(ProjectData& project, LoadedData& data, QStr
             return false;
         }
     }
-    try {
-        WaitCursor wait;
-        data = loadData(dataSettingsOf(source));
-    } catch (const std::exception& e) {
-        problem = tr("Could not load the project's data:\n%1").arg(QString::fromUtf8(e.what())) + locateHint();
-        return false;
-    }
     return true;
 }
 
@@ -223,26 +262,64 @@ bool ProjectController::openFile(const QString& path, bool asRecovery) {
     DataPage* dataPage = window_->dataPage();
     if (dataPage->isLoading()) dataPage->waitForLoad();  // a late load must not replace the project's data
 
-    ProjectData project;
-    try {
-        WaitCursor wait;
-        project = loadProject(path.toStdString());
-    } catch (const std::exception& e) {
-        prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
+    const quint64 generation = ++openGeneration_;  // an open still running is stale from here on
+    setOpening(true, path);
+    emit openStarted(path);
+    const std::string file = path.toStdString();
+    runInBackground<ProjectData>(
+        this, [file] { return loadProject(file); },
+        [this, generation, path, asRecovery](const Outcome<ProjectData>& o) {
+            onProjectRead(generation, path, asRecovery, o.value, o.error);
+        });
+    return true;
+}
+
+void ProjectController::onProjectRead(quint64 generation, const QString& path, bool asRecovery,
+                                      std::shared_ptr<ProjectData> project, const QString& error) {
+    if (generation != openGeneration_) return;  // superseded
+    if (!project) {
+        prompts_.showError(tr("Cannot open the project"), error);
         if (!QFileInfo::exists(path)) window_->settings()->removeRecentProject(QFileInfo(path).absoluteFilePath());
-        return false;
+        endOpen(false, path);
+        return;
     }
-    const std::vector<std::string> savedPaths = {project.data.train.path, project.data.test.path};
-    LoadedData data;
+    // The questions about moved data come now, between reading the file and loading the data.
+    const std::vector<std::string> savedPaths = {project->data.train.path, project->data.test.path};
     QString problem;
-    const bool haveData = loadDataFor(project, data, problem);
-    const bool relocated = savedPaths != std::vector<std::string>{project.data.train.path, project.data.test.path};
+    const bool haveData = locateDataFor(*project, problem);
+    if (generation != openGeneration_) return;  // a prompt's event loop let the user start another
+    const bool relocated = savedPaths != std::vector<std::string>{project->data.train.path, project->data.test.path};
+    runInBackground<OpenedProject>(
+        this, [project, haveData] { return openProjectData(std::move(*project), haveData); },
+        [this, generation, path, asRecovery, relocated, problem](const Outcome<OpenedProject>& o) {
+            onProjectLoaded(generation, path, asRecovery, relocated, problem, o.value, o.error);
+        });
+}
+
+void ProjectController::onProjectLoaded(quint64 generation, const QString& path, bool asRecovery, bool relocated,
+                                        QString problem, std::shared_ptr<OpenedProject> opened, const QString& error) {
+    if (generation != openGeneration_) return;  // superseded
+    if (!opened) {
+        prompts_.showError(tr("Cannot open the project"), error);
+        endOpen(false, path);
+        return;
+    }
+    if (!opened->dataProblem.isEmpty())
+        problem = tr("Could not load the project's data:\n%1").arg(opened->dataProblem) + locateHint();
+    TrainingSession* session = window_->session();
+    if (session->running()) {  // started while the project loaded: the open the user asked for wins
+        session->stop();
+        session->waitForFinished();
+    }
+    const ProjectData& project = opened->project;
     const QString file = asRecovery ? recoveryOrigin(project.extra) : QFileInfo(path).absoluteFilePath();
+    const int page = problem.isEmpty() ? savedPage(project.extra) : int(MainWindow::DataPageIndex);
     try {
-        applyProject(*window_->document(), *window_->session(), project, haveData ? &data : nullptr, file);
+        applyProject(*window_->document(), *session, *opened, file);
     } catch (const std::exception& e) {
         prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
-        return false;
+        endOpen(false, path);
+        return;
     }
     // The unsaved state of a recovered project, or data the user pointed to: both to be saved.
     if (asRecovery || relocated) window_->document()->markModified();
@@ -252,12 +329,42 @@ bool ProjectController::openFile(const QString& path, bool asRecovery) {
         autosave_->discard();
     }
     window_->resultsPage()->refresh();
-    dataPage->showProblem(problem);
+    window_->dataPage()->showProblem(problem);
     updateActions();
-    const int page = problem.isEmpty() ? savedPage(project.extra) : int(MainWindow::DataPageIndex);
     emit pageRequested(page);
+    endOpen(true, path);
     window_->statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
-    return true;
+}
+
+void ProjectController::setOpening(bool opening, const QString& path) {
+    opening_ = opening;
+    openBusy_->setVisible(opening);
+    if (opening) window_->statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    else window_->statusBar()->clearMessage();
+}
+
+void ProjectController::endOpen(bool ok, const QString& path) {
+    lastOpenOk_ = ok;
+    setOpening(false);
+    emit openFinished(ok, path);
+}
+
+void ProjectController::supersedeOpen() {
+    if (!opening_) return;
+    ++openGeneration_;
+    lastOpenOk_ = false;
+    setOpening(false);
+}
+
+bool ProjectController::waitForOpen(int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    while (opening_ && clock.elapsed() < timeoutMs) {
+        QEventLoop loop;
+        QTimer::singleShot(10, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return !opening_ && lastOpenOk_;
 }
 
 bool ProjectController::save() {
@@ -328,6 +435,9 @@ void ProjectController::offerRecovery() {
     else autosave_->discard();
 }
 
-void ProjectController::windowClosing() { autosave_->discard(); }
+void ProjectController::windowClosing() {
+    supersedeOpen();  // a project still loading has nowhere to go
+    autosave_->finish();
+}
 
 }  // namespace skynnet::ui
