@@ -3,7 +3,9 @@
 // project over that data (188 MB of features in memory, with its trained model) opens, and (c)
 // the project is autosaved. A 1 ms precise timer on the GUI thread records the longest gap between
 // its ticks. Run offscreen: QT_QPA_PLATFORM=offscreen skynnet-gui-stall-bench [--epochs N]
-// [--shots DIR]. Prints one line per scenario and the total duration; exit 1 when a step fails.
+// [--shots DIR] [--keep PATH | --project PATH] [--trace MS]. Prints one line per scenario and the
+// total duration; exit 1 when a step fails. --trace names every event that kept the GUI thread
+// longer than MS ms (receiver class, event type, nesting depth): where a stall comes from.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -15,6 +17,7 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <memory>
 
@@ -31,6 +34,41 @@
 using namespace skynnet::ui;
 
 namespace {
+
+double threadCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+// With --trace: times every event delivered on the GUI thread, in wall time and in the GUI
+// thread's CPU time (the difference: other threads and processes had the core).
+class TracingApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    qint64 traceNs = -1;  // off
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (traceNs < 0) return QApplication::notify(receiver, event);
+        // Both may be deleted by the time notify returns (a single-shot timer deletes itself).
+        const int type = event->type();
+        const char* name = receiver ? receiver->metaObject()->className() : "?";
+        QElapsedTimer clock;
+        clock.start();
+        const double cpu = threadCpuMs();
+        ++depth_;
+        const bool result = QApplication::notify(receiver, event);
+        --depth_;
+        const qint64 ns = clock.nsecsElapsed();
+        if (ns > traceNs)
+            std::fprintf(stderr, "trace: %6.1f ms (cpu %6.1f ms)  depth %d  event %d  to %s\n", double(ns) / 1e6,
+                         threadCpuMs() - cpu, depth_, type, name);
+        return result;
+    }
+
+private:
+    int depth_ = 0;
+};
 
 // The longest gap between ticks of a 1 ms timer: the longest the event loop was busy elsewhere.
 class StallMeter {
@@ -103,7 +141,7 @@ void shoot(QWidget* w, const QString& dir, const QString& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
+    TracingApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("skynnet-gui-stall-bench"));
     QStandardPaths::setTestModeEnabled(true);  // no real settings or recovery files touched
     QCommandLineParser parser;
@@ -112,9 +150,17 @@ int main(int argc, char** argv) {
                                           QStringLiteral("N"), QStringLiteral("1"));
     const QCommandLineOption shotsOption(QStringLiteral("shots"), QStringLiteral("Save window PNGs into DIR."),
                                          QStringLiteral("DIR"));
-    parser.addOptions({epochsOption, shotsOption});
+    const QCommandLineOption keepOption(QStringLiteral("keep"), QStringLiteral("Also save the trained project to PATH."),
+                                        QStringLiteral("PATH"));
+    const QCommandLineOption projectOption(QStringLiteral("project"),
+                                           QStringLiteral("Skip training: open and autosave this project (one --keep wrote)."),
+                                           QStringLiteral("PATH"));
+    const QCommandLineOption traceOption(QStringLiteral("trace"), QStringLiteral("Name events longer than MS ms."),
+                                         QStringLiteral("MS"));
+    parser.addOptions({epochsOption, shotsOption, keepOption, projectOption, traceOption});
     parser.process(app);
     const int epochs = std::max(1, parser.value(epochsOption).toInt());
+    if (parser.isSet(traceOption)) app.traceNs = qint64(parser.value(traceOption).toDouble() * 1e6);
     const QString shots = parser.value(shotsOption);
     if (!shots.isEmpty()) QDir().mkpath(shots);
     if (!fashionMnistInstalled()) return fail("Fashion-MNIST is not installed (Debian package fashion-mnist)");
@@ -122,11 +168,19 @@ int main(int argc, char** argv) {
     QElapsedTimer total;
     total.start();
     QTemporaryDir scratch;
-    const QString project = scratch.filePath(QStringLiteral("fashion.skynnet"));
+    const QString project = parser.isSet(projectOption) ? QFileInfo(parser.value(projectOption)).absoluteFilePath()
+                                                        : scratch.filePath(QStringLiteral("fashion.skynnet"));
     StallMeter meter;
     auto settingsFile = [&] { return std::make_unique<AppSettings>(scratch.filePath(QStringLiteral("settings.ini"))); };
 
-    {
+    // The floor: how long this machine keeps the GUI thread from running when nothing happens
+    // (other processes; on a loaded machine this is most of every figure below).
+    meter.start();
+    settle(3000);
+    meter.stop();
+    report("idle", meter, QStringLiteral("(nothing happening: the machine's scheduling noise)"));
+
+    if (!parser.isSet(projectOption)) {
         MainWindow window(settingsFile());
         window.projectController()->prompts().showError = [](const QString&, const QString& m) {
             std::fprintf(stderr, "error: %s\n", qPrintable(m));
@@ -167,6 +221,8 @@ int main(int argc, char** argv) {
                    .arg(session->results()->baselineMetric, 0, 'f', 4));
         shoot(&window, shots, QStringLiteral("after-training"));
         if (!window.projectController()->saveTo(project)) return fail("saving the project failed");
+        if (parser.isSet(keepOption) && !window.projectController()->saveTo(parser.value(keepOption)))
+            return fail("saving the project to --keep failed");
         window.close();
     }
 

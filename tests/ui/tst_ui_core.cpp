@@ -205,6 +205,23 @@ void TestUiCore::documentPreparedAndPlan() {
         QCOMPARE(plan.submodels[std::size_t(i)].spec, direct.submodels[std::size_t(i)].spec);
     }
     QCOMPARE(plan.epochs, doc.trainSettings().config.epochs);
+
+    // The plan is kept between calls, and made again after any change of what it depends on.
+    NetworkSpec n = doc.network();
+    n.layers = parseLayers("dense:20:relu");
+    doc.setNetwork(n);
+    QCOMPARE(doc.plan().original.layers.front().units, 20);
+    o.requested = 6;
+    doc.setSplitOptions(o);
+    QCOMPARE(doc.plan().submodelCount(), 6);
+    TrainSettings t = doc.trainSettings();
+    t.config.epochs = 7;
+    doc.setTrainSettings(t);
+    QCOMPARE(doc.plan().epochs, 7);
+    d.testFraction = 0.3;
+    doc.setDataSettings(d);
+    QCOMPARE(doc.plan().samples, long(doc.prepared()->train.size()));
+    QCOMPARE(doc.plan().samples, 1500L - 450L - 150L);
 }
 
 void TestUiCore::documentOneHotAndRegression() {

@@ -320,7 +320,7 @@ OpenedProject openProjectData(ProjectData project, bool loadItsData) {
     return o;
 }
 
-void applyProject(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath) {
+void applyProjectDocument(ProjectDocument& document, const TrainingSession& session, OpenedProject& opened) {
     if (session.running()) throw Error("cannot open a project while training runs");
     const ProjectData& project = opened.project;
     rememberFingerprints(project.data);
@@ -331,10 +331,19 @@ void applyProject(ProjectDocument& document, TrainingSession& session, OpenedPro
     std::vector<ProjectRun> earlier(project.runs.begin(), project.runs.end() - (project.runs.empty() ? 0 : 1));
     document.setEarlierRuns({});
     for (ProjectRun& r : earlier) document.archiveRun(std::move(r));
+}
+
+void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath) {
+    if (session.running()) throw Error("cannot open a project while training runs");
     if (opened.lastRun) session.adoptRun(std::move(*opened.lastRun));
     else session.clearRun();
     document.setFilePath(filePath);
-    document.setClean();
+    document.setClean();  // after adoptRun: a shown run's results mark the document modified
+}
+
+void applyProject(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath) {
+    applyProjectDocument(document, session, opened);
+    applyProjectRun(document, session, opened, filePath);
 }
 
 void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project, const LoadedData* data,

@@ -73,6 +73,11 @@ OpenedProject openProjectData(ProjectData project, bool loadItsData);
 // runs, and the last run shown as the session's. The document becomes clean with `filePath` as
 // its file. GUI thread, and short: everything slow was done by openProjectData.
 void applyProject(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath);
+// applyProject in two steps, so a front end can let the event loop run between them (each makes
+// every page refresh): the document's data, settings, network and earlier runs; then the last
+// run, the file path and the clean state. Throws Error when training runs.
+void applyProjectDocument(ProjectDocument& document, const TrainingSession& session, OpenedProject& opened);
+void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath);
 // openProjectData's work with `data` already loaded, then applyProject, on the calling thread.
 // Throws Error (before changing anything) when the last run's weights do not fit its plan.
 void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project, const LoadedData* data,

@@ -315,25 +315,44 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
     const QString file = asRecovery ? recoveryOrigin(project.extra) : QFileInfo(path).absoluteFilePath();
     const int page = problem.isEmpty() ? savedPage(project.extra) : int(MainWindow::DataPageIndex);
     try {
-        applyProject(*window_->document(), *session, *opened, file);
+        applyProjectDocument(*window_->document(), *session, *opened);
     } catch (const std::exception& e) {
         prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
         endOpen(false, path);
         return;
     }
-    // The unsaved state of a recovered project, or data the user pointed to: both to be saved.
-    if (asRecovery || relocated) window_->document()->markModified();
-    if (!asRecovery) {
-        window_->settings()->addRecentProject(file);
-        window_->settings()->setLastProjectFolder(QFileInfo(file).absolutePath());
-        autosave_->discard();
-    }
-    window_->resultsPage()->refresh();
     window_->dataPage()->showProblem(problem);
-    updateActions();
-    emit pageRequested(page);
-    endOpen(true, path);
-    window_->statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
+    // The run next, after the event loop has drawn the pages the document refreshed: each half
+    // makes every page update, and together they would hold the window up for too long. A 1 ms
+    // timer, not 0: a zero timeout is a posted event, run in the same batch as the charts'
+    // pending scene updates, before the event loop gets to anything else.
+    QTimer::singleShot(1, this, [this, generation, path, file, page, asRecovery, relocated, opened] {
+        if (generation != openGeneration_) return;  // superseded (New, another open, data loaded)
+        TrainingSession* session = window_->session();
+        if (session->running()) {  // a run was started in the moment between: the open still wins
+            session->stop();
+            session->waitForFinished();
+        }
+        applyProjectRun(*window_->document(), *session, *opened, file);
+        // The unsaved state of a recovered project, or data the user pointed to: both to be saved.
+        if (asRecovery || relocated) window_->document()->markModified();
+        if (!asRecovery) {
+            window_->settings()->addRecentProject(file);
+            window_->settings()->setLastProjectFolder(QFileInfo(file).absolutePath());
+            autosave_->discard();
+        }
+        // And the results page and the saved page last, once more after the event loop ran.
+        QTimer::singleShot(1, this, [this, generation, path, page] {
+            if (generation != openGeneration_) return;
+            // A completed run refreshed it already (finished); else "no results yet", not the
+            // message of a run that did not complete.
+            if (!window_->session()->results()) window_->resultsPage()->refresh();
+            updateActions();
+            emit pageRequested(page);
+            endOpen(true, path);
+            window_->statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
+        });
+    });
 }
 
 void ProjectController::setOpening(bool opening, const QString& path) {

@@ -50,9 +50,11 @@ void TrainingCharts::onStarted(int submodels, bool withBaseline) {
 
 void TrainingCharts::onProgress(const QList<int>& changed, bool baselineChanged) {
     const auto& snapshots = session_->submodels();
+    for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->beginAppending();
     for (int i : changed)
         if (i >= 0 && i < int(snapshots.size())) update(snapshots[std::size_t(i)]);
     if (baselineChanged) update(session_->baseline());
+    for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->endAppending();
 }
 
 void TrainingCharts::update(const SubmodelSnapshot& s) {
