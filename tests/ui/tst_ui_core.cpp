@@ -22,7 +22,14 @@
 #include "ui/core/layer_table_model.h"
 #include "ui/core/plan_table_model.h"
 #include "ui/core/project_document.h"
+#include "ui/core/thread_priority.h"
 #include "ui/core/training_session.h"
+
+#include <thread>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -103,6 +110,7 @@ private slots:
     void badPlanFails();
     void restartAndDestroyWhileRunning();
     void peakMemoryIsTheClis();
+    void backgroundThreadsRunBelowTheGui();
 };
 
 void TestUiCore::documentDefaults() {
@@ -724,6 +732,28 @@ void TestUiCore::peakMemoryIsTheClis() {
     for (int row = 1; row <= results->plan.submodelCount(); ++row)
         QCOMPARE(table.data(table.index(row, ComparisonTableModel::PeakMemory), SortRole).toDouble(),
                  double(results->split.submodels[std::size_t(row - 1)].peakBytes()) / 1e6);
+}
+
+void TestUiCore::backgroundThreadsRunBelowTheGui() {
+#ifdef __linux__
+    const auto niceOf = [] { return getpriority(PRIO_PROCESS, id_t(gettid())); };
+    const int gui = niceOf();
+    int before = 0, after = 0, started = 0;
+    std::thread worker([&] {
+        before = niceOf();
+        lowerCurrentThreadPriority();
+        after = niceOf();
+        std::thread child([&] { started = niceOf(); });  // what training's workers start from
+        child.join();
+    });
+    worker.join();
+    QCOMPARE(before, gui);
+    QCOMPARE(after, std::min(gui + 5, 19));
+    QCOMPARE(started, after);
+    QCOMPARE(niceOf(), gui);  // the calling thread's own, not the process's
+#else
+    QSKIP("thread priorities are lowered on Linux only");
+#endif
 }
 
 QTEST_MAIN(TestUiCore)
