@@ -2,9 +2,9 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QFileDialog>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QMenu>
@@ -358,7 +358,9 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
 void ProjectController::setOpening(bool opening, const QString& path) {
     opening_ = opening;
     openBusy_->setVisible(opening);
-    if (opening) window_->statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    const QString text = opening ? tr("Opening %1…").arg(QFileInfo(path).fileName()) : QString();
+    window_->dataPage()->showBusy(text);
+    if (opening) window_->statusBar()->showMessage(text);
     else window_->statusBar()->clearMessage();
 }
 
