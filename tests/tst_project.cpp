@@ -379,6 +379,25 @@ private slots:
         QCOMPARE(readFile(again), readFile(path));
     }
 
+    // The example project was written before a model's rows were counted in its peak memory:
+    // its model-only peaks are read from the older field names, and its rows count as 0.
+    void readsProjectsWrittenBeforeRowsWereCounted() {
+        const ProjectData p = loadProject(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
+        QVERIFY(!p.runs.empty() && p.runs.back().results);
+        const ProjectResults& r = *p.runs.back().results;
+        QVERIFY(r.peakSubmodelBytes > 0);
+        QVERIFY(r.peakConcurrentBytes >= r.peakSubmodelBytes);
+        std::int64_t largest = 0;
+        for (const TrainResult& t : r.submodels) {
+            QCOMPARE(t.dataBytes, std::int64_t(0));
+            QCOMPARE(t.peakBytes(), t.peakModelBytes);
+            largest = std::max(largest, t.peakModelBytes);
+        }
+        QCOMPARE(r.peakSubmodelBytes, largest);
+        for (const ModelHistory& h : p.runs.back().submodels)
+            for (const ResourceSample& s : h.resources) QCOMPARE(s.dataBytes, std::int64_t(0));
+    }
+
     void dataFilesFollowTheProjectFolder() {
         QTemporaryDir root;
         const QString a = root.filePath("a"), moved = root.filePath("moved");
