@@ -37,6 +37,9 @@ QString locateHint() {
     return ProjectController::tr("\nThe project opened without its data: use File > Locate Data… to point to it.");
 }
 
+// Between the steps of applying an opened project (see onProjectLoaded).
+constexpr int stepPauseMs = 16;
+
 QString withProjectSuffix(const QString& path) {
     return QFileInfo(path).suffix().isEmpty() ? path + QString::fromLatin1(projectFileSuffix) : path;
 }
@@ -323,10 +326,11 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
     }
     window_->dataPage()->showProblem(problem);
     // The run next, after the event loop has drawn the pages the document refreshed: each half
-    // makes every page update, and together they would hold the window up for too long. A 1 ms
-    // timer, not 0: a zero timeout is a posted event, run in the same batch as the charts'
-    // pending scene updates, before the event loop gets to anything else.
-    QTimer::singleShot(1, this, [this, generation, path, file, page, asRecovery, relocated, opened] {
+    // makes every page update, and together they would hold the window up for too long. A pause
+    // of about a frame, not 0: a zero timeout is a posted event, run in the same batch as the
+    // charts' pending scene updates, and a 1 ms one fires in the same pass as other timers, before
+    // the event loop gets to input and painting.
+    QTimer::singleShot(stepPauseMs, this, [this, generation, path, file, page, asRecovery, relocated, opened] {
         if (generation != openGeneration_) return;  // superseded (New, another open, data loaded)
         TrainingSession* session = window_->session();
         if (session->running()) {  // a run was started in the moment between: the open still wins
@@ -342,7 +346,7 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
             autosave_->discard();
         }
         // And the results page and the saved page last, once more after the event loop ran.
-        QTimer::singleShot(1, this, [this, generation, path, page] {
+        QTimer::singleShot(stepPauseMs, this, [this, generation, path, page] {
             if (generation != openGeneration_) return;
             // A completed run refreshed it already (finished); else "no results yet", not the
             // message of a run that did not complete.
