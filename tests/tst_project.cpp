@@ -68,7 +68,7 @@ bool sameHistory(const ModelHistory& a, const ModelHistory& b) {
     for (std::size_t i = 0; i < a.resources.size(); ++i) {
         const ResourceSample &x = a.resources[i], &y = b.resources[i];
         if (!sameDouble(x.elapsedSeconds, y.elapsedSeconds) || !sameDouble(x.cpuSeconds, y.cpuSeconds) ||
-            x.modelBytes != y.modelBytes || x.processResidentBytes != y.processResidentBytes)
+            x.modelBytes != y.modelBytes || x.dataBytes != y.dataBytes || x.processResidentBytes != y.processResidentBytes)
             return false;
     }
     return true;
@@ -77,7 +77,7 @@ bool sameHistory(const ModelHistory& a, const ModelHistory& b) {
 bool sameResult(const TrainResult& a, const TrainResult& b) {
     return a.status == b.status && a.error == b.error && sameEpochs(a.history, b.history) && a.bestEpoch == b.bestEpoch &&
            sameDouble(a.wallSeconds, b.wallSeconds) && sameDouble(a.cpuSeconds, b.cpuSeconds) &&
-           a.peakModelBytes == b.peakModelBytes;
+           a.peakModelBytes == b.peakModelBytes && a.dataBytes == b.dataBytes;
 }
 
 ModelHistory history(int submodel, int epochs, bool withNan) {
@@ -98,7 +98,7 @@ ModelHistory history(int submodel, int epochs, bool withNan) {
         s.samplesPerSecond = 12345.678 * e;
         s.learningRate = double(1e-3f);
         h.epochs.push_back(s);
-        h.resources.push_back({0.1 * e, 0.07 * e, 1000 + e, (std::int64_t(1) << 40) + e});
+        h.resources.push_back({0.1 * e, 0.07 * e, 1000 + e, 500 + e, (std::int64_t(1) << 40) + e});
     }
     return h;
 }
@@ -204,6 +204,7 @@ Fixture makeProject(const QString& dir) {
         t.wallSeconds = 0.5 + i;
         t.cpuSeconds = 0.4 + i;
         t.peakModelBytes = 4096 * (i + 1);
+        t.dataBytes = 1000 * (i + 1);
         r.submodels.push_back(t);
         r.submodelWallSeconds.push_back(t.wallSeconds);
         r.submodelCpuSeconds.push_back(t.cpuSeconds);
@@ -214,8 +215,8 @@ Fixture makeProject(const QString& dir) {
     r.splitWallSeconds = 1.25;
     r.splitCpuSeconds = 2.5;
     r.workers = 2;
-    r.peakModelBytes = 8192;
-    r.peakConcurrentModelBytes = 16384;
+    r.peakSubmodelBytes = 8192;
+    r.peakConcurrentBytes = 16384;
     r.combinedMetric = 0.9;
     r.baselineMetric = std::numeric_limits<double>::quiet_NaN();
     r.metricName = "accuracy";
@@ -346,8 +347,8 @@ private slots:
         QCOMPARE(pb.splitWallSeconds, pa.splitWallSeconds);
         QCOMPARE(pb.splitCpuSeconds, pa.splitCpuSeconds);
         QCOMPARE(pb.workers, 2);
-        QCOMPARE(pb.peakModelBytes, pa.peakModelBytes);
-        QCOMPARE(pb.peakConcurrentModelBytes, pa.peakConcurrentModelBytes);
+        QCOMPARE(pb.peakSubmodelBytes, pa.peakSubmodelBytes);
+        QCOMPARE(pb.peakConcurrentBytes, pa.peakConcurrentBytes);
         QCOMPARE(pb.combinedMetric, pa.combinedMetric);
         QVERIFY(std::isnan(pb.baselineMetric));
         QCOMPARE(pb.metricName, pa.metricName);
@@ -376,6 +377,25 @@ private slots:
         const std::string again = dir.filePath("again.skynnet").toStdString();
         saveProject(again, b);
         QCOMPARE(readFile(again), readFile(path));
+    }
+
+    // The example project was written before a model's rows were counted in its peak memory:
+    // its model-only peaks are read from the older field names, and its rows count as 0.
+    void readsProjectsWrittenBeforeRowsWereCounted() {
+        const ProjectData p = loadProject(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
+        QVERIFY(!p.runs.empty() && p.runs.back().results);
+        const ProjectResults& r = *p.runs.back().results;
+        QVERIFY(r.peakSubmodelBytes > 0);
+        QVERIFY(r.peakConcurrentBytes >= r.peakSubmodelBytes);
+        std::int64_t largest = 0;
+        for (const TrainResult& t : r.submodels) {
+            QCOMPARE(t.dataBytes, std::int64_t(0));
+            QCOMPARE(t.peakBytes(), t.peakModelBytes);
+            largest = std::max(largest, t.peakModelBytes);
+        }
+        QCOMPARE(r.peakSubmodelBytes, largest);
+        for (const ModelHistory& h : p.runs.back().submodels)
+            for (const ResourceSample& s : h.resources) QCOMPARE(s.dataBytes, std::int64_t(0));
     }
 
     void dataFilesFollowTheProjectFolder() {

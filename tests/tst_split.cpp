@@ -14,6 +14,7 @@
 #include "data/dataset.h"
 #include "split/combination.h"
 #include "split/parallel_trainer.h"
+#include "split/sub_problem.h"
 #include "split/split_plan.h"
 #include "split/thread_backend.h"
 #include "train/metrics.h"
@@ -577,7 +578,16 @@ private slots:
         QCOMPARE(badIndex.load(), 0);
         QCOMPARE(r.workers, 2);
         QVERIFY(r.submodels[0].history.back().hasValidation);
-        QVERIFY(r.peakModelBytes > 0 && r.peakConcurrentModelBytes >= r.peakModelBytes);
+        QVERIFY(r.peakSubmodelBytes > 0 && r.peakConcurrentBytes >= r.peakSubmodelBytes);
+        // Each submodel's peak counts its own rows: features and targets, training and validation.
+        for (int i = 0; i < 3; ++i) {
+            const SubmodelPlan& s = plan.submodels[std::size_t(i)];
+            const std::int64_t rows = std::int64_t(s.rows.size() + ownRows(plan.rule(), i, test).size());
+            QCOMPARE(r.submodels[std::size_t(i)].dataBytes,
+                     rows * (train.features.cols() + s.spec.outputs) * std::int64_t(sizeof(Scalar)));
+            QCOMPARE(r.submodels[std::size_t(i)].peakBytes(),
+                     r.submodels[std::size_t(i)].peakModelBytes + r.submodels[std::size_t(i)].dataBytes);
+        }
 
         const CombinedEvaluation e = r.model.evaluate(test);
         BaselineResult base = trainBaseline(plan, train, &test, c, 2);

@@ -36,7 +36,7 @@ Json submodelJson(const SplitRun& run, int i) {
     s["cpu_seconds"] = run.training.submodelCpuSeconds[std::size_t(i)];
     s["peak_memory_bytes"] = run.submodelPeakBytes(i);
     s["model_bytes"] = t.peakModelBytes;
-    s["data_bytes"] = run.dataBytes[std::size_t(i)];
+    s["data_bytes"] = t.dataBytes;
     if (!t.history.empty()) s["train_metric"] = t.history.back().metric;
     if (run.test) {
         // Judged on its own sub-problem of the test part: its classes' samples, its columns.
@@ -54,10 +54,6 @@ std::string metricLine(const char* who, const std::optional<EvaluationSummary>& 
 }
 
 }  // namespace
-
-std::int64_t SplitRun::submodelPeakBytes(int index) const {
-    return training.submodels[std::size_t(index)].peakModelBytes + dataBytes[std::size_t(index)];
-}
 
 Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
     const ParallelResult& t = run.training;
@@ -91,9 +87,9 @@ Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
         base["epochs_run"] = b.result.history.size();
         base["wall_seconds"] = b.result.wallSeconds;
         base["cpu_seconds"] = b.result.cpuSeconds;
-        base["peak_memory_bytes"] = b.result.peakModelBytes + b.dataBytes;
+        base["peak_memory_bytes"] = b.result.peakBytes();
         base["model_bytes"] = b.result.peakModelBytes;
-        base["data_bytes"] = b.dataBytes;
+        base["data_bytes"] = b.result.dataBytes;
         base["history"] = historyJson(b.result.history);
         r["baseline"] = base;
     }
@@ -121,7 +117,7 @@ void printSplitSummary(std::ostream& out, const SplitRun& run, const RunFigures&
     if (run.baseline) {
         const BaselineRun& b = *run.baseline;
         out << "baseline training: wall " << fixed(b.result.wallSeconds, 2) << " s, cpu " << fixed(b.result.cpuSeconds, 2)
-            << " s, peak memory " << memoryText(b.result.peakModelBytes + b.dataBytes) << "\n";
+            << " s, peak memory " << memoryText(b.result.peakBytes()) << "\n";
     }
     if (run.baseline && run.testSummary && run.baseline->test) {
         // The two figures the method is judged by: the metric lost, and the speed-up of the slowest submodel.

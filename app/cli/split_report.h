@@ -17,7 +17,6 @@ struct BaselineRun {
     TrainResult result;  // wall and CPU seconds of its training, its peak model bytes
     std::optional<EvaluationSummary> test;
     double testLoss = 0;
-    std::int64_t dataBytes = 0;  // the training (and validation) rows it learns from
     std::int64_t params = 0;
 };
 
@@ -25,16 +24,13 @@ struct SplitRun {
     SplitPlan plan;
     int threads = 0;            // the budget the submodels shared
     ParallelResult training;    // every submodel's result and times, the combined model
-    // Per submodel: its own copy of its rows (features and targets, training and validation),
-    // which each worker gathers before training.
-    std::vector<std::int64_t> dataBytes;
     std::optional<CombinedEvaluation> test;  // the combined model on the test part
     std::optional<EvaluationSummary> testSummary;
     std::optional<BaselineRun> baseline;
 
     // Memory one submodel's training needed: its model (parameters, gradients, optimiser state,
-    // layer buffers; the trainer's peak) plus its rows.
-    std::int64_t submodelPeakBytes(int index) const;
+    // layer buffers; the trainer's peak) plus its rows (TrainResult::peakBytes).
+    std::int64_t submodelPeakBytes(int index) const { return training.submodels[std::size_t(index)].peakBytes(); }
 };
 
 // `head` is reportHead(); adds "mode":"split", "plan", "status", "metric", "submodels",

@@ -12,7 +12,6 @@
 #include "output_files.h"
 #include "plan_view.h"
 #include "progress.h"
-#include "split/sub_problem.h"
 #include "split/thread_backend.h"
 #include "split_options.h"
 #include "split_report.h"
@@ -22,17 +21,6 @@
 
 namespace skynnet::cli {
 namespace {
-
-std::int64_t floatBytes(std::size_t rows, Index cols) { return std::int64_t(rows) * cols * std::int64_t(sizeof(Scalar)); }
-
-// What submodel i copies out of the shared matrices before it trains (worker_pool: subProblem).
-std::int64_t submodelDataBytes(const SplitPlan& plan, int i, const Dataset& train, const Dataset* validation) {
-    const SubmodelPlan& s = plan.submodels[std::size_t(i)];
-    const Index inputs = train.features.cols(), outputs = s.spec.outputs;
-    std::int64_t bytes = floatBytes(s.rows.size(), inputs + outputs);
-    if (validation) bytes += floatBytes(ownRows(plan.rule(), i, *validation).size(), inputs + outputs);
-    return bytes;
-}
 
 BaselineRun trainOriginal(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                           const std::optional<Dataset>& test, const TrainConfig& config, const TrainOptions& o,
@@ -45,9 +33,6 @@ BaselineRun trainOriginal(const SplitPlan& plan, const Dataset& train, const Dat
     BaselineRun run;
     run.result = b.result;
     run.params = plan.originalParams;
-    // It learns from the shared matrices directly, plus the targets it builds from the labels.
-    run.dataBytes = floatBytes(std::size_t(train.size()), train.features.cols() + plan.outputs);
-    if (validation) run.dataBytes += floatBytes(std::size_t(validation->size()), plan.outputs);
     if (run.result.status == TrainStatus::Failed) throw Error("baseline: " + run.result.error);
     if (run.result.status == TrainStatus::Cancelled || !test) return run;
     Trainer evaluator(b.network, config, plan.task);
@@ -85,7 +70,6 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     if (!o.quiet) std::fputs((planTable(run.plan, o.threads) + "\n").c_str(), stderr);
     else
         for (const std::string& w : run.plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    for (int i = 0; i < run.plan.submodelCount(); ++i) run.dataBytes.push_back(submodelDataBytes(run.plan, i, train, val));
 
     ParallelTrainer trainer(run.plan, config, std::make_shared<ThreadBackend>(o.threads));
     run.training = trainer.train(train, val, submodelProgress(run.plan, o.quiet), &cancel);

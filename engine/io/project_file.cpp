@@ -137,8 +137,8 @@ Json toJson(const ProjectResults& r, const SplitPlan& plan, BlockWriter& blocks,
                            {"splitWallSeconds", r.splitWallSeconds},
                            {"splitCpuSeconds", r.splitCpuSeconds},
                            {"workers", r.workers},
-                           {"peakModelBytes", r.peakModelBytes},
-                           {"peakConcurrentModelBytes", r.peakConcurrentModelBytes},
+                           {"peakSubmodelBytes", r.peakSubmodelBytes},
+                           {"peakConcurrentBytes", r.peakConcurrentBytes},
                            {"combinedMetric", numberToJson(r.combinedMetric)},
                            {"baselineMetric", numberToJson(r.baselineMetric)},
                            {"metricName", r.metricName},
@@ -173,8 +173,11 @@ ProjectResults resultsFromJson(const Json& j, const SplitPlan& plan, BlockReader
     r.splitWallSeconds = numberFromJson(j.at("splitWallSeconds"));
     r.splitCpuSeconds = numberFromJson(j.at("splitCpuSeconds"));
     r.workers = j.at("workers").get<int>();
-    r.peakModelBytes = j.at("peakModelBytes").asInt64();
-    r.peakConcurrentModelBytes = j.at("peakConcurrentModelBytes").asInt64();
+    // Files written before the rows were counted have the model-only peaks under older names.
+    const Json* peak = j.find("peakSubmodelBytes");
+    r.peakSubmodelBytes = (peak ? *peak : j.at("peakModelBytes")).asInt64();
+    const Json* concurrent = j.find("peakConcurrentBytes");
+    r.peakConcurrentBytes = (concurrent ? *concurrent : j.at("peakConcurrentModelBytes")).asInt64();
     r.combinedMetric = numberFromJson(j.at("combinedMetric"));
     r.baselineMetric = numberFromJson(j.at("baselineMetric"));
     r.metricName = j.at("metricName").asString();
@@ -315,8 +318,8 @@ ProjectRun completedRun(const SplitPlan& plan, const ParallelResult& split, cons
     r.splitWallSeconds = split.wallSeconds;
     r.splitCpuSeconds = split.cpuSeconds;
     r.workers = split.workers;
-    r.peakModelBytes = split.peakModelBytes;
-    r.peakConcurrentModelBytes = split.peakConcurrentModelBytes;
+    r.peakSubmodelBytes = split.peakSubmodelBytes;
+    r.peakConcurrentBytes = split.peakConcurrentBytes;
     if (baseline) {
         run.baseline = historyOf(-1, baseline->result);
         r.baseline = baseline->result;

@@ -56,7 +56,7 @@ struct ProjectResults {
     std::vector<double> submodelWallSeconds, submodelCpuSeconds, submodelMetrics;
     double splitWallSeconds = 0, splitCpuSeconds = 0;
     int workers = 0;
-    std::int64_t peakModelBytes = 0, peakConcurrentModelBytes = 0;
+    std::int64_t peakSubmodelBytes = 0, peakConcurrentBytes = 0;  // ParallelResult's
     std::optional<TrainResult> baseline;
     double combinedMetric = 0, baselineMetric = 0;
     std::string metricName = "accuracy";

@@ -18,6 +18,12 @@ std::int64_t int64AtLeast(const Json& j, std::int64_t min) {
     return v;
 }
 
+// Absent in files written before the rows were counted: their figures are the model's alone.
+std::int64_t dataBytesFromJson(const Json& j) {
+    const Json* v = j.find("dataBytes");
+    return v ? int64AtLeast(*v, 0) : 0;
+}
+
 float floatOf(const Json& j) {
     const double d = j.asDouble();
     if (!std::isfinite(float(d))) j.fail("must be a finite number within float range");
@@ -374,6 +380,7 @@ Json toJson(const ResourceSample& r) {
     return Json::object({{"elapsedSeconds", r.elapsedSeconds},
                          {"cpuSeconds", r.cpuSeconds},
                          {"modelBytes", r.modelBytes},
+                         {"dataBytes", r.dataBytes},
                          {"processResidentBytes", r.processResidentBytes}});
 }
 
@@ -382,6 +389,7 @@ ResourceSample resourceSampleFromJson(const Json& j) {
     r.elapsedSeconds = numberFromJson(j.at("elapsedSeconds"));
     r.cpuSeconds = numberFromJson(j.at("cpuSeconds"));
     r.modelBytes = int64AtLeast(j.at("modelBytes"), 0);
+    r.dataBytes = dataBytesFromJson(j);
     r.processResidentBytes = int64AtLeast(j.at("processResidentBytes"), 0);
     return r;
 }
@@ -408,7 +416,8 @@ Json toJson(const TrainResult& r) {
                          {"bestEpoch", r.bestEpoch},
                          {"wallSeconds", r.wallSeconds},
                          {"cpuSeconds", r.cpuSeconds},
-                         {"peakModelBytes", r.peakModelBytes}});
+                         {"peakModelBytes", r.peakModelBytes},
+                         {"dataBytes", r.dataBytes}});
 }
 
 TrainResult trainResultFromJson(const Json& j) {
@@ -420,6 +429,7 @@ TrainResult trainResultFromJson(const Json& j) {
     r.wallSeconds = numberFromJson(j.at("wallSeconds"));
     r.cpuSeconds = numberFromJson(j.at("cpuSeconds"));
     r.peakModelBytes = int64AtLeast(j.at("peakModelBytes"), 0);
+    r.dataBytes = dataBytesFromJson(j);
     return r;
 }
 

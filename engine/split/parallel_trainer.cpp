@@ -54,14 +54,14 @@ ParallelResult ParallelTrainer::train(const Dataset& train, const Dataset* valid
         r.submodelWallSeconds.push_back(t.wallSeconds);
         r.submodelCpuSeconds.push_back(t.cpuSeconds);
         r.cpuSeconds += t.cpuSeconds;
-        peaks.push_back(t.peakModelBytes);
+        peaks.push_back(t.peakBytes());
         r.submodels.push_back(std::move(t));
         networks.push_back(std::move(outcomes[i].network));
     }
     if (cancel && cancel->cancelled() && r.status != TrainStatus::Failed) r.status = TrainStatus::Cancelled;
     std::sort(peaks.begin(), peaks.end(), std::greater<>());
-    if (!peaks.empty()) r.peakModelBytes = peaks.front();
-    for (std::size_t i = 0; i < peaks.size() && i < std::size_t(r.workers); ++i) r.peakConcurrentModelBytes += peaks[i];
+    if (!peaks.empty()) r.peakSubmodelBytes = peaks.front();
+    for (std::size_t i = 0; i < peaks.size() && i < std::size_t(r.workers); ++i) r.peakConcurrentBytes += peaks[i];
     r.model = CombinedModel(plan_.rule(), std::move(networks), config_.loss);
     r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;

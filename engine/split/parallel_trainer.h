@@ -21,9 +21,11 @@ struct ParallelResult {
     double wallSeconds = 0;                 // the whole call, data preparation included
     double cpuSeconds = 0;                  // all submodels together
     int workers = 0;
-    std::int64_t peakModelBytes = 0;        // the largest single submodel's peak
+    // Peaks are TrainResult::peakBytes(): a submodel's model, buffers and rows, what it needs on
+    // a machine of its own.
+    std::int64_t peakSubmodelBytes = 0;  // the largest single submodel's peak
     // An upper bound of what the workers held at once: the `workers` largest peaks added up.
-    std::int64_t peakConcurrentModelBytes = 0;
+    std::int64_t peakConcurrentBytes = 0;
 };
 
 class ParallelTrainer {

@@ -52,6 +52,9 @@ struct ResourceSample {
     double elapsedSeconds = 0;   // since TrainConfig::clockOrigin (default: training's start)
     double cpuSeconds = 0;       // this worker's threads since training started
     std::int64_t modelBytes = 0; // peak so far of parameters + gradients + optimiser state + buffers
+    // The rows it learns from (features and targets, training and validation): with modelBytes,
+    // what this model needs on a machine of its own.
+    std::int64_t dataBytes = 0;
     std::int64_t processResidentBytes = 0;
 };
 
@@ -71,6 +74,9 @@ struct TrainResult {
     int bestEpoch = 0;            // the epoch whose weights were kept (early stopping)
     double wallSeconds = 0, cpuSeconds = 0;
     std::int64_t peakModelBytes = 0;
+    std::int64_t dataBytes = 0;  // the rows it learned from (ResourceSample::dataBytes)
+    // What this training needed on a machine of its own: its model, its buffers and its rows.
+    std::int64_t peakBytes() const { return peakModelBytes + dataBytes; }
 };
 
 }  // namespace skynnet

@@ -21,6 +21,12 @@ void gatherRows(const Matrix& from, const std::vector<int>& order, std::size_t b
     for (std::size_t i = begin; i < end; ++i) to.row(Index(i - begin)) = from.row(order[i]);
 }
 
+// The rows a model learns from; validation rows count too: a model trained on a machine of its
+// own needs them there.
+std::int64_t dataBytesOf(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal) {
+    return matrixBytes(x) + matrixBytes(y) + (xVal ? matrixBytes(*xVal) : 0) + (yVal ? matrixBytes(*yVal) : 0);
+}
+
 }  // namespace
 
 std::string statusName(TrainStatus s) {
@@ -93,6 +99,7 @@ void Trainer::maybeReportResources(const TrainCallbacks& callbacks, bool force) 
     // The high-water mark: the last, shorter batch of an epoch shrinks the buffers for a moment,
     // which would draw a saw-tooth that is not memory anyone could reclaim.
     s.modelBytes = peakModelBytes_;
+    s.dataBytes = dataBytes_;
     s.processResidentBytes = processResidentBytes();
     callbacks.onResources(s);
 }
@@ -104,6 +111,7 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
     if (x.rows() != y.rows())
         throw Error(std::to_string(x.rows()) + " samples but " + std::to_string(y.rows()) + " target rows");
     if (x.rows() == 0) throw Error("no training samples");
+    dataBytes_ = dataBytesOf(x, y, xVal, yVal);
     optimizer_->startEpoch(epoch_);
     const auto epochStart = Clock::now();
     auto lastBatchReport = epochStart;
@@ -172,6 +180,7 @@ TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, c
     TrainResult result;
     start_ = lastResources_ = Clock::now();
     cpuStart_ = workerCpuSeconds();
+    dataBytes_ = dataBytesOf(x, y, xVal, yVal);
     maybeReportResources(callbacks, true);  // where this model starts on the run's clock
     const bool validating = xVal && yVal && xVal->rows() > 0;
     const EarlyStopping& es = config_.earlyStopping;
@@ -208,6 +217,7 @@ TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, c
     result.wallSeconds = secondsSince(start_);
     result.cpuSeconds = workerCpuSeconds() - cpuStart_;
     result.peakModelBytes = peakModelBytes_;
+    result.dataBytes = dataBytes_;
     return result;
 }
 

@@ -60,6 +60,7 @@ private:
     std::chrono::steady_clock::time_point start_, lastResources_;
     double cpuStart_ = 0;
     std::int64_t peakModelBytes_ = 0;
+    std::int64_t dataBytes_ = 0;  // of the matrices the last trainEpoch was given
 };
 
 }  // namespace skynnet

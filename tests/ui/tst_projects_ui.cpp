@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QLineSeries>
 #include <QMenuBar>
 #include <QPushButton>
@@ -121,7 +122,6 @@ private:
     Matrix predictionsBefore_;
     QStringList comparisonBefore_, epochsBefore_;
     std::map<int, QList<QPointF>> metricPointsBefore_;
-    int lossPointsAfterOpen_ = 0;
 
     std::unique_ptr<MainWindow> makeWindow(Answers& a) {
         auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
@@ -144,6 +144,14 @@ private:
         w->resize(1280, 860);
         w->show();
         return w;
+    }
+
+    // Opening runs in the background: true once the project is in the window.
+    static bool openAndWait(MainWindow* w, const QString& path) {
+        QSignalSpy finished(w->projectController(), &ProjectController::openFinished);
+        if (!w->projectController()->openFile(path)) return false;
+        if (finished.isEmpty() && !finished.wait(60000)) return false;
+        return finished.count() == 1 && finished.at(0).at(0).toBool() && !w->projectController()->isOpening();
     }
 
     static void loadCsv(MainWindow* w, const QString& path) {
@@ -171,9 +179,12 @@ private slots:
         csv_ = dir_.filePath(QStringLiteral("data/iris.csv"));
         QVERIFY(QFile::copy(QStringLiteral(SKYNNET_SOURCE_DIR "/resources/datasets/iris.csv"), csv_));
         project_ = dir_.filePath(QStringLiteral("iris.skynnet"));
+        // The trained, saved project every other test opens: made here, so each test also runs alone.
+        trainAndSaveProject();
     }
 
-    void buildTrainAndSave() {
+private:
+    void trainAndSaveProject() {
         Answers a;
         auto w = makeWindow(a);
         loadCsv(w.get(), csv_);
@@ -218,10 +229,19 @@ private slots:
         QCOMPARE(a.unsavedAsked, 0);  // saved: nothing to ask
     }
 
+    // The loss chart's points once the saved project is open.
+    int lossPointsAfterOpen() {
+        Answers a;
+        auto w = makeWindow(a);
+        if (!openAndWait(w.get(), project_)) return -1;
+        return w->trainPage()->charts()->lossChart()->pointCount();
+    }
+
+private slots:
     void reopenRestoresEveryPage() {
         Answers a;
         auto w = makeWindow(a);
-        QVERIFY(w->projectController()->openFile(project_));
+        QVERIFY(openAndWait(w.get(), project_));
         QVERIFY(a.locateProblems.isEmpty());
         QVERIFY(a.errors.isEmpty());
         ProjectDocument* doc = w->document();
@@ -255,7 +275,6 @@ private slots:
         for (const auto& [id, before] : metricPointsBefore_) QCOMPARE(points(charts->metricChart(), id), before);
         QVERIFY(charts->lossChart()->pointCount() >= 3 * 12);
         QVERIFY(charts->memoryChart()->pointCount() > 0);
-        lossPointsAfterOpen_ = charts->lossChart()->pointCount();
         w->showPage(MainWindow::TrainPageIndex);
         shoot(w.get(), QStringLiteral("reopened-train"));
         w->showPage(MainWindow::ResultsPageIndex);
@@ -271,7 +290,7 @@ private slots:
     void exportDialogWritesEveryFormat() {
         Answers a;
         auto w = makeWindow(a);
-        QVERIFY(w->projectController()->openFile(project_));
+        QVERIFY(openAndWait(w.get(), project_));
         const auto model = savedModelOf(*w->session()->results());
         QVERIFY(model);
         ExportDialog dialog(*model, dir_.filePath(QStringLiteral("out/iris")));
@@ -324,7 +343,7 @@ private slots:
     void failedSaveKeepsThePreviousFile() {
         Answers a;
         auto w = makeWindow(a);
-        QVERIFY(w->projectController()->openFile(project_));
+        QVERIFY(openAndWait(w.get(), project_));
         w->trainPage()->epochsBox()->setValue(w->trainPage()->epochsBox()->value() + 1);
         QVERIFY(w->document()->isModified());
         const std::string before = readFile(project_.toStdString());
@@ -358,24 +377,27 @@ private slots:
         Answers a;
         auto w = makeWindow(a);
         const QString example = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
-        QVERIFY(w->projectController()->openFile(example));
+        QVERIFY(openAndWait(w.get(), example));
         QVERIFY2(a.locateProblems.isEmpty(),
                  qPrintable(QStringLiteral("the example's data changed; save the example again: ") + a.locateProblems.value(0)));
         QVERIFY(w->document()->hasData());
         QVERIFY(w->resultsPage()->hasResults());
         QCOMPARE(w->currentPage(), int(MainWindow::ResultsPageIndex));
         // Stored by another build: within float noise of this build's arithmetic, never bit for bit.
+        QVERIFY(w->session()->results()->combinedTestOutput.rows() > 0);
         QVERIFY(closeWithSameClasses(testPredictions(w.get()), w->session()->results()->combinedTestOutput, 1e-4f));
         QVERIFY(w->close());
     }
 
     void movedDatasetIsDetected() {
+        const int lossPoints = lossPointsAfterOpen();
+        QVERIFY(lossPoints > 0);
         const QString moved = dir_.filePath(QStringLiteral("data/iris-moved.csv"));
         QVERIFY(QFile::rename(csv_, moved));
         {
             Answers a;  // the user does not know where it went
             auto w = makeWindow(a);
-            QVERIFY(w->projectController()->openFile(project_));
+            QVERIFY(openAndWait(w.get(), project_));
             QCOMPARE(a.locateProblems.size(), 1);
             QVERIFY2(a.locateProblems[0].contains(QStringLiteral("was not found")), qPrintable(a.locateProblems[0]));
             ProjectDocument* doc = w->document();
@@ -390,7 +412,7 @@ private slots:
             QCOMPARE(w->trainPage()->epochsBox()->value(), 12);
             QVERIFY(w->resultsPage()->hasResults());
             QCOMPARE(cells(w->resultsPage()->comparisonTable()->model()), comparisonBefore_);
-            QCOMPARE(w->trainPage()->charts()->lossChart()->pointCount(), lossPointsAfterOpen_);
+            QCOMPARE(w->trainPage()->charts()->lossChart()->pointCount(), lossPoints);
             shoot(w.get(), QStringLiteral("moved-data"));
 
             // Locate Data… later: the data page loads it, the rest stays.
@@ -410,7 +432,7 @@ private slots:
             Answers a;  // the user points to the moved file at once
             a.locateWith = moved;
             auto w = makeWindow(a);
-            QVERIFY(w->projectController()->openFile(project_));
+            QVERIFY(openAndWait(w.get(), project_));
             QCOMPARE(a.locateProblems.size(), 1);
             QVERIFY(w->document()->hasData());
             QCOMPARE(w->document()->dataSettings().path, moved);
@@ -431,7 +453,7 @@ private slots:
             Answers a;
             a.locateWith = csv_;
             auto w = makeWindow(a);
-            QVERIFY(w->projectController()->openFile(project_));
+            QVERIFY(openAndWait(w.get(), project_));
             QCOMPARE(a.locateProblems.size(), 1);
             QVERIFY2(a.locateProblems[0].contains(QStringLiteral("has changed")), qPrintable(a.locateProblems[0]));
             QVERIFY(w->document()->hasData());
@@ -440,6 +462,107 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(original);
         f.close();
+    }
+
+    // Opening returns at once and finishes on the GUI thread later; a second open supersedes the
+    // first, whose late result is dropped.
+    void openRunsInTheBackgroundAndIsSuperseded() {
+        Answers a;
+        auto w = makeWindow(a);
+        ProjectController* pc = w->projectController();
+        QSignalSpy finished(pc, &ProjectController::openFinished);
+        QVERIFY(pc->openFile(project_));
+        QVERIFY(pc->isOpening());
+        QVERIFY(!w->document()->hasData());
+        QVERIFY(w->document()->filePath().isEmpty());
+        const QString example = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
+        QVERIFY(pc->openFile(example));
+        QVERIFY(pc->waitForOpen());
+        QTest::qWait(200);  // time for a late result of the first open to arrive, if it were not dropped
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.at(0).at(1).toString(), example);
+        QCOMPARE(w->document()->filePath(), QFileInfo(example).absoluteFilePath());
+        QCOMPARE(w->document()->network().layers.size(), loadProject(example.toStdString()).network.layers.size());
+        QVERIFY(a.errors.isEmpty());
+        QVERIFY(w->close());
+    }
+
+    void openErrorsAreReportedAndChangeNothing() {
+        Answers a;
+        auto w = makeWindow(a);
+        loadCsv(w.get(), csv_);
+        const QString bad = dir_.filePath(QStringLiteral("not-a-project.skynnet"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("name,value\n1,2\n");
+        f.close();
+        QVERIFY(!openAndWait(w.get(), bad));
+        QCOMPARE(a.errors.size(), 1);
+        QVERIFY2(a.errors[0].contains(QStringLiteral("is not a Skynnet project file")), qPrintable(a.errors[0]));
+        QVERIFY(a.errors[0].contains(bad));
+        QVERIFY(!w->projectController()->isOpening());
+        QVERIFY(w->document()->hasData());
+        QCOMPARE(w->document()->dataSettings().path, csv_);
+        QVERIFY(w->document()->filePath().isEmpty());
+        QVERIFY(w->close());
+    }
+
+    // A window closed, or destroyed, while its project loads: the load is dropped, nothing crashes.
+    void closingWhileOpening() {
+        Answers a;
+        {
+            auto w = makeWindow(a);
+            QVERIFY(w->projectController()->openFile(project_));
+            QVERIFY(w->close());
+            QVERIFY(!w->projectController()->isOpening());
+            QTest::qWait(300);  // the workers end; what they read goes nowhere
+            QVERIFY(!w->document()->hasData());
+            QVERIFY(w->document()->filePath().isEmpty());
+            QVERIFY(w->projectController()->openFile(project_));
+        }  // destroyed mid-load
+        QTest::qWait(300);
+        QVERIFY(a.errors.isEmpty());
+    }
+
+    // The recovery file is written on a worker, one save at a time; a save or quit meanwhile
+    // leaves no recovery file behind.
+    void autosaveWritesOnAWorkerOneAtATime() {
+        Answers a;
+        auto w = makeWindow(a);
+        loadCsv(w.get(), csv_);
+        Autosave* autosave = w->projectController()->autosave();
+        QSignalSpy saved(autosave, &Autosave::saved), failed(autosave, &Autosave::failed);
+        w->trainPage()->epochsBox()->setValue(21);
+        QVERIFY(autosave->saveNow());
+        QVERIFY(autosave->isSaving());
+        QVERIFY(!autosave->saveNow());  // never two at once
+        autosave->waitForSave();
+        QVERIFY(!autosave->isSaving());
+        QCOMPARE(saved.count(), 1);
+        const QString path = saved.at(0).at(0).toString();
+        QCOMPARE(w->settings()->recoveryFile(), path);
+        QCOMPARE(loadProject(path.toStdString()).training.config.epochs, 21);
+        QTest::qWait(50);  // the queued finished signal finds the save reported already
+        QCOMPARE(saved.count(), 1);
+
+        // Discarded (the project was saved) while the next one is written: it goes once written.
+        w->trainPage()->epochsBox()->setValue(22);
+        QVERIFY(autosave->saveNow());
+        autosave->discard();
+        autosave->waitForSave();
+        QCOMPARE(saved.count(), 1);
+        QVERIFY(!QFile::exists(path));
+        QVERIFY(w->settings()->recoveryFile().isEmpty());
+
+        // Quitting while one is written waits for it, then discards it.
+        w->trainPage()->epochsBox()->setValue(23);
+        QVERIFY(autosave->saveNow());
+        a.unsaved = QMessageBox::Discard;
+        QVERIFY(w->close());
+        QVERIFY(!autosave->isSaving());
+        QVERIFY(!QFile::exists(path));
+        QVERIFY(w->settings()->recoveryFile().isEmpty());
+        QCOMPARE(failed.count(), 0);
     }
 
     void undoRedoEveryEditor() {
@@ -580,6 +703,7 @@ private slots:
         Answers a;
         auto w = makeWindow(a);
         QTRY_COMPARE(a.recoveryOffered, 1);  // offered once the event loop runs
+        QVERIFY(w->projectController()->waitForOpen());
         QCOMPARE(w->trainPage()->epochsBox()->value(), 33);
         QVERIFY(w->document()->hasData());
         QVERIFY(w->document()->isModified());  // recovered work is still unsaved

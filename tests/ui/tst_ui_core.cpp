@@ -2,12 +2,16 @@
 // training session (signals, throttling, cancel, pause, errors), without any widget.
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "core/error.h"
 #include "data/generators.h"
+#include "cli_support.h"
 #include "split/combined_model.h"
 #include "test_support.h"
 #include "ui/core/app_settings.h"
@@ -18,7 +22,14 @@
 #include "ui/core/layer_table_model.h"
 #include "ui/core/plan_table_model.h"
 #include "ui/core/project_document.h"
+#include "ui/core/thread_priority.h"
 #include "ui/core/training_session.h"
+
+#include <thread>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -98,6 +109,8 @@ private slots:
     void pauseResume();
     void badPlanFails();
     void restartAndDestroyWhileRunning();
+    void peakMemoryIsTheClis();
+    void backgroundThreadsRunBelowTheGui();
 };
 
 void TestUiCore::documentDefaults() {
@@ -200,6 +213,23 @@ void TestUiCore::documentPreparedAndPlan() {
         QCOMPARE(plan.submodels[std::size_t(i)].spec, direct.submodels[std::size_t(i)].spec);
     }
     QCOMPARE(plan.epochs, doc.trainSettings().config.epochs);
+
+    // The plan is kept between calls, and made again after any change of what it depends on.
+    NetworkSpec n = doc.network();
+    n.layers = parseLayers("dense:20:relu");
+    doc.setNetwork(n);
+    QCOMPARE(doc.plan().original.layers.front().units, 20);
+    o.requested = 6;
+    doc.setSplitOptions(o);
+    QCOMPARE(doc.plan().submodelCount(), 6);
+    TrainSettings t = doc.trainSettings();
+    t.config.epochs = 7;
+    doc.setTrainSettings(t);
+    QCOMPARE(doc.plan().epochs, 7);
+    d.testFraction = 0.3;
+    doc.setDataSettings(d);
+    QCOMPARE(doc.plan().samples, long(doc.prepared()->train.size()));
+    QCOMPARE(doc.plan().samples, 1500L - 450L - 150L);
 }
 
 void TestUiCore::documentOneHotAndRegression() {
@@ -649,6 +679,81 @@ void TestUiCore::restartAndDestroyWhileRunning() {
     QVERIFY(session->running());
     delete session;
     QTest::qWait(50);  // a queued end-of-job call for the dead session must not arrive
+}
+
+// One figure everywhere: what each submodel (and the baseline) needs on a machine of its own,
+// its model, buffers and rows, is the same in the session and in skynnet-cli's report.
+void TestUiCore::peakMemoryIsTheClis() {
+    const QString data = QStringLiteral("builtin:blobs:classes=10:features=8");
+    ProjectDocument doc;
+    configure(doc, data, 4, "dense:32:relu,dense:32:relu");
+    TrainSettings t = doc.trainSettings();
+    t.config.batchSize = 64;
+    t.config.optimizer.kind = OptimizerKind::Adam;
+    doc.setTrainSettings(t);
+    TrainingSession session(&doc);
+    ComparisonTableModel table(&session);
+    QSignalSpy finished(&session, &TrainingSession::finished);
+    session.start();
+    QVERIFY(finished.wait(60000));
+    const auto results = session.results();
+    QVERIFY(results && results->baseline);
+
+    QTemporaryDir dir;
+    const QString report = dir.filePath(QStringLiteral("report.json"));
+    const CliRun r = runCli({"train", "--data", data, "--layers", "dense:32:relu,dense:32:relu", "--submodels", "3",
+                             "--strategy", "class-groups", "--baseline", "--epochs", "4", "--batch", "64", "--optimizer",
+                             "adam", "--threads", "2", "--report", report});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile f(report);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject j = QJsonDocument::fromJson(f.readAll()).object();
+    const QJsonArray subs = j[QStringLiteral("submodels")].toArray();
+    QCOMPARE(subs.size(), results->plan.submodelCount());
+    for (const QJsonValue& v : subs) {
+        const QJsonObject s = v.toObject();
+        std::vector<int> classes;
+        for (const QJsonValue& c : s[QStringLiteral("classes")].toArray()) classes.push_back(c.toInt());
+        int k = -1;  // the session's submodel owning the same classes
+        for (int i = 0; i < results->plan.submodelCount(); ++i)
+            if (results->plan.submodels[std::size_t(i)].classes == classes) k = i;
+        QVERIFY2(k >= 0, qPrintable(QStringLiteral("no submodel of the session owns the CLI's submodel %1's classes")
+                                        .arg(s[QStringLiteral("index")].toInt())));
+        const TrainResult& mine = results->split.submodels[std::size_t(k)];
+        QVERIFY(mine.dataBytes > 0);
+        QCOMPARE(qint64(s[QStringLiteral("data_bytes")].toDouble()), qint64(mine.dataBytes));
+        QCOMPARE(qint64(s[QStringLiteral("model_bytes")].toDouble()), qint64(mine.peakModelBytes));
+        QCOMPARE(qint64(s[QStringLiteral("peak_memory_bytes")].toDouble()), qint64(mine.peakBytes()));
+    }
+    const QJsonObject base = j[QStringLiteral("baseline")].toObject();
+    QCOMPARE(qint64(base[QStringLiteral("peak_memory_bytes")].toDouble()), qint64(results->baseline->result.peakBytes()));
+
+    // The comparison table shows those figures.
+    for (int row = 1; row <= results->plan.submodelCount(); ++row)
+        QCOMPARE(table.data(table.index(row, ComparisonTableModel::PeakMemory), SortRole).toDouble(),
+                 double(results->split.submodels[std::size_t(row - 1)].peakBytes()) / 1e6);
+}
+
+void TestUiCore::backgroundThreadsRunBelowTheGui() {
+#ifdef __linux__
+    const auto niceOf = [] { return getpriority(PRIO_PROCESS, id_t(gettid())); };
+    const int gui = niceOf();
+    int before = 0, after = 0, started = 0;
+    std::thread worker([&] {
+        before = niceOf();
+        lowerCurrentThreadPriority();
+        after = niceOf();
+        std::thread child([&] { started = niceOf(); });  // what training's workers start from
+        child.join();
+    });
+    worker.join();
+    QCOMPARE(before, gui);
+    QCOMPARE(after, std::min(gui + 5, 19));
+    QCOMPARE(started, after);
+    QCOMPARE(niceOf(), gui);  // the calling thread's own, not the process's
+#else
+    QSKIP("thread priorities are lowered on Linux only");
+#endif
 }
 
 QTEST_MAIN(TestUiCore)

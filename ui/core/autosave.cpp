@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
@@ -16,8 +17,11 @@ namespace skynnet::ui {
 Autosave::Autosave(ProjectDocument* document, TrainingSession* session, AppSettings* settings, QObject* parent)
     : QObject(parent), document_(document), session_(session), settings_(settings) {
     connect(&timer_, &QTimer::timeout, this, &Autosave::saveNow);
+    connect(&watcher_, &QFutureWatcher<QString>::finished, this, &Autosave::onWritten);
     setIntervalMilliseconds(settings_ ? settings_->autosaveMinutes() * 60'000 : 0);
 }
+
+Autosave::~Autosave() { watcher_.waitForFinished(); }
 
 void Autosave::setIntervalMilliseconds(int ms) {
     intervalMs_ = std::max(0, ms);
@@ -40,16 +44,46 @@ QString Autosave::recoveryPath() const {
 }
 
 bool Autosave::saveNow() {
-    if (!document_->isModified()) return false;
+    if (!document_->isModified() || isSaving()) return false;  // one save at a time; the timer comes again
     const QString path = recoveryPath();
+    const QString folder = directory();
+    ProjectSnapshot snapshot;
     try {
-        if (!QDir().mkpath(directory())) throw Error("cannot create the folder " + directory().toStdString());
-        // Saves killed with an earlier session (or under an earlier project name) left these.
-        removeStaleTempFiles(directory().toStdString());
-        saveProjectFile(path, *document_, *session_, Json::object({{originKey, document_->filePath().toStdString()}}));
+        snapshot = snapshotProject(*document_, *session_, Json::object({{originKey, document_->filePath().toStdString()}}));
     } catch (const std::exception& e) {
         emit failed(QString::fromUtf8(e.what()));
         return false;
+    }
+    writing_ = path;
+    pending_ = true;
+    discardWhenWritten_ = false;
+    watcher_.setFuture(QtConcurrent::run([path, folder, snapshot = std::move(snapshot)]() mutable {
+        try {
+            if (!QDir().mkpath(folder)) throw Error("cannot create the folder " + folder.toStdString());
+            // Saves killed with an earlier session (or under an earlier project name) left these.
+            removeStaleTempFiles(folder.toStdString());
+            writeProjectSnapshot(path, std::move(snapshot));
+        } catch (const std::exception& e) {
+            return QString::fromUtf8(e.what());
+        }
+        return QString();
+    }));
+    return true;
+}
+
+void Autosave::onWritten() {
+    if (!pending_) return;  // already reported by waitForSave
+    pending_ = false;
+    const QString error = watcher_.future().result();
+    const QString path = writing_;
+    writing_.clear();
+    if (!error.isEmpty()) {
+        emit failed(error);
+        return;
+    }
+    if (discardWhenWritten_) {  // the project was saved or closed meanwhile
+        QFile::remove(path);
+        return;
     }
     if (!written_.isEmpty() && written_ != path) QFile::remove(written_);  // the project was renamed
     written_ = path;
@@ -58,10 +92,21 @@ bool Autosave::saveNow() {
         settings_->sync();  // a crash must find it at the next start
     }
     emit saved(path);
-    return true;
+}
+
+void Autosave::waitForSave() {
+    if (!isSaving()) return;
+    watcher_.waitForFinished();
+    onWritten();  // now, not when the queued finished signal arrives (which then finds nothing to do)
+}
+
+void Autosave::finish() {
+    waitForSave();
+    discard();
 }
 
 void Autosave::discard() {
+    if (isSaving()) discardWhenWritten_ = true;
     if (!written_.isEmpty()) QFile::remove(written_);
     written_.clear();
     if (settings_ && !settings_->recoveryFile().isEmpty()) {

@@ -3,7 +3,9 @@
 // from the project (AppDataLocation/recovery), so the project file itself only changes when the
 // user saves. The file is recorded in the settings until the project is saved, discarded or
 // closed; a recovery file still recorded at the next start means the last session did not end
-// cleanly, and the app offers to open it.
+// cleanly, and the app offers to open it. The GUI thread only copies the project's state; the
+// file is written on a worker, one save at a time.
+#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -22,6 +24,7 @@ public:
 
     // The interval comes from AppSettings::autosaveMinutes (0: off).
     Autosave(ProjectDocument* document, TrainingSession* session, AppSettings* settings, QObject* parent = nullptr);
+    ~Autosave() override;  // waits for a save still being written
 
     void setIntervalMilliseconds(int ms);  // 0: off
     int intervalMilliseconds() const { return intervalMs_; }
@@ -30,10 +33,17 @@ public:
     QString directory() const;
     QString recoveryPath() const;  // for the document as it is now
 
-    // Writes the recovery file now if the document has unsaved changes; true when written.
+    // Starts writing the recovery file if the document has unsaved changes and no save is being
+    // written; true when started. saved or failed follows.
     bool saveNow();
-    // The document was saved, discarded or closed: its recovery file is not needed any more.
+    bool isSaving() const { return pending_; }
+    // Blocks until a save being written has ended (and reported); for tests and for quitting.
+    void waitForSave();
+    // The document was saved, discarded or closed: its recovery file is not needed any more (one
+    // being written is removed as soon as it is done).
     void discard();
+    // Quitting: waits for a save being written, then discards.
+    void finish();
     // The recovery file a previous session left behind; empty when none (or it is gone).
     QString pendingRecovery() const;
 
@@ -42,6 +52,8 @@ signals:
     void failed(const QString& message);
 
 private:
+    void onWritten();
+
     ProjectDocument* document_;
     TrainingSession* session_;
     AppSettings* settings_;
@@ -49,6 +61,10 @@ private:
     int intervalMs_ = 0;
     QString directory_;
     QString written_;  // the file this session last wrote
+    QFutureWatcher<QString> watcher_;  // the save being written: its error message, empty if none
+    QString writing_;                  // its path
+    bool pending_ = false;             // written, or being written, and not reported yet
+    bool discardWhenWritten_ = false;
 };
 
 }  // namespace skynnet::ui

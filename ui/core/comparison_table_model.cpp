@@ -40,7 +40,7 @@ ComparisonTableModel::Figures ComparisonTableModel::figures(int row) const {
         f.metric = r.combinedMetric;
         f.wall = r.split.wallSeconds;
         f.cpu = r.split.cpuSeconds;
-        f.peakBytes = r.split.peakConcurrentModelBytes;
+        f.peakBytes = r.split.peakConcurrentBytes;
         f.params = r.split.model.paramCount();
         f.note = QStringLiteral("all %1 submodels combined, on the %2 set; memory: the %3 largest submodel peaks held at once")
                      .arg(r.split.submodels.size())
@@ -54,7 +54,7 @@ ComparisonTableModel::Figures ComparisonTableModel::figures(int row) const {
         f.metric = r.baselineMetric;
         f.wall = b.wallSeconds;
         f.cpu = b.cpuSeconds;
-        f.peakBytes = b.peakModelBytes;
+        f.peakBytes = b.peakBytes();
         f.params = r.plan.originalParams;
         f.note = QStringLiteral("the original model unsplit, on the %1 set").arg(on);
         return f;
@@ -64,7 +64,7 @@ ComparisonTableModel::Figures ComparisonTableModel::figures(int row) const {
     f.metric = i < r.submodelMetrics.size() ? r.submodelMetrics[i] : 0.0;
     f.wall = r.split.submodelWallSeconds[i];
     f.cpu = r.split.submodelCpuSeconds[i];
-    f.peakBytes = r.split.submodels[i].peakModelBytes;
+    f.peakBytes = r.split.submodels[i].peakBytes();
     f.params = i < r.plan.submodels.size() ? r.plan.submodels[i].params : 0;
     f.note = QStringLiteral("on its own sub-problem of the %1 set (%2)")
                  .arg(on, i < r.plan.submodels.size() ? QString::fromStdString(r.plan.submodels[i].role) : QString());
@@ -110,7 +110,7 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         case Metric: return QStringLiteral("%1 on the held-out set; submodels on their own sub-problems").arg(metric);
         case WallSeconds: return QStringLiteral("elapsed seconds of training");
         case CpuSeconds: return QStringLiteral("CPU seconds of the training threads");
-        case PeakMemory: return QStringLiteral("peak model memory in MB (10^6 bytes): parameters, gradients, optimiser state, buffers");
+        case PeakMemory: return QStringLiteral("peak memory in MB (10^6 bytes) a model needs on a machine of its own: parameters, gradients, optimiser state, buffers and its rows");
         case Params: return QStringLiteral("weights and biases (combined: all submodels together)");
         default: return {};
         }

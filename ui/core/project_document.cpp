@@ -314,6 +314,10 @@ SplitOptions ProjectDocument::effectiveSplitOptions() const {
 }
 
 SplitPlan ProjectDocument::plan() const {
+    const SplitOptions options = effectiveSplitOptions();
+    if (planCache_ && planCache_->revision == revision_ && planCache_->network == network_ &&
+        sameSplit(planCache_->options, options))
+        return planCache_->plan;
     const SplitIndices& idx = splitIndicesOfData();
     DataInfo info;
     info.task = dataset_->task;
@@ -325,7 +329,9 @@ SplitPlan ProjectDocument::plan() const {
         for (int row : idx.train) info.labels.push_back(dataset_->labels[std::size_t(row)]);
     }
     info.samples = long(idx.train.size());
-    return makePlan(network_, info, effectiveSplitOptions());
+    SplitPlan p = makePlan(network_, info, options);  // throws before the cache changes
+    planCache_ = PlanCache{revision_, network_, options, p};
+    return p;
 }
 
 }  // namespace skynnet::ui

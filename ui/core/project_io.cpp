@@ -3,6 +3,8 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QHash>
+#include <QMutex>
+#include <QMutexLocker>
 
 #include "core/error.h"
 #include "io/data_reference.h"
@@ -17,8 +19,14 @@ struct CachedFingerprint {
     QDateTime modified;  // invalid: remembered from a project file, for a file not found
     FileFingerprint fingerprint;
 };
+// Autosave fingerprints on a worker while the GUI thread may open or save: one lock, held only
+// to read or write entries, never while a file is hashed.
+QMutex& fingerprintMutex() {
+    static QMutex mutex;
+    return mutex;
+}
 QHash<QString, CachedFingerprint>& fingerprintCache() {
-    static QHash<QString, CachedFingerprint> cache;  // GUI thread only
+    static QHash<QString, CachedFingerprint> cache;  // guarded by fingerprintMutex()
     return cache;
 }
 
@@ -33,22 +41,31 @@ ProjectDataFile dataFileOf(const QString& path) {
     const QFileInfo info(path);
     const QString absolute = info.absoluteFilePath();
     f.path = absolute.toStdString();
-    CachedFingerprint& cached = fingerprintCache()[absolute];
+    QMutexLocker lock(&fingerprintMutex());
+    const auto found = fingerprintCache().constFind(absolute);
+    const std::optional<CachedFingerprint> cached =
+        found == fingerprintCache().constEnd() ? std::nullopt : std::optional<CachedFingerprint>(*found);
     if (info.isFile()) {
-        if (cached.size != info.size() || cached.modified != info.lastModified()) {
+        if (!cached || cached->size != info.size() || cached->modified != info.lastModified()) {
+            lock.unlock();
+            CachedFingerprint fresh{info.size(), info.lastModified(), {}};
             try {
-                cached = {info.size(), info.lastModified(), fileFingerprint(f.path)};
+                fresh.fingerprint = fileFingerprint(f.path);
             } catch (const Error&) {
+                lock.relock();
                 fingerprintCache().remove(absolute);
                 f.status = DataFileStatus::Missing;
                 return f;
             }
+            lock.relock();
+            fingerprintCache().insert(absolute, fresh);
+            f.fingerprint = fresh.fingerprint;
+        } else {
+            f.fingerprint = cached->fingerprint;
         }
-        f.fingerprint = cached.fingerprint;
         f.status = DataFileStatus::Found;
     } else {
-        if (cached.size < 0) fingerprintCache().remove(absolute);  // never seen: nothing to keep
-        else f.fingerprint = cached.fingerprint;  // what the project was made with, kept for later
+        if (cached && cached->size >= 0) f.fingerprint = cached->fingerprint;  // what the project was made with
         f.status = DataFileStatus::Missing;
     }
     return f;
@@ -85,8 +102,8 @@ ProjectResults resultsOf(const RunResults& r, bool withWeights) {
     p.splitWallSeconds = r.split.wallSeconds;
     p.splitCpuSeconds = r.split.cpuSeconds;
     p.workers = r.split.workers;
-    p.peakModelBytes = r.split.peakModelBytes;
-    p.peakConcurrentModelBytes = r.split.peakConcurrentModelBytes;
+    p.peakSubmodelBytes = r.split.peakSubmodelBytes;
+    p.peakConcurrentBytes = r.split.peakConcurrentBytes;
     if (r.baseline) p.baseline = r.baseline->result;
     p.combinedMetric = r.combinedMetric;
     p.baselineMetric = r.baselineMetric;
@@ -126,8 +143,8 @@ std::shared_ptr<const RunResults> runResultsOf(const ProjectRun& run) {
     r->split.wallSeconds = p.splitWallSeconds;
     r->split.cpuSeconds = p.splitCpuSeconds;
     r->split.workers = p.workers;
-    r->split.peakModelBytes = p.peakModelBytes;
-    r->split.peakConcurrentModelBytes = p.peakConcurrentModelBytes;
+    r->split.peakSubmodelBytes = p.peakSubmodelBytes;
+    r->split.peakConcurrentBytes = p.peakConcurrentBytes;
     if (p.baseline) {
         BaselineResult b;
         b.result = *p.baseline;
@@ -185,10 +202,14 @@ DataSettings dataSettingsOf(const ProjectDataSource& d) {
 void rememberFingerprints(const ProjectDataSource& d) {
     for (const ProjectDataFile* f : {&d.train, &d.trainLabels, &d.test, &d.testLabels}) {
         if (!f->fingerprint || !isRealFile(QString::fromStdString(f->path))) continue;
-        const QString path = QFileInfo(QString::fromStdString(f->path)).absoluteFilePath();
-        CachedFingerprint& cached = fingerprintCache()[path];
-        // A file that is there is hashed when saving; a missing one keeps what the project said.
-        if (f->status == DataFileStatus::Missing) cached = {0, QDateTime(), *f->fingerprint};
+        const QFileInfo info(QString::fromStdString(f->path));
+        const QString path = info.absoluteFilePath();
+        QMutexLocker lock(&fingerprintMutex());
+        // A missing file keeps what the project said; one found unchanged was just hashed by
+        // loadProject, so a save need not read it again while its size and time stay.
+        if (f->status == DataFileStatus::Missing) fingerprintCache()[path] = {0, QDateTime(), *f->fingerprint};
+        else if (f->status == DataFileStatus::Found && info.isFile())
+            fingerprintCache()[path] = {info.size(), info.lastModified(), *f->fingerprint};
     }
 }
 
@@ -240,38 +261,99 @@ PastRun pastRunOf(const ProjectRun& run) {
     return p;
 }
 
-ProjectData captureProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
-    ProjectData p;
-    p.data = dataSourceOf(document.dataSettings());
+ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
+    ProjectSnapshot s;
+    s.data = document.dataSettings();
+    ProjectData& p = s.project;
     p.network = document.network();
     p.split = document.splitOptions();
     p.training = projectTrainingOf(document.trainSettings());
     p.runs = document.earlierRuns();
     if (auto run = runOf(session, true)) p.runs.push_back(std::move(*run));
     p.extra = extra;
-    return p;
+    return s;
+}
+
+void writeProjectSnapshot(const QString& path, ProjectSnapshot snapshot) {
+    snapshot.project.data = dataSourceOf(snapshot.data);
+    saveProject(path.toStdString(), snapshot.project);
+}
+
+ProjectData captureProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
+    ProjectSnapshot s = snapshotProject(document, session, extra);
+    s.project.data = dataSourceOf(s.data);
+    return std::move(s.project);
 }
 
 void saveProjectFile(const QString& path, const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
-    saveProject(path.toStdString(), captureProject(document, session, extra));
+    writeProjectSnapshot(path, snapshotProject(document, session, extra));
+}
+
+namespace {
+
+// Both parts of opening that do not touch the document: the last run rebuilt (throws Error when
+// its weights do not fit its plan) and the data prepared.
+void completeOpened(OpenedProject& o) {
+    if (!o.project.runs.empty()) o.lastRun = pastRunOf(o.project.runs.back());
+    if (!o.data.train) return;
+    try {
+        o.prepared = prepareData(dataSettingsOf(o.project.data), *o.data.train, o.data.test.get());
+    } catch (const std::exception&) {
+        // Settings the data cannot be split by (too few rows): the document reports it when a
+        // run asks for the preparation, as for data loaded on the data page.
+    }
+}
+
+}  // namespace
+
+OpenedProject openProjectData(ProjectData project, bool loadItsData) {
+    OpenedProject o;
+    o.project = std::move(project);
+    if (loadItsData) {
+        try {
+            o.data = loadData(dataSettingsOf(o.project.data));
+        } catch (const std::exception& e) {
+            o.dataProblem = QString::fromUtf8(e.what());
+        }
+    }
+    completeOpened(o);
+    return o;
+}
+
+void applyProjectDocument(ProjectDocument& document, const TrainingSession& session, OpenedProject& opened) {
+    if (session.running()) throw Error("cannot open a project while training runs");
+    const ProjectData& project = opened.project;
+    rememberFingerprints(project.data);
+    document.setFilePath(QString());  // restoring is not an edit of the previous file
+    document.restore(dataSettingsOf(project.data), opened.data.train, opened.data.test, project.network, project.split,
+                     trainSettingsOf(project.training));
+    if (opened.prepared) document.adoptPrepared(std::move(opened.prepared), document.dataRevision());
+    std::vector<ProjectRun> earlier(project.runs.begin(), project.runs.end() - (project.runs.empty() ? 0 : 1));
+    document.setEarlierRuns({});
+    for (ProjectRun& r : earlier) document.archiveRun(std::move(r));
+}
+
+void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath) {
+    if (session.running()) throw Error("cannot open a project while training runs");
+    if (opened.lastRun) session.adoptRun(std::move(*opened.lastRun));
+    else session.clearRun();
+    document.setFilePath(filePath);
+    document.setClean();  // after adoptRun: a shown run's results mark the document modified
+}
+
+void applyProject(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath) {
+    applyProjectDocument(document, session, opened);
+    applyProjectRun(document, session, opened, filePath);
 }
 
 void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project, const LoadedData* data,
                   const QString& filePath) {
     if (session.running()) throw Error("cannot open a project while training runs");
-    std::optional<PastRun> last;
-    if (!project.runs.empty()) last = pastRunOf(project.runs.back());  // throws before anything changes
-    rememberFingerprints(project.data);
-    document.setFilePath(QString());  // restoring is not an edit of the previous file
-    document.restore(dataSettingsOf(project.data), data ? data->train : nullptr, data ? data->test : nullptr, project.network,
-                     project.split, trainSettingsOf(project.training));
-    std::vector<ProjectRun> earlier(project.runs.begin(), project.runs.end() - (project.runs.empty() ? 0 : 1));
-    document.setEarlierRuns({});
-    for (ProjectRun& r : earlier) document.archiveRun(std::move(r));
-    if (last) session.adoptRun(std::move(*last));
-    else session.clearRun();
-    document.setFilePath(filePath);
-    document.setClean();
+    OpenedProject opened;
+    opened.project = project;
+    if (data) opened.data = *data;
+    completeOpened(opened);  // throws before anything changes
+    applyProject(document, session, opened, filePath);
 }
 
 }  // namespace skynnet::ui

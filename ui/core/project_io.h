@@ -1,7 +1,9 @@
 #pragma once
 // The app's side of the project file: ProjectDocument and TrainingSession state to the engine's
 // ProjectData and back (engine/io/project_file.h does the file itself). No widgets and no
-// dialogs: asking the user where moved data went is the caller's part.
+// dialogs: asking the user where moved data went is the caller's part. What takes time (reading,
+// writing, fingerprinting, loading data, rebuilding models) is split from what touches the
+// document and the session, so a front end can run it on a worker thread.
 #include <QString>
 #include <optional>
 
@@ -13,10 +15,11 @@ namespace skynnet::ui {
 
 // Data settings <-> the project's data reference. The fingerprints of the files are taken when
 // saving (cached per file by size and modification time), or kept from the project the document
-// was opened from when a file is no longer there.
+// was opened from when a file is no longer there. Thread-safe (the cache has a lock).
 ProjectDataSource dataSourceOf(const DataSettings& settings);
 DataSettings dataSettingsOf(const ProjectDataSource& source);
-// Remembers fingerprints read from a project, for files that are missing when saving again.
+// Remembers fingerprints read from a project: for files that are missing when saving again, and
+// for files found unchanged, so the next save does not hash them again.
 void rememberFingerprints(const ProjectDataSource& source);
 
 TrainSettings trainSettingsOf(const ProjectTraining& training);
@@ -33,17 +36,50 @@ std::optional<ProjectRun> runOf(const TrainingSession& session, bool withWeights
 // Throws Error when the weights do not fit the plan.
 PastRun pastRunOf(const ProjectRun& run);
 
-// Everything a save writes: data reference, network, split, training, the earlier runs and the
-// session's run with its weights, and `extra` (front-end state).
+// What a save writes, copied on the GUI thread (cheap: weights and curves are values): the data
+// settings, whose files are fingerprinted when written, and the rest of the project.
+struct ProjectSnapshot {
+    DataSettings data;
+    ProjectData project;  // data reference empty until writeProjectSnapshot
+};
+// Network, split, training, the earlier runs and the session's run with its weights, and `extra`
+// (front-end state). GUI thread.
+ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra = {});
+// Fingerprints the data files (cached) and writes the project atomically; any thread. Throws
+// skynnet::Error naming the path.
+void writeProjectSnapshot(const QString& path, ProjectSnapshot snapshot);
+
+// Everything a save writes: snapshotProject with the data reference filled in.
 ProjectData captureProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra = {});
-// captureProject + saveProject. Throws skynnet::Error naming the path.
+// snapshotProject + writeProjectSnapshot, on the calling thread. Throws skynnet::Error naming the path.
 void saveProjectFile(const QString& path, const ProjectDocument& document, const TrainingSession& session,
                      const Json& extra = {});
 
-// Puts a project read from a file into the document and the session: data (null: not found),
-// settings, network, earlier runs, and the last run shown as the session's. The document becomes
-// clean with `filePath` as its file. Throws Error (before changing anything) when the last run's
-// weights do not fit its plan.
+// The slow part of opening a project, done on any thread: its data loaded (an error goes to
+// `dataProblem`, and the project opens without it) and prepared for training, and the last run's
+// models rebuilt from their weights.
+struct OpenedProject {
+    ProjectData project;
+    LoadedData data;  // null train: opened without data
+    std::shared_ptr<const PreparedData> prepared;  // null without data, or when preparing failed
+    std::optional<PastRun> lastRun;
+    QString dataProblem;  // the loader's message when the data could not be loaded
+};
+// loadData: load the data the project names (its paths already relocated by the caller).
+// Throws Error when the last run's weights do not fit its plan.
+OpenedProject openProjectData(ProjectData project, bool loadItsData);
+
+// Puts an opened project into the document and the session: data, settings, network, earlier
+// runs, and the last run shown as the session's. The document becomes clean with `filePath` as
+// its file. GUI thread, and short: everything slow was done by openProjectData.
+void applyProject(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath);
+// applyProject in two steps, so a front end can let the event loop run between them (each makes
+// every page refresh): the document's data, settings, network and earlier runs; then the last
+// run, the file path and the clean state. Throws Error when training runs.
+void applyProjectDocument(ProjectDocument& document, const TrainingSession& session, OpenedProject& opened);
+void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath);
+// openProjectData's work with `data` already loaded, then applyProject, on the calling thread.
+// Throws Error (before changing anything) when the last run's weights do not fit its plan.
 void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project, const LoadedData* data,
                   const QString& filePath);
 

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "ui/core/run_job.h"
+#include "ui/core/thread_priority.h"
 
 namespace skynnet::ui {
 
@@ -146,6 +147,7 @@ void TrainingSession::start() {
     const quint64 generation = job->generation;
     try {
         job->thread = std::thread([this, j, generation] {
+            lowerCurrentThreadPriority();  // and so every worker and kernel thread it starts
             RunOutcome outcome = runTraining(j->inputs, *j->events, j->cancel);
             {
                 std::lock_guard lock(j->mutex);

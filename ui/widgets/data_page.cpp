@@ -200,7 +200,10 @@ void DataPage::load(const DataSettings& settings, const QString& exampleId) {
 void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const DataSettings& settings,
                         const QString& exampleId) {
     watcher->deleteLater();
-    if (--loading_ == 0) busy_->hide();
+    if (--loading_ == 0) {
+        busy_->setVisible(!elsewhereBusy_.isEmpty());
+        busyLabel_->setText(elsewhereBusy_);
+    }
     if (generation != generation_) return;  // superseded by a later load
     QString error;
     QStringList warnings;
@@ -244,6 +247,13 @@ bool DataPage::waitForLoad(int timeoutMs) {
         loop.exec();
     }
     return !isLoading() && lastOk_;
+}
+
+void DataPage::showBusy(const QString& text) {
+    elsewhereBusy_ = text;
+    if (loading_ > 0) return;  // the page's own load keeps its line until it ends
+    busyLabel_->setText(text);
+    busy_->setVisible(!text.isEmpty());
 }
 
 QString DataPage::errorText() const { return errorBanner_->isHidden() ? QString() : errorBanner_->text(); }

@@ -39,6 +39,8 @@ public:
     // Shows a problem in the page's banner (a project's data that moved), or hides the banner
     // when text is empty; a successful load hides it too.
     void showProblem(const QString& text);
+    // The page's busy line for work done elsewhere (a project opening); empty text: done.
+    void showBusy(const QString& text);
     QTableView* previewView() const { return preview_; }
     BarChart* classChart() const { return classChart_; }
     QMenu* recentMenu() const { return recentMenu_; }
@@ -67,6 +69,7 @@ private:
     AppSettings* settings_;
     quint64 generation_ = 0;
     int loading_ = 0;
+    QString elsewhereBusy_;  // showBusy's text
     bool lastOk_ = false;
 
     QLabel* errorBanner_ = nullptr;

@@ -35,6 +35,7 @@ LiveChart::LiveChart(const QString& title, const QString& xTitle, const QString&
 void LiveChart::reset(int submodels, bool withBaseline) {
     chart()->removeAllSeries();  // deletes the series
     series_.clear();
+    pending_.clear();
     empty_ = true;
     auto add = [this](int id) {
         auto* s = new QLineSeries;
@@ -59,6 +60,7 @@ QLineSeries* LiveChart::series(int id) const {
 }
 
 double LiveChart::lastX(int id) const {
+    if (const auto p = pending_.find(id); p != pending_.end() && !p->second.isEmpty()) return p->second.last().x();
     const QLineSeries* s = series(id);
     return s && s->count() > 0 ? s->at(s->count() - 1).x() : -1e300;
 }
@@ -66,14 +68,34 @@ double LiveChart::lastX(int id) const {
 int LiveChart::pointCount() const {
     int n = 0;
     for (const auto& [id, s] : series_) n += s->count();
+    for (const auto& [id, points] : pending_) n += int(points.size());
     return n;
+}
+
+void LiveChart::beginAppending() { ++appending_; }
+
+void LiveChart::endAppending() {
+    if (appending_ == 0 || --appending_ > 0) return;
+    for (auto& [id, points] : pending_) {
+        if (points.isEmpty()) continue;
+        QLineSeries* s = series(id);
+        if (points.size() == 1) s->append(points.front());
+        else s->replace(s->points() + points);  // one geometry update for the whole batch
+    }
+    pending_.clear();
+    fitAxes();
+}
+
+void LiveChart::fitAxesOrDefer() {
+    if (appending_ == 0) fitAxes();
 }
 
 void LiveChart::append(int id, double x, double y) {
     QLineSeries* s = series(id);
     if (!s || !std::isfinite(x) || !std::isfinite(y) || x <= lastX(id)) return;
     if (log_ && y <= 0) return;
-    s->append(x, y);
+    if (appending_ > 0) pending_[id].append(QPointF(x, y));
+    else s->append(x, y);
     if (empty_) {
         minX_ = maxX_ = x;
         minY_ = maxY_ = y;
@@ -86,7 +108,7 @@ void LiveChart::append(int id, double x, double y) {
         maxY_ = std::max(maxY_, y);
     }
     if (y > 0) minPositiveY_ = std::min(minPositiveY_, y);
-    fitAxes();
+    fitAxesOrDefer();
 }
 
 void LiveChart::setLogarithmic(bool on) {

@@ -2,6 +2,8 @@
 // A line chart fed while training runs: one series per submodel (and the baseline), points only
 // ever appended (never the whole history redrawn), axes grown to fit, optional log-scale y.
 #include <QChartView>
+#include <QList>
+#include <QPointF>
 #include <map>
 
 class QLineSeries;
@@ -20,6 +22,11 @@ public:
     // Appends (x, y) to the series of `id` (-1: baseline) when x is past its last point; values
     // that a log axis cannot show (y <= 0) or that are not finite are skipped.
     void append(int id, double x, double y);
+    // Between these, appends are collected and handed to each series at once, and the axes fitted
+    // once: a series and its axes redo their geometry on every change, which made a saved run's
+    // hundreds of points (or ten updates a second of four charts) stall the GUI.
+    void beginAppending();
+    void endAppending();
     double lastX(int id) const;
     void setLogarithmic(bool on);
     // Keep 0 on the linear y axis (CPU, memory), so small wobbles do not look like big swings.
@@ -32,6 +39,7 @@ public:
 
 private:
     void fitAxes();
+    void fitAxesOrDefer();
 
     QValueAxis* x_ = nullptr;
     QValueAxis* yLinear_ = nullptr;
@@ -41,6 +49,8 @@ private:
     double minX_ = 0, maxX_ = 1, minY_ = 0, maxY_ = 1, minPositiveY_ = 1;
     bool empty_ = true;
     bool includeZero_ = false;
+    int appending_ = 0;                        // beginAppending depth
+    std::map<int, QList<QPointF>> pending_;    // collected while appending_
 };
 
 }  // namespace skynnet::ui

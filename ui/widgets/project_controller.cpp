@@ -2,12 +2,19 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QMenu>
+#include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/error.h"
 #include "ui/core/app_settings.h"
@@ -30,6 +37,9 @@ QString locateHint() {
     return ProjectController::tr("\nThe project opened without its data: use File > Locate Data… to point to it.");
 }
 
+// Between the steps of applying an opened project (see onProjectLoaded).
+constexpr int stepPauseMs = 16;
+
 QString withProjectSuffix(const QString& path) {
     return QFileInfo(path).suffix().isEmpty() ? path + QString::fromLatin1(projectFileSuffix) : path;
 }
@@ -46,11 +56,40 @@ QString recoveryOrigin(const Json& extra) {
     return origin && origin->isString() ? QString::fromStdString(origin->asString()) : QString();
 }
 
-// A cursor that says "wait" for a synchronous load or save, restored however the scope ends.
+// A cursor that says "wait" for a synchronous save, restored however the scope ends.
 struct WaitCursor {
     WaitCursor() { QApplication::setOverrideCursor(Qt::WaitCursor); }
     ~WaitCursor() { QApplication::restoreOverrideCursor(); }
 };
+
+// A worker's answer: the value, or the message of what it threw.
+template <typename T>
+struct Outcome {
+    std::shared_ptr<T> value;
+    QString error;
+};
+
+// Runs `work` on the global thread pool and hands its outcome to `done` on the receiver's thread,
+// unless the receiver is gone by then (QPointer: a window closed while a project loads).
+template <typename T, typename Work, typename Done>
+void runInBackground(QObject* receiver, Work work, Done done) {
+    QFuture<Outcome<T>> future = QtConcurrent::run([work = std::move(work)]() mutable {
+        Outcome<T> o;
+        try {
+            o.value = std::make_shared<T>(work());
+        } catch (const std::exception& e) {
+            o.error = QString::fromUtf8(e.what());
+        }
+        return o;
+    });
+    auto* watcher = new QFutureWatcher<Outcome<T>>(receiver);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, receiver,
+                     [watcher, done = std::move(done), guard = QPointer<QObject>(receiver)]() mutable {
+                         watcher->deleteLater();
+                         if (guard) done(watcher->future().result());
+                     });
+    watcher->setFuture(future);
+}
 
 }  // namespace
 
@@ -88,7 +127,16 @@ ProjectController::ProjectController(MainWindow* window) : QObject(window), wind
         QMessageBox::critical(window_, title, message);
     };
 
+    openBusy_ = new QProgressBar;
+    openBusy_->setRange(0, 0);  // indeterminate: reading and loading do not report progress
+    openBusy_->setMaximumWidth(140);
+    openBusy_->setTextVisible(false);
+    openBusy_->hide();
+    window_->statusBar()->addPermanentWidget(openBusy_);
+
     createActions();
+    // Data chosen on the data page while a project opens is the user's later word: it wins.
+    connect(window_->dataPage(), &DataPage::loadStarted, this, [this] { supersedeOpen(); });
     // A new run replaces the session's last one: keep the old one's curves in the project.
     connect(session, &TrainingSession::aboutToReplaceRun, this, [doc, session] {
         if (auto run = runOf(*session, false)) doc->archiveRun(std::move(*run));
@@ -169,6 +217,7 @@ bool ProjectController::maybeSave() {
 bool ProjectController::newProject() {
     if (!confirmStopTraining(window_, window_->session(), tr("start a new project")) || !maybeSave()) return false;
     if (window_->dataPage()->isLoading()) window_->dataPage()->waitForLoad();
+    supersedeOpen();
     window_->session()->clearRun();
     window_->document()->reset();
     window_->resultsPage()->refresh();  // "no results yet" rather than a stopped run's message
@@ -184,7 +233,7 @@ bool ProjectController::open() {
     return !path.isEmpty() && openFile(path);
 }
 
-bool ProjectController::loadDataFor(ProjectData& project, LoadedData& data, QString& problem) {
+bool ProjectController::locateDataFor(ProjectData& project, QString& problem) {
     ProjectDataSource& source = project.data;
     if (source.train.path.empty()) return false;  // a project without data: nothing to report
     for (ProjectDataFile* f : {&source.train, &source.trainLabels, &source.test, &source.testLabels}) {
@@ -207,13 +256,6 @@ bool ProjectController::loadDataFor(ProjectData& project, LoadedData& data, QStr
             return false;
         }
     }
-    try {
-        WaitCursor wait;
-        data = loadData(dataSettingsOf(source));
-    } catch (const std::exception& e) {
-        problem = tr("Could not load the project's data:\n%1").arg(QString::fromUtf8(e.what())) + locateHint();
-        return false;
-    }
     return true;
 }
 
@@ -223,41 +265,131 @@ bool ProjectController::openFile(const QString& path, bool asRecovery) {
     DataPage* dataPage = window_->dataPage();
     if (dataPage->isLoading()) dataPage->waitForLoad();  // a late load must not replace the project's data
 
-    ProjectData project;
-    try {
-        WaitCursor wait;
-        project = loadProject(path.toStdString());
-    } catch (const std::exception& e) {
-        prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
-        if (!QFileInfo::exists(path)) window_->settings()->removeRecentProject(QFileInfo(path).absoluteFilePath());
-        return false;
-    }
-    const std::vector<std::string> savedPaths = {project.data.train.path, project.data.test.path};
-    LoadedData data;
-    QString problem;
-    const bool haveData = loadDataFor(project, data, problem);
-    const bool relocated = savedPaths != std::vector<std::string>{project.data.train.path, project.data.test.path};
-    const QString file = asRecovery ? recoveryOrigin(project.extra) : QFileInfo(path).absoluteFilePath();
-    try {
-        applyProject(*window_->document(), *window_->session(), project, haveData ? &data : nullptr, file);
-    } catch (const std::exception& e) {
-        prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
-        return false;
-    }
-    // The unsaved state of a recovered project, or data the user pointed to: both to be saved.
-    if (asRecovery || relocated) window_->document()->markModified();
-    if (!asRecovery) {
-        window_->settings()->addRecentProject(file);
-        window_->settings()->setLastProjectFolder(QFileInfo(file).absolutePath());
-        autosave_->discard();
-    }
-    window_->resultsPage()->refresh();
-    dataPage->showProblem(problem);
-    updateActions();
-    const int page = problem.isEmpty() ? savedPage(project.extra) : int(MainWindow::DataPageIndex);
-    emit pageRequested(page);
-    window_->statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
+    const quint64 generation = ++openGeneration_;  // an open still running is stale from here on
+    setOpening(true, path);
+    emit openStarted(path);
+    const std::string file = path.toStdString();
+    runInBackground<ProjectData>(
+        this, [file] { return loadProject(file); },
+        [this, generation, path, asRecovery](const Outcome<ProjectData>& o) {
+            onProjectRead(generation, path, asRecovery, o.value, o.error);
+        });
     return true;
+}
+
+void ProjectController::onProjectRead(quint64 generation, const QString& path, bool asRecovery,
+                                      std::shared_ptr<ProjectData> project, const QString& error) {
+    if (generation != openGeneration_) return;  // superseded
+    if (!project) {
+        prompts_.showError(tr("Cannot open the project"), error);
+        if (!QFileInfo::exists(path)) window_->settings()->removeRecentProject(QFileInfo(path).absoluteFilePath());
+        endOpen(false, path);
+        return;
+    }
+    // The questions about moved data come now, between reading the file and loading the data.
+    const std::vector<std::string> savedPaths = {project->data.train.path, project->data.test.path};
+    QString problem;
+    const bool haveData = locateDataFor(*project, problem);
+    if (generation != openGeneration_) return;  // a prompt's event loop let the user start another
+    const bool relocated = savedPaths != std::vector<std::string>{project->data.train.path, project->data.test.path};
+    runInBackground<OpenedProject>(
+        this, [project, haveData] { return openProjectData(std::move(*project), haveData); },
+        [this, generation, path, asRecovery, relocated, problem](const Outcome<OpenedProject>& o) {
+            onProjectLoaded(generation, path, asRecovery, relocated, problem, o.value, o.error);
+        });
+}
+
+void ProjectController::onProjectLoaded(quint64 generation, const QString& path, bool asRecovery, bool relocated,
+                                        QString problem, std::shared_ptr<OpenedProject> opened, const QString& error) {
+    if (generation != openGeneration_) return;  // superseded
+    if (!opened) {
+        prompts_.showError(tr("Cannot open the project"), error);
+        endOpen(false, path);
+        return;
+    }
+    if (!opened->dataProblem.isEmpty())
+        problem = tr("Could not load the project's data:\n%1").arg(opened->dataProblem) + locateHint();
+    TrainingSession* session = window_->session();
+    if (session->running()) {  // started while the project loaded: the open the user asked for wins
+        session->stop();
+        session->waitForFinished();
+    }
+    const ProjectData& project = opened->project;
+    const QString file = asRecovery ? recoveryOrigin(project.extra) : QFileInfo(path).absoluteFilePath();
+    const int page = problem.isEmpty() ? savedPage(project.extra) : int(MainWindow::DataPageIndex);
+    try {
+        applyProjectDocument(*window_->document(), *session, *opened);
+    } catch (const std::exception& e) {
+        prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
+        endOpen(false, path);
+        return;
+    }
+    window_->dataPage()->showProblem(problem);
+    // The run next, after the event loop has drawn the pages the document refreshed: each half
+    // makes every page update, and together they would hold the window up for too long. A pause
+    // of about a frame, not 0: a zero timeout is a posted event, run in the same batch as the
+    // charts' pending scene updates, and a 1 ms one fires in the same pass as other timers, before
+    // the event loop gets to input and painting.
+    QTimer::singleShot(stepPauseMs, this, [this, generation, path, file, page, asRecovery, relocated, opened] {
+        if (generation != openGeneration_) return;  // superseded (New, another open, data loaded)
+        TrainingSession* session = window_->session();
+        if (session->running()) {  // a run was started in the moment between: the open still wins
+            session->stop();
+            session->waitForFinished();
+        }
+        applyProjectRun(*window_->document(), *session, *opened, file);
+        // The unsaved state of a recovered project, or data the user pointed to: both to be saved.
+        if (asRecovery || relocated) window_->document()->markModified();
+        if (!asRecovery) {
+            window_->settings()->addRecentProject(file);
+            window_->settings()->setLastProjectFolder(QFileInfo(file).absolutePath());
+            autosave_->discard();
+        }
+        // And the results page and the saved page last, once more after the event loop ran.
+        QTimer::singleShot(stepPauseMs, this, [this, generation, path, page] {
+            if (generation != openGeneration_) return;
+            // A completed run refreshed it already (finished); else "no results yet", not the
+            // message of a run that did not complete.
+            if (!window_->session()->results()) window_->resultsPage()->refresh();
+            updateActions();
+            emit pageRequested(page);
+            endOpen(true, path);
+            window_->statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
+        });
+    });
+}
+
+void ProjectController::setOpening(bool opening, const QString& path) {
+    opening_ = opening;
+    openBusy_->setVisible(opening);
+    const QString text = opening ? tr("Opening %1…").arg(QFileInfo(path).fileName()) : QString();
+    window_->dataPage()->showBusy(text);
+    if (opening) window_->statusBar()->showMessage(text);
+    else window_->statusBar()->clearMessage();
+}
+
+void ProjectController::endOpen(bool ok, const QString& path) {
+    lastOpenOk_ = ok;
+    setOpening(false);
+    emit openFinished(ok, path);
+}
+
+void ProjectController::supersedeOpen() {
+    if (!opening_) return;
+    ++openGeneration_;
+    lastOpenOk_ = false;
+    setOpening(false);
+}
+
+bool ProjectController::waitForOpen(int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    while (opening_ && clock.elapsed() < timeoutMs) {
+        QEventLoop loop;
+        QTimer::singleShot(10, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return !opening_ && lastOpenOk_;
 }
 
 bool ProjectController::save() {
@@ -328,6 +460,9 @@ void ProjectController::offerRecovery() {
     else autosave_->discard();
 }
 
-void ProjectController::windowClosing() { autosave_->discard(); }
+void ProjectController::windowClosing() {
+    supersedeOpen();  // a project still loading has nowhere to go
+    autosave_->finish();
+}
 
 }  // namespace skynnet::ui

@@ -2,14 +2,17 @@
 // The File menu's project work for the main window: New, Open (with recent projects), Save, Save
 // As, Export, locating data that moved, the unsaved-changes question, autosave and the recovery
 // offer at start-up. Every question to the user goes through a replaceable prompt, so tests (and
-// other front ends) answer without a modal dialog.
+// other front ends) answer without a modal dialog. Opening reads the file and loads its data on
+// worker threads while the window stays responsive; only the final swap runs on the GUI thread.
 #include <QMessageBox>
 #include <QObject>
 #include <QString>
 #include <functional>
+#include <memory>
 
 class QAction;
 class QMenu;
+class QProgressBar;
 
 namespace skynnet {
 struct ProjectData;
@@ -20,6 +23,7 @@ namespace skynnet::ui {
 class Autosave;
 class MainWindow;
 struct LoadedData;
+struct OpenedProject;
 
 class ProjectController : public QObject {
     Q_OBJECT
@@ -53,10 +57,15 @@ public:
 
     bool newProject();
     bool open();  // asks for the file
-    // Opens a project; data that moved or changed is asked for (locateData), and the project
-    // opens without it when it cannot be found. asRecovery: a recovery file, opened as the
-    // unsaved state of the project it was made from.
+    // Starts opening a project in the background and returns: false when the user cancelled
+    // (unsaved changes, a run to stop). openFinished follows. Data that moved or changed is asked
+    // for (locateData) once the file is read, and the project opens without it when it cannot be
+    // found. asRecovery: a recovery file, opened as the unsaved state of the project it was made
+    // from. A later open (or New) supersedes one still loading.
     bool openFile(const QString& path, bool asRecovery = false);
+    bool isOpening() const { return opening_; }
+    // Runs the event loop until the pending open has ended; true if it opened the project.
+    bool waitForOpen(int timeoutMs = 60000);
     bool save();    // Save As while untitled
     bool saveAs();
     bool saveTo(const QString& path);
@@ -70,18 +79,32 @@ public:
 
 signals:
     void pageRequested(int page);
+    void openStarted(const QString& path);
+    // ok: the project is in the window (perhaps without its data); else the error was shown.
+    void openFinished(bool ok, const QString& path);
 
 private:
     void createActions();
     void refreshRecentMenu();
     void updateActions();
-    // Finds (asking when needed) and loads the project's data; false with `problem` set when the
-    // project is to open without it.
-    bool loadDataFor(ProjectData& project, LoadedData& data, QString& problem);
+    // Finds the project's data, asking when it moved or changed; false with `problem` set when
+    // the project is to open without it.
+    bool locateDataFor(ProjectData& project, QString& problem);
+    // The steps of an open, each dropped when a later open or New superseded it (generation).
+    void onProjectRead(quint64 generation, const QString& path, bool asRecovery, std::shared_ptr<ProjectData> project,
+                       const QString& error);
+    void onProjectLoaded(quint64 generation, const QString& path, bool asRecovery, bool relocated, QString problem,
+                         std::shared_ptr<OpenedProject> opened, const QString& error);
+    void setOpening(bool opening, const QString& path = QString());
+    void endOpen(bool ok, const QString& path);
+    void supersedeOpen();  // a pending open is dropped
 
     MainWindow* window_;
     Prompts prompts_;
     Autosave* autosave_;
+    quint64 openGeneration_ = 0;
+    bool opening_ = false, lastOpenOk_ = false;
+    QProgressBar* openBusy_ = nullptr;  // in the status bar while a project opens
     QMenu* recentMenu_ = nullptr;
     QAction *new_ = nullptr, *open_ = nullptr, *save_ = nullptr, *saveAs_ = nullptr, *export_ = nullptr,
             *locate_ = nullptr;

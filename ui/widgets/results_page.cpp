@@ -56,7 +56,7 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     metricChart_ = new BarChart(tr("Metric (test set)"));
     wallChart_ = new BarChart(tr("Wall time (s)"));
     cpuChart_ = new BarChart(tr("CPU time (s)"));
-    memoryChart_ = new BarChart(tr("Peak model memory (MB)"));
+    memoryChart_ = new BarChart(tr("Peak memory: model, buffers and rows (MB)"));
     for (BarChart* c : {metricChart_, wallChart_, cpuChart_, memoryChart_}) c->setHorizontal(true);  // names stay whole
     auto* charts = new QGridLayout;
     charts->setSpacing(4);
@@ -161,19 +161,19 @@ void ResultsPage::refresh() {
     for (int i = 0; i < n; ++i) categories << tr("sub %1").arg(i + 1);
     if (r->baseline) categories << tr("baseline");
     std::vector<double> metricV{r->combinedMetric}, wallV{r->split.wallSeconds}, cpuV{r->split.cpuSeconds},
-        memV{double(r->split.peakConcurrentModelBytes) / 1e6};
+        memV{double(r->split.peakConcurrentBytes) / 1e6};
     for (int i = 0; i < n; ++i) {
         const auto k = std::size_t(i);
         metricV.push_back(k < r->submodelMetrics.size() ? r->submodelMetrics[k] : 0.0);
         wallV.push_back(k < r->split.submodelWallSeconds.size() ? r->split.submodelWallSeconds[k] : 0.0);
         cpuV.push_back(k < r->split.submodelCpuSeconds.size() ? r->split.submodelCpuSeconds[k] : 0.0);
-        memV.push_back(k < r->split.submodels.size() ? double(r->split.submodels[k].peakModelBytes) / 1e6 : 0.0);
+        memV.push_back(k < r->split.submodels.size() ? double(r->split.submodels[k].peakBytes()) / 1e6 : 0.0);
     }
     if (r->baseline) {
         metricV.push_back(r->baselineMetric);
         wallV.push_back(r->baseline->result.wallSeconds);
         cpuV.push_back(r->baseline->result.cpuSeconds);
-        memV.push_back(double(r->baseline->result.peakModelBytes) / 1e6);
+        memV.push_back(double(r->baseline->result.peakBytes()) / 1e6);
     }
     metricChart_->setTitle(tr("%1 (%2 set; submodels on their own sub-problem)").arg(metric, QString::fromStdString(r->evaluatedOn)));
     metricChart_->setUpperBound(1.0);  // accuracy and R² never exceed 1

@@ -15,7 +15,7 @@ TrainingCharts::TrainingCharts(TrainingSession* session, QWidget* parent) : QWid
     loss_ = new LiveChart(tr("Training loss"), tr("epoch"), tr("loss"));
     metric_ = new LiveChart(tr("Validation metric"), tr("epoch"), tr("metric"));
     cpu_ = new LiveChart(tr("CPU use"), tr("seconds"), tr("cores busy"));
-    memory_ = new LiveChart(tr("Model memory"), tr("seconds"), tr("MB"));
+    memory_ = new LiveChart(tr("Memory: model, buffers and rows"), tr("seconds"), tr("MB"));
     cpu_->setIncludeZero(true);
     memory_->setIncludeZero(true);
     logScale_ = new QCheckBox(tr("Log-scale loss"));
@@ -50,9 +50,11 @@ void TrainingCharts::onStarted(int submodels, bool withBaseline) {
 
 void TrainingCharts::onProgress(const QList<int>& changed, bool baselineChanged) {
     const auto& snapshots = session_->submodels();
+    for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->beginAppending();
     for (int i : changed)
         if (i >= 0 && i < int(snapshots.size())) update(snapshots[std::size_t(i)]);
     if (baselineChanged) update(session_->baseline());
+    for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->endAppending();
 }
 
 void TrainingCharts::update(const SubmodelSnapshot& s) {
@@ -71,7 +73,7 @@ void TrainingCharts::update(const SubmodelSnapshot& s) {
     for (; seen.resources < s.resources.size(); ++seen.resources) {
         const ResourceSample& r = s.resources[seen.resources];
         const double x = r.elapsedSeconds;  // the engine reports on the run's clock
-        memory_->append(id, x, double(r.modelBytes) / (1024.0 * 1024.0));
+        memory_->append(id, x, double(r.modelBytes + r.dataBytes) / (1024.0 * 1024.0));
         if (seen.resources == 0) {
             // A model's first sample, taken as its training starts, is where its CPU line starts
             // on the run's clock (queued submodels start late).
