@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const Dataset d = loadCsv(path, options);
         loadCsvForPrediction(path, d.featureNames, d.categoricals, options);
-    } catch (const Error&) {
+    } catch (const Error& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }

@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::writeInput("train-labels-idx1-ubyte" IDX_SUFFIX, labels);
     try {
         loadIdx(imagesPath);  // the labels file found beside it by name
-    } catch (const Error&) {
+    } catch (const Error& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Json parsed;
     try {
         parsed = Json::parse(skynnet::fuzz::asText(data, size), "fuzz.json");
-    } catch (const skynnet::Error&) {
+    } catch (const skynnet::Error& e) {
+        skynnet::fuzz::rejected(e);
         return 0;
     }
     for (int indent : {-1, 2}) {

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string path = fuzz::writeInput("model.skynnet", fuzz::withValidChecksum(fuzz::asText(data, size)));
     try {
         fuzz::useModel(asCombined(loadModel(path)));
-    } catch (const Error&) {
+    } catch (const Error& e) {
+        fuzz::rejected(e);
     }
     return 0;
 }

@@ -15,13 +15,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ProjectData project;
     try {
         project = loadProject(path);
-    } catch (const Error&) {
+    } catch (const Error& e) {
+        fuzz::rejected(e);
         return 0;
     }
     const std::string copy = fuzz::tempPath("resaved-project.skynnet");
     try {
         saveProject(copy, project);
-    } catch (const Error&) {
+    } catch (const Error& e) {
+        fuzz::rejected(e);
         return 0;  // some loaded values may be refused on saving (the message names the field)
     }
     try {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "io/checksum.h"
 
 namespace skynnet::fuzz {
@@ -41,6 +42,12 @@ inline std::string writeInput(const std::string& name, std::string_view bytes) {
         std::abort();  // the harness, not the engine, failed: stop rather than fuzz nothing
     }
     return path;
+}
+
+// An expected rejection. SKYNNET_FUZZ_VERBOSE=1 prints it, to see how far an input gets.
+inline void rejected(const Error& e) {
+    static const bool verbose = std::getenv("SKYNNET_FUZZ_VERBOSE") != nullptr;
+    if (verbose) std::fprintf(stderr, "rejected: %s\n", e.what());
 }
 
 inline std::string_view asText(const std::uint8_t* data, std::size_t size) {

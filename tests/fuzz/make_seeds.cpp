@@ -233,6 +233,10 @@ void projectSeeds() {
         r.submodelCpuSeconds.push_back(0.5);
         r.submodelMetrics.push_back(0.5);
     }
+    r.baseline = TrainResult{};
+    r.baselineWeights = Network(plan.original, 5).flatWeights();
+    run.baseline = run.submodels.front();
+    run.baseline->submodel = -1;
     r.combinedTestOutput = Matrix::Constant(2, 3, 0.25f);
     r.testTargets = data.subset({0, 1}).targetMatrix();
     run.results = r;
