@@ -360,6 +360,14 @@ private slots:
         const std::string message = errorOf([&] { loadIdx(bomb, labels); });
         VERIFY_CONTAINS(message, bomb + ": its IDX header announces " + std::to_string(images * 784) + " values, which need about ");
         VERIFY_CONTAINS(message, " of memory to load, more than this machine has (");
+        // One image of 46340 x 46340 pixels: the bytes would fit, a feature name per pixel not.
+        const std::uint64_t pixels = 46340ull * 46340ull;
+        if (pixels * 5 + pixels * 64 < memory) QSKIP("more memory than one huge image needs");
+        const std::string wide = writeFile(dir, "wide-images-idx3-ubyte.gz",
+                                           gzip(be32(0x803) + be32(1) + be32(46340) + be32(46340)) +
+                                               std::string(std::size_t(pixels / 1032 + 1), '\0'));
+        VERIFY_CONTAINS(errorOf([&] { loadIdx(wide, labels); }),
+                        wide + ": its IDX header announces " + std::to_string(pixels) + " values, which need about ");
     }
 
     void fashionMnist() {

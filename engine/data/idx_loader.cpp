@@ -27,9 +27,9 @@ std::string hex32(std::uint32_t v) { return hex(v, 8); }
 // so a gzip file of n bytes holds at most 1032 n: a header announcing more is a damaged file.
 constexpr std::uint64_t maxDeflateRatio = 1032;
 
-std::string gigabytes(std::uint64_t bytes) {
+std::string gigabytes(double bytes) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GB", double(bytes) / 1e9);
+    std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
     return buf;
 }
 
@@ -131,11 +131,14 @@ IdxArray readIdx(const std::string& path, int expectedDims, const char* what) {
     if (onDisk > 0 && !plain && count / maxDeflateRatio > onDisk)
         throw Error(path + ": truncated: its IDX header announces " + std::to_string(expectedBytes) +
                     " bytes, more than a gzip file of " + std::to_string(onDisk) + " bytes can hold");
-    // Loading holds the bytes and their float copy (or one int per label) at once.
+    // Loading holds the bytes and their float copy (or one int per label) at once, and a feature
+    // name per pixel column (a std::string and its characters, 64 bytes at most).
     const std::uint64_t memory = physicalMemoryBytes();
-    if (count > memory / 5)
+    const std::uint64_t pixels = expectedDims == 3 ? std::uint64_t(a.dims[1]) * a.dims[2] : 0;
+    if (count > memory / 5 || pixels > (memory - count * 5) / 64)
         throw Error(path + ": its IDX header announces " + std::to_string(count) + " values, which need about " +
-                    gigabytes(count * 5) + " of memory to load, more than this machine has (" + gigabytes(memory) + ")");
+                    gigabytes(double(count) * 5 + double(pixels) * 64) + " of memory to load, more than this machine has (" +
+                    gigabytes(double(memory)) + ")");
     a.data.reserve(std::size_t(std::min<std::uint64_t>(count, plain || onDisk == 0 ? count : onDisk * maxDeflateRatio)));
     const std::size_t got = in.append(a.data, std::size_t(count));
     if (got < count)
