@@ -23,8 +23,8 @@ std::string hex(std::uint32_t v, int digits) {
 }
 std::string hex32(std::uint32_t v) { return hex(v, 8); }
 
-// Deflate cannot expand one byte to more than 1032 (RFC 1951's longest match per shortest code),
-// so a gzip file of n bytes holds at most 1032 n: a header announcing more is a damaged file.
+// Deflate expands at most about 1032-fold (a 258-byte match in two bits is its densest code), so
+// a gzip file of n bytes holds at most 1032 n bytes: a header announcing more is a damaged file.
 constexpr std::uint64_t maxDeflateRatio = 1032;
 
 std::string gigabytes(double bytes) {
