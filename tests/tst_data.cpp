@@ -8,6 +8,8 @@
 #include <numbers>
 #include <set>
 
+#include <unistd.h>
+
 #include "core/error.h"
 #include "data/csv_loader.h"
 #include "data/generators.h"
@@ -353,6 +355,45 @@ private slots:
         QCOMPARE(errorOf([&] { loadIdx(images, two); }), two + ": 2 labels for the 3 images in " + images);
         VERIFY_CONTAINS(errorOf([&] { loadIdx(writeFile(dir, "lonely-images-idx3-ubyte", tinyImages())); }),
                         "no labels file beside it");
+    }
+
+    // Headers announcing more than the file holds, or than memory holds, are refused before
+    // anything is allocated; their dimensions cannot overflow the size computations.
+    void idxHostileHeaders() {
+        QTemporaryDir dir;
+        const std::string labels = writeFile(dir, "l-labels-idx1-ubyte", tinyLabels());
+        const std::string huge = writeFile(dir, "huge-images-idx3-ubyte", be32(0x803) + be32(256) + be32(1u << 28) + be32(1u << 28));
+        QCOMPARE(errorOf([&] { loadIdx(huge, labels); }),
+                 huge + ": images of 268435456 x 268435456 pixels are too large (at most 2147483647 pixels per image)");
+        const std::string header = be32(0x803) + be32(60000) + be32(28) + be32(28);
+        const std::string plain = writeFile(dir, "plain-images-idx3-ubyte", header + "abc");
+        QCOMPARE(errorOf([&] { loadIdx(plain, labels); }), plain + ": truncated: expected 47040016 bytes, found 19");
+        const std::string zipped = gzip(header);
+        const std::string gz = writeFile(dir, "short-images-idx3-ubyte.gz", zipped);
+        QCOMPARE(errorOf([&] { loadIdx(gz, labels); }),
+                 gz + ": truncated: its IDX header announces 47040016 bytes, more than a gzip file of " +
+                     std::to_string(zipped.size()) + " bytes can hold");
+
+        // A gzip bomb: enough compressed bytes to decompress to more than this machine's memory.
+        // Only their count matters: the header is refused before any of them is read.
+        const std::uint64_t memory = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGE_SIZE));
+        const std::uint64_t images = memory / 5 / 784 + 1;
+        const std::uint64_t padding = images * 784 / 1032 + 1;
+        if (images > UINT32_MAX || padding > (std::uint64_t(1) << 28)) QSKIP("too much memory for a small bomb");
+        const std::string bomb = writeFile(dir, "bomb-images-idx3-ubyte.gz",
+                                           gzip(be32(0x803) + be32(std::uint32_t(images)) + be32(28) + be32(28)) +
+                                               std::string(std::size_t(padding), '\0'));
+        const std::string message = errorOf([&] { loadIdx(bomb, labels); });
+        VERIFY_CONTAINS(message, bomb + ": its IDX header announces " + std::to_string(images * 784) + " values, which need about ");
+        VERIFY_CONTAINS(message, " of memory to load, more than this machine has (");
+        // One image of 46340 x 46340 pixels: the bytes would fit, a feature name per pixel not.
+        const std::uint64_t pixels = 46340ull * 46340ull;
+        if (pixels * 5 + pixels * 64 < memory) QSKIP("more memory than one huge image needs");
+        const std::string wide = writeFile(dir, "wide-images-idx3-ubyte.gz",
+                                           gzip(be32(0x803) + be32(1) + be32(46340) + be32(46340)) +
+                                               std::string(std::size_t(pixels / 1032 + 1), '\0'));
+        VERIFY_CONTAINS(errorOf([&] { loadIdx(wide, labels); }),
+                        wide + ": its IDX header announces " + std::to_string(pixels) + " values, which need about ");
     }
 
     void fashionMnist() {

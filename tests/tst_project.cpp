@@ -540,6 +540,23 @@ private slots:
         const QString e = withHeader(h);
         QVERIFY2(e.startsWith(where + "runs[1].results.model: submodels[0].weightsBlock holds"), qPrintable(e));
 
+        // An original network whose parameter count overflows 64 bits (40000 layers of 2^24
+        // units): the baseline's weights are refused, the count is not computed past the limit.
+        h = good.header;
+        runs = h.at("runs").asArray();
+        plan = runs[1].at("plan");
+        Json original = plan.at("original");
+        Json::Array layers;
+        for (int i = 0; i < 40000; ++i)
+            layers.push_back(Json::object({{"type", "dense"}, {"units", 1 << 24}, {"activation", "relu"}, {"scalable", true}}));
+        original["layers"] = Json(layers);
+        plan["original"] = original;
+        runs[1]["plan"] = plan;
+        h["runs"] = Json(runs);
+        const QString overflow = withHeader(h);
+        QVERIFY2(overflow.startsWith(where + "runs[1].results.baselineWeightsBlock names data block"), qPrintable(overflow));
+        QVERIFY2(overflow.endsWith("values, expected " + QString::number(INT64_MAX / 2 + 1)), qPrintable(overflow));
+
         h = good.header;
         h.erase("network");
         QCOMPARE(withHeader(h), QString::fromStdString(bad) + ": missing field 'network'");

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <unistd.h>
+
 #include "core/error.h"
 
 namespace skynnet {
@@ -21,12 +23,29 @@ std::string hex(std::uint32_t v, int digits) {
 }
 std::string hex32(std::uint32_t v) { return hex(v, 8); }
 
+// Deflate expands at most about 1032-fold (a 258-byte match in two bits is its densest code), so
+// a gzip file of n bytes holds at most 1032 n bytes: a header announcing more is a damaged file.
+constexpr std::uint64_t maxDeflateRatio = 1032;
+
+std::string gigabytes(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+    return buf;
+}
+
+std::uint64_t physicalMemoryBytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && pageSize > 0 ? std::uint64_t(pages) * std::uint64_t(pageSize) : UINT64_MAX;
+}
+
 // gzread reads plain files unchanged too, so one reader serves .gz and uncompressed files.
 class GzReader {
 public:
     explicit GzReader(const std::string& path) : path_(path), file_(gzopen(path.c_str(), "rb")) {
         if (!file_) throw Error(path + ": cannot open file (" + std::strerror(errno) + ")");
-        gzbuffer(file_, 1 << 20);  // fewer, larger reads: Fashion-MNIST loads in a fraction of a second
+        // Fewer, larger reads: Fashion-MNIST loads in a fraction of a second. No larger than the
+        // file, so opening many small files stays cheap.
+        gzbuffer(file_, unsigned(std::clamp<std::uint64_t>(sizeOnDisk(), 8192, 1 << 20)));
     }
     ~GzReader() { gzclose(file_); }
     GzReader(const GzReader&) = delete;
@@ -53,6 +72,12 @@ public:
     }
 
     gzFile file() const { return file_; }
+    // The bytes on disk (compressed or not), 0 when unknown.
+    std::uint64_t sizeOnDisk() const {
+        std::error_code ec;
+        const std::uintmax_t n = std::filesystem::file_size(path_, ec);
+        return ec ? 0 : std::uint64_t(n);
+    }
 
 private:
     std::string path_;
@@ -89,14 +114,36 @@ IdxArray readIdx(const std::string& path, int expectedDims, const char* what) {
     for (int i = 0; i < expectedDims; ++i) {
         const unsigned char* p = header.data() + 4 + 4 * i;
         a.dims.push_back(std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3]);
-        count *= a.dims.back();  // at most 2^96 in theory; below, only bytes actually present are allocated
+        // Saturating: three 32-bit dimensions can overflow 64 bits, and a wrapped product would
+        // pass the size checks below while the dimensions describe far more data.
+        count = a.dims.back() != 0 && count > UINT64_MAX / a.dims.back() ? UINT64_MAX : count * a.dims.back();
     }
-    const std::uint64_t expectedBytes = headerBytes + count;
-    a.data.reserve(std::size_t(std::min<std::uint64_t>(count, std::uint64_t(1) << 28)));
-    const std::size_t got = in.append(a.data, std::size_t(std::min<std::uint64_t>(count, SIZE_MAX)));
+    const std::uint64_t expectedBytes = count > UINT64_MAX - headerBytes ? UINT64_MAX : headerBytes + count;
+    if (expectedDims == 3 && std::uint64_t(a.dims[1]) * a.dims[2] > std::uint64_t(INT32_MAX))
+        throw Error(path + ": images of " + std::to_string(a.dims[1]) + " x " + std::to_string(a.dims[2]) +
+                    " pixels are too large (at most " + std::to_string(INT32_MAX) + " pixels per image)");
+    // Checked before anything is read or allocated: a header can announce far more than the file
+    // holds, and a gzip bomb can hold more than the machine's memory.
+    const bool plain = gzdirect(in.file()) != 0;
+    const std::uint64_t onDisk = in.sizeOnDisk();
+    if (onDisk > 0 && plain && expectedBytes > onDisk)
+        throw Error(path + ": truncated: expected " + std::to_string(expectedBytes) + " bytes, found " + std::to_string(onDisk));
+    if (onDisk > 0 && !plain && count / maxDeflateRatio > onDisk)
+        throw Error(path + ": truncated: its IDX header announces " + std::to_string(expectedBytes) +
+                    " bytes, more than a gzip file of " + std::to_string(onDisk) + " bytes can hold");
+    // Loading holds the bytes and their float copy (or one int per label) at once, and a feature
+    // name per pixel column (a std::string and its characters, 64 bytes at most).
+    const std::uint64_t memory = physicalMemoryBytes();
+    const std::uint64_t pixels = expectedDims == 3 ? std::uint64_t(a.dims[1]) * a.dims[2] : 0;
+    if (count > memory / 5 || pixels > (memory - count * 5) / 64)
+        throw Error(path + ": its IDX header announces " + std::to_string(count) + " values, which need about " +
+                    gigabytes(double(count) * 5 + double(pixels) * 64) + " of memory to load, more than this machine has (" +
+                    gigabytes(double(memory)) + ")");
+    a.data.reserve(std::size_t(std::min<std::uint64_t>(count, plain || onDisk == 0 ? count : onDisk * maxDeflateRatio)));
+    const std::size_t got = in.append(a.data, std::size_t(count));
     if (got < count)
         throw Error(path + ": truncated: expected " + std::to_string(expectedBytes) + " bytes, found " +
-                    std::to_string(headerBytes + got) + (gzdirect(in.file()) ? "" : " after decompression"));
+                    std::to_string(headerBytes + got) + (plain ? "" : " after decompression"));
     std::vector<unsigned char> extra;
     if (in.append(extra, 1) > 0)
         throw Error(path + ": longer than the " + std::to_string(expectedBytes) + " bytes its IDX header announces");

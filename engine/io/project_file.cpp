@@ -190,7 +190,7 @@ ProjectResults resultsFromJson(const Json& j, const SplitPlan& plan, BlockReader
     if (const Json* b = j.find("baseline"); b && !b->isNull()) r.baseline = trainResultFromJson(*b);
     if (const Json* m = j.find("model"); m && !m->isNull()) r.model = modelFromJson(*m, plan, blocks);
     if (const Json* b = j.find("baselineWeightsBlock"); b && !b->isNull())
-        r.baselineWeights = blocks.take(*b, paramCount(plan.original));
+        r.baselineWeights = blocks.take(*b, paramCountUpTo(plan.original, INT64_MAX / 2));  // a hostile spec cannot overflow
     return r;
 }
 

@@ -1,0 +1,264 @@
+// Writes the fuzz seed corpora of tests/fuzz/corpus: small real files, the binary ones written by
+// the engine itself so they follow the current formats. Usage: make_fuzz_seeds <corpus folder>.
+#include <zlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "data/generators.h"
+#include "data/preprocessing.h"
+#include "io/combined_model_file.h"
+#include "io/project_file.h"
+#include "io/spec_json.h"
+#include "model/network.h"
+#include "split/split_plan.h"
+
+using namespace skynnet;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path corpus;
+
+void put(const std::string& target, const std::string& name, const std::string& bytes) {
+    fs::create_directories(corpus / target);
+    std::ofstream(corpus / target / name, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string gzip(const std::string& bytes) {
+    z_stream z{};
+    deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);  // +16: a gzip wrapper
+    std::string out(deflateBound(&z, uLong(bytes.size())), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+    z.avail_in = uInt(bytes.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = uInt(out.size());
+    deflate(&z, Z_FINISH);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return out;
+}
+
+std::string be32(std::uint32_t v) { return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; }
+
+// An images file (count x rows x cols) and its labels, as fuzz_idx.cpp takes them.
+std::pair<std::string, std::string> idxPair(std::uint32_t count, std::uint32_t rows, std::uint32_t cols) {
+    std::string images = be32(0x803) + be32(count) + be32(rows) + be32(cols);
+    for (std::uint32_t i = 0; i < count * rows * cols; ++i) images += char(i * 37 % 256);
+    std::string labels = be32(0x801) + be32(count);
+    for (std::uint32_t i = 0; i < count; ++i) labels += char(i % 10);
+    return {images, labels};
+}
+
+void idxSeeds() {
+    const std::string sep = "SKYNNET-IDX-LABELS";
+    int n = 0;
+    for (const auto& [count, rows, cols] : {std::tuple{3u, 2u, 2u}, std::tuple{4u, 5u, 3u}, std::tuple{1u, 1u, 1u}}) {
+        const auto [images, labels] = idxPair(count, rows, cols);
+        const std::string name = "pair" + std::to_string(++n);
+        put("idx", name, images + sep + labels);
+        put("idx_gzip", name, gzip(images) + sep + gzip(labels));
+    }
+    const auto [images, labels] = idxPair(2, 3, 3);
+    put("idx_gzip", "mixed", gzip(images) + sep + labels);  // plain labels beside gzip images
+}
+
+void csvSeeds() {
+    // The first byte picks the options (fuzz_csv.cpp): 0 detects everything.
+    put("csv", "classes", std::string(1, '\0') + "a,b,label\n1,2,x\n3,4,y\n5,6,x\n7,8.5,y\n");
+    put("csv", "quoted_crlf", std::string(1, '\x08') + "\xEF\xBB\xBF\"first, name\";b;c\r\n\"x\"\"y\";2;3\r\n\"a\nb\";5;6\r\n");
+    put("csv", "regression", std::string(1, '\x40') + "0.5\t1e3\t-2\n1.5\t2e3\t-3\n\n2.5\t3e3\t-4\n");
+    put("csv", "categorical", std::string(1, '\x60') + "colour|size|label\nred|1|cat\nblue|2|dog\nred|3|cat\n");
+    put("csv", "no_header", std::string(1, '\x90') + "1,0,1\n0,1,0\n1,1,1\n0,0,0\n");
+}
+
+void jsonSeeds() {
+    put("json", "object", R"({"kind":"single","network":{"input":{"channels":1,"height":1,"width":4},"layers":[{"type":"dense","units":8,"activation":"relu","scalable":true}],"outputs":3},"x":null,"t":true,"f":false})");
+    put("json", "numbers", "[0, -0, 1.5e-7, 12345678901234567890, -9223372036854775808, 3.4028234663852886e38, 1E+2, 0.1]");
+    put("json", "strings", R"(["", "a\"b\\c\/d\b\f\n\r\t", "\u00fc\u20ac\ud83d\ude00", "ü€😀"])");
+    put("json", "nested", "\xEF\xBB\xBF {\"a\": [[[{\"b\": []}]], {}], \"c\": {\"d\": {\"e\": [1, [2, [3]]]}}}\n");
+}
+
+Preprocessing numericScaling(int columns) {
+    Preprocessing p;
+    p.scaling = Scaling::Standardize;
+    p.rawColumns = columns;
+    for (int c = 0; c < columns; ++c) p.numericColumns.push_back(c);
+    p.offset = RowVector::Constant(columns, 0.25f);
+    p.scale = RowVector::Constant(columns, 2.0f);
+    return p;
+}
+
+std::string savedModelBytes(const SavedModel& m) {
+    const fs::path tmp = fs::temp_directory_path() / "skynnet-seed.skynnet";
+    saveModel(tmp.string(), m);
+    std::string bytes = slurp(tmp);
+    fs::remove(tmp);
+    return bytes;
+}
+
+void modelSeeds() {
+    SavedModel m;
+    m.task = Task::Classification;
+    m.spec.input = Shape::flat(3);
+    m.spec.layers = parseLayers("dense:4:relu,dropout:0.1");
+    m.spec.setOutputFor(Task::Classification, 3);
+    m.weights = Network(m.spec, 1).flatWeights();
+    m.preprocessing = numericScaling(3);
+    m.classNames = {"a", "b", "c"};
+    m.featureNames = {"x", "y", "z"};
+    put("model", "classification", savedModelBytes(m));
+    put("combined_model", "single", savedModelBytes(m));  // loadAnyModel reads both kinds
+
+    SavedModel r;
+    r.task = Task::Regression;
+    r.spec.input = Shape{1, 2, 2};
+    r.spec.layers = parseLayers("flatten,dense:3:tanh");
+    r.spec.setOutputFor(Task::Regression, 2);
+    r.weights = Network(r.spec, 2).flatWeights();
+    r.targetNames = {"t1", "t2"};
+    r.extra = Json::object({{"epochs", 3}});
+    put("model", "regression", savedModelBytes(r));
+
+    SavedModel b;
+    b.task = Task::Binary;
+    b.spec.input = Shape::flat(3);
+    b.spec.setOutputFor(Task::Binary, 1);
+    b.weights = Network(b.spec, 3).flatWeights();
+    b.preprocessing.scaling = Scaling::MinMax;
+    b.preprocessing.rawColumns = 2;
+    b.preprocessing.numericColumns = {1};
+    b.preprocessing.oneHot = {Dataset::Categorical{0, {"red", "blue"}}};
+    b.preprocessing.offset = RowVector::Constant(1, 0.0f);
+    b.preprocessing.scale = RowVector::Constant(1, 1.0f);
+    b.classNames = {"no", "yes"};
+    put("model", "binary_onehot", savedModelBytes(b));
+}
+
+SavedCombinedModel combinedFor(const Dataset& data, Strategy strategy, int requested, const char* layers) {
+    NetworkSpec spec;
+    spec.input = Shape::flat(int(data.features.cols()));
+    spec.layers = parseLayers(layers);
+    spec.setOutputFor(data.task, data.task == Task::Regression ? int(data.targets.cols())
+                                                               : data.task == Task::Binary ? 1 : int(data.classNames.size()));
+    SplitOptions o;
+    o.strategy = strategy;
+    o.requested = requested;
+    const SplitPlan plan = makePlan(spec, data, o);
+    std::vector<Network> nets;
+    for (const auto& s : plan.submodels) nets.emplace_back(s.spec, s.seed);
+    Preprocessing prep;
+    prep.fit(data);
+    SavedCombinedModel m = toSaved(CombinedModel(plan.rule(), std::move(nets), LossKind::SoftmaxCrossEntropy), prep);
+    m.loss = data.task == Task::Regression ? LossKind::MeanSquaredError : m.loss;
+    m.classNames = data.classNames;
+    m.featureNames = data.featureNames;
+    return m;
+}
+
+void combinedSeeds() {
+    const fs::path tmp = fs::temp_directory_path() / "skynnet-seed-combined.skynnet";
+    const auto save = [&](const char* name, const SavedCombinedModel& m) {
+        saveCombinedModel(tmp.string(), m);
+        put("combined_model", name, slurp(tmp));
+        fs::remove(tmp);
+    };
+    save("class_groups", combinedFor(makeBlobs(4, 10, 2, 1.0f, 1), Strategy::ClassGroups, 2, "dense:3:relu"));
+    save("data_shards", combinedFor(makeBlobs(3, 10, 2, 1.0f, 2), Strategy::DataShards, 2, "dense:2:tanh"));
+    save("output_split", combinedFor(makeSineRegression(12, 2, 0.1f, 3), Strategy::OutputSplit, 2, "dense:3:relu"));
+}
+
+void projectSeeds() {
+    const fs::path dir = fs::temp_directory_path() / "skynnet-seed-project";
+    fs::create_directories(dir);
+    const std::string csv = (dir / "data.csv").string();
+    std::ofstream(csv) << "a,b,label\n1,2,x\n";
+
+    const Dataset data = makeBlobs(3, 8, 2, 1.0f, 4);
+    ProjectData p;
+    p.data.train = {csv, fileFingerprint(csv), DataFileStatus::Found};
+    p.data.trainLabels = {"builtin:blobs:classes=3", std::nullopt, DataFileStatus::Unchecked};
+    p.data.targetColumn = "label";
+    p.data.task = Task::Classification;
+    p.network.input = Shape::flat(2);
+    p.network.layers = parseLayers("dense:3:relu");
+    p.network.setOutputFor(Task::Classification, 3);
+    p.split.strategy = Strategy::ClassGroups;
+    p.split.requested = 2;
+    p.split.epochs = 2;
+    p.training.config.epochs = 2;
+    p.extra = Json::object({{"page", 1}});
+    const std::string path = (dir / "p.skynnet").string();
+    saveProject(path, p);
+    put("project", "settings_only", slurp(path));
+
+    const SplitPlan plan = makePlan(p.network, data, p.split);
+    ProjectRun run;
+    run.status = TrainStatus::Completed;
+    run.message = "done";
+    run.plan = plan;
+    for (int i = 0; i < plan.submodelCount(); ++i) {
+        ModelHistory h;
+        h.submodel = i;
+        h.finished = true;
+        h.lastBatch = {2, 1, 1, 0.5};
+        EpochStats e;
+        e.epoch = 1;
+        e.loss = 0.75;
+        e.hasValidation = true;
+        h.epochs = {e};
+        h.resources = {{0.1, 0.1, 1000, 2000}};
+        run.submodels.push_back(h);
+    }
+    ProjectResults r;
+    std::vector<Network> nets;
+    for (const auto& s : plan.submodels) nets.emplace_back(s.spec, s.seed);
+    Preprocessing prep;
+    prep.fit(data);
+    SavedCombinedModel model = toSaved(CombinedModel(plan.rule(), std::move(nets), LossKind::SoftmaxCrossEntropy), prep);
+    model.classNames = data.classNames;
+    r.model = model;
+    for (int i = 0; i < plan.submodelCount(); ++i) {
+        r.submodels.push_back(TrainResult{});
+        r.submodelWallSeconds.push_back(0.5);
+        r.submodelCpuSeconds.push_back(0.5);
+        r.submodelMetrics.push_back(0.5);
+    }
+    r.baseline = TrainResult{};
+    r.baselineWeights = Network(plan.original, 5).flatWeights();
+    run.baseline = run.submodels.front();
+    run.baseline->submodel = -1;
+    r.combinedTestOutput = Matrix::Constant(2, 3, 0.25f);
+    r.testTargets = data.subset({0, 1}).targetMatrix();
+    run.results = r;
+    p.runs.push_back(run);
+    saveProject(path, p);
+    put("project", "completed_run", slurp(path));
+    fs::remove_all(dir);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s <corpus folder>\n", argv[0]);
+        return 2;
+    }
+    corpus = argv[1];
+    idxSeeds();
+    csvSeeds();
+    jsonSeeds();
+    modelSeeds();
+    combinedSeeds();
+    projectSeeds();
+    return 0;
+}
