@@ -49,6 +49,24 @@ NetworkSpec ringSpec() {
     return spec;
 }
 
+// Uniform features and random labels of 4 classes: a batch of these is big enough work for a
+// network of wideSpec() to be split over two replicas.
+void noise(int n, std::uint64_t seed, Matrix& x, Matrix& y) {
+    Rng rng(seed);
+    x.resize(n, 64);
+    y = Matrix::Zero(n, 4);
+    for (Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1, 1);
+    for (int i = 0; i < n; ++i) y(i, int(rng.below(4))) = 1;
+}
+
+NetworkSpec wideSpec(const std::string& layers) {
+    NetworkSpec spec;
+    spec.input = Shape::flat(64);
+    spec.layers = parseLayers(layers);
+    spec.setOutputFor(Task::Classification, 4);
+    return spec;
+}
+
 TrainConfig quickConfig(int epochs) {
     TrainConfig c;
     c.epochs = epochs;
@@ -202,14 +220,9 @@ private slots:
 
     void sameSeedSameResultWithTwoThreads() {
         // Large enough for the batch to be split over two replicas (a step of ~60 MFLOP).
-        Rng rng(8);
-        Matrix x(512, 64), y = Matrix::Zero(512, 4);
-        for (Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1, 1);
-        for (int i = 0; i < 512; ++i) y(i, int(rng.below(4))) = 1;
-        NetworkSpec spec;
-        spec.input = Shape::flat(64);
-        spec.layers = parseLayers("dense:256:relu,dropout:0.1,dense:256:relu");
-        spec.setOutputFor(Task::Classification, 4);
+        Matrix x, y;
+        noise(512, 8, x, y);
+        const NetworkSpec spec = wideSpec("dense:256:relu,dropout:0.1,dense:256:relu");
         auto run = [&] {
             Network net(spec, 3);
             TrainConfig c = quickConfig(2);
@@ -225,14 +238,9 @@ private slots:
         // One plain SGD step on a batch big enough to be split over two replicas: the step moves the
         // weights by lr x gradient, so the same masks give the same weights up to float rounding
         // (the two replicas sum their halves in another order), and other masks would not.
-        Rng rng(9);
-        Matrix x(256, 64), y = Matrix::Zero(256, 4);
-        for (Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1, 1);
-        for (int i = 0; i < 256; ++i) y(i, int(rng.below(4))) = 1;
-        NetworkSpec spec;
-        spec.input = Shape::flat(64);
-        spec.layers = parseLayers("dense:256:relu,dropout:0.5,dense:256:relu,dropout:0.5");
-        spec.setOutputFor(Task::Classification, 4);
+        Matrix x, y;
+        noise(256, 9, x, y);
+        const NetworkSpec spec = wideSpec("dense:256:relu,dropout:0.5,dense:256:relu,dropout:0.5");
         auto step = [&](int threads) {
             Network net(spec, 5);
             TrainConfig c = quickConfig(1);
