@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (const char* k = std::getenv("SKYNNET_TEST_KILL_AT")) killAt = std::atoi(k);
+    if (const char* piece = std::getenv("SKYNNET_TEST_WRITE_PIECE")) skynnet::setSaveWritePieceBytes(std::size_t(std::atoll(piece)));
     try {
         const save_fixtures::Files files = save_fixtures::make(std::atoi(argv[2]), std::atoi(argv[3]));
         skynnet::setSaveFaultHook(countOrKill);

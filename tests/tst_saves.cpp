@@ -191,6 +191,8 @@ class TstSaves : public QObject {
     Q_OBJECT
 
 private slots:
+    void cleanup() { qunsetenv("SKYNNET_TEST_WRITE_PIECE"); }  // each test sets its own
+
     void everyFailedStepKeepsThePreviousFile_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("width");
@@ -347,19 +349,24 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("width");
         QTest::addColumn<int>("minimumSteps");
-        QTest::newRow("project") << "project" << 2000 << 50;  // about 30 MB
-        QTest::newRow("recovery") << "recovery" << 1200 << 20;  // about 6 MB
-        QTest::newRow("combined") << "combined" << 1000 << 10;
-        QTest::newRow("model") << "model" << 1000 << 10;
-        QTest::newRow("onnx") << "onnx" << 1000 << 10;
-        QTest::newRow("onnx-submodel") << "onnx-submodel" << 600 << 8;
-        QTest::newRow("cpp") << "cpp" << 500 << 10;
+        QTest::addColumn<int>("writePiece");  // bytes a write step writes at most in the child
+        // 50 or more moments to kill each save at: a large project in 1 MiB pieces; the smaller
+        // files in smaller pieces, so they need not be large to give as many.
+        QTest::newRow("project") << "project" << 2000 << 50 << (1 << 20);  // about 30 MB
+        QTest::newRow("recovery") << "recovery" << 1200 << 50 << (96 << 10);  // about 6 MB
+        QTest::newRow("combined") << "combined" << 1000 << 50 << (64 << 10);  // about 4 MB
+        QTest::newRow("model") << "model" << 1000 << 50 << (64 << 10);
+        QTest::newRow("onnx") << "onnx" << 1000 << 50 << (64 << 10);
+        QTest::newRow("onnx-submodel") << "onnx-submodel" << 600 << 50 << (24 << 10);  // about 1.5 MB
+        QTest::newRow("cpp") << "cpp" << 500 << 50 << (64 << 10);
     }
 
     void killedSavesKeepThePreviousFile() {
         QFETCH(QString, name);
         QFETCH(int, width);
         QFETCH(int, minimumSteps);
+        QFETCH(int, writePiece);
+        qputenv("SKYNNET_TEST_WRITE_PIECE", QByteArray::number(writePiece));  // the children inherit it
         if (name.startsWith("onnx") && !onnxExportAvailable()) QSKIP("built without the ONNX library");
 #ifndef SAVE_CHILD_WRITES_RECOVERY
         if (name == "recovery") QSKIP("built without the UI: the app's recovery file is not built");

@@ -46,7 +46,8 @@ auto step(SaveStep s, int index, const std::string& target, Call call) -> declty
 
 // Larger buffers go in several calls: nothing is lost, and each piece is a point where the seam
 // can fail or stop a save, so a large file gives tests many distinct moments.
-constexpr std::size_t maxWrite = std::size_t(1) << 20;
+constexpr std::size_t defaultMaxWrite = std::size_t(1) << 20;
+std::atomic<std::size_t> maxWrite{defaultMaxWrite};
 
 const char tempMarker[] = ".tmp-";
 
@@ -127,6 +128,10 @@ const char* saveStepName(SaveStep s) {
 
 void setSaveFaultHook(SaveFaultHook hook) { faultHook.store(hook, std::memory_order_relaxed); }
 
+void setSaveWritePieceBytes(std::size_t bytes) {
+    maxWrite.store(bytes > 0 ? bytes : defaultMaxWrite, std::memory_order_relaxed);
+}
+
 void removeStaleTempFiles(const std::string& directory) {
     if (directory.empty()) return;
     removeStaleTemps(directory.back() == '/' ? directory : directory + "/", "");
@@ -185,7 +190,7 @@ void AtomicFileWriter::write(const void* data, std::size_t size) {
     const char* p = static_cast<const char*>(data);
     while (size > 0) {
         const ssize_t n =
-            step(SaveStep::Write, writes_++, target_, [&] { return ::write(fd_, p, std::min(size, maxWrite)); });
+            step(SaveStep::Write, writes_++, target_, [&] { return ::write(fd_, p, std::min(size, maxWrite.load(std::memory_order_relaxed))); });
         if (n < 0) {
             if (errno == EINTR) continue;
             fail(errno);

@@ -5,6 +5,8 @@
 // file whole. Unset (always, outside tests) it costs one relaxed atomic load per call and changes
 // nothing.
 
+#include <cstddef>
+
 namespace skynnet {
 
 // The system calls of one save, in order. CopyPermissions runs only when the target exists; Write
@@ -28,5 +30,9 @@ using SaveFaultHook = int (*)(SaveStep step, int index, const char* target);
 
 // Process-wide; nullptr removes it. For tests only.
 void setSaveFaultHook(SaveFaultHook hook);
+
+// The largest piece one Write step writes (0 restores the 1 MiB default). Smaller pieces give a
+// test more distinct moments to fail or stop a save of a small file. For tests only.
+void setSaveWritePieceBytes(std::size_t bytes);
 
 }  // namespace skynnet
