@@ -28,12 +28,14 @@ case "$mode" in
     export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1"
     export LSAN_OPTIONS="suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    export SKYNNET_TEST_TIME_SCALE=4   # the tests' hang guards (tests/test_support.h)
     ;;
   thread)
     dir=build-tsan
     flags="-fsanitize=thread"
     export TSAN_OPTIONS="suppressions=$root/scripts/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1:print_suppressions=0"
     export OMP_THREAD_LIMIT=1   # see the note above
+    export SKYNNET_TEST_TIME_SCALE=10
     ;;
   *)
     echo "usage: $0 address|thread [ctest arguments]" >&2
