@@ -58,4 +58,6 @@ cmake -S . -B "$dir" -G Ninja "${launcher[@]}" \
 cmake --build "$dir" -j"${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}"
 
 export QT_QPA_PLATFORM=offscreen
+# Qt Test's own watchdog (5 min by default) would abort a sanitized end-to-end test first.
+export QTEST_FUNCTION_TIMEOUT=$((${SKYNNET_SANITIZE_TIMEOUT:-5400} * 1000))
 ctest --test-dir "$dir" --output-on-failure -j1 "$@"
