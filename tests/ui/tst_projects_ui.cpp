@@ -63,6 +63,12 @@ bool sameBits(const Matrix& a, const Matrix& b) {
            std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
 }
 
+// Outputs stored by another build (another CPU's vector width, another optimisation level) agree
+// with this build's to float rounding, never bit for bit.
+bool closeOutputs(const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() && a.size() > 0 && (a - b).cwiseAbs().maxCoeff() <= 1e-4f;
+}
+
 // Every cell's display text, row by row.
 QStringList cells(const QAbstractItemModel* m) {
     QStringList out;
@@ -311,7 +317,8 @@ private slots:
         QVERIFY(w->document()->hasData());
         QVERIFY(w->resultsPage()->hasResults());
         QCOMPARE(w->currentPage(), int(MainWindow::ResultsPageIndex));
-        QVERIFY(sameBits(testPredictions(w.get()), w->session()->results()->combinedTestOutput));
+        // The stored outputs were computed by whichever build saved the example.
+        QVERIFY(closeOutputs(testPredictions(w.get()), w->session()->results()->combinedTestOutput));
         QVERIFY(w->close());
     }
 
