@@ -4,6 +4,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "test_support.h"
+
 #ifndef SKYNNET_CLI_PATH  // tests/CMakeLists.txt passes the built tool's path; this is its usual place
 #define SKYNNET_CLI_PATH SKYNNET_BINARY_DIR "/app/cli/skynnet-cli"
 #endif
@@ -18,7 +20,7 @@ inline CliRun runCli(const QStringList& args, int timeoutMs = 120000) {
     QProcess p;
     p.start(QStringLiteral(SKYNNET_CLI_PATH), args);
     CliRun r;
-    if (!p.waitForStarted() || !p.waitForFinished(timeoutMs)) {
+    if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(timeoutMs))) {
         p.kill();
         p.waitForFinished();
         r.err = "did not finish: " + args.join(' ');

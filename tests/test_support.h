@@ -8,6 +8,13 @@
 
 #include "core/error.h"
 
+// A time limit in ms that only guards against a hang (never a claim about speed), multiplied by
+// SKYNNET_TEST_TIME_SCALE: the sanitizer builds (scripts/sanitize.sh) run several times slower.
+inline int hangGuardMs(int ms) {
+    const int scale = qEnvironmentVariableIntValue("SKYNNET_TEST_TIME_SCALE");
+    return scale > 1 ? ms * scale : ms;
+}
+
 inline std::string sourcePath(const char* relative) { return std::string(SKYNNET_SOURCE_DIR) + "/" + relative; }
 
 // CI=true: the README's test command has installed every dependency, so a missing one is a failure

@@ -431,13 +431,13 @@ void TestCli::interruptWritesNothing() {
     QString err;
     QElapsedTimer timer;
     timer.start();
-    while (!err.contains("epoch ") && timer.elapsed() < 30000) {
+    while (!err.contains("epoch ") && timer.elapsed() < hangGuardMs(30000)) {
         p.waitForReadyRead(200);
         err += QString::fromUtf8(p.readAllStandardError());
     }
     QVERIFY2(err.contains("epoch "), qPrintable(err));
     ::kill(pid_t(p.processId()), SIGINT);
-    QVERIFY(p.waitForFinished(30000));
+    QVERIFY(p.waitForFinished(hangGuardMs(30000)));
     err += QString::fromUtf8(p.readAllStandardError());
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 130);

@@ -99,7 +99,7 @@ QByteArray run(const QString& program, const QStringList& args, QString& error, 
         error = program + " did not start";
         return {};
     }
-    if (!p.waitForFinished(timeoutMs)) {
+    if (!p.waitForFinished(hangGuardMs(timeoutMs))) {
         p.kill();
         p.waitForFinished();
         error = program + " timed out";

@@ -406,6 +406,31 @@ private slots:
         QVERIFY(pa[0].grad->isApprox(*pb[0].grad, 1e-5f));
     }
 
+    void batchSplitCountsEverySliceWhenOpenMPGrantsFewerThreads() {
+        // A region nested in an active one gets a team of 1 (nesting is off by default), as any
+        // region may under OMP_THREAD_LIMIT or OMP_DYNAMIC: the two other slices must still count.
+        Matrix x, y;
+        rings(96, 13, x, y);
+        Network whole(ringSpec(), 5), split(ringSpec(), 5);
+        const auto loss = makeLoss(LossKind::SoftmaxCrossEntropy);
+        Matrix grad;
+        const auto a = forwardBackward(whole, *loss, Task::Classification, x, y, x.rows(), grad);
+        BatchSplit batchSplit(split, 3);
+        BatchSplit::Step b;
+        std::vector<int> visits(4, 0);
+        parallelRegion(2, [&](int t) {
+            if (t != 0) return;
+            b = batchSplit.computeGradients(split, *loss, Task::Classification, x, y);
+            parallelRegion(4, [&](int slot) { ++visits[std::size_t(slot)]; });
+        });
+        QCOMPARE(visits, std::vector<int>(4, 1));
+        QVERIFY(std::abs(a.loss - b.loss) < 1e-6);
+        QCOMPARE(a.metricSum, b.metricSum);
+        auto pa = whole.params(), pb = split.params();
+        for (std::size_t i = 0; i < pa.size(); ++i)
+            QVERIFY2(pa[i].grad->isApprox(*pb[i].grad, 1e-5f), ("param " + std::to_string(i)).c_str());
+    }
+
     void stepApiMatchesFit() {
         Matrix x, y;
         rings(256, 9, x, y);

@@ -17,4 +17,6 @@ int kernelThreads() { return omp_get_max_threads(); }
 
 int currentThreadIndex() { return omp_get_thread_num(); }
 
+int currentTeamSize() { return omp_get_num_threads(); }
+
 }  // namespace skynnet

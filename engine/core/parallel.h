@@ -12,6 +12,8 @@ void setKernelThreads(int threads);
 int kernelThreads();
 // 0-based index of the calling thread inside a parallel region (0 outside one).
 int currentThreadIndex();
+// Threads in the calling thread's current team (1 outside a parallel region).
+int currentTeamSize();
 
 // Sets the calling thread's kernel threads for a scope (0 keeps them) and restores them after.
 class KernelThreadScope {
@@ -34,11 +36,13 @@ void parallelFor(std::int64_t begin, std::int64_t end, Body&& body) {
     for (std::int64_t i = begin; i < end; ++i) body(i);
 }
 
-// Runs body(thread) once on each of `threads` threads of the calling thread's team.
+// Runs body(t) once for each t in [0, threads), spread over a team of up to `threads` threads.
+// OpenMP may grant fewer (OMP_THREAD_LIMIT, OMP_DYNAMIC, a nested region): the team's threads
+// then take the remaining slots in turn, so no slot is ever skipped.
 template <class Body>
 void parallelRegion(int threads, Body&& body) {
 #pragma omp parallel num_threads(threads)
-    body(currentThreadIndex());
+    for (int t = currentThreadIndex(), team = currentTeamSize(); t < threads; t += team) body(t);
 }
 
 }  // namespace skynnet

@@ -39,6 +39,7 @@
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/live_chart.h"
 #include "ui/widgets/main_window.h"
+#include "test_support.h"
 #include "ui/widgets/network_page.h"
 #include "ui/widgets/project_controller.h"
 #include "ui/widgets/results_page.h"
@@ -201,7 +202,7 @@ private:
         QSignalSpy finished(w->session(), &TrainingSession::finished);
         for (int run = 1; run <= 2; ++run) {
             w->trainPage()->startTraining();
-            QTRY_VERIFY_WITH_TIMEOUT(finished.count() == run, 60000);
+            QTRY_VERIFY_WITH_TIMEOUT(finished.count() == run, hangGuardMs(60000));
             QCOMPARE(finished.at(run - 1).at(0).value<TrainStatus>(), TrainStatus::Completed);
         }
         QCOMPARE(doc->earlierRuns().size(), std::size_t(1));
@@ -692,7 +693,7 @@ private slots:
             writeFileAtomically(stale.toStdString(), "half a project");
             QSignalSpy saved(autosave, &Autosave::saved);
             autosave->setIntervalMilliseconds(100);
-            QTRY_VERIFY_WITH_TIMEOUT(saved.count() > 0, 5000);
+            QTRY_VERIFY_WITH_TIMEOUT(saved.count() > 0, hangGuardMs(5000));
             recovery = saved.at(0).at(0).toString();
             QVERIFY(QFile::exists(recovery));
             QCOMPARE(w->settings()->recoveryFile(), recovery);

@@ -490,7 +490,7 @@ void TestUiCore::fullSession() {
     clock.start();
     session.start();
     QVERIFY(session.running());
-    QVERIFY(spies.finished.wait(60000));
+    QVERIFY(spies.finished.wait(hangGuardMs(60000)));
     const double seconds = double(clock.elapsed()) / 1000.0;
     QVERIFY(!session.running());
 
@@ -564,7 +564,7 @@ void TestUiCore::throttledProgress() {
     QElapsedTimer clock;
     clock.start();
     session.start();
-    QVERIFY(spies.finished.wait(60000));
+    QVERIFY(spies.finished.wait(hangGuardMs(60000)));
     const double seconds = double(clock.elapsed()) / 1000.0;
     QCOMPARE(statusOf(spies.finished), TrainStatus::Completed);
     const auto& snapshots = session.submodels();
@@ -589,7 +589,7 @@ void TestUiCore::cancelSession() {
     SessionSpies spies(session);
     connect(&session, &TrainingSession::progress, &session, [&session] { session.stop(); });
     session.start();
-    QVERIFY(spies.finished.wait(60000));
+    QVERIFY(spies.finished.wait(hangGuardMs(60000)));
     QCOMPARE(spies.finished.count(), 1);
     QCOMPARE(statusOf(spies.finished), TrainStatus::Cancelled);
     QVERIFY(!session.results());
@@ -625,7 +625,7 @@ void TestUiCore::pauseResume() {
     QCOMPARE(spies.finished.count(), 0);
     session.resume();
     QVERIFY(!session.paused());
-    QVERIFY(spies.finished.wait(60000));
+    QVERIFY(spies.finished.wait(hangGuardMs(60000)));
     QCOMPARE(statusOf(spies.finished), TrainStatus::Completed);
     QVERIFY(session.results());
 }
@@ -668,7 +668,7 @@ void TestUiCore::restartAndDestroyWhileRunning() {
         QCOMPARE(spies.started.count(), 2);
         QVERIFY(session.running());
         session.stop();
-        QVERIFY(session.waitForFinished(30000));
+        QVERIFY(session.waitForFinished(hangGuardMs(30000)));
         QCOMPARE(spies.finished.count(), 2);
         QCOMPARE(statusOf(spies.finished, 1), TrainStatus::Cancelled);
     }

@@ -36,6 +36,7 @@
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
+#include "test_support.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -265,7 +266,7 @@ private slots:
         QCOMPARE(started.count(), 1);
         QVERIFY(train->stopButton()->isEnabled());
         QVERIFY(!train->startButton()->isEnabled());
-        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, hangGuardMs(60000));
         QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Completed);
         QVERIFY(progress.count() > 0);
 
@@ -323,10 +324,10 @@ private slots:
         QSignalSpy finished(session, &TrainingSession::finished);
         QTest::mouseClick(train->startButton(), Qt::LeftButton);
         QVERIFY(session->running());
-        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, hangGuardMs(30000));
         QVERIFY(train->stopButton()->isEnabled());
         QTest::mouseClick(train->stopButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, hangGuardMs(30000));
         QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Cancelled);
         QVERIFY(!session->running());
         QVERIFY(!session->results());
@@ -348,7 +349,7 @@ private slots:
         quickTraining(doc, 2);
         QSignalSpy finished(window_->session(), &TrainingSession::finished);
         QTest::mouseClick(window_->trainPage()->startButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, hangGuardMs(60000));
         QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Completed);
         ResultsPage* page = window_->resultsPage();
         QVERIFY(page->hasResults());
@@ -384,7 +385,7 @@ private slots:
         quickTraining(w->document(), 500);
         QSignalSpy progress(w->session(), &TrainingSession::progress);
         QTest::mouseClick(w->trainPage()->startButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, hangGuardMs(30000));
         bool asked = false;
         QTimer::singleShot(200, this, [&asked] {
             if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
