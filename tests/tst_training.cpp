@@ -420,7 +420,7 @@ private slots:
         std::vector<int> visits(4, 0);
         parallelRegion(2, [&](int t) {
             if (t != 0) return;
-            b = batchSplit.computeGradients(split, *loss, Task::Classification, x, y);
+            b = batchSplit.computeGradients(split, *loss, Task::Classification, x, y, 0);
             parallelRegion(4, [&](int slot) { ++visits[std::size_t(slot)]; });
         });
         QCOMPARE(visits, std::vector<int>(4, 1));
