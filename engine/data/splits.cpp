@@ -35,13 +35,17 @@ std::vector<int> apportion(const std::vector<int>& sizes, double fraction) {
     return counts;
 }
 
-}  // namespace
-
-std::vector<PartSizes> partSizes(const std::vector<int>& groupSizes, double validationFraction, double testFraction) {
+void requireValidFractions(double validationFraction, double testFraction) {
     if (!(validationFraction >= 0 && validationFraction < 1 && testFraction >= 0 && testFraction < 1 &&
           validationFraction + testFraction < 1))
         throw Error("split fractions must be in [0, 1) and sum below 1: validation " + std::to_string(validationFraction) +
                     ", test " + std::to_string(testFraction));
+}
+
+}  // namespace
+
+std::vector<PartSizes> partSizes(const std::vector<int>& groupSizes, double validationFraction, double testFraction) {
+    requireValidFractions(validationFraction, testFraction);
     const std::vector<int> testCounts = apportion(groupSizes, testFraction);
     const std::vector<int> validationCounts = apportion(groupSizes, validationFraction);
     std::vector<PartSizes> parts(groupSizes.size());
@@ -56,7 +60,7 @@ std::vector<PartSizes> partSizes(const std::vector<int>& groupSizes, double vali
 }
 
 SplitIndices splitIndices(const Dataset& data, double validationFraction, double testFraction, std::uint64_t seed) {
-    partSizes({}, validationFraction, testFraction);  // refuses bad fractions before anything is read
+    requireValidFractions(validationFraction, testFraction);  // before anything is read
     Rng rng(seed);
     const int n = int(data.size());
 
