@@ -16,9 +16,9 @@
 #include <string>
 
 #include "core/error.h"
-#include "io/cpp_export.h"
+#include "export/cpp_export.h"
 #include "io/file_faults.h"
-#include "io/onnx_export.h"
+#include "export/onnx_export.h"
 #include "save_fixtures.h"
 
 #ifdef SAVE_CHILD_WITH_UI_CORE

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "data/generators.h"
-#include "io/combined_model_file.h"
-#include "io/project_file.h"
-#include "io/spec_json.h"
-#include "model/network_spec.h"
+#include "split/combined_model_file.h"
+#include "project/project_file.h"
+#include "model/saved_model.h"
+#include "spec/network_spec.h"
 #include "split/split_plan.h"
 
 namespace save_fixtures {

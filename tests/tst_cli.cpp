@@ -17,7 +17,7 @@
 #include <cmath>
 #include <optional>
 
-#include "io/onnx_export.h"
+#include "export/onnx_export.h"
 #include "cli_support.h"
 #include "test_support.h"
 

@@ -13,8 +13,8 @@
 
 #include "data/data_source.h"
 #include "data/splits.h"
-#include "io/combined_model_file.h"
-#include "io/project_file.h"
+#include "split/combined_model_file.h"
+#include "project/project_file.h"
 #include "train/metrics.h"
 #include "cli_support.h"
 #include "test_support.h"

@@ -17,8 +17,8 @@
 #include "io/atomic_file.h"
 #include "io/checksum.h"
 #include "io/json.h"
-#include "io/model_file.h"
-#include "io/spec_json.h"
+#include "io/container.h"
+#include "model/saved_model.h"
 #include "model/network.h"
 #include "test_support.h"
 

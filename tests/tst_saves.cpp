@@ -23,9 +23,9 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "io/cpp_export.h"
+#include "export/cpp_export.h"
 #include "io/file_faults.h"
-#include "io/onnx_export.h"
+#include "export/onnx_export.h"
 #include "output_files.h"
 #include "save_fixtures.h"
 #include "test_support.h"

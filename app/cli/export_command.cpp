@@ -6,8 +6,8 @@
 
 #include "cli_args.h"
 #include "commands.h"
-#include "io/cpp_export.h"
-#include "io/onnx_export.h"
+#include "export/cpp_export.h"
+#include "export/onnx_export.h"
 #include "model_input.h"
 #include "output_files.h"
 

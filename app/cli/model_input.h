@@ -6,7 +6,7 @@
 #include <string>
 
 #include "data/dataset.h"
-#include "io/combined_model_file.h"
+#include "split/combined_model_file.h"
 #include "split/combined_model.h"
 
 namespace skynnet::cli {

@@ -2,7 +2,7 @@
 // A project's data prepared as the desktop app prepares it (the shared rule of data/partition.h):
 // rows split with the project's seed and fractions (no test rows cut when there is
 // a test file), preprocessing fitted on the training rows only, and the network refitted to it.
-#include "io/project_file.h"
+#include "project/project_file.h"
 #include "train_setup.h"
 
 namespace skynnet::cli {

@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "interrupt.h"
-#include "io/project_file.h"
+#include "project/project_file.h"
 #include "output_files.h"
 #include "plan_view.h"
 #include "progress.h"

@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "core/error.h"
 #include "interrupt.h"
-#include "io/combined_model_file.h"
+#include "split/combined_model_file.h"
 #include "output_files.h"
 #include "plan_view.h"
 #include "progress.h"

@@ -9,7 +9,7 @@
 #include "data/preprocessing.h"
 #include "data/data_source.h"
 #include "losses/loss.h"
-#include "model/network_spec.h"
+#include "spec/network_spec.h"
 #include "split/split_plan.h"
 #include "train/train_types.h"
 

@@ -6,7 +6,7 @@
 
 #include "evaluation.h"
 #include "io/json.h"
-#include "model/network_spec.h"
+#include "spec/network_spec.h"
 #include "train/train_types.h"
 #include "train_options.h"
 #include "train_setup.h"

@@ -5,7 +5,7 @@
 #include "data/dataset.h"
 #include "data/preprocessing.h"
 #include "data/data_source.h"
-#include "io/spec_json.h"
+#include "model/saved_model.h"
 #include "model/network.h"
 #include "train_options.h"
 

@@ -12,8 +12,6 @@
 #include "data/csv_loader.h"
 #include "data/generators.h"
 #include "data/idx_loader.h"
-#include "io/combined_model_file.h"
-#include "io/spec_json.h"
 
 namespace skynnet {
 namespace {
@@ -234,28 +232,6 @@ DataLayout layoutOf(const Dataset& training, const std::string& targetColumn) {
     l.classNames = training.classNames;
     l.targetNames = training.targetNames;
     l.targetColumn = targetColumn;
-    return l;
-}
-
-DataLayout layoutOf(const SavedModel& model) {
-    DataLayout l;
-    l.task = model.task;
-    l.featureNames = model.featureNames;
-    l.categoricals = model.preprocessing.oneHot;
-    l.classNames = model.classNames;
-    l.targetNames = model.targetNames;
-    if (model.extra.isObject()) l.targetColumn = model.extra.value("target_column", "");
-    return l;
-}
-
-DataLayout layoutOf(const SavedCombinedModel& model) {
-    DataLayout l;
-    l.task = model.task();
-    l.featureNames = model.featureNames;
-    l.categoricals = model.preprocessing.oneHot;
-    l.classNames = model.classNames;
-    l.targetNames = model.targetNames;
-    if (model.extra.isObject()) l.targetColumn = model.extra.value("target_column", "");
     return l;
 }
 

@@ -20,9 +20,6 @@
 
 namespace skynnet {
 
-struct SavedModel;
-struct SavedCombinedModel;
-
 enum class DataKind { Csv, Idx, Builtin };
 
 struct DataRequest {
@@ -58,9 +55,6 @@ struct DataLayout {
 };
 
 DataLayout layoutOf(const Dataset& training, const std::string& targetColumn);
-// The layout a saved model expects (its extra "target_column" names the classification target).
-DataLayout layoutOf(const SavedModel& model);
-DataLayout layoutOf(const SavedCombinedModel& model);
 
 // Loads data like `layout`. With needTargets, labels or targets are loaded too (and their absence
 // is an Error); without, the result has features only (a CSV may lack the target columns).

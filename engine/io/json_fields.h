@@ -1,5 +1,8 @@
 #pragma once
 // Field readers shared by the file formats: each error names the field at fault.
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "core/error.h"
@@ -22,6 +25,29 @@ inline int intAtLeast(const Json& j, int min) {
     const int v = j.get<int>();
     if (v < min) j.fail("must be at least " + std::to_string(min) + ", not " + std::to_string(v));
     return v;
+}
+
+// Widths far beyond any real network; the bound keeps parameter counts of a hostile file from
+// overflowing 64 bits.
+inline constexpr std::int64_t maxUnits = std::int64_t(1) << 24;
+
+// A number with no fractional part, stored as an integer or not.
+inline bool isWhole(const Json& j) {
+    if (j.isInteger()) return true;
+    if (!j.isNumber()) return false;
+    const double d = j.asDouble();
+    return std::isfinite(d) && d == std::trunc(d);
+}
+
+inline int intAtLeast(const Json& j, std::int64_t min, std::int64_t max, const char* expected) {
+    if (!isWhole(j) || j.asDouble() < double(min)) j.fail(std::string("must be ") + expected);
+    if (j.asDouble() > double(max)) j.fail("must be at most " + std::to_string(max));
+    return int(j.asInt64());
+}
+
+inline int positiveInt(const Json& j, std::int64_t max = maxUnits) { return intAtLeast(j, 1, max, "a positive integer"); }
+inline int nonNegativeInt(const Json& j, std::int64_t max = INT_MAX) {
+    return intAtLeast(j, 0, max, "a non-negative integer");
 }
 
 }  // namespace skynnet

@@ -5,7 +5,7 @@
 
 #include "core/cancel.h"
 #include "layers/layer.h"
-#include "model/network_spec.h"
+#include "spec/network_spec.h"
 
 namespace skynnet {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/task.h"
-#include "model/network_spec.h"
+#include "spec/network_spec.h"
 #include "split/combination.h"
 #include "split/strategy.h"
 

@@ -5,7 +5,7 @@
 
 #include "core/error.h"
 #include "fuzz_support.h"
-#include "io/spec_json.h"
+#include "model/saved_model.h"
 #include "model_use.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

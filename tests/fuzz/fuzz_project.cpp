@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 #include "fuzz_support.h"
-#include "io/project_file.h"
+#include "project/project_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace skynnet;

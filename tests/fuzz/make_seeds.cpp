@@ -11,9 +11,9 @@
 
 #include "data/generators.h"
 #include "data/preprocessing.h"
-#include "io/combined_model_file.h"
-#include "io/project_file.h"
-#include "io/spec_json.h"
+#include "split/combined_model_file.h"
+#include "project/project_file.h"
+#include "model/saved_model.h"
 #include "model/network.h"
 #include "split/split_plan.h"
 

@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "fuzz_support.h"
-#include "io/combined_model_file.h"
+#include "split/combined_model_file.h"
 
 namespace skynnet::fuzz {
 

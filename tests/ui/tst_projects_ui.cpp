@@ -25,9 +25,9 @@
 #include <cstring>
 
 #include "io/atomic_file.h"
-#include "io/combined_model_file.h"
+#include "split/combined_model_file.h"
 #include "io/file_faults.h"
-#include "io/onnx_export.h"
+#include "export/onnx_export.h"
 #include "train/metrics.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"

@@ -7,7 +7,7 @@
 #include <QPointer>
 #include <vector>
 
-#include "model/network_spec.h"
+#include "spec/network_spec.h"
 #include "ui/core/project_document.h"
 #include "ui/core/model_roles.h"
 

@@ -13,8 +13,8 @@
 #include "data/dataset.h"
 #include "data/preprocessing.h"
 #include "data/splits.h"
-#include "io/project_file.h"
-#include "model/network_spec.h"
+#include "project/project_file.h"
+#include "spec/network_spec.h"
 #include "split/split_plan.h"
 #include "train/train_types.h"
 

@@ -7,7 +7,7 @@
 #include <QMutexLocker>
 
 #include "core/error.h"
-#include "io/data_reference.h"
+#include "project/data_reference.h"
 
 namespace skynnet::ui {
 namespace {

@@ -1,13 +1,13 @@
 #pragma once
 // The app's side of the project file: ProjectDocument and TrainingSession state to the engine's
-// ProjectData and back (engine/io/project_file.h does the file itself). No widgets and no
+// ProjectData and back (engine/project/project_file.h does the file itself). No widgets and no
 // dialogs: asking the user where moved data went is the caller's part. What takes time (reading,
 // writing, fingerprinting, loading data, rebuilding models) is split from what touches the
 // document and the session, so a front end can run it on a worker thread.
 #include <QString>
 #include <optional>
 
-#include "io/project_file.h"
+#include "project/project_file.h"
 #include "ui/core/data_loading.h"
 #include "ui/core/training_session.h"
 

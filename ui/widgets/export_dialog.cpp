@@ -13,8 +13,8 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
-#include "io/cpp_export.h"
-#include "io/onnx_export.h"
+#include "export/cpp_export.h"
+#include "export/onnx_export.h"
 #include "ui/widgets/format.h"
 
 namespace skynnet::ui {

@@ -5,7 +5,7 @@
 #include <QDialog>
 #include <QStringList>
 
-#include "io/combined_model_file.h"
+#include "split/combined_model_file.h"
 
 class QCheckBox;
 class QComboBox;

@@ -14,7 +14,7 @@
 // inference before it is written (atomically: an error leaves no file behind).
 #include <string>
 
-#include "io/combined_model_file.h"
+#include "split/combined_model_file.h"
 
 namespace skynnet {
 

@@ -1,4 +1,4 @@
-#include "io/model_file.h"
+#include "io/container.h"
 
 #include <algorithm>
 #include <bit>

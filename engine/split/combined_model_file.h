@@ -13,9 +13,9 @@
 
 #include "data/preprocessing.h"
 #include "io/json.h"
-#include "io/spec_json.h"
 #include "losses/loss.h"
-#include "model/network_spec.h"
+#include "model/saved_model.h"
+#include "spec/network_spec.h"
 #include "split/combination.h"
 #include "split/combined_model.h"
 
@@ -63,5 +63,9 @@ void saveCombinedModel(const std::string& path, const SavedCombinedModel& m);
 SavedCombinedModel loadCombinedModel(const std::string& path);
 // Either kind: what `predict` and `evaluate` load.
 SavedCombinedModel loadAnyModel(const std::string& path);
+
+// The layout data must have to be fed to the model (its extra "target_column" names the
+// classification target).
+DataLayout layoutOf(const SavedCombinedModel& model);
 
 }  // namespace skynnet

@@ -1,4 +1,4 @@
-#include "io/data_reference.h"
+#include "project/data_reference.h"
 
 #include <bit>
 #include <cstring>
@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "io/project_json.h"
+#include "project/project_json.h"
 
 namespace skynnet {
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "io/onnx_export.h"
+#include "export/onnx_export.h"
 
 #include "core/error.h"
 

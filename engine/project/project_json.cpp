@@ -1,12 +1,13 @@
 #include "io/json_fields.h"
-#include "io/project_json.h"
+#include "project/project_json.h"
 
 #include <bit>
 #include <cmath>
 #include <limits>
 
 #include "core/error.h"
-#include "io/spec_json.h"
+#include "data/preprocessing_json.h"
+#include "spec/spec_json.h"
 #include "layers/activation.h"
 
 namespace skynnet {

@@ -1,4 +1,4 @@
-#include "model/network_spec.h"
+#include "spec/network_spec.h"
 
 #include <sstream>
 

@@ -21,10 +21,10 @@
 
 #include "core/task.h"
 #include "data/preprocessing.h"
-#include "io/combined_model_file.h"
-#include "io/data_reference.h"
+#include "split/combined_model_file.h"
+#include "project/data_reference.h"
 #include "io/json.h"
-#include "model/network_spec.h"
+#include "spec/network_spec.h"
 #include "split/parallel_trainer.h"
 #include "split/split_plan.h"
 #include "train/train_types.h"

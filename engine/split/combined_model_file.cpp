@@ -1,11 +1,11 @@
 #include "io/json_fields.h"
-#include "io/combined_model_file.h"
+#include "split/combined_model_file.h"
 
 #include <climits>
 #include <span>
 
 #include "core/error.h"
-#include "io/model_file.h"
+#include "io/container.h"
 #include "model/network.h"
 
 namespace skynnet {
@@ -259,6 +259,17 @@ SavedCombinedModel loadAnyModel(const std::string& path) {
     // Read again through loadModel, the one reader of that format (its checks stay in one place).
     if (kind == "single") return asCombined(loadModel(path));
     throw Error(path + " holds a model of kind '" + kind + "', which this build cannot load (expected single or combined)");
+}
+
+DataLayout layoutOf(const SavedCombinedModel& model) {
+    DataLayout l;
+    l.task = model.task();
+    l.featureNames = model.featureNames;
+    l.categoricals = model.preprocessing.oneHot;
+    l.classNames = model.classNames;
+    l.targetNames = model.targetNames;
+    if (model.extra.isObject()) l.targetColumn = model.extra.value("target_column", "");
+    return l;
 }
 
 }  // namespace skynnet

@@ -11,7 +11,7 @@
 //   void predict(const float* rawFeatures, std::size_t samples, float* out);   // row-major rows
 #include <string>
 
-#include "io/combined_model_file.h"
+#include "split/combined_model_file.h"
 
 namespace skynnet {
 

@@ -1,4 +1,4 @@
-#include "io/cpp_export.h"
+#include "export/cpp_export.h"
 
 #include <algorithm>
 #include <cctype>

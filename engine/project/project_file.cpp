@@ -1,4 +1,4 @@
-#include "io/project_file.h"
+#include "project/project_file.h"
 
 #include <cstring>
 #include <filesystem>
@@ -6,9 +6,10 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "io/model_file.h"
-#include "io/project_json.h"
-#include "io/spec_json.h"
+#include "io/container.h"
+#include "project/project_json.h"
+#include "data/preprocessing_json.h"
+#include "spec/spec_json.h"
 
 namespace skynnet {
 namespace fs = std::filesystem;

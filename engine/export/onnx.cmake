@@ -1,4 +1,4 @@
-# ONNX export (io/onnx_export.cpp) builds the graph with the ONNX library's protobuf classes and
+# ONNX export (export/onnx_export.cpp) builds the graph with the ONNX library's protobuf classes and
 # checks it with the ONNX checker. Debian: libonnx-dev libprotobuf-dev protobuf-compiler.
 # Included from engine/CMakeLists.txt after skynnet_engine is defined. Without the library the
 # export is compiled out and exportOnnx() throws a clear Error at run time.
