@@ -301,13 +301,52 @@ private slots:
         skynnet::NetworkSpec spec;
         spec.input = skynnet::Shape{1, 4, 4};
         spec.layers = skynnet::parseLayers("dense:64:relu,dropout:0.3,dense:32:tanh,flatten,dense:8:leaky_relu,dense:5:sigmoid");
-        spec.layers[2].scalable = false;
+        std::get<skynnet::DenseSpec>(spec.layers[2]).scalable = false;
         spec.setOutputFor(skynnet::Task::Classification, 3);
         const Json j = Json::parse(skynnet::toJson(spec).dump(2), "spec.json");
         QCOMPARE(skynnet::networkSpecFromJson(j), spec);
         spec.setOutputFor(skynnet::Task::Regression, 2);
         spec.layers.clear();
         QCOMPARE(skynnet::networkSpecFromJson(Json::parse(skynnet::toJson(spec).dump())), spec);
+    }
+
+    void layerJsonOfEachKind_data() {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("dense") << R"({"type":"dense","units":512,"activation":"relu","scalable":true})";
+        QTest::newRow("dense fixed") << R"({"type":"dense","units":3,"activation":"tanh","scalable":false})";
+        QTest::newRow("dropout") << R"({"type":"dropout","rate":0.25,"scalable":false})";
+        QTest::newRow("flatten") << R"({"type":"flatten","scalable":false})";
+    }
+    void layerJsonOfEachKind() {
+        // The written form is the file format: byte for byte what it has always been.
+        QFETCH(QString, text);
+        const skynnet::LayerSpec layer = skynnet::layerSpecFromJson(Json::parse(text.toStdString(), "layer.json"));
+        QCOMPARE(QString::fromStdString(skynnet::toJson(layer).dump()), text);
+        QCOMPARE(skynnet::layerSpecFromJson(skynnet::toJson(layer)), layer);
+    }
+
+    void oldLayerJsonStillLoads() {
+        using namespace skynnet;
+        const auto load = [](const char* text) { return layerSpecFromJson(Json::parse(text, "old.json")); };
+        // Activation and scalable were optional: relu, and scalable for a dense layer.
+        QCOMPARE(load(R"({"type":"dense","units":16})"), LayerSpec(DenseSpec{16, Activation::ReLU, true}));
+        QCOMPARE(load(R"({"type":"dense","units":8,"activation":"leaky_relu","scalable":false})"),
+                 LayerSpec(DenseSpec{8, Activation::LeakyReLU, false}));
+        // Older designers stored a scalable flag on every kind; only dense widths ever shrank.
+        QCOMPARE(load(R"({"type":"dropout","rate":0.5,"scalable":true})"), LayerSpec(DropoutSpec{0.5f}));
+        QCOMPARE(load(R"({"type":"dropout","rate":0.2})"), LayerSpec(DropoutSpec{0.2f}));
+        QCOMPARE(load(R"({"type":"flatten"})"), LayerSpec(FlattenSpec{}));
+        QCOMPARE(load(R"({"type":"flatten","scalable":true,"units":4})"), LayerSpec(FlattenSpec{}));
+        // A whole network as the flat LayerSpec wrote it, key order and all.
+        const NetworkSpec net = networkSpecFromJson(Json::parse(
+            R"({"input":{"channels":1,"height":4,"width":4},"layers":[)"
+            R"({"type":"dense","units":64,"activation":"relu","scalable":true},)"
+            R"({"type":"dropout","rate":0.3,"scalable":false},{"type":"flatten","scalable":false},)"
+            R"({"type":"dense","units":32,"activation":"tanh","scalable":false}],"outputs":3,"outputActivation":"softmax"})",
+            "old.json"));
+        QCOMPARE(formatLayers(net.layers), std::string("dense:64:relu,dropout:0.3,flatten,dense:32:tanh"));
+        QVERIFY(!std::get<DenseSpec>(net.layers[3]).scalable);
+        QCOMPARE(paramCount(net), std::int64_t(16 * 64 + 64 + 64 * 32 + 32 + 32 * 3 + 3));
     }
 
     void networkSpecErrorsNameTheField_data() {

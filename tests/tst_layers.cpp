@@ -10,6 +10,7 @@
 #include "losses/loss.h"
 #include "model/gradient_check.h"
 #include "model/network.h"
+#include "test_support.h"
 
 using namespace skynnet;
 
@@ -256,6 +257,95 @@ private slots:
                 if (std::string(bad).size() > 0) QVERIFY2(std::string(e.what()).find("layer 1") != std::string::npos, e.what());
             }
             QVERIFY2(threw, bad);
+        }
+    }
+
+    void figuresOfEachKind() {
+        // dense 784 -> 512: W is 784 x 512 plus 512 biases; one multiply and one add per weight.
+        const LayerFigures dense = figures(DenseSpec{512, Activation::ReLU, true}, Shape{1, 28, 28});
+        QCOMPARE(dense.description, std::string("dense 512 relu"));
+        QCOMPARE(dense.output, Shape::flat(512));
+        QCOMPARE(dense.params, std::int64_t(401920));
+        QCOMPARE(dense.flopsPerSample, std::int64_t(802816));
+        QCOMPARE(dense.bufferValuesPerSample, std::int64_t(4 * 512));  // its output and input gradient, its activation's two
+
+        const LayerFigures dropout = figures(DropoutSpec{0.25f}, Shape{3, 4, 5});
+        QCOMPARE(dropout.description, std::string("dropout 0.25"));
+        QCOMPARE(dropout.output, (Shape{3, 4, 5}));  // keeps the shape it gets
+        QCOMPARE(dropout.params, std::int64_t(0));
+        QCOMPARE(dropout.flopsPerSample, std::int64_t(0));
+        QCOMPARE(dropout.bufferValuesPerSample, std::int64_t(4 * 60));
+
+        const LayerFigures flatten = figures(FlattenSpec{}, Shape{3, 4, 5});
+        QCOMPARE(flatten.description, std::string("flatten"));
+        QCOMPARE(flatten.output, Shape::flat(60));
+        QCOMPARE(flatten.params, std::int64_t(0));
+        QCOMPARE(flatten.flopsPerSample, std::int64_t(0));
+        QCOMPARE(flatten.bufferValuesPerSample, std::int64_t(4 * 60));
+
+        // The variant dispatches to the same figures.
+        QCOMPARE(figures(LayerSpec(DenseSpec{512, Activation::ReLU, true}), Shape{1, 28, 28}).params, dense.params);
+        QCOMPARE(figures(LayerSpec(FlattenSpec{}), Shape{3, 4, 5}).output, flatten.output);
+        QCOMPARE(kindName(DropoutSpec{}), std::string("dropout"));
+        QCOMPARE(layerKindList(), std::string("dense, dropout or flatten"));
+        QVERIFY(std::holds_alternative<FlattenSpec>(layerOfKind("flatten")));
+        QCOMPARE(errorText([] { layerOfKind("conv"); }),
+                 QString("unknown layer type 'conv' (expected dense, dropout or flatten)"));
+    }
+
+    void specFiguresAddUpPerLayer() {
+        // 784 -> dense 512 relu -> dropout -> output 10 softmax, batch 32, Adam's two slots.
+        NetworkSpec spec;
+        spec.input = Shape{1, 28, 28};
+        spec.layers = parseLayers("dense:512:relu,dropout:0.2");
+        spec.setOutputFor(Task::Classification, 10);
+        const auto f = describe(spec);
+        QCOMPARE(f.size(), std::size_t(3));
+        QCOMPARE(f[2].description, std::string("output 10 softmax"));
+        QCOMPARE(f[2].params, std::int64_t(512 * 10 + 10));
+        QCOMPARE(paramCount(spec), std::int64_t(401920 + 5130));
+        QCOMPARE(paramCountUpTo(spec, 1000), std::int64_t(1001));
+        QCOMPARE(flopsPerSample(spec), std::int64_t(802816 + 10240));
+        // Weights, gradients and two slots per parameter; 4 values per output value and sample of
+        // each layer; the input batch.
+        const std::int64_t values = 407050 * 4 + 32 * 4 * (512 + 512 + 10) + 32 * 784;
+        QCOMPARE(trainingMemoryBytes(spec, 32, 2), values * 4);
+    }
+
+    void networkMatchesItsSpecFigures_data() {
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<QString>("layers");
+        QTest::newRow("dense") << 1 << "dense:7:tanh,dense:3:linear";
+        QTest::newRow("dropout on an image") << 2 << "dropout:0.5,dense:6";
+        QTest::newRow("flatten an image") << 2 << "flatten,dense:4:sigmoid";
+        QTest::newRow("every kind") << 3 << "dense:5:leaky_relu,dropout:0.1,flatten,dense:4,dropout:0.3";
+    }
+    void networkMatchesItsSpecFigures() {
+        QFETCH(int, channels);
+        QFETCH(QString, layers);
+        NetworkSpec full;
+        full.input = Shape{channels, 3, 2};
+        full.layers = parseLayers(layers.toStdString());
+        full.setOutputFor(Task::Classification, 3);
+        // Every prefix of the hidden layers: the output layer then takes exactly the shape the last
+        // of them has in describe(), whatever its kind.
+        for (std::size_t k = 0; k <= full.layers.size(); ++k) {
+            NetworkSpec spec = full;
+            spec.layers.resize(k);
+            Network net(spec, 5);
+            QCOMPARE(net.paramCount(), paramCount(spec));
+            QCOMPARE(std::int64_t(net.flatWeights().size()), paramCount(spec));
+            const auto f = describe(spec);
+            const Shape hiddenOut = k == 0 ? spec.input : f[k - 1].output;
+            const Layer* outputDense = nullptr;
+            for (const auto& l : net.layers())
+                if (dynamic_cast<const Dense*>(l.get())) outputDense = l.get();
+            QVERIFY(outputDense);
+            QCOMPARE(outputDense->inputShape(), hiddenOut);
+            QCOMPARE(net.layers().back()->outputShape(), f.back().output);
+            std::int64_t flops = 0;
+            for (const auto& l : net.layers()) flops += l->flopsPerSample();
+            QCOMPARE(flops, flopsPerSample(spec));
         }
     }
 };

@@ -132,7 +132,7 @@ Fixture makeProject(const QString& dir) {
 
     p.network.input = Shape::flat(4);
     p.network.layers = parseLayers("dense:16:relu,dropout:0.25,dense:8:tanh");
-    p.network.layers[2].scalable = false;
+    std::get<DenseSpec>(p.network.layers[2]).scalable = false;
     p.network.setOutputFor(Task::Classification, 3);
 
     p.split.strategy = Strategy::ClassGroups;
@@ -645,7 +645,7 @@ private slots:
         Fixture f = makeProject(dir.path());
         const std::string path = dir.filePath("p.skynnet").toStdString();
         ProjectData p = f.project;
-        p.runs[1].results->model->specs[0].layers[0].units += 1;
+        std::get<DenseSpec>(p.runs[1].results->model->specs[0].layers[0]).units += 1;
         QVERIFY2(errorText([&] { saveProject(path, p); })
                      .startsWith(QString::fromStdString("cannot save " + path + ": runs[1].results.model: network 0")),
                  qPrintable(errorText([&] { saveProject(path, p); })));

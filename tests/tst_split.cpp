@@ -261,7 +261,7 @@ private slots:
         for (const auto& s : plan.submodels) {
             QCOMPARE(s.rows, range(0, 50));
             QCOMPARE(s.spec.outputs, s.columnEnd - s.columnBegin);
-            QCOMPARE(s.spec.layers[0].units, 10);
+            QCOMPARE(std::get<DenseSpec>(s.spec.layers[0]).units, 10);
         }
         QVERIFY(!plan.epochsScaled);  // off by default for regression
         QCOMPARE(plan.effectiveEpochs, plan.epochs);
@@ -280,13 +280,13 @@ private slots:
 
     void shrinking() {
         NetworkSpec spec = mlp("dense:512,dropout:0.2,dense:256,dense:100", 784);
-        spec.layers[3].scalable = false;
+        std::get<DenseSpec>(spec.layers[3]).scalable = false;
         const SplitPlan p3 = makePlan(spec, classInfo(10, 1), options(Strategy::ClassGroups, 3));
         const NetworkSpec& s = p3.submodels[0].spec;
-        QCOMPARE(s.layers[0].units, 342);  // ceil(512 / 1.5)
+        QCOMPARE(std::get<DenseSpec>(s.layers[0]).units, 342);  // ceil(512 / 1.5)
         QCOMPARE(s.layers[1], spec.layers[1]);
-        QCOMPARE(s.layers[2].units, 171);  // ceil(256 / 1.5)
-        QCOMPARE(s.layers[3].units, 100);  // not scalable
+        QCOMPARE(std::get<DenseSpec>(s.layers[2]).units, 171);  // ceil(256 / 1.5)
+        QCOMPARE(std::get<DenseSpec>(s.layers[3]).units, 100);  // not scalable
         QCOMPARE(s.outputs, 7);
         QCOMPARE(s.outputActivation, Activation::Softmax);
         QCOMPARE(p3.submodels[0].params, paramCount(s));
@@ -294,8 +294,8 @@ private slots:
         QCOMPARE(p3.submodels[0].memoryBytes, trainingMemoryBytes(s, 128, 2));
         QCOMPARE(p3.original.outputs, 10);
         const SplitPlan p10 = makePlan(spec, classInfo(10, 1), options(Strategy::ClassGroups, 10));
-        QCOMPARE(p10.submodels[0].spec.layers[0].units, 205);  // ceil(512 / 2.5)
-        QCOMPARE(p10.submodels[0].spec.layers[2].units, 103);  // ceil(256 / 2.5)
+        QCOMPARE(std::get<DenseSpec>(p10.submodels[0].spec.layers[0]).units, 205);  // ceil(512 / 2.5)
+        QCOMPARE(std::get<DenseSpec>(p10.submodels[0].spec.layers[2]).units, 103);  // ceil(256 / 2.5)
         QCOMPARE(shrinkWidth(300, 1.5), 200);
         QCOMPARE(shrinkWidth(3, 2.5), 2);
 
@@ -306,8 +306,8 @@ private slots:
         VERIFY_CONTAINS(e, "layer 2 (dense 2 relu): width 2 / F=2.5 rounds up to 1, below the minimum width of 2");
         // Marked not scalable, the same layer is fine.
         NetworkSpec fixed = mlp("dense:64,dense:2", 4);
-        fixed.layers[1].scalable = false;
-        QCOMPARE(makePlan(fixed, classInfo(10, 1), options(Strategy::ClassGroups, 10)).submodels[0].spec.layers[1].units, 2);
+        std::get<DenseSpec>(fixed.layers[1]).scalable = false;
+        QCOMPARE(std::get<DenseSpec>(makePlan(fixed, classInfo(10, 1), options(Strategy::ClassGroups, 10)).submodels[0].spec.layers[1]).units, 2);
     }
 
     void epochScaling() {
@@ -337,7 +337,7 @@ private slots:
         const SplitPlan a = shardsOf(3, 1), same = shardsOf(3, 1), other = shardsOf(3, 2);
         QCOMPARE(a.strategy, Strategy::BinaryShards);
         QCOMPARE(a.factor, 3.0);
-        QCOMPARE(a.submodels[0].spec.layers[0].units, 22);  // ceil(64 / 3)
+        QCOMPARE(std::get<DenseSpec>(a.submodels[0].spec.layers[0]).units, 22);  // ceil(64 / 3)
         QCOMPARE(a.submodels[0].spec.outputs, 1);
         QVERIFY(!a.epochsScaled);  // off by default for binary
         std::vector<int> all;
@@ -423,7 +423,7 @@ private slots:
         // shard, so that none holds a single class (refused: oneClassSubmodelsAreRefused).
         const SplitPlan shards = makePlan(mlp("dense:100", 4), classInfo(3, 30), options(Strategy::DataShards, 9));
         QCOMPARE(shards.factor, 3.0);
-        QCOMPARE(shards.submodels[0].spec.layers[0].units, 34);
+        QCOMPARE(std::get<DenseSpec>(shards.submodels[0].spec.layers[0]).units, 34);
         QCOMPARE(shards.submodels[0].spec.outputs, 3);
     }
 

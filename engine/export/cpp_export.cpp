@@ -99,10 +99,16 @@ const char* activationEnum(Activation a) {
 }
 
 std::vector<std::string> outputNames(const SavedCombinedModel& m) {
+    switch (m.task()) {
+    case Task::Regression:
+        if (!m.targetNames.empty()) return m.targetNames;
+        break;
+    case Task::Classification:
+        if (!m.classNames.empty()) return m.classNames;
+        break;
+    case Task::Binary: return {"probability of " + (m.classNames.size() == 2 ? m.classNames[1] : "class 2")};
+    }
     std::vector<std::string> names;
-    if (m.task() == Task::Regression && !m.targetNames.empty()) return m.targetNames;
-    if (m.task() == Task::Classification && !m.classNames.empty()) return m.classNames;
-    if (m.task() == Task::Binary) return {"probability of " + (m.classNames.size() == 2 ? m.classNames[1] : "class 2")};
     for (int i = 0; i < m.rule.outputs; ++i) names.push_back("output " + std::to_string(i + 1));
     return names;
 }
@@ -113,8 +119,11 @@ std::string submodelRole(const SavedCombinedModel& m, std::size_t i) {
     case Strategy::OutputSplit:
         return "target columns " + std::to_string(m.rule.columns[i].first) + " to " +
                std::to_string(m.rule.columns[i].second - 1);
-    default: return "shard " + std::to_string(i + 1) + " of " + std::to_string(m.specs.size());
+    case Strategy::BinaryShards:
+    case Strategy::DataShards:
+    case Strategy::Auto: break;  // validate() refuses auto before anything is written
     }
+    return "shard " + std::to_string(i + 1) + " of " + std::to_string(m.specs.size());
 }
 
 // The fixed helpers: the same text for every model.
@@ -235,9 +244,13 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
             inputs = units;
             widest = std::max(widest, units);
         };
-        // Dropout is the identity at inference; Flatten only renames a shape that is already flat.
         for (const LayerSpec& l : spec.layers)
-            if (l.type == LayerType::Dense) dense(l.units, l.activation, false);
+            visitLayer(
+                l, [&](const DenseSpec& d) { dense(d.units, d.activation, false); },
+                // The identity at inference.
+                [](const DropoutSpec&) {},
+                // Only renames a shape that is already flat: samples are flat rows throughout.
+                [](const FlattenSpec&) {});
         dense(spec.outputs, spec.outputActivation, true);
         out << "inline constexpr Dense " << sub << "[" << table.size() << "] = {\n    " << joined(table, ",\n    ")
             << "};\n";

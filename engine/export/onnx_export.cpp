@@ -178,9 +178,13 @@ std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector
         case Activation::Softmax: cur = b.opAxis("Softmax", {cur}, name + "/softmax", 1); break;
         }
     };
-    // Dropout is the identity at inference; Flatten only renames a shape that is already flat.
     for (const LayerSpec& l : spec.layers)
-        if (l.type == LayerType::Dense) denseLayer(l.units, l.activation);
+        visitLayer(
+            l, [&](const DenseSpec& d) { denseLayer(d.units, d.activation); },
+            // The identity at inference.
+            [](const DropoutSpec&) {},
+            // Only renames a shape that is already flat: samples are flat rows throughout.
+            [](const FlattenSpec&) {});
     denseLayer(spec.outputs, spec.outputActivation);
     if (at != weights.size()) throw Error("ONNX export: " + prefix + " has weights left over");
     return cur;
@@ -330,13 +334,20 @@ void exportSubmodelOnnx(const SavedCombinedModel& m, int index, const std::strin
     auto metadata = commonMetadata(m);
     metadata.emplace_back("skynnet.submodel", std::to_string(index + 1));
     std::string owns = "its shard's answer, in the combined model's format";
-    if (m.rule.strategy == Strategy::ClassGroups) {
+    switch (m.rule.strategy) {
+    case Strategy::ClassGroups:
         metadata.emplace_back("skynnet.classes", Json(m.rule.classes[i]).dump());
         owns = "the probabilities of its classes " + Json(m.rule.classes[i]).dump() + " (global indices)";
-    } else if (m.rule.strategy == Strategy::OutputSplit) {
+        break;
+    case Strategy::OutputSplit: {
         const auto [begin, end] = m.rule.columns[i];
         metadata.emplace_back("skynnet.columns", Json::array({begin, end}).dump());
         owns = "target columns " + std::to_string(begin) + " to " + std::to_string(end - 1) + " (0-based)";
+        break;
+    }
+    case Strategy::BinaryShards:
+    case Strategy::DataShards:
+    case Strategy::Auto: break;  // a shard answers in the combined model's format; validate() refused auto
     }
     const std::string doc = "Skynnet submodel " + std::to_string(index + 1) + " of " +
                             std::to_string(m.submodelCount()) + " (" + strategyName(m.rule.strategy) +

@@ -20,25 +20,48 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
     if (spec.input.size() < 1) throw Error("network input must have at least one feature");
     if (spec.outputs < 1) throw Error("network must have at least one output");
     Rng rng(seed);
-    auto add = [&](std::unique_ptr<Layer> layer) {
-        const Shape in = layers_.empty() ? spec.input : layers_.back()->outputShape();
-        layer->build(in, rng);
-        layers_.push_back(std::move(layer));
+    Shape shape = spec.input;
+    // Builds the layers one spec layer stands for and checks them against that layer's figures(),
+    // which the planner and the designer show: a kind whose layers disagree with its figures fails
+    // here rather than in a plan that promised other sizes.
+    const auto build = [&](const std::string& where, const LayerFigures& expected, auto addLayers) {
+        const std::size_t first = layers_.size();
+        addLayers([&](std::unique_ptr<Layer> layer) {
+            layer->build(layers_.empty() ? spec.input : layers_.back()->outputShape(), rng);
+            layers_.push_back(std::move(layer));
+        });
+        std::int64_t params = 0;
+        for (std::size_t i = first; i < layers_.size(); ++i) params += layers_[i]->paramCount();
+        const Shape built = layers_.size() > first ? layers_.back()->outputShape() : shape;
+        if (built != expected.output || params != expected.params)
+            throw Error(where + " (" + expected.description + "): built with output " + built.toString() + " and " +
+                        std::to_string(params) + " parameters, its figures say " + expected.output.toString() + " and " +
+                        std::to_string(expected.params));
+        shape = built;
+    };
+    const auto dense = [&](const DenseSpec& d) {
+        return [&d](auto add) {
+            add(std::make_unique<Dense>(d.units, initFor(d.activation)));
+            if (auto act = makeActivation(d.activation)) add(std::move(act));
+        };
     };
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+        const std::string where = "layer " + std::to_string(i + 1);
         const LayerSpec& l = spec.layers[i];
-        switch (l.type) {
-        case LayerType::Dense:
-            if (l.units < 1) throw Error("layer " + std::to_string(i + 1) + ": dense units must be at least 1");
-            add(std::make_unique<Dense>(l.units, initFor(l.activation)));
-            if (auto act = makeActivation(l.activation)) add(std::move(act));
-            break;
-        case LayerType::Dropout: add(std::make_unique<Dropout>(l.rate)); break;
-        case LayerType::Flatten: add(std::make_unique<Flatten>()); break;
-        }
+        const LayerFigures expected = figures(l, shape);
+        visitLayer(
+            l,
+            [&](const DenseSpec& d) {
+                if (d.units < 1) throw Error(where + ": dense units must be at least 1");
+                build(where, expected, dense(d));
+            },
+            [&](const DropoutSpec& d) {
+                build(where, expected, [&](auto add) { add(std::make_unique<Dropout>(d.rate)); });
+            },
+            [&](const FlattenSpec&) { build(where, expected, [](auto add) { add(std::make_unique<Flatten>()); }); });
     }
-    add(std::make_unique<Dense>(spec.outputs, initFor(spec.outputActivation)));
-    if (auto act = makeActivation(spec.outputActivation)) add(std::move(act));
+    const DenseSpec output = spec.outputLayer();
+    build("the output layer", figures(output, shape), dense(output));
 }
 
 Network::Network(const Network& other) : spec_(other.spec_) {

@@ -73,8 +73,10 @@ int slotsPerParam(OptimizerKind kind, float momentum) {
     switch (kind) {
     case OptimizerKind::SGD: return momentum > 0 ? 1 : 0;
     case OptimizerKind::RMSProp: return 1;
-    default: return 2;
+    case OptimizerKind::Adam:
+    case OptimizerKind::AdamW: return 2;
     }
+    return 2;
 }
 
 void SGD::step(const std::vector<Param>& params) {

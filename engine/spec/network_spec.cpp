@@ -18,7 +18,9 @@ void NetworkSpec::setOutputFor(Task task, int outputCount) {
 std::string NetworkSpec::widthsSummary() const {
     std::string s = std::to_string(input.size());
     for (const auto& l : layers)
-        if (l.type == LayerType::Dense) s += "-" + std::to_string(l.units);
+        visitLayer(
+            l, [&](const DenseSpec& d) { s += "-" + std::to_string(d.units); }, [](const DropoutSpec&) {},
+            [](const FlattenSpec&) {});
     return s + "-" + std::to_string(outputs);
 }
 
@@ -40,6 +42,33 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+// The arguments after "KIND:" of one layer of parseLayers(), into the layer of that kind.
+void parseArguments(LayerSpec& layer, const std::vector<std::string>& f) {
+    visitLayer(
+        layer,
+        [&](DenseSpec& d) {
+            if (f.size() < 2 || f.size() > 3) throw Error("expected dense:UNITS[:ACTIVATION]");
+            std::size_t used = 0;
+            d.units = std::stoi(f[1], &used);
+            if (used != f[1].size() || d.units < 1) throw Error("units must be a positive whole number");
+            d.activation = f.size() == 3 ? parseActivation(f[2]) : Activation::ReLU;
+            d.scalable = true;
+        },
+        [&](DropoutSpec& d) {
+            if (f.size() != 2) throw Error("expected dropout:RATE");
+            std::size_t used = 0;
+            d.rate = std::stof(f[1], &used);
+            if (used != f[1].size() || !(d.rate >= 0.0f && d.rate < 1.0f)) throw Error("rate must be in [0, 1)");
+        },
+        [&](FlattenSpec&) {
+            if (f.size() != 1) throw Error("flatten takes no arguments");
+        });
+}
+
+}  // namespace
+
 std::vector<LayerSpec> parseLayers(const std::string& text) {
     std::vector<LayerSpec> layers;
     const auto items = splitOn(text, ',');
@@ -48,34 +77,15 @@ std::vector<LayerSpec> parseLayers(const std::string& text) {
         auto f = splitOn(trim(items[i]), ':');
         for (auto& s : f) s = trim(s);
         if (f.empty() || f[0].empty()) throw Error(where + ": empty layer description");
-        LayerSpec l;
         try {
-            if (f[0] == "dense") {
-                if (f.size() < 2 || f.size() > 3) throw Error("expected dense:UNITS[:ACTIVATION]");
-                std::size_t used = 0;
-                l.units = std::stoi(f[1], &used);
-                if (used != f[1].size() || l.units < 1) throw Error("units must be a positive whole number");
-                l.activation = f.size() == 3 ? parseActivation(f[2]) : Activation::ReLU;
-            } else if (f[0] == "dropout") {
-                if (f.size() != 2) throw Error("expected dropout:RATE");
-                l.type = LayerType::Dropout;
-                std::size_t used = 0;
-                l.rate = std::stof(f[1], &used);
-                if (used != f[1].size() || !(l.rate >= 0.0f && l.rate < 1.0f)) throw Error("rate must be in [0, 1)");
-                l.scalable = false;
-            } else if (f[0] == "flatten") {
-                if (f.size() != 1) throw Error("flatten takes no arguments");
-                l.type = LayerType::Flatten;
-                l.scalable = false;
-            } else {
-                throw Error("unknown layer type '" + f[0] + "' (expected dense, dropout or flatten)");
-            }
+            LayerSpec l = layerOfKind(f[0]);
+            parseArguments(l, f);
+            layers.push_back(l);
         } catch (const Error& e) {
             throw Error(where + ": " + e.what());
         } catch (const std::exception&) {
             throw Error(where + ": not a number");
         }
-        layers.push_back(l);
     }
     if (layers.empty()) throw Error("no layers given");
     return layers;
@@ -85,50 +95,28 @@ std::string formatLayers(const std::vector<LayerSpec>& layers) {
     std::string s;
     for (const auto& l : layers) {
         if (!s.empty()) s += ",";
-        switch (l.type) {
-        case LayerType::Dense: s += "dense:" + std::to_string(l.units) + ":" + activationName(l.activation); break;
-        case LayerType::Dropout: {
-            std::ostringstream r;
-            r << l.rate;
-            s += "dropout:" + r.str();
-            break;
-        }
-        case LayerType::Flatten: s += "flatten"; break;
-        }
+        visitLayer(
+            l, [&](const DenseSpec& d) { s += "dense:" + std::to_string(d.units) + ":" + activationName(d.activation); },
+            [&](const DropoutSpec& d) {
+                std::ostringstream r;
+                r << d.rate;
+                s += "dropout:" + r.str();
+            },
+            [&](const FlattenSpec&) { s += "flatten"; });
     }
     return s;
 }
 
 std::vector<LayerFigures> describe(const NetworkSpec& spec) {
     std::vector<LayerFigures> out;
-    Index width = spec.input.size();
     Shape shape = spec.input;
-    auto dense = [&](int units, Activation a, const std::string& prefix) {
-        LayerFigures f;
-        f.description = prefix + " " + std::to_string(units) + " " + activationName(a);
-        f.params = std::int64_t(width) * units + units;
-        f.flopsPerSample = 2 * std::int64_t(width) * units;
-        shape = Shape::flat(units);
-        width = units;
-        f.output = shape;
-        out.push_back(f);
-    };
     for (const auto& l : spec.layers) {
-        switch (l.type) {
-        case LayerType::Dense: dense(l.units, l.activation, "dense"); break;
-        case LayerType::Dropout: {
-            std::ostringstream r;
-            r << "dropout " << l.rate;
-            out.push_back({r.str(), shape, 0, 0});
-            break;
-        }
-        case LayerType::Flatten:
-            shape = Shape::flat(int(width));
-            out.push_back({"flatten", shape, 0, 0});
-            break;
-        }
+        out.push_back(figures(l, shape));
+        shape = out.back().output;
     }
-    dense(spec.outputs, spec.outputActivation, "output");
+    const DenseSpec output = spec.outputLayer();
+    out.push_back(figures(output, shape));
+    out.back().description = "output " + std::to_string(output.units) + " " + activationName(output.activation);
     return out;
 }
 
@@ -158,8 +146,7 @@ std::int64_t trainingMemoryBytes(const NetworkSpec& spec, int batchSize, int slo
     std::int64_t values = 0;
     for (const auto& f : figures) {
         values += f.params * (2 + slotsPerParam);  // weights, gradients, optimiser slots
-        // output buffer and input-gradient buffer per layer, plus the activation's own two
-        values += 4 * std::int64_t(batchSize) * f.output.size();
+        values += std::int64_t(batchSize) * f.bufferValuesPerSample;
     }
     values += std::int64_t(batchSize) * spec.input.size();  // the gathered input batch
     return values * std::int64_t(sizeof(float));

@@ -8,20 +8,9 @@
 #include "core/task.h"
 #include "core/tensor.h"
 #include "layers/activation.h"
+#include "spec/layer_spec.h"
 
 namespace skynnet {
-
-enum class LayerType { Dense, Dropout, Flatten };
-
-struct LayerSpec {
-    LayerType type = LayerType::Dense;
-    int units = 0;                              // Dense
-    Activation activation = Activation::ReLU;   // Dense
-    float rate = 0.0f;                          // Dropout
-    bool scalable = true;                       // the split may shrink this width
-
-    bool operator==(const LayerSpec&) const = default;
-};
 
 struct NetworkSpec {
     Shape input;
@@ -33,6 +22,8 @@ struct NetworkSpec {
 
     // Sets outputs and their activation for a task: softmax over classes, one sigmoid, or linear.
     void setOutputFor(Task task, int outputCount);
+    // The output layer as a dense layer of its own (never scalable: its width follows the data).
+    DenseSpec outputLayer() const { return DenseSpec{outputs, outputActivation, false}; }
     // Human-readable "784-512-256-10" style summary of the widths.
     std::string widthsSummary() const;
 };
@@ -42,13 +33,8 @@ struct NetworkSpec {
 std::vector<LayerSpec> parseLayers(const std::string& text);
 std::string formatLayers(const std::vector<LayerSpec>& layers);
 
-// Per-layer figures of a spec, without allocating any weights.
-struct LayerFigures {
-    std::string description;  // "dense 512 relu"
-    Shape output;
-    std::int64_t params = 0;
-    std::int64_t flopsPerSample = 0;
-};
+// Per-layer figures of a spec (figures() of each hidden layer, then the output layer), without
+// allocating any weights.
 std::vector<LayerFigures> describe(const NetworkSpec& spec);
 std::int64_t paramCount(const NetworkSpec& spec);
 // paramCount() that stops just above `limit`, so a hostile spec read from a file cannot overflow.

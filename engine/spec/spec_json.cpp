@@ -6,17 +6,6 @@
 #include "io/json_fields.h"
 
 namespace skynnet {
-namespace {
-
-LayerType parseLayerType(const std::string& name) {
-    if (name == "dense") return LayerType::Dense;
-    if (name == "dropout") return LayerType::Dropout;
-    if (name == "flatten") return LayerType::Flatten;
-    throw Error("unknown layer type '" + name + "' (expected dense, dropout or flatten)");
-}
-
-}  // namespace
-
 Json toJson(const Shape& shape) {
     return Json::object({{"channels", shape.channels}, {"height", shape.height}, {"width", shape.width}});
 }
@@ -29,40 +18,38 @@ Shape shapeFromJson(const Json& j) {
 
 Json toJson(const LayerSpec& layer) {
     Json j;
-    switch (layer.type) {
-    case LayerType::Dense:
-        j["type"] = "dense";
-        j["units"] = layer.units;
-        j["activation"] = activationName(layer.activation);
-        break;
-    case LayerType::Dropout:
-        j["type"] = "dropout";
-        j["rate"] = layer.rate;
-        break;
-    case LayerType::Flatten: j["type"] = "flatten"; break;
-    }
-    j["scalable"] = layer.scalable;
+    j["type"] = kindName(layer);
+    // Files have always carried "scalable" on every layer, last; only a dense layer's can be true.
+    bool scalable = false;
+    visitLayer(
+        layer,
+        [&](const DenseSpec& d) {
+            j["units"] = d.units;
+            j["activation"] = activationName(d.activation);
+            scalable = d.scalable;
+        },
+        [&](const DropoutSpec& d) { j["rate"] = d.rate; }, [](const FlattenSpec&) {});
+    j["scalable"] = scalable;
     return j;
 }
 
 LayerSpec layerSpecFromJson(const Json& j) {
-    LayerSpec l;
-    l.type = parseNamed(j.at("type"), parseLayerType);
-    switch (l.type) {
-    case LayerType::Dense:
-        l.units = positiveInt(j.at("units"));
-        if (const Json* a = j.find("activation")) l.activation = parseNamed(*a, parseActivation);
-        break;
-    case LayerType::Dropout: {
-        const Json& rate = j.at("rate");
-        l.rate = float(rate.asDouble());
-        if (!(l.rate >= 0.0f && l.rate < 1.0f)) rate.fail("must be at least 0 and below 1");
-        break;
-    }
-    case LayerType::Flatten: break;
-    }
-    // Only dense widths can be shrunk by the split planner, as parseLayers() decides too.
-    l.scalable = j.value("scalable", l.type == LayerType::Dense);
+    LayerSpec l = parseNamed(j.at("type"), layerOfKind);
+    visitLayer(
+        l,
+        [&](DenseSpec& d) {
+            d.units = positiveInt(j.at("units"));
+            if (const Json* a = j.find("activation")) d.activation = parseNamed(*a, parseActivation);
+            d.scalable = j.value("scalable", true);
+        },
+        [&](DropoutSpec& d) {
+            const Json& rate = j.at("rate");
+            d.rate = float(rate.asDouble());
+            if (!(d.rate >= 0.0f && d.rate < 1.0f)) rate.fail("must be at least 0 and below 1");
+        },
+        // A "scalable" on another kind, which older designers could write, means nothing: the
+        // planner only ever shrank dense widths.
+        [](FlattenSpec&) {});
     return l;
 }
 

@@ -19,9 +19,14 @@ LossKind defaultLoss(Task task) {
 CombinedModel::CombinedModel(CombinationRule rule, std::vector<Network> submodels, LossKind loss)
     : rule_(std::move(rule)), submodels_(std::move(submodels)), loss_(loss) {
     if (submodels_.empty()) throw Error("a combined model needs at least one submodel");
-    const std::size_t expected = rule_.strategy == Strategy::ClassGroups   ? rule_.classes.size()
-                                 : rule_.strategy == Strategy::OutputSplit ? rule_.columns.size()
-                                                                           : submodels_.size();
+    std::size_t expected = submodels_.size();  // shards: any number
+    switch (rule_.strategy) {
+    case Strategy::ClassGroups: expected = rule_.classes.size(); break;
+    case Strategy::OutputSplit: expected = rule_.columns.size(); break;
+    case Strategy::BinaryShards:
+    case Strategy::DataShards:
+    case Strategy::Auto: break;
+    }
     if (expected != submodels_.size())
         throw Error(std::to_string(submodels_.size()) + " submodels for a " + strategyName(rule_.strategy) +
                     " rule of " + std::to_string(expected));

@@ -70,17 +70,23 @@ std::vector<int> expectedOutputs(const CombinationRule& r, std::size_t submodels
 
 Json ruleToJson(const CombinationRule& r) {
     Json j = Json::object({{"strategy", strategyName(r.strategy)}, {"outputs", r.outputs}});
-    if (r.strategy == Strategy::ClassGroups) {
+    switch (r.strategy) {
+    case Strategy::ClassGroups: {
         Json classes = Json::array();
         for (const auto& cs : r.classes) classes.push_back(Json(cs));
         j["classes"] = std::move(classes);
+        break;
     }
-    if (r.strategy == Strategy::OutputSplit) {
+    case Strategy::OutputSplit: {
         Json columns = Json::array();
         for (const auto& [begin, end] : r.columns) columns.push_back(Json::array({begin, end}));
         j["columns"] = std::move(columns);
+        break;
     }
-    if (r.strategy == Strategy::BinaryShards) j["binaryCombine"] = binaryCombineName(r.binaryCombine);
+    case Strategy::BinaryShards: j["binaryCombine"] = binaryCombineName(r.binaryCombine); break;
+    case Strategy::DataShards:
+    case Strategy::Auto: break;
+    }
     return j;
 }
 
@@ -90,14 +96,20 @@ CombinationRule ruleFromJson(const Json& j, Task task) {
     r.strategy = parseNamed(j.at("strategy"), parseStrategy);
     if (r.strategy == Strategy::Auto) j.at("strategy").fail("must be a resolved strategy, not auto");
     r.outputs = intAtLeast(j.at("outputs"), 1);
-    if (r.strategy == Strategy::ClassGroups)
+    switch (r.strategy) {
+    case Strategy::ClassGroups:
         for (const Json& cs : j.at("classes").asArray()) r.classes.push_back(cs.get<std::vector<int>>());
-    if (r.strategy == Strategy::OutputSplit)
+        break;
+    case Strategy::OutputSplit:
         for (const Json& c : j.at("columns").asArray()) {
             if (!c.isArray() || c.size() != 2) c.fail("must be a [first, end) pair of column indices");
             r.columns.emplace_back(c.at(std::size_t(0)).get<int>(), c.at(std::size_t(1)).get<int>());
         }
-    if (r.strategy == Strategy::BinaryShards) r.binaryCombine = parseNamed(j.at("binaryCombine"), parseBinaryCombine);
+        break;
+    case Strategy::BinaryShards: r.binaryCombine = parseNamed(j.at("binaryCombine"), parseBinaryCombine); break;
+    case Strategy::DataShards:
+    case Strategy::Auto: break;  // refused above
+    }
     return r;
 }
 

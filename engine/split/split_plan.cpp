@@ -13,16 +13,13 @@ namespace skynnet {
 namespace {
 
 // The reference's guidance keeps the epochs of conv nets; a later conv or recurrent layer type
-// answers false here (the switch has no default so the compiler asks).
+// answers false here (visitLayer() takes no catch-all, so the compiler asks).
 bool denseOnly(const NetworkSpec& spec) {
-    for (const auto& l : spec.layers) {
-        switch (l.type) {
-        case LayerType::Dense:
-        case LayerType::Dropout:
-        case LayerType::Flatten: break;
-        }
-    }
-    return true;
+    return std::all_of(spec.layers.begin(), spec.layers.end(), [](const LayerSpec& l) {
+        return visitLayer(
+            l, [](const DenseSpec&) { return true; }, [](const DropoutSpec&) { return true; },
+            [](const FlattenSpec&) { return true; });
+    });
 }
 
 Strategy resolve(Strategy requested, Task task) {
@@ -40,14 +37,28 @@ void requireTask(Strategy s, Task task) {
         throw Error("the " + strategyName(s) + " strategy needs " + needs + ", this dataset's task is " +
                     taskName(task) + " (use " + instead + ")");
     };
-    if (s == Strategy::ClassGroups && task != Task::Classification) {
-        if (task == Task::Binary) refuse("a multiclass classification task", "binary-shards or data-shards");
-        refuse("a multiclass classification task", "output-split or data-shards");
+    // What the task's own strategy is, to suggest it beside data-shards (which suits every task).
+    const auto instead = [&] {
+        switch (task) {
+        case Task::Classification: return "class-groups or data-shards";
+        case Task::Binary: return "binary-shards or data-shards";
+        case Task::Regression: return "output-split or data-shards";
+        }
+        return "data-shards";
+    };
+    switch (s) {
+    case Strategy::ClassGroups:
+        if (task != Task::Classification) refuse("a multiclass classification task", instead());
+        break;
+    case Strategy::BinaryShards:
+        if (task != Task::Binary) refuse("a binary task", instead());
+        break;
+    case Strategy::OutputSplit:
+        if (task != Task::Regression) refuse("a regression task", instead());
+        break;
+    case Strategy::DataShards:
+    case Strategy::Auto: break;  // any task; auto is resolved before this
     }
-    if (s == Strategy::BinaryShards && task != Task::Binary)
-        refuse("a binary task", task == Task::Regression ? "output-split or data-shards" : "class-groups or data-shards");
-    if (s == Strategy::OutputSplit && task != Task::Regression)
-        refuse("a regression task", task == Task::Binary ? "binary-shards or data-shards" : "class-groups or data-shards");
 }
 
 void validate(const DataInfo& data, const SplitOptions& o) {
@@ -68,6 +79,16 @@ void validate(const DataInfo& data, const SplitOptions& o) {
         if (data.labels[i] < 0 || data.labels[i] >= data.classCount)
             throw Error("sample " + std::to_string(i + 1) + " has label " + std::to_string(data.labels[i]) +
                         " outside the " + std::to_string(data.classCount) + " declared classes");
+}
+
+// The original model's outputs: one per class, one probability, or one per target column.
+int taskOutputs(const DataInfo& data) {
+    switch (data.task) {
+    case Task::Classification: return data.classCount;
+    case Task::Binary: return 1;
+    case Task::Regression: return data.targetColumns;
+    }
+    return data.targetColumns;
 }
 
 int outputsOf(const SplitPlan& plan, const SubmodelPlan& s) {
@@ -129,9 +150,9 @@ int shrinkWidth(int width, double factor) {
 
 NetworkSpec shrinkSpec(const NetworkSpec& original, double factor, Task task, int outputs) {
     NetworkSpec spec = original;
-    for (std::size_t i = 0; i < spec.layers.size(); ++i) {
-        LayerSpec& l = spec.layers[i];
-        if (l.type != LayerType::Dense || !l.scalable) continue;
+    // Only dense widths shrink (method.md §1); dropout and flatten follow the width before them.
+    const auto shrink = [&](std::size_t i, DenseSpec& l) {
+        if (!l.scalable) return;
         const int w = shrinkWidth(l.units, factor);
         if (w < 2 && w < l.units)
             throw Error("layer " + std::to_string(i + 1) + " (dense " + std::to_string(l.units) + " " +
@@ -140,7 +161,10 @@ NetworkSpec shrinkSpec(const NetworkSpec& original, double factor, Task task, in
                         ", below the minimum width of 2 (widen the layer, mark it not scalable, or request fewer "
                         "submodels)");
         l.units = w;
-    }
+    };
+    for (std::size_t i = 0; i < spec.layers.size(); ++i)
+        visitLayer(
+            spec.layers[i], [&](DenseSpec& l) { shrink(i, l); }, [](DropoutSpec&) {}, [](FlattenSpec&) {});
     spec.setOutputFor(task, outputs);
     return spec;
 }
@@ -154,8 +178,13 @@ CombinationRule SplitPlan::rule() const {
     r.outputs = outputs;
     r.binaryCombine = binaryCombine;
     for (const auto& s : submodels) {
-        if (strategy == Strategy::ClassGroups) r.classes.push_back(s.classes);
-        if (strategy == Strategy::OutputSplit) r.columns.emplace_back(s.columnBegin, s.columnEnd);
+        switch (strategy) {
+        case Strategy::ClassGroups: r.classes.push_back(s.classes); break;
+        case Strategy::OutputSplit: r.columns.emplace_back(s.columnBegin, s.columnEnd); break;
+        case Strategy::BinaryShards:
+        case Strategy::DataShards:
+        case Strategy::Auto: break;  // a shard owns every output
+        }
     }
     return r;
 }
@@ -172,9 +201,7 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
     plan.binaryCombine = options.binaryCombine;
     plan.samples = data.samples;
     plan.seed = options.seed;
-    plan.outputs = data.task == Task::Classification ? data.classCount
-                   : data.task == Task::Binary       ? 1
-                                                     : data.targetColumns;
+    plan.outputs = taskOutputs(data);
     plan.strategy = resolve(options.strategy, data.task);
     requireTask(plan.strategy, data.task);
     switch (plan.strategy) {

@@ -39,7 +39,8 @@ std::vector<int> ownRows(const CombinationRule& rule, int index, const Dataset& 
 }
 
 Matrix submodelTargets(const CombinationRule& rule, int index, const Dataset& data, const std::vector<int>& rows) {
-    if (rule.strategy == Strategy::ClassGroups) {
+    switch (rule.strategy) {
+    case Strategy::ClassGroups: {
         const auto local = localIndex(rule, index, data.classCount());
         Matrix y = Matrix::Zero(Index(rows.size()), Index(rule.classes[std::size_t(index)].size()));
         for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -51,9 +52,13 @@ Matrix submodelTargets(const CombinationRule& rule, int index, const Dataset& da
         }
         return y;
     }
-    if (rule.strategy == Strategy::OutputSplit) {
+    case Strategy::OutputSplit: {
         const auto [begin, end] = rule.columns[std::size_t(index)];
         return gatherRows(data.targets.middleCols(begin, end - begin), rows);
+    }
+    case Strategy::BinaryShards:
+    case Strategy::DataShards:
+    case Strategy::Auto: break;  // a shard learns the whole task's targets
     }
     return gatherRows(data.targetMatrix(), rows);
 }

@@ -591,10 +591,10 @@ private slots:
         QCOMPARE(doc->network().layers.size(), layers.size() + 1);
         QVERIFY(net->layerModel()->setData(net->layerModel()->index(0, LayerTableModel::Units), 48));
         QCOMPARE(stack->undoText(), QStringLiteral("Set layer 1 units to 48"));
-        QCOMPARE(doc->network().layers[0].units, 48);
+        QCOMPARE(std::get<DenseSpec>(doc->network().layers[0]).units, 48);
         stack->undo();
-        QCOMPARE(doc->network().layers[0].units, layers[0].units);
-        QCOMPARE(net->layerModel()->index(0, LayerTableModel::Units).data().toInt(), layers[0].units);
+        QCOMPARE(std::get<DenseSpec>(doc->network().layers[0]).units, std::get<DenseSpec>(layers[0]).units);
+        QCOMPARE(net->layerModel()->index(0, LayerTableModel::Units).data().toInt(), std::get<DenseSpec>(layers[0]).units);
         net->table()->selectRow(0);
         net->removeLayer();
         QCOMPARE(stack->undoText(), QStringLiteral("Remove layer 1"));

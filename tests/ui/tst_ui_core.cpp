@@ -168,7 +168,7 @@ void TestUiCore::documentSignalsOnlyOnChange() {
     d.seed = 7;
     doc.setDataSettings(d);
     NetworkSpec n = doc.network();
-    n.layers[0].units = 65;
+    std::get<DenseSpec>(n.layers[0]).units = 65;
     doc.setNetwork(n);
     SplitOptions o = doc.splitOptions();
     o.requested = 6;
@@ -218,7 +218,7 @@ void TestUiCore::documentPreparedAndPlan() {
     NetworkSpec n = doc.network();
     n.layers = parseLayers("dense:20:relu");
     doc.setNetwork(n);
-    QCOMPARE(doc.plan().original.layers.front().units, 20);
+    QCOMPARE(std::get<DenseSpec>(doc.plan().original.layers.front()).units, 20);
     o.requested = 6;
     doc.setSplitOptions(o);
     QCOMPARE(doc.plan().submodelCount(), 6);
@@ -373,29 +373,25 @@ void TestUiCore::layerModel() {
     QCOMPARE(model.data(model.index(0, LayerTableModel::Flops)).toLongLong(), 512LL);
 
     QVERIFY(model.setData(model.index(0, LayerTableModel::Units), 100));
-    QCOMPARE(doc.network().layers[0].units, 100);
+    QCOMPARE(std::get<DenseSpec>(doc.network().layers[0]).units, 100);
     QCOMPARE(networkChanged.count(), 1);
     QCOMPARE(model.data(model.index(1, LayerTableModel::Params)).toLongLong(), 100LL * 32 + 32);  // the next layer follows
     QVERIFY(model.setData(model.index(0, LayerTableModel::Activation), QStringLiteral("tanh")));
-    QCOMPARE(doc.network().layers[0].activation, Activation::Tanh);
+    QCOMPARE(std::get<DenseSpec>(doc.network().layers[0]).activation, Activation::Tanh);
     QVERIFY(model.setData(model.index(1, LayerTableModel::Scalable), Qt::Unchecked, Qt::CheckStateRole));
-    QVERIFY(!doc.network().layers[1].scalable);
+    QVERIFY(!std::get<DenseSpec>(doc.network().layers[1]).scalable);
 
     QSignalSpy rejected(&model, &LayerTableModel::editRejected);
     QVERIFY(!model.setData(model.index(0, LayerTableModel::Units), 0));
     QVERIFY(!model.setData(model.index(0, LayerTableModel::Activation), QStringLiteral("wiggle")));
     QCOMPARE(rejected.count(), 2);
-    QCOMPARE(doc.network().layers[0].units, 100);
+    QCOMPARE(std::get<DenseSpec>(doc.network().layers[0]).units, 100);
 
-    LayerSpec dropout;
-    dropout.type = LayerType::Dropout;
-    dropout.rate = 0.25f;
-    dropout.scalable = false;
-    QVERIFY(model.addLayer(1, dropout));
+    QVERIFY(model.addLayer(1, DropoutSpec{0.25f}));
     QCOMPARE(model.rowCount(), 4);
     QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dense:100:tanh,dropout:0.25,dense:32:relu"));
     QVERIFY(model.setData(model.index(1, LayerTableModel::Rate), 0.5));
-    QCOMPARE(doc.network().layers[1].rate, 0.5f);
+    QCOMPARE(std::get<DropoutSpec>(doc.network().layers[1]).rate, 0.5f);
     QVERIFY(model.moveLayer(0, 2));
     QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dropout:0.5,dense:32:relu,dense:100:tanh"));
     QVERIFY(model.moveLayer(2, 0));
@@ -404,7 +400,7 @@ void TestUiCore::layerModel() {
     QVERIFY(!model.removeLayer(2));  // the output row is not a hidden layer
     QCOMPARE(model.rowCount(), 3);
     QVERIFY(model.setData(model.index(1, LayerTableModel::Type), QStringLiteral("dropout")));
-    QCOMPARE(doc.network().layers[1].type, LayerType::Dropout);
+    QVERIFY(std::holds_alternative<DropoutSpec>(doc.network().layers[1]));
     QVERIFY(!(model.flags(model.index(1, LayerTableModel::Units)) & Qt::ItemIsEditable));
 
     // Changes made elsewhere (undo, a loaded project) reach the table through the document.

@@ -209,14 +209,14 @@ private slots:
         QVERIFY(model->setData(model->index(2, LayerTableModel::Activation), QStringLiteral("tanh")));
         page->table()->selectRow(2);
         page->moveLayer(-1);
-        QCOMPARE(doc->network().layers[1].activation, Activation::Tanh);
+        QCOMPARE(std::get<DenseSpec>(doc->network().layers[1]).activation, Activation::Tanh);
         page->table()->selectRow(1);
         page->removeLayer();
         QCOMPARE(doc->network().widthsSummary(), std::string("2-24-16-4"));
         QVERIFY(!page->hasErrors());
         // A refused edit leaves the network as it was.
         QVERIFY(!model->setData(model->index(0, LayerTableModel::Units), 0));
-        QCOMPARE(doc->network().layers[0].units, 24);
+        QCOMPARE(std::get<DenseSpec>(doc->network().layers[0]).units, 24);
     }
 
     void splitPagePlansAndWarns() {
@@ -361,8 +361,8 @@ private slots:
     void invalidNetworkIsFlaggedBeforeTraining() {
         ProjectDocument* doc = window_->document();
         NetworkSpec spec = doc->network();
-        spec.layers = {LayerSpec{}};
-        spec.layers[0].units = 0;  // the designer refuses this; a document edit can still make it
+        spec.layers = {DenseSpec{}};
+        std::get<DenseSpec>(spec.layers[0]).units = 0;  // the designer refuses this; a document edit can still make it
         doc->setNetwork(spec);
         QVERIFY(window_->networkPage()->hasErrors());
         QVERIFY(!window_->networkPage()->problemsText().isEmpty());

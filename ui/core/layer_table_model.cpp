@@ -6,32 +6,43 @@
 namespace skynnet::ui {
 namespace {
 
-QString typeName(LayerType t) {
-    switch (t) {
-    case LayerType::Dense: return QStringLiteral("dense");
-    case LayerType::Dropout: return QStringLiteral("dropout");
-    case LayerType::Flatten: return QStringLiteral("flatten");
+std::optional<LayerSpec> parseType(const QString& text) {
+    try {
+        return layerOfKind(text.trimmed().toLower().toStdString());
+    } catch (const Error&) {
+        return std::nullopt;
     }
-    return {};
 }
 
-std::optional<LayerType> parseType(const QString& text) {
-    const QString t = text.trimmed().toLower();
-    if (t == QLatin1String("dense")) return LayerType::Dense;
-    if (t == QLatin1String("dropout")) return LayerType::Dropout;
-    if (t == QLatin1String("flatten")) return LayerType::Flatten;
-    return std::nullopt;
+// A layer changed to another type gets that type's usual defaults; only dense widths are scalable
+// (method.md §1).
+LayerSpec retyped(const LayerSpec& l, const LayerSpec& type) {
+    if (type.index() == l.index()) return l;
+    return visitLayer(
+        type, [](const DenseSpec&) -> LayerSpec { return DenseSpec{64, skynnet::Activation::ReLU, true}; },
+        [](const DropoutSpec&) -> LayerSpec { return DropoutSpec{0.2f}; },
+        [](const FlattenSpec&) -> LayerSpec { return FlattenSpec{}; });
 }
 
-// A layer changed to another type keeps what still applies and gets the usual defaults otherwise;
-// only dense widths are scalable (method.md §1).
-LayerSpec retyped(LayerSpec l, LayerType type) {
-    if (type == l.type) return l;
-    l.type = type;
-    l.scalable = type == LayerType::Dense;
-    if (type == LayerType::Dense && l.units < 1) l.units = 64;
-    if (type == LayerType::Dropout && !(l.rate > 0)) l.rate = 0.2f;
-    return l;
+// The columns a layer of each kind lets the user edit (Type aside, which every kind has).
+bool editable(const LayerSpec& l, int column) {
+    return visitLayer(
+        l,
+        [&](const DenseSpec&) {
+            return column == LayerTableModel::Units || column == LayerTableModel::Activation ||
+                   column == LayerTableModel::Scalable;
+        },
+        [&](const DropoutSpec&) { return column == LayerTableModel::Rate; }, [](const FlattenSpec&) { return false; });
+}
+
+// Why a layer cannot go into the network, or empty.
+QString problemOf(const LayerSpec& l) {
+    return visitLayer(
+        l, [](const DenseSpec& d) { return d.units < 1 ? QStringLiteral("a dense layer needs at least 1 unit") : QString(); },
+        [](const DropoutSpec& d) {
+            return d.rate >= 0 && d.rate < 1 ? QString() : QStringLiteral("a dropout rate must be in [0, 1)");
+        },
+        [](const FlattenSpec&) { return QString(); });
 }
 
 bool numericColumn(int column) {
@@ -81,9 +92,7 @@ bool LayerTableModel::commit(const NetworkSpec& spec) {
 
 bool LayerTableModel::addLayer(int row, const LayerSpec& layer) {
     if (row < 0 || row > layerCount()) return reject(QStringLiteral("no layer position %1").arg(row + 1));
-    if (layer.type == LayerType::Dense && layer.units < 1) return reject(QStringLiteral("a dense layer needs at least 1 unit"));
-    if (layer.type == LayerType::Dropout && !(layer.rate >= 0 && layer.rate < 1))
-        return reject(QStringLiteral("a dropout rate must be in [0, 1)"));
+    if (const QString problem = problemOf(layer); !problem.isEmpty()) return reject(problem);
     beginInsertRows({}, row, row);
     spec_.layers.insert(spec_.layers.begin() + row, layer);
     refreshFigures();
@@ -135,25 +144,28 @@ QVariant LayerTableModel::display(int row, int column) const {
         }
     }
     const LayerSpec& l = spec_.layers[std::size_t(row)];
-    switch (column) {
-    case Type: return typeName(l.type);
-    case Units: return l.type == LayerType::Dense ? QVariant(l.units) : QVariant();
-    case Activation: return l.type == LayerType::Dense ? QVariant(QString::fromStdString(activationName(l.activation))) : QVariant();
-    case Rate: return l.type == LayerType::Dropout ? QVariant(double(l.rate)) : QVariant();
-    default: return {};
-    }
+    if (column == Type) return QString::fromStdString(kindName(l));
+    return visitLayer(
+        l,
+        [&](const DenseSpec& d) {
+            if (column == Units) return QVariant(d.units);
+            if (column == Activation) return QVariant(QString::fromStdString(activationName(d.activation)));
+            return QVariant();
+        },
+        [&](const DropoutSpec& d) { return column == Rate ? QVariant(double(d.rate)) : QVariant(); },
+        [](const FlattenSpec&) { return QVariant(); });
 }
 
 QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || !checkIndex(index)) return {};
     const int row = index.row(), column = index.column();
-    const bool dense = !isOutputRow(row) && spec_.layers[std::size_t(row)].type == LayerType::Dense;
+    const DenseSpec* dense = isOutputRow(row) ? nullptr : std::get_if<DenseSpec>(&spec_.layers[std::size_t(row)]);
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole:
     case SortRole: return display(row, column);
     case Qt::CheckStateRole:
-        if (column == Scalable && dense) return spec_.layers[std::size_t(row)].scalable ? Qt::Checked : Qt::Unchecked;
+        if (column == Scalable && dense) return dense->scalable ? Qt::Checked : Qt::Unchecked;
         return {};
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::Alignment((numericColumn(column) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));
@@ -161,8 +173,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
         if (isOutputRow(row)) return QStringLiteral("the output layer follows the data: its units are the classes or target columns");
         if (column == Scalable && dense)
             return QStringLiteral("scalable: each submodel gets ceil(units / F) units; off: the width is kept");
-        if (column == Units && dense && spec_.layers[std::size_t(row)].scalable)
-            return QStringLiteral("%1 units in the original model, ceil(%1 / F) in each submodel").arg(spec_.layers[std::size_t(row)].units);
+        if (column == Units && dense && dense->scalable)
+            return QStringLiteral("%1 units in the original model, ceil(%1 / F) in each submodel").arg(dense->units);
         if (column == Params || column == Flops) return QString::fromStdString(figures_[std::size_t(row)].description);
         return {};
     default: return {};
@@ -173,15 +185,10 @@ Qt::ItemFlags LayerTableModel::flags(const QModelIndex& index) const {
     if (!index.isValid() || !checkIndex(index)) return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
     if (isOutputRow(index.row())) return f;
-    const LayerType t = spec_.layers[std::size_t(index.row())].type;
-    switch (index.column()) {
-    case Type: return f | Qt::ItemIsEditable;
-    case Units:
-    case Activation: return t == LayerType::Dense ? f | Qt::ItemIsEditable : f;
-    case Rate: return t == LayerType::Dropout ? f | Qt::ItemIsEditable : f;
-    case Scalable: return t == LayerType::Dense ? f | Qt::ItemIsUserCheckable : f;
-    default: return f;
-    }
+    const int column = index.column();
+    if (column == Type) return f | Qt::ItemIsEditable;
+    if (!editable(spec_.layers[std::size_t(index.row())], column)) return f;
+    return f | (column == Scalable ? Qt::ItemIsUserCheckable : Qt::ItemIsEditable);
 }
 
 bool LayerTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
@@ -190,23 +197,29 @@ bool LayerTableModel::setData(const QModelIndex& index, const QVariant& value, i
     const int row = index.row();
     LayerSpec l = spec_.layers[std::size_t(row)];
     const QString where = QStringLiteral("layer %1: ").arg(row + 1);
+    // flags() let through only the columns of this layer's kind, so the get<> below cannot throw.
     if (role == Qt::CheckStateRole && index.column() == Scalable) {
-        l.scalable = value.toInt() == Qt::Checked;
+        std::get<DenseSpec>(l).scalable = value.toInt() == Qt::Checked;
     } else if (role != Qt::EditRole) {
         return false;
     } else if (index.column() == Type) {
-        const auto t = value.typeId() == QMetaType::Int ? std::optional<LayerType>(LayerType(value.toInt())) : parseType(value.toString());
-        if (!t || (*t != LayerType::Dense && *t != LayerType::Dropout && *t != LayerType::Flatten))
-            return reject(where + QStringLiteral("unknown layer type '%1' (expected dense, dropout or flatten)").arg(value.toString()));
+        const auto& kinds = layerKindNames();
+        const int i = value.toInt();
+        const auto t = value.typeId() != QMetaType::Int ? parseType(value.toString())
+                       : i >= 0 && i < int(kinds.size()) ? std::optional<LayerSpec>(layerOfKind(kinds[std::size_t(i)]))
+                                                         : std::nullopt;
+        if (!t)
+            return reject(where + QStringLiteral("unknown layer type '%1' (expected %2)")
+                                      .arg(value.toString(), QString::fromStdString(layerKindList())));
         l = retyped(l, *t);
     } else if (index.column() == Units) {
         bool ok = false;
         const int units = value.toInt(&ok);
         if (!ok || units < 1) return reject(where + QStringLiteral("units must be a whole number of at least 1"));
-        l.units = units;
+        std::get<DenseSpec>(l).units = units;
     } else if (index.column() == Activation) {
         try {
-            l.activation = parseActivation(value.toString().trimmed().toLower().toStdString());
+            std::get<DenseSpec>(l).activation = parseActivation(value.toString().trimmed().toLower().toStdString());
         } catch (const Error& e) {
             return reject(where + QString::fromStdString(e.what()));
         }
@@ -214,7 +227,7 @@ bool LayerTableModel::setData(const QModelIndex& index, const QVariant& value, i
         bool ok = false;
         const double rate = value.toDouble(&ok);
         if (!ok || !(rate >= 0 && rate < 1)) return reject(where + QStringLiteral("the dropout rate must be in [0, 1)"));
-        l.rate = float(rate);
+        std::get<DropoutSpec>(l).rate = float(rate);
     } else {
         return false;
     }

@@ -38,13 +38,22 @@ QString describeNetworkEdit(const NetworkSpec& a, const NetworkSpec& b) {
     std::size_t last = x.size() - 1;
     while (last > i && x[last] == y[last]) --last;
     if (last == i) {  // one layer edited: name what changed
-        const LayerSpec &l = x[i], &m = y[i];
-        if (l.type != m.type) return tr("Set layer %1 type").arg(i + 1);
-        if (l.units != m.units) return tr("Set layer %1 units to %2").arg(i + 1).arg(m.units);
-        if (l.activation != m.activation) return tr("Set layer %1 activation").arg(i + 1);
-        if (l.rate != m.rate) return tr("Set layer %1 rate to %2").arg(i + 1).arg(double(m.rate));
-        if (l.scalable != m.scalable) return tr("Set layer %1 scalable %2").arg(i + 1).arg(m.scalable ? tr("on") : tr("off"));
-        return tr("Edit layer %1").arg(i + 1);
+        if (x[i].index() != y[i].index()) return tr("Set layer %1 type").arg(i + 1);
+        const QString edit = visitLayer(
+            y[i],
+            [&](const DenseSpec& m) {
+                const auto& l = std::get<DenseSpec>(x[i]);
+                if (l.units != m.units) return tr("Set layer %1 units to %2").arg(i + 1).arg(m.units);
+                if (l.activation != m.activation) return tr("Set layer %1 activation").arg(i + 1);
+                if (l.scalable != m.scalable) return tr("Set layer %1 scalable %2").arg(i + 1).arg(m.scalable ? tr("on") : tr("off"));
+                return QString();
+            },
+            [&](const DropoutSpec& m) {
+                const auto& l = std::get<DropoutSpec>(x[i]);
+                return l.rate != m.rate ? tr("Set layer %1 rate to %2").arg(i + 1).arg(double(m.rate)) : QString();
+            },
+            [](const FlattenSpec&) { return QString(); });
+        return edit.isEmpty() ? tr("Edit layer %1").arg(i + 1) : edit;
     }
     // One layer taken out at i and put back at last (or the reverse): a move.
     const auto span = [](const std::vector<LayerSpec>& v, std::size_t from, std::size_t to) {

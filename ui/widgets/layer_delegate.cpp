@@ -10,7 +10,11 @@ namespace skynnet::ui {
 namespace {
 
 const QStringList& typeNames() {
-    static const QStringList names{QStringLiteral("dense"), QStringLiteral("dropout"), QStringLiteral("flatten")};
+    static const QStringList names = [] {
+        QStringList n;
+        for (const auto& kind : layerKindNames()) n << QString::fromStdString(kind);
+        return n;
+    }();
     return names;
 }
 

@@ -25,16 +25,19 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
     if (!document.hasData()) c.errors << QObject::tr("No data loaded: the input and output layers follow the data.");
     int dense = 0, scalable = 0;
     for (std::size_t i = 0; i < net.layers.size(); ++i) {
-        const LayerSpec& l = net.layers[i];
         const QString where = QObject::tr("Layer %1").arg(i + 1);
-        if (l.type == LayerType::Dense) {
-            ++dense;
-            if (l.units < 1) c.errors << QObject::tr("%1: a dense layer needs at least 1 unit.").arg(where);
-            else if (l.scalable) ++scalable;
-            if (l.units == 1) c.warnings << QObject::tr("%1: a single unit is a bottleneck the whole network must pass.").arg(where);
-        } else if (l.type == LayerType::Dropout && !(l.rate >= 0 && l.rate < 1)) {
-            c.errors << QObject::tr("%1: the dropout rate must be in [0, 1).").arg(where);
-        }
+        visitLayer(
+            net.layers[i],
+            [&](const DenseSpec& d) {
+                ++dense;
+                if (d.units < 1) c.errors << QObject::tr("%1: a dense layer needs at least 1 unit.").arg(where);
+                else if (d.scalable) ++scalable;
+                if (d.units == 1) c.warnings << QObject::tr("%1: a single unit is a bottleneck the whole network must pass.").arg(where);
+            },
+            [&](const DropoutSpec& d) {
+                if (!(d.rate >= 0 && d.rate < 1)) c.errors << QObject::tr("%1: the dropout rate must be in [0, 1).").arg(where);
+            },
+            [](const FlattenSpec&) {});
     }
     if (dense == 0)
         c.warnings << QObject::tr("No hidden dense layer: a linear model, and the split has no width to shrink.");

@@ -124,9 +124,7 @@ void NetworkPage::selectLayer(int row) {
 
 void NetworkPage::addLayer() {
     const int at = selectedLayer() >= 0 ? selectedLayer() + 1 : model_->layerCount();
-    LayerSpec l;
-    l.units = 64;
-    if (model_->addLayer(at, l)) selectLayer(at);
+    if (model_->addLayer(at, DenseSpec{64, Activation::ReLU, true})) selectLayer(at);
 }
 
 void NetworkPage::removeLayer() {
