@@ -40,10 +40,6 @@ std::string trim(const std::string& s) {
     return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-}  // namespace
-
-namespace {
-
 // The arguments after "KIND:" of one layer of parseLayers(), into the layer of that kind.
 void parseArguments(LayerSpec& layer, const std::vector<std::string>& f) {
     visitLayer(

@@ -229,10 +229,11 @@ void validate(const SavedCombinedModel& m, const std::string& context) {
             fail(std::string(key) + " has " + std::to_string(list.size()) + " names for a " + taskName(m.task()) +
                  " model expecting " + std::to_string(expected));
     };
-    if (m.task() == Task::Regression)
-        names(m.targetNames, std::size_t(m.rule.outputs), "targetNames");
-    else
-        names(m.classNames, m.task() == Task::Binary ? 2 : std::size_t(m.rule.outputs), "classNames");
+    switch (m.task()) {
+    case Task::Classification: names(m.classNames, std::size_t(m.rule.outputs), "classNames"); break;
+    case Task::Binary: names(m.classNames, 2, "classNames"); break;
+    case Task::Regression: names(m.targetNames, std::size_t(m.rule.outputs), "targetNames"); break;
+    }
 }
 
 void saveCombinedModel(const std::string& path, const SavedCombinedModel& m) {

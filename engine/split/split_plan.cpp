@@ -67,12 +67,16 @@ void validate(const DataInfo& data, const SplitOptions& o) {
     if (o.optimizerSlots < 0) throw Error("optimizer slots must not be negative");
     if (o.epochs < 0) throw Error("epochs " + std::to_string(o.epochs) + ": must not be negative");
     if (data.samples < 1) throw Error("no training samples to split");
-    if (data.task == Task::Regression) {
+    switch (data.task) {
+    case Task::Regression:
         if (data.targetColumns < 1) throw Error("a regression dataset needs at least one target column");
-        return;
+        return;  // no labels to check
+    case Task::Binary:
+        if (data.classCount != 2)
+            throw Error("a binary task needs exactly 2 classes, the data declares " + std::to_string(data.classCount));
+        break;
+    case Task::Classification: break;
     }
-    if (data.task == Task::Binary && data.classCount != 2)
-        throw Error("a binary task needs exactly 2 classes, the data declares " + std::to_string(data.classCount));
     if (long(data.labels.size()) != data.samples)
         throw Error(std::to_string(data.labels.size()) + " labels for " + std::to_string(data.samples) + " samples");
     for (std::size_t i = 0; i < data.labels.size(); ++i)
