@@ -61,12 +61,16 @@ std::string ownedSummary(const SplitPlan& plan, int index) { return ownedText(pl
 
 std::vector<int> ownedOutputs(const SplitPlan& plan, int index) {
     const SubmodelPlan& s = plan.submodels[std::size_t(index)];
-    if (plan.strategy == Strategy::ClassGroups) return s.classes;
     std::vector<int> all;
-    if (plan.strategy == Strategy::OutputSplit) {
+    switch (plan.strategy) {
+    case Strategy::ClassGroups: return s.classes;
+    case Strategy::OutputSplit:
         all.resize(std::size_t(s.columnEnd - s.columnBegin));
         std::iota(all.begin(), all.end(), s.columnBegin);
         return all;
+    case Strategy::BinaryShards:
+    case Strategy::DataShards:
+    case Strategy::Auto: break;  // a shard owns every output
     }
     all.resize(std::size_t(allOutputs(plan)));
     std::iota(all.begin(), all.end(), 0);

@@ -22,16 +22,6 @@ bool denseOnly(const NetworkSpec& spec) {
     });
 }
 
-Strategy resolve(Strategy requested, Task task) {
-    if (requested != Strategy::Auto) return requested;
-    switch (task) {
-    case Task::Classification: return Strategy::ClassGroups;
-    case Task::Binary: return Strategy::BinaryShards;
-    case Task::Regression: return Strategy::OutputSplit;
-    }
-    return Strategy::DataShards;
-}
-
 void requireTask(Strategy s, Task task) {
     const auto refuse = [&](const char* needs, const char* instead) {
         throw Error("the " + strategyName(s) + " strategy needs " + needs + ", this dataset's task is " +
@@ -147,6 +137,16 @@ std::string DataInfo::className(int c) const {
     return std::to_string(c);
 }
 
+Strategy resolveStrategy(Strategy requested, Task task) {
+    if (requested != Strategy::Auto) return requested;
+    switch (task) {
+    case Task::Classification: return Strategy::ClassGroups;
+    case Task::Binary: return Strategy::BinaryShards;
+    case Task::Regression: return Strategy::OutputSplit;
+    }
+    return Strategy::DataShards;
+}
+
 int shrinkWidth(int width, double factor) {
     // F is g/2 or sqrt(N): a quotient that should be whole may land a hair above it.
     return int(std::ceil(double(width) / factor - 1e-9));
@@ -206,7 +206,7 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
     plan.samples = data.samples;
     plan.seed = options.seed;
     plan.outputs = taskOutputs(data);
-    plan.strategy = resolve(options.strategy, data.task);
+    plan.strategy = resolveStrategy(options.strategy, data.task);
     requireTask(plan.strategy, data.task);
     switch (plan.strategy) {
     case Strategy::ClassGroups: detail::planClassGroups(plan, data, options); break;

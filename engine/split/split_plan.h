@@ -82,6 +82,9 @@ struct SplitPlan {
 
 SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const SplitOptions& options);
 SplitPlan makePlan(const NetworkSpec& original, const Dataset& train, const SplitOptions& options);
+// The strategy makePlan() uses: the requested one, or for auto the task's own (class-groups,
+// binary-shards, output-split).
+Strategy resolveStrategy(Strategy requested, Task task);
 
 // The network with every scalable Dense width w made ceil(w / F) and the output layer set for the
 // task with `outputs` units. Throws Error naming the layer whose width would fall below 2.

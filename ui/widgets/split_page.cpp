@@ -219,10 +219,7 @@ void SplitPage::fromDocument() {
     // Options that cannot matter for this data and strategy are greyed out, not hidden.
     const auto data = document_->dataset();
     const bool regression = data && data->task == Task::Regression;
-    Strategy s = o.strategy;
-    if (s == Strategy::Auto && data)  // what the planner will choose for this task
-        s = data->task == Task::Classification ? Strategy::ClassGroups
-                                               : (data->task == Task::Binary ? Strategy::BinaryShards : Strategy::OutputSplit);
+    const Strategy s = data ? resolveStrategy(o.strategy, data->task) : o.strategy;  // what the planner will use
     const bool shards = s == Strategy::DataShards || (s == Strategy::OutputSplit && o.regressionFallbackToShards);
     autoFactor_->setEnabled(shards);
     factor_->setEnabled(shards && !autoFactor_->isChecked());
