@@ -288,17 +288,7 @@ SplitPlan ProjectDocument::plan() const {
     if (planCache_ && planCache_->revision == revision_ && planCache_->network == network_ &&
         sameSplit(planCache_->options, options))
         return planCache_->plan;
-    const SplitIndices& idx = splitIndicesOfData();
-    DataInfo info;
-    info.task = dataset_->task;
-    info.classCount = dataset_->classCount();
-    info.classNames = dataset_->classNames;
-    info.targetColumns = dataset_->task == Task::Regression ? int(dataset_->targets.cols()) : 0;
-    if (dataset_->task != Task::Regression) {
-        info.labels.reserve(idx.train.size());
-        for (int row : idx.train) info.labels.push_back(dataset_->labels[std::size_t(row)]);
-    }
-    info.samples = long(idx.train.size());
+    const DataInfo info = DataInfo::of(*dataset_, splitIndicesOfData().train);
     SplitPlan p = makePlan(network_, info, options);  // throws before the cache changes
     planCache_ = PlanCache{revision_, network_, options, p};
     return p;
