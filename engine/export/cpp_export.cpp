@@ -101,12 +101,12 @@ const char* activationEnum(Activation a) {
 std::vector<std::string> outputNames(const SavedCombinedModel& m) {
     switch (m.task()) {
     case Task::Regression:
-        if (!m.targetNames.empty()) return m.targetNames;
+        if (!m.schema.targetNames.empty()) return m.schema.targetNames;
         break;
     case Task::Classification:
-        if (!m.classNames.empty()) return m.classNames;
+        if (!m.schema.classNames.empty()) return m.schema.classNames;
         break;
-    case Task::Binary: return {"probability of " + (m.classNames.size() == 2 ? m.classNames[1] : "class 2")};
+    case Task::Binary: return {"probability of " + (m.schema.classNames.size() == 2 ? m.schema.classNames[1] : "class 2")};
     }
     std::vector<std::string> names;
     for (int i = 0; i < m.rule.outputs; ++i) names.push_back("output " + std::to_string(i + 1));
@@ -310,7 +310,7 @@ void writeCombination(std::ostream& out, const SavedCombinedModel& m) {
 std::string cppHeaderText(const SavedCombinedModel& m, const CppExportOptions& o) {
     validate(m, "C++ export");
     checkNamespace(o.namespaceName);
-    std::vector<std::string> rawNames = m.featureNames;
+    std::vector<std::string> rawNames = m.schema.featureNames;
     if (!m.preprocessing.fitted() || int(rawNames.size()) != m.rawColumns()) rawNames.clear();
     const std::vector<std::string> outNames = outputNames(m);
 
