@@ -43,13 +43,13 @@ void saveModel(const std::string& path, const SavedModel& m) {
                            {"classNames", m.classNames},
                            {"targetNames", m.targetNames},
                            {"featureNames", m.featureNames}});
-    if (!m.extra.isNull()) h["extra"] = m.extra;
+    if (!m.extra.is_null()) h["extra"] = m.extra;
     saveModelFile(path, h, {std::span<const float>(m.weights)});
 }
 
 SavedModel loadModel(const std::string& path) {
     ModelFileContents file = loadModelFile(path);
-    const Json& h = file.header;
+    const JsonField h = file.headerField();
     (void)h.asObject();  // throws "<path>: the top-level value must be an object, not ..."
     const std::string& kind = h.at("kind").asString();
     if (kind != "single")
@@ -57,7 +57,7 @@ SavedModel loadModel(const std::string& path) {
     SavedModel m;
     m.task = parseNamed(h.at("task"), parseTask);
     m.spec = networkSpecFromJson(h.at("network"));
-    const Json& block = h.at("weightsBlock");
+    const JsonField& block = h.at("weightsBlock");
     if (file.blocks.empty() || !isWhole(block) || block.asDouble() < 0 || block.asDouble() >= double(file.blocks.size()))
         block.fail("must be the index of one of the file's " + std::to_string(file.blocks.size()) + " data blocks");
     m.weights = std::move(file.blocks[std::size_t(block.asInt64())]);
@@ -77,7 +77,7 @@ DataLayout layoutOf(const SavedModel& model) {
     l.categoricals = model.preprocessing.oneHot;
     l.classNames = model.classNames;
     l.targetNames = model.targetNames;
-    if (model.extra.isObject()) l.targetColumn = model.extra.value("target_column", "");
+    if (model.extra.is_object()) l.targetColumn = JsonField(model.extra).value("target_column", "");
     return l;
 }
 
