@@ -207,6 +207,13 @@ private slots:
         QCOMPARE(errorText([&] { skynnet::parseJson(objects, "x"); }), QString("x:1:1281: nested deeper than 256 levels"));
     }
 
+    void jsonErrorQuotesOnlyTheEndOfALongToken() {
+        const std::string text = "[\"" + std::string(1000000, 'a') + "\\q\"]";
+        QCOMPARE(errorText([&] { skynnet::parseJson(text, "x"); }),
+                 QString("x:1:1000004: syntax error while parsing value - invalid string: forbidden character after "
+                         "backslash; last read: '..." + QString(38, 'a') + "\\q'"));
+    }
+
     void jsonAccessorsNameTheField() {
         const Json doc = skynnet::parseJson(R"({"network": {"layers": [{"units": "wide"}, 3.5], "n": 1e10}, "ok": true})", "model.json");
         const JsonField j(doc, "model.json");

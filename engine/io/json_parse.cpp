@@ -72,7 +72,22 @@ private:
             what.remove_prefix(id + 2);
         if (const std::size_t column = what.find(", column "); what.starts_with("parse error") && column != what.npos)
             if (const std::size_t colon = what.find(": ", column); colon != what.npos) what.remove_prefix(colon + 2);
-        return std::string(what);
+        return shortenLastRead(std::string(what));
+    }
+
+    // "last read: '<token>'" quotes the whole token, which may be a string of megabytes; its end
+    // (where the problem is) is enough.
+    static std::string shortenLastRead(std::string problem) {
+        constexpr std::size_t keep = 40;
+        const std::size_t open = problem.find("last read: '");
+        if (open == std::string::npos) return problem;
+        const std::size_t begin = open + 12;
+        std::size_t end = problem.rfind("'; expected ");
+        if (end == std::string::npos || end < begin) end = problem.size() - 1;
+        if (end < begin || end - begin <= keep) return problem;
+        std::size_t cut = end - keep;
+        while (cut < end && (static_cast<unsigned char>(problem[cut]) & 0xC0) == 0x80) ++cut;  // whole characters
+        return problem.substr(0, begin) + "..." + problem.substr(cut);
     }
 
     Error error(std::size_t at, const std::string& problem) const {
