@@ -66,8 +66,8 @@ std::string comparePredictions(const std::vector<std::vector<std::string>>& stor
                 return "row " + std::to_string(r) + " column " + std::to_string(k) + ": " + row[std::size_t(first + k)] +
                        " stored, " + std::to_string(out(r, k)) + " now";
         }
-        if (classes && row[0] != model.classNames[std::size_t(best)])
-            return "row " + std::to_string(r) + ": " + row[0] + " stored, " + model.classNames[std::size_t(best)] + " now";
+        if (classes && row[0] != model.schema.classNames[std::size_t(best)])
+            return "row " + std::to_string(r) + ": " + row[0] + " stored, " + model.schema.classNames[std::size_t(best)] + " now";
     }
     return {};
 }
@@ -75,7 +75,7 @@ std::string comparePredictions(const std::vector<std::vector<std::string>>& stor
 Matrix predictCsv(const SavedCombinedModel& saved, const std::string& csv) {
     DataRequest request;
     request.path = csv;
-    const Dataset data = loadLike(request, layoutOf(saved), false);
+    const Dataset data = loadLike(request, saved.schema, false);
     CombinedModel model = buildCombinedModel(saved);
     return predictRaw(model, saved, data.features);
 }
@@ -107,12 +107,12 @@ private slots:
         QCOMPARE(saved.fromSingleFile, submodels == 1);
         if (data == "classes.csv") {
             QCOMPARE(saved.task(), Task::Classification);
-            QCOMPARE(saved.classNames, classNames);
-            QCOMPARE(saved.featureNames, (std::vector<std::string>{"width", "height", "depth"}));
+            QCOMPARE(saved.schema.classNames, classNames);
+            QCOMPARE(saved.schema.featureNames, (std::vector<std::string>{"width", "height", "depth"}));
         } else {
             QCOMPARE(saved.task(), Task::Regression);
-            QCOMPARE(saved.targetNames, std::vector<std::string>{"y"});
-            QCOMPARE(saved.featureNames, (std::vector<std::string>{"u", "v"}));
+            QCOMPARE(saved.schema.targetNames, std::vector<std::string>{"y"});
+            QCOMPARE(saved.schema.featureNames, (std::vector<std::string>{"u", "v"}));
             QCOMPARE(saved.rule.strategy, Strategy::DataShards);
         }
         if (submodels == 3) QCOMPARE(saved.rule.strategy, Strategy::ClassGroups);
@@ -135,8 +135,9 @@ private slots:
 
     void singleModelFileOpensAsSingle() {
         const SavedModel m = loadModel(fixture("single_classes.skym"));
-        QCOMPARE(m.classNames, classNames);
-        QCOMPARE(m.featureNames, (std::vector<std::string>{"width", "height", "depth"}));
+        QCOMPARE(m.schema.task, Task::Classification);
+        QCOMPARE(m.schema.classNames, classNames);
+        QCOMPARE(m.schema.featureNames, (std::vector<std::string>{"width", "height", "depth"}));
         QCOMPARE(int(m.spec.layers.size()), 1);
         QCOMPARE(m.spec.input.width, 3);
         QCOMPARE(int(m.weights.size()), 3 * 8 + 8 + 8 * 3 + 3);
@@ -165,8 +166,8 @@ private slots:
         QVERIFY(run.baseline && run.results && run.results->model && run.results->baselineWeights);
         QCOMPARE(int(run.baseline->epochs.size()), 6);
         const ProjectResults& res = *run.results;
-        QCOMPARE(res.model->classNames, classNames);
-        QCOMPARE(res.model->featureNames, (std::vector<std::string>{"width", "height", "depth"}));
+        QCOMPARE(res.model->schema.classNames, classNames);
+        QCOMPARE(res.model->schema.featureNames, (std::vector<std::string>{"width", "height", "depth"}));
 
         // The run's test rows, split again from the settings, predicted as they were then.
         DataRequest request;

@@ -289,9 +289,9 @@ std::string outputNameOf(Task task) {
 std::vector<std::pair<std::string, std::string>> commonMetadata(const SavedCombinedModel& m) {
     return {{"skynnet.task", taskName(m.task())},
             {"skynnet.strategy", strategyName(m.rule.strategy)},
-            {"skynnet.classNames", dumpJson(Json(m.classNames))},
-            {"skynnet.targetNames", dumpJson(Json(m.targetNames))},
-            {"skynnet.featureNames", dumpJson(Json(m.featureNames))}};
+            {"skynnet.classNames", dumpJson(Json(m.schema.classNames))},
+            {"skynnet.targetNames", dumpJson(Json(m.schema.targetNames))},
+            {"skynnet.featureNames", dumpJson(Json(m.schema.featureNames))}};
 }
 
 std::string inputDoc(const SavedCombinedModel& m, const OnnxOptions& o) {

@@ -5,6 +5,7 @@
 #include <QUndoStack>
 
 #include "core/error.h"
+#include "losses/task_losses.h"
 #include "split/combined_model.h"
 #include "ui/core/data_loading.h"
 #include "ui/core/undo_commands.h"
@@ -47,33 +48,10 @@ bool sameSplit(const SplitOptions& a, const SplitOptions& b) {
            a.seed == b.seed && a.batchSize == b.batchSize && a.optimizerSlots == b.optimizerSlots && a.epochs == b.epochs;
 }
 
-// Raw features -> network inputs, in place; the one-hot columns are no longer categorical.
-void transform(Dataset& d, const Preprocessing& p, const std::vector<std::string>& names) {
-    d.features = p.apply(d.features);
-    if (p.outputColumns() != d.sampleShape.size()) d.sampleShape = Shape::flat(p.outputColumns());
-    d.featureNames = names;
-    d.categoricals.clear();
-}
-
 }  // namespace
 
 bool TrainSettings::operator==(const TrainSettings& o) const {
     return threadBudget == o.threadBudget && trainBaseline == o.trainBaseline && sameConfig(config, o.config);
-}
-
-std::shared_ptr<const PreparedData> prepareData(const DataSettings& settings, const Dataset& data, const Dataset* test) {
-    DataPartition part = partitionData(data, settings.validationFraction, settings.testFraction, test != nullptr,
-                                       settings.seed, settings.scaling);
-    auto p = std::make_shared<PreparedData>();
-    p->train = std::move(part.train);
-    p->validation = std::move(part.validation);
-    p->test = test ? *test : std::move(part.test);
-    p->preprocessing = std::move(part.preprocessing);
-    const auto names = p->preprocessing.outputNames(data.featureNames);
-    transform(p->train, p->preprocessing, names);
-    transform(p->validation, p->preprocessing, names);
-    transform(p->test, p->preprocessing, names);
-    return p;
 }
 
 Shape networkInputShape(const Dataset& data) {
@@ -85,15 +63,6 @@ Shape networkInputShape(const Dataset& data) {
     p.fit(data.subset({0}));
     const int columns = p.outputColumns();
     return columns == data.sampleShape.size() ? data.sampleShape : Shape::flat(columns);
-}
-
-bool lossFitsTask(LossKind loss, Task task) {
-    switch (task) {
-    case Task::Classification: return loss == LossKind::SoftmaxCrossEntropy;
-    case Task::Binary: return loss == LossKind::BinaryCrossEntropy;
-    case Task::Regression: return loss == LossKind::MeanSquaredError || loss == LossKind::MeanAbsoluteError;
-    }
-    return false;
 }
 
 ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), undoStack_(new QUndoStack(this)) {
@@ -113,7 +82,7 @@ void ProjectDocument::push(QUndoCommand* command) {
     pushing_ = false;
 }
 
-void ProjectDocument::setData(const DataSettings& settings, std::shared_ptr<const Dataset> data,
+void ProjectDocument::setData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                               std::shared_ptr<const Dataset> test) {
     const NetworkSpec oldNetwork = network_;
     const TrainSettings oldTrain = train_;
@@ -143,7 +112,7 @@ void ProjectDocument::applyDataDefaults() {
     if (!lossFitsTask(train_.config.loss, dataset_->task)) train_.config.loss = defaultLoss(dataset_->task);
 }
 
-void ProjectDocument::setDataSettings(const DataSettings& settings) {
+void ProjectDocument::setDataSettings(const ProjectDataSource& settings) {
     if (settings == data_) return;
     data_ = settings;
     prepared_.reset();
@@ -153,14 +122,15 @@ void ProjectDocument::setDataSettings(const DataSettings& settings) {
     if (!filePath_.isEmpty()) markModified();
 }
 
-void ProjectDocument::load(const DataSettings& settings) {
+void ProjectDocument::load(const ProjectDataSource& settings) {
     LoadedData loaded = loadData(settings);  // throws before anything changes
     setData(settings, std::move(loaded.train), std::move(loaded.test));
 }
 
 std::shared_ptr<const PreparedData> ProjectDocument::prepared() const {
     if (!dataset_) throw Error("no data loaded");
-    if (!prepared_) prepared_ = prepareData(data_, *dataset_, testDataset_.get());
+    if (!prepared_)
+        prepared_ = std::make_shared<const PreparedData>(prepareData(*dataset_, testDataset_.get(), data_.preparation()));
     return prepared_;
 }
 
@@ -198,7 +168,7 @@ void ProjectDocument::setTrainSettings(const TrainSettings& settings) {
     emit trainSettingsChanged();
 }
 
-void ProjectDocument::restore(const DataSettings& settings, std::shared_ptr<const Dataset> data,
+void ProjectDocument::restore(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                               std::shared_ptr<const Dataset> test, const NetworkSpec& network, const SplitOptions& split,
                               const TrainSettings& train) {
     undoStack_->clear();
@@ -230,7 +200,7 @@ void ProjectDocument::reset() {
     SplitOptions split;
     split.strategy = Strategy::Auto;
     split.requested = 3;
-    restore(DataSettings{}, nullptr, nullptr, network, split, TrainSettings{});
+    restore(ProjectDataSource{}, nullptr, nullptr, network, split, TrainSettings{});
     networkEdited_ = trainEdited_ = false;
     setClean();
 }
@@ -318,17 +288,7 @@ SplitPlan ProjectDocument::plan() const {
     if (planCache_ && planCache_->revision == revision_ && planCache_->network == network_ &&
         sameSplit(planCache_->options, options))
         return planCache_->plan;
-    const SplitIndices& idx = splitIndicesOfData();
-    DataInfo info;
-    info.task = dataset_->task;
-    info.classCount = dataset_->classCount();
-    info.classNames = dataset_->classNames;
-    info.targetColumns = dataset_->task == Task::Regression ? int(dataset_->targets.cols()) : 0;
-    if (dataset_->task != Task::Regression) {
-        info.labels.reserve(idx.train.size());
-        for (int row : idx.train) info.labels.push_back(dataset_->labels[std::size_t(row)]);
-    }
-    info.samples = long(idx.train.size());
+    const DataInfo info = DataInfo::of(*dataset_, splitIndicesOfData().train);
     SplitPlan p = makePlan(network_, info, options);  // throws before the cache changes
     planCache_ = PlanCache{revision_, network_, options, p};
     return p;

@@ -133,9 +133,7 @@ std::shared_ptr<const RunResults> runResultsOf(const ProjectRun& run) {
     if (p.model) {
         r->split.model = buildCombinedModel(*p.model);
         r->preprocessing = p.model->preprocessing;
-        r->classNames = p.model->classNames;
-        r->targetNames = p.model->targetNames;
-        r->featureNames = p.model->featureNames;
+        r->schema = p.model->schema;
     }
     r->split.submodels = p.submodels;
     r->split.submodelWallSeconds = p.submodelWallSeconds;
@@ -169,34 +167,11 @@ std::shared_ptr<const RunResults> runResultsOf(const ProjectRun& run) {
 
 }  // namespace
 
-ProjectDataSource dataSourceOf(const DataSettings& s) {
-    ProjectDataSource d;
-    d.train = dataFileOf(s.path);
-    d.trainLabels = dataFileOf(s.labelsPath);
-    d.test = dataFileOf(s.testPath);
-    d.testLabels = dataFileOf(s.testLabelsPath);
-    d.targetColumn = s.targetColumn.toStdString();
-    d.task = s.task;
-    d.scaling = s.scaling;
-    d.validationFraction = s.validationFraction;
-    d.testFraction = s.testFraction;
-    d.seed = s.seed;
+ProjectDataSource withFingerprints(const ProjectDataSource& settings) {
+    ProjectDataSource d = settings;
+    for (ProjectDataFile* f : {&d.train, &d.trainLabels, &d.test, &d.testLabels})
+        *f = dataFileOf(QString::fromStdString(f->path));
     return d;
-}
-
-DataSettings dataSettingsOf(const ProjectDataSource& d) {
-    DataSettings s;
-    s.path = QString::fromStdString(d.train.path);
-    s.labelsPath = QString::fromStdString(d.trainLabels.path);
-    s.testPath = QString::fromStdString(d.test.path);
-    s.testLabelsPath = QString::fromStdString(d.testLabels.path);
-    s.targetColumn = QString::fromStdString(d.targetColumn);
-    s.task = d.task;
-    s.scaling = d.scaling;
-    s.validationFraction = d.validationFraction;
-    s.testFraction = d.testFraction;
-    s.seed = d.seed;
-    return s;
 }
 
 void rememberFingerprints(const ProjectDataSource& d) {
@@ -231,11 +206,7 @@ ProjectTraining projectTrainingOf(const TrainSettings& s) {
 
 std::optional<SavedCombinedModel> savedModelOf(const RunResults& r) {
     if (r.split.model.submodelCount() == 0) return std::nullopt;
-    SavedCombinedModel m = toSaved(r.split.model, r.preprocessing);
-    m.classNames = r.classNames;
-    m.targetNames = r.targetNames;
-    m.featureNames = r.featureNames;
-    return m;
+    return toSaved(r.split.model, r.preprocessing, r.schema);
 }
 
 std::optional<ProjectRun> runOf(const TrainingSession& session, bool withWeights) {
@@ -275,13 +246,13 @@ ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingS
 }
 
 void writeProjectSnapshot(const QString& path, ProjectSnapshot snapshot) {
-    snapshot.project.data = dataSourceOf(snapshot.data);
+    snapshot.project.data = withFingerprints(snapshot.data);
     saveProject(path.toStdString(), snapshot.project);
 }
 
 ProjectData captureProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
     ProjectSnapshot s = snapshotProject(document, session, extra);
-    s.project.data = dataSourceOf(s.data);
+    s.project.data = withFingerprints(s.data);
     return std::move(s.project);
 }
 
@@ -297,7 +268,8 @@ void completeOpened(OpenedProject& o) {
     if (!o.project.runs.empty()) o.lastRun = pastRunOf(o.project.runs.back());
     if (!o.data.train) return;
     try {
-        o.prepared = prepareData(dataSettingsOf(o.project.data), *o.data.train, o.data.test.get());
+        o.prepared = std::make_shared<const PreparedData>(
+            prepareData(*o.data.train, o.data.test.get(), o.project.data.preparation()));
     } catch (const std::exception&) {
         // Settings the data cannot be split by (too few rows): the document reports it when a
         // run asks for the preparation, as for data loaded on the data page.
@@ -311,7 +283,7 @@ OpenedProject openProjectData(ProjectData project, bool loadItsData) {
     o.project = std::move(project);
     if (loadItsData) {
         try {
-            o.data = loadData(dataSettingsOf(o.project.data));
+            o.data = loadData(o.project.data);
         } catch (const std::exception& e) {
             o.dataProblem = QString::fromUtf8(e.what());
         }
@@ -325,7 +297,7 @@ void applyProjectDocument(ProjectDocument& document, const TrainingSession& sess
     const ProjectData& project = opened.project;
     rememberFingerprints(project.data);
     document.setFilePath(QString());  // restoring is not an edit of the previous file
-    document.restore(dataSettingsOf(project.data), opened.data.train, opened.data.test, project.network, project.split,
+    document.restore(project.data, opened.data.train, opened.data.test, project.network, project.split,
                      trainSettingsOf(project.training));
     if (opened.prepared) document.adoptPrepared(std::move(opened.prepared), document.dataRevision());
     std::vector<ProjectRun> earlier(project.runs.begin(), project.runs.end() - (project.runs.empty() ? 0 : 1));

@@ -13,11 +13,10 @@
 
 namespace skynnet::ui {
 
-// Data settings <-> the project's data reference. The fingerprints of the files are taken when
-// saving (cached per file by size and modification time), or kept from the project the document
-// was opened from when a file is no longer there. Thread-safe (the cache has a lock).
-ProjectDataSource dataSourceOf(const DataSettings& settings);
-DataSettings dataSettingsOf(const ProjectDataSource& source);
+// The data settings as a save writes them: each file's fingerprint taken now (cached per file by
+// size and modification time), or kept from the project the document was opened from when a
+// file is no longer there, with its status. Thread-safe (the cache has a lock).
+ProjectDataSource withFingerprints(const ProjectDataSource& settings);
 // Remembers fingerprints read from a project: for files that are missing when saving again, and
 // for files found unchanged, so the next save does not hash them again.
 void rememberFingerprints(const ProjectDataSource& source);
@@ -39,7 +38,7 @@ PastRun pastRunOf(const ProjectRun& run);
 // What a save writes, copied on the GUI thread (cheap: weights and curves are values): the data
 // settings, whose files are fingerprinted when written, and the rest of the project.
 struct ProjectSnapshot {
-    DataSettings data;
+    ProjectDataSource data;
     ProjectData project;  // data reference empty until writeProjectSnapshot
 };
 // Network, split, training, the earlier runs and the session's run with its weights, and `extra`

@@ -54,11 +54,7 @@ std::shared_ptr<RunResults> evaluate(const RunInputs& in, const PreparedData& da
     r->split = std::move(split);
     r->baseline = std::move(baseline);
     r->preprocessing = data.preprocessing;
-    if (in.data) {  // the raw data's names: the model takes raw features
-        r->classNames = in.data->classNames;
-        r->targetNames = in.data->targetNames;
-        r->featureNames = in.data->featureNames;
-    }
+    r->schema = data.schema;  // the raw data's: the model takes raw features
     return r;
 }
 
@@ -70,7 +66,7 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
     try {
         std::shared_ptr<const PreparedData> data = in.prepared;
         if (!data) {
-            data = prepareData(in.dataSettings, *in.data, in.test.get());
+            data = std::make_shared<const PreparedData>(prepareData(*in.data, in.test.get(), in.dataSettings.preparation()));
             out.prepared = data;
         }
         if (cancel.cancelled()) {

@@ -42,9 +42,9 @@ struct RunResults {
     std::string evaluatedOn = "test";
     long evaluatedSamples = 0;
     // What the combined model needs to predict from raw features and to be saved or exported:
-    // the preprocessing fitted for this run and the names of the data it was trained on.
+    // the preprocessing fitted for this run and the schema of the raw data it was trained on.
     Preprocessing preprocessing;
-    std::vector<std::string> classNames, targetNames, featureNames;
+    ModelSchema schema;
 };
 
 // A run that ended elsewhere (read from a project file), to be shown as if it had just ended.

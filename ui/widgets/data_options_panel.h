@@ -20,7 +20,7 @@ public:
     void refresh();  // widgets <- document
 
 signals:
-    void reloadRequested(const skynnet::ui::DataSettings& settings);
+    void reloadRequested(const skynnet::ProjectDataSource& settings);
     void problem(const QString& message);  // an invalid choice, for the page's error banner
     void problemSolved();
 
