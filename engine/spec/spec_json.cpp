@@ -6,11 +6,12 @@
 #include "io/json_fields.h"
 
 namespace skynnet {
+
 Json toJson(const Shape& shape) {
     return Json::object({{"channels", shape.channels}, {"height", shape.height}, {"width", shape.width}});
 }
 
-Shape shapeFromJson(const Json& j) {
+Shape shapeFromJson(const JsonField& j) {
     Shape s{positiveInt(j.at("channels")), positiveInt(j.at("height")), positiveInt(j.at("width"))};
     if (s.size() > INT_MAX) j.fail("has more than " + std::to_string(INT_MAX) + " values per sample");
     return s;
@@ -33,17 +34,17 @@ Json toJson(const LayerSpec& layer) {
     return j;
 }
 
-LayerSpec layerSpecFromJson(const Json& j) {
+LayerSpec layerSpecFromJson(const JsonField& j) {
     LayerSpec l = parseNamed(j.at("type"), layerOfKind);
     visitLayer(
         l,
         [&](DenseSpec& d) {
             d.units = positiveInt(j.at("units"));
-            if (const Json* a = j.find("activation")) d.activation = parseNamed(*a, parseActivation);
+            if (const auto a = j.find("activation")) d.activation = parseNamed(*a, parseActivation);
             d.scalable = j.value("scalable", true);
         },
         [&](DropoutSpec& d) {
-            const Json& rate = j.at("rate");
+            const JsonField& rate = j.at("rate");
             d.rate = float(rate.asDouble());
             if (!(d.rate >= 0.0f && d.rate < 1.0f)) rate.fail("must be at least 0 and below 1");
         },
@@ -62,10 +63,10 @@ Json toJson(const NetworkSpec& spec) {
                          {"outputActivation", activationName(spec.outputActivation)}});
 }
 
-NetworkSpec networkSpecFromJson(const Json& j) {
+NetworkSpec networkSpecFromJson(const JsonField& j) {
     NetworkSpec spec;
     spec.input = shapeFromJson(j.at("input"));
-    for (const Json& l : j.at("layers").asArray()) spec.layers.push_back(layerSpecFromJson(l));
+    for (const JsonField& l : j.at("layers").asArray()) spec.layers.push_back(layerSpecFromJson(l));
     spec.outputs = positiveInt(j.at("outputs"));
     spec.outputActivation = parseNamed(j.at("outputActivation"), parseActivation);
     return spec;
