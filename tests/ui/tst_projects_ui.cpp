@@ -108,7 +108,7 @@ QStringList hiddenFiles(const QString& dir) {
 
 // The combined model's outputs on the prepared test rows.
 Matrix testPredictions(MainWindow* w) {
-    CombinedModel model = w->session()->results()->split.model;
+    CombinedModel model = buildCombinedModel(*w->session()->results()->model);
     return model.predict(w->document()->prepared()->test.features);
 }
 
@@ -161,7 +161,7 @@ private:
     }
 
     static void quickSettings(ProjectDocument* doc) {
-        TrainSettings t = doc->trainSettings();
+        ProjectTraining t = doc->trainSettings();
         t.config.epochs = 12;
         t.config.batchSize = 16;
         t.config.optimizer.learningRate = 0.01f;
@@ -292,7 +292,7 @@ private slots:
         Answers a;
         auto w = makeWindow(a);
         QVERIFY(openAndWait(w.get(), project_));
-        const auto model = savedModelOf(*w->session()->results());
+        const auto model = w->session()->results()->model;
         QVERIFY(model);
         ExportDialog dialog(*model, dir_.filePath(QStringLiteral("out/iris")));
         QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("out")));
@@ -350,7 +350,7 @@ private slots:
         const std::string before = readFile(project_.toStdString());
         QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("out")));
         const QString exported = dir_.filePath(QStringLiteral("out/failing.skynnet"));
-        ExportDialog dialog(*savedModelOf(*w->session()->results()), dir_.filePath(QStringLiteral("out/failing")));
+        ExportDialog dialog(*w->session()->results()->model, dir_.filePath(QStringLiteral("out/failing")));
         QVERIFY2(dialog.exportNow(), qPrintable(dialog.statusText()));
         const std::string exportedBefore = readFile(exported.toStdString());
 

@@ -58,7 +58,7 @@ void configure(ProjectDocument& doc, const QString& path, int epochs, const char
     o.strategy = Strategy::ClassGroups;
     o.requested = 3;
     doc.setSplitOptions(o);
-    TrainSettings t = doc.trainSettings();
+    ProjectTraining t = doc.trainSettings();
     t.config.epochs = epochs;
     t.threadBudget = 2;
     t.trainBaseline = true;
@@ -117,7 +117,7 @@ void TestUiCore::documentDefaults() {
     ProjectDocument doc;
     QCOMPARE(doc.splitOptions().strategy, Strategy::Auto);
     QCOMPARE(doc.splitOptions().requested, 3);
-    const TrainSettings& t = doc.trainSettings();
+    const ProjectTraining& t = doc.trainSettings();
     QCOMPARE(t.config.optimizer.kind, OptimizerKind::Adam);
     QCOMPARE(t.config.optimizer.learningRate, 1e-3f);
     QCOMPARE(t.config.batchSize, 128);
@@ -173,7 +173,7 @@ void TestUiCore::documentSignalsOnlyOnChange() {
     SplitOptions o = doc.splitOptions();
     o.requested = 6;
     doc.setSplitOptions(o);
-    TrainSettings t = doc.trainSettings();
+    ProjectTraining t = doc.trainSettings();
     t.config.optimizer.learningRate = 0.01f;
     doc.setTrainSettings(t);
     QCOMPARE(data.count(), 1);
@@ -222,7 +222,7 @@ void TestUiCore::documentPreparedAndPlan() {
     o.requested = 6;
     doc.setSplitOptions(o);
     QCOMPARE(doc.plan().submodelCount(), 6);
-    TrainSettings t = doc.trainSettings();
+    ProjectTraining t = doc.trainSettings();
     t.config.epochs = 7;
     doc.setTrainSettings(t);
     QCOMPARE(doc.plan().epochs, 7);
@@ -510,7 +510,7 @@ void TestUiCore::fullSession() {
     QVERIFY(plan);
     QCOMPARE(plan->effectiveEpochs, 6);  // 8 / F=1.5, rounded up
     QCOMPARE(int(session.submodels().size()), 3);
-    for (const SubmodelSnapshot& s : session.submodels()) {
+    for (const ModelHistory& s : session.submodels()) {
         QCOMPARE(int(s.epochs.size()), plan->effectiveEpochs);
         QVERIFY(s.finished);
         QCOMPARE(s.status, TrainStatus::Completed);
@@ -527,7 +527,7 @@ void TestUiCore::fullSession() {
     QCOMPARE(results->combinedTestOutput.rows(), Index(300));
     QCOMPARE(results->testTargets.cols(), Index(6));
     // The headline figure is exactly what the combined model scores on the prepared test set.
-    CombinedModel combined = results->split.model;
+    CombinedModel combined = buildCombinedModel(*results->model);
     const auto prepared = doc.prepared();
     const CombinedEvaluation direct = combined.evaluate(prepared->test);
     QCOMPARE(results->combinedMetric, direct.metric);
@@ -555,7 +555,7 @@ void TestUiCore::fullSession() {
 void TestUiCore::throttledProgress() {
     ProjectDocument doc;
     configure(doc, slowBlobs, 9, "dense:256:relu,dense:256:relu");
-    TrainSettings t = doc.trainSettings();
+    ProjectTraining t = doc.trainSettings();
     t.config.batchReportSeconds = 0;  // the engine reports every batch: thousands of events
     t.trainBaseline = false;
     doc.setTrainSettings(t);
@@ -687,7 +687,7 @@ void TestUiCore::peakMemoryIsTheClis() {
     const QString data = QStringLiteral("builtin:blobs:classes=10:features=8");
     ProjectDocument doc;
     configure(doc, data, 4, "dense:32:relu,dense:32:relu");
-    TrainSettings t = doc.trainSettings();
+    ProjectTraining t = doc.trainSettings();
     t.config.batchSize = 64;
     t.config.optimizer.kind = OptimizerKind::Adam;
     doc.setTrainSettings(t);
@@ -709,29 +709,29 @@ void TestUiCore::peakMemoryIsTheClis() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonObject j = QJsonDocument::fromJson(f.readAll()).object();
     const QJsonArray subs = j[QStringLiteral("submodels")].toArray();
-    QCOMPARE(subs.size(), results->plan.submodelCount());
+    QCOMPARE(subs.size(), session.plan()->submodelCount());
     for (const QJsonValue& v : subs) {
         const QJsonObject s = v.toObject();
         std::vector<int> classes;
         for (const QJsonValue& c : s[QStringLiteral("classes")].toArray()) classes.push_back(c.toInt());
         int k = -1;  // the session's submodel owning the same classes
-        for (int i = 0; i < results->plan.submodelCount(); ++i)
-            if (results->plan.submodels[std::size_t(i)].classes == classes) k = i;
+        for (int i = 0; i < session.plan()->submodelCount(); ++i)
+            if (session.plan()->submodels[std::size_t(i)].classes == classes) k = i;
         QVERIFY2(k >= 0, qPrintable(QStringLiteral("no submodel of the session owns the CLI's submodel %1's classes")
                                         .arg(s[QStringLiteral("index")].toInt())));
-        const TrainResult& mine = results->split.submodels[std::size_t(k)];
+        const TrainResult& mine = results->submodels[std::size_t(k)];
         QVERIFY(mine.dataBytes > 0);
         QCOMPARE(qint64(s[QStringLiteral("data_bytes")].toDouble()), qint64(mine.dataBytes));
         QCOMPARE(qint64(s[QStringLiteral("model_bytes")].toDouble()), qint64(mine.peakModelBytes));
         QCOMPARE(qint64(s[QStringLiteral("peak_memory_bytes")].toDouble()), qint64(mine.peakBytes()));
     }
     const QJsonObject base = j[QStringLiteral("baseline")].toObject();
-    QCOMPARE(qint64(base[QStringLiteral("peak_memory_bytes")].toDouble()), qint64(results->baseline->result.peakBytes()));
+    QCOMPARE(qint64(base[QStringLiteral("peak_memory_bytes")].toDouble()), qint64(results->baseline->peakBytes()));
 
     // The comparison table shows those figures.
-    for (int row = 1; row <= results->plan.submodelCount(); ++row)
+    for (int row = 1; row <= session.plan()->submodelCount(); ++row)
         QCOMPARE(table.data(table.index(row, ComparisonTableModel::PeakMemory), SortRole).toDouble(),
-                 double(results->split.submodels[std::size_t(row - 1)].peakBytes()) / 1e6);
+                 double(results->submodels[std::size_t(row - 1)].peakBytes()) / 1e6);
 }
 
 void TestUiCore::backgroundThreadsRunBelowTheGui() {

@@ -22,27 +22,14 @@ DataSettings dataSettingsOf(const ProjectDataSource& source);
 // for files found unchanged, so the next save does not hash them again.
 void rememberFingerprints(const ProjectDataSource& source);
 
-TrainSettings trainSettingsOf(const ProjectTraining& training);
-ProjectTraining projectTrainingOf(const TrainSettings& settings);
-
-// The trained combined model of a run as a saved model (rule, specs, weights, preprocessing,
-// names): what the project file, the native model file and every export take. Null when the
-// results hold no model (a run read from a project saved without weights).
-std::optional<SavedCombinedModel> savedModelOf(const RunResults& results);
-
-// The session's last run (nullopt before any run, and while a run is in progress).
-std::optional<ProjectRun> runOf(const TrainingSession& session, bool withWeights);
-// A saved run for TrainingSession::adoptRun; the models are rebuilt from the saved weights.
-// Throws Error when the weights do not fit the plan.
-PastRun pastRunOf(const ProjectRun& run);
-
 // What a save writes, copied on the GUI thread (cheap: weights and curves are values): the data
 // settings, whose files are fingerprinted when written, and the rest of the project.
 struct ProjectSnapshot {
     DataSettings data;
     ProjectData project;  // data reference empty until writeProjectSnapshot
 };
-// Network, split, training, the earlier runs and the session's run with its weights, and `extra`
+// Network, split, training, the earlier runs and the session's run with its weights (copies of
+// values the document and the session hold in the project file's own types), and `extra`
 // (front-end state). GUI thread.
 ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra = {});
 // Fingerprints the data files (cached) and writes the project atomically; any thread. Throws
@@ -57,12 +44,11 @@ void saveProjectFile(const QString& path, const ProjectDocument& document, const
 
 // The slow part of opening a project, done on any thread: its data loaded (an error goes to
 // `dataProblem`, and the project opens without it) and prepared for training, and the last run's
-// models rebuilt from their weights.
+// weights checked against its plan.
 struct OpenedProject {
     ProjectData project;
     LoadedData data;  // null train: opened without data
     std::shared_ptr<const PreparedData> prepared;  // null without data, or when preparing failed
-    std::optional<PastRun> lastRun;
     QString dataProblem;  // the loader's message when the data could not be loaded
 };
 // loadData: load the data the project names (its paths already relocated by the caller).

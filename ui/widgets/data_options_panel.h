@@ -1,7 +1,7 @@
 #pragma once
 // The Data page's settings: which column is the target and which task, then how the data is
 // prepared (scaling, validation and test shares, split seed). Preparation changes go straight to
-// the document; column and task changes need a reload, which the page runs.
+// the document as undoable steps; column and task changes need a reload, which the page runs.
 #include <QWidget>
 
 #include "ui/core/project_document.h"

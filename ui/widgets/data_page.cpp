@@ -214,7 +214,16 @@ void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation,
             session_->stop();
             session_->waitForFinished();
         }
-        document_->setData(settings, std::move(data.train), std::move(data.test));
+        const DataSettings& current = document_->dataSettings();
+        const bool sameFiles = document_->hasData() && settings.path == current.path &&
+                               settings.labelsPath == current.labelsPath && settings.testPath == current.testPath &&
+                               settings.testLabelsPath == current.testLabelsPath;
+        // Another target column or task of the same files is an edit of the data's options;
+        // other files are a new start.
+        if (sameFiles && !(settings == current) && exampleId.isEmpty())
+            document_->editData(settings, std::move(data.train), std::move(data.test));
+        else
+            document_->setData(settings, std::move(data.train), std::move(data.test));
         if (!exampleId.isEmpty()) applyExampleProject(document_, exampleId);
     } catch (const DataLoadError& e) {
         error = e.message();

@@ -139,7 +139,7 @@ ProjectController::ProjectController(MainWindow* window) : QObject(window), wind
     connect(window_->dataPage(), &DataPage::loadStarted, this, [this] { supersedeOpen(); });
     // A new run replaces the session's last one: keep the old one's curves in the project.
     connect(session, &TrainingSession::aboutToReplaceRun, this, [doc, session] {
-        if (auto run = runOf(*session, false)) doc->archiveRun(std::move(*run));
+        if (auto run = session->lastRun(false)) doc->archiveRun(std::move(*run));
     });
     // A trained model is worth a question before it is thrown away; a stopped run is not.
     connect(session, &TrainingSession::finished, this, [doc, session](TrainStatus status) {
@@ -194,7 +194,7 @@ void ProjectController::refreshRecentMenu() {
 void ProjectController::updateActions() {
     const auto results = window_->session()->results();
     const bool running = window_->session()->running();
-    export_->setEnabled(!running && results && results->split.model.submodelCount() > 0);
+    export_->setEnabled(!running && results && results->model);
     const ProjectDocument* doc = window_->document();
     locate_->setEnabled(!doc->hasData() && !doc->dataSettings().path.isEmpty() &&
                         !doc->dataSettings().path.startsWith(QLatin1String("builtin:")));
@@ -425,7 +425,7 @@ bool ProjectController::saveTo(const QString& path) {
 
 void ProjectController::showExportDialog() {
     const auto results = window_->session()->results();
-    const std::optional<SavedCombinedModel> model = results ? savedModelOf(*results) : std::nullopt;
+    const std::optional<SavedCombinedModel> model = results ? results->model : std::nullopt;
     if (!model) return;
     const QString project = window_->document()->filePath();
     const QString base = project.isEmpty() ? window_->settings()->lastProjectFolder() + QStringLiteral("/model")
