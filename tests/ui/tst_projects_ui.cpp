@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QLineSeries>
@@ -35,6 +36,7 @@
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
 #include "ui/core/training_session.h"
+#include "ui/widgets/data_options_panel.h"
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/live_chart.h"
@@ -641,6 +643,72 @@ private slots:
         while (stack->canUndo()) stack->undo();
         QVERIFY(!doc->isModified());  // back at the clean state
         QCOMPARE(doc->network().layers, layers);
+    }
+
+    // The data page's options are undoable like the other pages' settings: typing "25" into the
+    // validation box is one step named in the Edit menu, whose undo puts the box, the document
+    // and the plan back; another target column (a reload) is a step too.
+    void dataOptionsUndoInTheEditMenu() {
+        Answers a;
+        auto w = makeWindow(a);
+        loadCsv(w.get(), csv_);
+        ProjectDocument* doc = w->document();
+        QUndoStack* stack = doc->undoStack();
+        QAction* undo = nullptr;
+        for (QAction* act : w->findChildren<QAction*>())
+            if (act->shortcut() == QKeySequence(QKeySequence::Undo)) undo = act;
+        QVERIFY(undo);
+        QVERIFY(!undo->isEnabled());
+        w->showPage(MainWindow::DataPageIndex);
+        DataOptionsPanel* panel = w->dataPage()->optionsPanel();
+        const DataSettings original = doc->dataSettings();
+        const SplitPlan planBefore = doc->plan();
+        const quint64 revision = doc->dataRevision();
+
+        QDoubleSpinBox* validation = panel->validationBox();
+        validation->setFocus();
+        validation->selectAll();
+        QTest::keyClicks(validation, QStringLiteral("25"));
+        QCOMPARE(doc->dataSettings().validationFraction, 0.25);
+        QCOMPARE(stack->count(), 1);  // "2", "25": one step
+        QCOMPARE(undo->text(), QStringLiteral("&Undo Set validation fraction to 0.25"));
+        QVERIFY(doc->dataRevision() != revision);
+        QVERIFY(doc->plan().samples < planBefore.samples);
+        shoot(w.get(), QStringLiteral("undo-data-option"));
+        QTest::keyClick(validation, Qt::Key_Return);  // ends the step
+        QCOMPARE(panel->seedBox()->value(), int(original.seed));
+        panel->seedBox()->setValue(5);
+        QCOMPARE(stack->count(), 2);
+        QCOMPARE(undo->text(), QStringLiteral("&Undo Set data split seed to 5"));
+
+        undo->trigger();
+        undo->trigger();
+        QVERIFY(doc->dataSettings() == original);
+        QCOMPARE(validation->value(), original.validationFraction * 100);
+        QCOMPARE(panel->seedBox()->value(), int(original.seed));
+        const SplitPlan planAfter = doc->plan();
+        QCOMPARE(planAfter.samples, planBefore.samples);
+        for (int i = 0; i < planBefore.submodelCount(); ++i)
+            QCOMPARE(planAfter.submodels[std::size_t(i)].rows, planBefore.submodels[std::size_t(i)].rows);
+        QVERIFY(!doc->isModified());
+
+        // Another target column: petal width, a number, makes it a regression.
+        const auto irisData = doc->dataset();
+        QComboBox* target = panel->targetColumnBox();
+        const int petalWidth = target->findData(QStringLiteral("petal_width"));
+        QVERIFY(petalWidth > 0);
+        target->setCurrentIndex(petalWidth);
+        emit target->activated(petalWidth);  // as a user's choice
+        QVERIFY(w->dataPage()->waitForLoad(30000));
+        QCOMPARE(doc->dataset()->task, Task::Regression);
+        QCOMPARE(stack->undoText(), QStringLiteral("Set target column to petal_width"));
+        QCOMPARE(doc->trainSettings().config.loss, LossKind::MeanSquaredError);
+        undo->trigger();
+        QCOMPARE(doc->dataset(), irisData);
+        QCOMPARE(doc->trainSettings().config.loss, LossKind::SoftmaxCrossEntropy);
+        QCOMPARE(doc->network().outputs, 3);
+        QCOMPARE(target->currentIndex(), 0);  // the last column again
+        QVERIFY(!doc->isModified());
     }
 
     void spinBoxEditsMerge() {

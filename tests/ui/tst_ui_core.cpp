@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include "core/error.h"
@@ -24,6 +25,7 @@
 #include "ui/core/project_document.h"
 #include "ui/core/thread_priority.h"
 #include "ui/core/training_session.h"
+#include "ui/core/undo_commands.h"
 
 #include <thread>
 #ifdef __linux__
@@ -87,6 +89,40 @@ struct SessionSpies {
 
 TrainStatus statusOf(const QSignalSpy& finished, int i = 0) { return finished.at(i).at(0).value<TrainStatus>(); }
 
+// What a plan decides about the data: the rows and the seed of every submodel, and its size.
+struct PlanRows {
+    long samples = 0;
+    std::vector<std::vector<int>> rows;
+    std::vector<std::uint64_t> seeds;
+    std::vector<NetworkSpec> specs;
+    bool operator==(const PlanRows&) const = default;
+};
+PlanRows planRows(const SplitPlan& p) {
+    PlanRows r;
+    r.samples = p.samples;
+    for (const SubmodelPlan& s : p.submodels) {
+        r.rows.push_back(s.rows);
+        r.seeds.push_back(s.seed);
+        r.specs.push_back(s.spec);
+    }
+    return r;
+}
+
+// The document's data as a run would see it: settings, the prepared training rows, the plan.
+struct DocumentData {
+    DataSettings settings;
+    Matrix train, validation, test;
+    PlanRows plan;
+};
+DocumentData documentData(const ProjectDocument& doc) {
+    const auto p = doc.prepared();
+    return {doc.dataSettings(), p->train.features, p->validation.features, p->test.features, planRows(doc.plan())};
+}
+bool sameData(const DocumentData& a, const DocumentData& b) {
+    return a.settings == b.settings && a.train == b.train && a.validation == b.validation && a.test == b.test &&
+           a.plan == b.plan;
+}
+
 }  // namespace
 
 class TestUiCore : public QObject {
@@ -111,6 +147,9 @@ private slots:
     void restartAndDestroyWhileRunning();
     void peakMemoryIsTheClis();
     void backgroundThreadsRunBelowTheGui();
+    void dataOptionsUndoRedo();
+    void dataOptionEditsMerge();
+    void dataReloadUndoRedo();
 };
 
 void TestUiCore::documentDefaults() {
@@ -758,3 +797,157 @@ void TestUiCore::backgroundThreadsRunBelowTheGui() {
 
 QTEST_MAIN(TestUiCore)
 #include "tst_ui_core.moc"
+
+// Each data option is one step named in the Edit menu; undo and redo bring back the settings, the
+// prepared rows and the plan exactly, through a new data revision (a run adopts no stale preparation).
+void TestUiCore::dataOptionsUndoRedo() {
+    ProjectDocument doc;
+    doc.load(settingsFor(smallBlobs));
+    QUndoStack* stack = doc.undoStack();
+    QCOMPARE(stack->count(), 0);  // loading data is not a step
+    const DocumentData original = documentData(doc);
+    struct Edit {
+        QString text;
+        void (*apply)(DataSettings&);
+    };
+    const std::vector<Edit> edits{
+        {QStringLiteral("Set scaling to min-max"), [](DataSettings& s) { s.scaling = Scaling::MinMax; }},
+        {QStringLiteral("Set validation fraction to 0.2"), [](DataSettings& s) { s.validationFraction = 0.2; }},
+        {QStringLiteral("Set test fraction to 0.3"), [](DataSettings& s) { s.testFraction = 0.3; }},
+        {QStringLiteral("Set data split seed to 7"), [](DataSettings& s) { s.seed = 7; }},
+    };
+    for (const Edit& e : edits) {
+        DataSettings s = original.settings;
+        e.apply(s);
+        const quint64 revision = doc.dataRevision();
+        doc.editDataSettings(s);
+        QCOMPARE(stack->count(), 1);
+        QCOMPARE(stack->undoText(), e.text);
+        QVERIFY(doc.dataSettings() == s);
+        QVERIFY(doc.dataRevision() != revision);
+        const DocumentData edited = documentData(doc);
+        QVERIFY2(!sameData(edited, original), qPrintable(e.text));  // the option reaches the rows or the plan
+
+        QSignalSpy changed(&doc, &ProjectDocument::dataChanged);
+        const quint64 editedRevision = doc.dataRevision();
+        stack->undo();
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(doc.dataRevision() != editedRevision);
+        QVERIFY2(sameData(documentData(doc), original), qPrintable(e.text));
+        stack->redo();
+        QCOMPARE(changed.count(), 2);
+        QVERIFY2(sameData(documentData(doc), edited), qPrintable(e.text));
+        stack->undo();
+        QVERIFY(!doc.isModified());  // back at the clean state
+        QVERIFY(stack->canRedo());
+        doc.sealEdits();
+    }
+    // An edit that changes nothing is no step.
+    doc.editDataSettings(doc.dataSettings());
+    QCOMPARE(stack->index(), 0);
+}
+
+// Typing into one spin box is one step until it is sealed; typing back to the start is none.
+void TestUiCore::dataOptionEditsMerge() {
+    ProjectDocument doc;
+    doc.load(settingsFor(smallBlobs));
+    QUndoStack* stack = doc.undoStack();
+    const DataSettings original = doc.dataSettings();
+    DataSettings s = original;
+    for (double v : {0.2, 0.25}) {  // "2", "25"
+        s.validationFraction = v;
+        doc.editDataSettings(s);
+    }
+    QCOMPARE(stack->count(), 1);
+    QCOMPARE(stack->undoText(), QStringLiteral("Set validation fraction to 0.25"));
+    s.seed = 3;  // another option: a step of its own
+    doc.editDataSettings(s);
+    QCOMPARE(stack->count(), 2);
+    QCOMPARE(stack->undoText(), QStringLiteral("Set data split seed to 3"));
+    s.seed = 31;
+    doc.editDataSettings(s);
+    QCOMPARE(stack->count(), 2);
+    QCOMPARE(stack->undoText(), QStringLiteral("Set data split seed to 31"));
+    doc.sealEdits();  // the box lost focus
+    s.seed = 4;
+    doc.editDataSettings(s);
+    QCOMPARE(stack->count(), 3);
+    stack->undo();
+    QCOMPARE(doc.dataSettings().seed, quint64(31));
+    stack->undo();
+    QCOMPARE(doc.dataSettings().seed, original.seed);
+    QCOMPARE(doc.dataSettings().validationFraction, 0.25);
+    stack->undo();
+    QVERIFY(doc.dataSettings() == original);
+
+    // Typed back to where it was: the merged step disappears.
+    s = original;
+    s.testFraction = 0.3;
+    doc.editDataSettings(s);
+    QCOMPARE(stack->count(), 1);  // the redo steps are gone, this one replaces them
+    s.testFraction = original.testFraction;
+    doc.editDataSettings(s);
+    QCOMPARE(stack->count(), 0);
+    QVERIFY(doc.dataSettings() == original);
+
+    // Described the same way as the undo stack's text, and merged by field: spin boxes only.
+    DataSettings a = original, b = original;
+    b.scaling = Scaling::None;
+    QCOMPARE(describeDataEdit(a, b).text, QStringLiteral("Set scaling to none"));
+    QCOMPARE(describeDataEdit(a, b).mergeId, -1);
+    b = original;
+    b.task = Task::Regression;
+    QCOMPARE(describeDataEdit(a, b).text, QStringLiteral("Set task to regression"));
+    b.seed = 9;
+    QCOMPARE(describeDataEdit(a, b).text, QStringLiteral("Change data options"));
+    QCOMPARE(describeDataEdit(a, b).mergeId, -1);
+}
+
+// Another target column of the same file: one step; its undo brings back the data, the network's
+// output and the loss the first target had, and the plan with them.
+void TestUiCore::dataReloadUndoRedo() {
+    QTemporaryDir dir;
+    QByteArray csv = "x1,x2,amount,kind\n";
+    for (int i = 0; i < 120; ++i)
+        csv += QByteArray::number(i % 7) + "," + QByteArray::number((i * 5) % 11) + "," + QByteArray::number(i * 0.5) + "," +
+               (i % 3 == 0 ? "a" : i % 3 == 1 ? "b" : "c") + "\n";
+    const QString path = writeFile(dir, QStringLiteral("mixed.csv"), csv);
+    ProjectDocument doc;
+    doc.load(settingsFor(path));
+    QCOMPARE(doc.dataset()->task, Task::Classification);
+    SplitOptions o = doc.splitOptions();
+    o.regressionFallbackToShards = true;  // one target column for N = 3: data shards
+    doc.setSplitOptions(o);
+    QUndoStack* stack = doc.undoStack();
+    const DataState before = doc.dataState();
+    const PlanRows planBefore = planRows(doc.plan());
+    QCOMPARE(doc.trainSettings().config.loss, LossKind::SoftmaxCrossEntropy);
+
+    DataSettings s = doc.dataSettings();
+    s.targetColumn = QStringLiteral("amount");
+    LoadedData loaded = loadData(s);
+    const quint64 revision = doc.dataRevision();
+    doc.editData(s, loaded.train, loaded.test);
+    QCOMPARE(stack->count(), 1);
+    QCOMPARE(stack->undoText(), QStringLiteral("Set target column to amount"));
+    QCOMPARE(doc.dataset()->task, Task::Regression);
+    QCOMPARE(doc.network().outputs, 1);
+    QCOMPARE(doc.trainSettings().config.loss, LossKind::MeanSquaredError);
+    QVERIFY(doc.dataRevision() != revision);
+    const DataState after = doc.dataState();
+    const PlanRows planAfter = planRows(doc.plan());
+
+    QSignalSpy network(&doc, &ProjectDocument::networkChanged), train(&doc, &ProjectDocument::trainSettingsChanged);
+    stack->undo();
+    QVERIFY(doc.dataState() == before);  // the very dataset loaded first, its network and loss
+    QCOMPARE(network.count(), 1);
+    QCOMPARE(train.count(), 1);
+    QVERIFY(planRows(doc.plan()) == planBefore);
+    stack->redo();
+    QVERIFY(doc.dataState() == after);
+    QVERIFY(planRows(doc.plan()) == planAfter);
+
+    // Other data starts the history again: its steps would set this data's options on the new.
+    doc.load(settingsFor(smallBlobs));
+    QCOMPARE(stack->count(), 0);
+}

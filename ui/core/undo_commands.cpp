@@ -16,6 +16,15 @@ QString tr(const char* text) { return QCoreApplication::translate("UndoCommands"
 
 QString strategyText(Strategy s) { return QString::fromStdString(strategyName(s)); }
 
+QString scalingText(Scaling s) {
+    switch (s) {
+    case Scaling::Standardize: return tr("standardize");
+    case Scaling::MinMax: return tr("min-max");
+    case Scaling::None: return tr("none");
+    }
+    return QString::fromStdString(scalingName(s));
+}
+
 QString optionalText(const std::optional<bool>& b) {
     return !b ? tr("automatic") : (*b ? tr("on") : tr("off"));
 }
@@ -124,7 +133,7 @@ EditDescription describeDataEdit(const DataSettings& a, const DataSettings& b) {
         changes.push_back({DataField::Task, b.task ? tr("Set task to %1").arg(QString::fromStdString(taskName(*b.task)))
                                                    : tr("Detect the task")});
     if (a.scaling != b.scaling)
-        changes.push_back({DataField::Scaling, tr("Set scaling to %1").arg(QString::fromStdString(scalingName(b.scaling)))});
+        changes.push_back({DataField::Scaling, tr("Set scaling to %1").arg(scalingText(b.scaling))});
     if (a.validationFraction != b.validationFraction)
         changes.push_back({DataField::Validation, tr("Set validation fraction to %1").arg(b.validationFraction)});
     if (a.testFraction != b.testFraction)

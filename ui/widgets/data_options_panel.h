@@ -18,6 +18,12 @@ class DataOptionsPanel : public QWidget {
 public:
     explicit DataOptionsPanel(ProjectDocument* document, QWidget* parent = nullptr);
     void refresh();  // widgets <- document
+    QComboBox* targetColumnBox() const { return targetColumn_; }
+    QComboBox* taskBox() const { return task_; }
+    QComboBox* scalingBox() const { return scaling_; }
+    QDoubleSpinBox* validationBox() const { return validation_; }  // percent
+    QDoubleSpinBox* testBox() const { return test_; }
+    QSpinBox* seedBox() const { return seed_; }
 
 signals:
     void reloadRequested(const skynnet::ui::DataSettings& settings);
