@@ -20,6 +20,7 @@
 #include "ui/core/data_loading.h"
 #include "ui/core/dataset_table_model.h"
 #include "ui/core/epoch_table_model.h"
+#include "ui/core/fingerprint_cache.h"
 #include "ui/core/layer_table_model.h"
 #include "ui/core/plan_table_model.h"
 #include "ui/core/project_document.h"
@@ -150,6 +151,7 @@ private slots:
     void dataOptionsUndoRedo();
     void dataOptionEditsMerge();
     void dataReloadUndoRedo();
+    void fingerprintsHashedOncePerVersion();
 };
 
 void TestUiCore::documentDefaults() {
@@ -950,4 +952,46 @@ void TestUiCore::dataReloadUndoRedo() {
     // Other data starts the history again: its steps would set this data's options on the new.
     doc.load(settingsFor(smallBlobs));
     QCOMPARE(stack->count(), 0);
+}
+
+// A save hashes a data file again only when its size or time moved; a missing file keeps the
+// fingerprint its project was made with.
+void TestUiCore::fingerprintsHashedOncePerVersion() {
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, QStringLiteral("d.csv"), "a,b\n1,2\n");
+    FingerprintCache cache;
+    const ProjectDataFile first = cache.dataFile(path);
+    QCOMPARE(first.status, DataFileStatus::Found);
+    QVERIFY(first.fingerprint);
+    QCOMPARE(first.fingerprint->size, std::uint64_t(8));
+    QCOMPARE(QString::fromStdString(first.path), QFileInfo(path).absoluteFilePath());
+
+    // Other content of the same size under the old time: taken for the same file, not read again.
+    const QDateTime modified = QFileInfo(path).lastModified();
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QCOMPARE(f.write("a,b\n3,4\n"), qint64(8));
+    QVERIFY(f.flush());  // before the time is set back, or the write would move it again
+    QVERIFY(f.setFileTime(modified, QFileDevice::FileModificationTime));
+    f.close();
+    QCOMPARE(cache.dataFile(path).fingerprint, first.fingerprint);
+    QVERIFY(fileFingerprint(path.toStdString()) != *first.fingerprint);  // what a fresh hash gives
+    // A new time: hashed again.
+    QFile g(path);
+    QVERIFY(g.open(QIODevice::ReadWrite));
+    QVERIFY(g.setFileTime(modified.addSecs(5), QFileDevice::FileModificationTime));
+    g.close();
+    QCOMPARE(*cache.dataFile(path).fingerprint, fileFingerprint(path.toStdString()));
+
+    // Missing: unknown to a new cache, the project's fingerprint once remembered.
+    const QString gone = dir.filePath(QStringLiteral("gone.csv"));
+    QCOMPARE(cache.dataFile(gone).status, DataFileStatus::Missing);
+    QVERIFY(!cache.dataFile(gone).fingerprint);
+    ProjectDataSource source;
+    source.train.path = gone.toStdString();
+    source.train.status = DataFileStatus::Missing;
+    source.train.fingerprint = FileFingerprint{10, 42};
+    cache.remember(source);
+    QCOMPARE(cache.dataFile(gone).fingerprint, source.train.fingerprint);
+    QCOMPARE(cache.dataFile(QStringLiteral("builtin:spirals")).path, std::string("builtin:spirals"));
 }

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "split/combined_model.h"
 #include "ui/core/data_loading.h"
+#include "ui/core/fingerprint_cache.h"
 #include "ui/core/undo_commands.h"
 
 namespace skynnet::ui {
@@ -66,7 +67,8 @@ bool lossFitsTask(LossKind loss, Task task) {
     return false;
 }
 
-ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), undoStack_(new QUndoStack(this)) {
+ProjectDocument::ProjectDocument(QObject* parent)
+    : QObject(parent), undoStack_(new QUndoStack(this)), fingerprints_(std::make_shared<FingerprintCache>()) {
     network_.layers = defaultLayers(0);
     split_.strategy = Strategy::Auto;
     split_.requested = 3;

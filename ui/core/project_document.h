@@ -23,6 +23,8 @@ class QUndoStack;
 
 namespace skynnet::ui {
 
+class FingerprintCache;
+
 struct DataSettings {
     QString path;              // CSV/TSV, IDX images, or "builtin:NAME[:k=v...]"
     QString labelsPath;        // IDX labels; empty: found beside the images
@@ -143,6 +145,9 @@ public:
     bool isModified() const;
     void markModified();
     void setClean();
+    // The data files' fingerprints a save writes, hashed once per file version (shared with a save
+    // running on a worker).
+    std::shared_ptr<FingerprintCache> fingerprints() const { return fingerprints_; }
 
     // Runs before the one the session shows, kept for their curves and figures (oldest first);
     // archiveRun drops their weights and test outputs, which only the shown run needs.
@@ -187,6 +192,7 @@ private:
     QUndoStack* undoStack_;
     bool pushing_ = false;
     QString filePath_;
+    std::shared_ptr<FingerprintCache> fingerprints_;
     bool changedOutsideUndo_ = false;
     bool lastModified_ = false;  // what modifiedChanged last said
     std::vector<ProjectRun> earlierRuns_;

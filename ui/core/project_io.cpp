@@ -1,84 +1,17 @@
 #include "ui/core/project_io.h"
 
-#include <QDateTime>
-#include <QFileInfo>
-#include <QHash>
-#include <QMutex>
-#include <QMutexLocker>
-
 #include "core/error.h"
 #include "project/data_reference.h"
+#include "ui/core/fingerprint_cache.h"
 
 namespace skynnet::ui {
-namespace {
 
-// Fingerprints by absolute path: a project is saved (and autosaved) many times over data that
-// rarely changes, so a file is hashed again only when its size or modification time moved.
-struct CachedFingerprint {
-    qint64 size = -1;
-    QDateTime modified;  // invalid: remembered from a project file, for a file not found
-    FileFingerprint fingerprint;
-};
-// Autosave fingerprints on a worker while the GUI thread may open or save: one lock, held only
-// to read or write entries, never while a file is hashed.
-QMutex& fingerprintMutex() {
-    static QMutex mutex;
-    return mutex;
-}
-QHash<QString, CachedFingerprint>& fingerprintCache() {
-    static QHash<QString, CachedFingerprint> cache;  // guarded by fingerprintMutex()
-    return cache;
-}
-
-bool isRealFile(const QString& path) { return !path.isEmpty() && !path.startsWith(QLatin1String("builtin:")); }
-
-ProjectDataFile dataFileOf(const QString& path) {
-    ProjectDataFile f;
-    if (!isRealFile(path)) {
-        f.path = path.toStdString();
-        return f;
-    }
-    const QFileInfo info(path);
-    const QString absolute = info.absoluteFilePath();
-    f.path = absolute.toStdString();
-    QMutexLocker lock(&fingerprintMutex());
-    const auto found = fingerprintCache().constFind(absolute);
-    const std::optional<CachedFingerprint> cached =
-        found == fingerprintCache().constEnd() ? std::nullopt : std::optional<CachedFingerprint>(*found);
-    if (info.isFile()) {
-        if (!cached || cached->size != info.size() || cached->modified != info.lastModified()) {
-            lock.unlock();
-            CachedFingerprint fresh{info.size(), info.lastModified(), {}};
-            try {
-                fresh.fingerprint = fileFingerprint(f.path);
-            } catch (const Error&) {
-                lock.relock();
-                fingerprintCache().remove(absolute);
-                f.status = DataFileStatus::Missing;
-                return f;
-            }
-            lock.relock();
-            fingerprintCache().insert(absolute, fresh);
-            f.fingerprint = fresh.fingerprint;
-        } else {
-            f.fingerprint = cached->fingerprint;
-        }
-        f.status = DataFileStatus::Found;
-    } else {
-        if (cached && cached->size >= 0) f.fingerprint = cached->fingerprint;  // what the project was made with
-        f.status = DataFileStatus::Missing;
-    }
-    return f;
-}
-
-}  // namespace
-
-ProjectDataSource dataSourceOf(const DataSettings& s) {
+ProjectDataSource dataSourceOf(const DataSettings& s, FingerprintCache& fingerprints) {
     ProjectDataSource d;
-    d.train = dataFileOf(s.path);
-    d.trainLabels = dataFileOf(s.labelsPath);
-    d.test = dataFileOf(s.testPath);
-    d.testLabels = dataFileOf(s.testLabelsPath);
+    d.train = fingerprints.dataFile(s.path);
+    d.trainLabels = fingerprints.dataFile(s.labelsPath);
+    d.test = fingerprints.dataFile(s.testPath);
+    d.testLabels = fingerprints.dataFile(s.testLabelsPath);
     d.targetColumn = s.targetColumn.toStdString();
     d.task = s.task;
     d.scaling = s.scaling;
@@ -103,23 +36,10 @@ DataSettings dataSettingsOf(const ProjectDataSource& d) {
     return s;
 }
 
-void rememberFingerprints(const ProjectDataSource& d) {
-    for (const ProjectDataFile* f : {&d.train, &d.trainLabels, &d.test, &d.testLabels}) {
-        if (!f->fingerprint || !isRealFile(QString::fromStdString(f->path))) continue;
-        const QFileInfo info(QString::fromStdString(f->path));
-        const QString path = info.absoluteFilePath();
-        QMutexLocker lock(&fingerprintMutex());
-        // A missing file keeps what the project said; one found unchanged was just hashed by
-        // loadProject, so a save need not read it again while its size and time stay.
-        if (f->status == DataFileStatus::Missing) fingerprintCache()[path] = {0, QDateTime(), *f->fingerprint};
-        else if (f->status == DataFileStatus::Found && info.isFile())
-            fingerprintCache()[path] = {info.size(), info.lastModified(), *f->fingerprint};
-    }
-}
-
 ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
     ProjectSnapshot s;
     s.data = document.dataSettings();
+    s.fingerprints = document.fingerprints();
     ProjectData& p = s.project;
     p.network = document.network();
     p.split = document.splitOptions();
@@ -131,13 +51,14 @@ ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingS
 }
 
 void writeProjectSnapshot(const QString& path, ProjectSnapshot snapshot) {
-    snapshot.project.data = dataSourceOf(snapshot.data);
+    FingerprintCache unshared;  // a snapshot made without a document: every file is hashed
+    snapshot.project.data = dataSourceOf(snapshot.data, snapshot.fingerprints ? *snapshot.fingerprints : unshared);
     saveProject(path.toStdString(), snapshot.project);
 }
 
 ProjectData captureProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
     ProjectSnapshot s = snapshotProject(document, session, extra);
-    s.project.data = dataSourceOf(s.data);
+    s.project.data = dataSourceOf(s.data, *s.fingerprints);
     return std::move(s.project);
 }
 
@@ -190,7 +111,7 @@ OpenedProject openProjectData(ProjectData project, bool loadItsData) {
 void applyProjectDocument(ProjectDocument& document, const TrainingSession& session, OpenedProject& opened) {
     if (session.running()) throw Error("cannot open a project while training runs");
     const ProjectData& project = opened.project;
-    rememberFingerprints(project.data);
+    document.fingerprints()->remember(project.data);
     document.setFilePath(QString());  // restoring is not an edit of the previous file
     document.restore(dataSettingsOf(project.data), opened.data.train, opened.data.test, project.network, project.split,
                      project.training);

@@ -9,6 +9,7 @@
 
 #include "project/project_file.h"
 #include "ui/core/data_loading.h"
+#include "ui/core/fingerprint_cache.h"
 #include "ui/core/training_session.h"
 
 namespace skynnet::ui {
@@ -16,16 +17,14 @@ namespace skynnet::ui {
 // Data settings <-> the project's data reference. The fingerprints of the files are taken when
 // saving (cached per file by size and modification time), or kept from the project the document
 // was opened from when a file is no longer there. Thread-safe (the cache has a lock).
-ProjectDataSource dataSourceOf(const DataSettings& settings);
+ProjectDataSource dataSourceOf(const DataSettings& settings, FingerprintCache& fingerprints);
 DataSettings dataSettingsOf(const ProjectDataSource& source);
-// Remembers fingerprints read from a project: for files that are missing when saving again, and
-// for files found unchanged, so the next save does not hash them again.
-void rememberFingerprints(const ProjectDataSource& source);
 
 // What a save writes, copied on the GUI thread (cheap: weights and curves are values): the data
 // settings, whose files are fingerprinted when written, and the rest of the project.
 struct ProjectSnapshot {
     DataSettings data;
+    std::shared_ptr<FingerprintCache> fingerprints;  // the document's
     ProjectData project;  // data reference empty until writeProjectSnapshot
 };
 // Network, split, training, the earlier runs and the session's run with its weights (copies of
