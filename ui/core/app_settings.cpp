@@ -38,45 +38,34 @@ void AppSettings::setThreadBudget(int threads) { s_->setValue(threadBudgetKey, s
 QString AppSettings::lastDataFolder() const { return s_->value(lastDataFolderKey, QDir::homePath()).toString(); }
 void AppSettings::setLastDataFolder(const QString& folder) { s_->setValue(lastDataFolderKey, folder); }
 
-QStringList AppSettings::recentFiles() const {
-    QStringList files = s_->value(recentFilesKey).toStringList();
-    files.removeAll(QString());
-    return files.mid(0, maxRecentFiles);
+// Recent files and recent projects are the same kind of list: most recent first, no blanks or
+// repeats, at most maxRecentFiles.
+QStringList AppSettings::recentList(const QString& key) const {
+    return cleanList(s_->value(key).toStringList(), maxRecentFiles);
 }
 
-void AppSettings::addRecentFile(const QString& path) {
+void AppSettings::addToRecentList(const QString& key, const QString& path) {
     if (path.isEmpty()) return;
-    QStringList files = recentFiles();
+    QStringList files = recentList(key);
     files.removeAll(path);
     files.prepend(path);
-    s_->setValue(recentFilesKey, files.mid(0, maxRecentFiles));
+    s_->setValue(key, files.mid(0, maxRecentFiles));
 }
 
-void AppSettings::removeRecentFile(const QString& path) {
-    QStringList files = recentFiles();
+void AppSettings::removeFromRecentList(const QString& key, const QString& path) {
+    QStringList files = recentList(key);
     files.removeAll(path);
-    s_->setValue(recentFilesKey, files);
+    s_->setValue(key, files);
 }
 
+QStringList AppSettings::recentFiles() const { return recentList(recentFilesKey); }
+void AppSettings::addRecentFile(const QString& path) { addToRecentList(recentFilesKey, path); }
+void AppSettings::removeRecentFile(const QString& path) { removeFromRecentList(recentFilesKey, path); }
 void AppSettings::clearRecentFiles() { s_->remove(recentFilesKey); }
 
-QStringList AppSettings::recentProjects() const {
-    return cleanList(s_->value(recentProjectsKey).toStringList(), maxRecentFiles);
-}
-
-void AppSettings::addRecentProject(const QString& path) {
-    if (path.isEmpty()) return;
-    QStringList files = recentProjects();
-    files.removeAll(path);
-    files.prepend(path);
-    s_->setValue(recentProjectsKey, files.mid(0, maxRecentFiles));
-}
-
-void AppSettings::removeRecentProject(const QString& path) {
-    QStringList files = recentProjects();
-    files.removeAll(path);
-    s_->setValue(recentProjectsKey, files);
-}
+QStringList AppSettings::recentProjects() const { return recentList(recentProjectsKey); }
+void AppSettings::addRecentProject(const QString& path) { addToRecentList(recentProjectsKey, path); }
+void AppSettings::removeRecentProject(const QString& path) { removeFromRecentList(recentProjectsKey, path); }
 
 QString AppSettings::lastProjectFolder() const { return s_->value(lastProjectFolderKey, QDir::homePath()).toString(); }
 void AppSettings::setLastProjectFolder(const QString& folder) { s_->setValue(lastProjectFolderKey, folder); }

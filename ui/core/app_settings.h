@@ -58,6 +58,10 @@ public:
     void sync();  // writes pending changes now (QSettings otherwise writes lazily)
 
 private:
+    QStringList recentList(const QString& key) const;
+    void addToRecentList(const QString& key, const QString& path);
+    void removeFromRecentList(const QString& key, const QString& path);
+
     std::unique_ptr<QSettings> s_;
 };
 

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "ui/core/data_loading.h"
+#include "ui/widgets/project_views.h"
 
 class QLabel;
 class QMenu;
@@ -20,7 +21,7 @@ class DataOptionsPanel;
 class DatasetTableModel;
 class TrainingSession;
 
-class DataPage : public QWidget {
+class DataPage : public QWidget, public ProjectDataView {
     Q_OBJECT
 public:
     DataPage(ProjectDocument* document, TrainingSession* session, AppSettings* settings, QWidget* parent = nullptr);
@@ -29,18 +30,18 @@ public:
     void loadFile(const QString& path);
     // An example with its project settings (examples.h); false if not available here.
     bool loadExample(const QString& id);
-    void loadSettings(const DataSettings& settings);
+    void loadSettings(const DataSettings& settings) override;
     void openFileDialog();
 
-    bool isLoading() const { return loading_ > 0; }
+    bool isLoading() const override { return loading_ > 0; }
     // Blocks with the event loop running until the pending load has ended; true if it succeeded.
-    bool waitForLoad(int timeoutMs = 60000);
+    bool waitForLoad(int timeoutMs = 60000) override;
     QString errorText() const;  // the visible banner's text (an error, or a load's warnings); empty when hidden
     // Shows a problem in the page's banner (a project's data that moved), or hides the banner
     // when text is empty; a successful load hides it too.
-    void showProblem(const QString& text);
+    void showProblem(const QString& text) override;
     // The page's busy line for work done elsewhere (a project opening); empty text: done.
-    void showBusy(const QString& text);
+    void showBusy(const QString& text) override;
     QTableView* previewView() const { return preview_; }
     BarChart* classChart() const { return classChart_; }
     QMenu* recentMenu() const { return recentMenu_; }

@@ -49,7 +49,15 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     trainPage_ = new TrainPage(document_, session_, settings_.get());
     resultsPage_ = new ResultsPage(session_);
 
-    project_ = new ProjectController(this);
+    project_ = new ProjectController({.document = document_,
+                                      .session = session_,
+                                      .settings = settings_.get(),
+                                      .window = this,
+                                      .dataPage = dataPage_,
+                                      .resultsPage = resultsPage_},
+                                     this);
+    // Before the status bar's "Loading…" below: superseding an open clears the status bar.
+    connect(dataPage_, &DataPage::loadStarted, project_, &ProjectController::dataLoadStarted);
 
     sidebar_ = new QListWidget;
     sidebar_->setObjectName(QStringLiteral("sidebar"));
@@ -131,6 +139,10 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showStatus(const QString& message, int timeoutMs) { statusBar()->showMessage(message, timeoutMs); }
+void MainWindow::clearStatus() { statusBar()->clearMessage(); }
+void MainWindow::addPermanentStatusWidget(QWidget* widget) { statusBar()->addPermanentWidget(widget); }
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));

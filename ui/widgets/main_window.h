@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "ui/core/app_settings.h"  // owned through unique_ptr, passed by value
+#include "ui/widgets/project_views.h"
 
 class QDockWidget;
 class QLabel;
@@ -23,7 +24,7 @@ class SplitPage;
 class TrainPage;
 class TrainingSession;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, private ProjectWindowView {
     Q_OBJECT
 public:
     enum Page { DataPageIndex, NetworkPageIndex, SplitPageIndex, TrainPageIndex, ResultsPageIndex, PageCount };
@@ -45,7 +46,7 @@ public:
     QDockWidget* historyDock() const { return historyDock_; }
 
     void showPage(int page);
-    int currentPage() const;
+    int currentPage() const override;
     static QString pageName(int page);  // "data", "network", ...
 
     // An example project with its settings (see examples.h); false if not available here.
@@ -59,6 +60,13 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // ProjectWindowView, for the project controller.
+    QWidget* dialogParent() override { return this; }
+    void showStatus(const QString& message, int timeoutMs) override;
+    void clearStatus() override;
+    void addPermanentStatusWidget(QWidget* widget) override;
+    int pageCount() const override { return PageCount; }
+
     void buildMenus();
     void updateStatus();
     void updateTitle();

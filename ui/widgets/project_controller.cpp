@@ -11,7 +11,6 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -22,10 +21,7 @@
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
 #include "ui/core/training_session.h"
-#include "ui/widgets/data_page.h"
 #include "ui/widgets/export_dialog.h"
-#include "ui/widgets/main_window.h"
-#include "ui/widgets/results_page.h"
 #include "ui/widgets/session_guard.h"
 
 namespace skynnet::ui {
@@ -45,10 +41,9 @@ QString withProjectSuffix(const QString& path) {
 }
 
 // Front-end fields of a project's "extra" (null in files written by other tools).
-int savedPage(const Json& extra) {
+int savedPage(const Json& extra, int pageCount) {
     const Json* page = extra.isObject() ? extra.find("page") : nullptr;
-    return page && page->isInteger() && page->asInt64() >= 0 && page->asInt64() < MainWindow::PageCount ? int(page->asInt64())
-                                                                                                       : 0;
+    return page && page->isInteger() && page->asInt64() >= 0 && page->asInt64() < pageCount ? int(page->asInt64()) : 0;
 }
 
 QString recoveryOrigin(const Json& extra) {
@@ -93,38 +88,46 @@ void runInBackground(QObject* receiver, Work work, Done done) {
 
 }  // namespace
 
-ProjectController::ProjectController(MainWindow* window) : QObject(window), window_(window) {
-    ProjectDocument* doc = window_->document();
-    TrainingSession* session = window_->session();
-    autosave_ = new Autosave(doc, session, window_->settings(), this);
+ProjectController::ProjectController(const Collaborators& with, QObject* parent)
+    : QObject(parent),
+      document_(with.document),
+      session_(with.session),
+      settings_(with.settings),
+      window_(with.window),
+      dataPage_(with.dataPage),
+      resultsPage_(with.resultsPage) {
+    Q_ASSERT(document_ && session_ && settings_ && window_ && dataPage_ && resultsPage_);
+    ProjectDocument* doc = document_;
+    TrainingSession* session = session_;
+    autosave_ = new Autosave(doc, session, settings_, this);
 
     prompts_.unsavedChanges = [this](const QString& name) {
-        return QMessageBox::warning(window_, tr("Unsaved changes"), tr("Save the changes to %1?").arg(name),
+        return QMessageBox::warning(window_->dialogParent(), tr("Unsaved changes"), tr("Save the changes to %1?").arg(name),
                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     };
     prompts_.locateData = [this](const QString& problem, const QString& oldPath) {
-        QMessageBox box(QMessageBox::Warning, tr("Project data"), problem, QMessageBox::NoButton, window_);
+        QMessageBox box(QMessageBox::Warning, tr("Project data"), problem, QMessageBox::NoButton, window_->dialogParent());
         QPushButton* locate = box.addButton(tr("Locate…"), QMessageBox::AcceptRole);
         QPushButton* asIs = QFileInfo::exists(oldPath) ? box.addButton(tr("Use It Anyway"), QMessageBox::YesRole) : nullptr;
         box.addButton(tr("Open Without Data"), QMessageBox::RejectRole);
         box.exec();
         if (asIs && box.clickedButton() == asIs) return oldPath;
         if (box.clickedButton() != locate) return QString();
-        return QFileDialog::getOpenFileName(window_, tr("Locate %1").arg(QFileInfo(oldPath).fileName()),
+        return QFileDialog::getOpenFileName(window_->dialogParent(), tr("Locate %1").arg(QFileInfo(oldPath).fileName()),
                                             QFileInfo(oldPath).absolutePath(), tr("All files (*)"));
     };
     prompts_.chooseProjectFile = [this](bool forSaving, const QString& suggestion) {
-        return forSaving ? QFileDialog::getSaveFileName(window_, tr("Save Project"), suggestion, projectFilter())
-                         : QFileDialog::getOpenFileName(window_, tr("Open Project"), suggestion, projectFilter());
+        return forSaving ? QFileDialog::getSaveFileName(window_->dialogParent(), tr("Save Project"), suggestion, projectFilter())
+                         : QFileDialog::getOpenFileName(window_->dialogParent(), tr("Open Project"), suggestion, projectFilter());
     };
     prompts_.restoreRecovery = [this](const QString&, const QString& original) {
         const QString what = original.isEmpty() ? tr("an untitled project") : QFileInfo(original).fileName();
-        return QMessageBox::question(window_, tr("Recover unsaved work"),
+        return QMessageBox::question(window_->dialogParent(), tr("Recover unsaved work"),
                                      tr("Skynnet did not close cleanly last time. Open the automatically saved copy of %1?")
                                          .arg(what)) == QMessageBox::Yes;
     };
     prompts_.showError = [this](const QString& title, const QString& message) {
-        QMessageBox::critical(window_, title, message);
+        QMessageBox::critical(window_->dialogParent(), title, message);
     };
 
     openBusy_ = new QProgressBar;
@@ -132,11 +135,9 @@ ProjectController::ProjectController(MainWindow* window) : QObject(window), wind
     openBusy_->setMaximumWidth(140);
     openBusy_->setTextVisible(false);
     openBusy_->hide();
-    window_->statusBar()->addPermanentWidget(openBusy_);
+    window_->addPermanentStatusWidget(openBusy_);
 
     createActions();
-    // Data chosen on the data page while a project opens is the user's later word: it wins.
-    connect(window_->dataPage(), &DataPage::loadStarted, this, [this] { supersedeOpen(); });
     // A new run replaces the session's last one: keep the old one's curves in the project.
     connect(session, &TrainingSession::aboutToReplaceRun, this, [doc, session] {
         if (auto run = session->lastRun(false)) doc->archiveRun(std::move(*run));
@@ -149,12 +150,12 @@ ProjectController::ProjectController(MainWindow* window) : QObject(window), wind
     connect(session, &TrainingSession::finished, this, &ProjectController::updateActions);
     connect(doc, &ProjectDocument::dataChanged, this, &ProjectController::updateActions);
     connect(autosave_, &Autosave::failed, this,
-            [this](const QString& message) { window_->statusBar()->showMessage(tr("Autosave failed: %1").arg(message), 8000); });
+            [this](const QString& message) { window_->showStatus(tr("Autosave failed: %1").arg(message), 8000); });
     updateActions();
 }
 
 void ProjectController::createActions() {
-    QStyle* style = window_->style();
+    QStyle* style = window_->dialogParent()->style();
     new_ = new QAction(style->standardIcon(QStyle::SP_FileIcon), tr("&New Project"), this);
     new_->setShortcut(QKeySequence::New);
     connect(new_, &QAction::triggered, this, &ProjectController::newProject);
@@ -174,7 +175,7 @@ void ProjectController::createActions() {
     locate_ = new QAction(tr("&Locate Data…"), this);
     locate_->setToolTip(tr("Point the project to its data file after it moved"));
     connect(locate_, &QAction::triggered, this, &ProjectController::locateData);
-    recentMenu_ = new QMenu(tr("Open Recent &Project"), window_);
+    recentMenu_ = new QMenu(tr("Open Recent &Project"), window_->dialogParent());
     recentMenu_->setToolTipsVisible(true);
     connect(recentMenu_, &QMenu::aboutToShow, this, &ProjectController::refreshRecentMenu);
     refreshRecentMenu();
@@ -182,7 +183,7 @@ void ProjectController::createActions() {
 
 void ProjectController::refreshRecentMenu() {
     recentMenu_->clear();
-    const QStringList files = window_->settings()->recentProjects();
+    const QStringList files = settings_->recentProjects();
     for (const QString& f : files) {
         QAction* a = recentMenu_->addAction(QFileInfo(f).fileName());
         a->setToolTip(f);
@@ -192,21 +193,21 @@ void ProjectController::refreshRecentMenu() {
 }
 
 void ProjectController::updateActions() {
-    const auto results = window_->session()->results();
-    const bool running = window_->session()->running();
+    const auto results = session_->results();
+    const bool running = session_->running();
     export_->setEnabled(!running && results && results->model);
-    const ProjectDocument* doc = window_->document();
+    const ProjectDocument* doc = document_;
     locate_->setEnabled(!doc->hasData() && !doc->dataSettings().path.isEmpty() &&
                         !doc->dataSettings().path.startsWith(QLatin1String("builtin:")));
 }
 
 QString ProjectController::displayName() const {
-    const QString path = window_->document()->filePath();
+    const QString path = document_->filePath();
     return path.isEmpty() ? tr("Untitled") : QFileInfo(path).fileName();
 }
 
 bool ProjectController::maybeSave() {
-    if (!window_->document()->isModified()) return true;
+    if (!document_->isModified()) return true;
     switch (prompts_.unsavedChanges(displayName())) {
     case QMessageBox::Save: return save();
     case QMessageBox::Discard: return true;
@@ -215,21 +216,21 @@ bool ProjectController::maybeSave() {
 }
 
 bool ProjectController::newProject() {
-    if (!confirmStopTraining(window_, window_->session(), tr("start a new project")) || !maybeSave()) return false;
-    if (window_->dataPage()->isLoading()) window_->dataPage()->waitForLoad();
+    if (!confirmStopTraining(window_->dialogParent(), session_, tr("start a new project")) || !maybeSave()) return false;
+    if (dataPage_->isLoading()) dataPage_->waitForLoad();
     supersedeOpen();
-    window_->session()->clearRun();
-    window_->document()->reset();
-    window_->resultsPage()->refresh();  // "no results yet" rather than a stopped run's message
-    window_->dataPage()->showProblem(QString());
+    session_->clearRun();
+    document_->reset();
+    resultsPage_->refresh();  // "no results yet" rather than a stopped run's message
+    dataPage_->showProblem(QString());
     autosave_->discard();
     updateActions();
-    emit pageRequested(MainWindow::DataPageIndex);
+    emit pageRequested(0);  // the first page, where a project begins: its data
     return true;
 }
 
 bool ProjectController::open() {
-    const QString path = prompts_.chooseProjectFile(false, window_->settings()->lastProjectFolder());
+    const QString path = prompts_.chooseProjectFile(false, settings_->lastProjectFolder());
     return !path.isEmpty() && openFile(path);
 }
 
@@ -260,10 +261,9 @@ bool ProjectController::locateDataFor(ProjectData& project, QString& problem) {
 }
 
 bool ProjectController::openFile(const QString& path, bool asRecovery) {
-    if (!confirmStopTraining(window_, window_->session(), tr("open %1").arg(QFileInfo(path).fileName()))) return false;
+    if (!confirmStopTraining(window_->dialogParent(), session_, tr("open %1").arg(QFileInfo(path).fileName()))) return false;
     if (!asRecovery && !maybeSave()) return false;
-    DataPage* dataPage = window_->dataPage();
-    if (dataPage->isLoading()) dataPage->waitForLoad();  // a late load must not replace the project's data
+    if (dataPage_->isLoading()) dataPage_->waitForLoad();  // a late load must not replace the project's data
 
     const quint64 generation = ++openGeneration_;  // an open still running is stale from here on
     setOpening(true, path);
@@ -282,7 +282,7 @@ void ProjectController::onProjectRead(quint64 generation, const QString& path, b
     if (generation != openGeneration_) return;  // superseded
     if (!project) {
         prompts_.showError(tr("Cannot open the project"), error);
-        if (!QFileInfo::exists(path)) window_->settings()->removeRecentProject(QFileInfo(path).absoluteFilePath());
+        if (!QFileInfo::exists(path)) settings_->removeRecentProject(QFileInfo(path).absoluteFilePath());
         endOpen(false, path);
         return;
     }
@@ -309,22 +309,22 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
     }
     if (!opened->dataProblem.isEmpty())
         problem = tr("Could not load the project's data:\n%1").arg(opened->dataProblem) + locateHint();
-    TrainingSession* session = window_->session();
+    TrainingSession* session = session_;
     if (session->running()) {  // started while the project loaded: the open the user asked for wins
         session->stop();
         session->waitForFinished();
     }
     const ProjectData& project = opened->project;
     const QString file = asRecovery ? recoveryOrigin(project.extra) : QFileInfo(path).absoluteFilePath();
-    const int page = problem.isEmpty() ? savedPage(project.extra) : int(MainWindow::DataPageIndex);
+    const int page = problem.isEmpty() ? savedPage(project.extra, window_->pageCount()) : 0;  // 0: the data page
     try {
-        applyProjectDocument(*window_->document(), *session, *opened);
+        applyProjectDocument(*document_, *session, *opened);
     } catch (const std::exception& e) {
         prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
         endOpen(false, path);
         return;
     }
-    window_->dataPage()->showProblem(problem);
+    dataPage_->showProblem(problem);
     // The run next, after the event loop has drawn the pages the document refreshed: each half
     // makes every page update, and together they would hold the window up for too long. A pause
     // of about a frame, not 0: a zero timeout is a posted event, run in the same batch as the
@@ -332,17 +332,17 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
     // the event loop gets to input and painting.
     QTimer::singleShot(stepPauseMs, this, [this, generation, path, file, page, asRecovery, relocated, opened] {
         if (generation != openGeneration_) return;  // superseded (New, another open, data loaded)
-        TrainingSession* session = window_->session();
+        TrainingSession* session = session_;
         if (session->running()) {  // a run was started in the moment between: the open still wins
             session->stop();
             session->waitForFinished();
         }
-        applyProjectRun(*window_->document(), *session, *opened, file);
+        applyProjectRun(*document_, *session, *opened, file);
         // The unsaved state of a recovered project, or data the user pointed to: both to be saved.
-        if (asRecovery || relocated) window_->document()->markModified();
+        if (asRecovery || relocated) document_->markModified();
         if (!asRecovery) {
-            window_->settings()->addRecentProject(file);
-            window_->settings()->setLastProjectFolder(QFileInfo(file).absolutePath());
+            settings_->addRecentProject(file);
+            settings_->setLastProjectFolder(QFileInfo(file).absolutePath());
             autosave_->discard();
         }
         // And the results page and the saved page last, once more after the event loop ran.
@@ -350,11 +350,11 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
             if (generation != openGeneration_) return;
             // A completed run refreshed it already (finished); else "no results yet", not the
             // message of a run that did not complete.
-            if (!window_->session()->results()) window_->resultsPage()->refresh();
+            if (!session_->results()) resultsPage_->refresh();
             updateActions();
             emit pageRequested(page);
             endOpen(true, path);
-            window_->statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
+            window_->showStatus(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
         });
     });
 }
@@ -363,9 +363,9 @@ void ProjectController::setOpening(bool opening, const QString& path) {
     opening_ = opening;
     openBusy_->setVisible(opening);
     const QString text = opening ? tr("Opening %1…").arg(QFileInfo(path).fileName()) : QString();
-    window_->dataPage()->showBusy(text);
-    if (opening) window_->statusBar()->showMessage(text);
-    else window_->statusBar()->clearMessage();
+    dataPage_->showBusy(text);
+    if (opening) window_->showStatus(text, 0);
+    else window_->clearStatus();
 }
 
 void ProjectController::endOpen(bool ok, const QString& path) {
@@ -393,13 +393,13 @@ bool ProjectController::waitForOpen(int timeoutMs) {
 }
 
 bool ProjectController::save() {
-    const QString path = window_->document()->filePath();
+    const QString path = document_->filePath();
     return path.isEmpty() ? saveAs() : saveTo(path);
 }
 
 bool ProjectController::saveAs() {
-    const QString current = window_->document()->filePath();
-    const QString suggestion = current.isEmpty() ? window_->settings()->lastProjectFolder() + QStringLiteral("/untitled.skynnet")
+    const QString current = document_->filePath();
+    const QString suggestion = current.isEmpty() ? settings_->lastProjectFolder() + QStringLiteral("/untitled.skynnet")
                                                  : current;
     const QString path = prompts_.chooseProjectFile(true, suggestion);
     return !path.isEmpty() && saveTo(withProjectSuffix(path));
@@ -409,40 +409,40 @@ bool ProjectController::saveTo(const QString& path) {
     const QString file = QFileInfo(path).absoluteFilePath();
     try {
         WaitCursor wait;
-        saveProjectFile(file, *window_->document(), *window_->session(), Json::object({{"page", window_->currentPage()}}));
+        saveProjectFile(file, *document_, *session_, Json::object({{"page", window_->currentPage()}}));
     } catch (const std::exception& e) {
         prompts_.showError(tr("Cannot save the project"), QString::fromUtf8(e.what()));
         return false;
     }
-    window_->document()->setFilePath(file);
-    window_->document()->setClean();
-    window_->settings()->addRecentProject(file);
-    window_->settings()->setLastProjectFolder(QFileInfo(file).absolutePath());
+    document_->setFilePath(file);
+    document_->setClean();
+    settings_->addRecentProject(file);
+    settings_->setLastProjectFolder(QFileInfo(file).absolutePath());
     autosave_->discard();
-    window_->statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(file).fileName()), 5000);
+    window_->showStatus(tr("Saved %1").arg(QFileInfo(file).fileName()), 5000);
     return true;
 }
 
 void ProjectController::showExportDialog() {
-    const auto results = window_->session()->results();
+    const auto results = session_->results();
     const std::optional<SavedCombinedModel> model = results ? results->model : std::nullopt;
     if (!model) return;
-    const QString project = window_->document()->filePath();
-    const QString base = project.isEmpty() ? window_->settings()->lastProjectFolder() + QStringLiteral("/model")
+    const QString project = document_->filePath();
+    const QString base = project.isEmpty() ? settings_->lastProjectFolder() + QStringLiteral("/model")
                                            : QFileInfo(project).absolutePath() + QLatin1Char('/') +
                                                  QFileInfo(project).completeBaseName() + QStringLiteral("-model");
-    ExportDialog dialog(*model, base, window_);
+    ExportDialog dialog(*model, base, window_->dialogParent());
     dialog.exec();
 }
 
 bool ProjectController::locateData() {
-    const DataSettings current = window_->document()->dataSettings();
-    if (current.path.isEmpty() || window_->document()->hasData()) return false;
+    const DataSettings current = document_->dataSettings();
+    if (current.path.isEmpty() || document_->hasData()) return false;
     const QString chosen = prompts_.locateData(tr("Where is the data file %1 now?").arg(current.path), current.path);
     if (chosen.isEmpty()) return false;
     DataSettings moved = current;
     moved.path = QFileInfo(chosen).absoluteFilePath();
-    window_->dataPage()->loadSettings(moved);  // in the background; the page shows how it went
+    dataPage_->loadSettings(moved);  // in the background; the page shows how it went
     return true;
 }
 
@@ -459,6 +459,8 @@ void ProjectController::offerRecovery() {
     if (prompts_.restoreRecovery(pending, original)) openFile(pending, true);
     else autosave_->discard();
 }
+
+void ProjectController::dataLoadStarted() { supersedeOpen(); }
 
 void ProjectController::windowClosing() {
     supersedeOpen();  // a project still loading has nowhere to go

@@ -10,6 +10,8 @@
 #include <functional>
 #include <memory>
 
+#include "ui/widgets/project_views.h"
+
 class QAction;
 class QMenu;
 class QProgressBar;
@@ -20,8 +22,10 @@ struct ProjectData;
 
 namespace skynnet::ui {
 
+class AppSettings;
 class Autosave;
-class MainWindow;
+class ProjectDocument;
+class TrainingSession;
 struct LoadedData;
 struct OpenedProject;
 
@@ -41,7 +45,18 @@ public:
         std::function<void(const QString& title, const QString& message)> showError;
     };
 
-    explicit ProjectController(MainWindow* window);
+    // Everything the controller works with, handed in by whoever wires the window. All must
+    // outlive the controller.
+    struct Collaborators {
+        ProjectDocument* document = nullptr;
+        TrainingSession* session = nullptr;
+        AppSettings* settings = nullptr;
+        ProjectWindowView* window = nullptr;
+        ProjectDataView* dataPage = nullptr;
+        ProjectResultsView* resultsPage = nullptr;
+    };
+
+    ProjectController(const Collaborators& with, QObject* parent);
 
     Prompts& prompts() { return prompts_; }
     Autosave* autosave() const { return autosave_; }
@@ -76,6 +91,8 @@ public:
     bool locateData();     // points the open project to its data again
     void offerRecovery();  // at start-up, when the last session left a recovery file
     void windowClosing();  // the project is closed for good: its recovery file goes
+    // Data chosen on the data page while a project opens is the user's later word: it wins.
+    void dataLoadStarted();
 
 signals:
     void pageRequested(int page);
@@ -99,7 +116,12 @@ private:
     void endOpen(bool ok, const QString& path);
     void supersedeOpen();  // a pending open is dropped
 
-    MainWindow* window_;
+    ProjectDocument* document_;
+    TrainingSession* session_;
+    AppSettings* settings_;
+    ProjectWindowView* window_;
+    ProjectDataView* dataPage_;
+    ProjectResultsView* resultsPage_;
     Prompts prompts_;
     Autosave* autosave_;
     quint64 openGeneration_ = 0;

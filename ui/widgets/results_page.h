@@ -5,6 +5,8 @@
 // for regression.
 #include <QWidget>
 
+#include "ui/widgets/project_views.h"
+
 class QComboBox;
 class QLabel;
 class QStackedWidget;
@@ -20,7 +22,7 @@ class ClassMetricsModel;
 class ConfusionMatrixWidget;
 class TrainingSession;
 
-class ResultsPage : public QWidget {
+class ResultsPage : public QWidget, public ProjectResultsView {
     Q_OBJECT
 public:
     explicit ResultsPage(TrainingSession* session, QWidget* parent = nullptr);
@@ -38,7 +40,7 @@ public:
     BarChart* cpuChart() const { return cpuChart_; }
     BarChart* memoryChart() const { return memoryChart_; }
 
-    void refresh();  // from the session's last results; called when a run completes
+    void refresh() override;  // from the session's last results; called when a run completes
 
 private:
     void clear(const QString& why);
