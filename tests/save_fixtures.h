@@ -57,8 +57,8 @@ inline Files make(int variant, int width) {
         f.combined.weights.push_back(weights(paramCount(s.spec), s.seed + std::uint64_t(variant)));
     }
     f.combined.preprocessing.fit(data);
-    f.combined.classNames = data.classNames;
-    f.combined.featureNames = data.featureNames;
+    f.combined.schema.classNames = data.classNames;
+    f.combined.schema.featureNames = data.featureNames;
 
     ProjectRun run;
     run.message = "variant " + std::to_string(variant);
@@ -78,7 +78,7 @@ inline Files make(int variant, int width) {
     f.project.split = o;
     f.project.runs.push_back(std::move(run));
 
-    f.single.task = Task::Classification;
+    f.single.schema.task = Task::Classification;
     f.single.spec = f.combined.specs[0];
     f.single.weights = f.combined.weights[0];
     f.single.preprocessing = f.combined.preprocessing;

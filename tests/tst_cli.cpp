@@ -84,6 +84,8 @@ private slots:
     void earlyStopping();
     void badInput_data();
     void badInput();
+    void lossesFitTheirTasks_data();
+    void lossesFitTheirTasks();
     void interruptWritesNothing();
     void planPreview();
     void planJsonAndWarnings();
@@ -357,6 +359,9 @@ void TestCli::badInput_data() {
     QTest::newRow("missing value") << (QStringList(train) << "--data" << path("missing.csv")) << 1
                                    << "missing.csv:6: column 'sepal_width' (1): missing value";
     QTest::newRow("no data") << train << 2 << "--data is required";
+    // A loss must fit the task (losses/task_losses.h): mse no longer trains a classifier.
+    QTest::newRow("mse on classification") << (QStringList(train) << "--data" << iris() << "--loss" << "mse") << 2
+                                           << "--loss: the loss mse does not fit the classification task (use cross_entropy)";
     QTest::newRow("bad fraction") << (QStringList(train) << "--data" << iris() << "--validation" << "1.5") << 2
                                   << "--validation: expected a fraction";
     QTest::newRow("unknown builtin") << (QStringList(train) << "--data" << "builtin:nope") << 2
@@ -419,6 +424,45 @@ void TestCli::badInput() {
     // No temporary files left behind either.
     const QStringList left = QDir(dir_.path()).entryList({"bad_*"}, QDir::Files);
     QVERIFY2(left.isEmpty(), qPrintable(left.join(' ')));
+}
+
+// Every (loss, task) pair, previewed with `plan`, which applies train's rule without training.
+void TestCli::lossesFitTheirTasks_data() {
+    QTest::addColumn<QStringList>("data");
+    QTest::addColumn<QString>("loss");
+    QTest::addColumn<QString>("refusal");  // empty: accepted
+    const QStringList classes = {"--data", "builtin:blobs:samples=120:classes=3"};
+    const QStringList binary = {"--data", "builtin:blobs:samples=120:classes=2", "--task", "binary"};
+    const QStringList regression = {"--data", "builtin:sine:samples=120:outputs=2"};
+    const struct {
+        const char* task;
+        QStringList data;
+        const char* fits;  // the losses that fit, as the refusal lists them
+    } tasks[] = {{"classification", classes, "cross_entropy"},
+                 {"binary", binary, "binary_cross_entropy"},
+                 {"regression", regression, "mse or mae"}};
+    for (const auto& t : tasks)
+        for (const QString loss : {"cross_entropy", "binary_cross_entropy", "mse", "mae"}) {
+            const bool fits = QString(t.fits).split(" or ").contains(loss);
+            QTest::newRow(qPrintable(loss + "/" + t.task))
+                << t.data << loss
+                << (fits ? QString()
+                         : "skynnet-cli: --loss: the loss " + loss + " does not fit the " + t.task + " task (use " + t.fits + ")");
+        }
+}
+
+void TestCli::lossesFitTheirTasks() {
+    QFETCH(QStringList, data);
+    QFETCH(QString, loss);
+    QFETCH(QString, refusal);
+    const Run r = runCli(QStringList{"plan", "--submodels", "2", "--loss", loss} << data);
+    if (refusal.isEmpty()) {
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        return;
+    }
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.err.trimmed(), refusal);
+    QVERIFY(r.out.isEmpty());
 }
 
 void TestCli::interruptWritesNothing() {

@@ -134,6 +134,22 @@ private slots:
         QCOMPARE(readBytes(project), bytes);
     }
 
+    // A project whose loss does not fit its data's task is refused as the app refuses its run.
+    void lossThatDoesNotFitIsRefused() {
+        QTemporaryDir dir;
+        const QString project = copyExample(dir);
+        ProjectData p = loadProject(project.toStdString());
+        p.training.config.loss = LossKind::MeanSquaredError;  // wine is a classification task
+        saveProject(project.toStdString(), p);
+        const QByteArray bytes = readBytes(project);
+        const Run r = runCli({"train", "--project", project, "--quiet"});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err.trimmed(), "skynnet-cli: " + project +
+                                      ": training.config.loss: the loss mse does not fit the classification task (use "
+                                      "cross_entropy)");
+        QCOMPARE(readBytes(project), bytes);
+    }
+
     void trainOptionsDoNotGoWithProject() {
         QTemporaryDir dir;
         const QString project = copyExample(dir);

@@ -66,10 +66,10 @@ SavedCombinedModel train(const Dataset& raw, Scaling scaling, const std::string&
     ParallelResult r = ParallelTrainer(makePlan(spec, data, o), c, std::make_shared<ThreadBackend>(2)).train(data);
     if (r.status != TrainStatus::Completed) throw Error("training failed: " + r.error);
     trained = r.model;
-    SavedCombinedModel s = toSaved(r.model, p);
-    s.classNames = raw.classNames;
-    s.targetNames = raw.targetNames;
-    s.featureNames = raw.featureNames;
+    SavedCombinedModel s = toSaved(r.model, p, {});
+    s.schema.classNames = raw.classNames;
+    s.schema.targetNames = raw.targetNames;
+    s.schema.featureNames = raw.featureNames;
     s.extra = Json::object({{"note", "tst_export"}});
     return s;
 }
@@ -196,9 +196,9 @@ private slots:
                 QCOMPARE(back.loss, c.saved.loss);
                 QVERIFY(back.specs == c.saved.specs);
                 QVERIFY(back.weights == c.saved.weights);
-                QCOMPARE(back.classNames, c.saved.classNames);
-                QCOMPARE(back.targetNames, c.saved.targetNames);
-                QCOMPARE(back.featureNames, c.saved.featureNames);
+                QCOMPARE(back.schema.classNames, c.saved.schema.classNames);
+                QCOMPARE(back.schema.targetNames, c.saved.schema.targetNames);
+                QCOMPARE(back.schema.featureNames, c.saved.schema.featureNames);
                 QVERIFY(back.extra == c.saved.extra);
                 CombinedModel model = buildCombinedModel(back);
                 const Matrix out = predictRaw(model, back, c.raw);
@@ -213,11 +213,11 @@ private slots:
     void singleNetworkFileLoadsAsCombined() {
         const Case& c = cases_[2];  // binary: its first submodel saved as a single network
         SavedModel single;
-        single.task = Task::Binary;
+        single.schema.task = Task::Binary;
         single.spec = c.saved.specs[0];
         single.weights = c.saved.weights[0];
         single.preprocessing = c.saved.preprocessing;
-        single.classNames = c.saved.classNames;
+        single.schema.classNames = c.saved.schema.classNames;
         const std::string file = path("single.skynnet");
         saveModel(file, single);
         const SavedCombinedModel any = loadAnyModel(file);
@@ -388,7 +388,7 @@ private slots:
         add("binary_no_preprocessing.onnx", "binary_preprocessed", binary.saved.preprocessing.apply(binary.raw),
             "probability", binary.expected);
         SavedModel single;
-        single.task = Task::Binary;
+        single.schema.task = Task::Binary;
         single.spec = binary.saved.specs[1];
         single.weights = binary.saved.weights[1];
         single.preprocessing = binary.saved.preprocessing;

@@ -387,25 +387,25 @@ private slots:
         skynnet::Network net(spec, 42);
 
         skynnet::SavedModel m;
-        m.task = skynnet::Task::Classification;
+        m.schema.task = skynnet::Task::Classification;
         m.spec = spec;
         m.weights = net.flatWeights();
         m.preprocessing.rawColumns = 6;
         m.preprocessing.numericColumns = {0, 1, 2, 3, 4, 5};
         m.preprocessing.offset = skynnet::RowVector::Constant(6, 0.5f);
         m.preprocessing.scale = skynnet::RowVector::Constant(6, 2.0f);
-        m.classNames = {"cat", "dog", "bird"};
-        m.featureNames = {"a", "b", "c", "d", "e", "f"};
+        m.schema.classNames = {"cat", "dog", "bird"};
+        m.schema.featureNames = {"a", "b", "c", "d", "e", "f"};
         m.extra = Json::object({{"epochs", 12}, {"accuracy", 0.875}});
         skynnet::saveModel(path, m);
 
         const skynnet::SavedModel back = skynnet::loadModel(path);
         QCOMPARE(back.spec, spec);
-        QVERIFY(back.task == m.task);
+        QVERIFY(back.schema.task == m.schema.task);
         QVERIFY(sameBits(back.weights, m.weights));
-        QCOMPARE(back.classNames, m.classNames);
-        QCOMPARE(back.featureNames, m.featureNames);
-        QVERIFY(back.targetNames.empty());
+        QCOMPARE(back.schema.classNames, m.schema.classNames);
+        QCOMPARE(back.schema.featureNames, m.schema.featureNames);
+        QVERIFY(back.schema.targetNames.empty());
         QVERIFY(back.extra == m.extra);
         QVERIFY(back.preprocessing.scale == m.preprocessing.scale);
 
@@ -423,19 +423,19 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath("net.skynnet").toStdString();
         skynnet::SavedModel m;
-        m.task = skynnet::Task::Binary;
+        m.schema.task = skynnet::Task::Binary;
         m.spec.input = skynnet::Shape::flat(2);
         m.spec.setOutputFor(skynnet::Task::Binary, 1);
         m.weights = {1, 2};  // 2 inputs x 1 output + 1 bias = 3 needed
         QCOMPARE(errorText([&] { skynnet::saveModel(path, m); }),
                  QString::fromStdString("cannot save " + path + ": the network has 3 parameters but 2 weights are stored"));
         m.weights = {1, 2, 3};
-        m.classNames = {"only one"};
+        m.schema.classNames = {"only one"};
         QCOMPARE(errorText([&] { skynnet::saveModel(path, m); }),
                  QString::fromStdString("cannot save " + path + ": 1 class names for a binary network with 1 outputs"));
-        m.classNames = {"no", "yes"};
+        m.schema.classNames = {"no", "yes"};
         skynnet::saveModel(path, m);
-        QCOMPARE(skynnet::loadModel(path).classNames, m.classNames);
+        QCOMPARE(skynnet::loadModel(path).schema.classNames, m.schema.classNames);
 
         // Headers written by something else: the loader names the field or the kind.
         auto file = skynnet::loadModelFile(path);

@@ -2,14 +2,18 @@
 // every layer kind, every loss, both fused output paths and whole networks.
 #include <QtTest>
 
+#include <algorithm>
+
 #include "layers/activation.h"
 #include "layers/dense.h"
 #include "layers/dropout.h"
 #include "layers/flatten.h"
 #include "core/error.h"
 #include "losses/loss.h"
+#include "losses/task_losses.h"
 #include "model/gradient_check.h"
 #include "model/network.h"
+#include "test_support.h"
 
 using namespace skynnet;
 
@@ -173,6 +177,44 @@ private slots:
         zero << 0, 1;
         hot << 1, 0;
         QVERIFY(std::isfinite(SoftmaxCrossEntropy().value(zero, hot)));
+    }
+
+    // Every (loss, task) pair: cross-entropy for classification, binary cross-entropy for
+    // binary, MSE or MAE for regression; anything else refused naming the loss, the task and
+    // what would fit.
+    void lossesFitTheirTasks_data() {
+        QTest::addColumn<int>("loss");
+        QTest::addColumn<int>("task");
+        QTest::addColumn<QString>("error");  // empty: fits
+        const QString useCe = "(use cross_entropy)", useBce = "(use binary_cross_entropy)", useReg = "(use mse or mae)";
+        const struct {
+            LossKind loss;
+            Task task;
+            QString use;  // empty: fits
+        } pairs[] = {
+            {LossKind::SoftmaxCrossEntropy, Task::Classification, {}}, {LossKind::SoftmaxCrossEntropy, Task::Binary, useBce},
+            {LossKind::SoftmaxCrossEntropy, Task::Regression, useReg}, {LossKind::BinaryCrossEntropy, Task::Classification, useCe},
+            {LossKind::BinaryCrossEntropy, Task::Binary, {}},          {LossKind::BinaryCrossEntropy, Task::Regression, useReg},
+            {LossKind::MeanSquaredError, Task::Classification, useCe}, {LossKind::MeanSquaredError, Task::Binary, useBce},
+            {LossKind::MeanSquaredError, Task::Regression, {}},        {LossKind::MeanAbsoluteError, Task::Classification, useCe},
+            {LossKind::MeanAbsoluteError, Task::Binary, useBce},       {LossKind::MeanAbsoluteError, Task::Regression, {}},
+        };
+        for (const auto& p : pairs) {
+            const QString loss = QString::fromStdString(lossName(p.loss)), task = QString::fromStdString(taskName(p.task));
+            QTest::newRow(qPrintable(loss + "/" + task))
+                << int(p.loss) << int(p.task)
+                << (p.use.isEmpty() ? QString() : "the loss " + loss + " does not fit the " + task + " task " + p.use);
+        }
+    }
+    void lossesFitTheirTasks() {
+        QFETCH(int, loss);
+        QFETCH(int, task);
+        QFETCH(QString, error);
+        QCOMPARE(lossFitsTask(LossKind(loss), Task(task)), error.isEmpty());
+        const std::string thrown = errorOf([&] { checkLossFitsTask(LossKind(loss), Task(task)); });
+        QCOMPARE(QString::fromStdString(thrown), error.isEmpty() ? QString("(no error)") : error);
+        const std::vector<LossKind> fitting = lossesForTask(Task(task));
+        QCOMPARE(std::find(fitting.begin(), fitting.end(), LossKind(loss)) != fitting.end(), error.isEmpty());
     }
 
     void gradientCheckEveryLoss() {

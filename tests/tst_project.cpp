@@ -15,7 +15,10 @@
 #include <limits>
 
 #include "core/error.h"
+#include "data/csv_loader.h"
+#include "data/data_source.h"
 #include "data/generators.h"
+#include "data/prepared_data.h"
 #include "io/atomic_file.h"
 #include "split/combined_model_file.h"
 #include "project/data_reference.h"
@@ -191,9 +194,9 @@ Fixture makeProject(const QString& dir) {
     Preprocessing prep;
     prep.scaling = Scaling::MinMax;
     prep.fit(f.data);
-    SavedCombinedModel model = toSaved(CombinedModel(plan.rule(), std::move(nets), c.loss), prep);
-    model.classNames = f.data.classNames;
-    model.featureNames = f.data.featureNames;
+    SavedCombinedModel model = toSaved(CombinedModel(plan.rule(), std::move(nets), c.loss), prep, {});
+    model.schema.classNames = f.data.classNames;
+    model.schema.featureNames = f.data.featureNames;
     r.model = model;
     r.baselineWeights = Network(plan.original, 5).flatWeights();
     for (int i = 0; i < plan.submodelCount(); ++i) {
@@ -364,8 +367,8 @@ private slots:
         QVERIFY(pb.model.has_value());
         const SavedCombinedModel &ma = *pa.model, &mb = *pb.model;
         QCOMPARE(mb.loss, ma.loss);
-        QCOMPARE(mb.classNames, ma.classNames);
-        QCOMPARE(mb.featureNames, ma.featureNames);
+        QCOMPARE(mb.schema.classNames, ma.schema.classNames);
+        QCOMPARE(mb.schema.featureNames, ma.schema.featureNames);
         QCOMPARE(mb.rule.classes, ma.rule.classes);
         for (std::size_t i = 0; i < ma.weights.size(); ++i) QVERIFY(sameBits(mb.weights[i], ma.weights[i]));
         QVERIFY(mb.preprocessing.offset == ma.preprocessing.offset);
@@ -613,9 +616,9 @@ private slots:
         ParallelResult split = ParallelTrainer(plan, config).train(train);
         QCOMPARE(split.status, TrainStatus::Completed);
         const BaselineResult baseline = trainBaseline(plan, train, nullptr, config, 1);
-        SavedCombinedModel model = toSaved(split.model, prep);
-        model.classNames = data.classNames;
-        model.featureNames = data.featureNames;
+        SavedCombinedModel model = toSaved(split.model, prep, {});
+        model.schema.classNames = data.classNames;
+        model.schema.featureNames = data.featureNames;
 
         ProjectData p;
         p.network = net;
@@ -638,6 +641,113 @@ private slots:
         b.setFlatWeights(*run.results->baselineWeights);
         Network trained = baseline.network;
         QVERIFY(sameBits(b.predict(train.features), trained.predict(train.features)));
+    }
+
+    // One schema (task, names, categoricals, target column, sample shape) from the training data
+    // through both model file kinds and a project run, unchanged.
+    void schemaRoundTripsThroughModelAndProjectFiles() {
+        QTemporaryDir dir;
+        std::string csv = "size,species,colour,weight\n";
+        const char* species[] = {"ant", "bee", "cat"};
+        const char* colours[] = {"red", "green", "blue", "green"};
+        for (int i = 0; i < 60; ++i)
+            csv += std::to_string(i % 5) + "," + species[i % 3] + "," + colours[i % 4] + "," + std::to_string(i % 7) + "\n";
+        const std::string path = dir.filePath("mixed.csv").toStdString();
+        writeBytes(path, csv);
+        DataRequest request;
+        request.path = path;
+        request.target = "species";
+        const Dataset all = loadTrainingData(request);
+        const PreparedData data = prepareData(all, nullptr, PreparationSettings{});
+        const ModelSchema& schema = data.schema;
+        QVERIFY(schema == all.schema());
+        QCOMPARE(schema.task, Task::Classification);
+        QCOMPARE(schema.featureNames, (std::vector<std::string>{"size", "colour", "weight"}));
+        QCOMPARE(schema.categoricals.size(), std::size_t(1));
+        QCOMPARE(schema.categoricals[0].column, 1);
+        QCOMPARE(schema.categoricals[0].categories, (std::vector<std::string>{"blue", "green", "red"}));
+        QCOMPARE(schema.classNames, (std::vector<std::string>{"ant", "bee", "cat"}));
+        QCOMPARE(schema.targetColumn, std::string("species"));
+        QCOMPARE(schema.sampleShape, Shape::flat(3));
+
+        NetworkSpec net{networkInputShape(data), parseLayers("dense:8:relu"), 3, Activation::Softmax};
+        QCOMPARE(net.input, Shape::flat(5));  // 2 numeric columns + 3 one-hot colours
+        const Network network(net, 3);
+        SavedModel single;
+        single.schema = schema;
+        single.spec = net;
+        single.weights = network.flatWeights();
+        single.preprocessing = data.preprocessing;
+        single.extra = Json::object({{"note", "kept"}});
+        const std::string singlePath = dir.filePath("single.skym").toStdString();
+        saveModel(singlePath, single);
+        const SavedModel singleBack = loadModel(singlePath);
+        QVERIFY(singleBack.schema == schema);
+        QCOMPARE(singleBack.extra.value("note", ""), std::string("kept"));
+        QCOMPARE(singleBack.extra.value("target_column", ""), std::string("species"));  // the field files always had
+        QVERIFY(loadAnyModel(singlePath).schema == schema);
+
+        SplitOptions o;
+        o.strategy = Strategy::ClassGroups;
+        o.requested = 3;
+        o.epochs = 1;
+        const SplitPlan plan = makePlan(net, data.train, o);
+        TrainConfig config;
+        config.epochs = 1;
+        const ParallelResult split = ParallelTrainer(plan, config).train(data.train);
+        QCOMPARE(split.status, TrainStatus::Completed);
+        const SavedCombinedModel combined = toSaved(split.model, data.preprocessing, schema);
+        const std::string combinedPath = dir.filePath("combined.skym").toStdString();
+        saveCombinedModel(combinedPath, combined);
+        QVERIFY(loadCombinedModel(combinedPath).schema == schema);
+
+        ProjectData p;
+        p.network = net;
+        p.split = o;
+        p.training.config = config;
+        p.runs.push_back(completedRun(plan, split, nullptr, &combined));
+        const std::string projectPath = dir.filePath("schema.skynnet").toStdString();
+        saveProject(projectPath, p);
+        QVERIFY(loadProject(projectPath).runs.at(0).results->model->schema == schema);
+    }
+
+    // Files written before the schema existed (kept in tests/data, made by skynnet-cli train
+    // --data schema_v1_mixed.csv --target species [--submodels 3]) read back with their schema.
+    void modelFilesWrittenBeforeKeepTheirSchema() {
+        ModelSchema expected;
+        expected.task = Task::Classification;
+        expected.featureNames = {"size", "colour", "weight"};
+        expected.categoricals = {{1, {"blue", "green", "red"}}};
+        expected.classNames = {"ant", "bee", "cat"};
+        expected.targetColumn = "species";
+        expected.sampleShape = Shape::flat(3);
+        const SavedModel single = loadModel(sourcePath("tests/data/schema_v1_single.skym"));
+        QVERIFY(single.schema == expected);
+        const SavedCombinedModel combined = loadCombinedModel(sourcePath("tests/data/schema_v1_combined.skym"));
+        QVERIFY(combined.schema == expected);
+        QCOMPARE(combined.submodelCount(), 3);
+
+        // Data loaded like the old model lines up with it, the target found by the saved column.
+        DataRequest request;
+        request.path = sourcePath("tests/data/schema_v1_mixed.csv");
+        const Dataset data = loadLike(request, combined.schema, true);
+        QCOMPARE(data.size(), Index(120));
+        QCOMPARE(data.labelColumn, std::string("species"));
+        QCOMPARE(data.classNames, expected.classNames);
+
+        // The example project of the repository, saved before the schema, and saved again.
+        const ProjectData project = loadProject(sourcePath("resources/projects/wine-class-groups.skynnet"));
+        const SavedCombinedModel& wine = *project.runs.back().results->model;
+        const Dataset wineData = loadCsv(sourcePath("resources/datasets/wine.csv"));
+        QCOMPARE(wine.schema.task, Task::Classification);
+        QCOMPARE(wine.schema.featureNames, wineData.featureNames);
+        QCOMPARE(wine.schema.classNames, wineData.classNames);
+        QVERIFY(wine.schema.categoricals.empty());
+        QCOMPARE(wine.schema.sampleShape, Shape::flat(int(wineData.featureNames.size())));
+        QTemporaryDir dir;
+        const std::string again = dir.filePath("again.skynnet").toStdString();
+        saveProject(again, project);
+        QVERIFY(loadProject(again).runs.back().results->model->schema == wine.schema);
     }
 
     void inconsistentRunsAreRefusedOnSave() {

@@ -78,7 +78,7 @@ int runEvaluate(const std::vector<std::string>& words) {
     checkOutputPaths({{"--report", reportPath}});
 
     LoadedModel model = loadTrainedModel(modelPath);
-    Dataset data = loadLike(request, layoutOf(model.saved), true);
+    Dataset data = loadLike(request, model.saved.schema, true);
     if (part != "all") data = selectSplit(data, model.saved, part);
     if (data.size() == 0) throw Error(request.path + ": no samples to evaluate" + (part == "all" ? "" : " in the " + part + " split"));
     const Matrix output = modelOutputs(model, data);

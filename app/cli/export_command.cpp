@@ -34,13 +34,11 @@ void saveNative(const std::string& path, const SavedCombinedModel& m) {
         return;
     }
     SavedModel single;
-    single.task = m.task();
+    single.schema = m.schema;
+    single.schema.task = m.task();
     single.spec = m.specs.front();
     single.weights = m.weights.front();
     single.preprocessing = m.preprocessing;
-    single.classNames = m.classNames;
-    single.targetNames = m.targetNames;
-    single.featureNames = m.featureNames;
     single.extra = m.extra;
     saveModel(path, single);
 }

@@ -49,7 +49,7 @@ std::string predictionsCsv(const SavedCombinedModel& model, const Matrix& out) {
         return std::size_t(k) < names.size() ? names[std::size_t(k)] : fallback + std::to_string(k + 1);
     };
     if (model.task() == Task::Regression) {
-        for (Index j = 0; j < out.cols(); ++j) text += (j ? "," : "") + csvField(name(model.targetNames, j, "output_"));
+        for (Index j = 0; j < out.cols(); ++j) text += (j ? "," : "") + csvField(name(model.schema.targetNames, j, "output_"));
         text += "\n";
         for (Index r = 0; r < out.rows(); ++r) {
             for (Index j = 0; j < out.cols(); ++j) text += (j ? "," : "") + number(out(r, j));
@@ -61,11 +61,11 @@ std::string predictionsCsv(const SavedCombinedModel& model, const Matrix& out) {
     const bool binary = model.task() == Task::Binary;
     const Index classes = binary ? 2 : out.cols();
     text += "predicted";
-    for (Index k = 0; k < classes; ++k) text += "," + csvField("probability_" + name(model.classNames, k, "class_"));
+    for (Index k = 0; k < classes; ++k) text += "," + csvField("probability_" + name(model.schema.classNames, k, "class_"));
     text += "\n";
     const std::vector<int> predicted = predictedClasses(out);
     for (Index r = 0; r < out.rows(); ++r) {
-        text += csvField(name(model.classNames, predicted[std::size_t(r)], "class_"));
+        text += csvField(name(model.schema.classNames, predicted[std::size_t(r)], "class_"));
         if (binary) text += "," + number(1.0 - out(r, 0)) + "," + number(out(r, 0));
         else
             for (Index k = 0; k < classes; ++k) text += "," + number(out(r, k));
@@ -92,7 +92,7 @@ int runPredict(const std::vector<std::string>& words) {
     checkOutputPaths({{"--output", outputPath}});
 
     LoadedModel model = loadTrainedModel(modelPath);
-    const Dataset data = loadLike(request, layoutOf(model.saved), false);
+    const Dataset data = loadLike(request, model.saved.schema, false);
     const Matrix out = modelOutputs(model, data);
     writeFileAtomically(outputPath, predictionsCsv(model.saved, out));
     std::cout << "wrote " << out.rows() << " predictions to " << outputPath << "\n";

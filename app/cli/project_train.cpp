@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "interrupt.h"
+#include "losses/task_losses.h"
 #include "project/project_file.h"
 #include "output_files.h"
 #include "plan_view.h"
@@ -135,10 +136,15 @@ int runProjectTraining(const std::vector<std::string>& words) {
     if (interrupt.interrupted()) return interruptedExit();
     const NetworkSpec spec = projectNetwork(p.network, data);
     const TrainConfig& config = p.training.config;
-    const Dataset train = networkDataset(data.train, std::move(data.xTrain));
+    try {  // the app refuses such a project's run with the same words
+        checkLossFitsTask(config.loss, data.task());
+    } catch (const Error& e) {
+        throw Error(path + ": training.config.loss: " + e.what());
+    }
+    const Dataset train = std::move(data.train);
     std::optional<Dataset> validation, test;
-    if (data.xValidation.rows() > 0) validation = networkDataset(data.validation, std::move(data.xValidation));
-    if (data.xTest.rows() > 0) test = networkDataset(data.test, std::move(data.xTest));
+    if (data.validation.size() > 0) validation = std::move(data.validation);
+    if (data.test.size() > 0) test = std::move(data.test);
     const Dataset* val = validation ? &*validation : nullptr;
 
     const SplitPlan plan = makePlan(spec, train, projectSplitOptions(p.split, config));
@@ -167,10 +173,7 @@ int runProjectTraining(const std::vector<std::string>& words) {
     const Dataset& eval = evaluationSet(train, validation, test, evaluatedOn);
     CombinedEvaluation e = split.model.evaluate(eval, &cancel);
     if (e.cancelled || interrupt.interrupted()) return interruptedExit(" while testing the combined model");
-    SavedCombinedModel model = toSaved(split.model, data.preprocessing);
-    model.classNames = data.layout.classNames;
-    model.targetNames = data.layout.targetNames;
-    model.featureNames = data.layout.featureNames;
+    SavedCombinedModel model = toSaved(split.model, data.preprocessing, data.schema);
     const std::string metricName = headlineMetricName(plan.task);
     std::string message = "combined " + metricName + " " + number(e.metric) + " on " + evaluatedOn + " " +
                           std::to_string(eval.size()) + " samples";

@@ -55,11 +55,11 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     const TrainConfig config = buildTrainConfig(o, data.task());
     Json head = reportHead(o, data, spec, config);  // before the matrices are handed on below
 
-    // The engine's split code takes datasets of network inputs; the matrices move, not copy.
-    const Dataset train = networkDataset(data.train, std::move(data.xTrain));
+    // The engine's split code takes datasets of network inputs; they move, not copy.
+    const Dataset train = std::move(data.train);
     std::optional<Dataset> validation, test;
-    if (data.xValidation.rows() > 0) validation = networkDataset(data.validation, std::move(data.xValidation));
-    if (data.xTest.rows() > 0) test = networkDataset(data.test, std::move(data.xTest));
+    if (data.validation.size() > 0) validation = std::move(data.validation);
+    if (data.test.size() > 0) test = std::move(data.test);
     const Dataset* val = validation ? &*validation : nullptr;
 
     SplitRun run;
@@ -94,12 +94,8 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     const Json report = buildSplitReport(std::move(head), run, figures);
     std::optional<SavedCombinedModel> model;
     if (!o.savePath.empty()) {
-        model = toSaved(run.training.model, data.preprocessing);
-        model->classNames = data.layout.classNames;
-        model->targetNames = data.layout.targetNames;
-        model->featureNames = data.layout.featureNames;
+        model = toSaved(run.training.model, data.preprocessing, data.schema);  // the schema adds target_column
         Json extra = trainingRecord(o, config);
-        if (!o.data.target.empty()) extra["target_column"] = o.data.target;
         if (run.testSummary) addMetrics(extra, *run.testSummary, "test_");
         extra["plan"] = planJson(run.plan, o.threads);
         model->extra = std::move(extra);

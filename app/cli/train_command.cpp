@@ -27,8 +27,8 @@ using Clock = std::chrono::steady_clock;
 void announce(const PreparedData& data, const NetworkSpec& spec, int threads) {
     std::fprintf(stderr, "training %s (%lld parameters) on %lld samples, validating on %lld, testing on %lld; %d thread%s\n",
                  spec.widthsSummary().c_str(), static_cast<long long>(paramCount(spec)),
-                 static_cast<long long>(data.xTrain.rows()), static_cast<long long>(data.xValidation.rows()),
-                 static_cast<long long>(data.xTest.rows()), threads, threads == 1 ? "" : "s");
+                 static_cast<long long>(data.train.size()), static_cast<long long>(data.validation.size()),
+                 static_cast<long long>(data.test.size()), threads, threads == 1 ? "" : "s");
 }
 
 std::string epochsDone(const TrainResult& result) {
@@ -60,10 +60,11 @@ int runTrain(const std::vector<std::string>& words) {
     Trainer trainer(network, config, data.task());
 
     if (!o.quiet) announce(data, spec, o.threads);
-    const bool validating = data.xValidation.rows() > 0;
+    const bool validating = data.validation.size() > 0;
+    const Matrix yTrain = data.train.targetMatrix(), yValidation = data.validation.targetMatrix();
     const TrainResult result =
-        trainer.fit(data.xTrain, data.yTrain, validating ? &data.xValidation : nullptr,
-                    validating ? &data.yValidation : nullptr, progressCallbacks(data.task(), config.epochs, o.quiet), &cancel);
+        trainer.fit(data.train.features, yTrain, validating ? &data.validation.features : nullptr,
+                    validating ? &yValidation : nullptr, progressCallbacks(data.task(), config.epochs, o.quiet), &cancel);
     if (result.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(epochsDone(result));
     if (result.status == TrainStatus::Failed) throw Error(result.error);
     if (result.status == TrainStatus::EarlyStopped && !o.quiet)
@@ -72,11 +73,12 @@ int runTrain(const std::vector<std::string>& words) {
 
     std::optional<EvaluationSummary> test;
     double testLoss = 0;
-    if (data.xTest.rows() > 0) {
-        const Evaluation e = trainer.evaluate(data.xTest, data.yTest, &cancel);
+    if (data.test.size() > 0) {
+        const Matrix yTest = data.test.targetMatrix();
+        const Evaluation e = trainer.evaluate(data.test.features, yTest, &cancel);
         if (interrupt.interrupted()) return interruptedExit(" while testing the model");
         testLoss = e.loss;
-        test = summarize(data.task(), e.output, data.yTest, data.layout.classNames);
+        test = summarize(data.task(), e.output, yTest, data.schema.classNames);
     }
 
     RunFigures figures;
@@ -86,8 +88,7 @@ int runTrain(const std::vector<std::string>& words) {
     const Json report = buildTrainReport(o, data, spec, config, result, test, testLoss, figures);
     std::optional<SavedModel> model;
     if (!o.savePath.empty()) {
-        Json extra = trainingRecord(o, config);
-        if (!o.data.target.empty()) extra["target_column"] = o.data.target;
+        Json extra = trainingRecord(o, config);  // the schema adds target_column
         if (test) addMetrics(extra, *test, "test_");
         model = buildSavedModel(data, network, std::move(extra));
     }

@@ -70,13 +70,13 @@ Json reportHead(const TrainOptions& o, const PreparedData& data, const NetworkSp
     Json r = Json::object({{"tool", "skynnet-cli"}, {"version", skynnetVersion}, {"command", "train"}});
     r["task"] = taskName(data.task());
     Json d = Json::object({{"source", o.data.path},
-                           {"features", data.layout.featureNames.size()},
-                           {"train_samples", data.xTrain.rows()},
-                           {"validation_samples", data.xValidation.rows()},
-                           {"test_samples", data.xTest.rows()},
+                           {"features", data.schema.featureNames.size()},
+                           {"train_samples", data.train.size()},
+                           {"validation_samples", data.validation.size()},
+                           {"test_samples", data.test.size()},
                            {"test_source", o.testData ? o.testData->path : o.data.path}});
-    if (data.task() == Task::Regression) d["targets"] = data.layout.targetNames;
-    else d["classes"] = data.layout.classNames;
+    if (data.task() == Task::Regression) d["targets"] = data.schema.targetNames;
+    else d["classes"] = data.schema.classNames;
     d["scaling"] = scalingName(data.preprocessing.scaling);
     r["data"] = d;
     r["network"] = Json::object({{"layers", formatLayers(spec.layers)},

@@ -127,27 +127,27 @@ void mapLabels(Dataset& d, const std::vector<std::string>& to) {
 }
 
 // The first model feature that `loaded` lacks (it became the target), or "".
-std::string firstMissingFeature(const Dataset& loaded, const DataLayout& layout) {
-    for (const std::string& name : layout.featureNames)
+std::string firstMissingFeature(const Dataset& loaded, const ModelSchema& schema) {
+    for (const std::string& name : schema.featureNames)
         if (std::find(loaded.featureNames.begin(), loaded.featureNames.end(), name) == loaded.featureNames.end()) return name;
     return {};
 }
 
-Dataset loadCsvLike(const DataRequest& request, const DataLayout& layout, bool needTargets) {
-    Dataset d = loadCsvForPrediction(request.path, layout.featureNames, layout.categoricals);
-    d.task = layout.task;
+Dataset loadCsvLike(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
+    Dataset d = loadCsvForPrediction(request.path, schema.featureNames, schema.categoricals);
+    d.task = schema.task;
     if (!needTargets) return d;
     CsvOptions options;
-    const std::string target = request.target.empty() ? layout.targetColumn : request.target;
-    if (layout.task == Task::Regression) {
-        options.targets = request.target.empty() ? layout.targetNames : std::vector<std::string>{request.target};
+    const std::string target = request.target.empty() ? schema.targetColumn : request.target;
+    if (schema.task == Task::Regression) {
+        options.targets = request.target.empty() ? schema.targetNames : std::vector<std::string>{request.target};
         options.task = Task::Regression;
     } else {
         if (!target.empty()) options.targets = {target};
         options.task = Task::Classification;  // the file's own classes; mapped by name below
     }
     Dataset withTargets = loadCsv(request.path, options);
-    const std::string missing = firstMissingFeature(withTargets, layout);
+    const std::string missing = firstMissingFeature(withTargets, schema);
     if (!missing.empty() && !target.empty())
         throw Error(request.path + ": the target column '" + target + "' is the model's feature '" + missing + "'");
     if (!missing.empty()) {
@@ -155,7 +155,7 @@ Dataset loadCsvLike(const DataRequest& request, const DataLayout& layout, bool n
         // differently. The one column that is not a feature is the target.
         std::vector<std::string> others;
         for (const std::string& name : withTargets.featureNames)
-            if (std::find(layout.featureNames.begin(), layout.featureNames.end(), name) == layout.featureNames.end())
+            if (std::find(schema.featureNames.begin(), schema.featureNames.end(), name) == schema.featureNames.end())
                 others.push_back(name);
         if (others.size() != 1)
             throw Error(request.path + ": " + (others.empty() ? "no target column besides the model's features"
@@ -164,17 +164,17 @@ Dataset loadCsvLike(const DataRequest& request, const DataLayout& layout, bool n
         options.targets = others;
         withTargets = loadCsv(request.path, options);
     }
-    if (layout.task == Task::Regression) {
-        if (withTargets.targets.cols() != Index(layout.targetNames.size()))
+    if (schema.task == Task::Regression) {
+        if (withTargets.targets.cols() != Index(schema.targetNames.size()))
             throw Error(request.path + ": " + std::to_string(withTargets.targets.cols()) + " target columns, the model predicts " +
-                        std::to_string(layout.targetNames.size()));
+                        std::to_string(schema.targetNames.size()));
         d.targets = std::move(withTargets.targets);
-        d.targetNames = layout.targetNames;
+        d.targetNames = schema.targetNames;
     } else {
-        mapLabels(withTargets, layout.classNames);
+        mapLabels(withTargets, schema.classNames);
         d.labels = std::move(withTargets.labels);
         d.labelColumn = withTargets.labelColumn;
-        d.classNames = layout.classNames;
+        d.classNames = schema.classNames;
     }
     return d;
 }
@@ -214,56 +214,48 @@ Dataset loadTrainingData(const DataRequest& request) {
         CsvOptions options;
         if (!request.target.empty()) options.targets = {request.target};
         options.task = request.task;
-        return loadCsv(request.path, options);
+        Dataset csv = loadCsv(request.path, options);
+        csv.targetColumn = request.target;
+        return csv;
     }
     case DataKind::Idx: d = loadIdx(request.path, request.labels); break;
     case DataKind::Builtin: d = generate(request); break;
     }
     applyTask(d, request);
+    d.targetColumn = request.target;  // empty: checkDataRequest allows a target for CSV only
     d.validate();
     return d;
 }
 
-DataLayout layoutOf(const Dataset& training, const std::string& targetColumn) {
-    DataLayout l;
-    l.task = training.task;
-    l.featureNames = training.featureNames;
-    l.categoricals = training.categoricals;
-    l.classNames = training.classNames;
-    l.targetNames = training.targetNames;
-    l.targetColumn = targetColumn;
-    return l;
-}
-
-Dataset loadLike(const DataRequest& request, const DataLayout& layout, bool needTargets) {
+Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
     const DataKind kind = dataKind(request.path);
     if (kind != DataKind::Idx && !request.labels.empty())
         failOption(request.labelsOption, "only applies to IDX image files, and " + request.path + " is not one");
     if (kind == DataKind::Csv) {
-        Dataset d = loadCsvLike(request, layout, needTargets);
+        Dataset d = loadCsvLike(request, schema, needTargets);
         if (needTargets) d.validate();
         return d;
     }
     Dataset d = kind == DataKind::Idx ? loadIdx(request.path, request.labels) : generate(request);
-    if (d.features.cols() != Index(layout.featureNames.size()))
+    if (d.features.cols() != Index(schema.featureNames.size()))
         throw Error(request.path + ": " + std::to_string(d.features.cols()) + " features per sample, the model expects " +
-                    std::to_string(layout.featureNames.size()));
-    if (needTargets && (d.task == Task::Regression) != (layout.task == Task::Regression))
-        throw Error(request.path + ": holds " + taskName(d.task) + " data, the model is for " + taskName(layout.task));
-    if (needTargets && layout.task != Task::Regression) {
+                    std::to_string(schema.featureNames.size()));
+    if (needTargets && (d.task == Task::Regression) != (schema.task == Task::Regression))
+        throw Error(request.path + ": holds " + taskName(d.task) + " data, the model is for " + taskName(schema.task));
+    if (needTargets && schema.task != Task::Regression) {
         // IDX labels and generator classes are numbered the same way in every file: match by index.
         for (int label : d.labels)
-            if (label >= int(layout.classNames.size()))
+            if (label >= int(schema.classNames.size()))
                 throw Error(request.path + ": label " + std::to_string(label) + " is outside the model's " +
-                            std::to_string(layout.classNames.size()) + " classes");
-        d.classNames = layout.classNames;
+                            std::to_string(schema.classNames.size()) + " classes");
+        d.classNames = schema.classNames;
     }
-    if (needTargets && layout.task == Task::Regression && d.targets.cols() != Index(layout.targetNames.size()))
+    if (needTargets && schema.task == Task::Regression && d.targets.cols() != Index(schema.targetNames.size()))
         throw Error(request.path + ": " + std::to_string(d.targets.cols()) + " target columns, the model predicts " +
-                    std::to_string(layout.targetNames.size()));
-    d.task = layout.task;
-    d.featureNames = layout.featureNames;
-    d.targetNames = layout.targetNames;
+                    std::to_string(schema.targetNames.size()));
+    d.task = schema.task;
+    d.featureNames = schema.featureNames;
+    d.targetNames = schema.targetNames;
     if (needTargets) d.validate();
     return d;
 }

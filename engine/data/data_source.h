@@ -40,24 +40,13 @@ DataKind dataKind(const std::string& path);
 // starts with the option at fault ("--data: unknown built-in dataset 'x' ...").
 void checkDataRequest(const DataRequest& request);
 
-// The training data. Builtin specs are "builtin:NAME[:KEY=VALUE...]" with keys samples, classes,
+// The training data; its schema's targetColumn is the request's. Builtin specs are "builtin:NAME[:KEY=VALUE...]" with keys samples, classes,
 // noise, seed, outputs, features.
 Dataset loadTrainingData(const DataRequest& request);
 
-// What data must look like to be fed to a trained network.
-struct DataLayout {
-    Task task = Task::Classification;
-    std::vector<std::string> featureNames;
-    std::vector<Dataset::Categorical> categoricals;
-    std::vector<std::string> classNames;   // classification and binary
-    std::vector<std::string> targetNames;  // regression
-    std::string targetColumn;              // CSV classification target; empty: the last column
-};
-
-DataLayout layoutOf(const Dataset& training, const std::string& targetColumn);
-
-// Loads data like `layout`. With needTargets, labels or targets are loaded too (and their absence
-// is an Error); without, the result has features only (a CSV may lack the target columns).
-Dataset loadLike(const DataRequest& request, const DataLayout& layout, bool needTargets);
+// Loads data like `schema` (a training set's or a saved model's). With needTargets, labels or
+// targets are loaded too (and their absence is an Error); without, the result has features only
+// (a CSV may lack the target columns). The schema's target column is used when the request names none.
+Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool needTargets);
 
 }  // namespace skynnet

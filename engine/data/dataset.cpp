@@ -27,14 +27,9 @@ Matrix Dataset::targetMatrix() const {
 
 Dataset Dataset::subset(const std::vector<int>& rows) const {
     Dataset d;
+    static_cast<ModelSchema&>(d) = schema();
     d.source = source;
-    d.task = task;
-    d.sampleShape = sampleShape;
-    d.featureNames = featureNames;
-    d.categoricals = categoricals;
-    d.classNames = classNames;
     d.labelColumn = labelColumn;
-    d.targetNames = targetNames;
     d.features.resize(Index(rows.size()), features.cols());
     for (std::size_t i = 0; i < rows.size(); ++i) d.features.row(Index(i)) = features.row(rows[i]);
     if (task == Task::Regression) {

@@ -4,32 +4,22 @@
 #include <string>
 #include <vector>
 
-#include "core/task.h"
 #include "core/tensor.h"
+#include "data/model_schema.h"
 
 namespace skynnet {
 
-struct Dataset {
+// The schema is the base, so that a dataset's names are read as before (d.classNames) and a
+// dataset passes as its own schema wherever data must be loaded or checked like it.
+struct Dataset : ModelSchema {
     std::string source;                    // file path or generator name, for messages
-    Task task = Task::Classification;
-    Matrix features;                       // rows = samples
-    Shape sampleShape;                     // layout of one row, e.g. (1, 28, 28)
-    std::vector<std::string> featureNames; // one per column of features
-    // Feature columns holding category codes 0..k-1 (from text columns), with their names.
-    struct Categorical {
-        int column = 0;
-        std::vector<std::string> categories;
-    };
-    std::vector<Categorical> categoricals;
-
-    std::vector<std::string> classNames;   // declared classes (classification and binary)
-    std::vector<int> labels;               // class index per sample
+    Matrix features;                       // rows = samples, sampleShape.size() columns
+    std::vector<int> labels;               // class index per sample, into classNames
     std::string labelColumn;               // the CSV column the labels come from, for messages ("" otherwise)
-    Matrix targets;                        // regression values, rows = samples
-    std::vector<std::string> targetNames;  // regression columns
+    Matrix targets;                        // regression values, rows = samples, one column per targetName
 
+    const ModelSchema& schema() const { return *this; }
     Index size() const { return features.rows(); }
-    int classCount() const { return int(classNames.size()); }
     int outputCount() const;  // classes, 1 for binary, or the number of target columns
     // Targets as a network is trained on them: one-hot rows, a 0/1 column, or the values.
     Matrix targetMatrix() const;

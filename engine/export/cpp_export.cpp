@@ -100,9 +100,9 @@ const char* activationEnum(Activation a) {
 
 std::vector<std::string> outputNames(const SavedCombinedModel& m) {
     std::vector<std::string> names;
-    if (m.task() == Task::Regression && !m.targetNames.empty()) return m.targetNames;
-    if (m.task() == Task::Classification && !m.classNames.empty()) return m.classNames;
-    if (m.task() == Task::Binary) return {"probability of " + (m.classNames.size() == 2 ? m.classNames[1] : "class 2")};
+    if (m.task() == Task::Regression && !m.schema.targetNames.empty()) return m.schema.targetNames;
+    if (m.task() == Task::Classification && !m.schema.classNames.empty()) return m.schema.classNames;
+    if (m.task() == Task::Binary) return {"probability of " + (m.schema.classNames.size() == 2 ? m.schema.classNames[1] : "class 2")};
     for (int i = 0; i < m.rule.outputs; ++i) names.push_back("output " + std::to_string(i + 1));
     return names;
 }
@@ -297,7 +297,7 @@ void writeCombination(std::ostream& out, const SavedCombinedModel& m) {
 std::string cppHeaderText(const SavedCombinedModel& m, const CppExportOptions& o) {
     validate(m, "C++ export");
     checkNamespace(o.namespaceName);
-    std::vector<std::string> rawNames = m.featureNames;
+    std::vector<std::string> rawNames = m.schema.featureNames;
     if (!m.preprocessing.fitted() || int(rawNames.size()) != m.rawColumns()) rawNames.clear();
     const std::vector<std::string> outNames = outputNames(m);
 

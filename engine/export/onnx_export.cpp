@@ -289,9 +289,9 @@ std::string outputNameOf(Task task) {
 std::vector<std::pair<std::string, std::string>> commonMetadata(const SavedCombinedModel& m) {
     return {{"skynnet.task", taskName(m.task())},
             {"skynnet.strategy", strategyName(m.rule.strategy)},
-            {"skynnet.classNames", Json(m.classNames).dump()},
-            {"skynnet.targetNames", Json(m.targetNames).dump()},
-            {"skynnet.featureNames", Json(m.featureNames).dump()}};
+            {"skynnet.classNames", Json(m.schema.classNames).dump()},
+            {"skynnet.targetNames", Json(m.schema.targetNames).dump()},
+            {"skynnet.featureNames", Json(m.schema.featureNames).dump()}};
 }
 
 std::string inputDoc(const SavedCombinedModel& m, const OnnxOptions& o) {

@@ -3,6 +3,7 @@
 #include <span>
 
 #include "core/error.h"
+#include "data/model_schema_json.h"
 #include "io/container.h"
 #include "io/json_fields.h"
 
@@ -18,16 +19,16 @@ void checkConsistent(const SavedModel& m, const std::string& context) {
                     std::to_string(held) + " weights are stored");
     const auto names = [&](const std::vector<std::string>& list, std::size_t expected, const char* what) {
         if (!list.empty() && list.size() != expected)
-            throw Error(context + ": " + std::to_string(list.size()) + " " + what + " for a " + taskName(m.task) +
+            throw Error(context + ": " + std::to_string(list.size()) + " " + what + " for a " + taskName(m.schema.task) +
                         " network with " + std::to_string(m.spec.outputs) + " outputs");
     };
-    switch (m.task) {
-    case Task::Classification: names(m.classNames, std::size_t(m.spec.outputs), "class names"); break;
+    switch (m.schema.task) {
+    case Task::Classification: names(m.schema.classNames, std::size_t(m.spec.outputs), "class names"); break;
     case Task::Binary:
         if (m.spec.outputs != 1) throw Error(context + ": a binary network must have 1 output");
-        names(m.classNames, 2, "class names");
+        names(m.schema.classNames, 2, "class names");
         break;
-    case Task::Regression: names(m.targetNames, std::size_t(m.spec.outputs), "target names"); break;
+    case Task::Regression: names(m.schema.targetNames, std::size_t(m.spec.outputs), "target names"); break;
     }
 }
 
@@ -36,14 +37,11 @@ void checkConsistent(const SavedModel& m, const std::string& context) {
 void saveModel(const std::string& path, const SavedModel& m) {
     checkConsistent(m, "cannot save " + path);
     Json h = Json::object({{"kind", "single"},
-                           {"task", taskName(m.task)},
+                           {"task", taskName(m.schema.task)},
                            {"network", toJson(m.spec)},
                            {"weightsBlock", 0},
-                           {"preprocessing", toJson(m.preprocessing)},
-                           {"classNames", m.classNames},
-                           {"targetNames", m.targetNames},
-                           {"featureNames", m.featureNames}});
-    if (!m.extra.isNull()) h["extra"] = m.extra;
+                           {"preprocessing", toJson(m.preprocessing)}});
+    writeSchemaFields(h, m.schema, m.extra);
     saveModelFile(path, h, {std::span<const float>(m.weights)});
 }
 
@@ -55,30 +53,16 @@ SavedModel loadModel(const std::string& path) {
     if (kind != "single")
         throw Error(path + " holds a model of kind '" + kind + "', which this build cannot load as a single network");
     SavedModel m;
-    m.task = parseNamed(h.at("task"), parseTask);
     m.spec = networkSpecFromJson(h.at("network"));
     const Json& block = h.at("weightsBlock");
     if (file.blocks.empty() || !isWhole(block) || block.asDouble() < 0 || block.asDouble() >= double(file.blocks.size()))
         block.fail("must be the index of one of the file's " + std::to_string(file.blocks.size()) + " data blocks");
     m.weights = std::move(file.blocks[std::size_t(block.asInt64())]);
     m.preprocessing = preprocessingFromJson(h.at("preprocessing"));
-    m.classNames = h.value("classNames", std::vector<std::string>{});
-    m.targetNames = h.value("targetNames", std::vector<std::string>{});
-    m.featureNames = h.value("featureNames", std::vector<std::string>{});
+    m.schema = readSchemaFields(h, m.preprocessing, m.spec.input);
     m.extra = h.value("extra", Json());
     checkConsistent(m, path);
     return m;
-}
-
-DataLayout layoutOf(const SavedModel& model) {
-    DataLayout l;
-    l.task = model.task;
-    l.featureNames = model.featureNames;
-    l.categoricals = model.preprocessing.oneHot;
-    l.classNames = model.classNames;
-    l.targetNames = model.targetNames;
-    if (model.extra.isObject()) l.targetColumn = model.extra.value("target_column", "");
-    return l;
 }
 
 }  // namespace skynnet

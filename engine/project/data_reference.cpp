@@ -184,6 +184,16 @@ std::string dataFileStatusName(DataFileStatus s) {
     return "unchecked";
 }
 
+PreparationSettings ProjectDataSource::preparation() const {
+    PreparationSettings p;
+    p.validationFraction = validationFraction;
+    p.testFraction = testFraction;
+    p.separateTestFile = !test.path.empty();
+    p.seed = seed;
+    p.scaling = scaling;
+    return p;
+}
+
 std::vector<std::string> ProjectDataSource::problems() const {
     std::vector<std::string> out;
     for (const auto& [key, member] : dataFiles) {

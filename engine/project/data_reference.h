@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/task.h"
+#include "data/prepared_data.h"
 #include "data/preprocessing.h"
 #include "io/json.h"
 
@@ -70,6 +71,8 @@ struct ProjectDataSource {
     double testFraction = 0.2;
     std::uint64_t seed = 1;
     bool operator==(const ProjectDataSource&) const = default;
+    // How its data is prepared for training (data/prepared_data.h).
+    PreparationSettings preparation() const;
     // Files that are Changed or Missing, for messages: "train (/data/x.csv): missing".
     std::vector<std::string> problems() const;
 };

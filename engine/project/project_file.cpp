@@ -8,6 +8,7 @@
 #include "io/atomic_file.h"
 #include "io/container.h"
 #include "project/project_json.h"
+#include "data/model_schema_json.h"
 #include "data/preprocessing_json.h"
 #include "spec/spec_json.h"
 
@@ -97,11 +98,8 @@ Json modelJson(const SavedCombinedModel& m, const SplitPlan& plan, BlockWriter& 
     for (const auto& w : m.weights) weights.push_back(blocks.add(w));
     Json j = Json::object({{"loss", lossName(m.loss)},
                            {"preprocessing", toJson(m.preprocessing)},
-                           {"classNames", m.classNames},
-                           {"targetNames", m.targetNames},
-                           {"featureNames", m.featureNames},
                            {"weightsBlocks", std::move(weights)}});
-    if (!m.extra.isNull()) j["extra"] = m.extra;
+    writeSchemaFields(j, m.schema, m.extra);  // the task is the plan's
     return j;
 }
 
@@ -120,9 +118,7 @@ SavedCombinedModel modelFromJson(const Json& j, const SplitPlan& plan, BlockRead
                      " submodels");
     for (const Json& b : weights.asArray()) m.weights.push_back(blocks.take(b));
     m.preprocessing = preprocessingFromJson(j.at("preprocessing"));
-    m.classNames = j.value("classNames", std::vector<std::string>{});
-    m.targetNames = j.value("targetNames", std::vector<std::string>{});
-    m.featureNames = j.value("featureNames", std::vector<std::string>{});
+    m.schema = readSchemaFields(j, m.preprocessing, m.specs.empty() ? Shape() : m.specs.front().input, plan.task);
     m.extra = j.value("extra", Json());
     validate(m, j.where());
     return m;

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "core/error.h"
+#include "data/model_schema_json.h"
 #include "io/container.h"
 #include "model/network.h"
 
@@ -121,9 +122,7 @@ SavedCombinedModel combinedFromFile(ModelFileContents& file, const std::string& 
         m.weights.push_back(std::move(file.blocks[std::size_t(b)]));
     }
     m.preprocessing = preprocessingFromJson(h.at("preprocessing"));
-    m.classNames = h.value("classNames", std::vector<std::string>{});
-    m.targetNames = h.value("targetNames", std::vector<std::string>{});
-    m.featureNames = h.value("featureNames", std::vector<std::string>{});
+    m.schema = readSchemaFields(h, m.preprocessing, m.specs.front().input, task);
     m.extra = h.value("extra", Json());
     validate(m, path);
     return m;
@@ -145,7 +144,7 @@ int SavedCombinedModel::rawColumns() const {
     return preprocessing.fitted() ? preprocessing.rawColumns : inputColumns();
 }
 
-SavedCombinedModel toSaved(const CombinedModel& model, const Preprocessing& preprocessing) {
+SavedCombinedModel toSaved(const CombinedModel& model, const Preprocessing& preprocessing, const ModelSchema& schema) {
     SavedCombinedModel m;
     m.rule = model.rule();
     m.loss = model.loss();
@@ -154,21 +153,20 @@ SavedCombinedModel toSaved(const CombinedModel& model, const Preprocessing& prep
         m.weights.push_back(n.flatWeights());
     }
     m.preprocessing = preprocessing;
+    m.schema = schema;
     return m;
 }
 
 SavedCombinedModel asCombined(const SavedModel& single) {
     SavedCombinedModel m;
     m.rule.strategy = Strategy::DataShards;  // the mean of one output is that output, bit for bit
-    m.rule.task = single.task;
+    m.rule.task = single.schema.task;
     m.rule.outputs = single.spec.outputs;
-    m.loss = defaultLoss(single.task);
+    m.loss = defaultLoss(single.schema.task);
     m.specs = {single.spec};
     m.weights = {single.weights};
     m.preprocessing = single.preprocessing;
-    m.classNames = single.classNames;
-    m.targetNames = single.targetNames;
-    m.featureNames = single.featureNames;
+    m.schema = single.schema;
     m.extra = single.extra;
     m.fromSingleFile = true;
     return m;
@@ -218,9 +216,9 @@ void validate(const SavedCombinedModel& m, const std::string& context) {
                  " model expecting " + std::to_string(expected));
     };
     if (m.task() == Task::Regression)
-        names(m.targetNames, std::size_t(m.rule.outputs), "targetNames");
+        names(m.schema.targetNames, std::size_t(m.rule.outputs), "targetNames");
     else
-        names(m.classNames, m.task() == Task::Binary ? 2 : std::size_t(m.rule.outputs), "classNames");
+        names(m.schema.classNames, m.task() == Task::Binary ? 2 : std::size_t(m.rule.outputs), "classNames");
 }
 
 void saveCombinedModel(const std::string& path, const SavedCombinedModel& m) {
@@ -236,11 +234,8 @@ void saveCombinedModel(const std::string& path, const SavedCombinedModel& m) {
                            {"loss", lossName(m.loss)},
                            {"combination", ruleToJson(m.rule)},
                            {"submodels", std::move(subs)},
-                           {"preprocessing", toJson(m.preprocessing)},
-                           {"classNames", m.classNames},
-                           {"targetNames", m.targetNames},
-                           {"featureNames", m.featureNames}});
-    if (!m.extra.isNull()) h["extra"] = m.extra;
+                           {"preprocessing", toJson(m.preprocessing)}});
+    writeSchemaFields(h, m.schema, m.extra);
     saveModelFile(path, h, blocks);
 }
 
@@ -259,17 +254,6 @@ SavedCombinedModel loadAnyModel(const std::string& path) {
     // Read again through loadModel, the one reader of that format (its checks stay in one place).
     if (kind == "single") return asCombined(loadModel(path));
     throw Error(path + " holds a model of kind '" + kind + "', which this build cannot load (expected single or combined)");
-}
-
-DataLayout layoutOf(const SavedCombinedModel& model) {
-    DataLayout l;
-    l.task = model.task();
-    l.featureNames = model.featureNames;
-    l.categoricals = model.preprocessing.oneHot;
-    l.classNames = model.classNames;
-    l.targetNames = model.targetNames;
-    if (model.extra.isObject()) l.targetColumn = model.extra.value("target_column", "");
-    return l;
 }
 
 }  // namespace skynnet

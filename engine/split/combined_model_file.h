@@ -27,9 +27,9 @@ struct SavedCombinedModel {
     std::vector<NetworkSpec> specs;                 // one per submodel, in rule order
     std::vector<std::vector<float>> weights;        // Network::flatWeights() of each submodel
     Preprocessing preprocessing;
-    std::vector<std::string> classNames;    // classification: one per output; binary: two
-    std::vector<std::string> targetNames;   // regression: one per output
-    std::vector<std::string> featureNames;  // raw feature columns, for reports
+    // Read from a file, its task is rule.task (the one written); class names: one per output for
+    // classification, two for binary; target names: one per output for regression.
+    ModelSchema schema;
     Json extra;                             // free-form (settings, metrics); null when absent
     bool fromSingleFile = false;            // loadAnyModel read a kind "single" file
 
@@ -42,9 +42,9 @@ struct SavedCombinedModel {
     int rawColumns() const;
 };
 
-// A trained model as it would be saved: rule, loss, specs, weights and the preprocessing; the
-// name lists and extra are left for the caller to fill.
-SavedCombinedModel toSaved(const CombinedModel& model, const Preprocessing& preprocessing);
+// A trained model as it would be saved: rule, loss, specs, weights, the preprocessing and the
+// schema of the data it was trained on (its task must be the rule's); extra is left for the caller.
+SavedCombinedModel toSaved(const CombinedModel& model, const Preprocessing& preprocessing, const ModelSchema& schema);
 // A single network as a one-submodel combined model under the identity rule.
 SavedCombinedModel asCombined(const SavedModel& single);
 // The submodels rebuilt with their weights. Throws Error if the parts disagree (see validate).
@@ -63,9 +63,5 @@ void saveCombinedModel(const std::string& path, const SavedCombinedModel& m);
 SavedCombinedModel loadCombinedModel(const std::string& path);
 // Either kind: what `predict` and `evaluate` load.
 SavedCombinedModel loadAnyModel(const std::string& path);
-
-// The layout data must have to be fed to the model (its extra "target_column" names the
-// classification target).
-DataLayout layoutOf(const SavedCombinedModel& model);
 
 }  // namespace skynnet

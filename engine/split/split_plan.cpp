@@ -105,14 +105,32 @@ void requireTwoClassesEach(const SplitPlan& plan, const DataInfo& data, const st
 
 }  // namespace detail
 
-DataInfo DataInfo::of(const Dataset& train) {
+namespace {
+
+DataInfo infoOf(const Dataset& data, long samples) {
     DataInfo d;
-    d.task = train.task;
-    d.classCount = train.classCount();
-    d.classNames = train.classNames;
-    d.targetColumns = train.task == Task::Regression ? int(train.targets.cols()) : 0;
+    d.task = data.task;
+    d.classCount = data.classCount();
+    d.classNames = data.classNames;
+    d.targetColumns = data.task == Task::Regression ? int(data.targets.cols()) : 0;
+    d.samples = samples;
+    return d;
+}
+
+}  // namespace
+
+DataInfo DataInfo::of(const Dataset& train) {
+    DataInfo d = infoOf(train, long(train.size()));
     d.labels = train.labels;
-    d.samples = long(train.size());
+    return d;
+}
+
+DataInfo DataInfo::of(const Dataset& data, const std::vector<int>& rows) {
+    DataInfo d = infoOf(data, long(rows.size()));
+    if (data.task != Task::Regression) {
+        d.labels.reserve(rows.size());
+        for (int row : rows) d.labels.push_back(data.labels[std::size_t(row)]);
+    }
     return d;
 }
 

@@ -44,6 +44,9 @@ struct DataInfo {
     long samples = 0;
 
     static DataInfo of(const Dataset& train);
+    // The training rows `rows` of `data` (raw, all rows): the schema and those rows' labels, no
+    // features touched, so a preview of a large set stays cheap.
+    static DataInfo of(const Dataset& data, const std::vector<int>& rows);
     std::string className(int c) const;  // "'cat' (3)" or "3"
 };
 

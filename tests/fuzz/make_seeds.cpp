@@ -108,29 +108,29 @@ std::string savedModelBytes(const SavedModel& m) {
 
 void modelSeeds() {
     SavedModel m;
-    m.task = Task::Classification;
+    m.schema.task = Task::Classification;
     m.spec.input = Shape::flat(3);
     m.spec.layers = parseLayers("dense:4:relu,dropout:0.1");
     m.spec.setOutputFor(Task::Classification, 3);
     m.weights = Network(m.spec, 1).flatWeights();
     m.preprocessing = numericScaling(3);
-    m.classNames = {"a", "b", "c"};
-    m.featureNames = {"x", "y", "z"};
+    m.schema.classNames = {"a", "b", "c"};
+    m.schema.featureNames = {"x", "y", "z"};
     put("model", "classification", savedModelBytes(m));
     put("combined_model", "single", savedModelBytes(m));  // loadAnyModel reads both kinds
 
     SavedModel r;
-    r.task = Task::Regression;
+    r.schema.task = Task::Regression;
     r.spec.input = Shape{1, 2, 2};
     r.spec.layers = parseLayers("flatten,dense:3:tanh");
     r.spec.setOutputFor(Task::Regression, 2);
     r.weights = Network(r.spec, 2).flatWeights();
-    r.targetNames = {"t1", "t2"};
+    r.schema.targetNames = {"t1", "t2"};
     r.extra = Json::object({{"epochs", 3}});
     put("model", "regression", savedModelBytes(r));
 
     SavedModel b;
-    b.task = Task::Binary;
+    b.schema.task = Task::Binary;
     b.spec.input = Shape::flat(3);
     b.spec.setOutputFor(Task::Binary, 1);
     b.weights = Network(b.spec, 3).flatWeights();
@@ -140,7 +140,7 @@ void modelSeeds() {
     b.preprocessing.oneHot = {Dataset::Categorical{0, {"red", "blue"}}};
     b.preprocessing.offset = RowVector::Constant(1, 0.0f);
     b.preprocessing.scale = RowVector::Constant(1, 1.0f);
-    b.classNames = {"no", "yes"};
+    b.schema.classNames = {"no", "yes"};
     put("model", "binary_onehot", savedModelBytes(b));
 }
 
@@ -158,10 +158,10 @@ SavedCombinedModel combinedFor(const Dataset& data, Strategy strategy, int reque
     for (const auto& s : plan.submodels) nets.emplace_back(s.spec, s.seed);
     Preprocessing prep;
     prep.fit(data);
-    SavedCombinedModel m = toSaved(CombinedModel(plan.rule(), std::move(nets), LossKind::SoftmaxCrossEntropy), prep);
+    SavedCombinedModel m = toSaved(CombinedModel(plan.rule(), std::move(nets), LossKind::SoftmaxCrossEntropy), prep, {});
     m.loss = data.task == Task::Regression ? LossKind::MeanSquaredError : m.loss;
-    m.classNames = data.classNames;
-    m.featureNames = data.featureNames;
+    m.schema.classNames = data.classNames;
+    m.schema.featureNames = data.featureNames;
     return m;
 }
 
@@ -224,8 +224,8 @@ void projectSeeds() {
     for (const auto& s : plan.submodels) nets.emplace_back(s.spec, s.seed);
     Preprocessing prep;
     prep.fit(data);
-    SavedCombinedModel model = toSaved(CombinedModel(plan.rule(), std::move(nets), LossKind::SoftmaxCrossEntropy), prep);
-    model.classNames = data.classNames;
+    SavedCombinedModel model = toSaved(CombinedModel(plan.rule(), std::move(nets), LossKind::SoftmaxCrossEntropy), prep, {});
+    model.schema.classNames = data.classNames;
     r.model = model;
     for (int i = 0; i < plan.submodelCount(); ++i) {
         r.submodels.push_back(TrainResult{});

@@ -34,10 +34,10 @@ struct WindowStandIn : ProjectWindowView {
 
 struct DataPageStandIn : ProjectDataView {
     QStringList busy, problems;
-    QList<DataSettings> loads;
+    QList<ProjectDataSource> loads;
     bool isLoading() const override { return false; }
     bool waitForLoad(int) override { return true; }
-    void loadSettings(const DataSettings& settings) override { loads << settings; }
+    void loadSettings(const ProjectDataSource& settings) override { loads << settings; }
     void showProblem(const QString& text) override { problems << text; }
     void showBusy(const QString& text) override { busy << text; }
 };
@@ -94,8 +94,8 @@ private slots:
         QVERIFY(dir_.isValid());
         ProjectDocument document;
         TrainingSession session(&document);
-        DataSettings data;
-        data.path = QStringLiteral("builtin:blobs");
+        ProjectDataSource data;
+        data.train.path = "builtin:blobs";
         data.seed = 7;
         document.load(data);
         QVERIFY(document.hasData());
@@ -108,8 +108,8 @@ private slots:
         QSignalSpy pages(&rig.controller, &ProjectController::pageRequested);
         QVERIFY(rig.openAndWait(project_));
         QVERIFY(rig.errors.isEmpty());
-        QCOMPARE(rig.document.dataSettings().path, QStringLiteral("builtin:blobs"));
-        QCOMPARE(rig.document.dataSettings().seed, quint64(7));
+        QCOMPARE(rig.document.dataSettings().train.path, std::string("builtin:blobs"));
+        QCOMPARE(rig.document.dataSettings().seed, std::uint64_t(7));
         QVERIFY(rig.document.hasData());
         QCOMPARE(rig.document.filePath(), QFileInfo(project_).absoluteFilePath());
         QVERIFY(!rig.document.isModified());

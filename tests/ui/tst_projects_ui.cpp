@@ -405,7 +405,7 @@ private slots:
             QVERIFY2(a.locateProblems[0].contains(QStringLiteral("was not found")), qPrintable(a.locateProblems[0]));
             ProjectDocument* doc = w->document();
             QVERIFY(!doc->hasData());
-            QCOMPARE(doc->dataSettings().path, csv_);
+            QCOMPARE(QString::fromStdString(doc->dataSettings().train.path), csv_);
             QVERIFY(w->dataPage()->errorText().contains(QStringLiteral("Locate Data")));
             QCOMPARE(w->currentPage(), int(MainWindow::DataPageIndex));
             QVERIFY(w->projectController()->locateDataAction()->isEnabled());
@@ -438,7 +438,7 @@ private slots:
             QVERIFY(openAndWait(w.get(), project_));
             QCOMPARE(a.locateProblems.size(), 1);
             QVERIFY(w->document()->hasData());
-            QCOMPARE(w->document()->dataSettings().path, moved);
+            QCOMPARE(QString::fromStdString(w->document()->dataSettings().train.path), moved);
             QVERIFY(w->document()->isModified());
             QVERIFY(sameBits(testPredictions(w.get()), predictionsBefore_));
         }
@@ -505,7 +505,7 @@ private slots:
         QVERIFY(a.errors[0].contains(bad));
         QVERIFY(!w->projectController()->isOpening());
         QVERIFY(w->document()->hasData());
-        QCOMPARE(w->document()->dataSettings().path, csv_);
+        QCOMPARE(QString::fromStdString(w->document()->dataSettings().train.path), csv_);
         QVERIFY(w->document()->filePath().isEmpty());
         QVERIFY(w->close());
     }
@@ -661,7 +661,7 @@ private slots:
         QVERIFY(!undo->isEnabled());
         w->showPage(MainWindow::DataPageIndex);
         DataOptionsPanel* panel = w->dataPage()->optionsPanel();
-        const DataSettings original = doc->dataSettings();
+        const ProjectDataSource original = doc->dataSettings();
         const SplitPlan planBefore = doc->plan();
         const quint64 revision = doc->dataRevision();
 

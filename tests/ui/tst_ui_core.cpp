@@ -44,9 +44,9 @@ const QString smallBlobs = QStringLiteral("builtin:blobs:samples=1500:classes=6:
 // Large and wide enough that a run lasts seconds: for stopping and pausing mid-training.
 const QString slowBlobs = QStringLiteral("builtin:blobs:samples=20000:classes=6:features=32:noise=1.0");
 
-DataSettings settingsFor(const QString& path) {
-    DataSettings s;
-    s.path = path;
+ProjectDataSource settingsFor(const QString& path) {
+    ProjectDataSource s;
+    s.train.path = path.toStdString();
     return s;
 }
 
@@ -111,7 +111,7 @@ PlanRows planRows(const SplitPlan& p) {
 
 // The document's data as a run would see it: settings, the prepared training rows, the plan.
 struct DocumentData {
-    DataSettings settings;
+    ProjectDataSource settings;
     Matrix train, validation, test;
     PlanRows plan;
 };
@@ -145,6 +145,7 @@ private slots:
     void cancelSession();
     void pauseResume();
     void badPlanFails();
+    void lossesFitTheirTasks();
     void restartAndDestroyWhileRunning();
     void peakMemoryIsTheClis();
     void backgroundThreadsRunBelowTheGui();
@@ -205,7 +206,7 @@ void TestUiCore::documentSignalsOnlyOnChange() {
     doc.setTrainSettings(doc.trainSettings());
     QCOMPARE(data.count() + network.count() + split.count() + train.count(), 0);
 
-    DataSettings d = doc.dataSettings();
+    ProjectDataSource d = doc.dataSettings();
     d.seed = 7;
     doc.setDataSettings(d);
     NetworkSpec n = doc.network();
@@ -235,7 +236,7 @@ void TestUiCore::documentPreparedAndPlan() {
     // Standardised on the training rows: mean ~0 there, not exactly 0 on the held-out rows.
     QVERIFY(std::abs(p->train.features.col(0).mean()) < 1e-4);
 
-    DataSettings d = doc.dataSettings();
+    ProjectDataSource d = doc.dataSettings();
     d.testFraction = 0.1;
     doc.setDataSettings(d);
     QVERIFY(doc.prepared() != p);
@@ -280,7 +281,7 @@ void TestUiCore::documentOneHotAndRegression() {
     for (int i = 0; i < 60; ++i) csv += QByteArray(colours[i % 3]) + "," + QByteArray::number(i % 7) + "," + (i % 2 ? "yes" : "no") + "\n";
     const QString path = writeFile(dir, "mixed.csv", csv);
     ProjectDocument doc;
-    DataSettings s = settingsFor(path);
+    ProjectDataSource s = settingsFor(path);
     s.task = Task::Classification;  // 2 classes as a 2-way softmax
     doc.load(s);
     // 1 numeric column + 3 one-hot colours.
@@ -301,8 +302,8 @@ void TestUiCore::separateTestFile() {
     for (int i = 0; i < 60; ++i) train += QByteArray(colours[i % 3]) + "," + QByteArray::number(i % 7) + "," + (i % 2 ? "yes" : "no") + "\n";
     // Another column order and only one of the classes: lined up with the training file by name.
     const QByteArray test = "size,colour,label\n1,blue,yes\n2,red,yes\n3,blue,yes\n";
-    DataSettings s = settingsFor(writeFile(dir, "train.csv", train));
-    s.testPath = writeFile(dir, "test.csv", test);
+    ProjectDataSource s = settingsFor(writeFile(dir, "train.csv", train));
+    s.test.path = writeFile(dir, "test.csv", test).toStdString();
     s.task = Task::Classification;
     ProjectDocument doc;
     doc.load(s);
@@ -336,7 +337,7 @@ void TestUiCore::badCsvKeepsDocument() {
     QSignalSpy changed(&doc, &ProjectDocument::dataChanged);
     QVERIFY_THROWS_EXCEPTION(Error, doc.load(settingsFor(bad)));
     QCOMPARE(doc.dataset(), before);
-    QCOMPARE(doc.dataSettings().path, smallBlobs);
+    QCOMPARE(QString::fromStdString(doc.dataSettings().train.path), smallBlobs);
     QCOMPARE(changed.count(), 0);
 
     // The background loader carries the same message through its future.
@@ -353,7 +354,7 @@ void TestUiCore::badCsvKeepsDocument() {
 void TestUiCore::datasetModel() {
     QTemporaryDir dir;
     const QString path = writeFile(dir, "pets.csv", "kind,weight,label\ncat,4.5,small\ndog,30,big\ncat,5,small\nbird,0.3,small\n");
-    DataSettings s = settingsFor(path);
+    ProjectDataSource s = settingsFor(path);
     s.task = Task::Classification;
     // Four rows are too few to hold any out (checkTrainable), and a table needs none.
     s.validationFraction = 0;
@@ -694,6 +695,61 @@ void TestUiCore::badPlanFails() {
     QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("no data")));
 }
 
+// Every (loss, task) pair: the data sets the task's natural loss, and a run with a loss that does
+// not fit is refused with skynnet-cli's message (losses/task_losses.h), before anything starts.
+void TestUiCore::lossesFitTheirTasks() {
+    const struct {
+        const char* data;
+        Task task;
+        LossKind natural;
+        const char* fits;
+    } tasks[] = {{"builtin:blobs:samples=200:classes=3:features=2", Task::Classification, LossKind::SoftmaxCrossEntropy,
+                  "cross_entropy"},
+                 {"builtin:blobs:samples=200:classes=2:features=2", Task::Binary, LossKind::BinaryCrossEntropy,
+                  "binary_cross_entropy"},
+                 {"builtin:sine:samples=200:outputs=3", Task::Regression, LossKind::MeanSquaredError, "mse or mae"}};
+    for (const auto& t : tasks) {
+        ProjectDocument doc;
+        ProjectDataSource d = settingsFor(QString::fromLatin1(t.data));
+        d.task = t.task;
+        doc.load(d);
+        QCOMPARE(doc.dataset()->task, t.task);
+        QCOMPARE(doc.trainSettings().config.loss, t.natural);
+        for (LossKind loss : {LossKind::SoftmaxCrossEntropy, LossKind::BinaryCrossEntropy, LossKind::MeanSquaredError,
+                              LossKind::MeanAbsoluteError}) {
+            const QString row = QString::fromStdString(lossName(loss) + "/" + taskName(t.task));
+            ProjectTraining ts = doc.trainSettings();
+            ts.config.loss = loss;
+            ts.config.epochs = 1;
+            ts.trainBaseline = false;
+            doc.setTrainSettings(ts);
+            TrainingSession session(&doc);
+            SessionSpies spies(session);
+            session.start();
+            const bool fits = QString::fromLatin1(t.fits).split(QStringLiteral(" or ")).contains(QString::fromStdString(lossName(loss)));
+            if (fits) {
+                QVERIFY2(spies.failed.isEmpty(), qPrintable(row));
+                QVERIFY2(session.running(), qPrintable(row));
+                session.stop();
+                session.waitForFinished();
+                continue;
+            }
+            QVERIFY2(spies.failed.count() == 1, qPrintable(row));
+            QCOMPARE(spies.failed.at(0).at(0).toString(),
+                     QString::fromStdString("the loss " + lossName(loss) + " does not fit the " + taskName(t.task) +
+                                            " task (use " + t.fits + ")"));
+            QVERIFY(!session.running());
+            QCOMPARE(spies.started.count(), 0);
+        }
+        // Other data sets the loss again: one of another task cannot train at all.
+        ProjectTraining ts = doc.trainSettings();
+        ts.config.loss = t.task == Task::Regression ? LossKind::SoftmaxCrossEntropy : LossKind::MeanAbsoluteError;
+        doc.setTrainSettings(ts);
+        doc.load(d);
+        QCOMPARE(doc.trainSettings().config.loss, t.natural);
+    }
+}
+
 void TestUiCore::restartAndDestroyWhileRunning() {
     ProjectDocument doc;
     configure(doc, slowBlobs, 40, "dense:256:relu,dense:256:relu");
@@ -810,16 +866,16 @@ void TestUiCore::dataOptionsUndoRedo() {
     const DocumentData original = documentData(doc);
     struct Edit {
         QString text;
-        void (*apply)(DataSettings&);
+        void (*apply)(ProjectDataSource&);
     };
     const std::vector<Edit> edits{
-        {QStringLiteral("Set scaling to min-max"), [](DataSettings& s) { s.scaling = Scaling::MinMax; }},
-        {QStringLiteral("Set validation fraction to 0.2"), [](DataSettings& s) { s.validationFraction = 0.2; }},
-        {QStringLiteral("Set test fraction to 0.3"), [](DataSettings& s) { s.testFraction = 0.3; }},
-        {QStringLiteral("Set data split seed to 7"), [](DataSettings& s) { s.seed = 7; }},
+        {QStringLiteral("Set scaling to min-max"), [](ProjectDataSource& s) { s.scaling = Scaling::MinMax; }},
+        {QStringLiteral("Set validation fraction to 0.2"), [](ProjectDataSource& s) { s.validationFraction = 0.2; }},
+        {QStringLiteral("Set test fraction to 0.3"), [](ProjectDataSource& s) { s.testFraction = 0.3; }},
+        {QStringLiteral("Set data split seed to 7"), [](ProjectDataSource& s) { s.seed = 7; }},
     };
     for (const Edit& e : edits) {
-        DataSettings s = original.settings;
+        ProjectDataSource s = original.settings;
         e.apply(s);
         const quint64 revision = doc.dataRevision();
         doc.editDataSettings(s);
@@ -854,8 +910,8 @@ void TestUiCore::dataOptionEditsMerge() {
     ProjectDocument doc;
     doc.load(settingsFor(smallBlobs));
     QUndoStack* stack = doc.undoStack();
-    const DataSettings original = doc.dataSettings();
-    DataSettings s = original;
+    const ProjectDataSource original = doc.dataSettings();
+    ProjectDataSource s = original;
     for (double v : {0.2, 0.25}) {  // "2", "25"
         s.validationFraction = v;
         doc.editDataSettings(s);
@@ -875,7 +931,7 @@ void TestUiCore::dataOptionEditsMerge() {
     doc.editDataSettings(s);
     QCOMPARE(stack->count(), 3);
     stack->undo();
-    QCOMPARE(doc.dataSettings().seed, quint64(31));
+    QCOMPARE(doc.dataSettings().seed, std::uint64_t(31));
     stack->undo();
     QCOMPARE(doc.dataSettings().seed, original.seed);
     QCOMPARE(doc.dataSettings().validationFraction, 0.25);
@@ -893,7 +949,7 @@ void TestUiCore::dataOptionEditsMerge() {
     QVERIFY(doc.dataSettings() == original);
 
     // Described the same way as the undo stack's text, and merged by field: spin boxes only.
-    DataSettings a = original, b = original;
+    ProjectDataSource a = original, b = original;
     b.scaling = Scaling::None;
     QCOMPARE(describeDataEdit(a, b).text, QStringLiteral("Set scaling to none"));
     QCOMPARE(describeDataEdit(a, b).mergeId, -1);
@@ -925,8 +981,8 @@ void TestUiCore::dataReloadUndoRedo() {
     const PlanRows planBefore = planRows(doc.plan());
     QCOMPARE(doc.trainSettings().config.loss, LossKind::SoftmaxCrossEntropy);
 
-    DataSettings s = doc.dataSettings();
-    s.targetColumn = QStringLiteral("amount");
+    ProjectDataSource s = doc.dataSettings();
+    s.targetColumn = "amount";
     LoadedData loaded = loadData(s);
     const quint64 revision = doc.dataRevision();
     doc.editData(s, loaded.train, loaded.test);

@@ -97,8 +97,8 @@ private slots:
         QVERIFY(window_->settings()->recentFiles().contains(QFileInfo(iris).absoluteFilePath()));
         QVERIFY(page->recentMenu()->actions().size() >= 1);
         // The task can be overridden: the same file as regression on its last numeric column.
-        DataSettings s = doc->dataSettings();
-        s.targetColumn = QStringLiteral("petal_width");
+        ProjectDataSource s = doc->dataSettings();
+        s.targetColumn = "petal_width";
         s.task = Task::Regression;
         page->loadSettings(s);
         QVERIFY(page->waitForLoad(30000));

@@ -10,31 +10,30 @@ namespace skynnet::ui {
 namespace {
 
 // The engine's data front end, shared with skynnet-cli; the option names read as the app's words.
-DataRequest request(const QString& path, const QString& labels, const DataSettings& s) {
+DataRequest request(const ProjectDataFile& file, const ProjectDataFile& labels, const ProjectDataSource& s) {
     DataRequest r;
     r.option = "data file";
     r.labelsOption = "labels file";
     r.targetOption = "target column";
-    r.path = path.toStdString();
-    r.labels = labels.toStdString();
-    r.target = s.targetColumn.toStdString();
+    r.path = file.path;
+    r.labels = labels.path;
+    r.target = s.targetColumn;
     r.task = s.task;
     return r;
 }
 
 }  // namespace
 
-LoadedData loadData(const DataSettings& settings) {
-    if (settings.path.isEmpty()) throw Error("no data file chosen");
-    auto train = std::make_shared<Dataset>(loadTrainingData(request(settings.path, settings.labelsPath, settings)));
+LoadedData loadData(const ProjectDataSource& settings) {
+    if (settings.train.path.empty()) throw Error("no data file chosen");
+    auto train = std::make_shared<Dataset>(loadTrainingData(request(settings.train, settings.trainLabels, settings)));
     train->validate();
     if (train->size() == 0) throw Error(train->source + ": no samples");
     LoadedData loaded;
     loaded.warnings =
-        checkTrainable(*train, settings.validationFraction, settings.testFraction, !settings.testPath.isEmpty());
-    if (!settings.testPath.isEmpty()) {
-        const DataLayout layout = layoutOf(*train, settings.targetColumn.toStdString());
-        Dataset test = loadLike(request(settings.testPath, settings.testLabelsPath, settings), layout, true);
+        checkTrainable(*train, settings.validationFraction, settings.testFraction, !settings.test.path.empty());
+    if (!settings.test.path.empty()) {
+        Dataset test = loadLike(request(settings.test, settings.testLabels, settings), train->schema(), true);
         test.validate();
         loaded.test = std::make_shared<const Dataset>(std::move(test));
     }
@@ -42,7 +41,7 @@ LoadedData loadData(const DataSettings& settings) {
     return loaded;
 }
 
-QFuture<LoadedData> loadDataAsync(const DataSettings& settings) {
+QFuture<LoadedData> loadDataAsync(const ProjectDataSource& settings) {
     return QtConcurrent::run([settings] {
         try {
             return loadData(settings);

@@ -1,5 +1,5 @@
 #pragma once
-// Loading the data a DataSettings names: a CSV/TSV file, an IDX image file (the MNIST family) or a
+// Loading the data a ProjectDataSource names: a CSV/TSV file, an IDX image file (the MNIST family) or a
 // built-in generator ("builtin:spirals", "builtin:blobs", "builtin:sine", with ":KEY=VALUE" options),
 // plus an optional separate test file loaded like the training layout. Plain functions with no
 // QObject, so a loader can run on a worker thread; kept small so it can later delegate to a shared
@@ -18,14 +18,14 @@ namespace skynnet::ui {
 
 struct LoadedData {
     std::shared_ptr<const Dataset> train;
-    std::shared_ptr<const Dataset> test;  // null without DataSettings::testPath
+    std::shared_ptr<const Dataset> test;  // null without a ProjectDataSource::test file
     std::vector<std::string> warnings;    // checkTrainable's, e.g. a constant regression target
 };
 
 // Blocking; throws skynnet::Error whose message names the file and line (or the generator option),
 // also for data the settings' split cannot train on (checkTrainable: one class, too few rows), so
 // such a file is refused when it is opened, with skynnet-cli's message.
-LoadedData loadData(const DataSettings& settings);
+LoadedData loadData(const ProjectDataSource& settings);
 
 // A loading error carried through a QFuture: QFuture::result() rethrows it on the waiting thread
 // (a plain std::exception would arrive as an opaque QUnhandledException).
@@ -43,6 +43,6 @@ private:
 };
 
 // loadData on the global thread pool; errors come back as DataLoadError.
-QFuture<LoadedData> loadDataAsync(const DataSettings& settings);
+QFuture<LoadedData> loadDataAsync(const ProjectDataSource& settings);
 
 }  // namespace skynnet::ui

@@ -5,6 +5,7 @@
 #include <QUndoStack>
 
 #include "core/error.h"
+#include "losses/task_losses.h"
 #include "split/combined_model.h"
 #include "ui/core/data_loading.h"
 #include "ui/core/fingerprint_cache.h"
@@ -22,30 +23,7 @@ std::vector<LayerSpec> defaultLayers(long samples) {
     return parseLayers(samples <= smallDataSamples ? "dense:64:relu,dense:32:relu" : "dense:512:relu,dense:256:relu");
 }
 
-// Raw features -> network inputs, in place; the one-hot columns are no longer categorical.
-void transform(Dataset& d, const Preprocessing& p, const std::vector<std::string>& names) {
-    d.features = p.apply(d.features);
-    if (p.outputColumns() != d.sampleShape.size()) d.sampleShape = Shape::flat(p.outputColumns());
-    d.featureNames = names;
-    d.categoricals.clear();
-}
-
 }  // namespace
-
-std::shared_ptr<const PreparedData> prepareData(const DataSettings& settings, const Dataset& data, const Dataset* test) {
-    DataPartition part = partitionData(data, settings.validationFraction, settings.testFraction, test != nullptr,
-                                       settings.seed, settings.scaling);
-    auto p = std::make_shared<PreparedData>();
-    p->train = std::move(part.train);
-    p->validation = std::move(part.validation);
-    p->test = test ? *test : std::move(part.test);
-    p->preprocessing = std::move(part.preprocessing);
-    const auto names = p->preprocessing.outputNames(data.featureNames);
-    transform(p->train, p->preprocessing, names);
-    transform(p->validation, p->preprocessing, names);
-    transform(p->test, p->preprocessing, names);
-    return p;
-}
 
 Shape networkInputShape(const Dataset& data) {
     if (data.features.cols() == 0) return data.sampleShape;
@@ -56,15 +34,6 @@ Shape networkInputShape(const Dataset& data) {
     p.fit(data.subset({0}));
     const int columns = p.outputColumns();
     return columns == data.sampleShape.size() ? data.sampleShape : Shape::flat(columns);
-}
-
-bool lossFitsTask(LossKind loss, Task task) {
-    switch (task) {
-    case Task::Classification: return loss == LossKind::SoftmaxCrossEntropy;
-    case Task::Binary: return loss == LossKind::BinaryCrossEntropy;
-    case Task::Regression: return loss == LossKind::MeanSquaredError || loss == LossKind::MeanAbsoluteError;
-    }
-    return false;
 }
 
 ProjectDocument::ProjectDocument(QObject* parent)
@@ -85,7 +54,7 @@ void ProjectDocument::push(QUndoCommand* command) {
     pushing_ = false;
 }
 
-void ProjectDocument::setData(const DataSettings& settings, std::shared_ptr<const Dataset> data,
+void ProjectDocument::setData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                               std::shared_ptr<const Dataset> test) {
     // Edits made before stay unsaved changes, though their steps are gone.
     if (!undoStack_->isClean()) changedOutsideUndo_ = true;
@@ -97,7 +66,7 @@ void ProjectDocument::setData(const DataSettings& settings, std::shared_ptr<cons
     emitModifiedIfChanged();
 }
 
-void ProjectDocument::replaceData(const DataSettings& settings, std::shared_ptr<const Dataset> data,
+void ProjectDocument::replaceData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                                   std::shared_ptr<const Dataset> test) {
     const NetworkSpec oldNetwork = network_;
     const ProjectTraining oldTrain = train_;
@@ -124,7 +93,7 @@ void ProjectDocument::applyDataDefaults() {
     if (!lossFitsTask(train_.config.loss, dataset_->task)) train_.config.loss = defaultLoss(dataset_->task);
 }
 
-void ProjectDocument::setDataSettings(const DataSettings& settings) {
+void ProjectDocument::setDataSettings(const ProjectDataSource& settings) {
     if (settings == data_) return;
     data_ = settings;
     prepared_.reset();
@@ -153,14 +122,15 @@ void ProjectDocument::setDataState(const DataState& state) {
     if (trainChanges) emit trainSettingsChanged();
 }
 
-void ProjectDocument::load(const DataSettings& settings) {
+void ProjectDocument::load(const ProjectDataSource& settings) {
     LoadedData loaded = loadData(settings);  // throws before anything changes
     setData(settings, std::move(loaded.train), std::move(loaded.test));
 }
 
 std::shared_ptr<const PreparedData> ProjectDocument::prepared() const {
     if (!dataset_) throw Error("no data loaded");
-    if (!prepared_) prepared_ = prepareData(data_, *dataset_, testDataset_.get());
+    if (!prepared_)
+        prepared_ = std::make_shared<const PreparedData>(prepareData(*dataset_, testDataset_.get(), data_.preparation()));
     return prepared_;
 }
 
@@ -198,7 +168,7 @@ void ProjectDocument::setTrainSettings(const ProjectTraining& settings) {
     emit trainSettingsChanged();
 }
 
-void ProjectDocument::restore(const DataSettings& settings, std::shared_ptr<const Dataset> data,
+void ProjectDocument::restore(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                               std::shared_ptr<const Dataset> test, const NetworkSpec& network, const SplitOptions& split,
                               const ProjectTraining& train) {
     undoStack_->clear();
@@ -230,7 +200,7 @@ void ProjectDocument::reset() {
     SplitOptions split;
     split.strategy = Strategy::Auto;
     split.requested = 3;
-    restore(DataSettings{}, nullptr, nullptr, network, split, ProjectTraining{});
+    restore(ProjectDataSource{}, nullptr, nullptr, network, split, ProjectTraining{});
     networkEdited_ = trainEdited_ = false;
     setClean();
 }
@@ -254,12 +224,12 @@ void ProjectDocument::editTrainSettings(const ProjectTraining& settings) {
     push(new ValueCommand<ProjectTraining>(this, &ProjectDocument::setTrainSettings, train_, settings, describeTrainEdit));
 }
 
-void ProjectDocument::editDataSettings(const DataSettings& settings) {
+void ProjectDocument::editDataSettings(const ProjectDataSource& settings) {
     if (settings == data_) return;
-    push(new ValueCommand<DataSettings>(this, &ProjectDocument::setDataSettings, data_, settings, describeDataEdit));
+    push(new ValueCommand<ProjectDataSource>(this, &ProjectDocument::setDataSettings, data_, settings, describeDataEdit));
 }
 
-void ProjectDocument::editData(const DataSettings& settings, std::shared_ptr<const Dataset> data,
+void ProjectDocument::editData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                                std::shared_ptr<const Dataset> test) {
     const DataState before = dataState();
     // The data's defaults (network output, loss) decide the state after; pushing then applies
@@ -339,17 +309,7 @@ SplitPlan ProjectDocument::plan() const {
     if (planCache_ && planCache_->revision == revision_ && planCache_->network == network_ &&
         planCache_->options == options)
         return planCache_->plan;
-    const SplitIndices& idx = splitIndicesOfData();
-    DataInfo info;
-    info.task = dataset_->task;
-    info.classCount = dataset_->classCount();
-    info.classNames = dataset_->classNames;
-    info.targetColumns = dataset_->task == Task::Regression ? int(dataset_->targets.cols()) : 0;
-    if (dataset_->task != Task::Regression) {
-        info.labels.reserve(idx.train.size());
-        for (int row : idx.train) info.labels.push_back(dataset_->labels[std::size_t(row)]);
-    }
-    info.samples = long(idx.train.size());
+    const DataInfo info = DataInfo::of(*dataset_, splitIndicesOfData().train);
     SplitPlan p = makePlan(network_, info, options);  // throws before the cache changes
     planCache_ = PlanCache{revision_, network_, options, p};
     return p;

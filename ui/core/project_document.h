@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "data/dataset.h"
-#include "data/preprocessing.h"
+#include "data/prepared_data.h"
 #include "data/splits.h"
 #include "project/project_file.h"
 #include "spec/network_spec.h"
@@ -25,70 +25,44 @@ namespace skynnet::ui {
 
 class FingerprintCache;
 
-struct DataSettings {
-    QString path;              // CSV/TSV, IDX images, or "builtin:NAME[:k=v...]"
-    QString labelsPath;        // IDX labels; empty: found beside the images
-    QString testPath;          // optional separate test file (e.g. Fashion-MNIST t10k)
-    QString testLabelsPath;
-    QString targetColumn;      // CSV: name or index; empty: last column
-    std::optional<Task> task;  // empty: detected
-    Scaling scaling = Scaling::Standardize;
-    double validationFraction = 0.1;
-    double testFraction = 0.2;  // used only without testPath
-    quint64 seed = 1;
-    bool operator==(const DataSettings&) const = default;
-};
-
 // The data with what follows it: the network's input and output and the loss fit the data's
 // task. A reload of the same files with another target column or task changes all of it, so
 // undoing the reload restores all of it.
 struct DataState {
-    DataSettings settings;
+    ProjectDataSource settings;
     std::shared_ptr<const Dataset> data, test;
     NetworkSpec network;
     ProjectTraining training;
     bool operator==(const DataState&) const = default;
 };
 
-// Train/validation/test after the split and the preprocessing fitted on the training rows only.
-// Features are the network's inputs (scaled, categorical columns one-hot), so `categoricals` is
-// empty and featureNames are Preprocessing::outputNames.
-struct PreparedData {
-    Dataset train, validation, test;
-    Preprocessing preprocessing;
-};
-
-// The seeded stratified split, the preprocessing fit on the training rows and its application to
-// validation and test (the separate test file when given, else the split's test rows). Pure and
-// thread-safe, so a training job can prepare large data off the GUI thread. Throws skynnet::Error.
-std::shared_ptr<const PreparedData> prepareData(const DataSettings& settings, const Dataset& data, const Dataset* test);
-
 // The network's input shape for raw data: its sample shape, or flat when one-hot columns change
 // the column count.
 Shape networkInputShape(const Dataset& data);
-// Whether a loss can train a task (cross-entropy for classes, MSE/MAE for regression).
-bool lossFitsTask(LossKind loss, Task task);
 
 class ProjectDocument : public QObject {
     Q_OBJECT
 public:
     explicit ProjectDocument(QObject* parent = nullptr);
 
-    const DataSettings& dataSettings() const { return data_; }
+    // The engine's data settings (project/data_reference.h): the files, with the fingerprints of
+    // the project they were opened from (a save takes fresh ones), target column, task, scaling,
+    // fractions and seed.
+    const ProjectDataSource& dataSettings() const { return data_; }
     std::shared_ptr<const Dataset> dataset() const { return dataset_; }          // raw, all rows
     std::shared_ptr<const Dataset> testDataset() const { return testDataset_; }  // raw, may be null
     // Replaces the data (already loaded, e.g. by a background job) and re-fits the network output.
     // Other data is not an undoable step, and the steps before it would set the old data's
     // options on the new: the undo history starts again.
-    void setData(const DataSettings& settings, std::shared_ptr<const Dataset> data,
+    void setData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                  std::shared_ptr<const Dataset> test);
     // Changes split fractions / scaling / seed without reloading.
-    void setDataSettings(const DataSettings& settings);
+    void setDataSettings(const ProjectDataSource& settings);
     DataState dataState() const { return {data_, dataset_, testDataset_, network_, train_}; }
     void setDataState(const DataState& state);
     // Loads synchronously (loadData) and then setData; on an error (skynnet::Error, naming the
     // file and line) the document is left exactly as it was.
-    void load(const DataSettings& settings);
+    void load(const ProjectDataSource& settings);
     bool hasData() const { return dataset_ != nullptr; }
     // Prepared on first use after a change; throws skynnet::Error when there is no data.
     std::shared_ptr<const PreparedData> prepared() const;
@@ -118,7 +92,7 @@ public:
     // A project read from a file, all at once: data (null when it could not be found), settings
     // and network as the user left them (the data-driven defaults no longer apply). Clears the
     // undo history; the caller sets the file path and the clean state.
-    void restore(const DataSettings& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test,
+    void restore(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test,
                  const NetworkSpec& network, const SplitOptions& split, const ProjectTraining& train);
     // A new, empty project: no data, the default network and settings, no history, no file.
     void reset();
@@ -131,10 +105,10 @@ public:
     void editSplitOptions(const SplitOptions& options);
     void editTrainSettings(const ProjectTraining& settings);
     // Scaling, validation and test fractions, split seed: the data stays, its preparation changes.
-    void editDataSettings(const DataSettings& settings);
+    void editDataSettings(const ProjectDataSource& settings);
     // The same files reloaded with another target column or task (loaded already, e.g. by a
     // background job): one step, whose undo brings the previous data, network and loss back.
-    void editData(const DataSettings& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test);
+    void editData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test);
     void sealEdits();  // e.g. when a spin box loses focus or the user presses Enter
 
     // The project file ("" while untitled) and whether the document differs from it: the undo
@@ -165,14 +139,14 @@ signals:
 
 private:
     // setData's work without touching the undo history or the modified state.
-    void replaceData(const DataSettings& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test);
+    void replaceData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test);
     void applyDataDefaults();
     const SplitIndices& splitIndicesOfData() const;
     NetworkSpec fittedToData(const NetworkSpec& spec) const;  // input and output follow the data
     void emitModifiedIfChanged();
     void push(QUndoCommand* command);
 
-    DataSettings data_;
+    ProjectDataSource data_;
     std::shared_ptr<const Dataset> dataset_, testDataset_;
     mutable std::shared_ptr<const PreparedData> prepared_;
     mutable std::shared_ptr<const SplitIndices> splitIndices_;

@@ -6,34 +6,11 @@
 
 namespace skynnet::ui {
 
-ProjectDataSource dataSourceOf(const DataSettings& s, FingerprintCache& fingerprints) {
-    ProjectDataSource d;
-    d.train = fingerprints.dataFile(s.path);
-    d.trainLabels = fingerprints.dataFile(s.labelsPath);
-    d.test = fingerprints.dataFile(s.testPath);
-    d.testLabels = fingerprints.dataFile(s.testLabelsPath);
-    d.targetColumn = s.targetColumn.toStdString();
-    d.task = s.task;
-    d.scaling = s.scaling;
-    d.validationFraction = s.validationFraction;
-    d.testFraction = s.testFraction;
-    d.seed = s.seed;
+ProjectDataSource withFingerprints(const ProjectDataSource& settings, FingerprintCache& fingerprints) {
+    ProjectDataSource d = settings;
+    for (ProjectDataFile* f : {&d.train, &d.trainLabels, &d.test, &d.testLabels})
+        *f = fingerprints.dataFile(QString::fromStdString(f->path));
     return d;
-}
-
-DataSettings dataSettingsOf(const ProjectDataSource& d) {
-    DataSettings s;
-    s.path = QString::fromStdString(d.train.path);
-    s.labelsPath = QString::fromStdString(d.trainLabels.path);
-    s.testPath = QString::fromStdString(d.test.path);
-    s.testLabelsPath = QString::fromStdString(d.testLabels.path);
-    s.targetColumn = QString::fromStdString(d.targetColumn);
-    s.task = d.task;
-    s.scaling = d.scaling;
-    s.validationFraction = d.validationFraction;
-    s.testFraction = d.testFraction;
-    s.seed = d.seed;
-    return s;
 }
 
 ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
@@ -52,13 +29,13 @@ ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingS
 
 void writeProjectSnapshot(const QString& path, ProjectSnapshot snapshot) {
     FingerprintCache unshared;  // a snapshot made without a document: every file is hashed
-    snapshot.project.data = dataSourceOf(snapshot.data, snapshot.fingerprints ? *snapshot.fingerprints : unshared);
+    snapshot.project.data = withFingerprints(snapshot.data, snapshot.fingerprints ? *snapshot.fingerprints : unshared);
     saveProject(path.toStdString(), snapshot.project);
 }
 
 ProjectData captureProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
     ProjectSnapshot s = snapshotProject(document, session, extra);
-    s.project.data = dataSourceOf(s.data, *s.fingerprints);
+    s.project.data = withFingerprints(s.data, *s.fingerprints);
     return std::move(s.project);
 }
 
@@ -85,7 +62,8 @@ void completeOpened(OpenedProject& o) {
     if (!o.project.runs.empty()) checkWeightsFit(o.project.runs.back());
     if (!o.data.train) return;
     try {
-        o.prepared = prepareData(dataSettingsOf(o.project.data), *o.data.train, o.data.test.get());
+        o.prepared = std::make_shared<const PreparedData>(
+            prepareData(*o.data.train, o.data.test.get(), o.project.data.preparation()));
     } catch (const std::exception&) {
         // Settings the data cannot be split by (too few rows): the document reports it when a
         // run asks for the preparation, as for data loaded on the data page.
@@ -99,7 +77,7 @@ OpenedProject openProjectData(ProjectData project, bool loadItsData) {
     o.project = std::move(project);
     if (loadItsData) {
         try {
-            o.data = loadData(dataSettingsOf(o.project.data));
+            o.data = loadData(o.project.data);
         } catch (const std::exception& e) {
             o.dataProblem = QString::fromUtf8(e.what());
         }
@@ -113,8 +91,7 @@ void applyProjectDocument(ProjectDocument& document, const TrainingSession& sess
     const ProjectData& project = opened.project;
     document.fingerprints()->remember(project.data);
     document.setFilePath(QString());  // restoring is not an edit of the previous file
-    document.restore(dataSettingsOf(project.data), opened.data.train, opened.data.test, project.network, project.split,
-                     project.training);
+    document.restore(project.data, opened.data.train, opened.data.test, project.network, project.split, project.training);
     if (opened.prepared) document.adoptPrepared(std::move(opened.prepared), document.dataRevision());
     std::vector<ProjectRun> earlier(project.runs.begin(), project.runs.end() - (project.runs.empty() ? 0 : 1));
     document.setEarlierRuns({});

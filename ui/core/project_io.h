@@ -14,16 +14,15 @@
 
 namespace skynnet::ui {
 
-// Data settings <-> the project's data reference. The fingerprints of the files are taken when
-// saving (cached per file by size and modification time), or kept from the project the document
-// was opened from when a file is no longer there. Thread-safe (the cache has a lock).
-ProjectDataSource dataSourceOf(const DataSettings& settings, FingerprintCache& fingerprints);
-DataSettings dataSettingsOf(const ProjectDataSource& source);
+// The data settings as a save writes them: each file's fingerprint taken now (cached per file by
+// size and modification time in `fingerprints`), or kept from the project the document was
+// opened from when a file is no longer there, with its status. Thread-safe (the cache has a lock).
+ProjectDataSource withFingerprints(const ProjectDataSource& settings, FingerprintCache& fingerprints);
 
 // What a save writes, copied on the GUI thread (cheap: weights and curves are values): the data
 // settings, whose files are fingerprinted when written, and the rest of the project.
 struct ProjectSnapshot {
-    DataSettings data;
+    ProjectDataSource data;
     std::shared_ptr<FingerprintCache> fingerprints;  // the document's
     ProjectData project;  // data reference empty until writeProjectSnapshot
 };

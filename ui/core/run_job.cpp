@@ -46,13 +46,8 @@ std::shared_ptr<ProjectResults> evaluate(const RunInputs& in, const PreparedData
         if (cancel.cancelled()) return nullptr;
     }
     // What the combined model needs to predict from raw features and to be saved or exported:
-    // the preprocessing fitted for this run and the raw data's names.
-    SavedCombinedModel model = toSaved(split.model, data.preprocessing);
-    if (in.data) {
-        model.classNames = in.data->classNames;
-        model.targetNames = in.data->targetNames;
-        model.featureNames = in.data->featureNames;
-    }
+    // the preprocessing fitted for this run and the raw data's schema.
+    const SavedCombinedModel model = toSaved(split.model, data.preprocessing, data.schema);
     // The figures and weights as the command-line tool records a run; the evaluation added below.
     auto r = std::make_shared<ProjectResults>(
         std::move(*completedRun(in.plan, split, baseline ? &*baseline : nullptr, &model).results));
@@ -78,7 +73,7 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
     try {
         std::shared_ptr<const PreparedData> data = in.prepared;
         if (!data) {
-            data = prepareData(in.dataSettings, *in.data, in.test.get());
+            data = std::make_shared<const PreparedData>(prepareData(*in.data, in.test.get(), in.dataSettings.preparation()));
             out.prepared = data;
         }
         if (cancel.cancelled()) {

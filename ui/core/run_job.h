@@ -19,7 +19,7 @@ struct RunInputs {
     bool baseline = true;
     // Prepared data, or null to prepare it in the job from the raw data below.
     std::shared_ptr<const PreparedData> prepared;
-    DataSettings dataSettings;
+    ProjectDataSource dataSettings;
     std::shared_ptr<const Dataset> data, test;
 };
 

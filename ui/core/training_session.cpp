@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "losses/task_losses.h"
 #include "ui/core/run_job.h"
 #include "ui/core/thread_priority.h"
 
@@ -116,6 +117,7 @@ void TrainingSession::start() {
         if (!document_->hasData()) throw Error("no data loaded: choose a data file first");
         const ProjectTraining& ts = document_->trainSettings();
         if (ts.config.epochs < 1) throw Error("epochs " + std::to_string(ts.config.epochs) + ": must be at least 1");
+        checkLossFitsTask(ts.config.loss, document_->dataset()->task);  // skynnet-cli's rule and message
         in.plan = document_->plan();
         in.config = ts.config;
         in.threadBudget = ts.threadBudget;

@@ -124,11 +124,12 @@ EditDescription describeTrainEdit(const ProjectTraining& a, const ProjectTrainin
 }
 
 
-EditDescription describeDataEdit(const DataSettings& a, const DataSettings& b) {
+EditDescription describeDataEdit(const ProjectDataSource& a, const ProjectDataSource& b) {
     std::vector<std::pair<DataField, QString>> changes;
     if (a.targetColumn != b.targetColumn)
-        changes.push_back({DataField::TargetColumn, b.targetColumn.isEmpty() ? tr("Set target column to the last column")
-                                                                             : tr("Set target column to %1").arg(b.targetColumn)});
+        changes.push_back({DataField::TargetColumn, b.targetColumn.empty()
+                                                        ? tr("Set target column to the last column")
+                                                        : tr("Set target column to %1").arg(QString::fromStdString(b.targetColumn))});
     if (a.task != b.task)
         changes.push_back({DataField::Task, b.task ? tr("Set task to %1").arg(QString::fromStdString(taskName(*b.task)))
                                                    : tr("Detect the task")});
@@ -138,7 +139,7 @@ EditDescription describeDataEdit(const DataSettings& a, const DataSettings& b) {
         changes.push_back({DataField::Validation, tr("Set validation fraction to %1").arg(b.validationFraction)});
     if (a.testFraction != b.testFraction)
         changes.push_back({DataField::Test, tr("Set test fraction to %1").arg(b.testFraction)});
-    if (a.seed != b.seed) changes.push_back({DataField::Seed, tr("Set data split seed to %1").arg(b.seed)});
+    if (a.seed != b.seed) changes.push_back({DataField::Seed, tr("Set data split seed to %1").arg(qulonglong(b.seed))});
     if (a == b) return {tr("No change"), -1};
     if (changes.size() != 1) return {tr("Change data options"), -1};  // files too, or several options at once
     const DataField f = changes.front().first;

@@ -72,6 +72,6 @@ QString describeNetworkEdit(const NetworkSpec& before, const NetworkSpec& after)
 EditDescription describeSplitEdit(const SplitOptions& before, const SplitOptions& after);
 EditDescription describeTrainEdit(const ProjectTraining& before, const ProjectTraining& after);
 // Scaling, the validation and test fractions, the split seed, the target column and the task.
-EditDescription describeDataEdit(const DataSettings& before, const DataSettings& after);
+EditDescription describeDataEdit(const ProjectDataSource& before, const ProjectDataSource& after);
 
 }  // namespace skynnet::ui

@@ -74,32 +74,33 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
 
 void DataOptionsPanel::refresh() {
     updating_ = true;
-    const DataSettings& s = document_->dataSettings();
+    const ProjectDataSource& s = document_->dataSettings();
+    const QString path = QString::fromStdString(s.train.path);
     const auto data = document_->dataset();
     task_->setCurrentIndex(s.task ? task_->findData(int(*s.task)) : 0);
     detected_->setText(data ? tr("In use: %1").arg(QString::fromStdString(taskName(data->task))) : QString());
     scaling_->setCurrentIndex(std::max(0, scaling_->findData(int(s.scaling))));
     validation_->setValue(s.validationFraction * 100);
     test_->setValue(s.testFraction * 100);
-    test_->setEnabled(s.testPath.isEmpty());
+    test_->setEnabled(s.test.path.empty());
     seed_->setValue(int(s.seed));
 
     targetColumn_->clear();
-    const bool csv = !s.path.isEmpty() && isCsvPath(s.path);
+    const bool csv = !path.isEmpty() && isCsvPath(path);
     targetColumn_->setEnabled(csv);
     if (!csv) {
-        targetColumn_->addItem(s.path.isEmpty() ? QString() : tr("(labels from the file)"));
+        targetColumn_->addItem(path.isEmpty() ? QString() : tr("(labels from the file)"));
     } else {
         targetColumn_->addItem(tr("Last column"), QString());
-        for (const QString& c : csvColumns(s.path)) targetColumn_->addItem(c, c);
-        targetColumn_->setCurrentIndex(std::max(0, targetColumn_->findData(s.targetColumn)));
+        for (const QString& c : csvColumns(path)) targetColumn_->addItem(c, c);
+        targetColumn_->setCurrentIndex(std::max(0, targetColumn_->findData(QString::fromStdString(s.targetColumn))));
     }
     updating_ = false;
 }
 
 void DataOptionsPanel::applyPreparation() {
     if (updating_ || !document_->hasData()) return;
-    DataSettings s = document_->dataSettings();
+    ProjectDataSource s = document_->dataSettings();
     s.scaling = Scaling(scaling_->currentData().toInt());
     s.validationFraction = validation_->value() / 100.0;
     s.testFraction = test_->value() / 100.0;
@@ -109,7 +110,7 @@ void DataOptionsPanel::applyPreparation() {
         return;
     }
     try {  // the engine's own refusal, as skynnet-cli words it (a part the data cannot fill)
-        checkTrainable(*document_->dataset(), s.validationFraction, s.testFraction, !s.testPath.isEmpty());
+        checkTrainable(*document_->dataset(), s.validationFraction, s.testFraction, !s.test.path.empty());
     } catch (const Error& e) {
         emit problem(QString::fromUtf8(e.what()));
         return;
@@ -119,9 +120,9 @@ void DataOptionsPanel::applyPreparation() {
 }
 
 void DataOptionsPanel::requestReload() {
-    if (updating_ || document_->dataSettings().path.isEmpty()) return;
-    DataSettings s = document_->dataSettings();
-    s.targetColumn = targetColumn_->isEnabled() ? targetColumn_->currentData().toString() : QString();
+    if (updating_ || document_->dataSettings().train.path.empty()) return;
+    ProjectDataSource s = document_->dataSettings();
+    s.targetColumn = targetColumn_->isEnabled() ? targetColumn_->currentData().toString().toStdString() : std::string();
     const QVariant task = task_->currentData();
     s.task = task.isValid() ? std::optional<Task>(Task(task.toInt())) : std::nullopt;
     if (!(s == document_->dataSettings())) emit reloadRequested(s);

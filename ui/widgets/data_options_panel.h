@@ -26,7 +26,7 @@ public:
     QSpinBox* seedBox() const { return seed_; }
 
 signals:
-    void reloadRequested(const skynnet::ui::DataSettings& settings);
+    void reloadRequested(const skynnet::ProjectDataSource& settings);
     void problem(const QString& message);  // an invalid choice, for the page's error banner
     void problemSolved();
 

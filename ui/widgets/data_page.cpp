@@ -160,20 +160,20 @@ void DataPage::openFileDialog() {
 }
 
 void DataPage::loadFile(const QString& path) {
-    DataSettings s;
-    s.path = path;
+    ProjectDataSource s;
+    s.train.path = path.toStdString();
     // An MNIST-style training file brings its t10k test file along when it sits beside it.
     const QFileInfo info(path);
     if (info.fileName().startsWith(QLatin1String("train-")) && !isCsvPath(path)) {
         const QString test = info.dir().filePath(QStringLiteral("t10k-") + info.fileName().mid(6));
-        if (QFileInfo::exists(test)) s.testPath = test;
+        if (QFileInfo::exists(test)) s.test.path = test.toStdString();
         s.scaling = Scaling::MinMax;  // pixels 0..255
     }
     loadSettings(s);
 }
 
 bool DataPage::loadExample(const QString& id) {
-    const std::optional<DataSettings> s = exampleSettings(id);
+    const std::optional<ProjectDataSource> s = exampleSettings(id);
     if (!s) {
         showError(tr("The example '%1' is not available on this machine.").arg(id));
         return false;
@@ -182,23 +182,25 @@ bool DataPage::loadExample(const QString& id) {
     return true;
 }
 
-void DataPage::loadSettings(const DataSettings& settings) { load(settings, QString()); }
+void DataPage::loadSettings(const ProjectDataSource& settings) { load(settings, QString()); }
 
-void DataPage::load(const DataSettings& settings, const QString& exampleId) {
-    if (!confirmStopTraining(this, session_, tr("open %1").arg(dataDisplayName(settings.path)))) return;
+void DataPage::load(const ProjectDataSource& settings, const QString& exampleId) {
+    const QString path = QString::fromStdString(settings.train.path);
+    if (!confirmStopTraining(this, session_, tr("open %1").arg(dataDisplayName(path)))) return;
     const quint64 generation = ++generation_;  // a newer load makes older results stale
     ++loading_;
-    busyLabel_->setText(tr("Loading %1…").arg(dataDisplayName(settings.path)));
+    busyLabel_->setText(tr("Loading %1…").arg(dataDisplayName(path)));
     busy_->show();
-    emit loadStarted(settings.path);
+    emit loadStarted(path);
     auto* watcher = new QFutureWatcher<LoadedData>(this);
     connect(watcher, &QFutureWatcher<LoadedData>::finished, this,
             [this, watcher, generation, settings, exampleId] { onLoaded(watcher, generation, settings, exampleId); });
     watcher->setFuture(loadDataAsync(settings));
 }
 
-void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const DataSettings& settings,
+void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const ProjectDataSource& settings,
                         const QString& exampleId) {
+    const QString path = QString::fromStdString(settings.train.path);
     watcher->deleteLater();
     if (--loading_ == 0) {
         busy_->setVisible(!elsewhereBusy_.isEmpty());
@@ -214,10 +216,10 @@ void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation,
             session_->stop();
             session_->waitForFinished();
         }
-        const DataSettings& current = document_->dataSettings();
-        const bool sameFiles = document_->hasData() && settings.path == current.path &&
-                               settings.labelsPath == current.labelsPath && settings.testPath == current.testPath &&
-                               settings.testLabelsPath == current.testLabelsPath;
+        const ProjectDataSource& current = document_->dataSettings();
+        const bool sameFiles = document_->hasData() && settings.train.path == current.train.path &&
+                               settings.trainLabels.path == current.trainLabels.path &&
+                               settings.test.path == current.test.path && settings.testLabels.path == current.testLabels.path;
         // Another target column or task of the same files is an edit of the data's options;
         // other files are a new start.
         if (sameFiles && !(settings == current) && exampleId.isEmpty())
@@ -233,16 +235,16 @@ void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation,
     lastOk_ = error.isEmpty();
     if (lastOk_) {
         showProblem(warnings.join(QLatin1Char('\n')));  // hidden without warnings
-        if (settings_ && !settings.path.startsWith(QLatin1String("builtin:")) && exampleId.isEmpty()) {
-            settings_->addRecentFile(QFileInfo(settings.path).absoluteFilePath());
+        if (settings_ && !path.startsWith(QLatin1String("builtin:")) && exampleId.isEmpty()) {
+            settings_->addRecentFile(QFileInfo(path).absoluteFilePath());
             refreshRecentMenu();
         }
-        emit loadFinished(true, tr("Loaded %1").arg(dataDisplayName(settings.path)));
+        emit loadFinished(true, tr("Loaded %1").arg(dataDisplayName(path)));
         return;
     }
-    QString text = tr("Could not load %1:\n%2").arg(dataDisplayName(settings.path), error);
+    QString text = tr("Could not load %1:\n%2").arg(dataDisplayName(path), error);
     if (document_->hasData())
-        text += tr("\nThe previous dataset (%1) is still loaded.").arg(dataDisplayName(document_->dataSettings().path));
+        text += tr("\nThe previous dataset (%1) is still loaded.").arg(dataDisplayName(QString::fromStdString(document_->dataSettings().train.path)));
     showError(text);
     emit loadFinished(false, error);
 }
@@ -278,7 +280,7 @@ void DataPage::showError(const QString& text) {
 }
 
 void DataPage::refreshFromDocument() {
-    const DataSettings& s = document_->dataSettings();
+    const ProjectDataSource& s = document_->dataSettings();
     const auto data = document_->dataset();
     if (previewModel_->dataset() != data) previewModel_->setDataset(data);
     if (!data) {
@@ -288,12 +290,12 @@ void DataPage::refreshFromDocument() {
                                  ? (data->targets.cols() == 1 ? tr("1 target column") : tr("%1 target columns").arg(data->targets.cols()))
                                  : tr("%1 classes").arg(data->classCount());
         QString text = tr("<b>%1</b> — %2 samples · %3 features · %4 · %5")
-                           .arg(dataDisplayName(s.path).toHtmlEscaped())
+                           .arg(dataDisplayName(QString::fromStdString(s.train.path)).toHtmlEscaped())
                            .arg(data->size())
                            .arg(data->features.cols())
                            .arg(what, QString::fromStdString(taskName(data->task)));
         if (const auto test = document_->testDataset())
-            text += tr("<br>Test file: %1 (%2 samples)").arg(dataDisplayName(s.testPath).toHtmlEscaped()).arg(test->size());
+            text += tr("<br>Test file: %1 (%2 samples)").arg(dataDisplayName(QString::fromStdString(s.test.path)).toHtmlEscaped()).arg(test->size());
         summary_->setText(text);
     }
     options_->refresh();

@@ -30,7 +30,7 @@ public:
     void loadFile(const QString& path);
     // An example with its project settings (examples.h); false if not available here.
     bool loadExample(const QString& id);
-    void loadSettings(const DataSettings& settings) override;
+    void loadSettings(const ProjectDataSource& settings) override;
     void openFileDialog();
 
     bool isLoading() const override { return loading_ > 0; }
@@ -58,8 +58,8 @@ protected:
 
 private:
     QLayout* buildToolbar();
-    void load(const DataSettings& settings, const QString& exampleId);
-    void onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const DataSettings& settings,
+    void load(const ProjectDataSource& settings, const QString& exampleId);
+    void onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const ProjectDataSource& settings,
                   const QString& exampleId);
     void showError(const QString& text);
     void refreshFromDocument();  // summary, preview, chart, options

@@ -64,22 +64,23 @@ QList<Example> availableExamples() {
     return list;
 }
 
-std::optional<DataSettings> exampleSettings(const QString& id) {
-    DataSettings s;
+std::optional<ProjectDataSource> exampleSettings(const QString& id) {
+    ProjectDataSource s;
     if (id == QLatin1String("fashion-mnist")) {
         if (!fashionMnistInstalled()) return std::nullopt;
         const QDir dir(fashionMnistDirectory());
-        s.path = dir.filePath(QStringLiteral("train-images-idx3-ubyte.gz"));
-        s.testPath = dir.filePath(QStringLiteral("t10k-images-idx3-ubyte.gz"));
+        s.train.path = dir.filePath(QStringLiteral("train-images-idx3-ubyte.gz")).toStdString();
+        s.test.path = dir.filePath(QStringLiteral("t10k-images-idx3-ubyte.gz")).toStdString();
         s.scaling = Scaling::MinMax;  // pixels 0..255: min-max keeps them in [0, 1]
         return s;
     }
-    if (id == QLatin1String("spirals")) s.path = QStringLiteral("builtin:spirals");
-    else if (id == QLatin1String("blobs")) s.path = QStringLiteral("builtin:blobs");
-    else if (id == QLatin1String("sine")) s.path = QStringLiteral("builtin:sine:outputs=3");
+    if (id == QLatin1String("spirals")) s.train.path = "builtin:spirals";
+    else if (id == QLatin1String("blobs")) s.train.path = "builtin:blobs";
+    else if (id == QLatin1String("sine")) s.train.path = "builtin:sine:outputs=3";
     else {
-        s.path = bundledDatasetPath(id);
-        if (s.path.isEmpty()) return std::nullopt;
+        const QString bundled = bundledDatasetPath(id);
+        if (bundled.isEmpty()) return std::nullopt;
+        s.train.path = bundled.toStdString();
     }
     return s;
 }

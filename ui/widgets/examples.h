@@ -1,7 +1,7 @@
 #pragma once
 // The datasets the app offers without a file dialog: Fashion-MNIST when Debian's package is
 // installed, the engine's generators, and the small CSVs bundled in resources/datasets. Each is a
-// ready DataSettings, so loading an example is the same code path as opening a file.
+// ready ProjectDataSource, so loading an example is the same code path as opening a file.
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -19,7 +19,7 @@ struct Example {
 // Every example available on this machine, in menu order (Fashion-MNIST only when installed).
 QList<Example> availableExamples();
 // The settings that load an example; empty when it is not available here.
-std::optional<DataSettings> exampleSettings(const QString& id);
+std::optional<ProjectDataSource> exampleSettings(const QString& id);
 
 bool fashionMnistInstalled();
 QString fashionMnistDirectory();

@@ -237,7 +237,7 @@ void MainWindow::openDefaultExample() { openExample(defaultExampleId()); }
 void MainWindow::updateStatus() {
     const auto data = document_->dataset();
     dataStatus_->setText(data ? tr("%1 — %2 samples, %3")
-                                    .arg(QFileInfo(document_->dataSettings().path).fileName())
+                                    .arg(QFileInfo(QString::fromStdString(document_->dataSettings().train.path)).fileName())
                                     .arg(data->size())
                                     .arg(QString::fromStdString(taskName(data->task)))
                               : tr("No data loaded"));

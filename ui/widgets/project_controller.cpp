@@ -197,8 +197,8 @@ void ProjectController::updateActions() {
     const bool running = session_->running();
     export_->setEnabled(!running && results && results->model);
     const ProjectDocument* doc = document_;
-    locate_->setEnabled(!doc->hasData() && !doc->dataSettings().path.isEmpty() &&
-                        !doc->dataSettings().path.startsWith(QLatin1String("builtin:")));
+    const std::string& data = doc->dataSettings().train.path;
+    locate_->setEnabled(!doc->hasData() && !data.empty() && data.rfind("builtin:", 0) != 0);
 }
 
 QString ProjectController::displayName() const {
@@ -436,12 +436,14 @@ void ProjectController::showExportDialog() {
 }
 
 bool ProjectController::locateData() {
-    const DataSettings current = document_->dataSettings();
-    if (current.path.isEmpty() || document_->hasData()) return false;
-    const QString chosen = prompts_.locateData(tr("Where is the data file %1 now?").arg(current.path), current.path);
+    const ProjectDataSource current = document_->dataSettings();
+    const QString path = QString::fromStdString(current.train.path);
+    if (path.isEmpty() || document_->hasData()) return false;
+    const QString chosen = prompts_.locateData(tr("Where is the data file %1 now?").arg(path), path);
     if (chosen.isEmpty()) return false;
-    DataSettings moved = current;
-    moved.path = QFileInfo(chosen).absoluteFilePath();
+    ProjectDataSource moved = current;
+    moved.train = ProjectDataFile{};  // a new file: fingerprinted when saved
+    moved.train.path = QFileInfo(chosen).absoluteFilePath().toStdString();
     dataPage_->loadSettings(moved);  // in the background; the page shows how it went
     return true;
 }

@@ -6,9 +6,11 @@
 
 class QWidget;
 
-namespace skynnet::ui {
+namespace skynnet {
+struct ProjectDataSource;
+}
 
-struct DataSettings;
+namespace skynnet::ui {
 
 // The window: a parent for the controller's dialogs, its status bar, and the page shown (saved
 // in the project and restored when it opens).
@@ -31,7 +33,7 @@ class ProjectDataView {
 public:
     virtual bool isLoading() const = 0;
     virtual bool waitForLoad(int timeoutMs = 60000) = 0;
-    virtual void loadSettings(const DataSettings& settings) = 0;  // in the background
+    virtual void loadSettings(const ProjectDataSource& settings) = 0;  // in the background
     virtual void showProblem(const QString& text) = 0;            // empty: none
     virtual void showBusy(const QString& text) = 0;               // empty: not busy
 

@@ -1,0 +1,34 @@
+#include "data/model_schema_json.h"
+
+#include "io/json_fields.h"
+
+namespace skynnet {
+
+void writeSchemaFields(Json& header, const ModelSchema& s, const Json& extra) {
+    header["classNames"] = s.classNames;
+    header["targetNames"] = s.targetNames;
+    header["featureNames"] = s.featureNames;
+    Json e = extra;
+    if (!s.targetColumn.empty()) e["target_column"] = s.targetColumn;
+    if (!e.isNull()) header["extra"] = std::move(e);
+}
+
+ModelSchema readSchemaFields(const Json& header, const Preprocessing& preprocessing, const Shape& networkInput,
+                             std::optional<Task> task) {
+    ModelSchema s;
+    s.task = task ? *task : parseNamed(header.at("task"), parseTask);
+    s.classNames = header.value("classNames", std::vector<std::string>{});
+    s.targetNames = header.value("targetNames", std::vector<std::string>{});
+    s.featureNames = header.value("featureNames", std::vector<std::string>{});
+    s.categoricals = preprocessing.oneHot;
+    if (const Json* extra = header.find("extra"); extra && extra->isObject())
+        s.targetColumn = extra->value("target_column", "");
+    s.sampleShape = rawSampleShape(preprocessing, networkInput);
+    return s;
+}
+
+Shape rawSampleShape(const Preprocessing& p, const Shape& networkInput) {
+    return !p.fitted() || p.oneHot.empty() ? networkInput : Shape::flat(p.rawColumns);
+}
+
+}  // namespace skynnet

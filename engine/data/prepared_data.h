@@ -1,0 +1,49 @@
+#pragma once
+// What every front end trains on: the data cut by the shared rule of data/partition.h (seeded,
+// stratified, no test rows cut when there is a separate test file), the preprocessing fitted on
+// the training rows only and applied unchanged to validation and test. One path for the desktop
+// app and skynnet-cli, so a project trains on the same rows and inputs wherever it is opened.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "data/model_schema.h"
+#include "data/preprocessing.h"
+
+namespace skynnet {
+
+struct PreparedData {
+    ModelSchema schema;          // the raw training data's: what test, evaluation and prediction data must look like
+    Preprocessing preprocessing; // fitted on `train` only
+    // After applyPreprocessing, the parts' features are the network's inputs (scaled, categorical
+    // columns one-hot): their featureNames are Preprocessing::outputNames and they have no
+    // categoricals. Before, they are the raw rows. Validation or test may be empty.
+    Dataset train, validation, test;
+    std::vector<std::string> warnings;  // checkTrainable's, for the front end to show
+
+    Task task() const { return schema.task; }
+};
+
+struct PreparationSettings {
+    double validationFraction = 0.1;  // of all rows; 0: no validation
+    double testFraction = 0.2;        // of all rows, only without a separate test file
+    bool separateTestFile = false;
+    std::uint64_t seed = 1;
+    Scaling scaling = Scaling::Standardize;
+};
+
+// The split and the preprocessing fitted, the parts still raw (what the split planner needs, and
+// the first step of preparing). Throws Error for data that cannot support training (partitionData).
+PreparedData splitAndFit(const Dataset& all, const PreparationSettings& settings);
+// Raw parts -> network inputs; `test` (loaded like p.schema, e.g. by loadLike) replaces the test
+// part when given. Throws Error when a part's columns do not match the preprocessing.
+void applyPreprocessing(PreparedData& p, const Dataset* test);
+// Both steps. Pure and thread-safe, so a front end can prepare large data off its GUI thread.
+PreparedData prepareData(const Dataset& all, const Dataset* test, PreparationSettings settings);
+
+// The network's input shape for prepared data: the raw sample shape while the preprocessing keeps
+// the columns (no one-hot encoding), else flat over its output columns.
+Shape networkInputShape(const PreparedData& p);
+
+}  // namespace skynnet
