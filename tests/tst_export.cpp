@@ -253,13 +253,13 @@ private slots:
 
         // Valid containers whose header is wrong: the error names the file and the field.
         ModelFileContents contents = loadModelFile(good);
-        const std::string header = contents.header.dump();
+        const std::string header = dumpJson(contents.header);
         const auto withHeader = [&](const std::string& from, const std::string& to) {
             std::string text = header;
             const auto at = text.find(from);
             if (at == std::string::npos) throw Error("test setup: '" + from + "' not in the header");
             text.replace(at, from.size(), to);
-            ModelFileContents changed{Json::parse(text), contents.blocks};
+            ModelFileContents changed{parseJson(text), contents.blocks};
             const std::string file = path("bad.skynnet");
             saveModelFile(file, changed);
             return errorOf([&] { loadAnyModel(file); });
@@ -270,7 +270,7 @@ private slots:
         VERIFY_CONTAINS(withHeader("\"strategy\":\"class-groups\"", "\"strategy\":\"pairs\""),
                         "bad.skynnet: combination.strategy: unknown split strategy 'pairs'");
         const Json& classes = contents.header.at("combination").at("classes");
-        const std::string second = classes.at(std::size_t(1)).dump();
+        const std::string second = dumpJson(classes.at(1));
         VERIFY_CONTAINS(withHeader(second, "[0,99]"), "combination.classes[1][1] is class 99, outside the 6 classes");
         VERIFY_CONTAINS(withHeader("\"weightsBlock\":2", "\"weightsBlock\":7"),
                         "bad.skynnet: submodels[2].weightsBlock must be the index of one of the file's 3 data blocks");

@@ -59,7 +59,7 @@ const std::vector<Format>& formats() {
         {"recovery", "untitled.recovery.skynnet", nullptr,
          [](const auto& p) {
              const ProjectData d = loadProject(p);
-             if (!d.extra.find("recoveryOf")) throw Error(p + " lacks recoveryOf");
+             if (!d.extra.contains("recoveryOf")) throw Error(p + " lacks recoveryOf");
          }},
     };
     return all;

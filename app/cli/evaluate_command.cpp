@@ -36,7 +36,7 @@ const std::vector<OptionSpec>& evaluateOptionSpecs() {
 // The rows of `data` that the training run put into `part`, from the split settings recorded in
 // the model. Only meaningful when `data` is the file the model was trained on.
 Dataset selectSplit(const Dataset& data, const SavedCombinedModel& model, const std::string& part) {
-    const Json* split = model.extra.isObject() ? model.extra.find("split") : nullptr;
+    const auto split = model.extra.is_object() ? JsonField(model.extra).find("split") : std::nullopt;
     if (!split || !split->isObject()) Args::fail("--split", "the model records no training split");
     if (part == "test" && split->contains("test_data"))
         Args::fail("--split", "the model was tested on a separate file (" + split->at("test_data").asString() +
@@ -103,7 +103,7 @@ int runEvaluate(const std::vector<std::string>& words) {
                                              {"metric", e.metric}}));
             report["submodels"] = subs;
         }
-        writeFileAtomically(reportPath, report.dump(2) + "\n");
+        writeFileAtomically(reportPath, dumpJson(report, 2) + "\n");
     }
     if (model.combined()) std::cout << "model: " << modelDescription(model) << "\n";
     printDetails(std::cout, summary);

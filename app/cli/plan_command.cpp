@@ -26,7 +26,7 @@ int runPlan(const std::vector<std::string>& words) {
     buildTrainConfig(o, data.task());
     const SplitPlan plan = makePlan(spec, data.train, *o.split);
     checkSplitOptionsUsed(args, *o.split, plan);
-    if (args.flag("--json")) std::cout << planJson(plan, o.threads).dump(2) << "\n";
+    if (args.flag("--json")) std::cout << dumpJson(planJson(plan, o.threads), 2) << "\n";
     else std::cout << planTable(plan, o.threads);
     std::cout.flush();
     return exitOk;

@@ -131,7 +131,7 @@ Json planJson(const SplitPlan& plan, int threads) {
         Json s = Json::object({{"index", m.index + 1}, {"role", m.role}, {owned, ownedOutputs(plan, m.index)},
                                {"samples", m.rows.size()}});
         const Json figures = specJson(m.spec, m.params, m.flopsPerSample, m.memoryBytes);
-        for (const auto& [key, value] : figures.asObject()) s[key] = value;
+        for (const auto& [key, value] : figures.items()) s[key] = value;
         subs.push_back(std::move(s));
     }
     j["submodels"] = subs;

@@ -204,7 +204,7 @@ int runProjectTraining(const std::vector<std::string>& words) {
     const Json report = reportOf(path, p, p.runs.back(), threads, r.wallSeconds);
     // The project is saved first (atomically); the report is only written once that succeeded.
     saveProject(path, p);
-    if (!reportPath.empty()) writeReportAndModel(reportPath, report.dump(2) + "\n", "", {});
+    if (!reportPath.empty()) writeReportAndModel(reportPath, dumpJson(report, 2) + "\n", "", {});
 
     std::cout << message << "\n";
     std::printf("wall %.2f s, training %.2f s, cpu %.2f s, peak memory %s\n", r.wallSeconds, r.splitWallSeconds,

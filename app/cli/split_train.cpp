@@ -101,7 +101,7 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
         model->extra = std::move(extra);
     }
     if (interrupt.interrupted()) return interruptedExit();
-    writeReportAndModel(o.reportPath, report.dump(2) + "\n", o.savePath,
+    writeReportAndModel(o.reportPath, dumpJson(report, 2) + "\n", o.savePath,
                         [&](const std::string& path) { saveCombinedModel(path, *model); });
 
     printSplitSummary(std::cout, run, figures);

@@ -93,7 +93,7 @@ int runTrain(const std::vector<std::string>& words) {
         model = buildSavedModel(data, network, std::move(extra));
     }
     if (interrupt.interrupted()) return interruptedExit(epochsDone(result));
-    writeReportAndModel(o.reportPath, report.dump(2) + "\n", o.savePath,
+    writeReportAndModel(o.reportPath, dumpJson(report, 2) + "\n", o.savePath,
                         [&](const std::string& path) { saveModel(path, *model); });
 
     if (test) std::cout << "test " << headline(*test) << "\n";

@@ -11,17 +11,19 @@ namespace skynnet::cli {
 namespace {
 
 // A float setting as the user wrote it (0.01, not 0.009999999776482582).
-double tidy(float v) {
+std::string tidyText(float v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.7g", double(v));
-    return std::strtod(buf, nullptr);
+    return buf;
 }
+
+double tidy(float v) { return std::strtod(tidyText(v).c_str(), nullptr); }
 
 std::string scheduleText(const Schedule& s) {
     switch (s.kind) {
     case Schedule::Kind::Constant: return "constant";
-    case Schedule::Kind::Step: return "step:" + std::to_string(s.stepEpochs) + ":" + Json(tidy(s.gamma)).dump();
-    case Schedule::Kind::Cosine: return "cosine:" + Json(tidy(s.minRate)).dump();
+    case Schedule::Kind::Step: return "step:" + std::to_string(s.stepEpochs) + ":" + tidyText(s.gamma);
+    case Schedule::Kind::Cosine: return "cosine:" + tidyText(s.minRate);
     }
     return "constant";
 }

@@ -10,10 +10,10 @@ void writeSchemaFields(Json& header, const ModelSchema& s, const Json& extra) {
     header["featureNames"] = s.featureNames;
     Json e = extra;
     if (!s.targetColumn.empty()) e["target_column"] = s.targetColumn;
-    if (!e.isNull()) header["extra"] = std::move(e);
+    if (!e.is_null()) header["extra"] = std::move(e);
 }
 
-ModelSchema readSchemaFields(const Json& header, const Preprocessing& preprocessing, const Shape& networkInput,
+ModelSchema readSchemaFields(const JsonField& header, const Preprocessing& preprocessing, const Shape& networkInput,
                              std::optional<Task> task) {
     ModelSchema s;
     s.task = task ? *task : parseNamed(header.at("task"), parseTask);
@@ -21,7 +21,7 @@ ModelSchema readSchemaFields(const Json& header, const Preprocessing& preprocess
     s.targetNames = header.value("targetNames", std::vector<std::string>{});
     s.featureNames = header.value("featureNames", std::vector<std::string>{});
     s.categoricals = preprocessing.oneHot;
-    if (const Json* extra = header.find("extra"); extra && extra->isObject())
+    if (const auto extra = header.find("extra"); extra && extra->isObject())
         s.targetColumn = extra->value("target_column", "");
     s.sampleShape = rawSampleShape(preprocessing, networkInput);
     return s;

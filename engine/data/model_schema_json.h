@@ -19,7 +19,7 @@ void writeSchemaFields(Json& header, const ModelSchema& schema, const Json& extr
 
 // The schema of a header written by writeSchemaFields (or by any earlier build): `task` when
 // given, else the header's "task" (errors name the field). Missing name lists read as empty.
-ModelSchema readSchemaFields(const Json& header, const Preprocessing& preprocessing, const Shape& networkInput,
+ModelSchema readSchemaFields(const JsonField& header, const Preprocessing& preprocessing, const Shape& networkInput,
                              std::optional<Task> task = std::nullopt);
 
 // The raw row layout of a model: the network's input when the preprocessing keeps the columns

@@ -19,7 +19,7 @@ Json toJson(const RowVector& values, const char* name) {
     return a;
 }
 
-RowVector floatsFromJson(const Json& j) {
+RowVector floatsFromJson(const JsonField& j) {
     const auto& items = j.asArray();
     RowVector v(Index(items.size()));
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -30,7 +30,7 @@ RowVector floatsFromJson(const Json& j) {
     return v;
 }
 
-int columnFromJson(const Json& j, int rawColumns) {
+int columnFromJson(const JsonField& j, int rawColumns) {
     const int c = nonNegativeInt(j);
     if (c >= rawColumns) j.fail("must be a column index below rawColumns (" + std::to_string(rawColumns) + ")");
     return c;
@@ -42,7 +42,7 @@ Json toJson(const Dataset::Categorical& categorical) {
     return Json::object({{"column", categorical.column}, {"categories", categorical.categories}});
 }
 
-Dataset::Categorical categoricalFromJson(const Json& j) {
+Dataset::Categorical categoricalFromJson(const JsonField& j) {
     Dataset::Categorical c;
     c.column = nonNegativeInt(j.at("column"));
     c.categories = j.at("categories").get<std::vector<std::string>>();
@@ -60,17 +60,17 @@ Json toJson(const Preprocessing& p) {
                          {"scale", toJson(p.scale, "scale")}});
 }
 
-Preprocessing preprocessingFromJson(const Json& j) {
+Preprocessing preprocessingFromJson(const JsonField& j) {
     Preprocessing p;
     p.scaling = parseNamed(j.at("scaling"), parseScaling);
     p.rawColumns = nonNegativeInt(j.at("rawColumns"));
-    for (const Json& item : j.at("oneHot").asArray()) {
+    for (const JsonField& item : j.at("oneHot").asArray()) {
         p.oneHot.push_back(categoricalFromJson(item));
         columnFromJson(item.at("column"), p.rawColumns);
     }
-    for (const Json& c : j.at("numericColumns").asArray()) p.numericColumns.push_back(columnFromJson(c, p.rawColumns));
+    for (const JsonField& c : j.at("numericColumns").asArray()) p.numericColumns.push_back(columnFromJson(c, p.rawColumns));
     const auto perColumn = [&](const char* key) {
-        const Json& values = j.at(key);
+        const JsonField& values = j.at(key);
         RowVector v = floatsFromJson(values);
         if (std::size_t(v.size()) != p.numericColumns.size())
             values.fail("has " + std::to_string(v.size()) + " values for " + std::to_string(p.numericColumns.size()) +

@@ -8,11 +8,11 @@
 namespace skynnet {
 
 Json toJson(const Dataset::Categorical& categorical);  // {"column","categories"}
-Dataset::Categorical categoricalFromJson(const Json& j);
+Dataset::Categorical categoricalFromJson(const JsonField& j);
 
 // Offsets and scales are written as numbers that read back to the identical floats. Throws Error
 // if one is not finite, since JSON cannot hold it and the model would not load again.
 Json toJson(const Preprocessing& p);
-Preprocessing preprocessingFromJson(const Json& j);
+Preprocessing preprocessingFromJson(const JsonField& j);
 
 }  // namespace skynnet

@@ -289,9 +289,9 @@ std::string outputNameOf(Task task) {
 std::vector<std::pair<std::string, std::string>> commonMetadata(const SavedCombinedModel& m) {
     return {{"skynnet.task", taskName(m.task())},
             {"skynnet.strategy", strategyName(m.rule.strategy)},
-            {"skynnet.classNames", Json(m.schema.classNames).dump()},
-            {"skynnet.targetNames", Json(m.schema.targetNames).dump()},
-            {"skynnet.featureNames", Json(m.schema.featureNames).dump()}};
+            {"skynnet.classNames", dumpJson(Json(m.schema.classNames))},
+            {"skynnet.targetNames", dumpJson(Json(m.schema.targetNames))},
+            {"skynnet.featureNames", dumpJson(Json(m.schema.featureNames))}};
 }
 
 std::string inputDoc(const SavedCombinedModel& m, const OnnxOptions& o) {
@@ -331,11 +331,11 @@ void exportSubmodelOnnx(const SavedCombinedModel& m, int index, const std::strin
     metadata.emplace_back("skynnet.submodel", std::to_string(index + 1));
     std::string owns = "its shard's answer, in the combined model's format";
     if (m.rule.strategy == Strategy::ClassGroups) {
-        metadata.emplace_back("skynnet.classes", Json(m.rule.classes[i]).dump());
-        owns = "the probabilities of its classes " + Json(m.rule.classes[i]).dump() + " (global indices)";
+        metadata.emplace_back("skynnet.classes", dumpJson(Json(m.rule.classes[i])));
+        owns = "the probabilities of its classes " + dumpJson(Json(m.rule.classes[i])) + " (global indices)";
     } else if (m.rule.strategy == Strategy::OutputSplit) {
         const auto [begin, end] = m.rule.columns[i];
-        metadata.emplace_back("skynnet.columns", Json::array({begin, end}).dump());
+        metadata.emplace_back("skynnet.columns", dumpJson(Json::array({begin, end})));
         owns = "target columns " + std::to_string(begin) + " to " + std::to_string(end - 1) + " (0-based)";
     }
     const std::string doc = "Skynnet submodel " + std::to_string(index + 1) + " of " +

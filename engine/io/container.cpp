@@ -94,7 +94,7 @@ private:
 }  // namespace
 
 void saveModelFile(const std::string& path, const Json& header, const std::vector<std::span<const float>>& blocks) {
-    const std::string text = header.dump();
+    const std::string text = dumpJson(header);
     Writer w(path);
     w.bytes(magic, sizeof magic);
     w.integer(modelFileFormatVersion);
@@ -158,7 +158,8 @@ ModelFileContents loadModelFile(const std::string& path) {
     if (r.readRaw(&extra, 1) != 0) throw Error(path + " is damaged (unexpected data after the end)");
 
     // Parsed only now, so a damaged header is reported as damage rather than as a JSON error.
-    contents.header = Json::parse(header, path);
+    contents.header = parseJson(header, path);
+    contents.sourceName = path;
     return contents;
 }
 

@@ -18,6 +18,8 @@ inline constexpr std::uint32_t modelFileFormatVersion = 1;
 struct ModelFileContents {
     Json header;
     std::vector<std::vector<float>> blocks;
+    std::string sourceName;  // the path it was loaded from, for the header's error messages
+    JsonField headerField() const { return JsonField(header, sourceName); }
 };
 
 // Atomic: a failed save leaves any existing file untouched. Throws Error naming the path.

@@ -12,7 +12,7 @@ namespace skynnet {
 
 // Runs one of the engine's name parsers and prefixes its message with the field at fault.
 template <typename Parse>
-auto parseNamed(const Json& j, Parse parse) {
+auto parseNamed(const JsonField& j, Parse parse) {
     const std::string& name = j.asString();
     try {
         return parse(name);
@@ -21,7 +21,7 @@ auto parseNamed(const Json& j, Parse parse) {
     }
 }
 
-inline int intAtLeast(const Json& j, int min) {
+inline int intAtLeast(const JsonField& j, int min) {
     const int v = j.get<int>();
     if (v < min) j.fail("must be at least " + std::to_string(min) + ", not " + std::to_string(v));
     return v;
@@ -32,21 +32,21 @@ inline int intAtLeast(const Json& j, int min) {
 inline constexpr std::int64_t maxUnits = std::int64_t(1) << 24;
 
 // A number with no fractional part, stored as an integer or not.
-inline bool isWhole(const Json& j) {
+inline bool isWhole(const JsonField& j) {
     if (j.isInteger()) return true;
     if (!j.isNumber()) return false;
     const double d = j.asDouble();
     return std::isfinite(d) && d == std::trunc(d);
 }
 
-inline int intAtLeast(const Json& j, std::int64_t min, std::int64_t max, const char* expected) {
+inline int intAtLeast(const JsonField& j, std::int64_t min, std::int64_t max, const char* expected) {
     if (!isWhole(j) || j.asDouble() < double(min)) j.fail(std::string("must be ") + expected);
     if (j.asDouble() > double(max)) j.fail("must be at most " + std::to_string(max));
     return int(j.asInt64());
 }
 
-inline int positiveInt(const Json& j, std::int64_t max = maxUnits) { return intAtLeast(j, 1, max, "a positive integer"); }
-inline int nonNegativeInt(const Json& j, std::int64_t max = INT_MAX) {
+inline int positiveInt(const JsonField& j, std::int64_t max = maxUnits) { return intAtLeast(j, 1, max, "a positive integer"); }
+inline int nonNegativeInt(const JsonField& j, std::int64_t max = INT_MAX) {
     return intAtLeast(j, 0, max, "a non-negative integer");
 }
 

@@ -1,34 +1,100 @@
-// The JSON parser: text to Json, with errors that give the source, line and column.
-#include <charconv>
-#include <cmath>
-#include <limits>
-#include <memory>
-#include <unordered_set>
+// Strict parsing on top of nlohmann's parser, with errors that give the source, line and column.
+#include <iterator>
+#include <set>
 
 #include "core/error.h"
 #include "io/json.h"
-#include "io/utf8.h"
 
 namespace skynnet {
-class JsonParser {
+namespace {
+
+// The text as nlohmann's parser reads it, one character at a time; it remembers how far the parser
+// has read, so errors raised from the parser callback (duplicate keys, depth) can give a position.
+struct TrackedText {
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    const char* at;
+    const char** furthest;
+
+    reference operator*() const { return *at; }
+    TrackedText& operator++() {
+        *furthest = ++at;
+        return *this;
+    }
+    TrackedText operator++(int) {
+        TrackedText before = *this;
+        ++*this;
+        return before;
+    }
+    bool operator==(const TrackedText& other) const { return at == other.at; }
+};
+
+// The containers open at the parser's position, so duplicate keys can be found and named.
+struct OpenContainer {
+    bool object;
+    std::string path;
+    std::string key;         // objects: the member being read
+    std::size_t next = 0;    // arrays: the index of the next element
+    std::set<std::string> keys;
+};
+
+class StrictParser {
 public:
-    JsonParser(std::string_view text, std::string_view sourceName)
-        : s_(text), source_(std::make_shared<const std::string>(sourceName)) {}
+    StrictParser(std::string_view text, std::string_view sourceName) : text_(text), source_(sourceName) {}
 
     Json document() {
-        if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // a byte-order mark from some editors
-        Json root = value(std::string());
-        skipSpace();
-        if (pos_ < s_.size()) error(pos_, "unexpected content after the JSON value");
-        return root;
+        const char* begin = text_.data();
+        const char* end = begin + text_.size();
+        read_ = begin;
+        try {
+            return Json::parse(TrackedText{begin, &read_}, TrackedText{end, &read_},
+                               [this](int depth, nlohmann::json::parse_event_t event, Json& parsed) {
+                                   return onEvent(depth, event, parsed);
+                               });
+        } catch (const Json::parse_error& e) {
+            // nlohmann's byte is 1-based: the character it stopped at.
+            throw error(e.byte > 0 ? std::size_t(e.byte - 1) : 0, problemOf(e.what()));
+        } catch (const Json::out_of_range& e) {
+            // A number beyond double's range, read up to the character after it.
+            throw error(readSoFar() > 0 ? readSoFar() - 1 : 0, problemOf(e.what()));
+        }
     }
 
 private:
-    [[noreturn]] void error(std::size_t at, const std::string& problem) const {
-        // Line and column are only worked out on failure; columns count characters, not bytes.
+    // nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1,
+    // column 2: " prefix, which error() replaces: "syntax error while parsing value - ...".
+    static std::string problemOf(std::string_view what) {
+        if (const std::size_t id = what.find("] "); what.starts_with("[json.exception.") && id != what.npos)
+            what.remove_prefix(id + 2);
+        if (const std::size_t column = what.find(", column "); what.starts_with("parse error") && column != what.npos)
+            if (const std::size_t colon = what.find(": ", column); colon != what.npos) what.remove_prefix(colon + 2);
+        return shortenLastRead(std::string(what));
+    }
+
+    // "last read: '<token>'" quotes the whole token, which may be a string of megabytes; its end
+    // (where the problem is) is enough.
+    static std::string shortenLastRead(std::string problem) {
+        constexpr std::size_t keep = 40;
+        const std::size_t open = problem.find("last read: '");
+        if (open == std::string::npos) return problem;
+        const std::size_t begin = open + 12;
+        std::size_t end = problem.rfind("'; expected ");
+        if (end == std::string::npos || end < begin) end = problem.size() - 1;
+        if (end < begin || end - begin <= keep) return problem;
+        std::size_t cut = end - keep;
+        while (cut < end && (static_cast<unsigned char>(problem[cut]) & 0xC0) == 0x80) ++cut;  // whole characters
+        return problem.substr(0, begin) + "..." + problem.substr(cut);
+    }
+
+    Error error(std::size_t at, const std::string& problem) const {
+        // Columns count characters, not bytes.
         int line = 1, column = 1;
-        for (std::size_t i = 0; i < at && i < s_.size(); ++i) {
-            const unsigned char c = static_cast<unsigned char>(s_[i]);
+        for (std::size_t i = 0; i < at && i < text_.size(); ++i) {
+            const unsigned char c = static_cast<unsigned char>(text_[i]);
             if (c == '\n') {
                 ++line;
                 column = 1;
@@ -36,231 +102,78 @@ private:
                 ++column;
             }
         }
-        throw Error(*source_ + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + problem);
+        return Error(source_ + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + problem);
     }
 
-    void skipSpace() {
-        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
-            ++pos_;
+    std::size_t readSoFar() const { return std::size_t(read_ - text_.data()); }
+
+    // The path of the value that starts now, counted as an element of its container.
+    std::string nextPath() {
+        if (open_.empty()) return std::string();
+        OpenContainer& c = open_.back();
+        if (c.object) return c.path.empty() ? c.key : c.path + "." + c.key;
+        return c.path + "[" + std::to_string(c.next++) + "]";
     }
 
-    bool consume(char c) {
-        skipSpace();
-        if (pos_ < s_.size() && s_[pos_] == c) {
-            ++pos_;
-            return true;
+    // The number token the parser has just read; it reads one character past it unless at the end.
+    std::string_view numberJustRead() const {
+        std::size_t end = readSoFar();
+        const auto inNumber = [&](std::size_t i) { return text_[i] == '-' || (text_[i] >= '0' && text_[i] <= '9'); };
+        if (end > 0 && !inNumber(end - 1)) --end;
+        std::size_t start = end;
+        while (start > 0 && inNumber(start - 1)) --start;
+        return text_.substr(start, end - start);
+    }
+
+    // Where the key just read starts: its opening quote (keys hold no unescaped quote).
+    std::size_t keyStart() const {
+        std::size_t i = readSoFar();
+        if (i > 0) --i;  // the closing quote
+        while (i > 0) {
+            --i;
+            std::size_t backslashes = 0;
+            while (backslashes < i && text_[i - 1 - backslashes] == '\\') ++backslashes;
+            if (text_[i] == '"' && backslashes % 2 == 0) break;
         }
-        return false;
+        return i;
     }
 
-    Json value(std::string path) {
-        skipSpace();
-        if (pos_ >= s_.size()) error(pos_, "unexpected end of input, expected a value");
-        Json j;
-        const char c = s_[pos_];
-        if (c == '{') j = object(path);
-        else if (c == '[') j = array(path);
-        else if (c == '"') j = Json(string());
-        else if (c == '-' || (c >= '0' && c <= '9')) j = number();
-        else if (literal("true")) j = Json(true);
-        else if (literal("false")) j = Json(false);
-        else if (literal("null")) j = Json();
-        else error(pos_, "expected a value");
-        j.setOrigin(source_, std::move(path));
-        return j;
-    }
-
-    bool literal(std::string_view word) {
-        if (s_.substr(pos_, word.size()) != word) return false;
-        pos_ += word.size();
+    bool onEvent(int depth, nlohmann::json::parse_event_t event, Json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        switch (event) {
+        case Event::object_start:
+        case Event::array_start:
+            if (depth >= jsonMaxDepth)
+                throw error(readSoFar() - 1, "nested deeper than " + std::to_string(jsonMaxDepth) + " levels");
+            open_.push_back({event == Event::object_start, nextPath(), {}, 0, {}});
+            break;
+        case Event::object_end:
+        case Event::array_end: open_.pop_back(); break;
+        case Event::key: {
+            OpenContainer& c = open_.back();
+            c.key = parsed.get<std::string>();
+            if (!c.keys.insert(c.key).second)
+                throw error(keyStart(), "duplicate key '" + (c.path.empty() ? c.key : c.path + "." + c.key) + "'");
+            break;
+        }
+        case Event::value:
+            if (parsed.is_number_integer() && parsed == 0 && numberJustRead() == "-0") parsed = -0.0;
+            nextPath();
+            break;
+        }
         return true;
     }
 
-    void enter() {
-        if (++depth_ > Json::maxDepth)
-            error(pos_, "nested deeper than " + std::to_string(Json::maxDepth) + " levels");
-    }
-
-    Json array(const std::string& path) {
-        enter();
-        ++pos_;
-        Json::Array items;
-        if (!consume(']')) {
-            do {
-                items.push_back(value(path + "[" + std::to_string(items.size()) + "]"));
-            } while (consume(','));
-            if (!consume(']')) error(pos_, "expected ',' or ']'");
-        }
-        --depth_;
-        return Json(std::move(items));
-    }
-
-    Json object(const std::string& path) {
-        enter();
-        ++pos_;
-        Json j = Json::object();
-        auto& members = std::get<Json::Object>(j.value_);
-        std::unordered_set<std::string> seen;
-        if (!consume('}')) {
-            do {
-                skipSpace();
-                const std::size_t keyAt = pos_;
-                if (pos_ >= s_.size() || s_[pos_] != '"') error(pos_, "expected a member name in double quotes");
-                std::string key = string();
-                // Linear search suits the small objects of headers and settings; a set takes over
-                // for big ones so a hostile file cannot make this quadratic.
-                bool duplicate = false;
-                if (members.size() < 32) {
-                    for (const auto& m : members) duplicate = duplicate || m.first == key;
-                } else {
-                    if (seen.empty())
-                        for (const auto& m : members) seen.insert(m.first);
-                    duplicate = !seen.insert(key).second;
-                }
-                if (duplicate) error(keyAt, "duplicate key '" + key + "'");
-                if (!consume(':')) error(pos_, "expected ':'");
-                Json v = value(path.empty() ? key : path + "." + key);
-                members.emplace_back(std::move(key), std::move(v));
-            } while (consume(','));
-            if (!consume('}')) error(pos_, "expected ',' or '}'");
-        }
-        --depth_;
-        return j;
-    }
-
-    unsigned hex4(std::size_t at) {
-        if (at + 4 > s_.size()) error(at, "invalid \\u escape");
-        unsigned v = 0;
-        for (std::size_t i = at; i < at + 4; ++i) {
-            const char c = s_[i];
-            v <<= 4;
-            if (c >= '0' && c <= '9') v |= unsigned(c - '0');
-            else if (c >= 'a' && c <= 'f') v |= unsigned(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F') v |= unsigned(c - 'A' + 10);
-            else error(at, "invalid \\u escape");
-        }
-        return v;
-    }
-
-    static void appendUtf8(std::string& out, unsigned cp) {
-        if (cp < 0x80) {
-            out += char(cp);
-        } else if (cp < 0x800) {
-            out += char(0xC0 | (cp >> 6));
-            out += char(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += char(0xE0 | (cp >> 12));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        } else {
-            out += char(0xF0 | (cp >> 18));
-            out += char(0x80 | ((cp >> 12) & 0x3F));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        }
-    }
-
-    std::string string() {
-        const std::size_t start = pos_++;
-        std::string out;
-        while (true) {
-            if (pos_ >= s_.size()) error(start, "unterminated string");
-            const unsigned char c = static_cast<unsigned char>(s_[pos_]);
-            if (c == '"') {
-                ++pos_;
-                return out;
-            }
-            if (c < 0x20) error(pos_, "control character in a string (write it as an escape such as \\n)");
-            if (c >= 0x80) {
-                const std::size_t n = utf8SequenceLength(s_, pos_);
-                if (n == 0) error(pos_, "invalid UTF-8 in a string");
-                out.append(s_.substr(pos_, n));
-                pos_ += n;
-                continue;
-            }
-            if (c != '\\') {
-                out += char(c);
-                ++pos_;
-                continue;
-            }
-            const std::size_t escAt = pos_;
-            if (++pos_ >= s_.size()) error(start, "unterminated string");
-            switch (s_[pos_++]) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'u': {
-                unsigned cp = hex4(pos_);
-                pos_ += 4;
-                if (cp >= 0xDC00 && cp <= 0xDFFF) error(escAt, "unpaired surrogate in \\u escape");
-                if (cp >= 0xD800 && cp <= 0xDBFF) {
-                    // Characters beyond the BMP arrive as a UTF-16 pair: \uD83D\uDE00.
-                    if (s_.substr(pos_, 2) != "\\u") error(escAt, "unpaired surrogate in \\u escape");
-                    const unsigned low = hex4(pos_ + 2);
-                    if (low < 0xDC00 || low > 0xDFFF) error(escAt, "unpaired surrogate in \\u escape");
-                    pos_ += 6;
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                }
-                appendUtf8(out, cp);
-                break;
-            }
-            default: error(escAt, "invalid escape '\\" + std::string(1, s_[pos_ - 1]) + "'");
-            }
-        }
-    }
-
-    Json number() {
-        const std::size_t start = pos_;
-        const auto digit = [&] { return pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9'; };
-        const auto digits = [&] {
-            if (!digit()) error(start, "invalid number");
-            while (digit()) ++pos_;
-        };
-        if (s_[pos_] == '-') ++pos_;
-        if (pos_ < s_.size() && s_[pos_] == '0') ++pos_;  // no leading zeros in JSON
-        else digits();
-        bool integral = true;
-        if (pos_ < s_.size() && s_[pos_] == '.') {
-            ++pos_;
-            digits();
-            integral = false;
-        }
-        bool negativeExponent = false;
-        if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
-            ++pos_;
-            if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) negativeExponent = s_[pos_++] == '-';
-            digits();
-            integral = false;
-        }
-        const char* b = s_.data() + start;
-        const char* e = s_.data() + pos_;
-        const bool negativeZero = integral && std::string_view(b, e) == "-0";
-        if (integral && !negativeZero) {
-            std::int64_t n = 0;
-            const auto r = std::from_chars(b, e, n);
-            if (r.ec == std::errc() && r.ptr == e) return Json(n);
-            // Too large for 64 bits: keep it as a double like any other JSON reader would.
-        }
-        double d = 0;
-        const auto r = std::from_chars(b, e, d);
-        if (r.ec == std::errc::result_out_of_range && negativeExponent) return Json(*b == '-' ? -0.0 : 0.0);
-        if (r.ec != std::errc() || r.ptr != e) error(start, "number out of range");
-        return Json(d);
-    }
-
-    std::string_view s_;
-    std::size_t pos_ = 0;
-    int depth_ = 0;
-    std::shared_ptr<const std::string> source_;
+    std::string_view text_;
+    std::string source_;
+    const char* read_ = nullptr;
+    std::vector<OpenContainer> open_;
 };
 
-Json Json::parse(std::string_view text, std::string_view sourceName) {
-    return JsonParser(text, sourceName).document();
-}
+}  // namespace
+
+Json parseJson(std::string_view text, std::string_view sourceName) { return StrictParser(text, sourceName).document(); }
+
+std::string dumpJson(const Json& j, int indent) { return j.dump(indent, ' ', false, Json::error_handler_t::replace); }
 
 }  // namespace skynnet

@@ -47,14 +47,14 @@ void saveModel(const std::string& path, const SavedModel& m) {
 
 SavedModel loadModel(const std::string& path) {
     ModelFileContents file = loadModelFile(path);
-    const Json& h = file.header;
+    const JsonField h = file.headerField();
     (void)h.asObject();  // throws "<path>: the top-level value must be an object, not ..."
     const std::string& kind = h.at("kind").asString();
     if (kind != "single")
         throw Error(path + " holds a model of kind '" + kind + "', which this build cannot load as a single network");
     SavedModel m;
     m.spec = networkSpecFromJson(h.at("network"));
-    const Json& block = h.at("weightsBlock");
+    const JsonField& block = h.at("weightsBlock");
     if (file.blocks.empty() || !isWhole(block) || block.asDouble() < 0 || block.asDouble() >= double(file.blocks.size()))
         block.fail("must be the index of one of the file's " + std::to_string(file.blocks.size()) + " data blocks");
     m.weights = std::move(file.blocks[std::size_t(block.asInt64())]);

@@ -1,8 +1,9 @@
 #include "project/data_reference.h"
 
-#include <bit>
-#include <cstring>
+#include <xxhash.h>
+
 #include <filesystem>
+#include <memory>
 #include <system_error>
 #include <vector>
 
@@ -13,27 +14,6 @@
 namespace skynnet {
 namespace fs = std::filesystem;
 namespace {
-
-constexpr std::uint64_t P1 = 11400714785074694791ULL, P2 = 14029467366897019727ULL, P3 = 1609587929392839161ULL,
-                        P4 = 9650029242287828579ULL, P5 = 2870177450012600261ULL;
-
-// The algorithm is defined on little-endian words.
-std::uint64_t read64(const unsigned char* p) {
-    std::uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = v << 8 | p[i];
-    return v;
-}
-
-std::uint64_t read32(const unsigned char* p) {
-    std::uint64_t v = 0;
-    for (int i = 3; i >= 0; --i) v = v << 8 | p[i];
-    return v;
-}
-
-std::uint64_t round(std::uint64_t acc, std::uint64_t input) { return std::rotl(acc + input * P2, 31) * P1; }
-
-std::uint64_t merge(std::uint64_t acc, std::uint64_t v) { return (acc ^ round(0, v)) * P1 + P4; }
-
 
 constexpr const char* builtinPrefix = "builtin:";
 
@@ -52,7 +32,7 @@ std::string hex64(std::uint64_t v) {
     return s;
 }
 
-std::uint64_t hex64FromJson(const Json& j) {
+std::uint64_t hex64FromJson(const JsonField& j) {
     const std::string& s = j.asString();
     if (s.size() != 16) j.fail("must be 16 hexadecimal digits");
     std::uint64_t v = 0;
@@ -79,7 +59,7 @@ Json fileJson(const ProjectDataFile& f, const fs::path& projectDir) {
     return j;
 }
 
-ProjectDataFile fileFromJson(const Json& j, const std::string& projectDir) {
+ProjectDataFile fileFromJson(const JsonField& j, const std::string& projectDir) {
     ProjectDataFile f;
     const std::string saved = j.at("path").asString();
     if (isBuiltin(saved)) {
@@ -87,7 +67,7 @@ ProjectDataFile fileFromJson(const Json& j, const std::string& projectDir) {
         return f;
     }
     f.path = j.value("absolutePath", saved);
-    if (const Json* fp = j.find("fingerprint"); fp && !fp->isNull())
+    if (const auto fp = j.find("fingerprint"); fp && !fp->isNull())
         f.fingerprint = FileFingerprint{std::uint64_t(fp->at("size").asInt64()), hex64FromJson(fp->at("xxh64"))};
     locateDataFile(f, saved, projectDir);
     return f;
@@ -100,7 +80,7 @@ const std::pair<const char*, ProjectDataFile ProjectDataSource::*> dataFiles[] =
     {"testLabels", &ProjectDataSource::testLabels},
 };
 
-double fractionFromJson(const Json& j) {
+double fractionFromJson(const JsonField& j) {
     const double f = j.asDouble();
     if (!(f >= 0.0 && f < 1.0)) j.fail("must be at least 0 and below 1");
     return f;
@@ -108,69 +88,17 @@ double fractionFromJson(const Json& j) {
 
 }  // namespace
 
-Xxh64::Xxh64(std::uint64_t seed) : v_{seed + P1 + P2, seed + P2, seed, seed - P1}, seed_(seed) {}
-
-void Xxh64::update(const void* data, std::size_t size) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    total_ += size;
-    if (buffered_ > 0) {  // complete the pending stripe first
-        const std::size_t n = std::min(size, sizeof buffer_ - buffered_);
-        std::memcpy(buffer_ + buffered_, p, n);
-        buffered_ += n;
-        p += n;
-        size -= n;
-        if (buffered_ < sizeof buffer_) return;
-        for (int i = 0; i < 4; ++i) v_[i] = round(v_[i], read64(buffer_ + 8 * i));
-        buffered_ = 0;
-    }
-    for (; size >= 32; p += 32, size -= 32)
-        for (int i = 0; i < 4; ++i) v_[i] = round(v_[i], read64(p + 8 * i));
-    std::memcpy(buffer_, p, size);
-    buffered_ = size;
-}
-
-std::uint64_t Xxh64::digest() const {
-    std::uint64_t h;
-    if (total_ >= 32) {
-        h = std::rotl(v_[0], 1) + std::rotl(v_[1], 7) + std::rotl(v_[2], 12) + std::rotl(v_[3], 18);
-        for (std::uint64_t v : v_) h = merge(h, v);
-    } else {
-        h = seed_ + P5;
-    }
-    h += total_;
-    const unsigned char* p = buffer_;
-    std::size_t left = buffered_;
-    for (; left >= 8; p += 8, left -= 8) h = std::rotl(h ^ round(0, read64(p)), 27) * P1 + P4;
-    if (left >= 4) {
-        h = std::rotl(h ^ (read32(p) * P1), 23) * P2 + P3;
-        p += 4;
-        left -= 4;
-    }
-    for (; left > 0; ++p, --left) h = std::rotl(h ^ (*p * P5), 11) * P1;
-    h ^= h >> 33;
-    h *= P2;
-    h ^= h >> 29;
-    h *= P3;
-    h ^= h >> 32;
-    return h;
-}
-
-std::uint64_t xxh64(const void* data, std::size_t size, std::uint64_t seed) {
-    Xxh64 h(seed);
-    h.update(data, size);
-    return h.digest();
-}
-
 FileFingerprint fileFingerprint(const std::string& path) {
     InputFile in(path);
-    Xxh64 h;
+    const std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> h(XXH64_createState(), XXH64_freeState);
+    if (!h || XXH64_reset(h.get(), 0) != XXH_OK) throw Error(path + ": cannot hash (out of memory)");
     std::vector<unsigned char> chunk(std::size_t(1) << 20);
     FileFingerprint f;
     while (const std::size_t n = in.read(chunk.data(), chunk.size())) {
-        h.update(chunk.data(), n);
+        XXH64_update(h.get(), chunk.data(), n);
         f.size += n;
     }
-    f.hash = h.digest();
+    f.hash = XXH64_digest(h.get());
     return f;
 }
 
@@ -260,12 +188,12 @@ Json toJson(const ProjectDataSource& d, const std::string& projectDir) {
     return j;
 }
 
-ProjectDataSource dataSourceFromJson(const Json& j, const std::string& projectDir) {
+ProjectDataSource dataSourceFromJson(const JsonField& j, const std::string& projectDir) {
     ProjectDataSource d;
     for (const auto& [key, member] : dataFiles)
-        if (const Json* f = j.find(key); f && !f->isNull()) d.*member = fileFromJson(*f, projectDir);
+        if (const auto f = j.find(key); f && !f->isNull()) d.*member = fileFromJson(*f, projectDir);
     d.targetColumn = j.at("targetColumn").asString();
-    if (const Json* t = j.find("task"); t && !t->isNull()) {
+    if (const auto t = j.find("task"); t && !t->isNull()) {
         try {
             d.task = parseTask(t->asString());
         } catch (const Error& e) {

@@ -1,8 +1,8 @@
 #pragma once
 // Where a project's data is, and whether it is still the data the project was made with. A data
 // file is recorded by its path (relative to the project's folder, and absolute) and a fingerprint:
-// its size and a fast non-cryptographic hash of its content (XXH64, which streams at memory speed,
-// so even Fashion-MNIST's 26 MB hash in milliseconds). Loading looks beside the project first,
+// its size and a fast non-cryptographic hash of its content (libxxhash's XXH64, which streams at
+// memory speed, so even Fashion-MNIST's 26 MB hash in milliseconds). Loading looks beside the project first,
 // then at the absolute path, so a project folder moved as a whole still finds its data, and data
 // that moved or changed is reported rather than silently used. The fingerprint catches any edit,
 // truncation or replacement; it is no defence against a deliberate collision.
@@ -27,22 +27,6 @@ struct FileFingerprint {
 
 // Reads the whole file. Throws Error naming the path ("... does not exist").
 FileFingerprint fileFingerprint(const std::string& path);
-
-// XXH64 (the published algorithm, seed 0 by default) of bytes arriving in pieces.
-class Xxh64 {
-public:
-    explicit Xxh64(std::uint64_t seed = 0);
-    void update(const void* data, std::size_t size);
-    std::uint64_t digest() const;
-
-private:
-    std::uint64_t v_[4];
-    std::uint64_t seed_, total_ = 0;
-    unsigned char buffer_[32];
-    std::size_t buffered_ = 0;
-};
-
-std::uint64_t xxh64(const void* data, std::size_t size, std::uint64_t seed = 0);
 
 enum class DataFileStatus {
     Unchecked,  // no file (empty path), a generator, or a file saved without a fingerprint (found)
@@ -87,6 +71,6 @@ DataFileStatus checkDataFile(const ProjectDataFile& file);
 // The "data" object of a project file; data files are written relative to projectDir and
 // absolute, and located again (with their status set) when read.
 Json toJson(const ProjectDataSource& source, const std::string& projectDir);
-ProjectDataSource dataSourceFromJson(const Json& j, const std::string& projectDir);
+ProjectDataSource dataSourceFromJson(const JsonField& j, const std::string& projectDir);
 
 }  // namespace skynnet

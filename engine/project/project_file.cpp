@@ -31,9 +31,9 @@ Json numbersJson(const std::vector<double>& values) {
     return a;
 }
 
-std::vector<double> numbersFromJson(const Json& j) {
+std::vector<double> numbersFromJson(const JsonField& j) {
     std::vector<double> v;
-    for (const Json& x : j.asArray()) v.push_back(numberFromJson(x));
+    for (const JsonField& x : j.asArray()) v.push_back(numberFromJson(x));
     return v;
 }
 
@@ -51,15 +51,15 @@ Json toJson(const ModelHistory& h) {
                          {"resources", std::move(resources)}});
 }
 
-ModelHistory historyFromJson(const Json& j) {
+ModelHistory historyFromJson(const JsonField& j) {
     ModelHistory h;
     h.submodel = j.at("submodel").get<int>();
     if (h.submodel < -1) j.at("submodel").fail("must be a submodel index, or -1 for the baseline");
     h.finished = j.at("finished").asBool();
     h.status = trainStatusFromJson(j.at("status"));
     h.lastBatch = batchProgressFromJson(j.at("lastBatch"));
-    for (const Json& e : j.at("epochs").asArray()) h.epochs.push_back(epochStatsFromJson(e));
-    for (const Json& r : j.at("resources").asArray()) h.resources.push_back(resourceSampleFromJson(r));
+    for (const JsonField& e : j.at("epochs").asArray()) h.epochs.push_back(epochStatsFromJson(e));
+    for (const JsonField& r : j.at("resources").asArray()) h.resources.push_back(resourceSampleFromJson(r));
     return h;
 }
 
@@ -69,8 +69,8 @@ Json matrixJson(const Matrix& m, BlockWriter& blocks) {
                          {"block", blocks.add(std::span<const float>(m.data(), std::size_t(m.size())))}});
 }
 
-Matrix matrixFromJson(const Json& j, BlockReader& blocks) {
-    const Json &rows = j.at("rows"), &cols = j.at("columns");
+Matrix matrixFromJson(const JsonField& j, BlockReader& blocks) {
+    const JsonField rows = j.at("rows"), cols = j.at("columns");
     const std::int64_t r = rows.asInt64(), c = cols.asInt64();
     if (r < 0 || r > INT32_MAX) rows.fail("must be a row count");
     if (c < 0 || c > INT32_MAX) cols.fail("must be a column count");
@@ -103,7 +103,7 @@ Json modelJson(const SavedCombinedModel& m, const SplitPlan& plan, BlockWriter& 
     return j;
 }
 
-SavedCombinedModel modelFromJson(const Json& j, const SplitPlan& plan, BlockReader& blocks) {
+SavedCombinedModel modelFromJson(const JsonField& j, const SplitPlan& plan, BlockReader& blocks) {
     SavedCombinedModel m;
     m.rule = plan.rule();
     try {
@@ -112,11 +112,11 @@ SavedCombinedModel modelFromJson(const Json& j, const SplitPlan& plan, BlockRead
         throw Error(j.at("loss").where() + ": " + e.what());
     }
     for (const auto& s : plan.submodels) m.specs.push_back(s.spec);
-    const Json& weights = j.at("weightsBlocks");
+    const JsonField& weights = j.at("weightsBlocks");
     if (weights.size() != m.specs.size())
         weights.fail("lists " + std::to_string(weights.size()) + " blocks for the plan's " + std::to_string(m.specs.size()) +
                      " submodels");
-    for (const Json& b : weights.asArray()) m.weights.push_back(blocks.take(b));
+    for (const JsonField& b : weights.asArray()) m.weights.push_back(blocks.take(b));
     m.preprocessing = preprocessingFromJson(j.at("preprocessing"));
     m.schema = readSchemaFields(j, m.preprocessing, m.specs.empty() ? Shape() : m.specs.front().input, plan.task);
     m.extra = j.value("extra", Json());
@@ -157,10 +157,10 @@ Json toJson(const ProjectResults& r, const SplitPlan& plan, BlockWriter& blocks,
     return j;
 }
 
-ProjectResults resultsFromJson(const Json& j, const SplitPlan& plan, BlockReader& blocks) {
+ProjectResults resultsFromJson(const JsonField& j, const SplitPlan& plan, BlockReader& blocks) {
     ProjectResults r;
-    const Json& subs = j.at("submodels");
-    for (const Json& s : subs.asArray()) r.submodels.push_back(trainResultFromJson(s));
+    const JsonField& subs = j.at("submodels");
+    for (const JsonField& s : subs.asArray()) r.submodels.push_back(trainResultFromJson(s));
     if (r.submodels.size() != plan.submodels.size())
         subs.fail("has " + std::to_string(r.submodels.size()) + " entries for the plan's " +
                   std::to_string(plan.submodels.size()) + " submodels");
@@ -171,9 +171,9 @@ ProjectResults resultsFromJson(const Json& j, const SplitPlan& plan, BlockReader
     r.splitCpuSeconds = numberFromJson(j.at("splitCpuSeconds"));
     r.workers = j.at("workers").get<int>();
     // Files written before the rows were counted have the model-only peaks under older names.
-    const Json* peak = j.find("peakSubmodelBytes");
+    const auto peak = j.find("peakSubmodelBytes");
     r.peakSubmodelBytes = (peak ? *peak : j.at("peakModelBytes")).asInt64();
-    const Json* concurrent = j.find("peakConcurrentBytes");
+    const auto concurrent = j.find("peakConcurrentBytes");
     r.peakConcurrentBytes = (concurrent ? *concurrent : j.at("peakConcurrentModelBytes")).asInt64();
     r.combinedMetric = numberFromJson(j.at("combinedMetric"));
     r.baselineMetric = numberFromJson(j.at("baselineMetric"));
@@ -184,9 +184,9 @@ ProjectResults resultsFromJson(const Json& j, const SplitPlan& plan, BlockReader
     r.combinedTestOutput = matrixFromJson(j.at("combinedTestOutput"), blocks);
     r.baselineTestOutput = matrixFromJson(j.at("baselineTestOutput"), blocks);
     r.testTargets = matrixFromJson(j.at("testTargets"), blocks);
-    if (const Json* b = j.find("baseline"); b && !b->isNull()) r.baseline = trainResultFromJson(*b);
-    if (const Json* m = j.find("model"); m && !m->isNull()) r.model = modelFromJson(*m, plan, blocks);
-    if (const Json* b = j.find("baselineWeightsBlock"); b && !b->isNull())
+    if (const auto b = j.find("baseline"); b && !b->isNull()) r.baseline = trainResultFromJson(*b);
+    if (const auto m = j.find("model"); m && !m->isNull()) r.model = modelFromJson(*m, plan, blocks);
+    if (const auto b = j.find("baselineWeightsBlock"); b && !b->isNull())
         r.baselineWeights = blocks.take(*b, paramCountUpTo(plan.original, INT64_MAX / 2));  // a hostile spec cannot overflow
     return r;
 }
@@ -206,18 +206,18 @@ Json toJson(const ProjectRun& run, BlockWriter& blocks, const std::string& field
     return j;
 }
 
-ProjectRun runFromJson(const Json& j, BlockReader& blocks) {
+ProjectRun runFromJson(const JsonField& j, BlockReader& blocks) {
     ProjectRun run;
     run.status = trainStatusFromJson(j.at("status"));
     run.message = j.at("message").asString();
     run.plan = splitPlanFromJson(j.at("plan"), blocks);
-    const Json& subs = j.at("submodels");
-    for (const Json& h : subs.asArray()) run.submodels.push_back(historyFromJson(h));
+    const JsonField& subs = j.at("submodels");
+    for (const JsonField& h : subs.asArray()) run.submodels.push_back(historyFromJson(h));
     if (run.submodels.size() != run.plan.submodels.size())
         subs.fail("has " + std::to_string(run.submodels.size()) + " histories for the plan's " +
                   std::to_string(run.plan.submodels.size()) + " submodels");
-    if (const Json* b = j.find("baseline"); b && !b->isNull()) run.baseline = historyFromJson(*b);
-    if (const Json* r = j.find("results"); r && !r->isNull()) run.results = resultsFromJson(*r, run.plan, blocks);
+    if (const auto b = j.find("baseline"); b && !b->isNull()) run.baseline = historyFromJson(*b);
+    if (const auto r = j.find("results"); r && !r->isNull()) run.results = resultsFromJson(*r, run.plan, blocks);
     return run;
 }
 
@@ -256,7 +256,7 @@ void saveProject(const std::string& path, const ProjectData& p) {
                                                           {"threadBudget", p.training.threadBudget},
                                                           {"trainBaseline", p.training.trainBaseline}})},
                                {"runs", std::move(runs)}});
-        if (!p.extra.isNull()) header["extra"] = p.extra;
+        if (!p.extra.is_null()) header["extra"] = p.extra;
     } catch (const Error& e) {
         throw Error(context + ": " + e.what());
     }
@@ -266,12 +266,12 @@ void saveProject(const std::string& path, const ProjectData& p) {
 ProjectData loadProject(const std::string& path) {
     checkMagic(path);
     ModelFileContents file = loadModelFile(path);
-    const Json& h = file.header;
+    const JsonField h = file.headerField();
     (void)h.asObject();  // throws "<path>: the top-level value must be an object, ..."
     const std::string& kind = h.at("kind").asString();
     if (kind != "project")
         throw Error(path + " holds a Skynnet model (kind '" + kind + "'), not a project: open it as a model instead");
-    const Json& format = h.at("projectFormat");
+    const JsonField& format = h.at("projectFormat");
     const int version = format.get<int>();
     if (version < 1) format.fail("must be at least 1");
     if (version > projectFormatVersion)
@@ -283,12 +283,12 @@ ProjectData loadProject(const std::string& path) {
     p.data = dataSourceFromJson(h.at("data"), projectDirOf(path));
     p.network = networkSpecFromJson(h.at("network"));
     p.split = splitOptionsFromJson(h.at("split"));
-    const Json& t = h.at("training");
+    const JsonField& t = h.at("training");
     p.training.config = trainConfigFromJson(t.at("config"));
     p.training.threadBudget = t.at("threadBudget").get<int>();
     if (p.training.threadBudget < 0) t.at("threadBudget").fail("must not be negative");
     p.training.trainBaseline = t.at("trainBaseline").asBool();
-    for (const Json& run : h.at("runs").asArray()) p.runs.push_back(runFromJson(run, blocks));
+    for (const JsonField& run : h.at("runs").asArray()) p.runs.push_back(runFromJson(run, blocks));
     p.extra = h.value("extra", Json());
     return p;
 }

@@ -13,19 +13,19 @@
 namespace skynnet {
 namespace {
 
-std::int64_t int64AtLeast(const Json& j, std::int64_t min) {
+std::int64_t int64AtLeast(const JsonField& j, std::int64_t min) {
     const std::int64_t v = j.asInt64();
     if (v < min) j.fail("must be at least " + std::to_string(min) + ", not " + std::to_string(v));
     return v;
 }
 
 // Absent in files written before the rows were counted: their figures are the model's alone.
-std::int64_t dataBytesFromJson(const Json& j) {
-    const Json* v = j.find("dataBytes");
+std::int64_t dataBytesFromJson(const JsonField& j) {
+    const auto v = j.find("dataBytes");
     return v ? int64AtLeast(*v, 0) : 0;
 }
 
-float floatOf(const Json& j) {
+float floatOf(const JsonField& j) {
     const double d = j.asDouble();
     if (!std::isfinite(float(d))) j.fail("must be a finite number within float range");
     return float(d);
@@ -33,8 +33,8 @@ float floatOf(const Json& j) {
 
 // The optional<T> convention of the options: null (or absent) means "unset, decide automatically".
 template <typename T, typename Read>
-std::optional<T> optionalOf(const Json& j, std::string_view key, Read read) {
-    const Json* v = j.find(key);
+std::optional<T> optionalOf(const JsonField& j, std::string_view key, Read read) {
+    const auto v = j.find(key);
     if (!v || v->isNull()) return std::nullopt;
     return read(*v);
 }
@@ -89,7 +89,7 @@ Json toJson(const OptimizerConfig& o) {
                                                     {"minRate", s.minRate}})}});
 }
 
-OptimizerConfig optimizerFromJson(const Json& j) {
+OptimizerConfig optimizerFromJson(const JsonField& j) {
     OptimizerConfig o;
     o.kind = parseNamed(j.at("kind"), parseOptimizer);
     o.learningRate = floatOf(j.at("learningRate"));
@@ -101,7 +101,7 @@ OptimizerConfig optimizerFromJson(const Json& j) {
     o.rho = floatOf(j.at("rho"));
     o.epsilon = floatOf(j.at("epsilon"));
     o.weightDecay = floatOf(j.at("weightDecay"));
-    const Json& s = j.at("schedule");
+    const JsonField& s = j.at("schedule");
     o.schedule.kind = parseNamed(s.at("kind"), parseScheduleKind);
     o.schedule.stepEpochs = intAtLeast(s.at("stepEpochs"), 1);
     o.schedule.gamma = floatOf(s.at("gamma"));
@@ -124,14 +124,14 @@ Json toJson(const SubmodelPlan& s, BlockWriter& blocks) {
                          {"memoryBytes", s.memoryBytes}});
 }
 
-SubmodelPlan submodelPlanFromJson(const Json& j, BlockReader& blocks) {
+SubmodelPlan submodelPlanFromJson(const JsonField& j, BlockReader& blocks) {
     SubmodelPlan s;
     s.index = intAtLeast(j.at("index"), 0);
     s.spec = networkSpecFromJson(j.at("network"));
     s.classes = j.at("classes").get<std::vector<int>>();
     s.columnBegin = intAtLeast(j.at("columnBegin"), 0);
     s.columnEnd = intAtLeast(j.at("columnEnd"), 0);
-    const Json& rows = j.at("rows");
+    const JsonField& rows = j.at("rows");
     s.rows = blocks.takeIndices(rows.at("block"), int64AtLeast(rows.at("count"), 0));
     s.role = j.at("role").asString();
     s.seed = unsignedFromJson(j.at("seed"));
@@ -164,7 +164,7 @@ int BlockWriter::addIndices(const std::vector<int>& values) {
 
 BlockReader::BlockReader(std::vector<std::vector<float>> blocks) : blocks_(std::move(blocks)), used_(blocks_.size(), false) {}
 
-std::vector<float> BlockReader::take(const Json& index, std::int64_t expected) {
+std::vector<float> BlockReader::take(const JsonField& index, std::int64_t expected) {
     const std::int64_t b = index.isInteger() ? index.asInt64() : -1;
     if (b < 0 || std::uint64_t(b) >= blocks_.size())
         index.fail("must be the index of one of the file's " + std::to_string(blocks_.size()) + " data blocks");
@@ -177,7 +177,7 @@ std::vector<float> BlockReader::take(const Json& index, std::int64_t expected) {
     return std::move(block);
 }
 
-std::vector<int> BlockReader::takeIndices(const Json& index, std::int64_t expected) {
+std::vector<int> BlockReader::takeIndices(const JsonField& index, std::int64_t expected) {
     const std::vector<float> bits = take(index, expected);
     std::vector<int> values(bits.size());
     for (std::size_t i = 0; i < bits.size(); ++i) {
@@ -195,7 +195,7 @@ Json numberToJson(double value) {
     return value;
 }
 
-double numberFromJson(const Json& j) {
+double numberFromJson(const JsonField& j) {
     if (j.isString()) {
         const std::string& s = j.asString();
         if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
@@ -211,7 +211,7 @@ Json unsignedToJson(std::uint64_t value) {
     return std::to_string(value);
 }
 
-std::uint64_t unsignedFromJson(const Json& j) {
+std::uint64_t unsignedFromJson(const JsonField& j) {
     if (j.isString()) {
         const std::string& s = j.asString();
         std::uint64_t v = 0;
@@ -245,7 +245,7 @@ Json toJson(const TrainConfig& c) {
                          {"resourceReportSeconds", c.resourceReportSeconds}});
 }
 
-TrainConfig trainConfigFromJson(const Json& j) {
+TrainConfig trainConfigFromJson(const JsonField& j) {
     TrainConfig c;
     c.epochs = intAtLeast(j.at("epochs"), 0);
     c.batchSize = intAtLeast(j.at("batchSize"), 1);
@@ -253,7 +253,7 @@ TrainConfig trainConfigFromJson(const Json& j) {
     c.loss = parseNamed(j.at("loss"), parseLoss);
     c.seed = unsignedFromJson(j.at("seed"));
     c.threads = intAtLeast(j.at("threads"), 0);
-    const Json& e = j.at("earlyStopping");
+    const JsonField& e = j.at("earlyStopping");
     c.earlyStopping.enabled = e.at("enabled").asBool();
     c.earlyStopping.patience = intAtLeast(e.at("patience"), 0);
     c.earlyStopping.monitor = parseNamed(e.at("monitor"), parseMonitor);
@@ -277,12 +277,12 @@ Json toJson(const SplitOptions& o) {
                          {"epochs", o.epochs}});
 }
 
-SplitOptions splitOptionsFromJson(const Json& j) {
+SplitOptions splitOptionsFromJson(const JsonField& j) {
     SplitOptions o;
     o.strategy = parseNamed(j.at("strategy"), parseStrategy);
     o.requested = intAtLeast(j.at("requested"), 1);
-    o.scaleEpochs = optionalOf<bool>(j, "scaleEpochs", [](const Json& v) { return v.asBool(); });
-    o.dataShardFactor = optionalOf<double>(j, "dataShardFactor", [](const Json& v) {
+    o.scaleEpochs = optionalOf<bool>(j, "scaleEpochs", [](const JsonField& v) { return v.asBool(); });
+    o.dataShardFactor = optionalOf<double>(j, "dataShardFactor", [](const JsonField& v) {
         const double f = v.asDouble();
         if (!(f >= 1.0) || !std::isfinite(f)) v.fail("must be a number of at least 1");
         return f;
@@ -323,7 +323,7 @@ Json toJson(const SplitPlan& p, BlockWriter& blocks) {
                          {"warnings", p.warnings}});
 }
 
-SplitPlan splitPlanFromJson(const Json& j, BlockReader& blocks) {
+SplitPlan splitPlanFromJson(const JsonField& j, BlockReader& blocks) {
     SplitPlan p;
     p.strategy = parseNamed(j.at("strategy"), parseStrategy);
     if (p.strategy == Strategy::Auto) j.at("strategy").fail("must be the strategy used, not auto");
@@ -332,7 +332,7 @@ SplitPlan splitPlanFromJson(const Json& j, BlockReader& blocks) {
     p.factor = j.at("factor").asDouble();
     if (!(p.factor >= 1.0)) j.at("factor").fail("must be at least 1");
     p.groups = intAtLeast(j.at("groups"), 0);
-    for (const Json& g : j.at("groupClasses").asArray()) p.groupClasses.push_back(g.get<std::vector<int>>());
+    for (const JsonField& g : j.at("groupClasses").asArray()) p.groupClasses.push_back(g.get<std::vector<int>>());
     p.epochs = intAtLeast(j.at("epochs"), 0);
     p.effectiveEpochs = intAtLeast(j.at("effectiveEpochs"), 0);
     p.epochsScaled = j.at("epochsScaled").asBool();
@@ -344,9 +344,9 @@ SplitPlan splitPlanFromJson(const Json& j, BlockReader& blocks) {
     p.originalParams = int64AtLeast(j.at("originalParams"), 0);
     p.originalFlopsPerSample = int64AtLeast(j.at("originalFlopsPerSample"), 0);
     p.originalMemoryBytes = int64AtLeast(j.at("originalMemoryBytes"), 0);
-    const Json& subs = j.at("submodels");
+    const JsonField& subs = j.at("submodels");
     if (subs.asArray().empty()) subs.fail("must list at least one submodel");
-    for (const Json& s : subs.asArray()) p.submodels.push_back(submodelPlanFromJson(s, blocks));
+    for (const JsonField& s : subs.asArray()) p.submodels.push_back(submodelPlanFromJson(s, blocks));
     p.warnings = j.at("warnings").get<std::vector<std::string>>();
     return p;
 }
@@ -363,7 +363,7 @@ Json toJson(const EpochStats& e) {
                          {"learningRate", e.learningRate}});
 }
 
-EpochStats epochStatsFromJson(const Json& j) {
+EpochStats epochStatsFromJson(const JsonField& j) {
     EpochStats e;
     e.epoch = intAtLeast(j.at("epoch"), 0);
     e.loss = numberFromJson(j.at("loss"));
@@ -385,7 +385,7 @@ Json toJson(const ResourceSample& r) {
                          {"processResidentBytes", r.processResidentBytes}});
 }
 
-ResourceSample resourceSampleFromJson(const Json& j) {
+ResourceSample resourceSampleFromJson(const JsonField& j) {
     ResourceSample r;
     r.elapsedSeconds = numberFromJson(j.at("elapsedSeconds"));
     r.cpuSeconds = numberFromJson(j.at("cpuSeconds"));
@@ -399,7 +399,7 @@ Json toJson(const BatchProgress& b) {
     return Json::object({{"epoch", b.epoch}, {"batch", b.batch}, {"batches", b.batches}, {"loss", numberToJson(b.loss)}});
 }
 
-BatchProgress batchProgressFromJson(const Json& j) {
+BatchProgress batchProgressFromJson(const JsonField& j) {
     BatchProgress b;
     b.epoch = intAtLeast(j.at("epoch"), 0);
     b.batch = intAtLeast(j.at("batch"), 0);
@@ -421,11 +421,11 @@ Json toJson(const TrainResult& r) {
                          {"dataBytes", r.dataBytes}});
 }
 
-TrainResult trainResultFromJson(const Json& j) {
+TrainResult trainResultFromJson(const JsonField& j) {
     TrainResult r;
     r.status = trainStatusFromJson(j.at("status"));
     r.error = j.at("error").asString();
-    for (const Json& e : j.at("history").asArray()) r.history.push_back(epochStatsFromJson(e));
+    for (const JsonField& e : j.at("history").asArray()) r.history.push_back(epochStatsFromJson(e));
     r.bestEpoch = intAtLeast(j.at("bestEpoch"), 0);
     r.wallSeconds = numberFromJson(j.at("wallSeconds"));
     r.cpuSeconds = numberFromJson(j.at("cpuSeconds"));
@@ -434,6 +434,6 @@ TrainResult trainResultFromJson(const Json& j) {
     return r;
 }
 
-TrainStatus trainStatusFromJson(const Json& j) { return parseNamed(j, parseStatus); }
+TrainStatus trainStatusFromJson(const JsonField& j) { return parseNamed(j, parseStatus); }
 
 }  // namespace skynnet

@@ -41,8 +41,8 @@ class BlockReader {
 public:
     explicit BlockReader(std::vector<std::vector<float>> blocks);
     // The block the integer `index` names; expected < 0: any size.
-    std::vector<float> take(const Json& index, std::int64_t expected = -1);
-    std::vector<int> takeIndices(const Json& index, std::int64_t expected = -1);
+    std::vector<float> take(const JsonField& index, std::int64_t expected = -1);
+    std::vector<int> takeIndices(const JsonField& index, std::int64_t expected = -1);
 
 private:
     std::vector<std::vector<float>> blocks_;
@@ -52,32 +52,32 @@ private:
 // Doubles that may not be finite (a diverged loss): non-finite values are written as the strings
 // "NaN", "Infinity" and "-Infinity", since JSON numbers cannot hold them.
 Json numberToJson(double value);
-double numberFromJson(const Json& j);
+double numberFromJson(const JsonField& j);
 // 64-bit unsigned values (seeds) exactly: a number up to INT64_MAX, else a decimal string.
 Json unsignedToJson(std::uint64_t value);
-std::uint64_t unsignedFromJson(const Json& j);
+std::uint64_t unsignedFromJson(const JsonField& j);
 
 Json toJson(const TrainConfig& config);
-TrainConfig trainConfigFromJson(const Json& j);
+TrainConfig trainConfigFromJson(const JsonField& j);
 
 Json toJson(const SplitOptions& options);
-SplitOptions splitOptionsFromJson(const Json& j);
+SplitOptions splitOptionsFromJson(const JsonField& j);
 
 // Every field, the submodels' training rows as index blocks.
 Json toJson(const SplitPlan& plan, BlockWriter& blocks);
-SplitPlan splitPlanFromJson(const Json& j, BlockReader& blocks);
+SplitPlan splitPlanFromJson(const JsonField& j, BlockReader& blocks);
 
 Json toJson(const EpochStats& e);
-EpochStats epochStatsFromJson(const Json& j);
+EpochStats epochStatsFromJson(const JsonField& j);
 Json toJson(const ResourceSample& r);
-ResourceSample resourceSampleFromJson(const Json& j);
+ResourceSample resourceSampleFromJson(const JsonField& j);
 Json toJson(const BatchProgress& b);
-BatchProgress batchProgressFromJson(const Json& j);
+BatchProgress batchProgressFromJson(const JsonField& j);
 
 Json toJson(const TrainResult& r);
-TrainResult trainResultFromJson(const Json& j);
+TrainResult trainResultFromJson(const JsonField& j);
 
 // "completed", "early_stopped", "cancelled", "failed" (statusName) and back.
-TrainStatus trainStatusFromJson(const Json& j);
+TrainStatus trainStatusFromJson(const JsonField& j);
 
 }  // namespace skynnet

@@ -21,7 +21,7 @@ Json toJson(const Shape& shape) {
     return Json::object({{"channels", shape.channels}, {"height", shape.height}, {"width", shape.width}});
 }
 
-Shape shapeFromJson(const Json& j) {
+Shape shapeFromJson(const JsonField& j) {
     Shape s{positiveInt(j.at("channels")), positiveInt(j.at("height")), positiveInt(j.at("width"))};
     if (s.size() > INT_MAX) j.fail("has more than " + std::to_string(INT_MAX) + " values per sample");
     return s;
@@ -45,16 +45,16 @@ Json toJson(const LayerSpec& layer) {
     return j;
 }
 
-LayerSpec layerSpecFromJson(const Json& j) {
+LayerSpec layerSpecFromJson(const JsonField& j) {
     LayerSpec l;
     l.type = parseNamed(j.at("type"), parseLayerType);
     switch (l.type) {
     case LayerType::Dense:
         l.units = positiveInt(j.at("units"));
-        if (const Json* a = j.find("activation")) l.activation = parseNamed(*a, parseActivation);
+        if (const auto a = j.find("activation")) l.activation = parseNamed(*a, parseActivation);
         break;
     case LayerType::Dropout: {
-        const Json& rate = j.at("rate");
+        const JsonField& rate = j.at("rate");
         l.rate = float(rate.asDouble());
         if (!(l.rate >= 0.0f && l.rate < 1.0f)) rate.fail("must be at least 0 and below 1");
         break;
@@ -75,10 +75,10 @@ Json toJson(const NetworkSpec& spec) {
                          {"outputActivation", activationName(spec.outputActivation)}});
 }
 
-NetworkSpec networkSpecFromJson(const Json& j) {
+NetworkSpec networkSpecFromJson(const JsonField& j) {
     NetworkSpec spec;
     spec.input = shapeFromJson(j.at("input"));
-    for (const Json& l : j.at("layers").asArray()) spec.layers.push_back(layerSpecFromJson(l));
+    for (const JsonField& l : j.at("layers").asArray()) spec.layers.push_back(layerSpecFromJson(l));
     spec.outputs = positiveInt(j.at("outputs"));
     spec.outputActivation = parseNamed(j.at("outputActivation"), parseActivation);
     return spec;

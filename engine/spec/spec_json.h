@@ -11,12 +11,12 @@
 namespace skynnet {
 
 Json toJson(const Shape& shape);  // {"channels","height","width"}
-Shape shapeFromJson(const Json& j);
+Shape shapeFromJson(const JsonField& j);
 
 Json toJson(const LayerSpec& layer);  // {"type":"dense","units":512,"activation":"relu","scalable":true}
-LayerSpec layerSpecFromJson(const Json& j);
+LayerSpec layerSpecFromJson(const JsonField& j);
 
 Json toJson(const NetworkSpec& spec);  // {"input","layers","outputs","outputActivation"}
-NetworkSpec networkSpecFromJson(const Json& j);
+NetworkSpec networkSpecFromJson(const JsonField& j);
 
 }  // namespace skynnet

@@ -85,16 +85,16 @@ Json ruleToJson(const CombinationRule& r) {
     return j;
 }
 
-CombinationRule ruleFromJson(const Json& j, Task task) {
+CombinationRule ruleFromJson(const JsonField& j, Task task) {
     CombinationRule r;
     r.task = task;
     r.strategy = parseNamed(j.at("strategy"), parseStrategy);
     if (r.strategy == Strategy::Auto) j.at("strategy").fail("must be a resolved strategy, not auto");
     r.outputs = intAtLeast(j.at("outputs"), 1);
     if (r.strategy == Strategy::ClassGroups)
-        for (const Json& cs : j.at("classes").asArray()) r.classes.push_back(cs.get<std::vector<int>>());
+        for (const JsonField& cs : j.at("classes").asArray()) r.classes.push_back(cs.get<std::vector<int>>());
     if (r.strategy == Strategy::OutputSplit)
-        for (const Json& c : j.at("columns").asArray()) {
+        for (const JsonField& c : j.at("columns").asArray()) {
             if (!c.isArray() || c.size() != 2) c.fail("must be a [first, end) pair of column indices");
             r.columns.emplace_back(c.at(std::size_t(0)).get<int>(), c.at(std::size_t(1)).get<int>());
         }
@@ -103,17 +103,17 @@ CombinationRule ruleFromJson(const Json& j, Task task) {
 }
 
 SavedCombinedModel combinedFromFile(ModelFileContents& file, const std::string& path) {
-    const Json& h = file.header;
+    const JsonField h = file.headerField();
     SavedCombinedModel m;
     const Task task = parseNamed(h.at("task"), parseTask);
     m.rule = ruleFromJson(h.at("combination"), task);
     m.loss = h.contains("loss") ? parseNamed(h.at("loss"), parseLoss) : defaultLoss(task);
-    const Json& subs = h.at("submodels");
+    const JsonField& subs = h.at("submodels");
     if (subs.asArray().empty()) subs.fail("must list at least one submodel");
     std::vector<bool> used(file.blocks.size(), false);
-    for (const Json& s : subs.asArray()) {
+    for (const JsonField& s : subs.asArray()) {
         m.specs.push_back(networkSpecFromJson(s.at("network")));
-        const Json& block = s.at("weightsBlock");
+        const JsonField& block = s.at("weightsBlock");
         const int b = block.isInteger() ? block.get<int>() : -1;
         if (b < 0 || std::size_t(b) >= file.blocks.size())
             block.fail("must be the index of one of the file's " + std::to_string(file.blocks.size()) + " data blocks");
@@ -129,8 +129,9 @@ SavedCombinedModel combinedFromFile(ModelFileContents& file, const std::string& 
 }
 
 const std::string& kindOf(const ModelFileContents& file) {
-    (void)file.header.asObject();  // throws "<path>: the top-level value must be an object, ..."
-    return file.header.at("kind").asString();
+    const JsonField h = file.headerField();
+    (void)h.asObject();  // throws "<path>: the top-level value must be an object, ..."
+    return h.at("kind").asString();
 }
 
 }  // namespace

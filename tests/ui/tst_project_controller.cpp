@@ -143,7 +143,7 @@ private slots:
         QCOMPARE(rig.document.filePath(), QFileInfo(copy).absoluteFilePath());
         QCOMPARE(rig.settings.recentProjects().first(), QFileInfo(copy).absoluteFilePath());
         const ProjectData saved = loadProject(copy.toStdString());
-        QCOMPARE(saved.extra.at("page").asInt(), 2);
+        QCOMPARE(JsonField(saved.extra).at("page").asInt(), 2);
         QCOMPARE(saved.data.train.path, std::string("builtin:blobs"));
     }
 

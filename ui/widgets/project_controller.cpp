@@ -42,12 +42,12 @@ QString withProjectSuffix(const QString& path) {
 
 // Front-end fields of a project's "extra" (null in files written by other tools).
 int savedPage(const Json& extra, int pageCount) {
-    const Json* page = extra.isObject() ? extra.find("page") : nullptr;
+    const auto page = extra.is_object() ? JsonField(extra).find("page") : std::nullopt;
     return page && page->isInteger() && page->asInt64() >= 0 && page->asInt64() < pageCount ? int(page->asInt64()) : 0;
 }
 
 QString recoveryOrigin(const Json& extra) {
-    const Json* origin = extra.isObject() ? extra.find(Autosave::originKey) : nullptr;
+    const auto origin = extra.is_object() ? JsonField(extra).find(Autosave::originKey) : std::nullopt;
     return origin && origin->isString() ? QString::fromStdString(origin->asString()) : QString();
 }
 
