@@ -235,6 +235,10 @@ private slots:
         QCOMPARE(errorText([&] { j.at("network").asArray(); }), QString("model.json: network must be an array, not an object"));
         QCOMPARE(errorText([&] { j.at("ok").find("x"); }), QString("model.json: ok must be an object, not a boolean"));
         QCOMPARE(j.at("network").at("n").get<std::int64_t>(), std::int64_t(10000000000));
+        // A value kept after reading (a model's "extra") still names its file and its place there.
+        const Json extra = Json::object({{"split", Json::object({{"seed", "one"}})}});
+        QCOMPARE(errorText([&] { JsonField(extra, "model.skym", "extra").at("split").at("seed").asInt(); }),
+                 QString("model.skym: extra.split.seed must be a whole number, not a string"));
         QCOMPARE(j.value("ok", false), true);
         QCOMPARE(j.value("missing", 7), 7);
         QCOMPARE(j.value("missing", "text"), std::string("text"));

@@ -35,8 +35,9 @@ const std::vector<OptionSpec>& evaluateOptionSpecs() {
 
 // The rows of `data` that the training run put into `part`, from the split settings recorded in
 // the model. Only meaningful when `data` is the file the model was trained on.
-Dataset selectSplit(const Dataset& data, const SavedCombinedModel& model, const std::string& part) {
-    const auto split = model.extra.is_object() ? JsonField(model.extra).find("split") : std::nullopt;
+Dataset selectSplit(const Dataset& data, const LoadedModel& model, const std::string& part) {
+    const Json& extra = model.saved.extra;
+    const auto split = extra.is_object() ? JsonField(extra, model.path, "extra").find("split") : std::nullopt;
     if (!split || !split->isObject()) Args::fail("--split", "the model records no training split");
     if (part == "test" && split->contains("test_data"))
         Args::fail("--split", "the model was tested on a separate file (" + split->at("test_data").asString() +
@@ -79,7 +80,7 @@ int runEvaluate(const std::vector<std::string>& words) {
 
     LoadedModel model = loadTrainedModel(modelPath);
     Dataset data = loadLike(request, model.saved.schema, true);
-    if (part != "all") data = selectSplit(data, model.saved, part);
+    if (part != "all") data = selectSplit(data, model, part);
     if (data.size() == 0) throw Error(request.path + ": no samples to evaluate" + (part == "all" ? "" : " in the " + part + " split"));
     const Matrix output = modelOutputs(model, data);
     const EvaluationSummary summary = summarize(data.task, output, data.targetMatrix(), data.classNames);

@@ -38,6 +38,10 @@ public:
     JsonField(const Json& value) : value_(&value) {}
     JsonField(const Json& value, std::string_view sourceName)
         : value_(&value), source_(std::make_shared<const std::string>(sourceName)) {}
+    // A value kept from a document after reading it (a model file's "extra"): errors name the
+    // document and the value's path there ("model.skym: extra.split.seed ...").
+    JsonField(const Json& value, std::string_view sourceName, std::string path)
+        : value_(&value), source_(std::make_shared<const std::string>(sourceName)), path_(std::move(path)) {}
 
     const Json& json() const { return *value_; }
 
