@@ -24,6 +24,7 @@ struct OptimizerConfig {
     float epsilon = 1e-7f;
     float weightDecay = 0.0f;
     Schedule schedule;
+    bool operator==(const OptimizerConfig&) const = default;
 };
 
 class Optimizer {

@@ -13,6 +13,7 @@ struct Schedule {
     float minRate = 0.0f;
 
     float rate(float base, int epoch) const;
+    bool operator==(const Schedule&) const = default;
 };
 
 // "constant", "step:EPOCHS:GAMMA", "cosine[:MIN_RATE]"; totalEpochs is set by the caller.

@@ -38,6 +38,7 @@ struct ProjectTraining {
     TrainConfig config;
     int threadBudget = 0;  // 0: every core
     bool trainBaseline = true;
+    bool operator==(const ProjectTraining&) const = default;
 };
 
 // One model's curves in a run: a submodel (index >= 0) or the baseline (-1).

@@ -31,6 +31,7 @@ struct SplitOptions {
     int batchSize = 128;                      // for the memory estimate
     int optimizerSlots = 2;                   // for the memory estimate (2 for Adam)
     int epochs = 10;                          // of the original model, before any scaling
+    bool operator==(const SplitOptions&) const = default;
 };
 
 // What the planner needs to know about the training data (no features: a preview stays cheap).

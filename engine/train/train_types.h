@@ -18,6 +18,7 @@ struct EarlyStopping {
     int patience = 5;
     Monitor monitor = Monitor::ValidationLoss;
     bool restoreBest = true;
+    bool operator==(const EarlyStopping&) const = default;
 };
 
 struct TrainConfig {
@@ -33,6 +34,7 @@ struct TrainConfig {
     // Resource samples' elapsedSeconds count from here; unset: from the start of fit(). A run of
     // several models sets one origin, so every model's samples share the run's clock.
     std::optional<std::chrono::steady_clock::time_point> clockOrigin;
+    bool operator==(const TrainConfig&) const = default;
 };
 
 struct EpochStats {

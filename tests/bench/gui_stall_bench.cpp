@@ -196,7 +196,7 @@ int main(int argc, char** argv) {
         meter.stop();
         report("load", meter, QStringLiteral("(data page: Fashion-MNIST 60,000 + 10,000 images)"));
 
-        TrainSettings t = window.document()->trainSettings();
+        skynnet::ProjectTraining t = window.document()->trainSettings();
         t.config.epochs = epochs;
         t.trainBaseline = true;
         window.document()->setTrainSettings(t);
@@ -256,7 +256,7 @@ int main(int argc, char** argv) {
     shoot(&window, shots, QStringLiteral("after-opening"));
 
     Autosave* autosave = pc->autosave();
-    TrainSettings t = window.document()->trainSettings();
+    skynnet::ProjectTraining t = window.document()->trainSettings();
     t.config.epochs += 1;  // an unsaved change, so there is something to autosave
     window.document()->editTrainSettings(t);
     bool saved = false, failed = false;

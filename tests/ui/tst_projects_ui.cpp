@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QLineSeries>
@@ -35,6 +36,7 @@
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
 #include "ui/core/training_session.h"
+#include "ui/widgets/data_options_panel.h"
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/live_chart.h"
@@ -108,7 +110,7 @@ QStringList hiddenFiles(const QString& dir) {
 
 // The combined model's outputs on the prepared test rows.
 Matrix testPredictions(MainWindow* w) {
-    CombinedModel model = w->session()->results()->split.model;
+    CombinedModel model = buildCombinedModel(*w->session()->results()->model);
     return model.predict(w->document()->prepared()->test.features);
 }
 
@@ -161,7 +163,7 @@ private:
     }
 
     static void quickSettings(ProjectDocument* doc) {
-        TrainSettings t = doc->trainSettings();
+        ProjectTraining t = doc->trainSettings();
         t.config.epochs = 12;
         t.config.batchSize = 16;
         t.config.optimizer.learningRate = 0.01f;
@@ -292,7 +294,7 @@ private slots:
         Answers a;
         auto w = makeWindow(a);
         QVERIFY(openAndWait(w.get(), project_));
-        const auto model = savedModelOf(*w->session()->results());
+        const auto model = w->session()->results()->model;
         QVERIFY(model);
         ExportDialog dialog(*model, dir_.filePath(QStringLiteral("out/iris")));
         QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("out")));
@@ -350,7 +352,7 @@ private slots:
         const std::string before = readFile(project_.toStdString());
         QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("out")));
         const QString exported = dir_.filePath(QStringLiteral("out/failing.skynnet"));
-        ExportDialog dialog(*savedModelOf(*w->session()->results()), dir_.filePath(QStringLiteral("out/failing")));
+        ExportDialog dialog(*w->session()->results()->model, dir_.filePath(QStringLiteral("out/failing")));
         QVERIFY2(dialog.exportNow(), qPrintable(dialog.statusText()));
         const std::string exportedBefore = readFile(exported.toStdString());
 
@@ -641,6 +643,72 @@ private slots:
         while (stack->canUndo()) stack->undo();
         QVERIFY(!doc->isModified());  // back at the clean state
         QCOMPARE(doc->network().layers, layers);
+    }
+
+    // The data page's options are undoable like the other pages' settings: typing "25" into the
+    // validation box is one step named in the Edit menu, whose undo puts the box, the document
+    // and the plan back; another target column (a reload) is a step too.
+    void dataOptionsUndoInTheEditMenu() {
+        Answers a;
+        auto w = makeWindow(a);
+        loadCsv(w.get(), csv_);
+        ProjectDocument* doc = w->document();
+        QUndoStack* stack = doc->undoStack();
+        QAction* undo = nullptr;
+        for (QAction* act : w->findChildren<QAction*>())
+            if (act->shortcut() == QKeySequence(QKeySequence::Undo)) undo = act;
+        QVERIFY(undo);
+        QVERIFY(!undo->isEnabled());
+        w->showPage(MainWindow::DataPageIndex);
+        DataOptionsPanel* panel = w->dataPage()->optionsPanel();
+        const ProjectDataSource original = doc->dataSettings();
+        const SplitPlan planBefore = doc->plan();
+        const quint64 revision = doc->dataRevision();
+
+        QDoubleSpinBox* validation = panel->validationBox();
+        validation->setFocus();
+        validation->selectAll();
+        QTest::keyClicks(validation, QStringLiteral("25"));
+        QCOMPARE(doc->dataSettings().validationFraction, 0.25);
+        QCOMPARE(stack->count(), 1);  // "2", "25": one step
+        QCOMPARE(undo->text(), QStringLiteral("&Undo Set validation fraction to 0.25"));
+        QVERIFY(doc->dataRevision() != revision);
+        QVERIFY(doc->plan().samples < planBefore.samples);
+        shoot(w.get(), QStringLiteral("undo-data-option"));
+        QTest::keyClick(validation, Qt::Key_Return);  // ends the step
+        QCOMPARE(panel->seedBox()->value(), int(original.seed));
+        panel->seedBox()->setValue(5);
+        QCOMPARE(stack->count(), 2);
+        QCOMPARE(undo->text(), QStringLiteral("&Undo Set data split seed to 5"));
+
+        undo->trigger();
+        undo->trigger();
+        QVERIFY(doc->dataSettings() == original);
+        QCOMPARE(validation->value(), original.validationFraction * 100);
+        QCOMPARE(panel->seedBox()->value(), int(original.seed));
+        const SplitPlan planAfter = doc->plan();
+        QCOMPARE(planAfter.samples, planBefore.samples);
+        for (int i = 0; i < planBefore.submodelCount(); ++i)
+            QCOMPARE(planAfter.submodels[std::size_t(i)].rows, planBefore.submodels[std::size_t(i)].rows);
+        QVERIFY(!doc->isModified());
+
+        // Another target column: petal width, a number, makes it a regression.
+        const auto irisData = doc->dataset();
+        QComboBox* target = panel->targetColumnBox();
+        const int petalWidth = target->findData(QStringLiteral("petal_width"));
+        QVERIFY(petalWidth > 0);
+        target->setCurrentIndex(petalWidth);
+        emit target->activated(petalWidth);  // as a user's choice
+        QVERIFY(w->dataPage()->waitForLoad(30000));
+        QCOMPARE(doc->dataset()->task, Task::Regression);
+        QCOMPARE(stack->undoText(), QStringLiteral("Set target column to petal_width"));
+        QCOMPARE(doc->trainSettings().config.loss, LossKind::MeanSquaredError);
+        undo->trigger();
+        QCOMPARE(doc->dataset(), irisData);
+        QCOMPARE(doc->trainSettings().config.loss, LossKind::SoftmaxCrossEntropy);
+        QCOMPARE(doc->network().outputs, 3);
+        QCOMPARE(target->currentIndex(), 0);  // the last column again
+        QVERIFY(!doc->isModified());
     }
 
     void spinBoxEditsMerge() {

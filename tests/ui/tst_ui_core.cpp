@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include "core/error.h"
@@ -19,11 +20,13 @@
 #include "ui/core/data_loading.h"
 #include "ui/core/dataset_table_model.h"
 #include "ui/core/epoch_table_model.h"
+#include "ui/core/fingerprint_cache.h"
 #include "ui/core/layer_table_model.h"
 #include "ui/core/plan_table_model.h"
 #include "ui/core/project_document.h"
 #include "ui/core/thread_priority.h"
 #include "ui/core/training_session.h"
+#include "ui/core/undo_commands.h"
 
 #include <thread>
 #ifdef __linux__
@@ -58,7 +61,7 @@ void configure(ProjectDocument& doc, const QString& path, int epochs, const char
     o.strategy = Strategy::ClassGroups;
     o.requested = 3;
     doc.setSplitOptions(o);
-    TrainSettings t = doc.trainSettings();
+    ProjectTraining t = doc.trainSettings();
     t.config.epochs = epochs;
     t.threadBudget = 2;
     t.trainBaseline = true;
@@ -87,6 +90,40 @@ struct SessionSpies {
 
 TrainStatus statusOf(const QSignalSpy& finished, int i = 0) { return finished.at(i).at(0).value<TrainStatus>(); }
 
+// What a plan decides about the data: the rows and the seed of every submodel, and its size.
+struct PlanRows {
+    long samples = 0;
+    std::vector<std::vector<int>> rows;
+    std::vector<std::uint64_t> seeds;
+    std::vector<NetworkSpec> specs;
+    bool operator==(const PlanRows&) const = default;
+};
+PlanRows planRows(const SplitPlan& p) {
+    PlanRows r;
+    r.samples = p.samples;
+    for (const SubmodelPlan& s : p.submodels) {
+        r.rows.push_back(s.rows);
+        r.seeds.push_back(s.seed);
+        r.specs.push_back(s.spec);
+    }
+    return r;
+}
+
+// The document's data as a run would see it: settings, the prepared training rows, the plan.
+struct DocumentData {
+    ProjectDataSource settings;
+    Matrix train, validation, test;
+    PlanRows plan;
+};
+DocumentData documentData(const ProjectDocument& doc) {
+    const auto p = doc.prepared();
+    return {doc.dataSettings(), p->train.features, p->validation.features, p->test.features, planRows(doc.plan())};
+}
+bool sameData(const DocumentData& a, const DocumentData& b) {
+    return a.settings == b.settings && a.train == b.train && a.validation == b.validation && a.test == b.test &&
+           a.plan == b.plan;
+}
+
 }  // namespace
 
 class TestUiCore : public QObject {
@@ -112,13 +149,17 @@ private slots:
     void restartAndDestroyWhileRunning();
     void peakMemoryIsTheClis();
     void backgroundThreadsRunBelowTheGui();
+    void dataOptionsUndoRedo();
+    void dataOptionEditsMerge();
+    void dataReloadUndoRedo();
+    void fingerprintsHashedOncePerVersion();
 };
 
 void TestUiCore::documentDefaults() {
     ProjectDocument doc;
     QCOMPARE(doc.splitOptions().strategy, Strategy::Auto);
     QCOMPARE(doc.splitOptions().requested, 3);
-    const TrainSettings& t = doc.trainSettings();
+    const ProjectTraining& t = doc.trainSettings();
     QCOMPARE(t.config.optimizer.kind, OptimizerKind::Adam);
     QCOMPARE(t.config.optimizer.learningRate, 1e-3f);
     QCOMPARE(t.config.batchSize, 128);
@@ -174,7 +215,7 @@ void TestUiCore::documentSignalsOnlyOnChange() {
     SplitOptions o = doc.splitOptions();
     o.requested = 6;
     doc.setSplitOptions(o);
-    TrainSettings t = doc.trainSettings();
+    ProjectTraining t = doc.trainSettings();
     t.config.optimizer.learningRate = 0.01f;
     doc.setTrainSettings(t);
     QCOMPARE(data.count(), 1);
@@ -223,7 +264,7 @@ void TestUiCore::documentPreparedAndPlan() {
     o.requested = 6;
     doc.setSplitOptions(o);
     QCOMPARE(doc.plan().submodelCount(), 6);
-    TrainSettings t = doc.trainSettings();
+    ProjectTraining t = doc.trainSettings();
     t.config.epochs = 7;
     doc.setTrainSettings(t);
     QCOMPARE(doc.plan().epochs, 7);
@@ -507,7 +548,7 @@ void TestUiCore::fullSession() {
     QVERIFY(plan);
     QCOMPARE(plan->effectiveEpochs, 6);  // 8 / F=1.5, rounded up
     QCOMPARE(int(session.submodels().size()), 3);
-    for (const SubmodelSnapshot& s : session.submodels()) {
+    for (const ModelHistory& s : session.submodels()) {
         QCOMPARE(int(s.epochs.size()), plan->effectiveEpochs);
         QVERIFY(s.finished);
         QCOMPARE(s.status, TrainStatus::Completed);
@@ -524,7 +565,7 @@ void TestUiCore::fullSession() {
     QCOMPARE(results->combinedTestOutput.rows(), Index(300));
     QCOMPARE(results->testTargets.cols(), Index(6));
     // The headline figure is exactly what the combined model scores on the prepared test set.
-    CombinedModel combined = results->split.model;
+    CombinedModel combined = buildCombinedModel(*results->model);
     const auto prepared = doc.prepared();
     const CombinedEvaluation direct = combined.evaluate(prepared->test);
     QCOMPARE(results->combinedMetric, direct.metric);
@@ -552,7 +593,7 @@ void TestUiCore::fullSession() {
 void TestUiCore::throttledProgress() {
     ProjectDocument doc;
     configure(doc, slowBlobs, 9, "dense:256:relu,dense:256:relu");
-    TrainSettings t = doc.trainSettings();
+    ProjectTraining t = doc.trainSettings();
     t.config.batchReportSeconds = 0;  // the engine reports every batch: thousands of events
     t.trainBaseline = false;
     doc.setTrainSettings(t);
@@ -673,7 +714,7 @@ void TestUiCore::lossesFitTheirTasks() {
         for (LossKind loss : {LossKind::SoftmaxCrossEntropy, LossKind::BinaryCrossEntropy, LossKind::MeanSquaredError,
                               LossKind::MeanAbsoluteError}) {
             const QString row = QString::fromStdString(lossName(loss) + "/" + taskName(t.task));
-            TrainSettings ts = doc.trainSettings();
+            ProjectTraining ts = doc.trainSettings();
             ts.config.loss = loss;
             ts.config.epochs = 1;
             ts.trainBaseline = false;
@@ -697,7 +738,7 @@ void TestUiCore::lossesFitTheirTasks() {
             QCOMPARE(spies.started.count(), 0);
         }
         // Other data sets the loss again: one of another task cannot train at all.
-        TrainSettings ts = doc.trainSettings();
+        ProjectTraining ts = doc.trainSettings();
         ts.config.loss = t.task == Task::Regression ? LossKind::SoftmaxCrossEntropy : LossKind::MeanAbsoluteError;
         doc.setTrainSettings(ts);
         doc.load(d);
@@ -739,7 +780,7 @@ void TestUiCore::peakMemoryIsTheClis() {
     const QString data = QStringLiteral("builtin:blobs:classes=10:features=8");
     ProjectDocument doc;
     configure(doc, data, 4, "dense:32:relu,dense:32:relu");
-    TrainSettings t = doc.trainSettings();
+    ProjectTraining t = doc.trainSettings();
     t.config.batchSize = 64;
     t.config.optimizer.kind = OptimizerKind::Adam;
     doc.setTrainSettings(t);
@@ -761,29 +802,29 @@ void TestUiCore::peakMemoryIsTheClis() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonObject j = QJsonDocument::fromJson(f.readAll()).object();
     const QJsonArray subs = j[QStringLiteral("submodels")].toArray();
-    QCOMPARE(subs.size(), results->plan.submodelCount());
+    QCOMPARE(subs.size(), session.plan()->submodelCount());
     for (const QJsonValue& v : subs) {
         const QJsonObject s = v.toObject();
         std::vector<int> classes;
         for (const QJsonValue& c : s[QStringLiteral("classes")].toArray()) classes.push_back(c.toInt());
         int k = -1;  // the session's submodel owning the same classes
-        for (int i = 0; i < results->plan.submodelCount(); ++i)
-            if (results->plan.submodels[std::size_t(i)].classes == classes) k = i;
+        for (int i = 0; i < session.plan()->submodelCount(); ++i)
+            if (session.plan()->submodels[std::size_t(i)].classes == classes) k = i;
         QVERIFY2(k >= 0, qPrintable(QStringLiteral("no submodel of the session owns the CLI's submodel %1's classes")
                                         .arg(s[QStringLiteral("index")].toInt())));
-        const TrainResult& mine = results->split.submodels[std::size_t(k)];
+        const TrainResult& mine = results->submodels[std::size_t(k)];
         QVERIFY(mine.dataBytes > 0);
         QCOMPARE(qint64(s[QStringLiteral("data_bytes")].toDouble()), qint64(mine.dataBytes));
         QCOMPARE(qint64(s[QStringLiteral("model_bytes")].toDouble()), qint64(mine.peakModelBytes));
         QCOMPARE(qint64(s[QStringLiteral("peak_memory_bytes")].toDouble()), qint64(mine.peakBytes()));
     }
     const QJsonObject base = j[QStringLiteral("baseline")].toObject();
-    QCOMPARE(qint64(base[QStringLiteral("peak_memory_bytes")].toDouble()), qint64(results->baseline->result.peakBytes()));
+    QCOMPARE(qint64(base[QStringLiteral("peak_memory_bytes")].toDouble()), qint64(results->baseline->peakBytes()));
 
     // The comparison table shows those figures.
-    for (int row = 1; row <= results->plan.submodelCount(); ++row)
+    for (int row = 1; row <= session.plan()->submodelCount(); ++row)
         QCOMPARE(table.data(table.index(row, ComparisonTableModel::PeakMemory), SortRole).toDouble(),
-                 double(results->split.submodels[std::size_t(row - 1)].peakBytes()) / 1e6);
+                 double(results->submodels[std::size_t(row - 1)].peakBytes()) / 1e6);
 }
 
 void TestUiCore::backgroundThreadsRunBelowTheGui() {
@@ -810,3 +851,199 @@ void TestUiCore::backgroundThreadsRunBelowTheGui() {
 
 QTEST_MAIN(TestUiCore)
 #include "tst_ui_core.moc"
+
+// Each data option is one step named in the Edit menu; undo and redo bring back the settings, the
+// prepared rows and the plan exactly, through a new data revision (a run adopts no stale preparation).
+void TestUiCore::dataOptionsUndoRedo() {
+    ProjectDocument doc;
+    doc.load(settingsFor(smallBlobs));
+    QUndoStack* stack = doc.undoStack();
+    QCOMPARE(stack->count(), 0);  // loading data is not a step
+    const DocumentData original = documentData(doc);
+    struct Edit {
+        QString text;
+        void (*apply)(ProjectDataSource&);
+    };
+    const std::vector<Edit> edits{
+        {QStringLiteral("Set scaling to min-max"), [](ProjectDataSource& s) { s.scaling = Scaling::MinMax; }},
+        {QStringLiteral("Set validation fraction to 0.2"), [](ProjectDataSource& s) { s.validationFraction = 0.2; }},
+        {QStringLiteral("Set test fraction to 0.3"), [](ProjectDataSource& s) { s.testFraction = 0.3; }},
+        {QStringLiteral("Set data split seed to 7"), [](ProjectDataSource& s) { s.seed = 7; }},
+    };
+    for (const Edit& e : edits) {
+        ProjectDataSource s = original.settings;
+        e.apply(s);
+        const quint64 revision = doc.dataRevision();
+        doc.editDataSettings(s);
+        QCOMPARE(stack->count(), 1);
+        QCOMPARE(stack->undoText(), e.text);
+        QVERIFY(doc.dataSettings() == s);
+        QVERIFY(doc.dataRevision() != revision);
+        const DocumentData edited = documentData(doc);
+        QVERIFY2(!sameData(edited, original), qPrintable(e.text));  // the option reaches the rows or the plan
+
+        QSignalSpy changed(&doc, &ProjectDocument::dataChanged);
+        const quint64 editedRevision = doc.dataRevision();
+        stack->undo();
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(doc.dataRevision() != editedRevision);
+        QVERIFY2(sameData(documentData(doc), original), qPrintable(e.text));
+        stack->redo();
+        QCOMPARE(changed.count(), 2);
+        QVERIFY2(sameData(documentData(doc), edited), qPrintable(e.text));
+        stack->undo();
+        QVERIFY(!doc.isModified());  // back at the clean state
+        QVERIFY(stack->canRedo());
+        doc.sealEdits();
+    }
+    // An edit that changes nothing is no step.
+    doc.editDataSettings(doc.dataSettings());
+    QCOMPARE(stack->index(), 0);
+}
+
+// Typing into one spin box is one step until it is sealed; typing back to the start is none.
+void TestUiCore::dataOptionEditsMerge() {
+    ProjectDocument doc;
+    doc.load(settingsFor(smallBlobs));
+    QUndoStack* stack = doc.undoStack();
+    const ProjectDataSource original = doc.dataSettings();
+    ProjectDataSource s = original;
+    for (double v : {0.2, 0.25}) {  // "2", "25"
+        s.validationFraction = v;
+        doc.editDataSettings(s);
+    }
+    QCOMPARE(stack->count(), 1);
+    QCOMPARE(stack->undoText(), QStringLiteral("Set validation fraction to 0.25"));
+    s.seed = 3;  // another option: a step of its own
+    doc.editDataSettings(s);
+    QCOMPARE(stack->count(), 2);
+    QCOMPARE(stack->undoText(), QStringLiteral("Set data split seed to 3"));
+    s.seed = 31;
+    doc.editDataSettings(s);
+    QCOMPARE(stack->count(), 2);
+    QCOMPARE(stack->undoText(), QStringLiteral("Set data split seed to 31"));
+    doc.sealEdits();  // the box lost focus
+    s.seed = 4;
+    doc.editDataSettings(s);
+    QCOMPARE(stack->count(), 3);
+    stack->undo();
+    QCOMPARE(doc.dataSettings().seed, std::uint64_t(31));
+    stack->undo();
+    QCOMPARE(doc.dataSettings().seed, original.seed);
+    QCOMPARE(doc.dataSettings().validationFraction, 0.25);
+    stack->undo();
+    QVERIFY(doc.dataSettings() == original);
+
+    // Typed back to where it was: the merged step disappears.
+    s = original;
+    s.testFraction = 0.3;
+    doc.editDataSettings(s);
+    QCOMPARE(stack->count(), 1);  // the redo steps are gone, this one replaces them
+    s.testFraction = original.testFraction;
+    doc.editDataSettings(s);
+    QCOMPARE(stack->count(), 0);
+    QVERIFY(doc.dataSettings() == original);
+
+    // Described the same way as the undo stack's text, and merged by field: spin boxes only.
+    ProjectDataSource a = original, b = original;
+    b.scaling = Scaling::None;
+    QCOMPARE(describeDataEdit(a, b).text, QStringLiteral("Set scaling to none"));
+    QCOMPARE(describeDataEdit(a, b).mergeId, -1);
+    b = original;
+    b.task = Task::Regression;
+    QCOMPARE(describeDataEdit(a, b).text, QStringLiteral("Set task to regression"));
+    b.seed = 9;
+    QCOMPARE(describeDataEdit(a, b).text, QStringLiteral("Change data options"));
+    QCOMPARE(describeDataEdit(a, b).mergeId, -1);
+}
+
+// Another target column of the same file: one step; its undo brings back the data, the network's
+// output and the loss the first target had, and the plan with them.
+void TestUiCore::dataReloadUndoRedo() {
+    QTemporaryDir dir;
+    QByteArray csv = "x1,x2,amount,kind\n";
+    for (int i = 0; i < 120; ++i)
+        csv += QByteArray::number(i % 7) + "," + QByteArray::number((i * 5) % 11) + "," + QByteArray::number(i * 0.5) + "," +
+               (i % 3 == 0 ? "a" : i % 3 == 1 ? "b" : "c") + "\n";
+    const QString path = writeFile(dir, QStringLiteral("mixed.csv"), csv);
+    ProjectDocument doc;
+    doc.load(settingsFor(path));
+    QCOMPARE(doc.dataset()->task, Task::Classification);
+    SplitOptions o = doc.splitOptions();
+    o.regressionFallbackToShards = true;  // one target column for N = 3: data shards
+    doc.setSplitOptions(o);
+    QUndoStack* stack = doc.undoStack();
+    const DataState before = doc.dataState();
+    const PlanRows planBefore = planRows(doc.plan());
+    QCOMPARE(doc.trainSettings().config.loss, LossKind::SoftmaxCrossEntropy);
+
+    ProjectDataSource s = doc.dataSettings();
+    s.targetColumn = "amount";
+    LoadedData loaded = loadData(s);
+    const quint64 revision = doc.dataRevision();
+    doc.editData(s, loaded.train, loaded.test);
+    QCOMPARE(stack->count(), 1);
+    QCOMPARE(stack->undoText(), QStringLiteral("Set target column to amount"));
+    QCOMPARE(doc.dataset()->task, Task::Regression);
+    QCOMPARE(doc.network().outputs, 1);
+    QCOMPARE(doc.trainSettings().config.loss, LossKind::MeanSquaredError);
+    QVERIFY(doc.dataRevision() != revision);
+    const DataState after = doc.dataState();
+    const PlanRows planAfter = planRows(doc.plan());
+
+    QSignalSpy network(&doc, &ProjectDocument::networkChanged), train(&doc, &ProjectDocument::trainSettingsChanged);
+    stack->undo();
+    QVERIFY(doc.dataState() == before);  // the very dataset loaded first, its network and loss
+    QCOMPARE(network.count(), 1);
+    QCOMPARE(train.count(), 1);
+    QVERIFY(planRows(doc.plan()) == planBefore);
+    stack->redo();
+    QVERIFY(doc.dataState() == after);
+    QVERIFY(planRows(doc.plan()) == planAfter);
+
+    // Other data starts the history again: its steps would set this data's options on the new.
+    doc.load(settingsFor(smallBlobs));
+    QCOMPARE(stack->count(), 0);
+}
+
+// A save hashes a data file again only when its size or time moved; a missing file keeps the
+// fingerprint its project was made with.
+void TestUiCore::fingerprintsHashedOncePerVersion() {
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, QStringLiteral("d.csv"), "a,b\n1,2\n");
+    FingerprintCache cache;
+    const ProjectDataFile first = cache.dataFile(path);
+    QCOMPARE(first.status, DataFileStatus::Found);
+    QVERIFY(first.fingerprint);
+    QCOMPARE(first.fingerprint->size, std::uint64_t(8));
+    QCOMPARE(QString::fromStdString(first.path), QFileInfo(path).absoluteFilePath());
+
+    // Other content of the same size under the old time: taken for the same file, not read again.
+    const QDateTime modified = QFileInfo(path).lastModified();
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QCOMPARE(f.write("a,b\n3,4\n"), qint64(8));
+    QVERIFY(f.flush());  // before the time is set back, or the write would move it again
+    QVERIFY(f.setFileTime(modified, QFileDevice::FileModificationTime));
+    f.close();
+    QCOMPARE(cache.dataFile(path).fingerprint, first.fingerprint);
+    QVERIFY(fileFingerprint(path.toStdString()) != *first.fingerprint);  // what a fresh hash gives
+    // A new time: hashed again.
+    QFile g(path);
+    QVERIFY(g.open(QIODevice::ReadWrite));
+    QVERIFY(g.setFileTime(modified.addSecs(5), QFileDevice::FileModificationTime));
+    g.close();
+    QCOMPARE(*cache.dataFile(path).fingerprint, fileFingerprint(path.toStdString()));
+
+    // Missing: unknown to a new cache, the project's fingerprint once remembered.
+    const QString gone = dir.filePath(QStringLiteral("gone.csv"));
+    QCOMPARE(cache.dataFile(gone).status, DataFileStatus::Missing);
+    QVERIFY(!cache.dataFile(gone).fingerprint);
+    ProjectDataSource source;
+    source.train.path = gone.toStdString();
+    source.train.status = DataFileStatus::Missing;
+    source.train.fingerprint = FileFingerprint{10, 42};
+    cache.remember(source);
+    QCOMPARE(cache.dataFile(gone).fingerprint, source.train.fingerprint);
+    QCOMPARE(cache.dataFile(QStringLiteral("builtin:spirals")).path, std::string("builtin:spirals"));
+}

@@ -57,7 +57,7 @@ private:
 
     // Small, quick training settings: a few epochs, frequent resource samples for the charts.
     static void quickTraining(ProjectDocument* doc, int epochs, int batch = 32) {
-        TrainSettings t = doc->trainSettings();
+        ProjectTraining t = doc->trainSettings();
         t.config.epochs = epochs;
         t.config.batchSize = batch;
         t.config.optimizer.learningRate = 0.01f;
@@ -272,9 +272,9 @@ private slots:
 
         const auto results = session->results();
         QVERIFY(results);
-        const SplitPlan& plan = results->plan;
+        const SplitPlan& plan = *session->plan();
         QCOMPARE(plan.submodelCount(), 3);
-        for (const SubmodelSnapshot& s : session->submodels())
+        for (const ModelHistory& s : session->submodels())
             QCOMPARE(int(s.epochs.size()), plan.effectiveEpochs);  // every epoch of every submodel reported
         QCOMPARE(int(session->baseline().epochs.size()), plan.epochs);
 
@@ -295,7 +295,7 @@ private slots:
         // The Results page shows the engine's combined metric, computed again here from the model.
         ResultsPage* page = window_->resultsPage();
         QVERIFY(page->hasResults());
-        CombinedModel model = results->split.model;
+        CombinedModel model = buildCombinedModel(*results->model);
         const CombinedEvaluation e = model.evaluate(doc->prepared()->test);
         QCOMPARE(e.metric, results->combinedMetric);
         QCOMPARE(page->combinedMetricText(), formatMetric(e.metric));

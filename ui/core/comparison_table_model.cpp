@@ -8,21 +8,22 @@ ComparisonTableModel::ComparisonTableModel(TrainingSession* session, QObject* pa
     : QAbstractTableModel(parent), session_(session) {
     if (!session_) return;
     // A new run empties the table; a completed one fills it (a failed or stopped one leaves it empty).
-    connect(session_, &TrainingSession::started, this, [this] { setResults(nullptr); });
-    connect(session_, &TrainingSession::finished, this, [this] { setResults(session_->results()); });
-    setResults(session_->results());
+    connect(session_, &TrainingSession::started, this, [this] { setResults(nullptr, nullptr); });
+    connect(session_, &TrainingSession::finished, this, [this] { setResults(session_->results(), session_->plan()); });
+    setResults(session_->results(), session_->plan());
 }
 
-void ComparisonTableModel::setResults(std::shared_ptr<const RunResults> results) {
+void ComparisonTableModel::setResults(std::shared_ptr<const ProjectResults> results, std::shared_ptr<const SplitPlan> plan) {
     beginResetModel();
-    results_ = std::move(results);
+    results_ = plan ? std::move(results) : nullptr;
+    plan_ = std::move(plan);
     endResetModel();
     emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
 
 int ComparisonTableModel::rowCount(const QModelIndex& parent) const {
     if (parent.isValid() || !results_) return 0;
-    return 1 + int(results_->split.submodels.size()) + (results_->baseline ? 1 : 0);
+    return 1 + int(results_->submodels.size()) + (results_->baseline ? 1 : 0);
 }
 
 int ComparisonTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -32,42 +33,44 @@ bool ComparisonTableModel::isBaselineRow(int row) const {
 }
 
 ComparisonTableModel::Figures ComparisonTableModel::figures(int row) const {
-    const RunResults& r = *results_;
+    const ProjectResults& r = *results_;
+    const SplitPlan& plan = *plan_;
     const QString on = QString::fromStdString(r.evaluatedOn);
     Figures f;
     if (row == 0) {
         f.name = QStringLiteral("combined");
         f.metric = r.combinedMetric;
-        f.wall = r.split.wallSeconds;
-        f.cpu = r.split.cpuSeconds;
-        f.peakBytes = r.split.peakConcurrentBytes;
-        f.params = r.split.model.paramCount();
+        f.wall = r.splitWallSeconds;
+        f.cpu = r.splitCpuSeconds;
+        f.peakBytes = r.peakConcurrentBytes;
+        f.params = 0;  // the combined model is its submodels
+        for (const SubmodelPlan& s : plan.submodels) f.params += s.params;
         f.note = QStringLiteral("all %1 submodels combined, on the %2 set; memory: the %3 largest submodel peaks held at once")
-                     .arg(r.split.submodels.size())
+                     .arg(r.submodels.size())
                      .arg(on)
-                     .arg(r.split.workers);
+                     .arg(r.workers);
         return f;
     }
     if (isBaselineRow(row)) {
-        const TrainResult& b = r.baseline->result;
+        const TrainResult& b = *r.baseline;
         f.name = QStringLiteral("baseline");
         f.metric = r.baselineMetric;
         f.wall = b.wallSeconds;
         f.cpu = b.cpuSeconds;
         f.peakBytes = b.peakBytes();
-        f.params = r.plan.originalParams;
+        f.params = plan.originalParams;
         f.note = QStringLiteral("the original model unsplit, on the %1 set").arg(on);
         return f;
     }
     const std::size_t i = std::size_t(row - 1);
     f.name = QStringLiteral("submodel %1").arg(row);
     f.metric = i < r.submodelMetrics.size() ? r.submodelMetrics[i] : 0.0;
-    f.wall = r.split.submodelWallSeconds[i];
-    f.cpu = r.split.submodelCpuSeconds[i];
-    f.peakBytes = r.split.submodels[i].peakBytes();
-    f.params = i < r.plan.submodels.size() ? r.plan.submodels[i].params : 0;
+    f.wall = r.submodelWallSeconds[i];
+    f.cpu = r.submodelCpuSeconds[i];
+    f.peakBytes = r.submodels[i].peakBytes();
+    f.params = i < plan.submodels.size() ? plan.submodels[i].params : 0;
     f.note = QStringLiteral("on its own sub-problem of the %1 set (%2)")
-                 .arg(on, i < r.plan.submodels.size() ? QString::fromStdString(r.plan.submodels[i].role) : QString());
+                 .arg(on, i < plan.submodels.size() ? QString::fromStdString(plan.submodels[i].role) : QString());
     return f;
 }
 

@@ -18,8 +18,9 @@ public:
 
     explicit ComparisonTableModel(TrainingSession* session = nullptr, QObject* parent = nullptr);
 
-    void setResults(std::shared_ptr<const RunResults> results);
-    std::shared_ptr<const RunResults> results() const { return results_; }
+    // The figures of a completed run and its plan (the rows' roles and parameter counts).
+    void setResults(std::shared_ptr<const ProjectResults> results, std::shared_ptr<const SplitPlan> plan);
+    std::shared_ptr<const ProjectResults> results() const { return results_; }
     // Row layout: 0 combined, 1..S the submodels, then the baseline when there is one.
     bool isBaselineRow(int row) const;
 
@@ -38,7 +39,8 @@ private:
     Figures figures(int row) const;
 
     QPointer<TrainingSession> session_;
-    std::shared_ptr<const RunResults> results_;
+    std::shared_ptr<const ProjectResults> results_;
+    std::shared_ptr<const SplitPlan> plan_;
 };
 
 }  // namespace skynnet::ui

@@ -35,7 +35,7 @@ void EpochTableModel::onStarted(int submodels, bool withBaseline) {
     emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
 
-void EpochTableModel::append(std::size_t block, const SubmodelSnapshot& snapshot) {
+void EpochTableModel::append(std::size_t block, const ModelHistory& snapshot) {
     Block& b = blocks_[block];
     if (snapshot.epochs.size() <= b.epochs.size()) return;
     int first = 0;

@@ -36,7 +36,7 @@ private:
     };
     void onStarted(int submodels, bool withBaseline);
     void onProgress(const QList<int>& changed, bool baselineChanged);
-    void append(std::size_t block, const SubmodelSnapshot& snapshot);
+    void append(std::size_t block, const ModelHistory& snapshot);
     // The block and epoch of a row; false when the row is out of range.
     bool locate(int row, std::size_t& block, std::size_t& epoch) const;
 

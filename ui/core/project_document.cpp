@@ -8,6 +8,7 @@
 #include "losses/task_losses.h"
 #include "split/combined_model.h"
 #include "ui/core/data_loading.h"
+#include "ui/core/fingerprint_cache.h"
 #include "ui/core/undo_commands.h"
 
 namespace skynnet::ui {
@@ -22,37 +23,7 @@ std::vector<LayerSpec> defaultLayers(long samples) {
     return parseLayers(samples <= smallDataSamples ? "dense:64:relu,dense:32:relu" : "dense:512:relu,dense:256:relu");
 }
 
-bool sameSchedule(const Schedule& a, const Schedule& b) {
-    return a.kind == b.kind && a.stepEpochs == b.stepEpochs && a.gamma == b.gamma && a.totalEpochs == b.totalEpochs &&
-           a.minRate == b.minRate;
-}
-
-bool sameOptimizer(const OptimizerConfig& a, const OptimizerConfig& b) {
-    return a.kind == b.kind && a.learningRate == b.learningRate && a.momentum == b.momentum && a.nesterov == b.nesterov &&
-           a.beta1 == b.beta1 && a.beta2 == b.beta2 && a.rho == b.rho && a.epsilon == b.epsilon &&
-           a.weightDecay == b.weightDecay && sameSchedule(a.schedule, b.schedule);
-}
-
-bool sameConfig(const TrainConfig& a, const TrainConfig& b) {
-    const EarlyStopping &ea = a.earlyStopping, &eb = b.earlyStopping;
-    return a.epochs == b.epochs && a.batchSize == b.batchSize && sameOptimizer(a.optimizer, b.optimizer) && a.loss == b.loss &&
-           a.seed == b.seed && a.threads == b.threads && ea.enabled == eb.enabled && ea.patience == eb.patience &&
-           ea.monitor == eb.monitor && ea.restoreBest == eb.restoreBest && a.batchReportSeconds == b.batchReportSeconds &&
-           a.resourceReportSeconds == b.resourceReportSeconds;
-}
-
-bool sameSplit(const SplitOptions& a, const SplitOptions& b) {
-    return a.strategy == b.strategy && a.requested == b.requested && a.scaleEpochs == b.scaleEpochs &&
-           a.dataShardFactor == b.dataShardFactor && a.shuffleShards == b.shuffleShards &&
-           a.binaryCombine == b.binaryCombine && a.regressionFallbackToShards == b.regressionFallbackToShards &&
-           a.seed == b.seed && a.batchSize == b.batchSize && a.optimizerSlots == b.optimizerSlots && a.epochs == b.epochs;
-}
-
 }  // namespace
-
-bool TrainSettings::operator==(const TrainSettings& o) const {
-    return threadBudget == o.threadBudget && trainBaseline == o.trainBaseline && sameConfig(config, o.config);
-}
 
 Shape networkInputShape(const Dataset& data) {
     if (data.features.cols() == 0) return data.sampleShape;
@@ -65,7 +36,8 @@ Shape networkInputShape(const Dataset& data) {
     return columns == data.sampleShape.size() ? data.sampleShape : Shape::flat(columns);
 }
 
-ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), undoStack_(new QUndoStack(this)) {
+ProjectDocument::ProjectDocument(QObject* parent)
+    : QObject(parent), undoStack_(new QUndoStack(this)), fingerprints_(std::make_shared<FingerprintCache>()) {
     network_.layers = defaultLayers(0);
     split_.strategy = Strategy::Auto;
     split_.requested = 3;
@@ -84,8 +56,20 @@ void ProjectDocument::push(QUndoCommand* command) {
 
 void ProjectDocument::setData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                               std::shared_ptr<const Dataset> test) {
+    // Edits made before stay unsaved changes, though their steps are gone.
+    if (!undoStack_->isClean()) changedOutsideUndo_ = true;
+    undoStack_->clear();
+    replaceData(settings, std::move(data), std::move(test));
+    // Other data in a saved project is a change to save; data opened in an untitled project (an
+    // example at start-up) is not worth a question on closing.
+    if (!filePath_.isEmpty()) markModified();
+    emitModifiedIfChanged();
+}
+
+void ProjectDocument::replaceData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
+                                  std::shared_ptr<const Dataset> test) {
     const NetworkSpec oldNetwork = network_;
-    const TrainSettings oldTrain = train_;
+    const ProjectTraining oldTrain = train_;
     data_ = settings;
     dataset_ = std::move(data);
     testDataset_ = std::move(test);
@@ -96,9 +80,6 @@ void ProjectDocument::setData(const ProjectDataSource& settings, std::shared_ptr
     emit dataChanged();
     if (!(network_ == oldNetwork)) emit networkChanged();
     if (!(train_ == oldTrain)) emit trainSettingsChanged();
-    // Other data in a saved project is a change to save; data opened in an untitled project (an
-    // example at start-up) is not worth a question on closing.
-    if (!filePath_.isEmpty()) markModified();
 }
 
 void ProjectDocument::applyDataDefaults() {
@@ -119,7 +100,26 @@ void ProjectDocument::setDataSettings(const ProjectDataSource& settings) {
     splitIndices_.reset();
     ++revision_;
     emit dataChanged();
-    if (!filePath_.isEmpty()) markModified();
+}
+
+void ProjectDocument::setDataState(const DataState& state) {
+    if (state == dataState()) return;
+    const bool dataChanges = !(state.settings == data_) || state.data != dataset_ || state.test != testDataset_;
+    const bool networkChanges = !(state.network == network_);
+    const bool trainChanges = !(state.training == train_);
+    data_ = state.settings;
+    dataset_ = state.data;
+    testDataset_ = state.test;
+    network_ = state.network;
+    train_ = state.training;
+    if (dataChanges) {
+        prepared_.reset();
+        splitIndices_.reset();
+        ++revision_;
+        emit dataChanged();
+    }
+    if (networkChanges) emit networkChanged();
+    if (trainChanges) emit trainSettingsChanged();
 }
 
 void ProjectDocument::load(const ProjectDataSource& settings) {
@@ -156,12 +156,12 @@ void ProjectDocument::setNetwork(const NetworkSpec& spec) {
 }
 
 void ProjectDocument::setSplitOptions(const SplitOptions& options) {
-    if (sameSplit(options, split_)) return;
+    if (options == split_) return;
     split_ = options;
     emit splitOptionsChanged();
 }
 
-void ProjectDocument::setTrainSettings(const TrainSettings& settings) {
+void ProjectDocument::setTrainSettings(const ProjectTraining& settings) {
     if (settings == train_) return;
     train_ = settings;
     trainEdited_ = true;
@@ -170,7 +170,7 @@ void ProjectDocument::setTrainSettings(const TrainSettings& settings) {
 
 void ProjectDocument::restore(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                               std::shared_ptr<const Dataset> test, const NetworkSpec& network, const SplitOptions& split,
-                              const TrainSettings& train) {
+                              const ProjectTraining& train) {
     undoStack_->clear();
     data_ = settings;
     dataset_ = std::move(data);
@@ -200,7 +200,7 @@ void ProjectDocument::reset() {
     SplitOptions split;
     split.strategy = Strategy::Auto;
     split.requested = 3;
-    restore(ProjectDataSource{}, nullptr, nullptr, network, split, TrainSettings{});
+    restore(ProjectDataSource{}, nullptr, nullptr, network, split, ProjectTraining{});
     networkEdited_ = trainEdited_ = false;
     setClean();
 }
@@ -208,17 +208,38 @@ void ProjectDocument::reset() {
 void ProjectDocument::editNetwork(const NetworkSpec& spec, const QString& description) {
     const NetworkSpec after = fittedToData(spec);
     if (after == network_) return;
-    push(new NetworkCommand(this, network_, after, description.isEmpty() ? describeNetworkEdit(network_, after) : description));
+    const QString text = description.isEmpty() ? describeNetworkEdit(network_, after) : description;
+    // A structural edit never merges: each layer added or moved is a step of its own.
+    push(new ValueCommand<NetworkSpec>(this, &ProjectDocument::setNetwork, network_, after,
+                                       [text](const NetworkSpec&, const NetworkSpec&) { return EditDescription{text}; }));
 }
 
 void ProjectDocument::editSplitOptions(const SplitOptions& options) {
-    if (sameSplit(options, split_)) return;
-    push(new SplitOptionsCommand(this, split_, options));
+    if (options == split_) return;
+    push(new ValueCommand<SplitOptions>(this, &ProjectDocument::setSplitOptions, split_, options, describeSplitEdit));
 }
 
-void ProjectDocument::editTrainSettings(const TrainSettings& settings) {
+void ProjectDocument::editTrainSettings(const ProjectTraining& settings) {
     if (settings == train_) return;
-    push(new TrainSettingsCommand(this, train_, settings));
+    push(new ValueCommand<ProjectTraining>(this, &ProjectDocument::setTrainSettings, train_, settings, describeTrainEdit));
+}
+
+void ProjectDocument::editDataSettings(const ProjectDataSource& settings) {
+    if (settings == data_) return;
+    push(new ValueCommand<ProjectDataSource>(this, &ProjectDocument::setDataSettings, data_, settings, describeDataEdit));
+}
+
+void ProjectDocument::editData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
+                               std::shared_ptr<const Dataset> test) {
+    const DataState before = dataState();
+    // The data's defaults (network output, loss) decide the state after; pushing then applies
+    // that state again, which changes nothing.
+    replaceData(settings, std::move(data), std::move(test));
+    if (dataState() == before) return;
+    push(new ValueCommand<DataState>(this, &ProjectDocument::setDataState, before, dataState(),
+                                     [](const DataState& a, const DataState& b) {
+                                         return describeDataEdit(a.settings, b.settings);
+                                     }));
 }
 
 void ProjectDocument::sealEdits() {
@@ -286,7 +307,7 @@ SplitOptions ProjectDocument::effectiveSplitOptions() const {
 SplitPlan ProjectDocument::plan() const {
     const SplitOptions options = effectiveSplitOptions();
     if (planCache_ && planCache_->revision == revision_ && planCache_->network == network_ &&
-        sameSplit(planCache_->options, options))
+        planCache_->options == options)
         return planCache_->plan;
     const DataInfo info = DataInfo::of(*dataset_, splitIndicesOfData().train);
     SplitPlan p = makePlan(network_, info, options);  // throws before the cache changes

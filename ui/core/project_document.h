@@ -23,11 +23,17 @@ class QUndoStack;
 
 namespace skynnet::ui {
 
-struct TrainSettings {
-    TrainConfig config;             // epochs, batch, optimiser, loss, seed, early stopping
-    int threadBudget = 0;           // 0: every core
-    bool trainBaseline = true;      // also train the original, unsplit model
-    bool operator==(const TrainSettings& o) const;  // TrainConfig has no operator==
+class FingerprintCache;
+
+// The data with what follows it: the network's input and output and the loss fit the data's
+// task. A reload of the same files with another target column or task changes all of it, so
+// undoing the reload restores all of it.
+struct DataState {
+    ProjectDataSource settings;
+    std::shared_ptr<const Dataset> data, test;
+    NetworkSpec network;
+    ProjectTraining training;
+    bool operator==(const DataState&) const = default;
 };
 
 // The network's input shape for raw data: its sample shape, or flat when one-hot columns change
@@ -46,10 +52,14 @@ public:
     std::shared_ptr<const Dataset> dataset() const { return dataset_; }          // raw, all rows
     std::shared_ptr<const Dataset> testDataset() const { return testDataset_; }  // raw, may be null
     // Replaces the data (already loaded, e.g. by a background job) and re-fits the network output.
+    // Other data is not an undoable step, and the steps before it would set the old data's
+    // options on the new: the undo history starts again.
     void setData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                  std::shared_ptr<const Dataset> test);
     // Changes split fractions / scaling / seed without reloading.
     void setDataSettings(const ProjectDataSource& settings);
+    DataState dataState() const { return {data_, dataset_, testDataset_, network_, train_}; }
+    void setDataState(const DataState& state);
     // Loads synchronously (loadData) and then setData; on an error (skynnet::Error, naming the
     // file and line) the document is left exactly as it was.
     void load(const ProjectDataSource& settings);
@@ -76,14 +86,14 @@ public:
     // taken from the training settings.
     SplitOptions effectiveSplitOptions() const;
 
-    const TrainSettings& trainSettings() const { return train_; }
-    void setTrainSettings(const TrainSettings& settings);
+    const ProjectTraining& trainSettings() const { return train_; }
+    void setTrainSettings(const ProjectTraining& settings);
 
     // A project read from a file, all at once: data (null when it could not be found), settings
     // and network as the user left them (the data-driven defaults no longer apply). Clears the
     // undo history; the caller sets the file path and the clean state.
     void restore(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test,
-                 const NetworkSpec& network, const SplitOptions& split, const TrainSettings& train);
+                 const NetworkSpec& network, const SplitOptions& split, const ProjectTraining& train);
     // A new, empty project: no data, the default network and settings, no history, no file.
     void reset();
 
@@ -93,7 +103,12 @@ public:
     // description: the step's name in the Edit menu; empty: described from the change.
     void editNetwork(const NetworkSpec& spec, const QString& description = QString());
     void editSplitOptions(const SplitOptions& options);
-    void editTrainSettings(const TrainSettings& settings);
+    void editTrainSettings(const ProjectTraining& settings);
+    // Scaling, validation and test fractions, split seed: the data stays, its preparation changes.
+    void editDataSettings(const ProjectDataSource& settings);
+    // The same files reloaded with another target column or task (loaded already, e.g. by a
+    // background job): one step, whose undo brings the previous data, network and loss back.
+    void editData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test);
     void sealEdits();  // e.g. when a spin box loses focus or the user presses Enter
 
     // The project file ("" while untitled) and whether the document differs from it: the undo
@@ -104,6 +119,9 @@ public:
     bool isModified() const;
     void markModified();
     void setClean();
+    // The data files' fingerprints a save writes, hashed once per file version (shared with a save
+    // running on a worker).
+    std::shared_ptr<FingerprintCache> fingerprints() const { return fingerprints_; }
 
     // Runs before the one the session shows, kept for their curves and figures (oldest first);
     // archiveRun drops their weights and test outputs, which only the shown run needs.
@@ -120,6 +138,8 @@ signals:
     void filePathChanged(const QString& path);
 
 private:
+    // setData's work without touching the undo history or the modified state.
+    void replaceData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test);
     void applyDataDefaults();
     const SplitIndices& splitIndicesOfData() const;
     NetworkSpec fittedToData(const NetworkSpec& spec) const;  // input and output follow the data
@@ -139,13 +159,14 @@ private:
     mutable std::optional<PlanCache> planCache_;
     NetworkSpec network_;
     SplitOptions split_;
-    TrainSettings train_;
+    ProjectTraining train_;
     quint64 revision_ = 0;
     // Defaults follow the data only until the user has chosen a network or training settings.
     bool networkEdited_ = false, trainEdited_ = false;
     QUndoStack* undoStack_;
     bool pushing_ = false;
     QString filePath_;
+    std::shared_ptr<FingerprintCache> fingerprints_;
     bool changedOutsideUndo_ = false;
     bool lastModified_ = false;  // what modifiedChanged last said
     std::vector<ProjectRun> earlierRuns_;

@@ -9,39 +9,25 @@
 
 #include "project/project_file.h"
 #include "ui/core/data_loading.h"
+#include "ui/core/fingerprint_cache.h"
 #include "ui/core/training_session.h"
 
 namespace skynnet::ui {
 
 // The data settings as a save writes them: each file's fingerprint taken now (cached per file by
-// size and modification time), or kept from the project the document was opened from when a
-// file is no longer there, with its status. Thread-safe (the cache has a lock).
-ProjectDataSource withFingerprints(const ProjectDataSource& settings);
-// Remembers fingerprints read from a project: for files that are missing when saving again, and
-// for files found unchanged, so the next save does not hash them again.
-void rememberFingerprints(const ProjectDataSource& source);
-
-TrainSettings trainSettingsOf(const ProjectTraining& training);
-ProjectTraining projectTrainingOf(const TrainSettings& settings);
-
-// The trained combined model of a run as a saved model (rule, specs, weights, preprocessing,
-// names): what the project file, the native model file and every export take. Null when the
-// results hold no model (a run read from a project saved without weights).
-std::optional<SavedCombinedModel> savedModelOf(const RunResults& results);
-
-// The session's last run (nullopt before any run, and while a run is in progress).
-std::optional<ProjectRun> runOf(const TrainingSession& session, bool withWeights);
-// A saved run for TrainingSession::adoptRun; the models are rebuilt from the saved weights.
-// Throws Error when the weights do not fit the plan.
-PastRun pastRunOf(const ProjectRun& run);
+// size and modification time in `fingerprints`), or kept from the project the document was
+// opened from when a file is no longer there, with its status. Thread-safe (the cache has a lock).
+ProjectDataSource withFingerprints(const ProjectDataSource& settings, FingerprintCache& fingerprints);
 
 // What a save writes, copied on the GUI thread (cheap: weights and curves are values): the data
 // settings, whose files are fingerprinted when written, and the rest of the project.
 struct ProjectSnapshot {
     ProjectDataSource data;
+    std::shared_ptr<FingerprintCache> fingerprints;  // the document's
     ProjectData project;  // data reference empty until writeProjectSnapshot
 };
-// Network, split, training, the earlier runs and the session's run with its weights, and `extra`
+// Network, split, training, the earlier runs and the session's run with its weights (copies of
+// values the document and the session hold in the project file's own types), and `extra`
 // (front-end state). GUI thread.
 ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra = {});
 // Fingerprints the data files (cached) and writes the project atomically; any thread. Throws
@@ -56,12 +42,11 @@ void saveProjectFile(const QString& path, const ProjectDocument& document, const
 
 // The slow part of opening a project, done on any thread: its data loaded (an error goes to
 // `dataProblem`, and the project opens without it) and prepared for training, and the last run's
-// models rebuilt from their weights.
+// weights checked against its plan.
 struct OpenedProject {
     ProjectData project;
     LoadedData data;  // null train: opened without data
     std::shared_ptr<const PreparedData> prepared;  // null without data, or when preparing failed
-    std::optional<PastRun> lastRun;
     QString dataProblem;  // the loader's message when the data could not be loaded
 };
 // loadData: load the data the project names (its paths already relocated by the caller).

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/parallel.h"
+#include "project/project_file.h"
 #include "split/thread_backend.h"
 #include "train/metrics.h"
 
@@ -31,30 +32,36 @@ const Dataset& evaluationSet(const PreparedData& p, std::string& name) {
 }
 
 // nullptr when the token stopped it.
-std::shared_ptr<RunResults> evaluate(const RunInputs& in, const PreparedData& data, ParallelResult split,
-                                     std::optional<BaselineResult> baseline, const CancelToken& cancel) {
+std::shared_ptr<ProjectResults> evaluate(const RunInputs& in, const PreparedData& data, ParallelResult& split,
+                                         std::optional<BaselineResult>& baseline, const CancelToken& cancel) {
     // The run's thread budget holds for its evaluation too, not only for its training.
     const KernelThreadScope threads(in.threadBudget > 0 ? in.threadBudget : hardwareThreads());
-    auto r = std::make_shared<RunResults>();
-    r->plan = in.plan;
-    const Dataset& eval = evaluationSet(data, r->evaluatedOn);
-    r->evaluatedSamples = long(eval.size());
-    r->metricName = headlineMetricName(in.plan.task);
+    std::string evaluatedOn;
+    const Dataset& eval = evaluationSet(data, evaluatedOn);
     CombinedEvaluation e = split.model.evaluate(eval, &cancel);
     if (e.cancelled) return nullptr;
+    Matrix baselineOutput;
+    if (baseline) {
+        baselineOutput = baseline->network.predict(eval.features, &cancel);
+        if (cancel.cancelled()) return nullptr;
+    }
+    // What the combined model needs to predict from raw features and to be saved or exported:
+    // the preprocessing fitted for this run and the raw data's schema.
+    const SavedCombinedModel model = toSaved(split.model, data.preprocessing, data.schema);
+    // The figures and weights as the command-line tool records a run; the evaluation added below.
+    auto r = std::make_shared<ProjectResults>(
+        std::move(*completedRun(in.plan, split, baseline ? &*baseline : nullptr, &model).results));
+    r->evaluatedOn = evaluatedOn;
+    r->evaluatedSamples = long(eval.size());
+    r->metricName = headlineMetricName(in.plan.task);
     r->combinedMetric = e.metric;
     r->combinedTestOutput = std::move(e.output);
     for (const auto& s : e.submodels) r->submodelMetrics.push_back(s.metric);
     r->testTargets = eval.targetMatrix();
     if (baseline) {
-        r->baselineTestOutput = baseline->network.predict(eval.features, &cancel);
-        if (cancel.cancelled()) return nullptr;
-        r->baselineMetric = headlineMetric(in.plan.task, r->baselineTestOutput, r->testTargets);
+        r->baselineMetric = headlineMetric(in.plan.task, baselineOutput, r->testTargets);
+        r->baselineTestOutput = std::move(baselineOutput);
     }
-    r->split = std::move(split);
-    r->baseline = std::move(baseline);
-    r->preprocessing = data.preprocessing;
-    r->schema = data.schema;  // the raw data's: the model takes raw features
     return r;
 }
 
@@ -110,7 +117,7 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
                            .arg(b.wallSeconds, 0, 'f', 2));
         }
 
-        auto results = evaluate(in, *data, std::move(split), std::move(baseline), cancel);
+        auto results = evaluate(in, *data, split, baseline, cancel);
         if (!results) {
             out.status = TrainStatus::Cancelled;
             out.message = "stopped during the evaluation";

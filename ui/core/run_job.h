@@ -26,7 +26,7 @@ struct RunInputs {
 struct RunOutcome {
     TrainStatus status = TrainStatus::Failed;
     std::string message;                            // why it failed or stopped; a summary when completed
-    std::shared_ptr<const RunResults> results;      // Completed only
+    std::shared_ptr<const ProjectResults> results;  // Completed only
     std::shared_ptr<const PreparedData> prepared;   // when the job prepared the data itself
 };
 

@@ -45,7 +45,7 @@ struct TrainingSession::Job {
 
 namespace {
 
-void apply(SubmodelSnapshot& snap, ModelUpdate& u) {
+void apply(ModelHistory& snap, ModelUpdate& u) {
     snap.epochs.insert(snap.epochs.end(), u.epochs.begin(), u.epochs.end());
     snap.resources.insert(snap.resources.end(), u.resources.begin(), u.resources.end());
     if (u.lastBatch) snap.lastBatch = *u.lastBatch;
@@ -56,7 +56,7 @@ void apply(SubmodelSnapshot& snap, ModelUpdate& u) {
 }
 
 // The fraction of its own training a model has done, from its last batch report.
-double doneFraction(const SubmodelSnapshot& s, int epochs) {
+double doneFraction(const ModelHistory& s, int epochs) {
     if (s.finished) return 1.0;
     if (epochs <= 0) return 0.0;
     double done = double(s.epochs.size());
@@ -82,7 +82,7 @@ QString startMessage(const SplitPlan& p, const RunInputs& in) {
 
 TrainingSession::TrainingSession(ProjectDocument* document, QObject* parent) : QObject(parent), document_(document) {
     qRegisterMetaType<skynnet::TrainStatus>("skynnet::TrainStatus");
-    baselineSnapshot_.submodel = -1;
+    baselineHistory_.submodel = -1;
     // Precise: a coarse timer may fire up to 5% early, which would break the "at most every
     // throttleMs" promise over a long run.
     flushTimer_.setTimerType(Qt::PreciseTimer);
@@ -115,7 +115,7 @@ void TrainingSession::start() {
     try {
         if (!document_) throw Error("no project is open");
         if (!document_->hasData()) throw Error("no data loaded: choose a data file first");
-        const TrainSettings& ts = document_->trainSettings();
+        const ProjectTraining& ts = document_->trainSettings();
         if (ts.config.epochs < 1) throw Error("epochs " + std::to_string(ts.config.epochs) + ": must be at least 1");
         checkLossFitsTask(ts.config.loss, document_->dataset()->task);  // skynnet-cli's rule and message
         in.plan = document_->plan();
@@ -170,10 +170,10 @@ void TrainingSession::start() {
     job_ = std::move(job);
     plan_ = std::make_shared<const SplitPlan>(job_->inputs.plan);
     runHadBaseline_ = job_->inputs.baseline;
-    snapshots_.assign(std::size_t(plan_->submodelCount()), SubmodelSnapshot{});
-    for (int i = 0; i < plan_->submodelCount(); ++i) snapshots_[std::size_t(i)].submodel = i;
-    baselineSnapshot_ = SubmodelSnapshot{};
-    baselineSnapshot_.submodel = -1;
+    histories_.assign(std::size_t(plan_->submodelCount()), ModelHistory{});
+    for (int i = 0; i < plan_->submodelCount(); ++i) histories_[std::size_t(i)].submodel = i;
+    baselineHistory_ = ModelHistory{};
+    baselineHistory_.submodel = -1;
     results_.reset();
     job_->clock.start();
     flushTimer_.start();
@@ -215,18 +215,18 @@ bool TrainingSession::waitForFinished(int timeoutMs) {
     return true;
 }
 
-bool TrainingSession::adoptRun(PastRun run) {
-    if (job_ || !run.plan) return false;
-    plan_ = std::move(run.plan);
-    snapshots_ = std::move(run.submodels);
-    snapshots_.resize(std::size_t(plan_->submodelCount()));
-    for (int i = 0; i < plan_->submodelCount(); ++i) snapshots_[std::size_t(i)].submodel = i;
+bool TrainingSession::adoptRun(ProjectRun run) {
+    if (job_) return false;
+    plan_ = std::make_shared<const SplitPlan>(std::move(run.plan));
+    histories_ = std::move(run.submodels);
+    histories_.resize(std::size_t(plan_->submodelCount()));
+    for (int i = 0; i < plan_->submodelCount(); ++i) histories_[std::size_t(i)].submodel = i;
     runHadBaseline_ = run.baseline.has_value();
-    baselineSnapshot_ = run.baseline ? std::move(*run.baseline) : SubmodelSnapshot{};
-    baselineSnapshot_.submodel = -1;
-    results_ = std::move(run.results);
+    baselineHistory_ = run.baseline ? std::move(*run.baseline) : ModelHistory{};
+    baselineHistory_.submodel = -1;
+    results_ = run.results ? std::make_shared<const ProjectResults>(std::move(*run.results)) : nullptr;
     lastStatus_ = run.status;
-    lastMessage_ = run.message;
+    lastMessage_ = QString::fromStdString(run.message);
     emit started(plan_->submodelCount(), runHadBaseline_);
     QList<int> all;
     for (int i = 0; i < plan_->submodelCount(); ++i) all.append(i);
@@ -238,12 +238,30 @@ bool TrainingSession::adoptRun(PastRun run) {
     return true;
 }
 
+std::optional<ProjectRun> TrainingSession::lastRun(bool withWeights) const {
+    if (job_ || !plan_) return std::nullopt;
+    ProjectRun run;
+    run.status = lastStatus_;
+    run.message = lastMessage_.toStdString();
+    run.plan = *plan_;
+    run.submodels = histories_;
+    if (runHadBaseline_) run.baseline = baselineHistory_;
+    if (results_) {
+        run.results = *results_;
+        if (!withWeights) {
+            run.results->model.reset();
+            run.results->baselineWeights.reset();
+        }
+    }
+    return run;
+}
+
 bool TrainingSession::clearRun() {
     if (job_) return false;
     plan_.reset();
-    snapshots_.clear();
-    baselineSnapshot_ = SubmodelSnapshot{};
-    baselineSnapshot_.submodel = -1;
+    histories_.clear();
+    baselineHistory_ = ModelHistory{};
+    baselineHistory_.submodel = -1;
     results_.reset();
     lastStatus_ = TrainStatus::Cancelled;
     lastMessage_.clear();
@@ -281,13 +299,13 @@ void TrainingSession::flush() {
     if (!job_) return;
     CollectedEvents c = job_->events->take();
     QList<int> changed;
-    for (std::size_t i = 0; i < c.submodels.size() && i < snapshots_.size(); ++i) {
+    for (std::size_t i = 0; i < c.submodels.size() && i < histories_.size(); ++i) {
         if (c.submodels[i].empty()) continue;
-        apply(snapshots_[i], c.submodels[i]);
+        apply(histories_[i], c.submodels[i]);
         changed.append(int(i));
     }
     const bool baselineChanged = !c.baseline.empty();
-    if (baselineChanged) apply(baselineSnapshot_, c.baseline);
+    if (baselineChanged) apply(baselineHistory_, c.baseline);
     for (const QString& line : c.log) emit logMessage(line);
     if (changed.isEmpty() && !baselineChanged) return;
     emit progress(changed, baselineChanged);
@@ -298,7 +316,7 @@ double TrainingSession::overallFraction() const {
     if (!job_) return 0.0;
     double total = 0, done = 0;
     for (std::size_t m = 0; m < job_->work.size(); ++m) {
-        const SubmodelSnapshot& s = m < snapshots_.size() ? snapshots_[m] : baselineSnapshot_;
+        const ModelHistory& s = m < histories_.size() ? histories_[m] : baselineHistory_;
         total += job_->work[m];
         done += job_->work[m] * doneFraction(s, job_->epochs[m]);
     }

@@ -9,53 +9,14 @@
 #include <QString>
 #include <QTimer>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "project/project_file.h"
 #include "split/parallel_trainer.h"
 #include "ui/core/project_document.h"
 
 namespace skynnet::ui {
-
-// One submodel's (or the baseline's: submodel == -1) progress snapshot, copied out of the engine.
-struct SubmodelSnapshot {
-    int submodel = 0;
-    std::vector<EpochStats> epochs;         // every finished epoch so far
-    std::vector<ResourceSample> resources;  // every resource sample so far
-    BatchProgress lastBatch;
-    bool finished = false;
-    TrainStatus status = TrainStatus::Completed;
-};
-
-// Everything a finished run produced, for the Results page and the project file.
-struct RunResults {
-    SplitPlan plan;
-    ParallelResult split;                       // combined model, per-submodel results and times
-    std::optional<BaselineResult> baseline;
-    double combinedMetric = 0, baselineMetric = 0;  // headline metric on the test set
-    Matrix combinedTestOutput, baselineTestOutput;  // for confusion matrix / scatter
-    Matrix testTargets;
-    std::vector<double> submodelMetrics;         // each on its own sub-problem (test set)
-    double wallSeconds = 0;                      // the whole job: preparation, split, baseline, evaluation
-    std::string metricName;                      // "accuracy" or "r2"
-    // The set the metrics are measured on: "test", or "validation" / "training" when the data
-    // has no test rows (test fraction 0 and no test file).
-    std::string evaluatedOn = "test";
-    long evaluatedSamples = 0;
-    // What the combined model needs to predict from raw features and to be saved or exported:
-    // the preprocessing fitted for this run and the schema of the raw data it was trained on.
-    Preprocessing preprocessing;
-    ModelSchema schema;
-};
-
-// A run that ended elsewhere (read from a project file), to be shown as if it had just ended.
-struct PastRun {
-    std::shared_ptr<const SplitPlan> plan;
-    std::vector<SubmodelSnapshot> submodels;  // one per plan submodel
-    std::optional<SubmodelSnapshot> baseline;
-    std::shared_ptr<const RunResults> results;  // null for a run that did not complete
-    TrainStatus status = TrainStatus::Completed;
-    QString message;
-};
 
 class TrainingSession : public QObject {
     Q_OBJECT
@@ -68,10 +29,16 @@ public:
     bool paused() const;
     // The plan of the current (or last) run; null before the first start.
     std::shared_ptr<const SplitPlan> plan() const { return plan_; }
-    // Snapshots of the current (or last) run, indexed by submodel; the baseline separately.
-    const std::vector<SubmodelSnapshot>& submodels() const { return snapshots_; }
-    const SubmodelSnapshot& baseline() const { return baselineSnapshot_; }
-    std::shared_ptr<const RunResults> results() const { return results_; }
+    // The curves of the current (or last) run so far, indexed by submodel; the baseline
+    // (submodel -1) separately.
+    const std::vector<ModelHistory>& submodels() const { return histories_; }
+    const ModelHistory& baseline() const { return baselineHistory_; }
+    // What the last run measured, with the combined model's and the baseline's weights as a
+    // project saves them; null before a completed run.
+    std::shared_ptr<const ProjectResults> results() const { return results_; }
+    // The last run as the project file keeps it (nullopt before any run, and while a run is in
+    // progress); withWeights false leaves out the trained weights, which only the shown run needs.
+    std::optional<ProjectRun> lastRun(bool withWeights = true) const;
     // How the last run ended (Cancelled before any run), its message, and whether it had a baseline.
     TrainStatus lastStatus() const { return lastStatus_; }
     QString lastMessage() const { return lastMessage_; }
@@ -87,9 +54,10 @@ public slots:
     void stop();    // cancel; `finished` follows once every worker has stopped
     // Blocks (GUI thread) until the background job has ended; for tests and shutdown.
     bool waitForFinished(int timeoutMs = -1);
-    // Shows a past run without training: the views get started, progress (every model) and
-    // finished, as for a run that just ended. False (nothing changes) while a job runs.
-    bool adoptRun(PastRun run);
+    // Shows a past run (read from a project file) without training: the views get started,
+    // progress (every model) and finished, as for a run that just ended. False (nothing changes)
+    // while a job runs.
+    bool adoptRun(ProjectRun run);
     // Forgets the last run (a new project): started(0, false), then finished(Cancelled).
     bool clearRun();
 
@@ -118,9 +86,9 @@ private:
     std::unique_ptr<Job> job_;
     std::shared_ptr<const SplitPlan> plan_;
     QTimer flushTimer_;
-    std::vector<SubmodelSnapshot> snapshots_;
-    SubmodelSnapshot baselineSnapshot_;
-    std::shared_ptr<const RunResults> results_;
+    std::vector<ModelHistory> histories_;
+    ModelHistory baselineHistory_;
+    std::shared_ptr<const ProjectResults> results_;
     quint64 generation_ = 0;
     int throttleMs_ = 100;
     TrainStatus lastStatus_ = TrainStatus::Cancelled;

@@ -6,14 +6,24 @@
 namespace skynnet::ui {
 namespace {
 
-// Merge ids: one per mergeable field, apart for split options and training settings.
-enum : int { splitIds = 0x5100, trainIds = 0x5200 };
+// Merge ids: one per mergeable field, apart for split options, training settings and data options.
+enum : int { splitIds = 0x5100, trainIds = 0x5200, dataIds = 0x5300 };
 enum class SplitField { Strategy, Requested, ScaleEpochs, Factor, BinaryCombine, Shuffle, Fallback, Seed, Several };
 enum class TrainField { Epochs, BatchSize, Optimizer, LearningRate, Threads, Baseline, Several };
+enum class DataField { TargetColumn, Task, Scaling, Validation, Test, Seed };
 
 QString tr(const char* text) { return QCoreApplication::translate("UndoCommands", text); }
 
 QString strategyText(Strategy s) { return QString::fromStdString(strategyName(s)); }
+
+QString scalingText(Scaling s) {
+    switch (s) {
+    case Scaling::Standardize: return tr("standardize");
+    case Scaling::MinMax: return tr("min-max");
+    case Scaling::None: return tr("none");
+    }
+    return QString::fromStdString(scalingName(s));
+}
 
 QString optionalText(const std::optional<bool>& b) {
     return !b ? tr("automatic") : (*b ? tr("on") : tr("off"));
@@ -84,14 +94,14 @@ EditDescription describeSplitEdit(const SplitOptions& a, const SplitOptions& b) 
     if (a.seed != b.seed) changes.push_back({SplitField::Seed, tr("Set split seed to %1").arg(b.seed)});
     // The fields the training settings drive (batch, optimiser slots, epochs) change with them.
     const bool othersSame = a.batchSize == b.batchSize && a.optimizerSlots == b.optimizerSlots && a.epochs == b.epochs;
-    if (changes.empty() && othersSame) return {tr("No change"), -1, true};
+    if (changes.empty() && othersSame) return {tr("No change"), -1};
     if (changes.size() != 1 || !othersSame) return {tr("Change split options"), -1};
     const SplitField f = changes.front().first;
     const bool merges = f == SplitField::Requested || f == SplitField::Factor || f == SplitField::Seed;
     return {changes.front().second, merges ? splitIds + int(f) : -1};
 }
 
-EditDescription describeTrainEdit(const TrainSettings& a, const TrainSettings& b) {
+EditDescription describeTrainEdit(const ProjectTraining& a, const ProjectTraining& b) {
     const TrainConfig &x = a.config, &y = b.config;
     std::vector<std::pair<TrainField, QString>> changes;
     if (x.epochs != y.epochs) changes.push_back({TrainField::Epochs, tr("Set epochs to %1").arg(y.epochs)});
@@ -107,14 +117,14 @@ EditDescription describeTrainEdit(const TrainSettings& a, const TrainSettings& b
     if (a.trainBaseline != b.trainBaseline)
         changes.push_back({TrainField::Baseline, b.trainBaseline ? tr("Train the baseline") : tr("Skip the baseline")});
     // Any other difference (loss, early stopping, ...) makes it a multi-field edit.
-    TrainSettings known = a;
+    ProjectTraining known = a;
     known.config.epochs = y.epochs;
     known.config.batchSize = y.batchSize;
     known.config.optimizer.kind = y.optimizer.kind;
     known.config.optimizer.learningRate = y.optimizer.learningRate;
     known.threadBudget = b.threadBudget;
     known.trainBaseline = b.trainBaseline;
-    if (a == b) return {tr("No change"), -1, true};
+    if (a == b) return {tr("No change"), -1};
     if (changes.size() != 1 || !(known == b)) return {tr("Change training settings"), -1};
     const TrainField f = changes.front().first;
     const bool merges = f == TrainField::Epochs || f == TrainField::BatchSize || f == TrainField::LearningRate ||
@@ -122,48 +132,28 @@ EditDescription describeTrainEdit(const TrainSettings& a, const TrainSettings& b
     return {changes.front().second, merges ? trainIds + int(f) : -1};
 }
 
-NetworkCommand::NetworkCommand(ProjectDocument* document, NetworkSpec before, NetworkSpec after, const QString& text)
-    : DocumentCommand(document, text), before_(std::move(before)), after_(std::move(after)) {}
 
-void NetworkCommand::undo() { document_->setNetwork(before_); }
-void NetworkCommand::redo() { document_->setNetwork(after_); }
-
-SplitOptionsCommand::SplitOptionsCommand(ProjectDocument* document, SplitOptions before, SplitOptions after)
-    : DocumentCommand(document, QString()), before_(std::move(before)), after_(std::move(after)) {
-    const EditDescription d = describeSplitEdit(before_, after_);
-    setText(d.text);
-    id_ = d.mergeId;
+EditDescription describeDataEdit(const ProjectDataSource& a, const ProjectDataSource& b) {
+    std::vector<std::pair<DataField, QString>> changes;
+    if (a.targetColumn != b.targetColumn)
+        changes.push_back({DataField::TargetColumn, b.targetColumn.empty()
+                                                        ? tr("Set target column to the last column")
+                                                        : tr("Set target column to %1").arg(QString::fromStdString(b.targetColumn))});
+    if (a.task != b.task)
+        changes.push_back({DataField::Task, b.task ? tr("Set task to %1").arg(QString::fromStdString(taskName(*b.task)))
+                                                   : tr("Detect the task")});
+    if (a.scaling != b.scaling)
+        changes.push_back({DataField::Scaling, tr("Set scaling to %1").arg(scalingText(b.scaling))});
+    if (a.validationFraction != b.validationFraction)
+        changes.push_back({DataField::Validation, tr("Set validation fraction to %1").arg(b.validationFraction)});
+    if (a.testFraction != b.testFraction)
+        changes.push_back({DataField::Test, tr("Set test fraction to %1").arg(b.testFraction)});
+    if (a.seed != b.seed) changes.push_back({DataField::Seed, tr("Set data split seed to %1").arg(qulonglong(b.seed))});
+    if (a == b) return {tr("No change"), -1};
+    if (changes.size() != 1) return {tr("Change data options"), -1};  // files too, or several options at once
+    const DataField f = changes.front().first;
+    const bool merges = f == DataField::Validation || f == DataField::Test || f == DataField::Seed;  // spin boxes
+    return {changes.front().second, merges ? dataIds + int(f) : -1};
 }
-
-bool SplitOptionsCommand::mergeWith(const QUndoCommand* other) {
-    if (sealed()) return false;
-    after_ = static_cast<const SplitOptionsCommand*>(other)->after_;  // same id: same class
-    const EditDescription d = describeSplitEdit(before_, after_);
-    setText(d.text);
-    setObsolete(d.unchanged);  // typed back to where it was: no step at all
-    return true;
-}
-
-void SplitOptionsCommand::undo() { document_->setSplitOptions(before_); }
-void SplitOptionsCommand::redo() { document_->setSplitOptions(after_); }
-
-TrainSettingsCommand::TrainSettingsCommand(ProjectDocument* document, TrainSettings before, TrainSettings after)
-    : DocumentCommand(document, QString()), before_(std::move(before)), after_(std::move(after)) {
-    const EditDescription d = describeTrainEdit(before_, after_);
-    setText(d.text);
-    id_ = d.mergeId;
-}
-
-bool TrainSettingsCommand::mergeWith(const QUndoCommand* other) {
-    if (sealed()) return false;
-    after_ = static_cast<const TrainSettingsCommand*>(other)->after_;
-    const EditDescription d = describeTrainEdit(before_, after_);
-    setText(d.text);
-    setObsolete(d.unchanged);
-    return true;
-}
-
-void TrainSettingsCommand::undo() { document_->setTrainSettings(before_); }
-void TrainSettingsCommand::redo() { document_->setTrainSettings(after_); }
 
 }  // namespace skynnet::ui

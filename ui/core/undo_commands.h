@@ -5,6 +5,8 @@
 // (typing "512" is undone at once) until the document seals the step: the box lost focus, the user
 // pressed Enter, another step was pushed, undone or redone, or the project was saved.
 #include <QUndoCommand>
+#include <functional>
+#include <utility>
 
 #include "ui/core/project_document.h"
 
@@ -23,53 +25,53 @@ private:
     bool sealed_ = false;
 };
 
-// Add, remove, move or edit a layer, or apply a preset: the whole network before and after (a
-// network is a few layers, and one kind of command keeps every structural edit consistent).
-class NetworkCommand : public DocumentCommand {
-public:
-    NetworkCommand(ProjectDocument* document, NetworkSpec before, NetworkSpec after, const QString& text);
-    void undo() override;
-    void redo() override;
-
-private:
-    NetworkSpec before_, after_;
-};
-
-class SplitOptionsCommand : public DocumentCommand {
-public:
-    SplitOptionsCommand(ProjectDocument* document, SplitOptions before, SplitOptions after);
-    int id() const override { return id_; }
-    bool mergeWith(const QUndoCommand* other) override;
-    void undo() override;
-    void redo() override;
-
-private:
-    SplitOptions before_, after_;
-    int id_;
-};
-
-class TrainSettingsCommand : public DocumentCommand {
-public:
-    TrainSettingsCommand(ProjectDocument* document, TrainSettings before, TrainSettings after);
-    int id() const override { return id_; }
-    bool mergeWith(const QUndoCommand* other) override;
-    void undo() override;
-    void redo() override;
-
-private:
-    TrainSettings before_, after_;
-    int id_;
-};
-
 // What an edit changed, for the command's text ("Set epochs to 512") and its merge id (-1 for
 // fields that do not merge: combo boxes, check boxes, several fields at once).
 struct EditDescription {
     QString text;
     int mergeId = -1;
-    bool unchanged = false;  // before and after are equal
 };
+
+// One value of the document (the network, the split options, the training settings, the data
+// options) changed: the whole value before and after, set through one of the document's setters.
+// Values are a few fields or layers, so holding both whole keeps every kind of edit consistent.
+template <typename T>
+class ValueCommand : public DocumentCommand {
+public:
+    using Setter = void (ProjectDocument::*)(const T&);
+    using Describe = std::function<EditDescription(const T& before, const T& after)>;
+
+    ValueCommand(ProjectDocument* document, Setter set, T before, T after, Describe describe)
+        : DocumentCommand(document, QString()), set_(set), describe_(std::move(describe)), before_(std::move(before)),
+          after_(std::move(after)) {
+        const EditDescription d = describe_(before_, after_);
+        setText(d.text);
+        id_ = d.mergeId;
+    }
+
+    int id() const override { return id_; }
+    bool mergeWith(const QUndoCommand* other) override {
+        const auto* next = dynamic_cast<const ValueCommand*>(other);  // equal ids: the same field
+        if (sealed() || !next || next->set_ != set_) return false;
+        after_ = next->after_;
+        setText(describe_(before_, after_).text);
+        setObsolete(before_ == after_);  // typed back to where it was: no step at all
+        return true;
+    }
+    void undo() override { (document_->*set_)(before_); }
+    void redo() override { (document_->*set_)(after_); }
+
+private:
+    Setter set_;
+    Describe describe_;
+    T before_, after_;
+    int id_ = -1;
+};
+
 QString describeNetworkEdit(const NetworkSpec& before, const NetworkSpec& after);  // "Add layer 3", ...
 EditDescription describeSplitEdit(const SplitOptions& before, const SplitOptions& after);
-EditDescription describeTrainEdit(const TrainSettings& before, const TrainSettings& after);
+EditDescription describeTrainEdit(const ProjectTraining& before, const ProjectTraining& after);
+// Scaling, the validation and test fractions, the split seed, the target column and the task.
+EditDescription describeDataEdit(const ProjectDataSource& before, const ProjectDataSource& after);
 
 }  // namespace skynnet::ui

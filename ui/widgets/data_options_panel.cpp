@@ -8,6 +8,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <initializer_list>
 
 #include "core/error.h"
 #include "data/training_checks.h"
@@ -60,6 +61,9 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
     for (QDoubleSpinBox* s : {validation_, test_})
         connect(s, &QDoubleSpinBox::valueChanged, this, &DataOptionsPanel::applyPreparation);
     connect(seed_, &QSpinBox::valueChanged, this, &DataOptionsPanel::applyPreparation);
+    // Typing "25" is one undoable step, ended when the box loses focus or Enter is pressed.
+    for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*>{validation_, test_, seed_})
+        connect(box, &QAbstractSpinBox::editingFinished, document_, &ProjectDocument::sealEdits);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -112,7 +116,7 @@ void DataOptionsPanel::applyPreparation() {
         return;
     }
     emit problemSolved();
-    document_->setDataSettings(s);
+    document_->editDataSettings(s);  // one undoable step
 }
 
 void DataOptionsPanel::requestReload() {

@@ -1,7 +1,7 @@
 #pragma once
 // The Data page's settings: which column is the target and which task, then how the data is
 // prepared (scaling, validation and test shares, split seed). Preparation changes go straight to
-// the document; column and task changes need a reload, which the page runs.
+// the document as undoable steps; column and task changes need a reload, which the page runs.
 #include <QWidget>
 
 #include "ui/core/project_document.h"
@@ -18,6 +18,12 @@ class DataOptionsPanel : public QWidget {
 public:
     explicit DataOptionsPanel(ProjectDocument* document, QWidget* parent = nullptr);
     void refresh();  // widgets <- document
+    QComboBox* targetColumnBox() const { return targetColumn_; }
+    QComboBox* taskBox() const { return task_; }
+    QComboBox* scalingBox() const { return scaling_; }
+    QDoubleSpinBox* validationBox() const { return validation_; }  // percent
+    QDoubleSpinBox* testBox() const { return test_; }
+    QSpinBox* seedBox() const { return seed_; }
 
 signals:
     void reloadRequested(const skynnet::ProjectDataSource& settings);

@@ -216,7 +216,16 @@ void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation,
             session_->stop();
             session_->waitForFinished();
         }
-        document_->setData(settings, std::move(data.train), std::move(data.test));
+        const ProjectDataSource& current = document_->dataSettings();
+        const bool sameFiles = document_->hasData() && settings.train.path == current.train.path &&
+                               settings.trainLabels.path == current.trainLabels.path &&
+                               settings.test.path == current.test.path && settings.testLabels.path == current.testLabels.path;
+        // Another target column or task of the same files is an edit of the data's options;
+        // other files are a new start.
+        if (sameFiles && !(settings == current) && exampleId.isEmpty())
+            document_->editData(settings, std::move(data.train), std::move(data.test));
+        else
+            document_->setData(settings, std::move(data.train), std::move(data.test));
         if (!exampleId.isEmpty()) applyExampleProject(document_, exampleId);
     } catch (const DataLoadError& e) {
         error = e.message();

@@ -46,6 +46,7 @@ public:
     BarChart* classChart() const { return classChart_; }
     QMenu* recentMenu() const { return recentMenu_; }
     QMenu* examplesMenu() const { return examplesMenu_; }
+    DataOptionsPanel* optionsPanel() const { return options_; }
 
 signals:
     void loadStarted(const QString& path);

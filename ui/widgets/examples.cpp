@@ -98,7 +98,7 @@ void applyExampleProject(ProjectDocument* document, const QString& id) {
     split.strategy = Strategy::Auto;
     split.requested = 3;
     document->setSplitOptions(split);
-    TrainSettings t = document->trainSettings();
+    ProjectTraining t = document->trainSettings();
     t.config.epochs = id == QLatin1String("spirals") ? 100 : 60;
     t.config.batchSize = id == QLatin1String("sine") ? 32 : 16;
     t.config.optimizer.learningRate = 0.01f;

@@ -106,7 +106,7 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
         // setting made before the data would freeze the data-dependent defaults (epochs).
         if (ok && !budgetRestored_) {
             budgetRestored_ = true;
-            TrainSettings t = document_->trainSettings();
+            ProjectTraining t = document_->trainSettings();
             if (settings_->threadBudget() != t.threadBudget) {
                 t.threadBudget = settings_->threadBudget();
                 document_->setTrainSettings(t);

@@ -46,7 +46,7 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
     try {
         (void)describe(net);
         if (document.hasData()) {
-            const TrainSettings& t = document.trainSettings();
+            const ProjectTraining& t = document.trainSettings();
             const std::int64_t need = trainingMemoryBytes(
                 net, t.config.batchSize, slotsPerParam(t.config.optimizer.kind, t.config.optimizer.momentum));
             const std::int64_t have = availableMemoryBytes();

@@ -157,7 +157,7 @@ void NetworkPage::refresh() {
     const NetworkSpec& net = document_->network();
     QString totals;
     try {
-        const TrainSettings& t = document_->trainSettings();
+        const ProjectTraining& t = document_->trainSettings();
         totals = tr("<b>%1</b> — input %2 · <b>%3 parameters</b> · %4 FLOPs per sample (forward) · about %5 to train "
                     "at batch %6")
                      .arg(QString::fromStdString(net.widthsSummary()), QString::fromStdString(net.input.toString()),

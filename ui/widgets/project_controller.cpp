@@ -140,7 +140,7 @@ ProjectController::ProjectController(const Collaborators& with, QObject* parent)
     createActions();
     // A new run replaces the session's last one: keep the old one's curves in the project.
     connect(session, &TrainingSession::aboutToReplaceRun, this, [doc, session] {
-        if (auto run = runOf(*session, false)) doc->archiveRun(std::move(*run));
+        if (auto run = session->lastRun(false)) doc->archiveRun(std::move(*run));
     });
     // A trained model is worth a question before it is thrown away; a stopped run is not.
     connect(session, &TrainingSession::finished, this, [doc, session](TrainStatus status) {
@@ -195,7 +195,7 @@ void ProjectController::refreshRecentMenu() {
 void ProjectController::updateActions() {
     const auto results = session_->results();
     const bool running = session_->running();
-    export_->setEnabled(!running && results && results->split.model.submodelCount() > 0);
+    export_->setEnabled(!running && results && results->model);
     const ProjectDocument* doc = document_;
     const std::string& data = doc->dataSettings().train.path;
     locate_->setEnabled(!doc->hasData() && !data.empty() && data.rfind("builtin:", 0) != 0);
@@ -425,7 +425,7 @@ bool ProjectController::saveTo(const QString& path) {
 
 void ProjectController::showExportDialog() {
     const auto results = session_->results();
-    const std::optional<SavedCombinedModel> model = results ? savedModelOf(*results) : std::nullopt;
+    const std::optional<SavedCombinedModel> model = results ? results->model : std::nullopt;
     if (!model) return;
     const QString project = document_->filePath();
     const QString base = project.isEmpty() ? settings_->lastProjectFolder() + QStringLiteral("/model")

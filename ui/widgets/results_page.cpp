@@ -133,7 +133,8 @@ void ResultsPage::clear(const QString& why) {
 
 void ResultsPage::refresh() {
     const auto r = session_->results();
-    if (!r) {
+    const auto plan = session_->plan();
+    if (!r || !plan) {
         clear(tr("No results yet."));
         return;
     }
@@ -144,36 +145,36 @@ void ResultsPage::refresh() {
                        .arg(metric, metricText_)
                        .arg(r->evaluatedSamples)
                        .arg(QString::fromStdString(r->evaluatedOn))
-                       .arg(r->plan.submodelCount())
-                       .arg(QString::fromStdString(strategyName(r->plan.strategy)));
+                       .arg(plan->submodelCount())
+                       .arg(QString::fromStdString(strategyName(plan->strategy)));
     if (r->baseline) {
-        const double wallBase = r->baseline->result.wallSeconds;
+        const double wallBase = r->baseline->wallSeconds;
         text += tr(" — baseline %1 %2. Split run %3 against the baseline's %4")
-                    .arg(metric, formatMetric(r->baselineMetric), formatDuration(r->split.wallSeconds), formatDuration(wallBase));
-        if (r->split.wallSeconds > 0) text += tr(" (%1x)").arg(wallBase / r->split.wallSeconds, 0, 'f', 2);
+                    .arg(metric, formatMetric(r->baselineMetric), formatDuration(r->splitWallSeconds), formatDuration(wallBase));
+        if (r->splitWallSeconds > 0) text += tr(" (%1x)").arg(wallBase / r->splitWallSeconds, 0, 'f', 2);
         text += QLatin1Char('.');
     }
     headline_->setText(text);
 
     // Bar charts: combined, each submodel, baseline.
-    const int n = r->plan.submodelCount();
+    const int n = plan->submodelCount();
     QStringList categories{tr("combined")};
     for (int i = 0; i < n; ++i) categories << tr("sub %1").arg(i + 1);
     if (r->baseline) categories << tr("baseline");
-    std::vector<double> metricV{r->combinedMetric}, wallV{r->split.wallSeconds}, cpuV{r->split.cpuSeconds},
-        memV{double(r->split.peakConcurrentBytes) / 1e6};
+    std::vector<double> metricV{r->combinedMetric}, wallV{r->splitWallSeconds}, cpuV{r->splitCpuSeconds},
+        memV{double(r->peakConcurrentBytes) / 1e6};
     for (int i = 0; i < n; ++i) {
         const auto k = std::size_t(i);
         metricV.push_back(k < r->submodelMetrics.size() ? r->submodelMetrics[k] : 0.0);
-        wallV.push_back(k < r->split.submodelWallSeconds.size() ? r->split.submodelWallSeconds[k] : 0.0);
-        cpuV.push_back(k < r->split.submodelCpuSeconds.size() ? r->split.submodelCpuSeconds[k] : 0.0);
-        memV.push_back(k < r->split.submodels.size() ? double(r->split.submodels[k].peakBytes()) / 1e6 : 0.0);
+        wallV.push_back(k < r->submodelWallSeconds.size() ? r->submodelWallSeconds[k] : 0.0);
+        cpuV.push_back(k < r->submodelCpuSeconds.size() ? r->submodelCpuSeconds[k] : 0.0);
+        memV.push_back(k < r->submodels.size() ? double(r->submodels[k].peakBytes()) / 1e6 : 0.0);
     }
     if (r->baseline) {
         metricV.push_back(r->baselineMetric);
-        wallV.push_back(r->baseline->result.wallSeconds);
-        cpuV.push_back(r->baseline->result.cpuSeconds);
-        memV.push_back(double(r->baseline->result.peakBytes()) / 1e6);
+        wallV.push_back(r->baseline->wallSeconds);
+        cpuV.push_back(r->baseline->cpuSeconds);
+        memV.push_back(double(r->baseline->peakBytes()) / 1e6);
     }
     metricChart_->setTitle(tr("%1 (%2 set; submodels on their own sub-problem)").arg(metric, QString::fromStdString(r->evaluatedOn)));
     metricChart_->setUpperBound(1.0);  // accuracy and R² never exceed 1
@@ -189,15 +190,16 @@ void ResultsPage::refresh() {
 
 void ResultsPage::showErrors() {
     const auto r = session_->results();
-    if (!r || !hasResults_) return;
+    const auto plan = session_->plan();
+    if (!r || !plan || !hasResults_) return;
     const bool baseline = modelChoice_->currentIndex() == 1 && r->baseline;
     const Matrix& output = baseline ? r->baselineTestOutput : r->combinedTestOutput;
     if (output.rows() == 0 || output.rows() != r->testTargets.rows()) return;
 
-    if (r->plan.task != Task::Regression) {
+    if (plan->task != Task::Regression) {
         errorsStack_->setCurrentIndex(0);
         QStringList names = classNamesOf(session_);
-        const int classes = r->plan.task == Task::Binary ? 2 : int(output.cols());
+        const int classes = plan->task == Task::Binary ? 2 : int(output.cols());
         const ClassificationMetrics m =
             classificationMetrics(trueClasses(r->testTargets), predictedClasses(output), classes);
         while (names.size() < classes) names << QString::number(names.size());

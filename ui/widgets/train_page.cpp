@@ -200,7 +200,7 @@ void TrainPage::showError(const QString& text) {
 
 void TrainPage::fromDocument() {
     updating_ = true;
-    const TrainSettings& t = document_->trainSettings();
+    const ProjectTraining& t = document_->trainSettings();
     epochs_->setValue(t.config.epochs);
     batch_->setValue(t.config.batchSize);
     optimizer_->setCurrentIndex(std::max(0, optimizer_->findData(int(t.config.optimizer.kind))));
@@ -214,7 +214,7 @@ void TrainPage::fromDocument() {
 
 void TrainPage::toDocument() {
     if (updating_) return;
-    TrainSettings t = document_->trainSettings();
+    ProjectTraining t = document_->trainSettings();
     t.config.epochs = epochs_->value();
     t.config.batchSize = batch_->value();
     t.config.optimizer.kind = OptimizerKind(optimizer_->currentData().toInt());

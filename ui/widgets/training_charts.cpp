@@ -57,7 +57,7 @@ void TrainingCharts::onProgress(const QList<int>& changed, bool baselineChanged)
     for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->endAppending();
 }
 
-void TrainingCharts::update(const SubmodelSnapshot& s) {
+void TrainingCharts::update(const ModelHistory& s) {
     const int id = s.submodel;
     Seen& seen = seen_[id];
     for (; seen.epochs < s.epochs.size(); ++seen.epochs) {

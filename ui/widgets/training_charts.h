@@ -8,11 +8,14 @@
 
 class QCheckBox;
 
+namespace skynnet {
+struct ModelHistory;
+}
+
 namespace skynnet::ui {
 
 class LiveChart;
 class TrainingSession;
-struct SubmodelSnapshot;
 
 class TrainingCharts : public QWidget {
     Q_OBJECT
@@ -28,7 +31,7 @@ public:
 private:
     void onStarted(int submodels, bool withBaseline);
     void onProgress(const QList<int>& changed, bool baselineChanged);
-    void update(const SubmodelSnapshot& snapshot);
+    void update(const ModelHistory& snapshot);
 
     struct Seen {
         std::size_t epochs = 0, resources = 0;
