@@ -80,11 +80,7 @@ private slots:
         }
 
         // The saved combined model, fed the project's test rows raw, gives the recorded figures.
-        DataRequest request;
-        request.path = after.data.train.path;
-        request.target = after.data.targetColumn;
-        request.task = after.data.task;
-        const Dataset all = loadTrainingData(request);
+        const Dataset all = loadTrainingData(after.data.trainRequest());
         const SplitIndices idx = splitIndices(all, after.data.validationFraction, after.data.testFraction, after.data.seed);
         const Dataset test = all.subset(idx.test);
         QCOMPARE(long(test.size()), res.evaluatedSamples);

@@ -170,11 +170,7 @@ private slots:
         QCOMPARE(res.model->schema.featureNames, (std::vector<std::string>{"width", "height", "depth"}));
 
         // The run's test rows, split again from the settings, predicted as they were then.
-        DataRequest request;
-        request.path = p.data.train.path;
-        request.target = p.data.targetColumn;
-        request.task = p.data.task;
-        const Dataset all = loadTrainingData(request);
+        const Dataset all = loadTrainingData(p.data.trainRequest());
         const SplitIndices idx = splitIndices(all, p.data.validationFraction, p.data.testFraction, p.data.seed);
         const Dataset test = all.subset(idx.test);
         QCOMPARE(long(test.size()), res.evaluatedSamples);

@@ -5,17 +5,9 @@
 namespace skynnet::cli {
 namespace {
 
-DataRequest requestOf(const ProjectDataFile& file, const ProjectDataFile& labels, const ProjectDataSource& s,
-                      const std::string& part) {
-    DataRequest r;
-    r.option = "project data " + part;
-    r.path = file.path;
-    r.labels = labels.path;
-    r.target = s.targetColumn;
-    r.task = s.task;
-    r.labelsOption = "project data " + part + "Labels";
-    r.targetOption = "project data targetColumn";
-    return r;
+// The project file's own field names, so a message points into the file.
+DataRequestNames projectFields(const std::string& part) {
+    return {"project data " + part, "project data " + part + "Labels", "project data targetColumn"};
 }
 
 }  // namespace
@@ -23,8 +15,8 @@ DataRequest requestOf(const ProjectDataFile& file, const ProjectDataFile& labels
 PreparedData prepareProjectData(const ProjectDataSource& s) {
     // prepareData() splits with config.seed: here the project's data seed, as in the app.
     TrainOptions o;
-    o.data = requestOf(s.train, s.trainLabels, s, "train");
-    if (!s.test.path.empty()) o.testData = requestOf(s.test, s.testLabels, s, "test");
+    o.data = s.trainRequest(projectFields("train"));
+    if (!s.test.path.empty()) o.testData = s.testRequest(projectFields("test"));
     o.validationFraction = s.validationFraction;
     o.testFraction = s.testFraction;
     o.scaling = s.scaling;

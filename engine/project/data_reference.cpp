@@ -122,6 +122,31 @@ PreparationSettings ProjectDataSource::preparation() const {
     return p;
 }
 
+namespace {
+
+DataRequest requestOf(const ProjectDataFile& file, const ProjectDataFile& labels, const ProjectDataSource& s,
+                      const DataRequestNames& names) {
+    DataRequest r;
+    r.option = names.file;
+    r.labelsOption = names.labels;
+    r.targetOption = names.target;
+    r.path = file.path;
+    r.labels = labels.path;
+    r.target = s.targetColumn;
+    r.task = s.task;
+    return r;
+}
+
+}  // namespace
+
+DataRequest ProjectDataSource::trainRequest(const DataRequestNames& names) const {
+    return requestOf(train, trainLabels, *this, names);
+}
+
+DataRequest ProjectDataSource::testRequest(const DataRequestNames& names) const {
+    return requestOf(test, testLabels, *this, names);
+}
+
 std::vector<std::string> ProjectDataSource::problems() const {
     std::vector<std::string> out;
     for (const auto& [key, member] : dataFiles) {

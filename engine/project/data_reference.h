@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/task.h"
+#include "data/data_source.h"
 #include "data/prepared_data.h"
 #include "data/preprocessing.h"
 #include "io/json.h"
@@ -45,6 +46,12 @@ struct ProjectDataFile {
     bool operator==(const ProjectDataFile&) const = default;
 };
 
+// What a front end calls the settings a data request came from, for its messages
+// ("data file: ...", "project data train: ...").
+struct DataRequestNames {
+    std::string file = "data file", labels = "labels file", target = "target column";
+};
+
 // The dataset reference and the preprocessing settings (what DataSettings holds in the app).
 struct ProjectDataSource {
     ProjectDataFile train, trainLabels, test, testLabels;
@@ -57,6 +64,10 @@ struct ProjectDataSource {
     bool operator==(const ProjectDataSource&) const = default;
     // How its data is prepared for training (data/prepared_data.h).
     PreparationSettings preparation() const;
+    // What the data front end (data/data_source.h) loads: the training file, or the separate test
+    // file, with its labels file, the target column and the task.
+    DataRequest trainRequest(const DataRequestNames& names = {}) const;
+    DataRequest testRequest(const DataRequestNames& names = {}) const;
     // Files that are Changed or Missing, for messages: "train (/data/x.csv): missing".
     std::vector<std::string> problems() const;
 };

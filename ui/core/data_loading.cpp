@@ -7,33 +7,16 @@
 #include "data/training_checks.h"
 
 namespace skynnet::ui {
-namespace {
-
-// The engine's data front end, shared with skynnet-cli; the option names read as the app's words.
-DataRequest request(const ProjectDataFile& file, const ProjectDataFile& labels, const ProjectDataSource& s) {
-    DataRequest r;
-    r.option = "data file";
-    r.labelsOption = "labels file";
-    r.targetOption = "target column";
-    r.path = file.path;
-    r.labels = labels.path;
-    r.target = s.targetColumn;
-    r.task = s.task;
-    return r;
-}
-
-}  // namespace
-
 LoadedData loadData(const ProjectDataSource& settings) {
     if (settings.train.path.empty()) throw Error("no data file chosen");
-    auto train = std::make_shared<Dataset>(loadTrainingData(request(settings.train, settings.trainLabels, settings)));
+    auto train = std::make_shared<Dataset>(loadTrainingData(settings.trainRequest()));
     train->validate();
     if (train->size() == 0) throw Error(train->source + ": no samples");
     LoadedData loaded;
     loaded.warnings =
         checkTrainable(*train, settings.validationFraction, settings.testFraction, !settings.test.path.empty());
     if (!settings.test.path.empty()) {
-        Dataset test = loadLike(request(settings.test, settings.testLabels, settings), train->schema(), true);
+        Dataset test = loadLike(settings.testRequest(), train->schema(), true);
         test.validate();
         loaded.test = std::make_shared<const Dataset>(std::move(test));
     }
