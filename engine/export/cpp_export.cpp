@@ -98,6 +98,11 @@ const char* activationEnum(Activation a) {
     case Activation::Sigmoid: return "Act::Sigmoid";
     case Activation::Tanh: return "Act::Tanh";
     case Activation::Softmax: return "Act::Softmax";
+    case Activation::GELU:
+    case Activation::ReLU6:
+    case Activation::Softplus:
+    case Activation::ELU:
+        throw Error("C++ export: the activation " + activationName(a) + " cannot be written yet");
     }
     return "Act::Linear";
 }

@@ -180,6 +180,12 @@ std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector
         case Activation::Sigmoid: cur = b.op("Sigmoid", {cur}, name + "/sigmoid"); break;
         case Activation::Tanh: cur = b.op("Tanh", {cur}, name + "/tanh"); break;
         case Activation::Softmax: cur = b.opAxis("Softmax", {cur}, name + "/softmax", 1); break;
+        case Activation::GELU:
+        case Activation::ReLU6:
+        case Activation::Softplus:
+        case Activation::ELU:
+            throw Error("ONNX export: " + name + " has the activation " + activationName(activation) +
+                        ", which the exporter cannot write yet");
         }
     };
     for (const LayerSpec& l : spec.layers)

@@ -1,7 +1,5 @@
 #include "layers/dense.h"
 
-#include <cmath>
-
 namespace skynnet {
 
 std::int64_t matrixBytes(const Matrix& m) { return std::int64_t(m.size()) * std::int64_t(sizeof(Scalar)); }
@@ -11,14 +9,7 @@ void Dense::build(Shape input, Rng& rng) {
     output_ = Shape::flat(units_);
     const Index fanIn = input.size();
     weights_.resize(fanIn, units_);
-    // He: N(0, 2/fan_in) for ReLU families; Glorot: U(+-sqrt(6/(fan_in+fan_out))) for the rest.
-    if (init_ == Init::He) {
-        const float sd = std::sqrt(2.0f / float(fanIn));
-        for (Index i = 0; i < weights_.size(); ++i) weights_.data()[i] = rng.normal(0.0f, sd);
-    } else {
-        const float limit = std::sqrt(6.0f / float(fanIn + units_));
-        for (Index i = 0; i < weights_.size(); ++i) weights_.data()[i] = rng.uniform(-limit, limit);
-    }
+    drawWeights(weights_, init_, fanIn, units_, rng);
     bias_ = Matrix::Zero(1, units_);
     gradWeights_ = Matrix::Zero(fanIn, units_);
     gradBias_ = Matrix::Zero(1, units_);
