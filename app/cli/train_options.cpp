@@ -33,7 +33,10 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         {"--test-labels", "PATH", "IDX labels file of --test-data"},
         {"--target", "COL", "CSV target column, by name or 0-based index (default: the last column)"},
         {"--task", "TASK", "classification, binary or regression (default: detected from the data)"},
-        {"--layers", "LIST", std::string("hidden layers, e.g. dense:512:relu,dropout:0.2,dense:256:relu (default ") + defaultLayers + ")"},
+        {"--layers", "LIST", std::string("hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
+                                          "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
+                                          "gap, bn, activation:ACT; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
+                                          "(default ") + defaultLayers + ")"},
         {"--epochs", "E", "training epochs (default 10)"},
         {"--batch", "B", "batch size (default 32)"},
         {"--optimizer", "NAME", "sgd, adam, adamw or rmsprop (default adam)"},
