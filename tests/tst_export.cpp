@@ -558,6 +558,18 @@ private slots:
         single.weights = handSetWeights(single.spec, 3);
         return asCombined(single);
     }
+    // The activations without an ONNX operator of their own in opsets 13 to 17 (GELU), or with
+    // one of another name (ReLU6 as Clip), on a dense network and on an image.
+    static SavedCombinedModel handSetActivations() {
+        SavedModel single;
+        single.schema.task = Task::Classification;
+        single.spec = imageSpec({1, 2, 3}, "conv:2:2x2:same:gelu,activation:relu6,flatten,dense:5:gelu,activation:relu6,"
+                                           "activation:softplus,dense:4:elu,activation:gelu",
+                                3);
+        single.weights = handSetWeights(single.spec, 6);
+        for (float& w : single.weights) w *= 3.0f;  // large values: ReLU6 clips, Softplus and ELU saturate
+        return asCombined(single);
+    }
     static SavedCombinedModel handSetCombinedCnn() {
         SavedCombinedModel m;
         m.rule.strategy = Strategy::ClassGroups;
@@ -627,6 +639,17 @@ private slots:
         QCOMPARE(dims("sub1/dense1/W"), (QList<int>{12, 8}));
         QCOMPARE(dims("sub1/bn2/gamma"), QList<int>{8});
 
+        exportOnnx(handSetActivations(), path("activations.onnx"));
+        QStringList ops3;
+        for (const auto& n : describeGraph(dir_.filePath("activations.onnx"))["nodes"].toArray())
+            ops3 << n.toObject()["op"].toString();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QStringList gelu{"Mul", "Erf", "Add", "Mul", "Mul"};  // 0.5 x (1 + erf(x / sqrt 2))
+        const QStringList expected = QStringList{"Reshape", "Conv"} + gelu + QStringList{"Clip", "Flatten", "Gemm"} + gelu +
+                                     QStringList{"Clip", "Softplus", "Gemm", "Elu"} + gelu +
+                                     QStringList{"Gemm", "Softmax", "Mean", "Identity"};
+        QCOMPARE(ops3, expected);
+
         const QJsonObject two = describeGraph(dir_.filePath("cnn_combined.onnx"));
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QStringList ops2;
@@ -642,7 +665,10 @@ private slots:
         const QString missing = onnxRuntimeMissing(node);
         if (!missing.isEmpty()) SKIP_UNLESS_CI(qPrintable(missing));
         const SavedCombinedModel single = handSetSingleCnn(), combined = handSetCombinedCnn();
+        const SavedCombinedModel activations = handSetActivations();
         const Matrix raw = uniformRows(24, single.inputColumns(), -2.0f, 2.0f, 7);
+        const Matrix wide = uniformRows(24, activations.inputColumns(), -3.0f, 3.0f, 8);
+        exportOnnx(activations, path("activations.onnx"));
         exportOnnx(single, path("cnn_single.onnx"));
         exportOnnx(combined, path("cnn_combined.onnx"), {17});
         exportSubmodelOnnx(combined, 1, path("cnn_combined_sub2.onnx"));
@@ -657,20 +683,24 @@ private slots:
         const std::vector<Matrix> ort = runOnnxRuntime(node, dir_.path(),
                                                        {{dir_.filePath("cnn_single.onnx"), raw, "probabilities"},
                                                         {dir_.filePath("cnn_combined.onnx"), raw, "probabilities"},
-                                                        {dir_.filePath("cnn_combined_sub2.onnx"), raw, "outputs"}},
+                                                        {dir_.filePath("cnn_combined_sub2.onnx"), raw, "outputs"},
+                                                        {dir_.filePath("activations.onnx"), wide, "probabilities"}},
                                                        error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QCOMPARE(ort.size(), std::size_t(3));
+        QCOMPARE(ort.size(), std::size_t(4));
         const Matrix cppSingle = runCppHeader(single, dir_.path(), "cnn_single", raw, error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         const Matrix cppCombined = runCppHeader(combined, dir_.path(), "cnn_combined", raw, error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        for (const auto& [name, a, b] : {std::tuple{"single", ort[0], cppSingle}, std::tuple{"combined", ort[1], cppCombined}}) {
+        const Matrix cppActivations = runCppHeader(activations, dir_.path(), "activations", wide, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (const auto& [name, a, b] : {std::tuple{"single", ort[0], cppSingle}, std::tuple{"combined", ort[1], cppCombined},
+                                         std::tuple{"activations", ort[3], cppActivations}}) {
             const double d = maxDifference(a, b);
             QVERIFY2(d <= kTolerance, qPrintable(QString(name) + ": ONNX Runtime and the C++ header differ by " + QString::number(d)));
             // The answers vary between samples: the layers did not collapse to a constant.
             QVERIFY2(double((a.rowwise() - a.row(0)).cwiseAbs().maxCoeff()) > 1e-3, name);
-            qInfo("hand-set %s CNN: ONNX Runtime within %.2g of the C++ header", name, d);
+            qInfo("hand-set %s: ONNX Runtime within %.2g of the C++ header", name, d);
         }
         QCOMPARE(ort[2].cols(), 2);
         QVERIFY(std::abs(ort[2].row(0).sum() - 1.0f) < 1e-5f);

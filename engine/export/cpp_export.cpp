@@ -96,11 +96,10 @@ const char* activationEnum(Activation a) {
     case Activation::Sigmoid: return "Act::Sigmoid";
     case Activation::Tanh: return "Act::Tanh";
     case Activation::Softmax: return "Act::Softmax";
-    case Activation::GELU:
-    case Activation::ReLU6:
-    case Activation::Softplus:
-    case Activation::ELU:
-        throw Error("C++ export: the activation " + activationName(a) + " cannot be written yet");
+    case Activation::GELU: return "Act::Gelu";
+    case Activation::ReLU6: return "Act::Relu6";
+    case Activation::Softplus: return "Act::Softplus";
+    case Activation::ELU: return "Act::Elu";
     }
     return "Act::Linear";
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -170,10 +171,21 @@ std::string activate(GraphBuilder& b, Activation activation, const std::string& 
         const std::string p = b.opAxis("Softmax", {flat}, name + "/softmax_flat", 1);
         return b.op("Reshape", {p, b.int64s(name + "/softmax_shape", {4}, imageShape)}, name + "/softmax");
     }
-    case Activation::GELU:
+    case Activation::GELU: {
+        // The exact form 0.5 x (1 + erf(x / sqrt 2)): Gelu is an operator only from opset 20, and
+        // this ONNX library knows opsets to 17.
+        const std::string g = name + "/gelu";
+        const std::string scaled = b.op("Mul", {x, b.scalar(g + "/inv_sqrt2", float(M_SQRT1_2))}, g + "/scaled");
+        const std::string plusOne = b.op("Add", {b.op("Erf", {scaled}, g + "/erf"), b.scalar(g + "/one", 1.0f)}, g + "/plus_one");
+        const std::string half = b.op("Mul", {x, b.scalar(g + "/half", 0.5f)}, g + "/half_x");
+        return b.op("Mul", {half, plusOne}, g);
+    }
     case Activation::ReLU6:
-    case Activation::Softplus:
-    case Activation::ELU: break;  // written by the export part once it has merged them
+        return b.op("Clip", {x, b.scalar(name + "/relu6_min", 0.0f), b.scalar(name + "/relu6_max", 6.0f)}, name + "/relu6");
+    case Activation::Softplus: return b.op("Softplus", {x}, name + "/softplus");
+    case Activation::ELU:
+        GraphBuilder::setFloat(b.node("Elu", {x}, name + "/elu"), "alpha", 1.0f);  // the engine's ELU has alpha 1
+        return name + "/elu";
     }
     throw Error("ONNX export: " + name + ": the activation " + activationName(activation) + " has no ONNX form here");
 }
