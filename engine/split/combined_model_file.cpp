@@ -218,10 +218,11 @@ void validate(const SavedCombinedModel& m, const std::string& context) {
         if (s.input.size() != inputs)
             fail(sub + ".network.input has " + std::to_string(s.input.size()) + " values, but the " +
                  (m.preprocessing.fitted() ? "preprocessing gives " : "first network takes ") + std::to_string(inputs));
-        const std::int64_t needed = paramCountUpTo(s, INT64_MAX / 2);
+        // Parameters and state: files written before state existed have none.
+        const std::int64_t needed = weightCountUpTo(s, INT64_MAX / 2);
         if (needed != std::int64_t(m.weights[i].size()))
             fail(sub + ".weightsBlock holds " + std::to_string(m.weights[i].size()) + " weights, the network has " +
-                 std::to_string(needed) + " parameters");
+                 weightCountText(s));
     }
     const auto names = [&](const std::vector<std::string>& list, std::size_t expected, const char* key) {
         if (!list.empty() && list.size() != expected)

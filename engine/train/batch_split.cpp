@@ -55,6 +55,12 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
         grads_.resize(std::size_t(threads));
     }
     steps_.assign(std::size_t(slices), Step{});
+    // Layer state learnt from the batch (BatchNorm's running statistics) is folded in once, from
+    // every slice in row order, after the region: which thread ran which slice does not matter.
+    std::vector<Network*> replicas;
+    for (auto& r : replicas_) replicas.push_back(&r);
+    master.deferStateUpdates(true);
+    for (Network* r : replicas) r->deferStateUpdates(true);
     parallelRegion(threads, [&](int t) {
         // Inside a slice every kernel is single-threaded, whatever this thread's budget.
         const KernelThreadScope serial(1);
@@ -80,6 +86,8 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
                 for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
         }
     });
+    master.foldDeferredState(replicas);
+    master.deferStateUpdates(false);
     // Add slices 1..n-1 to the master's in slice order, split over the threads by parameter
     // segment: each value is summed in the same order whichever thread sums it.
     constexpr Index kSegment = 16384;
