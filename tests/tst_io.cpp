@@ -20,6 +20,7 @@
 #include "io/container.h"
 #include "model/saved_model.h"
 #include "model/network.h"
+#include "split/combined_model_file.h"
 #include "test_support.h"
 
 using skynnet::Json;
@@ -567,6 +568,10 @@ private slots:
         const skynnet::Matrix a = net.predict(x);
         const skynnet::Matrix b = restored.predict(x);
         QVERIFY(a.size() == b.size() && std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
+        // The same file opened as a combined model of one submodel (as predict and export do).
+        skynnet::CombinedModel combined = skynnet::buildCombinedModel(skynnet::asCombined(back));
+        const skynnet::Matrix c = combined.predict(x);
+        QVERIFY(c.size() == a.size() && std::memcmp(c.data(), a.data(), std::size_t(a.size()) * sizeof(float)) == 0);
         // Without the state the prediction would differ: it uses the running values.
         skynnet::Network fresh(back.spec, 7);
         std::vector<float> noState = back.weights;
