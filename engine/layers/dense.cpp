@@ -1,5 +1,7 @@
 #include "layers/dense.h"
 
+#include "core/gemm.h"
+
 namespace skynnet {
 
 std::int64_t matrixBytes(const Matrix& m) { return std::int64_t(m.size()) * std::int64_t(sizeof(Scalar)); }
@@ -17,18 +19,16 @@ void Dense::build(Shape input, Rng& rng) {
 
 const Matrix& Dense::forward(const Matrix& x, bool) {
     x_ = &x;
-    y_.resize(x.rows(), units_);
-    y_.noalias() = x * weights_;
+    gemm(x, Op::None, weights_, Op::None, y_);
     y_.rowwise() += bias_.row(0);
     return y_;
 }
 
 const Matrix* Dense::backward(const Matrix& gradOut, bool needInputGrad) {
-    gradWeights_.noalias() = x_->transpose() * gradOut;
+    gemm(*x_, Op::Transpose, gradOut, Op::None, gradWeights_);
     gradBias_ = gradOut.colwise().sum();
     if (!needInputGrad) return nullptr;
-    gradInput_.resize(gradOut.rows(), weights_.rows());
-    gradInput_.noalias() = gradOut * weights_.transpose();
+    gemm(gradOut, Op::None, weights_, Op::Transpose, gradInput_);
     return &gradInput_;
 }
 

@@ -49,6 +49,7 @@ Trainer::Trainer(Network& network, const TrainConfig& config, Task task)
     if (loss_->fusesWith() != Activation::None && !net_.endsWith(loss_->fusesWith()))
         throw Error("the " + lossName(config.loss) + " loss needs a " + activationName(loss_->fusesWith()) +
                     " output, but the network's output is " + activationName(net_.spec().outputActivation));
+    checkAugmentable(config.augmentation, net_.spec().input);
     config_.optimizer.schedule.totalEpochs = config.epochs;
     optimizer_ = makeOptimizer(config_.optimizer);
     start_ = lastResources_ = Clock::now();
@@ -129,6 +130,8 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
         }
         const std::size_t begin = std::size_t(b) * bs, end = std::min(n, begin + bs);
         gatherRows(x, order, begin, end, xBatch_);
+        if (config_.augmentation.enabled())
+            augmentRows(xBatch_, net_.spec().input, config_.augmentation, augmentationStream(config_.seed, steps_));
         gatherRows(y, order, begin, end, yBatch_);
         const double value = trainBatch(xBatch_, yBatch_);
         if (!std::isfinite(value)) {
