@@ -3,22 +3,23 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/gemm.h"
 
 namespace skynnet {
 namespace {
 
-// The three products of a convolution; a faster GEMM kernel replaces these and nothing else.
+// The three products of a convolution, through the engine's GEMM interface.
 // out (rows, F) = patches (rows, K) x W^T, with W (F, K).
 void forwardProduct(const Matrix& patches, const Matrix& weights, Matrix& out) {
-    out.noalias() = patches * weights.transpose();
+    gemm(patches, Op::None, weights, Op::Transpose, out);
 }
 // gradW (F, K) = grad^T (F, rows) x patches (rows, K).
 void weightGradientProduct(const Matrix& grad, const Matrix& patches, Matrix& gradWeights) {
-    gradWeights.noalias() = grad.transpose() * patches;
+    gemm(grad, Op::Transpose, patches, Op::None, gradWeights);
 }
 // gradPatches (rows, K) = grad (rows, F) x W (F, K).
 void inputGradientProduct(const Matrix& grad, const Matrix& weights, Matrix& gradPatches) {
-    gradPatches.noalias() = grad * weights;
+    gemm(grad, Op::None, weights, Op::None, gradPatches);
 }
 
 using SampleMap = Eigen::Map<Matrix>;

@@ -53,6 +53,12 @@ std::vector<Product> shapes() {
     s.push_back({"conv2 fwd  P W^T", Op::None, Op::Transpose, p2, 64, 288});
     s.push_back({"conv2 dW   g^T P", Op::Transpose, Op::None, 64, 288, p2});
     s.push_back({"conv2 dP   g W  ", Op::None, Op::None, p2, 288, 64});
+    // The same products with patches as columns (patch x positions): y = W P, dW = g P^T, dP = W^T g.
+    s.push_back({"conv1 fwd  W P   (cols)", Op::None, Op::None, 32, p1, 9});
+    s.push_back({"conv1 dW   g P^T (cols)", Op::None, Op::Transpose, 32, 9, p1});
+    s.push_back({"conv2 fwd  W P   (cols)", Op::None, Op::None, 64, p2, 288});
+    s.push_back({"conv2 dW   g P^T (cols)", Op::None, Op::Transpose, 64, 288, p2});
+    s.push_back({"conv2 dP   W^T g (cols)", Op::Transpose, Op::None, 288, p2, 64});
     return s;
 }
 
