@@ -350,8 +350,8 @@ void TestCli::badInput_data() {
     QTest::newRow("missing file") << (QStringList(train) << "--data" << path("nothere.csv")) << 1 << "nothere.csv";
     QTest::newRow("bad layers") << (QStringList(train) << "--data" << iris() << "--layers" << "dense:abc") << 2
                                 << "--layers: layer 1";
-    QTest::newRow("unknown layer") << (QStringList(train) << "--data" << iris() << "--layers" << "conv:3") << 2
-                                   << "unknown layer type 'conv'";
+    QTest::newRow("unknown layer") << (QStringList(train) << "--data" << iris() << "--layers" << "lstm:3") << 2
+                                   << "unknown layer type 'lstm'";
     QTest::newRow("unknown option") << (QStringList(train) << "--data" << iris() << "--frobnicate") << 2
                                     << "unknown option '--frobnicate'";
     QTest::newRow("non-numeric epochs") << QStringList{"train", "--data", iris(), "--epochs", "x"} << 2

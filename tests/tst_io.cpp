@@ -434,8 +434,9 @@ private slots:
         QTest::newRow("too wide") << R"([{"type":"dense","units":1e12}])" << "network.layers[0].units must be at most 16777216";
         QTest::newRow("units missing") << R"([{"type":"dense"}])" << "missing field 'network.layers[0].units'";
         QTest::newRow("rate") << R"([{"type":"dropout","rate":1.5}])" << "network.layers[0].rate must be at least 0 and below 1";
-        QTest::newRow("type") << R"([{"type":"conv"}])"
-                              << "network.layers[0].type: unknown layer type 'conv' (expected dense, dropout or flatten)";
+        QTest::newRow("type") << R"([{"type":"lstm"}])"
+                              << "network.layers[0].type: unknown layer type 'lstm' (expected dense, dropout, flatten, "
+                                 "conv, maxpool, avgpool, gap, bn or activation)";
         QTest::newRow("activation") << R"([{"type":"dense","units":3,"activation":"swish"}])"
                                     << "network.layers[0].activation: unknown activation 'swish' (expected relu, "
                                        "leaky_relu, sigmoid, tanh, softmax or linear)";

@@ -310,6 +310,33 @@ private slots:
         QCOMPARE(std::get<DenseSpec>(makePlan(fixed, classInfo(10, 1), options(Strategy::ClassGroups, 10)).submodels[0].spec.layers[1]).units, 2);
     }
 
+    void shrinkingConvFilters() {
+        // Filters shrink like units, and the dense layer after the flatten takes the smaller input.
+        NetworkSpec cnn;
+        cnn.input = Shape{1, 28, 28};
+        cnn.layers = parseLayers("conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,bn,maxpool:2,flatten,dense:128:relu");
+        const SplitPlan p3 = makePlan(cnn, classInfo(10, 1), options(Strategy::ClassGroups, 3));
+        const NetworkSpec& s = p3.submodels[0].spec;
+        QCOMPARE(std::get<ConvSpec>(s.layers[0]).filters, 22);  // ceil(32 / 1.5)
+        QCOMPARE(std::get<ConvSpec>(s.layers[2]).filters, 43);  // ceil(64 / 1.5)
+        QCOMPARE(std::get<DenseSpec>(s.layers[6]).units, 86);   // ceil(128 / 1.5)
+        const auto f = describe(s);
+        QCOMPARE(f[3].params, std::int64_t(2 * 43));  // the bn follows the conv's new width
+        QCOMPARE(f[6].params, std::int64_t(43 * 5 * 5 * 86 + 86));
+        QCOMPARE(p3.submodels[0].params, paramCount(s));
+        // The reference keeps a conv net's epochs.
+        QVERIFY(!p3.epochsScaled);
+        QVERIFY(makePlan(mlp("dense:32,bn", 4), classInfo(10, 1), options(Strategy::ClassGroups, 3)).epochsScaled);
+
+        // Not scalable: kept; too few filters for F: refused naming the layer.
+        std::get<ConvSpec>(cnn.layers[0]).scalable = false;
+        QCOMPARE(std::get<ConvSpec>(makePlan(cnn, classInfo(10, 1), options(Strategy::ClassGroups, 3)).submodels[0].spec.layers[0]).filters, 32);
+        NetworkSpec thin = cnn;
+        thin.layers[2] = parseLayers("conv:2:3x3:relu")[0];
+        VERIFY_CONTAINS(errorOf([&] { makePlan(thin, classInfo(10, 1), options(Strategy::ClassGroups, 10)); }),
+                        "layer 3 (conv 2 3x3 relu): filters 2 / F=2.5 rounds up to 1, below the minimum width of 2");
+    }
+
     void epochScaling() {
         SplitOptions o = options(Strategy::ClassGroups, 3);
         o.epochs = 20;

@@ -36,7 +36,10 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         {"--task", "TASK", "classification, binary or regression (default: detected from the data)"},
         imageOptionSpecs()[0], imageOptionSpecs()[1], imageOptionSpecs()[2], imageOptionSpecs()[3],
         {"--augment", "LIST", "image training batches only: flip (left-right, half the rows) and/or shift:PIXELS (pad and crop), e.g. flip,shift:2 (default none)"},
-        {"--layers", "LIST", std::string("hidden layers, e.g. dense:512:relu,dropout:0.2,dense:256:relu (default ") + defaultLayers + ")"},
+        {"--layers", "LIST", std::string("hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
+                                          "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
+                                          "gap, bn, activation:ACT; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
+                                          "(default ") + defaultLayers + ")"},
         {"--epochs", "E", "training epochs (default 10)"},
         {"--batch", "B", "batch size (default 32)"},
         {"--optimizer", "NAME", "sgd, adam, adamw or rmsprop (default adam)"},

@@ -13,6 +13,10 @@
 namespace skynnet {
 namespace {
 
+[[noreturn]] void cannotWrite(const LayerSpec& l) {
+    throw Error("C++ export: " + description(l) + ": this exporter cannot write " + kindName(l) + " layers yet");
+}
+
 // The shortest text that reads back as the identical float, as a float literal ("1.0f", "-2.5e-07f").
 std::string floatLiteral(float f) {
     char buf[32];
@@ -250,7 +254,11 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
                 // The identity at inference.
                 [](const DropoutSpec&) {},
                 // Only renames a shape that is already flat: samples are flat rows throughout.
-                [](const FlattenSpec&) {});
+                [](const FlattenSpec&) {},
+                // A kind this exporter cannot write is an error, never dropped.
+                [&](const ConvSpec&) { cannotWrite(l); }, [&](const MaxPoolSpec&) { cannotWrite(l); },
+                [&](const AvgPoolSpec&) { cannotWrite(l); }, [&](const GlobalAvgPoolSpec&) { cannotWrite(l); },
+                [&](const BatchNormSpec&) { cannotWrite(l); }, [&](const ActivationSpec&) { cannotWrite(l); });
         dense(spec.outputs, spec.outputActivation, true);
         out << "inline constexpr Dense " << sub << "[" << table.size() << "] = {\n    " << joined(table, ",\n    ")
             << "};\n";

@@ -21,6 +21,10 @@ namespace skynnet {
 #ifdef SKYNNET_HAVE_ONNX
 namespace {
 
+[[noreturn]] void cannotWrite(const LayerSpec& l) {
+    throw Error("ONNX export: " + description(l) + ": this exporter cannot write " + kindName(l) + " layers yet");
+}
+
 using Dims = std::vector<std::int64_t>;
 
 // Little-endian bytes whatever the host: TensorProto.raw_data is defined that way.
@@ -184,7 +188,11 @@ std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector
             // The identity at inference.
             [](const DropoutSpec&) {},
             // Only renames a shape that is already flat: samples are flat rows throughout.
-            [](const FlattenSpec&) {});
+            [](const FlattenSpec&) {},
+            // A kind this exporter cannot write is an error, never dropped.
+            [&](const ConvSpec&) { cannotWrite(l); }, [&](const MaxPoolSpec&) { cannotWrite(l); },
+            [&](const AvgPoolSpec&) { cannotWrite(l); }, [&](const GlobalAvgPoolSpec&) { cannotWrite(l); },
+            [&](const BatchNormSpec&) { cannotWrite(l); }, [&](const ActivationSpec&) { cannotWrite(l); });
     denseLayer(spec.outputs, spec.outputActivation);
     if (at != weights.size()) throw Error("ONNX export: " + prefix + " has weights left over");
     return cur;

@@ -14,6 +14,10 @@ Init initFor(Activation a) {
     return (a == Activation::ReLU || a == Activation::LeakyReLU) ? Init::He : Init::Glorot;
 }
 
+[[noreturn]] void notBuilt(const std::string& where, const LayerSpec& l) {
+    throw Error(where + " (" + description(l) + "): this build cannot train " + kindName(l) + " layers yet");
+}
+
 }  // namespace
 
 Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
@@ -58,7 +62,11 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
             [&](const DropoutSpec& d) {
                 build(where, expected, [&](auto add) { add(std::make_unique<Dropout>(d.rate)); });
             },
-            [&](const FlattenSpec&) { build(where, expected, [](auto add) { add(std::make_unique<Flatten>()); }); });
+            [&](const FlattenSpec&) { build(where, expected, [](auto add) { add(std::make_unique<Flatten>()); }); },
+            // Until their layer classes land, image layers are refused rather than skipped.
+            [&](const ConvSpec&) { notBuilt(where, l); }, [&](const MaxPoolSpec&) { notBuilt(where, l); },
+            [&](const AvgPoolSpec&) { notBuilt(where, l); }, [&](const GlobalAvgPoolSpec&) { notBuilt(where, l); },
+            [&](const BatchNormSpec&) { notBuilt(where, l); }, [&](const ActivationSpec&) { notBuilt(where, l); });
     }
     const DenseSpec output = spec.outputLayer();
     build("the output layer", figures(output, shape), dense(output));

@@ -1,5 +1,6 @@
 #include "spec/layer_spec.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/error.h"
@@ -31,11 +32,52 @@ LayerSpec defaultOfKind(const std::string& name, std::index_sequence<I...>) {
 
 constexpr auto kindIndices = std::make_index_sequence<std::variant_size_v<LayerSpec>>{};
 
+std::string windowText(int h, int w) { return std::to_string(h) + "x" + std::to_string(w); }
+std::string sizeText(const Shape& s) { return windowText(s.height, s.width); }
+
+template <class Pool>
+std::string describePool(const Pool& p) {
+    const int stride = p.effectiveStride();
+    return std::string(Pool::kind) + " " + std::to_string(p.size) + (stride != p.size ? " s" + std::to_string(stride) : "");
+}
+
+std::string describe(const DenseSpec& l) {
+    return std::string(DenseSpec::kind) + " " + std::to_string(l.units) + " " + activationName(l.activation);
+}
+std::string describe(const DropoutSpec& l) {
+    std::ostringstream d;
+    d << DropoutSpec::kind << " " << l.rate;
+    return d.str();
+}
+std::string describe(const FlattenSpec&) { return FlattenSpec::kind; }
+std::string describe(const ConvSpec& l) {
+    return std::string(ConvSpec::kind) + " " + std::to_string(l.filters) + " " + windowText(l.kernelH, l.kernelW) +
+           (l.stride != 1 ? " s" + std::to_string(l.stride) : "") + (l.padding == Padding::Same ? " same" : "") +
+           (l.bias ? "" : " nobias") + " " + activationName(l.activation);
+}
+std::string describe(const MaxPoolSpec& l) { return describePool(l); }
+std::string describe(const AvgPoolSpec& l) { return describePool(l); }
+std::string describe(const GlobalAvgPoolSpec&) { return GlobalAvgPoolSpec::kind; }
+std::string describe(const BatchNormSpec&) { return BatchNormSpec::kind; }
+std::string describe(const ActivationSpec& l) {
+    return std::string(ActivationSpec::kind) + " " + activationName(l.activation);
+}
+
+// A pooling window over each channel: the output shape, or Error naming the layer.
+Shape pooledShape(const std::string& description, int size, int stride, Shape input) {
+    if (size < 1) throw Error(description + ": the window size must be at least 1");
+    if (stride < 1) throw Error(description + ": the stride must be at least 1");
+    if (size > input.height || size > input.width)
+        throw Error(description + ": window " + windowText(size, size) + " is larger than its " + sizeText(input) +
+                    " input");
+    return Shape{input.channels, (input.height - size) / stride + 1, (input.width - size) / stride + 1};
+}
+
 }  // namespace
 
 LayerFigures figures(const DenseSpec& layer, Shape input) {
     LayerFigures f;
-    f.description = std::string(DenseSpec::kind) + " " + std::to_string(layer.units) + " " + activationName(layer.activation);
+    f.description = describe(layer);
     f.output = Shape::flat(layer.units);
     f.params = std::int64_t(input.size()) * layer.units + layer.units;  // W (inputs x units) and b
     f.flopsPerSample = 2 * std::int64_t(input.size()) * layer.units;
@@ -44,18 +86,114 @@ LayerFigures figures(const DenseSpec& layer, Shape input) {
 }
 
 LayerFigures figures(const DropoutSpec& layer, Shape input) {
-    std::ostringstream d;
-    d << DropoutSpec::kind << " " << layer.rate;
-    return {d.str(), input, 0, 0, buffersPerLayer * input.size()};
+    return {describe(layer), input, 0, 0, buffersPerLayer * input.size()};
 }
 
-LayerFigures figures(const FlattenSpec&, Shape input) {
+LayerFigures figures(const FlattenSpec& layer, Shape input) {
     const Shape flat = Shape::flat(int(input.size()));
-    return {FlattenSpec::kind, flat, 0, 0, buffersPerLayer * flat.size()};
+    return {describe(layer), flat, 0, 0, buffersPerLayer * flat.size()};
+}
+
+int convOutputSize(int input, int kernel, int stride, Padding padding) {
+    if (padding == Padding::Same) return (input + stride - 1) / stride;
+    return input < kernel ? 0 : (input - kernel) / stride + 1;
+}
+
+int convPaddingBefore(int input, int kernel, int stride, Padding padding) {
+    if (padding == Padding::Valid) return 0;
+    const int out = convOutputSize(input, kernel, stride, padding);
+    return std::max((out - 1) * stride + kernel - input, 0) / 2;
+}
+
+int batchNormChannels(Shape input) {
+    return input.channels == 1 && input.height == 1 ? input.width : input.channels;
+}
+
+std::string paddingName(Padding p) { return p == Padding::Same ? "same" : "valid"; }
+
+Padding parsePadding(const std::string& name) {
+    if (name == "valid") return Padding::Valid;
+    if (name == "same") return Padding::Same;
+    throw Error("unknown padding '" + name + "' (expected valid or same)");
+}
+
+LayerFigures figures(const ConvSpec& layer, Shape input) {
+    LayerFigures f;
+    f.description = describe(layer);
+    if (layer.filters < 1) throw Error(f.description + ": the filter count must be at least 1");
+    if (layer.kernelH < 1 || layer.kernelW < 1) throw Error(f.description + ": the kernel must be at least 1x1");
+    if (layer.stride < 1) throw Error(f.description + ": the stride must be at least 1");
+    if (layer.padding == Padding::Valid && (layer.kernelH > input.height || layer.kernelW > input.width))
+        throw Error(f.description + ": kernel " + windowText(layer.kernelH, layer.kernelW) + " is larger than its " +
+                    sizeText(input) + " input (use same padding or a smaller kernel)");
+    const int oh = convOutputSize(input.height, layer.kernelH, layer.stride, layer.padding);
+    const int ow = convOutputSize(input.width, layer.kernelW, layer.stride, layer.padding);
+    f.output = Shape{layer.filters, oh, ow};
+    const std::int64_t window = std::int64_t(input.channels) * layer.kernelH * layer.kernelW;
+    f.params = window * layer.filters + (layer.bias ? layer.filters : 0);
+    f.flopsPerSample = 2 * window * layer.filters * oh * ow;
+    // Output, activation and input-gradient buffers as a dense layer has, plus the unfolded input
+    // windows (im2col) and their gradient.
+    f.bufferValuesPerSample = buffersPerLayer * f.output.size() + 2 * window * oh * ow;
+    return f;
+}
+
+LayerFigures figures(const MaxPoolSpec& layer, Shape input) {
+    LayerFigures f;
+    f.description = describe(layer);
+    f.output = pooledShape(f.description, layer.size, layer.effectiveStride(), input);
+    f.flopsPerSample = f.output.size() * layer.size * layer.size;  // one comparison per window value
+    f.bufferValuesPerSample = 2 * f.output.size() + input.size();  // output, argmax, input gradient
+    return f;
+}
+
+LayerFigures figures(const AvgPoolSpec& layer, Shape input) {
+    LayerFigures f;
+    f.description = describe(layer);
+    f.output = pooledShape(f.description, layer.size, layer.effectiveStride(), input);
+    f.flopsPerSample = f.output.size() * layer.size * layer.size;  // one addition per window value
+    f.bufferValuesPerSample = f.output.size() + input.size();
+    return f;
+}
+
+LayerFigures figures(const GlobalAvgPoolSpec& layer, Shape input) {
+    LayerFigures f;
+    f.description = describe(layer);
+    f.output = Shape{input.channels, 1, 1};
+    f.flopsPerSample = input.size();
+    f.bufferValuesPerSample = f.output.size() + input.size();
+    return f;
+}
+
+LayerFigures figures(const BatchNormSpec& layer, Shape input) {
+    LayerFigures f;
+    f.description = describe(layer);
+    if (!(layer.momentum > 0.0f && layer.momentum <= 1.0f))
+        throw Error(f.description + ": the momentum must be above 0 and at most 1");
+    if (!(layer.epsilon > 0.0f)) throw Error(f.description + ": epsilon must be above 0");
+    const int channels = batchNormChannels(input);
+    f.output = input;
+    f.params = 2 * std::int64_t(channels);  // scale and shift
+    f.state = 2 * std::int64_t(channels);   // running mean and variance
+    f.flopsPerSample = 2 * input.size();    // one multiply-add per value at inference
+    f.bufferValuesPerSample = 3 * input.size();  // output, normalised input, input gradient
+    return f;
+}
+
+LayerFigures figures(const ActivationSpec& layer, Shape input) {
+    LayerFigures f;
+    f.description = describe(layer);
+    f.output = input;
+    f.bufferValuesPerSample = 2 * input.size();
+    return f;
 }
 
 LayerFigures figures(const LayerSpec& layer, Shape input) {
     return std::visit([&](const auto& l) { return figures(l, input); }, layer);
+}
+
+std::string description(const LayerSpec& layer) {
+    return std::visit([](const auto& l) { return describe(l); }, layer);
 }
 
 std::string kindName(const LayerSpec& layer) {

@@ -36,7 +36,70 @@ struct FlattenSpec {
     bool operator==(const FlattenSpec&) const = default;
 };
 
-using LayerSpec = std::variant<DenseSpec, DropoutSpec, FlattenSpec>;
+enum class Padding { Valid, Same };
+
+// A 2-D convolution over (C, H, W) samples. Same padding follows TensorFlow and ONNX's SAME_UPPER:
+// out = ceil(in / stride), the larger half of the padding after the input.
+struct ConvSpec {
+    static constexpr const char* kind = "conv";
+    int filters = 32;
+    int kernelH = 3;
+    int kernelW = 3;
+    int stride = 1;
+    Padding padding = Padding::Valid;
+    bool bias = true;
+    Activation activation = Activation::ReLU;
+    bool scalable = true;  // the split shrinks filters like dense units (method.md §1)
+
+    bool operator==(const ConvSpec&) const = default;
+};
+
+// Pooling windows never pad: out = floor((in - size) / stride) + 1.
+struct MaxPoolSpec {
+    static constexpr const char* kind = "maxpool";
+    int size = 2;
+    int stride = 0;  // 0: the window's size, so windows tile without overlap
+
+    int effectiveStride() const { return stride > 0 ? stride : size; }
+    bool operator==(const MaxPoolSpec&) const = default;
+};
+
+struct AvgPoolSpec {
+    static constexpr const char* kind = "avgpool";
+    int size = 2;
+    int stride = 0;  // 0: the window's size
+
+    int effectiveStride() const { return stride > 0 ? stride : size; }
+    bool operator==(const AvgPoolSpec&) const = default;
+};
+
+// The mean of each channel: (C, H, W) -> (C, 1, 1).
+struct GlobalAvgPoolSpec {
+    static constexpr const char* kind = "gap";
+
+    bool operator==(const GlobalAvgPoolSpec&) const = default;
+};
+
+// Batch normalisation: per channel over (N, H, W) for images, per feature for a flat input.
+// Running values follow PyTorch: running = (1 - momentum) * running + momentum * batch value.
+struct BatchNormSpec {
+    static constexpr const char* kind = "bn";
+    float momentum = 0.1f;
+    float epsilon = 1e-5f;
+
+    bool operator==(const BatchNormSpec&) const = default;
+};
+
+// An activation on its own, for conv-bn-activation blocks (the conv then has a linear output).
+struct ActivationSpec {
+    static constexpr const char* kind = "activation";
+    Activation activation = Activation::ReLU;
+
+    bool operator==(const ActivationSpec&) const = default;
+};
+
+using LayerSpec = std::variant<DenseSpec, DropoutSpec, FlattenSpec, ConvSpec, MaxPoolSpec, AvgPoolSpec,
+                               GlobalAvgPoolSpec, BatchNormSpec, ActivationSpec>;
 
 template <typename... Fs>
 struct overloaded : Fs... {
@@ -59,15 +122,35 @@ struct LayerFigures {
     std::int64_t flopsPerSample = 0;
     // Floats the layer's forward and backward buffers hold per sample of a batch.
     std::int64_t bufferValuesPerSample = 0;
+    // Values saved with the weights that training does not optimise (BatchNorm's running mean
+    // and variance); Network::flatWeights() holds them after the layer's parameters.
+    std::int64_t state = 0;
 };
 
 LayerFigures figures(const DenseSpec& layer, Shape input);
 LayerFigures figures(const DropoutSpec& layer, Shape input);
 LayerFigures figures(const FlattenSpec& layer, Shape input);
+// These throw Error, naming the layer by its description, for a shape they cannot take
+// (a kernel or window larger than its input, a zero filter count).
+LayerFigures figures(const ConvSpec& layer, Shape input);
+LayerFigures figures(const MaxPoolSpec& layer, Shape input);
+LayerFigures figures(const AvgPoolSpec& layer, Shape input);
+LayerFigures figures(const GlobalAvgPoolSpec& layer, Shape input);
+LayerFigures figures(const BatchNormSpec& layer, Shape input);
+LayerFigures figures(const ActivationSpec& layer, Shape input);
 LayerFigures figures(const LayerSpec& layer, Shape input);
 
+// "dense 512 relu", "conv 32 3x3 relu": how messages, plans and the designer name a layer.
+std::string description(const LayerSpec& layer);
 // "dense", "dropout", "flatten": the name files and the command line use.
 std::string kindName(const LayerSpec& layer);
+// The output size of a convolution along one axis, and the padding before the input on it.
+int convOutputSize(int input, int kernel, int stride, Padding padding);
+int convPaddingBefore(int input, int kernel, int stride, Padding padding);
+// The channels BatchNorm keeps statistics for: C for (C, H, W), the width for a flat input.
+int batchNormChannels(Shape input);
+std::string paddingName(Padding p);
+Padding parsePadding(const std::string& name);  // "valid" or "same"; throws Error otherwise
 // Every kind's name, in LayerSpec order.
 const std::vector<std::string>& layerKindNames();
 // "dense, dropout or flatten", for error messages.

@@ -1,5 +1,6 @@
 #include "spec/network_spec.h"
 
+#include <cctype>
 #include <sstream>
 
 #include "core/error.h"
@@ -17,10 +18,15 @@ void NetworkSpec::setOutputFor(Task task, int outputCount) {
 
 std::string NetworkSpec::widthsSummary() const {
     std::string s = std::to_string(input.size());
+    // Convolutions by their filters ("c32"); layers without a width of their own are left out.
+    const auto none = [](const auto&) {};
     for (const auto& l : layers)
         visitLayer(
-            l, [&](const DenseSpec& d) { s += "-" + std::to_string(d.units); }, [](const DropoutSpec&) {},
-            [](const FlattenSpec&) {});
+            l, [&](const DenseSpec& d) { s += "-" + std::to_string(d.units); },
+            [&](const ConvSpec& c) { s += "-c" + std::to_string(c.filters); }, [&](const DropoutSpec& d) { none(d); },
+            [&](const FlattenSpec& f) { none(f); }, [&](const MaxPoolSpec& p) { none(p); },
+            [&](const AvgPoolSpec& p) { none(p); }, [&](const GlobalAvgPoolSpec& g) { none(g); },
+            [&](const BatchNormSpec& b) { none(b); }, [&](const ActivationSpec& a) { none(a); });
     return s + "-" + std::to_string(outputs);
 }
 
@@ -38,6 +44,58 @@ std::string trim(const std::string& s) {
     const auto b = s.find_first_not_of(" \t");
     if (b == std::string::npos) return {};
     return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+int wholeNumber(const std::string& text, const char* what) {
+    std::size_t used = 0;
+    const int n = std::stoi(text, &used);
+    if (used != text.size() || n < 1) throw Error(std::string(what) + " must be a positive whole number");
+    return n;
+}
+
+// "sS" as a stride, or 0 when the item is something else.
+int strideOf(const std::string& item) {
+    return item.size() > 1 && item[0] == 's' && std::isdigit((unsigned char)item[1]) ? wholeNumber(item.substr(1), "the stride")
+                                                                                      : 0;
+}
+
+// "K" or "KHxKW".
+void parseKernel(const std::string& text, int& h, int& w) {
+    const auto x = text.find('x');
+    if (x == std::string::npos) {
+        h = w = wholeNumber(text, "the kernel size");
+        return;
+    }
+    h = wholeNumber(text.substr(0, x), "the kernel height");
+    w = wholeNumber(text.substr(x + 1), "the kernel width");
+}
+
+void parseConv(ConvSpec& c, const std::vector<std::string>& f) {
+    const char* usage = "expected conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACTIVATION]";
+    if (f.size() < 3 || f.size() > 7) throw Error(usage);
+    c = ConvSpec{};
+    c.filters = wholeNumber(f[1], "the filter count");
+    parseKernel(f[2], c.kernelH, c.kernelW);
+    // The optional items come in a fixed order: stride, padding, bias, activation.
+    std::size_t at = 3;
+    if (at < f.size() && strideOf(f[at]) > 0) c.stride = strideOf(f[at++]);
+    if (at < f.size() && (f[at] == "same" || f[at] == "valid")) c.padding = parsePadding(f[at++]);
+    if (at < f.size() && f[at] == "nobias") c.bias = (++at, false);
+    if (at < f.size()) c.activation = parseActivation(f[at++]);
+    if (at != f.size()) throw Error(usage);
+}
+
+template <class Pool>
+void parsePool(Pool& p, const std::vector<std::string>& f) {
+    const std::string usage = std::string("expected ") + Pool::kind + ":SIZE[:sS]";
+    if (f.size() < 2 || f.size() > 3) throw Error(usage);
+    p.size = wholeNumber(f[1], "the window size");
+    p.stride = 0;
+    if (f.size() == 3 && (p.stride = strideOf(f[2])) == 0) throw Error(usage);
+}
+
+void noArguments(const std::vector<std::string>& f, const char* kind) {
+    if (f.size() != 1) throw Error(std::string(kind) + " takes no arguments");
 }
 
 // The arguments after "KIND:" of one layer of parseLayers(), into the layer of that kind.
@@ -58,9 +116,19 @@ void parseArguments(LayerSpec& layer, const std::vector<std::string>& f) {
             d.rate = std::stof(f[1], &used);
             if (used != f[1].size() || !(d.rate >= 0.0f && d.rate < 1.0f)) throw Error("rate must be in [0, 1)");
         },
-        [&](FlattenSpec&) {
-            if (f.size() != 1) throw Error("flatten takes no arguments");
+        [&](FlattenSpec&) { noArguments(f, FlattenSpec::kind); }, [&](ConvSpec& c) { parseConv(c, f); },
+        [&](MaxPoolSpec& p) { parsePool(p, f); }, [&](AvgPoolSpec& p) { parsePool(p, f); },
+        [&](GlobalAvgPoolSpec&) { noArguments(f, GlobalAvgPoolSpec::kind); },
+        [&](BatchNormSpec&) { noArguments(f, BatchNormSpec::kind); },
+        [&](ActivationSpec& a) {
+            if (f.size() != 2) throw Error("expected activation:ACTIVATION");
+            a.activation = parseActivation(f[1]);
         });
+}
+
+template <class Pool>
+std::string formatPool(const Pool& p) {
+    return std::string(Pool::kind) + ":" + std::to_string(p.size) + (p.stride > 0 ? ":s" + std::to_string(p.stride) : "");
 }
 
 }  // namespace
@@ -98,7 +166,17 @@ std::string formatLayers(const std::vector<LayerSpec>& layers) {
                 r << d.rate;
                 s += "dropout:" + r.str();
             },
-            [&](const FlattenSpec&) { s += "flatten"; });
+            [&](const FlattenSpec&) { s += FlattenSpec::kind; },
+            [&](const ConvSpec& c) {
+                s += std::string(ConvSpec::kind) + ":" + std::to_string(c.filters) + ":" + std::to_string(c.kernelH) +
+                     "x" + std::to_string(c.kernelW) + (c.stride != 1 ? ":s" + std::to_string(c.stride) : "") +
+                     (c.padding == Padding::Same ? ":same" : "") + (c.bias ? "" : ":nobias") + ":" +
+                     activationName(c.activation);
+            },
+            [&](const MaxPoolSpec& p) { s += formatPool(p); }, [&](const AvgPoolSpec& p) { s += formatPool(p); },
+            [&](const GlobalAvgPoolSpec&) { s += GlobalAvgPoolSpec::kind; },
+            [&](const BatchNormSpec&) { s += BatchNormSpec::kind; },
+            [&](const ActivationSpec& a) { s += std::string(ActivationSpec::kind) + ":" + activationName(a.activation); });
     }
     return s;
 }
@@ -106,8 +184,12 @@ std::string formatLayers(const std::vector<LayerSpec>& layers) {
 std::vector<LayerFigures> describe(const NetworkSpec& spec) {
     std::vector<LayerFigures> out;
     Shape shape = spec.input;
-    for (const auto& l : spec.layers) {
-        out.push_back(figures(l, shape));
+    for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+        try {
+            out.push_back(figures(spec.layers[i], shape));
+        } catch (const Error& e) {
+            throw Error("layer " + std::to_string(i + 1) + ": " + e.what());
+        }
         shape = out.back().output;
     }
     const DenseSpec output = spec.outputLayer();
@@ -142,6 +224,7 @@ std::int64_t trainingMemoryBytes(const NetworkSpec& spec, int batchSize, int slo
     std::int64_t values = 0;
     for (const auto& f : figures) {
         values += f.params * (2 + slotsPerParam);  // weights, gradients, optimiser slots
+        values += f.state;
         values += std::int64_t(batchSize) * f.bufferValuesPerSample;
     }
     values += std::int64_t(batchSize) * spec.input.size();  // the gathered input batch

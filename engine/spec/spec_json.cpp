@@ -6,6 +6,21 @@
 #include "io/json_fields.h"
 
 namespace skynnet {
+namespace {
+
+template <class Pool>
+void writePool(Json& j, const Pool& p) {
+    j["size"] = p.size;
+    j["stride"] = p.stride;
+}
+
+template <class Pool>
+void readPool(const JsonField& j, Pool& p) {
+    p.size = positiveInt(j.at("size"));
+    p.stride = nonNegativeInt(j.at("stride"));
+}
+
+}  // namespace
 
 Json toJson(const Shape& shape) {
     return Json::object({{"channels", shape.channels}, {"height", shape.height}, {"width", shape.width}});
@@ -29,7 +44,23 @@ Json toJson(const LayerSpec& layer) {
             j["activation"] = activationName(d.activation);
             scalable = d.scalable;
         },
-        [&](const DropoutSpec& d) { j["rate"] = d.rate; }, [](const FlattenSpec&) {});
+        [&](const DropoutSpec& d) { j["rate"] = d.rate; }, [](const FlattenSpec&) {},
+        [&](const ConvSpec& c) {
+            j["filters"] = c.filters;
+            j["kernel"] = Json::array({c.kernelH, c.kernelW});
+            j["stride"] = c.stride;
+            j["padding"] = paddingName(c.padding);
+            j["bias"] = c.bias;
+            j["activation"] = activationName(c.activation);
+            scalable = c.scalable;
+        },
+        [&](const MaxPoolSpec& p) { writePool(j, p); }, [&](const AvgPoolSpec& p) { writePool(j, p); },
+        [](const GlobalAvgPoolSpec&) {},
+        [&](const BatchNormSpec& b) {
+            j["momentum"] = b.momentum;
+            j["epsilon"] = b.epsilon;
+        },
+        [&](const ActivationSpec& a) { j["activation"] = activationName(a.activation); });
     j["scalable"] = scalable;
     return j;
 }
@@ -50,7 +81,31 @@ LayerSpec layerSpecFromJson(const JsonField& j) {
         },
         // A "scalable" on another kind, which older designers could write, means nothing: the
         // planner only ever shrank dense widths.
-        [](FlattenSpec&) {});
+        [](FlattenSpec&) {},
+        [&](ConvSpec& c) {
+            c.filters = positiveInt(j.at("filters"));
+            const JsonField& kernel = j.at("kernel");
+            const auto hw = kernel.asArray();
+            if (hw.size() != 2) kernel.fail("must be [height, width]");
+            c.kernelH = positiveInt(hw[0]);
+            c.kernelW = positiveInt(hw[1]);
+            c.stride = positiveInt(j.at("stride"));
+            c.padding = parseNamed(j.at("padding"), parsePadding);
+            c.bias = j.at("bias").asBool();
+            c.activation = parseNamed(j.at("activation"), parseActivation);
+            c.scalable = j.value("scalable", true);
+        },
+        [&](MaxPoolSpec& p) { readPool(j, p); }, [&](AvgPoolSpec& p) { readPool(j, p); },
+        [](GlobalAvgPoolSpec&) {},
+        [&](BatchNormSpec& b) {
+            const JsonField& momentum = j.at("momentum");
+            b.momentum = float(momentum.asDouble());
+            if (!(b.momentum > 0.0f && b.momentum <= 1.0f)) momentum.fail("must be above 0 and at most 1");
+            const JsonField& epsilon = j.at("epsilon");
+            b.epsilon = float(epsilon.asDouble());
+            if (!(b.epsilon > 0.0f)) epsilon.fail("must be above 0");
+        },
+        [&](ActivationSpec& a) { a.activation = parseNamed(j.at("activation"), parseActivation); });
     return l;
 }
 

@@ -12,13 +12,16 @@
 namespace skynnet {
 namespace {
 
-// The reference's guidance keeps the epochs of conv nets; a later conv or recurrent layer type
-// answers false here (visitLayer() takes no catch-all, so the compiler asks).
+// The reference's guidance keeps the epochs of conv nets: convolutions and the pooling that
+// belongs to them answer false (visitLayer() takes no catch-all, so a new kind must answer too).
 bool denseOnly(const NetworkSpec& spec) {
     return std::all_of(spec.layers.begin(), spec.layers.end(), [](const LayerSpec& l) {
         return visitLayer(
             l, [](const DenseSpec&) { return true; }, [](const DropoutSpec&) { return true; },
-            [](const FlattenSpec&) { return true; });
+            [](const FlattenSpec&) { return true; }, [](const ConvSpec&) { return false; },
+            [](const MaxPoolSpec&) { return false; }, [](const AvgPoolSpec&) { return false; },
+            [](const GlobalAvgPoolSpec&) { return false; }, [](const BatchNormSpec&) { return true; },
+            [](const ActivationSpec&) { return true; });
     });
 }
 
@@ -172,21 +175,24 @@ int shrinkWidth(int width, double factor) {
 
 NetworkSpec shrinkSpec(const NetworkSpec& original, double factor, Task task, int outputs) {
     NetworkSpec spec = original;
-    // Only dense widths shrink (method.md §1); dropout and flatten follow the width before them.
-    const auto shrink = [&](std::size_t i, DenseSpec& l) {
-        if (!l.scalable) return;
-        const int w = shrinkWidth(l.units, factor);
-        if (w < 2 && w < l.units)
-            throw Error("layer " + std::to_string(i + 1) + " (dense " + std::to_string(l.units) + " " +
-                        activationName(l.activation) + "): width " + std::to_string(l.units) + " / F=" +
-                        detail::formatNumber(factor) + " rounds up to " + std::to_string(w) +
-                        ", below the minimum width of 2 (widen the layer, mark it not scalable, or request fewer "
-                        "submodels)");
-        l.units = w;
+    // Dense units and conv filters shrink (method.md §1); every other kind follows the shape
+    // before it, and a dense layer after a flatten takes the smaller input as it comes.
+    const auto shrink = [&](std::size_t i, const char* what, int& width) {
+        const int w = shrinkWidth(width, factor);
+        if (w < 2 && w < width) {
+            throw Error("layer " + std::to_string(i + 1) + " (" + description(original.layers[i]) + "): " + what + " " +
+                        std::to_string(width) + " / F=" + detail::formatNumber(factor) + " rounds up to " +
+                        std::to_string(w) + ", below the minimum width of 2 (widen the layer, mark it not scalable, " +
+                        "or request fewer submodels)");
+        }
+        width = w;
     };
     for (std::size_t i = 0; i < spec.layers.size(); ++i)
         visitLayer(
-            spec.layers[i], [&](DenseSpec& l) { shrink(i, l); }, [](DropoutSpec&) {}, [](FlattenSpec&) {});
+            spec.layers[i], [&](DenseSpec& l) { if (l.scalable) shrink(i, "width", l.units); },
+            [&](ConvSpec& l) { if (l.scalable) shrink(i, "filters", l.filters); }, [](DropoutSpec&) {},
+            [](FlattenSpec&) {}, [](MaxPoolSpec&) {}, [](AvgPoolSpec&) {}, [](GlobalAvgPoolSpec&) {},
+            [](BatchNormSpec&) {}, [](ActivationSpec&) {});
     spec.setOutputFor(task, outputs);
     return spec;
 }

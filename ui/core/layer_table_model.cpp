@@ -21,7 +21,9 @@ LayerSpec retyped(const LayerSpec& l, const LayerSpec& type) {
     return visitLayer(
         type, [](const DenseSpec&) -> LayerSpec { return DenseSpec{64, skynnet::Activation::ReLU, true}; },
         [](const DropoutSpec&) -> LayerSpec { return DropoutSpec{0.2f}; },
-        [](const FlattenSpec&) -> LayerSpec { return FlattenSpec{}; });
+        [](const FlattenSpec&) -> LayerSpec { return FlattenSpec{}; },
+        // Image layers are edited by the designer in a later commit; until then only their type.
+        [](const auto& other) -> LayerSpec { return other; });
 }
 
 // The columns a layer of each kind lets the user edit (Type aside, which every kind has).
@@ -32,7 +34,9 @@ bool editable(const LayerSpec& l, int column) {
             return column == LayerTableModel::Units || column == LayerTableModel::Activation ||
                    column == LayerTableModel::Scalable;
         },
-        [&](const DropoutSpec&) { return column == LayerTableModel::Rate; }, [](const FlattenSpec&) { return false; });
+        [&](const DropoutSpec&) { return column == LayerTableModel::Rate; }, [](const FlattenSpec&) { return false; },
+        // Image layers are edited by the designer in a later commit; until then only their type.
+        [](const auto&) { return false; });
 }
 
 // Why a layer cannot go into the network, or empty.
@@ -42,7 +46,9 @@ QString problemOf(const LayerSpec& l) {
         [](const DropoutSpec& d) {
             return d.rate >= 0 && d.rate < 1 ? QString() : QStringLiteral("a dropout rate must be in [0, 1)");
         },
-        [](const FlattenSpec&) { return QString(); });
+        [](const FlattenSpec&) { return QString(); },
+        // Image layers are edited by the designer in a later commit; until then only their type.
+        [](const auto&) { return QString(); });
 }
 
 bool numericColumn(int column) {
@@ -153,7 +159,9 @@ QVariant LayerTableModel::display(int row, int column) const {
             return QVariant();
         },
         [&](const DropoutSpec& d) { return column == Rate ? QVariant(double(d.rate)) : QVariant(); },
-        [](const FlattenSpec&) { return QVariant(); });
+        [](const FlattenSpec&) { return QVariant(); },
+        // Image layers are edited by the designer in a later commit; until then only their type.
+        [](const auto&) { return QVariant(); });
 }
 
 QVariant LayerTableModel::data(const QModelIndex& index, int role) const {

@@ -62,7 +62,9 @@ QString describeNetworkEdit(const NetworkSpec& a, const NetworkSpec& b) {
                 const auto& l = std::get<DropoutSpec>(x[i]);
                 return l.rate != m.rate ? tr("Set layer %1 rate to %2").arg(i + 1).arg(double(m.rate)) : QString();
             },
-            [](const FlattenSpec&) { return QString(); });
+            [](const FlattenSpec&) { return QString(); },
+            // Image layers are edited by the designer in a later commit; until then only their type.
+            [](const auto&) { return QString(); });
         return edit.isEmpty() ? tr("Edit layer %1").arg(i + 1) : edit;
     }
     // One layer taken out at i and put back at last (or the reverse): a move.

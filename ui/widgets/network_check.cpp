@@ -37,7 +37,9 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
             [&](const DropoutSpec& d) {
                 if (!(d.rate >= 0 && d.rate < 1)) c.errors << QObject::tr("%1: the dropout rate must be in [0, 1).").arg(where);
             },
-            [](const FlattenSpec&) {});
+            [](const FlattenSpec&) {},
+            // Image layers are edited by the designer in a later commit; until then only their type.
+            [](const auto&) {});
     }
     if (dense == 0)
         c.warnings << QObject::tr("No hidden dense layer: a linear model, and the split has no width to shrink.");
