@@ -6,6 +6,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -40,7 +41,7 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
     imageWidth_ = new QSpinBox;
     for (QSpinBox* b : {imageHeight_, imageWidth_}) {
         b->setRange(0, 8192);
-        b->setSpecialValueText(tr("as the images"));
+        b->setSpecialValueText(tr("as images"));
         b->setSuffix(tr(" px"));
         connect(b, &QAbstractSpinBox::editingFinished, this, &DataOptionsPanel::requestReload);
     }
@@ -57,8 +58,11 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
     connect(strictImages_, &QCheckBox::toggled, this, &DataOptionsPanel::requestReload);
     images_ = new QGroupBox(tr("Images"));
     auto* imageForm = new QFormLayout(images_);
-    imageForm->addRow(tr("Height:"), imageHeight_);
-    imageForm->addRow(tr("Width:"), imageWidth_);
+    auto* size = new QHBoxLayout;
+    size->addWidget(imageHeight_, 1);
+    size->addWidget(new QLabel(QStringLiteral("×")));
+    size->addWidget(imageWidth_, 1);
+    imageForm->addRow(tr("Size (H × W):"), size);
     imageForm->addRow(tr("Channels:"), channels_);
     imageForm->addRow(strictImages_);
 
