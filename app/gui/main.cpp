@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("Train neural networks by the Skynnet split method."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption data(QStringLiteral("data"), QStringLiteral("Open this data file (CSV/TSV, IDX, or builtin:NAME) "
+    const QCommandLineOption data(QStringLiteral("data"), QStringLiteral("Open this data file (CSV/TSV, IDX, an image folder, or builtin:NAME) "
                                                                          "instead of the example."),
                                   QStringLiteral("PATH"));
     const QCommandLineOption example(QStringLiteral("example"),

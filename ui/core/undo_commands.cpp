@@ -10,7 +10,7 @@ namespace {
 enum : int { splitIds = 0x5100, trainIds = 0x5200, dataIds = 0x5300 };
 enum class SplitField { Strategy, Requested, ScaleEpochs, Factor, BinaryCombine, Shuffle, Fallback, Seed, Several };
 enum class TrainField { Epochs, BatchSize, Optimizer, LearningRate, Threads, Baseline, Several };
-enum class DataField { TargetColumn, Task, Scaling, Validation, Test, Seed };
+enum class DataField { TargetColumn, Task, Scaling, Validation, Test, Seed, Images };
 
 QString tr(const char* text) { return QCoreApplication::translate("UndoCommands", text); }
 
@@ -151,6 +151,7 @@ EditDescription describeDataEdit(const ProjectDataSource& a, const ProjectDataSo
     if (a.testFraction != b.testFraction)
         changes.push_back({DataField::Test, tr("Set test fraction to %1").arg(b.testFraction)});
     if (a.seed != b.seed) changes.push_back({DataField::Seed, tr("Set data split seed to %1").arg(qulonglong(b.seed))});
+    if (a.image != b.image) changes.push_back({DataField::Images, tr("Change the image size, channels or strictness")});
     if (a == b) return {tr("No change"), -1};
     if (changes.size() != 1) return {tr("Change data options"), -1};  // files too, or several options at once
     const DataField f = changes.front().first;
