@@ -30,6 +30,7 @@ public:
     // The editor of a field column (LayerTableModel::Units, ...) while the layer has that field,
     // else null; the kernel's is a box holding its height and width spin boxes.
     QWidget* fieldEditor(int column) const;
+    QSpinBox* kernelHeightBox() const { return kernelH_; }  // a pool's window size
     QSpinBox* kernelWidthBox() const { return kernelW_; }
 
 signals:
