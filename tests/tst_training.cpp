@@ -2,6 +2,7 @@
 // early stopping, cancellation, divergence, and the step API.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -389,8 +390,8 @@ private slots:
         Matrix grad;
         whole.setBatchOrigin(7, 0);
         const auto a = forwardBackward(whole, *loss, Task::Classification, x, y, x.rows(), grad);
-        BatchSplit batchSplit(split, 3);
-        const auto b = batchSplit.computeGradients(split, *loss, Task::Classification, x, y, 7);
+        BatchSplit batchSplit;
+        const auto b = batchSplit.computeGradients(split, *loss, Task::Classification, x, y, 7, 3, 3);
         QVERIFY(std::abs(a.loss - b.loss) < 1e-6);
         QCOMPARE(a.metricSum, b.metricSum);
         auto pa = whole.params(), pb = split.params();
@@ -399,7 +400,7 @@ private slots:
         // Replicas follow the master's weights at every step.
         *pb[0].value *= 0.5f;
         *pa[0].value *= 0.5f;
-        const auto c = batchSplit.computeGradients(split, *loss, Task::Classification, x, y, 8);
+        const auto c = batchSplit.computeGradients(split, *loss, Task::Classification, x, y, 8, 3, 3);
         whole.setBatchOrigin(8, 0);
         const auto d = forwardBackward(whole, *loss, Task::Classification, x, y, x.rows(), grad);
         QVERIFY(std::abs(c.loss - d.loss) < 1e-6);
@@ -415,12 +416,12 @@ private slots:
         const auto loss = makeLoss(LossKind::SoftmaxCrossEntropy);
         Matrix grad;
         const auto a = forwardBackward(whole, *loss, Task::Classification, x, y, x.rows(), grad);
-        BatchSplit batchSplit(split, 3);
+        BatchSplit batchSplit;
         BatchSplit::Step b;
         std::vector<int> visits(4, 0);
         parallelRegion(2, [&](int t) {
             if (t != 0) return;
-            b = batchSplit.computeGradients(split, *loss, Task::Classification, x, y, 0);
+            b = batchSplit.computeGradients(split, *loss, Task::Classification, x, y, 0, 3, 3);
             parallelRegion(4, [&](int slot) { ++visits[std::size_t(slot)]; });
         });
         QCOMPARE(visits, std::vector<int>(4, 1));
@@ -429,6 +430,76 @@ private slots:
         auto pa = whole.params(), pb = split.params();
         for (std::size_t i = 0; i < pa.size(); ++i)
             QVERIFY2(pa[i].grad->isApprox(*pb[i].grad, 1e-5f), ("param " + std::to_string(i)).c_str());
+    }
+
+    void slicesDependOnTheBatchAndTheNetworkOnly() {
+        Network wide(wideSpec("dense:256:relu,dense:256:relu"), 1);
+        std::int64_t flops = 0;
+        for (const auto& l : wide.layers()) flops += l->flopsPerSample();
+        QCOMPARE(flops, std::int64_t(2 * (64 * 256 + 256 * 256 + 256 * 4)));
+        // About 64 rows a slice, rounded to the nearest count, at most kMaxSlices.
+        QCOMPARE(BatchSplit::slicesFor(32, flops), 1);
+        QCOMPARE(BatchSplit::slicesFor(95, flops), 1);
+        QCOMPARE(BatchSplit::slicesFor(96, flops), 2);
+        QCOMPARE(BatchSplit::slicesFor(128, flops), 2);
+        QCOMPARE(BatchSplit::slicesFor(192, flops), 3);
+        QCOMPARE(BatchSplit::slicesFor(100000, flops), BatchSplit::kMaxSlices);
+        // A slice of the ring network is far less than 4 MFLOP of work: one slice, one thread.
+        QCOMPARE(BatchSplit::slicesFor(128, 2 * (2 * 32 + 32 * 16 + 16 * 2)), 1);
+        // Forward, backward twice that: 128 rows of 32 kFLOP are 12.3 MFLOP, 3 slices' worth but
+        // 2 by rows; 640 rows of 10 kFLOP are 19.2 MFLOP, 10 slices by rows but 4 by work.
+        QCOMPARE(BatchSplit::slicesFor(128, 32000), 2);
+        QCOMPARE(BatchSplit::slicesFor(640, 10000), 4);
+    }
+
+    void batchSplitGradientsDoNotDependOnThreads() {
+        Matrix x, y;
+        noise(200, 21, x, y);
+        const NetworkSpec spec = wideSpec("dense:64:tanh,dropout:0.3,dense:32:relu");
+        const auto loss = makeLoss(LossKind::SoftmaxCrossEntropy);
+        auto gradients = [&](int threads) {
+            Network net(spec, 6);
+            BatchSplit split;
+            const auto step = split.computeGradients(net, *loss, Task::Classification, x, y, 3, 4, threads);
+            std::vector<Scalar> all;
+            for (const auto& p : net.params()) all.insert(all.end(), p.grad->data(), p.grad->data() + p.grad->size());
+            all.push_back(Scalar(step.loss));
+            all.push_back(Scalar(step.metricSum));
+            return all;
+        };
+        const std::vector<Scalar> one = gradients(1);
+        QVERIFY(std::any_of(one.begin(), one.end(), [](Scalar g) { return g != 0; }));
+        for (int threads : {2, 3, 4, 7}) QVERIFY2(gradients(threads) == one, std::to_string(threads).c_str());
+    }
+
+    void trainingDoesNotDependOnKernelThreads() {
+        // Batches of 192 rows are 3 slices (2 threads take 2 and 1), the epoch's last batch of
+        // 124 rows 2 slices; dropout, and a validation set of more than one prediction chunk.
+        Matrix x, y, xv, yv;
+        noise(700, 22, x, y);
+        noise(1100, 23, xv, yv);
+        const NetworkSpec spec = wideSpec("dense:256:relu,dropout:0.2,dense:256:relu,dropout:0.1");
+        auto run = [&](int threads) {
+            Network net(spec, 8);
+            TrainConfig c = quickConfig(3);
+            c.batchSize = 192;
+            c.optimizer.kind = OptimizerKind::Adam;
+            c.threads = threads;
+            const TrainResult r = Trainer(net, c, Task::Classification).fit(x, y, &xv, &yv);
+            std::vector<double> history;
+            for (const EpochStats& e : r.history)
+                history.insert(history.end(), {e.loss, e.metric, e.validationLoss, e.validationMetric,
+                                               double(e.learningRate)});
+            return std::make_pair(net.flatWeights(), history);
+        };
+        const auto one = run(1);
+        QCOMPARE(int(one.second.size()), 3 * 5);
+        QVERIFY(one.first != Network(spec, 8).flatWeights());
+        for (int threads : {2, 3}) {
+            const auto other = run(threads);
+            QVERIFY2(other.first == one.first, std::to_string(threads).c_str());
+            QCOMPARE(other.second, one.second);
+        }
     }
 
     void stepApiMatchesFit() {

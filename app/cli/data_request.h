@@ -13,8 +13,14 @@ struct DataOptionNames {
     std::string path = "--data", labels = "--labels", target = "--target";
 };
 
-// Path (required), labels and target from the options named; the task is left to the caller.
+// Path (required), labels and target from the options named, and the image options (--image-size,
+// --channels, --strict-images) and --sample-shape where the command has them; the task is left
+// to the caller.
 DataRequest dataRequest(const Args& args, const DataOptionNames& names = {});
+// The option specs of the image options, for a command's table: all four for train and plan,
+// --strict-images alone where the model decides size and channels (evaluate, predict).
+const std::vector<OptionSpec>& imageOptionSpecs();
+OptionSpec strictImagesSpec();
 // checkDataRequest() as a UsageError: its messages already name the option at fault.
 void checkRequestUsage(const DataRequest& request);
 

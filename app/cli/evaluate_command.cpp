@@ -1,6 +1,7 @@
 // `skynnet-cli evaluate`: a saved model (one network or a combined split) against labelled data;
 // metrics on stdout and optionally as a JSON report. For a combined model each submodel is also
 // judged on its own sub-problem (its classes' samples, its columns).
+#include <cstdio>
 #include <iostream>
 
 #include "cli_args.h"
@@ -22,8 +23,9 @@ namespace {
 const std::vector<OptionSpec>& evaluateOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
         {"--model", "MODEL", "the model file written by 'train --save' (a single or a combined model)"},
-        {"--data", "PATH", "labelled data: CSV/TSV, IDX images or builtin:..., laid out like the training data"},
+        {"--data", "PATH", "labelled data: CSV/TSV, IDX images, an image folder (a subfolder per class) or builtin:..., laid out like the training data"},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
+        strictImagesSpec(),
         {"--target", "COL", "CSV target column (default: the one the model was trained on)"},
         {"--split", "PART", "all, train, validation or test: the rows of --data that training assigned to that part, "
                             "rebuilt from the seed and fractions in the model (default all)"},
@@ -80,6 +82,7 @@ int runEvaluate(const std::vector<std::string>& words) {
 
     LoadedModel model = loadTrainedModel(modelPath);
     Dataset data = loadLike(request, model.saved.schema, true);
+    if (const std::string w = data.skippedFilesWarning(); !w.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (part != "all") data = selectSplit(data, model, part);
     if (data.size() == 0) throw Error(request.path + ": no samples to evaluate" + (part == "all" ? "" : " in the " + part + " split"));
     const Matrix output = modelOutputs(model, data);

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "data/augmentation.h"
 #include "data_request.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
@@ -27,13 +28,18 @@ auto parsedOption(const std::string& name, F parse) -> decltype(parse()) {
 
 const std::vector<OptionSpec>& trainOptionSpecs() {
     static const std::vector<OptionSpec> common = {
-        {"--data", "PATH", "training data: CSV/TSV file, IDX images (.gz ok), or builtin:spirals|sine|blobs[:KEY=VALUE...]"},
+        {"--data", "PATH", "training data: CSV/TSV file, IDX images (.gz ok), an image folder (one subfolder of PNG/JPEG/BMP per class), or builtin:spirals|sine|blobs[:KEY=VALUE...]"},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         {"--test-data", "PATH", "separate test data (default: a stratified part of --data, see --test-fraction)"},
         {"--test-labels", "PATH", "IDX labels file of --test-data"},
         {"--target", "COL", "CSV target column, by name or 0-based index (default: the last column)"},
         {"--task", "TASK", "classification, binary or regression (default: detected from the data)"},
-        {"--layers", "LIST", std::string("hidden layers, e.g. dense:512:relu,dropout:0.2,dense:256:relu (default ") + defaultLayers + ")"},
+        imageOptionSpecs()[0], imageOptionSpecs()[1], imageOptionSpecs()[2], imageOptionSpecs()[3],
+        {"--augment", "LIST", "image training batches only: flip (left-right, half the rows) and/or shift:PIXELS (pad and crop), e.g. flip,shift:2 (default none)"},
+        {"--layers", "LIST", std::string("hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
+                                          "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
+                                          "gap, bn, activation:ACT; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
+                                          "(default ") + defaultLayers + ")"},
         {"--epochs", "E", "training epochs (default 10)"},
         {"--batch", "B", "batch size (default 32)"},
         {"--optimizer", "NAME", "sgd, adam, adamw or rmsprop (default adam)"},
@@ -132,6 +138,8 @@ TrainOptions parseTrainOptions(const Args& a) {
     c.epochs = a.positiveInt("--epochs", 10);
     c.batchSize = a.positiveInt("--batch", 32);
     c.seed = a.unsignedInt("--seed", 1);
+    if (const auto augment = a.text("--augment"))
+        c.augmentation = parsedOption("--augment", [&] { return parseAugmentation(*augment); });
     OptimizerConfig& opt = c.optimizer;
     opt.kind = parsedOption("--optimizer", [&] { return parseOptimizer(a.text("--optimizer", "adam")); });
     opt.learningRate = float(a.positiveNumber("--lr", 1e-3));

@@ -22,7 +22,7 @@ struct TrainOptions {
     double testFraction = 0.2;            // of all rows of --data, only without --test-data
 
     std::vector<LayerSpec> layers;
-    std::optional<Scaling> scaling;  // empty: minmax for images, standardize otherwise
+    std::optional<Scaling> scaling;  // empty: minmax for images (IDX, image folders), standardize otherwise
     std::optional<LossKind> loss;    // empty: the task's natural loss
     TrainConfig config;              // everything but the loss, which follows from the task
     int threads = 0;                 // kernel threads; the machine's cores when not given

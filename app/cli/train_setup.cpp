@@ -13,13 +13,18 @@ PreparedData prepareData(const TrainOptions& o, DataUse use) {
     settings.testFraction = o.testFraction;
     settings.separateTestFile = o.testData.has_value();
     settings.seed = o.config.seed;
-    settings.scaling = o.scaling.value_or(dataKind(o.data.path) == DataKind::Idx ? Scaling::MinMax : Scaling::Standardize);
+    const DataKind kind = dataKind(o.data.path);
+    settings.scaling =
+        o.scaling.value_or(kind == DataKind::Idx || kind == DataKind::ImageFolder ? Scaling::MinMax : Scaling::Standardize);
     // The whole set is freed (end of the statement) before the test file is read.
     PreparedData p = splitAndFit(loadTrainingData(o.data), settings);
-    // Not progress: --quiet keeps them.
+    // Not progress: --quiet keeps them. The training data's skipped images are among them.
     for (const std::string& w : p.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (use == DataUse::Planning) return p;
-    if (o.testData) p.test = loadLike(*o.testData, p.schema, true);
+    if (o.testData) {
+        p.test = loadLike(*o.testData, p.schema, true);
+        if (const std::string w = p.test.skippedFilesWarning(); !w.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    }
     applyPreprocessing(p, nullptr);
     return p;
 }
@@ -30,6 +35,11 @@ NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data) {
     spec.input = networkInputShape(data);
     spec.layers = o.layers;
     spec.setOutputFor(data.task(), data.train.outputCount());
+    try {
+        checkAugmentable(o.config.augmentation, spec.input);
+    } catch (const Error& e) {
+        Args::fail("--augment", e.what());
+    }
     return spec;
 }
 

@@ -12,6 +12,8 @@
 #include "data/csv_loader.h"
 #include "data/generators.h"
 #include "data/idx_loader.h"
+#include "data/image_decode.h"
+#include "data/shape_text.h"
 
 namespace skynnet {
 namespace {
@@ -179,10 +181,40 @@ Dataset loadCsvLike(const DataRequest& request, const ModelSchema& schema, bool 
     return d;
 }
 
+// The options of an image folder loaded like a model: its sample shape, which must be an image's.
+ImageOptions imageOptionsLike(const DataRequest& request, const ModelSchema& schema) {
+    const Shape& s = schema.sampleShape;
+    if ((s.channels != 1 && s.channels != 3) || s.height < 2 || s.width < 2)
+        throw Error(request.path + ": the model takes " + std::to_string(s.size()) + " features of shape " + s.toString() +
+                    ", not images");
+    ImageOptions o = request.image;
+    o.channels = s.channels;
+    o.height = s.height;
+    o.width = s.width;
+    return o;
+}
+
+// The layout declared for a CSV's rows must cover its feature columns exactly.
+void applySampleShape(Dataset& d, const DataRequest& request) {
+    if (!request.sampleShape) return;
+    const Shape& shape = *request.sampleShape;
+    if (!d.categoricals.empty())
+        failOption(request.sampleShapeOption, request.path + " has text column '" +
+                                                  d.featureNames[std::size_t(d.categoricals.front().column)] +
+                                                  "', which cannot be part of a sample shape");
+    if (shape.size() != d.features.cols())
+        failOption(request.sampleShapeOption, sampleShapeText(shape) + " is " + std::to_string(shape.size()) +
+                                                  " values per sample, but " + request.path + " has " +
+                                                  std::to_string(d.features.cols()) + " feature columns (besides the target)");
+    d.sampleShape = shape;
+}
+
 }  // namespace
 
 DataKind dataKind(const std::string& path) {
     if (path.rfind(builtinPrefix, 0) == 0) return DataKind::Builtin;
+    if (isImageFolder(path)) return DataKind::ImageFolder;
+    if (isImageFileName(path)) return DataKind::ImageFile;
     const std::string name = lowercase(std::filesystem::path(path).filename().string());
     if (name.find("idx") != std::string::npos || name.find("ubyte") != std::string::npos) return DataKind::Idx;
     unsigned char magic[4] = {};
@@ -202,6 +234,10 @@ void checkDataRequest(const DataRequest& request) {
         failOption(request.labelsOption, "only applies to IDX image files, and " + request.path + " is not one");
     if (kind != DataKind::Csv && !request.target.empty())
         failOption(request.targetOption, "only applies to CSV files, and " + request.path + " is not one");
+    if (kind != DataKind::Csv && request.sampleShape)
+        failOption(request.sampleShapeOption, "only applies to CSV files, and " + request.path + " is not one");
+    if (kind != DataKind::ImageFolder && kind != DataKind::ImageFile && request.image != ImageOptions{})
+        failOption(request.imageOption, "only applies to image folders, and " + request.path + " is not one");
     if (kind == DataKind::Builtin) parseBuiltin(request);
 }
 
@@ -216,10 +252,14 @@ Dataset loadTrainingData(const DataRequest& request) {
         options.task = request.task;
         Dataset csv = loadCsv(request.path, options);
         csv.targetColumn = request.target;
+        applySampleShape(csv, request);
         return csv;
     }
     case DataKind::Idx: d = loadIdx(request.path, request.labels); break;
     case DataKind::Builtin: d = generate(request); break;
+    case DataKind::ImageFolder: d = loadImageFolder(request.path, request.image); break;
+    case DataKind::ImageFile:
+        failOption(request.option, request.path + " is a single image; training needs a folder with one subfolder of images per class");
     }
     applyTask(d, request);
     d.targetColumn = request.target;  // empty: checkDataRequest allows a target for CSV only
@@ -233,7 +273,25 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
         failOption(request.labelsOption, "only applies to IDX image files, and " + request.path + " is not one");
     if (kind == DataKind::Csv) {
         Dataset d = loadCsvLike(request, schema, needTargets);
+        if (d.features.cols() == schema.sampleShape.size()) d.sampleShape = schema.sampleShape;
         if (needTargets) d.validate();
+        return d;
+    }
+    if (kind == DataKind::ImageFile && needTargets)
+        failOption(request.option, request.path + " is a single image without a label; labelled images are a folder with one subfolder per class");
+    if ((kind == DataKind::ImageFolder || kind == DataKind::ImageFile) && !needTargets) {
+        Dataset d = std::move(loadImagesLike(request, schema).data);
+        d.featureNames = schema.featureNames;
+        d.task = schema.task;
+        return d;
+    }
+    if (kind == DataKind::ImageFolder) {
+        if (schema.task == Task::Regression) throw Error(request.path + ": holds classified images, the model is for regression");
+        Dataset d = loadImageFolder(request.path, imageOptionsLike(request, schema));
+        mapLabels(d, schema.classNames);
+        d.task = schema.task;
+        d.featureNames = schema.featureNames;
+        d.validate();
         return d;
     }
     Dataset d = kind == DataKind::Idx ? loadIdx(request.path, request.labels) : generate(request);
@@ -258,6 +316,12 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
     d.targetNames = schema.targetNames;
     if (needTargets) d.validate();
     return d;
+}
+
+ImageFiles loadImagesLike(const DataRequest& request, const ModelSchema& schema) {
+    ImageFiles files = loadImageFiles(request.path, imageOptionsLike(request, schema));
+    files.data.featureNames = schema.featureNames;
+    return files;
 }
 
 }  // namespace skynnet

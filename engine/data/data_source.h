@@ -1,7 +1,9 @@
 #pragma once
 // Where a front end (the command-line tool, the desktop app) gets its data: a CSV/TSV file, an
-// IDX image file (the MNIST family, plain or gzip) or a built-in generator ("builtin:spirals",
-// "builtin:sine", "builtin:blobs"), so that there is always an offline example.
+// IDX image file (the MNIST family, plain or gzip), an image folder (one subfolder per class,
+// data/image_folder.h; for prediction also a single image or a flat folder) or a built-in
+// generator ("builtin:spirals", "builtin:sine", "builtin:blobs"), so that there is always an
+// offline example.
 //
 // Training data is loaded as it is. Test, evaluation and prediction data are loaded *like* a
 // reference layout (the training set or a saved model): feature columns in the reference's order
@@ -17,10 +19,11 @@
 
 #include "core/task.h"
 #include "data/dataset.h"
+#include "data/image_folder.h"
 
 namespace skynnet {
 
-enum class DataKind { Csv, Idx, Builtin };
+enum class DataKind { Csv, Idx, Builtin, ImageFolder, ImageFile };
 
 struct DataRequest {
     std::string option = "--data";          // what the path came from, for messages
@@ -30,13 +33,20 @@ struct DataRequest {
     std::optional<Task> task;               // empty: detected
     std::string labelsOption = "--labels";  // what `labels` came from, for messages
     std::string targetOption = "--target";  // what `target` came from, for messages
+    // Image folders: the size and channels wanted (loadLike takes them from the schema instead)
+    // and whether an unreadable image is an error.
+    ImageOptions image;
+    std::optional<Shape> sampleShape;       // CSV: the layout of a row's features, e.g. (1,28,28)
+    std::string imageOption = "--image-size", sampleShapeOption = "--sample-shape";  // for messages
 };
 
-// "builtin:" prefix, else IDX by name ("idx", "ubyte") or magic (gzip or 0x0000080n), else CSV.
+// "builtin:" prefix, else a folder is an image folder, a .png/.jpg/.jpeg/.bmp file an image,
+// IDX by name ("idx", "ubyte") or magic (gzip or 0x0000080n), else CSV.
 DataKind dataKind(const std::string& path);
 
 // The request's own mistakes, without loading anything: a malformed builtin spec, a labels file
-// for data that is not IDX, a target column for data that is not CSV. Throws Error whose message
+// for data that is not IDX, a target column or sample shape for data that is not CSV, image
+// options for data that is not an image folder. Throws Error whose message
 // starts with the option at fault ("--data: unknown built-in dataset 'x' ...").
 void checkDataRequest(const DataRequest& request);
 
@@ -48,5 +58,9 @@ Dataset loadTrainingData(const DataRequest& request);
 // targets are loaded too (and their absence is an Error); without, the result has features only
 // (a CSV may lack the target columns). The schema's target column is used when the request names none.
 Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool needTargets);
+
+// Unlabelled images (a single file or a flat folder, see loadImageFiles) in the schema's sample
+// shape, with the file of each row, for prediction. Throws Error when the schema is not an image's.
+ImageFiles loadImagesLike(const DataRequest& request, const ModelSchema& schema);
 
 }  // namespace skynnet

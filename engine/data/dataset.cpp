@@ -65,4 +65,16 @@ void Dataset::validate() const {
                         " outside the " + std::to_string(classCount()) + " declared classes");
 }
 
+std::string Dataset::skippedFilesWarning() const {
+    if (skipped.empty()) return {};
+    constexpr std::size_t named = 3;
+    const std::size_t total = std::size_t(size()) + skipped.size();
+    std::string s = std::to_string(skipped.size()) + " of " + std::to_string(total) + " image files could not be read and " +
+                    (skipped.size() == 1 ? "was" : "were") + " skipped: ";
+    for (std::size_t i = 0; i < skipped.size() && i < named; ++i)
+        s += (i ? ", " : "") + skipped[i].path + " (" + skipped[i].reason + ")";
+    if (skipped.size() > named) s += " and " + std::to_string(skipped.size() - named) + " more";
+    return s;
+}
+
 }  // namespace skynnet

@@ -9,6 +9,12 @@
 
 namespace skynnet {
 
+// A file a loader could not read and left out (an image folder's damaged image), and why.
+struct SkippedFile {
+    std::string path, reason;
+    bool operator==(const SkippedFile&) const = default;
+};
+
 // The schema is the base, so that a dataset's names are read as before (d.classNames) and a
 // dataset passes as its own schema wherever data must be loaded or checked like it.
 struct Dataset : ModelSchema {
@@ -17,6 +23,7 @@ struct Dataset : ModelSchema {
     std::vector<int> labels;               // class index per sample, into classNames
     std::string labelColumn;               // the CSV column the labels come from, for messages ("" otherwise)
     Matrix targets;                        // regression values, rows = samples, one column per targetName
+    std::vector<SkippedFile> skipped;      // files left out while loading, in the order met
 
     const ModelSchema& schema() const { return *this; }
     Index size() const { return features.rows(); }
@@ -27,6 +34,9 @@ struct Dataset : ModelSchema {
     Dataset subset(const std::vector<int>& rows) const;
     // Throws Error if the parts disagree in size or a label is outside the declared classes.
     void validate() const;
+    // "2 of 120 image files could not be read and were skipped: a.png (reason), ..." naming the
+    // first few; empty when nothing was skipped.
+    std::string skippedFilesWarning() const;
 };
 
 }  // namespace skynnet

@@ -26,6 +26,7 @@ PreparedData splitAndFit(const Dataset& all, const PreparationSettings& s) {
     p.validation = std::move(part.validation);
     p.test = std::move(part.test);
     p.warnings = std::move(part.warnings);
+    if (const std::string skipped = all.skippedFilesWarning(); !skipped.empty()) p.warnings.insert(p.warnings.begin(), skipped);
     return p;
 }
 

@@ -12,7 +12,8 @@
 
 namespace skynnet {
 
-// A trainable tensor and its gradient, as the optimiser sees it.
+// A trainable tensor and its gradient, as the optimiser sees it. Data parallelism swaps a
+// gradient's storage between passes (batch_split.cpp): never keep a pointer to its data.
 struct Param {
     Matrix* value;
     Matrix* grad;

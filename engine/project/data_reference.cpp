@@ -2,13 +2,16 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <system_error>
 #include <vector>
 
 #include "core/error.h"
+#include "data/shape_text.h"
 #include "io/atomic_file.h"
+#include "io/json_fields.h"
 #include "project/project_json.h"
 
 namespace skynnet {
@@ -44,9 +47,52 @@ std::uint64_t hex64FromJson(const JsonField& j) {
     return v;
 }
 
+// A data file, or an image folder.
 bool isFile(const fs::path& p) {
     std::error_code ec;
-    return fs::is_regular_file(p, ec);
+    return fs::is_regular_file(p, ec) || fs::is_directory(p, ec);
+}
+
+using HashState = std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)>;
+
+HashState newHash(const std::string& path) {
+    HashState h(XXH64_createState(), XXH64_freeState);
+    if (!h || XXH64_reset(h.get(), 0) != XXH_OK) throw Error(path + ": cannot hash (out of memory)");
+    return h;
+}
+
+// Feeds the file's content to `h`; returns its size.
+std::uint64_t hashContent(const std::string& path, XXH64_state_t* h, std::vector<unsigned char>& chunk) {
+    InputFile in(path);
+    std::uint64_t size = 0;
+    while (const std::size_t n = in.read(chunk.data(), chunk.size())) {
+        XXH64_update(h, chunk.data(), n);
+        size += n;
+    }
+    return size;
+}
+
+FileFingerprint folderFingerprint(const std::string& dir) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec)) files.push_back(it->path());
+    if (ec) throw Error(dir + ": cannot list the folder (" + ec.message() + ")");
+    std::sort(files.begin(), files.end());
+    const HashState h = newHash(dir);
+    std::vector<unsigned char> chunk(std::size_t(1) << 20);
+    FileFingerprint f;
+    for (const fs::path& file : files) {
+        const std::string name = file.lexically_relative(dir).generic_string();
+        XXH64_update(h.get(), name.c_str(), name.size() + 1);  // with its terminating zero
+        const HashState content = newHash(file.string());
+        const std::uint64_t size = hashContent(file.string(), content.get(), chunk);
+        const std::uint64_t sums[2] = {size, XXH64_digest(content.get())};
+        XXH64_update(h.get(), sums, sizeof sums);
+        f.size += size;
+    }
+    f.hash = XXH64_digest(h.get());
+    return f;
 }
 
 Json fileJson(const ProjectDataFile& f, const fs::path& projectDir) {
@@ -89,15 +135,12 @@ double fractionFromJson(const JsonField& j) {
 }  // namespace
 
 FileFingerprint fileFingerprint(const std::string& path) {
-    InputFile in(path);
-    const std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> h(XXH64_createState(), XXH64_freeState);
-    if (!h || XXH64_reset(h.get(), 0) != XXH_OK) throw Error(path + ": cannot hash (out of memory)");
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return folderFingerprint(path);
+    const HashState h = newHash(path);
     std::vector<unsigned char> chunk(std::size_t(1) << 20);
     FileFingerprint f;
-    while (const std::size_t n = in.read(chunk.data(), chunk.size())) {
-        XXH64_update(h.get(), chunk.data(), n);
-        f.size += n;
-    }
+    f.size = hashContent(path, h.get(), chunk);
     f.hash = XXH64_digest(h.get());
     return f;
 }
@@ -134,6 +177,10 @@ DataRequest requestOf(const ProjectDataFile& file, const ProjectDataFile& labels
     r.labels = labels.path;
     r.target = s.targetColumn;
     r.task = s.task;
+    r.image = s.image;
+    r.sampleShape = s.sampleShape;
+    r.imageOption = "project data image";
+    r.sampleShapeOption = "project data sampleShape";
     return r;
 }
 
@@ -206,6 +253,13 @@ Json toJson(const ProjectDataSource& d, const std::string& projectDir) {
         if (!(d.*member).path.empty()) j[key] = fileJson(d.*member, fs::path(projectDir));
     j["targetColumn"] = d.targetColumn;
     j["task"] = d.task ? Json(taskName(*d.task)) : Json();
+    // Written only when set, so the data of a project without images reads as before everywhere.
+    if (d.image != ImageOptions{})
+        j["image"] = Json::object({{"height", d.image.height},
+                                   {"width", d.image.width},
+                                   {"channels", d.image.channels},
+                                   {"strict", d.image.strict}});
+    if (d.sampleShape) j["sampleShape"] = sampleShapeText(*d.sampleShape);
     j["scaling"] = scalingName(d.scaling);
     j["validationFraction"] = d.validationFraction;
     j["testFraction"] = d.testFraction;
@@ -223,6 +277,21 @@ ProjectDataSource dataSourceFromJson(const JsonField& j, const std::string& proj
             d.task = parseTask(t->asString());
         } catch (const Error& e) {
             throw Error(t->where() + ": " + e.what());
+        }
+    }
+    if (const auto image = j.find("image"); image && !image->isNull()) {
+        d.image.height = nonNegativeInt(image->at("height"), 8192);
+        d.image.width = nonNegativeInt(image->at("width"), 8192);
+        d.image.channels = nonNegativeInt(image->at("channels"), 3);
+        if (d.image.channels != 0 && d.image.channels != 1 && d.image.channels != 3)
+            image->at("channels").fail("must be 0 (as the images), 1 or 3");
+        d.image.strict = image->at("strict").asBool();
+    }
+    if (const auto shape = j.find("sampleShape"); shape && !shape->isNull()) {
+        try {
+            d.sampleShape = parseSampleShape(shape->asString());
+        } catch (const Error& e) {
+            throw Error(shape->where() + ": " + e.what());
         }
     }
     try {

@@ -4,7 +4,8 @@
 // its size and a fast non-cryptographic hash of its content (libxxhash's XXH64, which streams at
 // memory speed, so even Fashion-MNIST's 26 MB hash in milliseconds). Loading looks beside the project first,
 // then at the absolute path, so a project folder moved as a whole still finds its data, and data
-// that moved or changed is reported rather than silently used. The fingerprint catches any edit,
+// that moved or changed is reported rather than silently used. An image folder is recorded the
+// same way, its fingerprint taken over every file below it (names and contents). The fingerprint catches any edit,
 // truncation or replacement; it is no defence against a deliberate collision.
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +27,9 @@ struct FileFingerprint {
     bool operator==(const FileFingerprint&) const = default;
 };
 
-// Reads the whole file. Throws Error naming the path ("... does not exist").
+// Reads the whole file; for a folder, every file below it in name order, each hashed with its
+// relative path and size (so a renamed, added or removed image changes it too), size their total.
+// Throws Error naming the path ("... does not exist").
 FileFingerprint fileFingerprint(const std::string& path);
 
 enum class DataFileStatus {
@@ -57,6 +60,8 @@ struct ProjectDataSource {
     ProjectDataFile train, trainLabels, test, testLabels;
     std::string targetColumn;  // CSV: name or index; empty: the last column
     std::optional<Task> task;  // empty: detected
+    ImageOptions image;        // image folders: size, channels, strict (memoryLimitBytes is not saved)
+    std::optional<Shape> sampleShape;  // CSV: the layout of a row
     Scaling scaling = Scaling::Standardize;
     double validationFraction = 0.1;
     double testFraction = 0.2;

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "data/augmentation.h"
 #include "data/preprocessing_json.h"
 #include "spec/spec_json.h"
 #include "layers/activation.h"
@@ -231,18 +232,21 @@ std::uint64_t unsignedFromJson(const JsonField& j) {
 
 Json toJson(const TrainConfig& c) {
     const EarlyStopping& e = c.earlyStopping;
-    return Json::object({{"epochs", c.epochs},
-                         {"batchSize", c.batchSize},
-                         {"optimizer", toJson(c.optimizer)},
-                         {"loss", lossName(c.loss)},
-                         {"seed", unsignedToJson(c.seed)},
-                         {"threads", c.threads},
-                         {"earlyStopping", Json::object({{"enabled", e.enabled},
-                                                         {"patience", e.patience},
-                                                         {"monitor", monitorName(e.monitor)},
-                                                         {"restoreBest", e.restoreBest}})},
-                         {"batchReportSeconds", c.batchReportSeconds},
-                         {"resourceReportSeconds", c.resourceReportSeconds}});
+    Json j = Json::object({{"epochs", c.epochs},
+                           {"batchSize", c.batchSize},
+                           {"optimizer", toJson(c.optimizer)},
+                           {"loss", lossName(c.loss)},
+                           {"seed", unsignedToJson(c.seed)},
+                           {"threads", c.threads},
+                           {"earlyStopping", Json::object({{"enabled", e.enabled},
+                                                           {"patience", e.patience},
+                                                           {"monitor", monitorName(e.monitor)},
+                                                           {"restoreBest", e.restoreBest}})},
+                           {"batchReportSeconds", c.batchReportSeconds},
+                           {"resourceReportSeconds", c.resourceReportSeconds}});
+    // Written only when on, so a project without augmentation reads as before everywhere.
+    if (c.augmentation.enabled()) j["augmentation"] = augmentationText(c.augmentation);
+    return j;
 }
 
 TrainConfig trainConfigFromJson(const JsonField& j) {
@@ -260,6 +264,7 @@ TrainConfig trainConfigFromJson(const JsonField& j) {
     c.earlyStopping.restoreBest = e.at("restoreBest").asBool();
     c.batchReportSeconds = j.at("batchReportSeconds").asDouble();
     c.resourceReportSeconds = j.at("resourceReportSeconds").asDouble();
+    if (const auto a = j.find("augmentation"); a && !a->isNull()) c.augmentation = parseNamed(*a, parseAugmentation);
     return c;
 }
 

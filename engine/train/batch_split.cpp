@@ -25,45 +25,75 @@ BatchSplit::Step forwardBackward(Network& net, const Loss& loss, Task task, cons
     return step;
 }
 
-BatchSplit::BatchSplit(const Network& master, int threads) {
-    for (int t = 1; t < threads; ++t) replicas_.push_back(master);
-    xs_.resize(std::size_t(threads));
-    ys_.resize(std::size_t(threads));
-    grads_.resize(std::size_t(threads));
-    steps_.resize(std::size_t(threads));
+int BatchSplit::slicesFor(Index rows, std::int64_t flopsPerSample) {
+    constexpr Index kSliceRows = 64;
+    constexpr double kMinSliceFlops = 4e6;
+    const double stepFlops = 3.0 * double(flopsPerSample) * double(rows);  // forward and backward
+    const Index byRows = (rows + kSliceRows / 2) / kSliceRows;
+    const auto byFlops = Index(stepFlops / kMinSliceFlops);
+    return int(std::max<Index>(1, std::min({byRows, byFlops, Index(kMaxSlices)})));
 }
 
 BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss, Task task, const Matrix& x,
-                                              const Matrix& y, std::uint64_t step) {
-    const int n = threads();
+                                              const Matrix& y, std::uint64_t step, int slices, int threads) {
     const Index rows = x.rows();
+    slices = int(std::clamp<Index>(slices, 1, std::max<Index>(rows, 1)));
+    threads = std::clamp(threads, 1, slices);
     std::vector<Param> masterParams = master.params();
-    parallelRegion(n, [&](int t) {
-        const Index begin = rows * t / n, end = rows * (t + 1) / n;
+    while (int(replicas_.size()) < threads - 1) replicas_.push_back(master);
+    // Buffers only grow: the epoch's last, shorter batch would otherwise free them for one step.
+    if (sliceGrads_.size() < std::size_t(slices)) sliceGrads_.resize(std::size_t(slices));
+    for (std::size_t s = 1; s < std::size_t(slices); ++s) {
+        // Shaped like the gradients they stand in for: a layer may add into its gradient in place.
+        sliceGrads_[s].resize(masterParams.size());
+        for (std::size_t i = 0; i < masterParams.size(); ++i)
+            sliceGrads_[s][i].resize(masterParams[i].grad->rows(), masterParams[i].grad->cols());
+    }
+    if (xs_.size() < std::size_t(threads)) {
+        xs_.resize(std::size_t(threads));
+        ys_.resize(std::size_t(threads));
+        grads_.resize(std::size_t(threads));
+    }
+    steps_.assign(std::size_t(slices), Step{});
+    parallelRegion(threads, [&](int t) {
+        // Inside a slice every kernel is single-threaded, whatever this thread's budget.
+        const KernelThreadScope serial(1);
         Network& net = t == 0 ? master : replicas_[std::size_t(t - 1)];
-        if (t > 0) {
-            // The replica starts each step from the master's current weights.
-            std::vector<Param> mine = net.params();
+        std::vector<Param> mine = net.params();
+        // A replica starts each step from the master's current weights.
+        if (t > 0)
             for (std::size_t i = 0; i < mine.size(); ++i) *mine[i].value = *masterParams[i].value;
+        const auto n = std::size_t(t);
+        for (int s = t; s < slices; s += threads) {
+            const Index begin = rows * s / slices, end = rows * (s + 1) / slices;
+            // Slice 0's gradient is written straight into the master's; any other slice's into its
+            // own buffer, by swapping the buffers' storage (no copy) around the pass.
+            std::vector<Matrix>& own = sliceGrads_[std::size_t(s)];
+            const bool swapped = !(t == 0 && s == 0);
+            if (swapped)
+                for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
+            net.setBatchOrigin(step, begin);
+            xs_[n] = x.middleRows(begin, end - begin);
+            ys_[n] = y.middleRows(begin, end - begin);
+            steps_[std::size_t(s)] = forwardBackward(net, loss, task, xs_[n], ys_[n], rows, grads_[n]);
+            if (swapped)
+                for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
         }
-        net.setBatchOrigin(step, begin);
-        xs_[std::size_t(t)] = x.middleRows(begin, end - begin);
-        ys_[std::size_t(t)] = y.middleRows(begin, end - begin);
-        steps_[std::size_t(t)] = forwardBackward(net, loss, task, xs_[std::size_t(t)], ys_[std::size_t(t)], rows,
-                                                 grads_[std::size_t(t)]);
     });
-    // Sum the replicas' gradients into the master's, split over the threads by parameter segment.
-    std::vector<std::vector<Param>> replicaParams;
-    for (auto& r : replicas_) replicaParams.push_back(r.params());
+    // Add slices 1..n-1 to the master's in slice order, split over the threads by parameter
+    // segment: each value is summed in the same order whichever thread sums it.
     constexpr Index kSegment = 16384;
     for (std::size_t i = 0; i < masterParams.size(); ++i) {
         Matrix& total = *masterParams[i].grad;
         const Index size = total.size();
-        parallelFor(0, (size + kSegment - 1) / kSegment, [&](std::int64_t s) {
-            const Index begin = Index(s) * kSegment, len = std::min(kSegment, size - begin);
+        const std::int64_t segments = (size + kSegment - 1) / kSegment;
+        const KernelThreadScope sumThreads(threads);
+        parallelFor(0, segments, [&](std::int64_t g) {
+            const Index begin = Index(g) * kSegment, len = std::min(kSegment, size - begin);
             auto sum = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>(total.data() + begin, len);
-            for (auto& rp : replicaParams)
-                sum += Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(rp[i].grad->data() + begin, len);
+            for (int s = 1; s < slices; ++s)
+                sum += Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(
+                    sliceGrads_[std::size_t(s)][i].data() + begin, len);
         });
     }
     Step total;
@@ -78,6 +108,8 @@ std::int64_t BatchSplit::bufferBytes() const {
     std::int64_t n = 0;
     for (const auto& r : replicas_) n += r.bufferBytes();
     for (const auto& r : replicas_) n += 2 * std::int64_t(r.paramCount()) * std::int64_t(sizeof(Scalar));
+    for (const auto& grads : sliceGrads_)
+        for (const auto& g : grads) n += matrixBytes(g);
     for (std::size_t t = 0; t < xs_.size(); ++t) n += matrixBytes(xs_[t]) + matrixBytes(ys_[t]) + matrixBytes(grads_[t]);
     return n;
 }

@@ -1,8 +1,11 @@
 #pragma once
-// Data parallelism inside one batch: each kernel thread runs forward and backward of its slice of
-// the batch on its own replica of the network with single-threaded kernels, then the slices'
-// gradients are summed into the master network. One parallel region per step instead of one per
-// matrix product (Eigen's own parallel products scaled only 1.2x on these 2-core machines).
+// Data parallelism inside one batch whose results do not depend on the number of kernel threads:
+// the batch is cut into slices fixed by its size and the network alone (slicesFor), the threads
+// there are take slices in turn, each on its own replica of the network with single-threaded
+// kernels, each slice's gradient lands in a buffer of its own, and the buffers are summed in slice
+// order. So 1, 2 or 8 threads compute the same floats, and a scheduler may give a running model
+// more cores. One parallel region per step instead of one per matrix product (Eigen's own parallel
+// products scaled only 1.2x on these 2-core machines).
 #include <vector>
 
 #include "core/task.h"
@@ -13,23 +16,31 @@ namespace skynnet {
 
 class BatchSplit {
 public:
-    BatchSplit(const Network& master, int threads);
+    // The slices a batch of `rows` rows gets on a network of `flopsPerSample` forward FLOPs: about
+    // 64 rows each (smaller slices starve the matrix kernels), none under ~4 MFLOP of forward and
+    // backward (a thread would not even wake up in that time: two threads made a 4-64-64-2
+    // network 100x slower when the other core was busy), at most kMaxSlices (each slice holds a
+    // gradient buffer the size of the parameters).
+    static constexpr int kMaxSlices = 8;
+    static int slicesFor(Index rows, std::int64_t flopsPerSample);
 
-    int threads() const { return int(replicas_.size()) + 1; }
     struct Step {
         double loss = 0;       // mean over the batch
         double metricSum = 0;  // classification: correct predictions in the batch
     };
-    // Writes the whole batch's parameter gradients into master's params (as one pass would).
+    // Writes the whole batch's parameter gradients into master's params (as one pass would, up to
+    // float rounding), from `slices` slices spread over up to `threads` threads. The floats depend
+    // on the slices, never on the threads.
     // step: the optimiser step, which with each row's place in the batch seeds its dropout masks.
     Step computeGradients(Network& master, const Loss& loss, Task task, const Matrix& x, const Matrix& y,
-                          std::uint64_t step);
+                          std::uint64_t step, int slices, int threads);
     std::int64_t bufferBytes() const;
 
 private:
-    std::vector<Network> replicas_;  // threads 1..n-1; thread 0 runs on the master itself
-    std::vector<Matrix> xs_, ys_, grads_;
-    std::vector<Step> steps_;
+    std::vector<Network> replicas_;                // threads 1..n-1; thread 0 runs on the master itself
+    std::vector<std::vector<Matrix>> sliceGrads_;  // slices 1..n-1: their parameter gradients
+    std::vector<Matrix> xs_, ys_, grads_;          // per thread: the slice's rows and output gradient
+    std::vector<Step> steps_;                      // per slice
 };
 
 // One forward and backward pass of a whole batch on one network: loss and correct predictions.

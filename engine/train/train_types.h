@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "data/augmentation.h"
 #include "losses/loss.h"
 #include "optim/optimizer.h"
 
@@ -29,6 +30,7 @@ struct TrainConfig {
     std::uint64_t seed = 1;          // shuffling order
     int threads = 0;                 // kernel threads for this training; 0 leaves the caller's setting
     EarlyStopping earlyStopping;
+    Augmentation augmentation;       // of the training batches only; off by default
     double batchReportSeconds = 0.2;     // batch progress at most this often
     double resourceReportSeconds = 1.0;  // resource samples at least this often during an epoch
     // Resource samples' elapsedSeconds count from here; unset: from the start of fit(). A run of

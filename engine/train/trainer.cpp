@@ -49,6 +49,7 @@ Trainer::Trainer(Network& network, const TrainConfig& config, Task task)
     if (loss_->fusesWith() != Activation::None && !net_.endsWith(loss_->fusesWith()))
         throw Error("the " + lossName(config.loss) + " loss needs a " + activationName(loss_->fusesWith()) +
                     " output, but the network's output is " + activationName(net_.spec().outputActivation));
+    checkAugmentable(config.augmentation, net_.spec().input);
     config_.optimizer.schedule.totalEpochs = config.epochs;
     optimizer_ = makeOptimizer(config_.optimizer);
     start_ = lastResources_ = Clock::now();
@@ -59,18 +60,17 @@ double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
     if (y.cols() != net_.spec().outputs)
         throw Error("targets have " + std::to_string(y.cols()) + " columns, the network outputs " +
                     std::to_string(net_.spec().outputs));
-    // Several kernel threads: split the batch over replicas (one parallel region per step);
-    // slices under 16 rows would starve the matrix kernels, so small batches stay whole. A step
-    // under ~8 MFLOP is done before a second thread would even wake up: it stays on this thread
-    // (two threads made a 4-64-64-2 network 100x slower when the other core was busy).
-    const double stepFlops = 3.0 * double(flopsPerSample_) * double(x.rows());
-    const int threads = stepFlops >= 8e6 ? kernelThreads() : 1;
-    const KernelThreadScope serial(threads == 1 ? 1 : 0);
+    // The batch's slices depend on the batch and the network alone, so the floats do not depend
+    // on the kernel threads; the threads only take slices. A batch of one slice (a small step) is
+    // done before a second thread would even wake up: it stays on this thread.
+    const int slices = BatchSplit::slicesFor(x.rows(), flopsPerSample_);
     BatchSplit::Step step;
-    if (threads > 1 && x.rows() >= 16 * threads) {
-        if (!split_ || split_->threads() != threads) split_ = std::make_unique<BatchSplit>(net_, threads);
-        step = split_->computeGradients(net_, *loss_, task_, x, y, steps_);
+    if (slices > 1) {
+        if (!split_) split_ = std::make_unique<BatchSplit>();
+        step = split_->computeGradients(net_, *loss_, task_, x, y, steps_, slices, kernelThreads());
     } else {
+        // Single-threaded kernels: a parallel matrix product blocks its sums by its thread count.
+        const KernelThreadScope serial(1);
         net_.setBatchOrigin(steps_, 0);
         step = forwardBackward(net_, *loss_, task_, x, y, x.rows(), grad_);
     }
@@ -130,6 +130,8 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
         }
         const std::size_t begin = std::size_t(b) * bs, end = std::min(n, begin + bs);
         gatherRows(x, order, begin, end, xBatch_);
+        if (config_.augmentation.enabled())
+            augmentRows(xBatch_, net_.spec().input, config_.augmentation, augmentationStream(config_.seed, steps_));
         gatherRows(y, order, begin, end, yBatch_);
         const double value = trainBatch(xBatch_, yBatch_);
         if (!std::isfinite(value)) {
