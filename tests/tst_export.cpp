@@ -12,6 +12,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
+#include <tuple>
 
 #include "core/error.h"
 #include "data/generators.h"
@@ -123,6 +125,139 @@ Matrix fromJson(const QJsonObject& output) {
     if (data.size() != m.size()) return {};
     for (Index i = 0; i < m.size(); ++i) m.data()[i] = float(data[int(i)].toDouble());
     return m;
+}
+
+// Weights for `spec` in Network::flatWeights() order, seeded: uniform in [-0.5, 0.5], except
+// BatchNorm's gamma (around 1) and running variance (positive), so every layer's effect shows.
+std::vector<float> handSetWeights(const NetworkSpec& spec, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::vector<float> w;
+    const auto fill = [&](std::int64_t n, float low, float high) {
+        std::uniform_real_distribution<float> d(low, high);
+        for (std::int64_t i = 0; i < n; ++i) w.push_back(d(rng));
+    };
+    Shape shape = spec.input;
+    for (const LayerSpec& l : spec.layers) {
+        const LayerFigures f = figures(l, shape);
+        if (std::holds_alternative<BatchNormSpec>(l)) {
+            const int channels = batchNormChannels(shape);
+            fill(channels, 0.5f, 1.5f);   // gamma
+            fill(channels, -0.5f, 0.5f);  // beta
+            fill(channels, -1.0f, 1.0f);  // running mean
+            fill(channels, 0.3f, 2.0f);   // running variance
+        } else {
+            fill(f.params, -0.5f, 0.5f);
+        }
+        shape = f.output;
+    }
+    fill(figures(LayerSpec(spec.outputLayer()), shape).params, -0.5f, 0.5f);
+    return w;
+}
+
+NetworkSpec imageSpec(Shape input, const std::string& layers, int outputs) {
+    NetworkSpec spec;
+    spec.input = input;
+    spec.layers = parseLayers(layers);
+    spec.setOutputFor(Task::Classification, outputs);
+    return spec;
+}
+
+Matrix uniformRows(Index rows, Index cols, float low, float high, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> d(low, high);
+    Matrix m(rows, cols);
+    for (Index i = 0; i < m.size(); ++i) m.data()[i] = d(rng);
+    return m;
+}
+
+// Why ONNX Runtime cannot run here, or empty (then `node` is set).
+QString onnxRuntimeMissing(QString& node) {
+    if (!onnxExportAvailable()) return "this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)";
+    node = QStandardPaths::findExecutable("node");
+    if (node.isEmpty()) return "node (Node.js) is not installed: the ONNX Runtime check needs it";
+    const QString exportDir = QString::fromStdString(sourcePath("tests/export"));
+    if (!QFile::exists(exportDir + "/node_modules/onnxruntime-node/package.json")) {
+        // Normally done by tests/export/setup.sh; here so a plain test run works too.
+        const QString npm = QStandardPaths::findExecutable("npm");
+        if (npm.isEmpty()) return "npm is not installed: cannot install onnxruntime-node";
+        QString error;
+        run(npm, {"ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"}, error, 300000, exportDir);
+        if (!error.isEmpty()) return "cannot install onnxruntime-node (tests/export/setup.sh): " + error;
+    }
+    return {};
+}
+
+// Runs ONNX models with ONNX Runtime: each job is a model file, its input rows and the output to
+// return. Sets `error` when node fails.
+std::vector<Matrix> runOnnxRuntime(const QString& node, const QString& dir,
+                                   const std::vector<std::tuple<QString, Matrix, QString>>& jobs, QString& error) {
+    QJsonArray list;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const auto& [model, input, output] = jobs[i];
+        const QString file = dir + "/ort_input" + QString::number(i) + ".bin";
+        writeFloats(file, input);
+        list.append(QJsonObject{{"model", model}, {"input", file}, {"rows", int(input.rows())}, {"cols", int(input.cols())}});
+    }
+    QFile jobFile(dir + "/ort_jobs.json");
+    if (!jobFile.open(QIODevice::WriteOnly)) {
+        error = "cannot write " + jobFile.fileName();
+        return {};
+    }
+    jobFile.write(QJsonDocument(list).toJson());
+    jobFile.close();
+    const QByteArray out =
+        run(node, {QString::fromStdString(sourcePath("tests/export/run_onnx.js")), jobFile.fileName()}, error);
+    std::vector<Matrix> results;
+    if (!error.isEmpty()) return results;
+    const QJsonArray all = QJsonDocument::fromJson(out).object()["results"].toArray();
+    for (qsizetype i = 0; i < all.size() && std::size_t(i) < jobs.size(); ++i)
+        results.push_back(fromJson(all[i].toObject()["outputs"].toObject()[std::get<2>(jobs[std::size_t(i)])].toObject()));
+    return results;
+}
+
+// Exports `model` as a C++ header, compiles a program around it (-Werror) and returns its answers
+// on `raw`. Sets `error` when compiling or running fails.
+Matrix runCppHeader(const SavedCombinedModel& model, const QString& dir, const QString& name, const Matrix& raw,
+                    QString& error) {
+    const QString gxx = QStandardPaths::findExecutable("g++");
+    if (gxx.isEmpty()) {
+        error = "g++ is not installed";
+        return {};
+    }
+    const QString ns = "m_" + name;
+    exportCppHeader(model, (dir + "/" + name + ".h").toStdString(), {ns.toStdString()});
+    const QString input = dir + "/" + name + "_cpp.bin";
+    writeFloats(input, raw);
+    const QString main = QString(R"(#include <cstdio>
+#include <vector>
+#include "%1.h"
+int main() {
+    std::vector<float> in(%2 * %3::kRawColumns), out(%2 * %3::kOutputs);
+    std::FILE* f = std::fopen("%4", "rb");
+    if (!f || std::fread(in.data(), sizeof(float), in.size(), f) != in.size()) return 2;
+    std::fclose(f);
+    %3::predict(in.data(), %2, out.data());
+    for (float v : out) std::printf("%.9g\n", static_cast<double>(v));
+}
+)")
+                             .arg(name)
+                             .arg(raw.rows())
+                             .arg(ns)
+                             .arg(input);
+    QFile source(dir + "/" + name + "_main.cpp");
+    if (!source.open(QIODevice::WriteOnly)) {
+        error = "cannot write " + source.fileName();
+        return {};
+    }
+    source.write(main.toUtf8());
+    source.close();
+    const QString exe = dir + "/" + name + "_predict";
+    run(gxx, {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", exe, source.fileName()}, error);
+    if (!error.isEmpty()) return {};
+    const QList<QByteArray> values = run(exe, {}, error).split('\n');
+    Matrix got(raw.rows(), model.rule.outputs);
+    for (Index i = 0; i < got.size(); ++i) got.data()[i] = i < values.size() ? values[qsizetype(i)].toFloat() : NAN;
+    return got;
 }
 
 }  // namespace
@@ -409,6 +544,136 @@ private slots:
             QVERIFY2(d <= kTolerance, qPrintable(jobs[i].model + ": ONNX Runtime differs by " + QString::number(d)));
             qInfo("%s: ONNX Runtime within %.2g of the engine", qPrintable(jobs[i].model), d);
         }
+    }
+
+    // CNNs with hand-set weights: one network using every image layer kind, and class groups of
+    // two CNN submodels. (2, 9, 8) samples: H and W differ, so a swapped axis shows.
+    static SavedCombinedModel handSetSingleCnn() {
+        SavedModel single;
+        single.schema.task = Task::Classification;
+        single.spec = imageSpec({2, 9, 8},
+                                "conv:4:3x3:same:relu,bn,conv:5:4x3:s2:same:nobias:linear,activation:tanh,"
+                                "maxpool:2:s1,conv:6:2x2:sigmoid,avgpool:2:s1,flatten,dense:8:leaky_relu,bn,dropout:0.5",
+                                5);
+        single.weights = handSetWeights(single.spec, 3);
+        return asCombined(single);
+    }
+    static SavedCombinedModel handSetCombinedCnn() {
+        SavedCombinedModel m;
+        m.rule.strategy = Strategy::ClassGroups;
+        m.rule.task = Task::Classification;
+        m.rule.outputs = 5;
+        m.rule.classes = {{0, 1, 2}, {3, 4}};
+        m.specs = {imageSpec({2, 9, 8}, "conv:3:3x3:s2:relu,gap", 3),
+                   imageSpec({2, 9, 8}, "bn,conv:4:5x5:same:relu,maxpool:3:s2,avgpool:2,gap,bn", 2)};
+        m.weights = {handSetWeights(m.specs[0], 4), handSetWeights(m.specs[1], 5)};
+        return m;
+    }
+
+    void cnnGraphHasTheImageLayersNodes() {
+        if (!onnxExportAvailable()) SKIP_UNLESS_CI("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
+        const SavedCombinedModel single = handSetSingleCnn(), combined = handSetCombinedCnn();
+        exportOnnx(single, path("cnn_single.onnx"));
+        exportOnnx(combined, path("cnn_combined.onnx"));
+        QString error;
+        run("/usr/bin/python3", {"-c", "import onnx"}, error);
+        if (!error.isEmpty()) SKIP_UNLESS_CI("/usr/bin/python3 has no onnx module (Debian: python3-onnx)");
+        const auto describeGraph = [&](const QString& file) {
+            const QByteArray out = run("/usr/bin/python3",
+                                       {QString::fromStdString(sourcePath("tests/export/describe_onnx.py")), file}, error);
+            return QJsonDocument::fromJson(out).object();
+        };
+        const QJsonObject graph = describeGraph(dir_.filePath("cnn_single.onnx"));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QJsonArray nodes = graph["nodes"].toArray();
+        QStringList ops;
+        for (const auto& n : nodes) ops << n.toObject()["op"].toString();
+        QCOMPARE(ops, (QStringList{"Reshape", "Conv", "Relu", "BatchNormalization", "Conv", "Tanh", "MaxPool", "Conv",
+                                   "Sigmoid", "AveragePool", "Flatten", "Gemm", "LeakyRelu", "BatchNormalization", "Gemm",
+                                   "Softmax", "Mean", "Identity"}));  // Mean: a single network is one data shard
+        const auto attribute = [&](int node, const char* name) { return nodes[node].toObject()["attributes"].toObject()[name]; };
+        const auto ints = [&](int node, const char* name) {
+            QList<int> out;
+            for (const auto& v : attribute(node, name).toArray()) out << v.toInt();
+            return out;
+        };
+        const QJsonObject initializers = graph["initializers"].toObject();
+        const auto dims = [&](const char* name) {
+            QList<int> out;
+            for (const auto& v : initializers[name].toArray()) out << v.toInt();
+            return out;
+        };
+        // The samples' rows become [N, C, H, W] (0 keeps N).
+        QCOMPARE(dims("sub1/conv1/shape"), QList<int>{4});
+        // Same padding 3x3 s1 on 9x8: one on every side.
+        QCOMPARE(ints(1, "pads"), (QList<int>{1, 1, 1, 1}));
+        QCOMPARE(ints(1, "strides"), (QList<int>{1, 1}));
+        QCOMPARE(nodes[1].toObject()["inputs"].toArray().size(), 3);
+        QCOMPARE(dims("sub1/conv1/W"), (QList<int>{4, 2, 3, 3}));
+        // Per channel: gamma, beta, mean, variance of the 4 filters, the layer's epsilon.
+        QCOMPARE(dims("sub1/bn1/running_var"), QList<int>{4});
+        QCOMPARE(attribute(3, "epsilon").toDouble(), double(1e-5f));
+        // Same padding 4x3 s2 on 9x8 -> 5x4: 3 rows (1 before, 2 after), 1 column (after).
+        QCOMPARE(ints(4, "pads"), (QList<int>{1, 0, 2, 1}));
+        QCOMPARE(ints(4, "strides"), (QList<int>{2, 2}));
+        QCOMPARE(ints(4, "kernel_shape"), (QList<int>{4, 3}));
+        QCOMPARE(nodes[4].toObject()["inputs"].toArray().size(), 2);  // nobias
+        QCOMPARE(ints(6, "kernel_shape"), (QList<int>{2, 2}));
+        QCOMPARE(ints(6, "strides"), (QList<int>{1, 1}));
+        QCOMPARE(ints(7, "pads"), (QList<int>{0, 0, 0, 0}));
+        QCOMPARE(ints(9, "strides"), (QList<int>{1, 1}));
+        QVERIFY(!nodes[9].toObject()["attributes"].toObject().contains("pads"));
+        // The dense layer after (6, 2, 1) takes 12 values; bn after it is per feature.
+        QCOMPARE(dims("sub1/dense1/W"), (QList<int>{12, 8}));
+        QCOMPARE(dims("sub1/bn2/gamma"), QList<int>{8});
+
+        const QJsonObject two = describeGraph(dir_.filePath("cnn_combined.onnx"));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QStringList ops2;
+        for (const auto& n : two["nodes"].toArray()) ops2 << n.toObject()["op"].toString();
+        QCOMPARE(ops2.mid(0, 8), (QStringList{"Reshape", "Conv", "Relu", "GlobalAveragePool", "Flatten", "Gemm", "Softmax",
+                                              "Reshape"}));
+        QCOMPARE(ops2.mid(8, 9), (QStringList{"BatchNormalization", "Conv", "Relu", "MaxPool", "AveragePool",
+                                              "GlobalAveragePool", "BatchNormalization", "Flatten", "Gemm"}));
+    }
+
+    void cnnOnnxRuntimeMatchesTheCppHeader() {
+        QString node;
+        const QString missing = onnxRuntimeMissing(node);
+        if (!missing.isEmpty()) SKIP_UNLESS_CI(qPrintable(missing));
+        const SavedCombinedModel single = handSetSingleCnn(), combined = handSetCombinedCnn();
+        const Matrix raw = uniformRows(24, single.inputColumns(), -2.0f, 2.0f, 7);
+        exportOnnx(single, path("cnn_single.onnx"));
+        exportOnnx(combined, path("cnn_combined.onnx"), {17});
+        exportSubmodelOnnx(combined, 1, path("cnn_combined_sub2.onnx"));
+        QString error;
+        const QByteArray checked = run("/usr/bin/python3",
+                                       {QString::fromStdString(sourcePath("tests/export/check_onnx.py")),
+                                        dir_.filePath("cnn_single.onnx"), dir_.filePath("cnn_combined.onnx"),
+                                        dir_.filePath("cnn_combined_sub2.onnx")},
+                                       error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(checked.count("ok "), 3);
+        const std::vector<Matrix> ort = runOnnxRuntime(node, dir_.path(),
+                                                       {{dir_.filePath("cnn_single.onnx"), raw, "probabilities"},
+                                                        {dir_.filePath("cnn_combined.onnx"), raw, "probabilities"},
+                                                        {dir_.filePath("cnn_combined_sub2.onnx"), raw, "outputs"}},
+                                                       error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(ort.size(), std::size_t(3));
+        const Matrix cppSingle = runCppHeader(single, dir_.path(), "cnn_single", raw, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const Matrix cppCombined = runCppHeader(combined, dir_.path(), "cnn_combined", raw, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (const auto& [name, a, b] : {std::tuple{"single", ort[0], cppSingle}, std::tuple{"combined", ort[1], cppCombined}}) {
+            const double d = maxDifference(a, b);
+            QVERIFY2(d <= kTolerance, qPrintable(QString(name) + ": ONNX Runtime and the C++ header differ by " + QString::number(d)));
+            // The answers vary between samples: the layers did not collapse to a constant.
+            QVERIFY2(double((a.rowwise() - a.row(0)).cwiseAbs().maxCoeff()) > 1e-3, name);
+            qInfo("hand-set %s CNN: ONNX Runtime within %.2g of the C++ header", name, d);
+        }
+        QCOMPARE(ort[2].cols(), 2);
+        QVERIFY(std::abs(ort[2].row(0).sum() - 1.0f) < 1e-5f);
     }
 
     void cppHeaderCompilesAndMatchesTheEngine() {

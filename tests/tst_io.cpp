@@ -439,7 +439,7 @@ private slots:
                                  "conv, maxpool, avgpool, gap, bn or activation)";
         QTest::newRow("activation") << R"([{"type":"dense","units":3,"activation":"swish"}])"
                                     << "network.layers[0].activation: unknown activation 'swish' (expected relu, "
-                                       "leaky_relu, sigmoid, tanh, softmax or linear)";
+                                       "leaky_relu, sigmoid, tanh, softmax, gelu, relu6, softplus, elu or linear)";
         QTest::newRow("not array") << R"({"type":"dense"})" << "network.layers must be an array, not an object";
     }
 

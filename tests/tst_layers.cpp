@@ -5,9 +5,13 @@
 #include <algorithm>
 
 #include "layers/activation.h"
+#include "layers/batch_norm.h"
+#include "layers/conv2d.h"
 #include "layers/dense.h"
 #include "layers/dropout.h"
 #include "layers/flatten.h"
+#include "layers/global_avg_pool.h"
+#include "layers/pooling.h"
 #include "core/error.h"
 #include "losses/loss.h"
 #include "losses/task_losses.h"
@@ -31,6 +35,33 @@ Matrix awayFromZero(Index rows, Index cols, std::uint64_t seed) {
     Matrix m = randomMatrix(rows, cols, seed);
     for (Index i = 0; i < m.size(); ++i) m.data()[i] += m.data()[i] >= 0 ? 0.1f : -0.1f;
     return m;
+}
+
+// Values at least 0.01 apart (a shuffled ramp), so no finite difference reorders a window's maximum.
+Matrix distinctValues(Index rows, Index cols, std::uint64_t seed) {
+    Rng rng(seed);
+    const std::vector<int> order = rng.permutation(int(rows * cols));
+    Matrix m(rows, cols);
+    for (Index i = 0; i < m.size(); ++i) m.data()[i] = Scalar(order[std::size_t(i)]) * 0.01f - 0.5f;
+    return m;
+}
+
+Matrix row(std::initializer_list<Scalar> values) {
+    Matrix m(1, Index(values.size()));
+    Index i = 0;
+    for (Scalar v : values) m(0, i++) = v;
+    return m;
+}
+
+// Entry by entry within `tolerance`, with the first difference in the message.
+void expectNear(const Matrix& actual, const Matrix& expected, double tolerance = 1e-5) {
+    QCOMPARE(actual.rows(), expected.rows());
+    QCOMPARE(actual.cols(), expected.cols());
+    for (Index i = 0; i < actual.size(); ++i)
+        QVERIFY2(std::abs(double(actual.data()[i]) - double(expected.data()[i])) <= tolerance,
+                 ("entry " + std::to_string(i) + ": " + std::to_string(actual.data()[i]) + ", expected " +
+                  std::to_string(expected.data()[i]))
+                     .c_str());
 }
 
 Matrix oneHot(const std::vector<int>& labels, int classes) {
@@ -107,7 +138,8 @@ private slots:
 
     void gradientCheckEveryLayer_data() {
         QTest::addColumn<QString>("kind");
-        for (const char* k : {"dense", "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "dropout", "flatten"})
+        for (const char* k : {"dense", "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "gelu", "relu6", "softplus", "elu",
+                              "dropout", "flatten"})
             QTest::newRow(k) << QString(k);
     }
     void gradientCheckEveryLayer() {
@@ -123,6 +155,331 @@ private slots:
         const bool training = true;
         if (auto* d = dynamic_cast<Dropout*>(layer.get())) d->freezeMask(true);
         expectPassed(checkLayer(*layer, awayFromZero(4, 8, 11), training, 17));
+    }
+
+    void newActivationsWorkedExample() {
+        const Matrix x = row({-2, -0.5f, 0.5f, 3, 7});
+        GELU gelu;  // x * Phi(x), erf form
+        expectNear(gelu.forward(x, false), row({-0.0455002639f, -0.154268769f, 0.345731231f, 2.99595031f, 7.0f}), 1e-6);
+        ReLU6 relu6;
+        QVERIFY(relu6.forward(x, false) == row({0, 0, 0.5f, 3, 6}));
+        Softplus softplus;
+        expectNear(softplus.forward(x, false), row({0.126928011f, 0.474076984f, 0.974076984f, 3.04858735f, 7.00091147f}), 1e-6);
+        // Far out it neither overflows nor loses the tiny value below.
+        const Matrix& far = softplus.forward(row({100, -100}), false);
+        QCOMPARE(far(0, 0), 100.0f);
+        QVERIFY(far(0, 1) > 0 && far(0, 1) < 1e-40f);
+        ELU elu;
+        expectNear(elu.forward(x, false), row({-0.864664717f, -0.39346934f, 0.5f, 3, 7}), 1e-6);
+
+        // Derivatives at points where they are known exactly.
+        const Matrix ones = Matrix::Ones(1, 5);
+        gelu.forward(row({0, 0, 0, 0, 0}), false);
+        QVERIFY(*gelu.backward(ones, true) == Matrix::Constant(1, 5, 0.5f));  // Phi(0)
+        relu6.forward(x, false);
+        QVERIFY(*relu6.backward(ones, true) == row({0, 0, 1, 1, 0}));  // flat above 6
+        elu.forward(x, false);
+        expectNear(*elu.backward(ones, true), row({0.135335283f, 0.60653066f, 1, 1, 1}), 1e-6);  // e^x below 0
+        softplus.forward(row({0, 100, -100, 2, -2}), false);
+        expectNear(*softplus.backward(ones, true), row({0.5f, 1, 0, 0.880797078f, 0.119202922f}), 1e-6);  // sigmoid(x)
+        QVERIFY(softplus.backward(ones, false) == nullptr);
+
+        for (const char* name : {"gelu", "relu6", "softplus", "elu"}) {
+            const Activation a = parseActivation(name);
+            QCOMPARE(activationName(a), std::string(name));
+            QCOMPARE(makeActivation(a)->kind(), std::string(name));
+        }
+        QCOMPARE(errorText([] { parseActivation("swish"); }),
+                 QString("unknown activation 'swish' (expected relu, leaky_relu, sigmoid, tanh, softmax, gelu, relu6, "
+                         "softplus, elu or linear)"));
+    }
+
+    void convValidWorkedExample() {
+        // Two channels of 3x3: channel 0 holds 1..9, channel 1 holds -1..-9.
+        Rng rng(1);
+        Conv2D conv(ConvOptions{2, 2, 2, 1, false, true}, Init::He);
+        conv.build(Shape{2, 3, 3}, rng);
+        QCOMPARE(conv.outputShape(), (Shape{2, 2, 2}));
+        QCOMPARE(conv.paramCount(), std::int64_t(2 * 2 * 2 * 2 + 2));
+        QCOMPARE(conv.flopsPerSample(), std::int64_t(2 * 16 * 4));
+        // Rows are filters laid out [C][kH][kW]: filter 0 sees channel 0 through [1 2; 3 4], filter 1
+        // adds the diagonal of channel 1.
+        conv.weights() << 1, 2, 3, 4, 0, 0, 0, 0,  //
+            0, 0, 0, 0, 1, 0, 0, 1;
+        conv.bias() << 0.5f, -1;
+        Matrix x(1, 18);
+        for (int i = 0; i < 9; ++i) {
+            x(0, i) = Scalar(i + 1);
+            x(0, 9 + i) = -Scalar(i + 1);
+        }
+        const Matrix& y = conv.forward(x, false);
+        QVERIFY(y == row({37.5f, 47.5f, 67.5f, 77.5f, -7, -9, -13, -15}));
+
+        // Backward of a one-hot output gradient: the filter's weights land on its window, and the
+        // weight gradient is that window's input.
+        Matrix g = Matrix::Zero(1, 8);
+        g(0, 3) = 1;  // filter 0 at (1, 1)
+        const Matrix* gx = conv.backward(g, true);
+        QVERIFY(gx);
+        Matrix expectedGx = Matrix::Zero(1, 18);
+        expectedGx(0, 4) = 1, expectedGx(0, 5) = 2, expectedGx(0, 7) = 3, expectedGx(0, 8) = 4;
+        QVERIFY(*gx == expectedGx);
+        const Matrix gw = *conv.params()[0].grad;
+        QVERIFY(gw.row(0) == row({5, 6, 8, 9, -5, -6, -8, -9}));
+        QVERIFY(gw.row(1).isZero());
+        QVERIFY(*conv.params()[1].grad == row({1, 0}));
+        // The first layer skips the input gradient but still writes its weights' gradients.
+        conv.params()[0].grad->setZero();
+        QVERIFY(conv.backward(g, false) == nullptr);
+        QVERIFY(*conv.params()[0].grad == gw);
+    }
+
+    void convSamePaddingAndStride() {
+        Matrix x(1, 9);
+        x << 1, 2, 3, 4, 5, 6, 7, 8, 9;
+        Rng rng(1);
+        // 3x3, kernel 2, stride 1, same: out 3x3, the one padding row and column after (SAME_UPPER).
+        Conv2D same(ConvOptions{1, 2, 2, 1, true, false}, Init::Glorot);
+        same.build(Shape{1, 3, 3}, rng);
+        QCOMPARE(same.outputShape(), (Shape{1, 3, 3}));
+        QCOMPARE(same.paramCount(), std::int64_t(4));  // no bias
+        QCOMPARE(same.params().size(), std::size_t(1));
+        same.weights() << 1, 2, 3, 4;
+        QVERIFY(same.forward(x, false) == row({37, 47, 21, 67, 77, 33, 23, 26, 9}));
+        // Kernel 3, stride 2, same: out ceil(3/2) = 2, one padding row and column on each side.
+        Conv2D strided(ConvOptions{1, 3, 3, 2, true, true}, Init::Glorot);
+        strided.build(Shape{1, 3, 3}, rng);
+        QCOMPARE(strided.outputShape(), (Shape{1, 2, 2}));
+        strided.weights().setOnes();
+        strided.bias() << 0.25f;
+        QVERIFY(strided.forward(x, false) == row({12.25f, 16.25f, 24.25f, 28.25f}));
+        // Valid, stride 2 on 5x5 (value 5h + w): out floor((5 - 3) / 2) + 1 = 2, each a window's sum.
+        Matrix ramp(1, 25);
+        for (int i = 0; i < 25; ++i) ramp(0, i) = Scalar(i);
+        Conv2D valid(ConvOptions{1, 3, 3, 2, false, false}, Init::Glorot);
+        valid.build(Shape{1, 5, 5}, rng);
+        QCOMPARE(valid.outputShape(), (Shape{1, 2, 2}));
+        valid.weights().setOnes();
+        QVERIFY(valid.forward(ramp, false) == row({54, 72, 144, 162}));
+        // Rectangular kernels and inputs, and the floor of a stride that does not fit.
+        Conv2D wide(ConvOptions{3, 1, 3, 2, false, true}, Init::He);
+        wide.build(Shape{2, 4, 6}, rng);
+        QCOMPARE(wide.outputShape(), (Shape{3, 2, 2}));
+        QCOMPARE(convOutputLength(4, 3, 2, false), 1);
+        QCOMPARE(convOutputLength(5, 2, 2, true), 3);
+        QCOMPARE(convPaddingBefore(5, 2, 2, true), 0);  // total 1: all of it after
+        QCOMPARE(convPaddingBefore(4, 3, 1, true), 1);  // total 2: one on each side
+        QCOMPARE(convPaddingBefore(4, 3, 1, false), 0);
+        QCOMPARE(errorText([&] {
+                     Conv2D big(ConvOptions{4, 3, 3, 1, false, true}, Init::He);
+                     big.build(Shape{1, 2, 2}, rng);
+                 }),
+                 QString("conv: kernel 3x3 is larger than its 2x2 input"));
+    }
+
+    void convInitialisationIsSeededAndScaled() {
+        Rng a(3), b(3);
+        Conv2D c1(ConvOptions{64, 3, 3, 1, false, true}, Init::He), c2 = c1;
+        c1.build(Shape{32, 8, 8}, a);
+        c2.build(Shape{32, 8, 8}, b);
+        QVERIFY(c1.weights() == c2.weights());
+        QCOMPARE(c1.weights().rows(), Index(64));
+        QCOMPARE(c1.weights().cols(), Index(32 * 9));
+        QVERIFY(c1.bias().isZero());
+        // He over the fan-in C * kH * kW = 288.
+        const double var = c1.weights().cast<double>().array().square().mean();
+        QVERIFY2(std::abs(var - 2.0 / 288) < 0.05 * 2.0 / 288, std::to_string(var).c_str());
+        Rng g(3);
+        Conv2D glorot(ConvOptions{16, 3, 3, 1, false, true}, Init::Glorot);
+        glorot.build(Shape{8, 5, 5}, g);
+        const float limit = std::sqrt(6.0f / float(8 * 9 + 16 * 9));  // fan-out counts the window too
+        QVERIFY(glorot.weights().maxCoeff() <= limit && glorot.weights().minCoeff() >= -limit);
+        QVERIFY(glorot.weights().maxCoeff() > 0.9f * limit);
+    }
+
+    void poolingWorkedExample() {
+        // One 4x4 channel, then the same plus 100 as a second channel.
+        const Matrix plane = row({6, 3, 2, 4, 5, 6, 7, 8, 9, 2, 1, 0, 3, 4, 6, 5});
+        Matrix x(1, 32);
+        x << plane, (plane.array() + 100).matrix();
+        Rng rng(1);
+        MaxPool2D max(2, 0);  // stride 0: the size
+        max.build(Shape{2, 4, 4}, rng);
+        QCOMPARE(max.stride(), 2);
+        QCOMPARE(max.outputShape(), (Shape{2, 2, 2}));
+        QVERIFY(max.forward(x, false) == row({6, 8, 9, 6, 106, 108, 109, 106}));
+        // The gradient goes to each maximum; of two equal values (the 6s of the first window) the first.
+        const Matrix* gx = max.backward(row({1, 2, 3, 4, 5, 6, 7, 8}), true);
+        Matrix expected = Matrix::Zero(1, 32);
+        for (int c = 0; c < 2; ++c) {
+            expected(0, 16 * c + 0) = Scalar(1 + 4 * c);
+            expected(0, 16 * c + 7) = Scalar(2 + 4 * c);
+            expected(0, 16 * c + 8) = Scalar(3 + 4 * c);
+            expected(0, 16 * c + 14) = Scalar(4 + 4 * c);
+        }
+        QVERIFY(*gx == expected);
+        QVERIFY(max.backward(row({1, 2, 3, 4, 5, 6, 7, 8}), false) == nullptr);
+
+        // Overlapping windows (3, stride 1) that share a maximum add their gradients there.
+        MaxPool2D overlap(3, 1);
+        overlap.build(Shape{1, 4, 4}, rng);
+        QCOMPARE(overlap.outputShape(), (Shape{1, 2, 2}));
+        QVERIFY(overlap.forward(plane, false) == row({9, 8, 9, 8}));
+        Matrix shared = Matrix::Zero(1, 16);
+        shared(0, 7) = 2, shared(0, 8) = 2;
+        QVERIFY(*overlap.backward(Matrix::Ones(1, 4), true) == shared);
+
+        AvgPool2D avg(2, 2);
+        avg.build(Shape{2, 4, 4}, rng);
+        QVERIFY(avg.forward(x, false) == row({5, 5.25f, 4.5f, 3, 105, 105.25f, 104.5f, 103}));
+        const Matrix* ga = avg.backward(row({4, 8, 12, 16, 0, 0, 0, 0}), true);
+        Matrix spread = Matrix::Zero(1, 32);
+        spread.leftCols(16) = row({1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
+        QVERIFY(*ga == spread);
+        // A stride that leaves the last column out: floor((5 - 2) / 2) + 1 = 2.
+        AvgPool2D ragged(2, 0);
+        ragged.build(Shape{1, 5, 5}, rng);
+        QCOMPARE(ragged.outputShape(), (Shape{1, 2, 2}));
+        QCOMPARE(errorText([&] { MaxPool2D(3, 0).build(Shape{4, 2, 5}, rng); }),
+                 QString("maxpool: window 3x3 is larger than its 2x5 input"));
+    }
+
+    void globalAvgPoolWorkedExample() {
+        Rng rng(1);
+        GlobalAvgPool gap;
+        gap.build(Shape{2, 2, 2}, rng);
+        QCOMPARE(gap.outputShape(), (Shape{2, 1, 1}));
+        Matrix x(2, 8);
+        x << 1, 2, 3, 4, 10, 20, 30, 40,  //
+            -1, -1, -1, -1, 0, 0, 0, 8;
+        QVERIFY(gap.forward(x, false) == (Matrix(2, 2) << 2.5f, 25, -1, 2).finished());
+        Matrix g(2, 2);
+        g << 4, 8, 0, -2;
+        Matrix expected(2, 8);
+        expected << 1, 1, 1, 1, 2, 2, 2, 2,  //
+            0, 0, 0, 0, -0.5f, -0.5f, -0.5f, -0.5f;
+        QVERIFY(*gap.backward(g, true) == expected);
+        QVERIFY(gap.backward(g, false) == nullptr);
+    }
+
+    void batchNormPerChannelWorkedExample() {
+        // Two samples of (2, 1, 2): channel 0 holds 1, 3 and 5, 7 (mean 4, variance 5, unbiased
+        // 20/3); channel 1 holds 1, -1 and 3, -3 (mean 0, variance 5). eps 4 makes each sigma 3.
+        BatchNorm bn(0.1f, 4.0f);
+        Rng rng(1);
+        bn.build(Shape{2, 1, 2}, rng);
+        QCOMPARE(bn.outputShape(), (Shape{2, 1, 2}));
+        QCOMPARE(bn.paramCount(), std::int64_t(4));
+        QCOMPARE(bn.stateCount(), std::int64_t(4));
+        QVERIFY(bn.gamma() == row({1, 1}) && bn.beta() == row({0, 0}));
+        QVERIFY(bn.runningMean() == row({0, 0}) && bn.runningVar() == row({1, 1}));
+        bn.gamma() << 2, 1;
+        bn.beta() << 0.5f, 0;
+        Matrix x(2, 4);
+        x << 1, 3, 1, -1,  //
+            5, 7, 3, -3;
+        Matrix expected(2, 4);
+        expected << 2 * -1.0f + 0.5f, 2 * (-1 / 3.0f) + 0.5f, 1 / 3.0f, -1 / 3.0f,  //
+            2 * (1 / 3.0f) + 0.5f, 2 * 1.0f + 0.5f, 1, -1;
+        expectNear(bn.forward(x, true), expected);
+        // running = 0.9 running + 0.1 batch, with the unbiased variance.
+        expectNear(bn.runningMean(), row({0.4f, 0}));
+        expectNear(bn.runningVar(), row({0.9f + 2 / 3.0f, 0.9f + 2 / 3.0f}));
+        // The parameter gradients of an all-ones output gradient: sum(xhat) = 0 and the count.
+        bn.backward(Matrix::Ones(2, 4), true);
+        expectNear(*bn.params()[0].grad, row({0, 0}));
+        expectNear(*bn.params()[1].grad, row({4, 4}));
+
+        // Inference uses the running values: mean 1 and -1, variance 5 and 12 (+ eps 4: sigma 3, 4).
+        bn.runningMean() << 1, -1;
+        bn.runningVar() << 5, 12;
+        Matrix inference(2, 4);
+        inference << 2 * 0 / 3.0f + 0.5f, 2 * 2 / 3.0f + 0.5f, 0.5f, 0,  //
+            2 * 4 / 3.0f + 0.5f, 2 * 6 / 3.0f + 0.5f, 1, -0.5f;
+        expectNear(bn.forward(x, false), inference);
+        QVERIFY(bn.runningMean() == row({1, -1}));  // inference leaves them alone
+        // Its input gradient is gamma / sigma.
+        expectNear(*bn.backward(Matrix::Ones(2, 4), true), (Matrix(2, 4) << 2 / 3.0f, 2 / 3.0f, 0.25f, 0.25f,
+                                                             2 / 3.0f, 2 / 3.0f, 0.25f, 0.25f)
+                                                                .finished());
+        QVERIFY(bn.backward(Matrix::Ones(2, 4), false) == nullptr);
+    }
+
+    void batchNormPerFeatureOfFlatInputs() {
+        // A dense layer's output (1, 1, 3): each of the 3 features on its own, over the 2 rows.
+        BatchNorm bn(0.5f, 1.0f);
+        Rng rng(1);
+        bn.build(Shape::flat(3), rng);
+        QCOMPARE(bn.paramCount(), std::int64_t(6));
+        QCOMPARE(bn.state().size(), std::size_t(2));
+        Matrix x(2, 3);
+        x << 1, 2, 3,  //
+            3, 2, 7;
+        // means 2, 2, 5; biased variances 1, 0, 4; + eps 1.
+        const float a = 1 / std::sqrt(2.0f), b = 2 / std::sqrt(5.0f);
+        expectNear(bn.forward(x, true), (Matrix(2, 3) << -a, 0, -b, a, 0, b).finished());
+        expectNear(bn.runningMean(), row({1, 1, 2.5f}));
+        expectNear(bn.runningVar(), row({1.5f, 0.5f, 4.5f}));  // 0.5 + 0.5 * unbiased (2, 0, 8)
+        // A (1, 2, 2) image is one channel over its four positions, not four features.
+        BatchNorm image(0.1f, 1e-5f);
+        image.build(Shape{1, 2, 2}, rng);
+        QCOMPARE(image.paramCount(), std::int64_t(2));
+        // A single value per channel leaves the running statistics as they were.
+        BatchNorm single(0.5f, 1.0f);
+        single.build(Shape::flat(2), rng);
+        single.forward(row({3, 4}), true);
+        QVERIFY(single.runningMean() == row({0, 0}) && single.runningVar() == row({1, 1}));
+    }
+
+    void gradientCheckImageLayers_data() {
+        QTest::addColumn<QString>("layer");
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("training");
+        QTest::newRow("conv valid") << "conv valid" << 2 << 5 << 4 << true;
+        QTest::newRow("conv same stride 2") << "conv same s2" << 2 << 5 << 5 << true;
+        QTest::newRow("conv same 1x3 no bias") << "conv same 1x3 nobias" << 3 << 4 << 4 << true;
+        QTest::newRow("maxpool 2") << "maxpool 2" << 2 << 4 << 5 << true;
+        QTest::newRow("maxpool 3 s1") << "maxpool 3 s1" << 2 << 4 << 4 << true;
+        QTest::newRow("avgpool 2") << "avgpool 2" << 2 << 5 << 4 << true;
+        QTest::newRow("avgpool 3 s2") << "avgpool 3 s2" << 1 << 5 << 5 << true;
+        QTest::newRow("gap") << "gap" << 3 << 2 << 3 << true;
+        QTest::newRow("bn per channel, training") << "bn" << 3 << 2 << 2 << true;
+        QTest::newRow("bn per channel, inference") << "bn" << 3 << 2 << 2 << false;
+        QTest::newRow("bn per feature, training") << "bn" << 1 << 1 << 6 << true;
+        QTest::newRow("bn per feature, inference") << "bn" << 1 << 1 << 6 << false;
+    }
+    void gradientCheckImageLayers() {
+        QFETCH(QString, layer);
+        QFETCH(int, channels);
+        QFETCH(int, height);
+        QFETCH(int, width);
+        QFETCH(bool, training);
+        const std::string k = layer.toStdString();
+        std::unique_ptr<Layer> l;
+        if (k == "conv valid") l = std::make_unique<Conv2D>(ConvOptions{3, 3, 2, 1, false, true}, Init::Glorot);
+        else if (k == "conv same s2") l = std::make_unique<Conv2D>(ConvOptions{2, 3, 3, 2, true, true}, Init::Glorot);
+        else if (k == "conv same 1x3 nobias") l = std::make_unique<Conv2D>(ConvOptions{2, 1, 3, 1, true, false}, Init::He);
+        else if (k == "maxpool 2") l = std::make_unique<MaxPool2D>(2, 0);
+        else if (k == "maxpool 3 s1") l = std::make_unique<MaxPool2D>(3, 1);
+        else if (k == "avgpool 2") l = std::make_unique<AvgPool2D>(2, 0);
+        else if (k == "avgpool 3 s2") l = std::make_unique<AvgPool2D>(3, 2);
+        else if (k == "gap") l = std::make_unique<GlobalAvgPool>();
+        else l = std::make_unique<BatchNorm>(0.1f, 1e-5f);
+        Rng rng(4);
+        const Shape shape{channels, height, width};
+        l->build(shape, rng);
+        if (auto* bn = dynamic_cast<BatchNorm*>(l.get())) {
+            // Away from gamma 1, beta 0 and the initial running values, so each term counts.
+            bn->gamma() = randomMatrix(1, bn->gamma().cols(), 5, 0.5f, 1.5f);
+            bn->beta() = randomMatrix(1, bn->beta().cols(), 6);
+            bn->runningMean() = randomMatrix(1, bn->gamma().cols(), 7);
+            bn->runningVar() = randomMatrix(1, bn->gamma().cols(), 8, 0.5f, 2.0f);
+        }
+        const Matrix x = distinctValues(4, shape.size(), 12);
+        expectPassed(checkLayer(*l, x, training, 19));
+        QVERIFY(l->backward(Matrix::Ones(4, l->outputShape().size()), false) == nullptr);
     }
 
     void dropoutMasksFollowTheRowsNotTheCaller() {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 
 #include "core/error.h"
@@ -12,10 +14,6 @@
 
 namespace skynnet {
 namespace {
-
-[[noreturn]] void cannotWrite(const LayerSpec& l) {
-    throw Error("C++ export: " + description(l) + ": this exporter cannot write " + kindName(l) + " layers yet");
-}
 
 // The shortest text that reads back as the identical float, as a float literal ("1.0f", "-2.5e-07f").
 std::string floatLiteral(float f) {
@@ -98,6 +96,11 @@ const char* activationEnum(Activation a) {
     case Activation::Sigmoid: return "Act::Sigmoid";
     case Activation::Tanh: return "Act::Tanh";
     case Activation::Softmax: return "Act::Softmax";
+    case Activation::GELU:
+    case Activation::ReLU6:
+    case Activation::Softplus:
+    case Activation::ELU:
+        throw Error("C++ export: the activation " + activationName(a) + " cannot be written yet");
     }
     return "Act::Linear";
 }
@@ -130,55 +133,166 @@ std::string submodelRole(const SavedCombinedModel& m, std::size_t i) {
     return "shard " + std::to_string(i + 1) + " of " + std::to_string(m.specs.size());
 }
 
-// The fixed helpers: the same text for every model.
-constexpr const char* helpers = R"(enum class Act { Linear, Relu, LeakyRelu, Sigmoid, Tanh, Softmax };
+// Scratch floats predict() keeps on the stack (64 KB); larger ones go to the heap.
+constexpr std::int64_t kStackFloats = 16384;
 
-// One dense layer: y = act(x W + b), W row-major [inputs][units].
-struct Dense {
-    int inputs, units;
+// The fixed helpers: the same text for every model.
+constexpr const char* helpers = R"(enum class Act { Linear, Relu, LeakyRelu, Sigmoid, Tanh, Softmax, Gelu, Relu6, Softplus, Elu };
+enum class Kind { Dense, Conv, MaxPool, AvgPool, GlobalAvgPool, BatchNorm, Activation };
+
+// One layer. Samples are rows of (C, H, W) values, index c*H*W + h*W + w; a dense layer takes all
+// of them. Dense: y = act(x W + b), W row-major [inputs][units]. Conv: W [filters][C][kH][kW],
+// bias optional, zero padding padTop/padLeft before the input. Pools: window kH x kW, no padding.
+// BatchNorm: y = gamma (x - mean) / sqrt(var + epsilon) + beta per channel (per feature when flat).
+struct Layer {
+    Kind kind;
+    int c, h, w;                 // input shape
+    int outC, outH, outW;        // output shape
+    int kernelH, kernelW, stride, padTop, padLeft;
     Act activation;
-    const float* weights;
-    const float* bias;
+    const float* weights;        // dense, conv W; batch norm gamma
+    const float* bias;           // dense, conv b (nullptr: none); batch norm beta
+    const float* mean;           // batch norm running mean and variance
+    const float* variance;
+    float epsilon;
 };
 
-inline void dense(const Dense& d, const float* x, float* y) {
-    for (int j = 0; j < d.units; ++j) y[j] = 0.0f;
-    for (int i = 0; i < d.inputs; ++i) {
-        const float xi = x[i];
-        const float* w = d.weights + static_cast<std::size_t>(i) * static_cast<std::size_t>(d.units);
-        for (int j = 0; j < d.units; ++j) y[j] += xi * w[j];
-    }
-    for (int j = 0; j < d.units; ++j) y[j] += d.bias[j];
-    switch (d.activation) {
+constexpr Layer denseLayer(int inputs, int units, Act a, const float* w, const float* b) {
+    return {Kind::Dense, 1, 1, inputs, 1, 1, units, 0, 0, 1, 0, 0, a, w, b, nullptr, nullptr, 0.0f};
+}
+constexpr Layer convLayer(int c, int h, int w, int filters, int outH, int outW, int kH, int kW, int stride, int padTop,
+                          int padLeft, Act a, const float* weights, const float* bias) {
+    return {Kind::Conv, c, h, w, filters, outH, outW, kH, kW, stride, padTop, padLeft, a, weights, bias, nullptr, nullptr, 0.0f};
+}
+constexpr Layer poolLayer(Kind kind, int c, int h, int w, int outH, int outW, int size, int stride) {
+    return {kind, c, h, w, c, outH, outW, size, size, stride, 0, 0, Act::Linear, nullptr, nullptr, nullptr, nullptr, 0.0f};
+}
+constexpr Layer batchNormLayer(int c, int h, int w, const float* gamma, const float* beta, const float* mean,
+                               const float* variance, float epsilon) {
+    return {Kind::BatchNorm, c, h, w, c, h, w, 0, 0, 1, 0, 0, Act::Linear, gamma, beta, mean, variance, epsilon};
+}
+constexpr Layer activationLayer(int c, int h, int w, Act a) {
+    return {Kind::Activation, c, h, w, c, h, w, 0, 0, 1, 0, 0, a, nullptr, nullptr, nullptr, nullptr, 0.0f};
+}
+
+inline void activate(Act a, float* y, int n) {
+    switch (a) {
     case Act::Linear: break;
     case Act::Relu:
-        for (int j = 0; j < d.units; ++j) y[j] = std::max(y[j], 0.0f);
+        for (int j = 0; j < n; ++j) y[j] = std::max(y[j], 0.0f);
         break;
     case Act::LeakyRelu:
-        for (int j = 0; j < d.units; ++j) y[j] = y[j] > 0.0f ? y[j] : y[j] * kLeakySlope;
+        for (int j = 0; j < n; ++j) y[j] = y[j] > 0.0f ? y[j] : y[j] * kLeakySlope;
         break;
     case Act::Sigmoid:
-        for (int j = 0; j < d.units; ++j) y[j] = 1.0f / (1.0f + std::exp(-y[j]));
+        for (int j = 0; j < n; ++j) y[j] = 1.0f / (1.0f + std::exp(-y[j]));
         break;
     case Act::Tanh:
-        for (int j = 0; j < d.units; ++j) y[j] = std::tanh(y[j]);
+        for (int j = 0; j < n; ++j) y[j] = std::tanh(y[j]);
         break;
     case Act::Softmax: {
         float top = y[0], sum = 0.0f;
-        for (int j = 1; j < d.units; ++j) top = std::max(top, y[j]);
-        for (int j = 0; j < d.units; ++j) sum += (y[j] = std::exp(y[j] - top));
-        for (int j = 0; j < d.units; ++j) y[j] /= sum;
+        for (int j = 1; j < n; ++j) top = std::max(top, y[j]);
+        for (int j = 0; j < n; ++j) sum += (y[j] = std::exp(y[j] - top));
+        for (int j = 0; j < n; ++j) y[j] /= sum;
         break;
     }
+    case Act::Gelu:  // exact: x * Phi(x)
+        for (int j = 0; j < n; ++j) y[j] = y[j] * 0.5f * (1.0f + std::erf(y[j] * 0.707106781f));
+        break;
+    case Act::Relu6:
+        for (int j = 0; j < n; ++j) y[j] = std::min(std::max(y[j], 0.0f), 6.0f);
+        break;
+    case Act::Softplus:  // log(1 + e^x) without overflow
+        for (int j = 0; j < n; ++j) y[j] = std::max(y[j], 0.0f) + std::log1p(std::exp(-std::fabs(y[j])));
+        break;
+    case Act::Elu:
+        for (int j = 0; j < n; ++j) y[j] = y[j] > 0.0f ? y[j] : std::expm1(y[j]);
+        break;
     }
 }
 
+inline void dense(const Layer& d, const float* x, float* y) {
+    const int inputs = d.c * d.h * d.w, units = d.outW;
+    for (int j = 0; j < units; ++j) y[j] = 0.0f;
+    for (int i = 0; i < inputs; ++i) {
+        const float xi = x[i];
+        const float* w = d.weights + static_cast<std::size_t>(i) * static_cast<std::size_t>(units);
+        for (int j = 0; j < units; ++j) y[j] += xi * w[j];
+    }
+    for (int j = 0; j < units; ++j) y[j] += d.bias[j];
+}
+
+inline void conv(const Layer& l, const float* x, float* y) {
+    for (int f = 0; f < l.outC; ++f)
+        for (int oh = 0; oh < l.outH; ++oh)
+            for (int ow = 0; ow < l.outW; ++ow) {
+                float sum = l.bias ? l.bias[f] : 0.0f;
+                for (int c = 0; c < l.c; ++c)
+                    for (int i = 0; i < l.kernelH; ++i) {
+                        const int ih = oh * l.stride - l.padTop + i;
+                        if (ih < 0 || ih >= l.h) continue;
+                        const float* row = x + (c * l.h + ih) * l.w;
+                        const float* w = l.weights + ((f * l.c + c) * l.kernelH + i) * l.kernelW;
+                        for (int j = 0; j < l.kernelW; ++j) {
+                            const int iw = ow * l.stride - l.padLeft + j;
+                            if (iw >= 0 && iw < l.w) sum += row[iw] * w[j];
+                        }
+                    }
+                y[(f * l.outH + oh) * l.outW + ow] = sum;
+            }
+}
+
+inline void pool(const Layer& l, const float* x, float* y) {
+    for (int c = 0; c < l.c; ++c)
+        for (int oh = 0; oh < l.outH; ++oh)
+            for (int ow = 0; ow < l.outW; ++ow) {
+                const float* window = x + (c * l.h + oh * l.stride) * l.w + ow * l.stride;
+                float v = l.kind == Kind::MaxPool ? window[0] : 0.0f;
+                for (int i = 0; i < l.kernelH; ++i)
+                    for (int j = 0; j < l.kernelW; ++j)
+                        v = l.kind == Kind::MaxPool ? std::max(v, window[i * l.w + j]) : v + window[i * l.w + j];
+                y[(c * l.outH + oh) * l.outW + ow] =
+                    l.kind == Kind::MaxPool ? v : v / static_cast<float>(l.kernelH * l.kernelW);
+            }
+}
+
+inline void layer(const Layer& l, const float* x, float* y) {
+    const int area = l.h * l.w;
+    switch (l.kind) {
+    case Kind::Dense: dense(l, x, y); break;
+    case Kind::Conv: conv(l, x, y); break;
+    case Kind::MaxPool:
+    case Kind::AvgPool: pool(l, x, y); break;
+    case Kind::GlobalAvgPool:
+        for (int c = 0; c < l.c; ++c) {
+            float sum = 0.0f;
+            for (int i = 0; i < area; ++i) sum += x[c * area + i];
+            y[c] = sum / static_cast<float>(area);
+        }
+        break;
+    case Kind::BatchNorm: {
+        const bool perFeature = l.c == 1 && l.h == 1;
+        const int channels = perFeature ? l.w : l.c, size = perFeature ? 1 : area;
+        for (int c = 0; c < channels; ++c) {
+            const float scale = l.weights[c] / std::sqrt(l.variance[c] + l.epsilon);
+            for (int i = 0; i < size; ++i) y[c * size + i] = (x[c * size + i] - l.mean[c]) * scale + l.bias[c];
+        }
+        break;
+    }
+    case Kind::Activation:
+        for (int i = 0; i < l.c * area; ++i) y[i] = x[i];
+        break;
+    }
+    activate(l.activation, y, l.outC * l.outH * l.outW);
+}
+
 // A submodel's layers in order from x into out, through the scratch buffers a and b.
-inline void network(const Dense* layers, int count, const float* x, float* out, float* a, float* b) {
+inline void network(const Layer* layers, int count, const float* x, float* out, float* a, float* b) {
     const float* in = x;
     for (int l = 0; l < count; ++l) {
         float* y = l + 1 == count ? out : (l % 2 == 0 ? a : b);
-        dense(layers[l], in, y);
+        layer(layers[l], in, y);
         in = y;
     }
 }
@@ -222,7 +336,7 @@ void writePreprocessing(std::ostream& out, const SavedCombinedModel& m, const st
     out << "}\n";
 }
 
-// Every submodel's arrays and layer table; returns the widest layer (the scratch buffers' size).
+// Every submodel's arrays and layer table; returns the largest layer output (the scratch buffers' size).
 int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
     int widest = 1;
     for (std::size_t i = 0; i < m.specs.size(); ++i) {
@@ -233,34 +347,96 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
             << " (" << spec.outputs << " outputs)\n";
         std::vector<std::string> table;
         std::size_t at = 0;
-        int inputs = int(spec.input.size()), layer = 0;
-        const auto dense = [&](int units, Activation a, bool isOutput) {
-            const std::string name = sub + "Dense" + std::to_string(++layer);
-            const std::size_t count = std::size_t(inputs) * std::size_t(units);
-            const std::string what = "submodel " + std::to_string(i + 1) + " layer " + std::to_string(layer);
-            out << "// layer " << layer << (isOutput ? " (output)" : "") << ": dense " << inputs << " -> " << units
-                << ", " << activationName(a) << "\n";
-            writeFloats(out, name + "W", w.data() + at, count, what + " weights");
-            writeFloats(out, name + "B", w.data() + at + count, std::size_t(units), what + " bias");
-            at += count + std::size_t(units);
-            table.push_back("{" + std::to_string(inputs) + ", " + std::to_string(units) + ", " + activationEnum(a) + ", " +
-                            name + "W, " + name + "B}");
-            inputs = units;
-            widest = std::max(widest, units);
+        Shape shape = spec.input;
+        int layer = 0;
+        const auto dims = [](Shape s) {
+            return std::to_string(s.channels) + ", " + std::to_string(s.height) + ", " + std::to_string(s.width);
+        };
+        // Writes the next `count` weights as the array `name`; returns its name.
+        const auto array = [&](const std::string& part, std::size_t count) {
+            const std::string name = sub + "Layer" + std::to_string(layer) + part;
+            if (at + count > w.size())
+                throw Error("submodel " + std::to_string(i + 1) + " layer " + std::to_string(layer) + " has too few weights");
+            writeFloats(out, name, w.data() + at, count,
+                        "submodel " + std::to_string(i + 1) + " layer " + std::to_string(layer) + " " + part);
+            at += count;
+            return name;
+        };
+        // Comments the next layer, adds its table entry and moves the shape on.
+        const auto add = [&](const LayerSpec& l, const std::string& label, const std::function<std::string()>& entry) {
+            const Shape output = figures(l, shape).output;
+            out << "// layer " << ++layer << ": " << commentText(label) << ", " << shape.toString() << " -> "
+                << output.toString() << "\n";
+            table.push_back(entry());
+            shape = output;
+            widest = std::max(widest, int(output.size()));
+        };
+        const auto dense = [&](const DenseSpec& d, const std::string& label) {
+            add(d, label, [&] {
+                const std::size_t inputs = std::size_t(shape.size());
+                const std::string W = array("W", inputs * std::size_t(d.units));
+                const std::string B = array("B", std::size_t(d.units));
+                return "denseLayer(" + std::to_string(inputs) + ", " + std::to_string(d.units) + ", " +
+                       activationEnum(d.activation) + ", " + W + ", " + B + ")";
+            });
         };
         for (const LayerSpec& l : spec.layers)
             visitLayer(
-                l, [&](const DenseSpec& d) { dense(d.units, d.activation, false); },
+                l, [&](const DenseSpec& d) { dense(d, description(l)); },
                 // The identity at inference.
                 [](const DropoutSpec&) {},
-                // Only renames a shape that is already flat: samples are flat rows throughout.
-                [](const FlattenSpec&) {},
-                // A kind this exporter cannot write is an error, never dropped.
-                [&](const ConvSpec&) { cannotWrite(l); }, [&](const MaxPoolSpec&) { cannotWrite(l); },
-                [&](const AvgPoolSpec&) { cannotWrite(l); }, [&](const GlobalAvgPoolSpec&) { cannotWrite(l); },
-                [&](const BatchNormSpec&) { cannotWrite(l); }, [&](const ActivationSpec&) { cannotWrite(l); });
-        dense(spec.outputs, spec.outputActivation, true);
-        out << "inline constexpr Dense " << sub << "[" << table.size() << "] = {\n    " << joined(table, ",\n    ")
+                // Only renames the shape: samples are rows of C*H*W values throughout.
+                [&](const FlattenSpec&) { shape = Shape::flat(int(shape.size())); },
+                [&](const ConvSpec& c) {
+                    add(l, description(l), [&] {
+                        const Shape o = figures(l, shape).output;
+                        const std::string W = array("W", std::size_t(c.filters) * std::size_t(shape.channels) *
+                                                             std::size_t(c.kernelH) * std::size_t(c.kernelW));
+                        const std::string B = c.bias ? array("B", std::size_t(c.filters)) : "nullptr";
+                        return "convLayer(" + dims(shape) + ", " + std::to_string(c.filters) + ", " + std::to_string(o.height) +
+                               ", " + std::to_string(o.width) + ", " + std::to_string(c.kernelH) + ", " +
+                               std::to_string(c.kernelW) + ", " + std::to_string(c.stride) + ", " +
+                               std::to_string(convPaddingBefore(shape.height, c.kernelH, c.stride, c.padding)) + ", " +
+                               std::to_string(convPaddingBefore(shape.width, c.kernelW, c.stride, c.padding)) + ", " +
+                               activationEnum(c.activation) + ", " + W + ", " + B + ")";
+                    });
+                },
+                [&](const MaxPoolSpec& p) {
+                    add(l, description(l), [&] {
+                        const Shape o = figures(l, shape).output;
+                        return "poolLayer(Kind::MaxPool, " + dims(shape) + ", " + std::to_string(o.height) + ", " +
+                               std::to_string(o.width) + ", " + std::to_string(p.size) + ", " +
+                               std::to_string(p.effectiveStride()) + ")";
+                    });
+                },
+                [&](const AvgPoolSpec& p) {
+                    add(l, description(l), [&] {
+                        const Shape o = figures(l, shape).output;
+                        return "poolLayer(Kind::AvgPool, " + dims(shape) + ", " + std::to_string(o.height) + ", " +
+                               std::to_string(o.width) + ", " + std::to_string(p.size) + ", " +
+                               std::to_string(p.effectiveStride()) + ")";
+                    });
+                },
+                [&](const GlobalAvgPoolSpec&) {
+                    add(l, description(l), [&] {
+                        return "poolLayer(Kind::GlobalAvgPool, " + dims(shape) + ", 1, 1, 0, 1)";
+                    });
+                },
+                [&](const BatchNormSpec& n) {
+                    add(l, description(l), [&] {
+                        const std::size_t channels = std::size_t(batchNormChannels(shape));
+                        const std::string gamma = array("Gamma", channels), beta = array("Beta", channels);
+                        const std::string mean = array("Mean", channels), variance = array("Variance", channels);
+                        return "batchNormLayer(" + dims(shape) + ", " + gamma + ", " + beta + ", " + mean + ", " +
+                               variance + ", " + floatLiteral(n.epsilon) + ")";
+                    });
+                },
+                [&](const ActivationSpec& a) {
+                    add(l, description(l), [&] { return "activationLayer(" + dims(shape) + ", " + activationEnum(a.activation) + ")"; });
+                });
+        dense(spec.outputLayer(), "output dense " + std::to_string(spec.outputs) + " " + activationName(spec.outputActivation));
+        if (at != w.size()) throw Error("submodel " + std::to_string(i + 1) + " has weights left over");
+        out << "inline constexpr Layer " << sub << "[" << table.size() << "] = {\n    " << joined(table, ",\n    ")
             << "};\n";
         if (m.rule.strategy == Strategy::ClassGroups)
             out << "inline constexpr int " << sub << "Classes[" << m.rule.classes[i].size() << "] = {"
@@ -330,7 +506,7 @@ std::string cppHeaderText(const SavedCombinedModel& m, const CppExportOptions& o
         << (m.preprocessing.oneHot.empty() ? "" : "; categorical columns hold category codes 0..k-1") << ".\n"
         << "// Output: " << m.rule.outputs << " value(s): " << commentText(joined(outNames)) << ".\n"
         << "// Use: float out[" << o.namespaceName << "::kOutputs]; " << o.namespaceName << "::predict(rawRow, out);\n"
-        << "#pragma once\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n\n"
+        << "#pragma once\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n#include <vector>\n\n"
         << "namespace " << o.namespaceName << " {\n\n"
         << "inline constexpr int kRawColumns = " << m.rawColumns() << ";\n"
         << "inline constexpr int kOutputs = " << m.rule.outputs << ";\n"
@@ -343,14 +519,21 @@ std::string cppHeaderText(const SavedCombinedModel& m, const CppExportOptions& o
     const int widest = writeSubmodels(out, m);
     out << "\ninline constexpr int kMaxWidth = " << widest << ";\n\n}  // namespace detail\n\n"
         << "// One sample: rawFeatures[kRawColumns] -> out[kOutputs].\n"
-        << "inline void predict(const float* rawFeatures, float* out) {\n"
-        << "    float x[detail::kInputColumns], a[detail::kMaxWidth], b[detail::kMaxWidth];\n"
-        << "    detail::preprocess(rawFeatures, x);\n";
+        << "inline void predict(const float* rawFeatures, float* out) {\n";
+    // Small buffers on the stack; an image network's (megabytes for large images) on the heap.
+    if (std::int64_t(m.inputColumns()) + 2 * std::int64_t(widest) <= kStackFloats)
+        out << "    float x[detail::kInputColumns], a[detail::kMaxWidth], b[detail::kMaxWidth];\n";
+    else
+        out << "    std::vector<float> buffers(static_cast<std::size_t>(detail::kInputColumns + 2 * detail::kMaxWidth));\n"
+            << "    float* x = buffers.data();\n"
+            << "    float* a = x + detail::kInputColumns;\n"
+            << "    float* b = a + detail::kMaxWidth;\n";
+    out << "    detail::preprocess(rawFeatures, x);\n";
     for (std::size_t i = 0; i < m.specs.size(); ++i) {
         const std::string n = std::to_string(i + 1);
         out << "    float s" << n << "[" << m.specs[i].outputs << "];  // submodel " << n << "\n"
             << "    detail::network(detail::kSub" << n << ", " << "static_cast<int>(sizeof detail::kSub" << n
-            << " / sizeof(detail::Dense)), x, s" << n << ", a, b);\n";
+            << " / sizeof(detail::Layer)), x, s" << n << ", a, b);\n";
     }
     writeCombination(out, m);
     out << "}\n\n"

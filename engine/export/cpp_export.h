@@ -1,7 +1,8 @@
 #pragma once
 // Export of a saved (combined) model as one self-contained C++17 header: the weights as constexpr
-// float arrays, and inline predict functions that apply the preprocessing, every submodel's dense
-// layers and activations, and the combination rule, with nothing beyond the standard library.
+// float arrays, and inline predict functions that apply the preprocessing, every submodel's layers
+// (dense, conv, max and average pooling, global average pooling, batch norm in its inference form,
+// the activations), and the combination rule, with nothing beyond the standard library.
 // The generated code is data plus short loops (never unrolled), commented with the submodel and
 // layer each array belongs to, so it stays readable and compiles quickly. It computes what
 // CombinedModel computes from raw features, to float rounding. Generated API, in the namespace

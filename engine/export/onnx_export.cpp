@@ -7,9 +7,11 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <bit>
 #include <climits>
 #include <cstdint>
+#include <map>
 #include <set>
 
 #include "io/atomic_file.h"
@@ -20,10 +22,6 @@ namespace skynnet {
 
 #ifdef SKYNNET_HAVE_ONNX
 namespace {
-
-[[noreturn]] void cannotWrite(const LayerSpec& l) {
-    throw Error("ONNX export: " + description(l) + ": this exporter cannot write " + kindName(l) + " layers yet");
-}
 
 using Dims = std::vector<std::int64_t>;
 
@@ -152,48 +150,149 @@ std::string preprocess(GraphBuilder& b, const Preprocessing& p, const std::strin
     return parts.size() == 1 ? parts[0] : b.opAxis("Concat", parts, "network_input", 1);
 }
 
+// Appends `activation` on `x` (any rank), the nodes named under `name`; returns the result. Softmax
+// is over a sample's values, so an image tensor is flattened for it and put back.
+std::string activate(GraphBuilder& b, Activation activation, const std::string& x, const std::string& name,
+                     const Dims& imageShape) {
+    switch (activation) {
+    case Activation::None: return x;
+    case Activation::ReLU: return b.op("Relu", {x}, name + "/relu");
+    case Activation::LeakyReLU: {
+        auto& n = b.node("LeakyRelu", {x}, name + "/leaky_relu");
+        GraphBuilder::setFloat(n, "alpha", LeakyReLU().slope());  // the slope makeActivation() uses
+        return name + "/leaky_relu";
+    }
+    case Activation::Sigmoid: return b.op("Sigmoid", {x}, name + "/sigmoid");
+    case Activation::Tanh: return b.op("Tanh", {x}, name + "/tanh");
+    case Activation::Softmax: {
+        if (imageShape.empty()) return b.opAxis("Softmax", {x}, name + "/softmax", 1);
+        const std::string flat = b.opAxis("Flatten", {x}, name + "/softmax_rows", 1);
+        const std::string p = b.opAxis("Softmax", {flat}, name + "/softmax_flat", 1);
+        return b.op("Reshape", {p, b.int64s(name + "/softmax_shape", {4}, imageShape)}, name + "/softmax");
+    }
+    case Activation::GELU:
+    case Activation::ReLU6:
+    case Activation::Softplus:
+    case Activation::ELU: break;  // written by the export part once it has merged them
+    }
+    throw Error("ONNX export: " + name + ": the activation " + activationName(activation) + " has no ONNX form here");
+}
+
+// The [0, C, H, W] target of a Reshape from flat rows (0: keep N).
+Dims imageDims(Shape s) { return {0, s.channels, s.height, s.width}; }
+
+void setInts(onnx::NodeProto& n, const std::string& name, const Dims& values) {
+    auto* a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::INTS);
+    for (auto v : values) a->add_ints(v);
+}
+
 // One submodel's layers from `input`; returns the name of its output tensor. The weights are read
-// in Network::flatWeights() order: each dense layer's W (inputs x units, row-major) then its b.
+// in Network::flatWeights() order: dense W (inputs x units, row-major) then b; conv W
+// [filters][C][kH][kW] then b if it has one; bn gamma, beta, running mean, running variance.
+// Samples enter as flat rows; the first layer that needs an image Reshapes them to [N, C, H, W]
+// (the engine's c*H*W + h*W + w order is NCHW's), and Flatten makes rows again for a dense layer.
 std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector<float>& weights,
                      const std::string& input, const std::string& prefix) {
     std::string cur = input;
-    std::int64_t width = spec.input.size();
+    Shape shape = spec.input;
+    bool image = false;  // cur is [N, C, H, W] rather than [N, C*H*W]
     std::size_t at = 0;
-    int dense = 0;
-    const auto denseLayer = [&](std::int64_t units, Activation activation) {
-        const std::string name = prefix + "/dense" + std::to_string(++dense);
-        const std::size_t w = std::size_t(width * units);
-        const std::string W = b.floats(name + "/W", {width, units}, weights.data() + at, w);
-        const std::string B = b.floats(name + "/b", {units}, weights.data() + at + w, std::size_t(units));
-        at += w + std::size_t(units);
+    std::map<std::string, int> counts;
+    const auto nameOf = [&](const std::string& kind) { return prefix + "/" + kind + std::to_string(++counts[kind]); };
+    const auto take = [&](const std::string& name, const Dims& dims, std::int64_t count) {
+        if (at + std::size_t(count) > weights.size()) throw Error("ONNX export: " + prefix + " has too few weights for " + name);
+        const std::string t = b.floats(name, dims, weights.data() + at, std::size_t(count));
+        at += std::size_t(count);
+        return t;
+    };
+    const auto toImage = [&](const std::string& name) {
+        if (!image) cur = b.op("Reshape", {cur, b.int64s(name + "/shape", {4}, imageDims(shape))}, name + "/image");
+        image = true;
+    };
+    const auto toRows = [&](const std::string& name) {
+        if (image) cur = b.opAxis("Flatten", {cur}, name + "/rows", 1);
+        image = false;
+    };
+    const auto activation = [&](Activation a, const std::string& name) {
+        cur = activate(b, a, cur, name, image ? imageDims(shape) : Dims{});
+    };
+    const auto denseLayer = [&](const DenseSpec& d) {
+        const std::string name = nameOf("dense");
+        toRows(name);
+        const std::int64_t width = shape.size(), units = d.units;
+        const std::string W = take(name + "/W", {width, units}, width * units);
+        const std::string B = take(name + "/b", {units}, units);
         cur = b.op("Gemm", {cur, W, B}, name);
-        width = units;
-        switch (activation) {
-        case Activation::None: break;
-        case Activation::ReLU: cur = b.op("Relu", {cur}, name + "/relu"); break;
-        case Activation::LeakyReLU: {
-            auto& n = b.node("LeakyRelu", {cur}, name + "/leaky_relu");
-            GraphBuilder::setFloat(n, "alpha", LeakyReLU().slope());  // the slope makeActivation() uses
-            cur = name + "/leaky_relu";
-            break;
-        }
-        case Activation::Sigmoid: cur = b.op("Sigmoid", {cur}, name + "/sigmoid"); break;
-        case Activation::Tanh: cur = b.op("Tanh", {cur}, name + "/tanh"); break;
-        case Activation::Softmax: cur = b.opAxis("Softmax", {cur}, name + "/softmax", 1); break;
-        }
+        shape = Shape::flat(d.units);
+        activation(d.activation, name);
+    };
+    const auto pool = [&](const std::string& type, const std::string& kind, int size, int stride, const LayerSpec& l) {
+        const std::string name = nameOf(kind);
+        toImage(name);
+        auto& n = b.node(type, {cur}, name);
+        setInts(n, "kernel_shape", {size, size});
+        setInts(n, "strides", {stride, stride});
+        cur = name;
+        shape = figures(l, shape).output;
     };
     for (const LayerSpec& l : spec.layers)
         visitLayer(
-            l, [&](const DenseSpec& d) { denseLayer(d.units, d.activation); },
+            l, [&](const DenseSpec& d) { denseLayer(d); },
             // The identity at inference.
             [](const DropoutSpec&) {},
-            // Only renames a shape that is already flat: samples are flat rows throughout.
-            [](const FlattenSpec&) {},
-            // A kind this exporter cannot write is an error, never dropped.
-            [&](const ConvSpec&) { cannotWrite(l); }, [&](const MaxPoolSpec&) { cannotWrite(l); },
-            [&](const AvgPoolSpec&) { cannotWrite(l); }, [&](const GlobalAvgPoolSpec&) { cannotWrite(l); },
-            [&](const BatchNormSpec&) { cannotWrite(l); }, [&](const ActivationSpec&) { cannotWrite(l); });
-    denseLayer(spec.outputs, spec.outputActivation);
+            [&](const FlattenSpec&) {
+                toRows(nameOf("flatten"));
+                shape = Shape::flat(int(shape.size()));
+            },
+            [&](const ConvSpec& c) {
+                const std::string name = nameOf("conv");
+                toImage(name);
+                const Shape out = figures(l, shape).output;
+                const std::int64_t filters = c.filters, kernel = std::int64_t(shape.channels) * c.kernelH * c.kernelW;
+                std::vector<std::string> inputs{cur, take(name + "/W", {filters, shape.channels, c.kernelH, c.kernelW},
+                                                          filters * kernel)};
+                if (c.bias) inputs.push_back(take(name + "/b", {filters}, filters));
+                // Explicit pads (top, left, bottom, right): the smaller half before, as the engine pads.
+                const auto padsOf = [&](int in, int k, int o) {
+                    const int before = convPaddingBefore(in, k, c.stride, c.padding);
+                    const int total = c.padding == Padding::Same ? std::max((o - 1) * c.stride + k - in, 0) : 0;
+                    return std::pair<std::int64_t, std::int64_t>{before, total - before};
+                };
+                const auto [top, bottom] = padsOf(shape.height, c.kernelH, out.height);
+                const auto [left, right] = padsOf(shape.width, c.kernelW, out.width);
+                auto& n = b.node("Conv", inputs, name);
+                setInts(n, "kernel_shape", {c.kernelH, c.kernelW});
+                setInts(n, "strides", {c.stride, c.stride});
+                setInts(n, "pads", {top, left, bottom, right});
+                cur = name;
+                shape = out;
+                activation(c.activation, name);
+            },
+            [&](const MaxPoolSpec& p) { pool("MaxPool", "maxpool", p.size, p.effectiveStride(), l); },
+            [&](const AvgPoolSpec& p) { pool("AveragePool", "avgpool", p.size, p.effectiveStride(), l); },
+            [&](const GlobalAvgPoolSpec&) {
+                const std::string name = nameOf("gap");
+                toImage(name);
+                cur = b.op("GlobalAveragePool", {cur}, name);
+                shape = figures(l, shape).output;
+            },
+            [&](const BatchNormSpec& n) {
+                // The inference form with the running statistics. A flat input is normalised per
+                // feature: BatchNormalization on [N, features], channel axis 1 as for an image.
+                const std::string name = nameOf("bn");
+                const bool perFeature = shape.channels == 1 && shape.height == 1;
+                perFeature ? toRows(name) : toImage(name);
+                const std::int64_t channels = batchNormChannels(shape);
+                std::vector<std::string> inputs{cur};
+                for (const char* part : {"/gamma", "/beta", "/running_mean", "/running_var"})
+                    inputs.push_back(take(name + part, {channels}, channels));
+                GraphBuilder::setFloat(b.node("BatchNormalization", inputs, name), "epsilon", n.epsilon);
+                cur = name;
+            },
+            [&](const ActivationSpec& a) { activation(a.activation, nameOf("activation")); });
+    denseLayer(spec.outputLayer());
     if (at != weights.size()) throw Error("ONNX export: " + prefix + " has weights left over");
     return cur;
 }

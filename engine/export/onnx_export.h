@@ -5,8 +5,10 @@
 //          "probability"    float [N, 1]           binary (sigmoid probability of the second class)
 //          "values"         float [N, m]           regression
 // Inside: the preprocessing (Gather of the numeric columns, Sub/Mul by constant vectors; one-hot
-// columns as Equal against the category codes, Cast), each submodel's layers (Gemm and its
-// activation; dropout and flatten are identities at inference and left out), and the combination
+// columns as Equal against the category codes, Cast), each submodel's layers (Gemm, Conv with
+// explicit pads, MaxPool, AveragePool, GlobalAveragePool, BatchNormalization in its inference form,
+// the activations; a Reshape to [N, C, H, W] before the first image layer and a Flatten before a
+// dense layer that follows one; dropout is the identity at inference and left out), and the combination
 // rule: class groups as Log(Max(p, 1e-30)) placed into the C classes by a constant [k, C] matrix,
 // summed, then Softmax; binary shards as Mean or the most confident (Greater on |2p - 1| and
 // Where); output split as Concat; data shards as Mean. The graph computes what CombinedModel

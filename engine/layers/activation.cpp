@@ -1,5 +1,7 @@
 #include "layers/activation.h"
 
+#include <cmath>
+
 #include "core/error.h"
 
 namespace skynnet {
@@ -12,6 +14,10 @@ std::string activationName(Activation a) {
     case Activation::Sigmoid: return "sigmoid";
     case Activation::Tanh: return "tanh";
     case Activation::Softmax: return "softmax";
+    case Activation::GELU: return "gelu";
+    case Activation::ReLU6: return "relu6";
+    case Activation::Softplus: return "softplus";
+    case Activation::ELU: return "elu";
     }
     return "linear";
 }
@@ -22,8 +28,12 @@ Activation parseActivation(const std::string& name) {
     if (name == "sigmoid") return Activation::Sigmoid;
     if (name == "tanh") return Activation::Tanh;
     if (name == "softmax") return Activation::Softmax;
+    if (name == "gelu") return Activation::GELU;
+    if (name == "relu6") return Activation::ReLU6;
+    if (name == "softplus") return Activation::Softplus;
+    if (name == "elu") return Activation::ELU;
     if (name == "linear" || name == "none" || name.empty()) return Activation::None;
-    throw Error("unknown activation '" + name + "' (expected relu, leaky_relu, sigmoid, tanh, softmax or linear)");
+    throw Error("unknown activation '" + name + "' (expected relu, leaky_relu, sigmoid, tanh, softmax, gelu, relu6, softplus, elu or linear)");
 }
 
 std::unique_ptr<Layer> makeActivation(Activation a) {
@@ -34,6 +44,10 @@ std::unique_ptr<Layer> makeActivation(Activation a) {
     case Activation::Sigmoid: return std::make_unique<Sigmoid>();
     case Activation::Tanh: return std::make_unique<Tanh>();
     case Activation::Softmax: return std::make_unique<Softmax>();
+    case Activation::GELU: return std::make_unique<GELU>();
+    case Activation::ReLU6: return std::make_unique<ReLU6>();
+    case Activation::Softplus: return std::make_unique<Softplus>();
+    case Activation::ELU: return std::make_unique<ELU>();
     }
     return nullptr;
 }
@@ -84,6 +98,60 @@ const Matrix& Tanh::forward(const Matrix& x, bool) {
 
 void Tanh::inputGradient(const Matrix& g) {
     gradInput_.array() = g.array() * (Scalar(1) - y_.array().square());
+}
+
+namespace {
+
+// The normal CDF, through the C library's erf (Eigen's own erf lives in its unsupported modules).
+Scalar normalCdf(Scalar v) { return Scalar(0.5) * (Scalar(1) + std::erf(v * Scalar(M_SQRT1_2))); }
+
+}  // namespace
+
+const Matrix& GELU::forward(const Matrix& x, bool) {
+    x_ = &x;
+    y_.resize(x.rows(), x.cols());
+    y_ = x.unaryExpr([](Scalar v) { return v * normalCdf(v); });
+    return y_;
+}
+
+void GELU::inputGradient(const Matrix& g) {
+    // d/dx x Phi(x) = Phi(x) + x phi(x).
+    const Scalar invSqrt2Pi = Scalar(0.5 * M_2_SQRTPI * M_SQRT1_2);
+    gradInput_.array() =
+        g.array() * x_->unaryExpr([=](Scalar v) { return normalCdf(v) + v * invSqrt2Pi * std::exp(Scalar(-0.5) * v * v); }).array();
+}
+
+const Matrix& ReLU6::forward(const Matrix& x, bool) {
+    y_.resize(x.rows(), x.cols());
+    y_.array() = x.array().max(Scalar(0)).min(Scalar(6));
+    return y_;
+}
+
+void ReLU6::inputGradient(const Matrix& g) {
+    gradInput_.array() = (y_.array() > Scalar(0) && y_.array() < Scalar(6)).select(g.array(), Scalar(0));
+}
+
+const Matrix& Softplus::forward(const Matrix& x, bool) {
+    // max(x, 0) + log(1 + e^-|x|): e^x never overflows.
+    y_.resize(x.rows(), x.cols());
+    y_.array() = x.array().max(Scalar(0)) + (-x.array().abs()).exp().log1p();
+    return y_;
+}
+
+void Softplus::inputGradient(const Matrix& g) {
+    // sigmoid(x) = 1 - e^-y; expm1 keeps it accurate where y is tiny (very negative x).
+    gradInput_.array() = g.array() * -(-y_.array()).expm1();
+}
+
+const Matrix& ELU::forward(const Matrix& x, bool) {
+    y_.resize(x.rows(), x.cols());
+    y_.array() = (x.array() > Scalar(0)).select(x.array(), x.array().expm1());
+    return y_;
+}
+
+void ELU::inputGradient(const Matrix& g) {
+    // The output is positive exactly where the input is; below, dy/dx = e^x = y + 1.
+    gradInput_.array() = (y_.array() > Scalar(0)).select(g.array(), g.array() * (y_.array() + Scalar(1)));
 }
 
 void softmaxRows(const Matrix& logits, Matrix& out) {

@@ -5,10 +5,11 @@
 
 namespace skynnet {
 
-enum class Activation { None, ReLU, LeakyReLU, Sigmoid, Tanh, Softmax };
+enum class Activation { None, ReLU, LeakyReLU, Sigmoid, Tanh, Softmax, GELU, ReLU6, Softplus, ELU };
 
 std::string activationName(Activation a);
-// Parses "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "linear"/"none"; throws Error otherwise.
+// Parses "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "gelu", "relu6", "softplus", "elu",
+// "linear"/"none"; throws Error otherwise.
 Activation parseActivation(const std::string& name);
 // nullptr for Activation::None.
 std::unique_ptr<Layer> makeActivation(Activation a);
@@ -64,6 +65,54 @@ public:
     std::string kind() const override { return "tanh"; }
     const Matrix& forward(const Matrix& x, bool training) override;
     std::unique_ptr<Layer> clone() const override { return std::make_unique<Tanh>(*this); }
+
+protected:
+    void inputGradient(const Matrix& gradOut) override;
+};
+
+// The exact GELU, x * Phi(x) with the normal CDF through erf (not the tanh approximation). Its
+// derivative needs the input, so it keeps a pointer to it like Dense does.
+class GELU final : public ActivationLayer {
+public:
+    std::string kind() const override { return "gelu"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<GELU>(*this); }
+
+protected:
+    void inputGradient(const Matrix& gradOut) override;
+
+private:
+    const Matrix* x_ = nullptr;
+};
+
+// min(max(x, 0), 6).
+class ReLU6 final : public ActivationLayer {
+public:
+    std::string kind() const override { return "relu6"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<ReLU6>(*this); }
+
+protected:
+    void inputGradient(const Matrix& gradOut) override;
+};
+
+// log(1 + e^x), computed without overflow; its derivative sigmoid(x) is 1 - e^-y.
+class Softplus final : public ActivationLayer {
+public:
+    std::string kind() const override { return "softplus"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<Softplus>(*this); }
+
+protected:
+    void inputGradient(const Matrix& gradOut) override;
+};
+
+// ELU with alpha 1: x for x > 0, e^x - 1 otherwise.
+class ELU final : public ActivationLayer {
+public:
+    std::string kind() const override { return "elu"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<ELU>(*this); }
 
 protected:
     void inputGradient(const Matrix& gradOut) override;

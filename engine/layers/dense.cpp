@@ -1,6 +1,6 @@
 #include "layers/dense.h"
 
-#include <cmath>
+#include "core/gemm.h"
 
 namespace skynnet {
 
@@ -11,14 +11,7 @@ void Dense::build(Shape input, Rng& rng) {
     output_ = Shape::flat(units_);
     const Index fanIn = input.size();
     weights_.resize(fanIn, units_);
-    // He: N(0, 2/fan_in) for ReLU families; Glorot: U(+-sqrt(6/(fan_in+fan_out))) for the rest.
-    if (init_ == Init::He) {
-        const float sd = std::sqrt(2.0f / float(fanIn));
-        for (Index i = 0; i < weights_.size(); ++i) weights_.data()[i] = rng.normal(0.0f, sd);
-    } else {
-        const float limit = std::sqrt(6.0f / float(fanIn + units_));
-        for (Index i = 0; i < weights_.size(); ++i) weights_.data()[i] = rng.uniform(-limit, limit);
-    }
+    drawWeights(weights_, init_, fanIn, units_, rng);
     bias_ = Matrix::Zero(1, units_);
     gradWeights_ = Matrix::Zero(fanIn, units_);
     gradBias_ = Matrix::Zero(1, units_);
@@ -26,18 +19,16 @@ void Dense::build(Shape input, Rng& rng) {
 
 const Matrix& Dense::forward(const Matrix& x, bool) {
     x_ = &x;
-    y_.resize(x.rows(), units_);
-    y_.noalias() = x * weights_;
+    gemm(x, Op::None, weights_, Op::None, y_);
     y_.rowwise() += bias_.row(0);
     return y_;
 }
 
 const Matrix* Dense::backward(const Matrix& gradOut, bool needInputGrad) {
-    gradWeights_.noalias() = x_->transpose() * gradOut;
+    gemm(*x_, Op::Transpose, gradOut, Op::None, gradWeights_);
     gradBias_ = gradOut.colwise().sum();
     if (!needInputGrad) return nullptr;
-    gradInput_.resize(gradOut.rows(), weights_.rows());
-    gradInput_.noalias() = gradOut * weights_.transpose();
+    gemm(gradOut, Op::None, weights_, Op::Transpose, gradInput_);
     return &gradInput_;
 }
 

@@ -1,9 +1,8 @@
 #pragma once
+#include "layers/init.h"
 #include "layers/layer.h"
 
 namespace skynnet {
-
-enum class Init { He, Glorot };
 
 // y = x W + b, with W of shape (inputs, units).
 class Dense final : public Layer {

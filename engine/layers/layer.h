@@ -51,6 +51,9 @@ public:
 
     virtual std::vector<Param> params() { return {}; }
     virtual std::int64_t paramCount() const { return 0; }
+    // Values saved with the weights that no optimiser touches (BatchNorm's running statistics).
+    virtual std::vector<Matrix*> state() { return {}; }
+    std::int64_t stateCount() const;
     // Multiply-adds of one sample's forward pass, times two (a FLOP count as papers give it).
     virtual std::int64_t flopsPerSample() const { return 0; }
     // Bytes of buffers the layer holds for the current batch size.

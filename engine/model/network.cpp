@@ -134,24 +134,41 @@ std::int64_t Network::bufferBytes() const {
     return n;
 }
 
+std::int64_t Network::weightCount() const {
+    std::int64_t n = 0;
+    for (const auto& l : layers_) n += l->paramCount() + l->stateCount();
+    return n;
+}
+
+namespace {
+
+// Every tensor flatWeights() holds, in its order: each layer's params, then its state.
+template <class F>
+void forEachWeightTensor(const std::vector<std::unique_ptr<Layer>>& layers, F&& f) {
+    for (const auto& l : layers) {
+        for (const auto& p : l->params()) f(*p.value);
+        for (Matrix* s : l->state()) f(*s);
+    }
+}
+
+}  // namespace
+
 std::vector<Scalar> Network::flatWeights() const {
     std::vector<Scalar> w;
-    w.reserve(std::size_t(paramCount()));
-    for (const auto& l : layers_)
-        for (const auto& p : const_cast<Layer&>(*l).params())
-            w.insert(w.end(), p.value->data(), p.value->data() + p.value->size());
+    w.reserve(std::size_t(weightCount()));
+    forEachWeightTensor(layers_, [&](const Matrix& m) { w.insert(w.end(), m.data(), m.data() + m.size()); });
     return w;
 }
 
 void Network::setFlatWeights(const std::vector<Scalar>& w) {
-    if (std::int64_t(w.size()) != paramCount())
+    if (std::int64_t(w.size()) != weightCount())
         throw Error("weight count " + std::to_string(w.size()) + " does not match the network's " +
-                    std::to_string(paramCount()));
+                    std::to_string(weightCount()));
     std::size_t at = 0;
-    for (auto& p : params()) {
-        std::copy_n(w.data() + at, p.value->size(), p.value->data());
-        at += std::size_t(p.value->size());
-    }
+    forEachWeightTensor(layers_, [&](Matrix& m) {
+        std::copy_n(w.data() + at, m.size(), m.data());
+        at += std::size_t(m.size());
+    });
 }
 
 Matrix Network::predict(const Matrix& x, const CancelToken* cancel, Index chunk) {

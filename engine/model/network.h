@@ -36,9 +36,12 @@ public:
 
     std::vector<Param> params();
     std::int64_t paramCount() const;
+    // Trainable parameters and the layers' state (BatchNorm's running statistics): flatWeights()'s size.
+    std::int64_t weightCount() const;
     std::int64_t bufferBytes() const;
 
-    // All weights as one flat vector, in layer order (save, restore-best, compare).
+    // All weights as one flat vector, in layer order, each layer's params then its state (save,
+    // restore-best, compare).
     std::vector<Scalar> flatWeights() const;
     void setFlatWeights(const std::vector<Scalar>& w);
 

@@ -1,6 +1,7 @@
 #include "train/batch_split.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "core/parallel.h"
 #include "train/metrics.h"
@@ -43,7 +44,7 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
     while (int(replicas_.size()) < threads - 1) replicas_.push_back(master);
     // Buffers only grow: the epoch's last, shorter batch would otherwise free them for one step.
     if (sliceGrads_.size() < std::size_t(slices)) sliceGrads_.resize(std::size_t(slices));
-    for (std::size_t s = 1; s < std::size_t(slices); ++s) {
+    for (std::size_t s = 0; s < std::size_t(slices); ++s) {
         // Shaped like the gradients they stand in for: a layer may add into its gradient in place.
         sliceGrads_[s].resize(masterParams.size());
         for (std::size_t i = 0; i < masterParams.size(); ++i)
@@ -55,6 +56,9 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
         grads_.resize(std::size_t(threads));
     }
     steps_.assign(std::size_t(slices), Step{});
+    // Threads take the next slice as they come free, so a thread the OS holds back (another
+    // process on its core) costs its share of the work, not a stall of the whole step.
+    std::atomic<int> nextSlice{0};
     parallelRegion(threads, [&](int t) {
         // Inside a slice every kernel is single-threaded, whatever this thread's budget.
         const KernelThreadScope serial(1);
@@ -64,38 +68,37 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
         if (t > 0)
             for (std::size_t i = 0; i < mine.size(); ++i) *mine[i].value = *masterParams[i].value;
         const auto n = std::size_t(t);
-        for (int s = t; s < slices; s += threads) {
+        for (int s = nextSlice++; s < slices; s = nextSlice++) {
             const Index begin = rows * s / slices, end = rows * (s + 1) / slices;
-            // Slice 0's gradient is written straight into the master's; any other slice's into its
-            // own buffer, by swapping the buffers' storage (no copy) around the pass.
+            // The slice's gradient lands in its own buffer: the buffers' storage is swapped in
+            // (no copy) around the pass.
             std::vector<Matrix>& own = sliceGrads_[std::size_t(s)];
-            const bool swapped = !(t == 0 && s == 0);
-            if (swapped)
-                for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
+            for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
             net.setBatchOrigin(step, begin);
             xs_[n] = x.middleRows(begin, end - begin);
             ys_[n] = y.middleRows(begin, end - begin);
             steps_[std::size_t(s)] = forwardBackward(net, loss, task, xs_[n], ys_[n], rows, grads_[n]);
-            if (swapped)
-                for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
+            for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
         }
     });
-    // Add slices 1..n-1 to the master's in slice order, split over the threads by parameter
-    // segment: each value is summed in the same order whichever thread sums it.
+    // The master's gradient is the slices' in slice order, split over the threads by parameter
+    // segment (all parameters' segments in one parallel loop: each region costs a wake-up): each
+    // value is summed in the same order whichever thread sums it.
     constexpr Index kSegment = 16384;
-    for (std::size_t i = 0; i < masterParams.size(); ++i) {
+    std::vector<std::pair<std::size_t, Index>> segments;  // (parameter, first value)
+    for (std::size_t i = 0; i < masterParams.size(); ++i)
+        for (Index begin = 0; begin < masterParams[i].grad->size(); begin += kSegment) segments.emplace_back(i, begin);
+    const KernelThreadScope sumThreads(threads);
+    parallelFor(0, std::int64_t(segments.size()), [&](std::int64_t g) {
+        using Values = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
+        using ConstValues = Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
+        const auto [i, begin] = segments[std::size_t(g)];
         Matrix& total = *masterParams[i].grad;
-        const Index size = total.size();
-        const std::int64_t segments = (size + kSegment - 1) / kSegment;
-        const KernelThreadScope sumThreads(threads);
-        parallelFor(0, segments, [&](std::int64_t g) {
-            const Index begin = Index(g) * kSegment, len = std::min(kSegment, size - begin);
-            auto sum = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>(total.data() + begin, len);
-            for (int s = 1; s < slices; ++s)
-                sum += Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>(
-                    sliceGrads_[std::size_t(s)][i].data() + begin, len);
-        });
-    }
+        const Index len = std::min(kSegment, total.size() - begin);
+        Values sum(total.data() + begin, len);
+        sum = ConstValues(sliceGrads_[0][i].data() + begin, len);
+        for (int s = 1; s < slices; ++s) sum += ConstValues(sliceGrads_[std::size_t(s)][i].data() + begin, len);
+    });
     Step total;
     for (const Step& s : steps_) {
         total.loss += s.loss;

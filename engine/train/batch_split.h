@@ -1,7 +1,7 @@
 #pragma once
 // Data parallelism inside one batch whose results do not depend on the number of kernel threads:
 // the batch is cut into slices fixed by its size and the network alone (slicesFor), the threads
-// there are take slices in turn, each on its own replica of the network with single-threaded
+// there are take slices as they come free, each on its own replica of the network with single-threaded
 // kernels, each slice's gradient lands in a buffer of its own, and the buffers are summed in slice
 // order. So 1, 2 or 8 threads compute the same floats, and a scheduler may give a running model
 // more cores. One parallel region per step instead of one per matrix product (Eigen's own parallel
@@ -38,7 +38,7 @@ public:
 
 private:
     std::vector<Network> replicas_;                // threads 1..n-1; thread 0 runs on the master itself
-    std::vector<std::vector<Matrix>> sliceGrads_;  // slices 1..n-1: their parameter gradients
+    std::vector<std::vector<Matrix>> sliceGrads_;  // per slice: its parameter gradients
     std::vector<Matrix> xs_, ys_, grads_;          // per thread: the slice's rows and output gradient
     std::vector<Step> steps_;                      // per slice
 };

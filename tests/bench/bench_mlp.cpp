@@ -1,16 +1,22 @@
-// Throughput of the reference MLP 784-512-256-10 (ReLU, softmax cross-entropy, Adam, batch 128)
-// on Fashion-MNIST (random data of the same size when Debian's package is not installed), with 1
-// and 2 kernel threads, and the test accuracy after the epochs. Prints figures and asserts nothing:
-// speed is measured here, never in a unit test.
-//   skynnet-bench [EPOCHS=3] [SAMPLES=60000]
+// Throughput of the reference networks on Fashion-MNIST (random data of the same size when
+// Debian's package is not installed), with 1 and 2 kernel threads, the test accuracy after the
+// epochs, and the share of this CPU's measured FMA peak the training steps reach:
+//   mlp  784-512-256-10 (ReLU, softmax cross-entropy, Adam, batch 128)
+//   cnn  conv32 3x3-relu-maxpool2-conv64 3x3-relu-maxpool2-dense128-relu-dense10 (Adam, batch 128)
+// Prints figures and asserts nothing: speed is measured here, never in a unit test.
+//   skynnet-bench [EPOCHS=3] [SAMPLES=60000] [NETS=mlp,cnn]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <string>
 
+#include "core/error.h"
 #include "core/parallel.h"
 #include "data/idx_loader.h"
 #include "data/preprocessing.h"
+#include "fma_peak.h"
 #include "model/network.h"
 #include "train/trainer.h"
 
@@ -29,11 +35,30 @@ void randomData(int samples, Matrix& x, Matrix& y) {
     for (int i = 0; i < samples; ++i) y(i, int(rng.below(10))) = 1;
 }
 
+const char* layersOf(const std::string& net) {
+    if (net == "mlp") return "dense:512:relu,dense:256:relu";
+    if (net == "cnn") return "conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu";
+    return nullptr;
+}
+
+// FLOPs of one sample's training step as the engine computes it: the forward pass, then each
+// layer's backward at twice its forward (weight and input gradients), but the first layer's input
+// gradient, which is never computed (its weight gradient, half its backward, is).
+double trainingFlopsPerSample(const Network& net) {
+    double flops = 0;
+    for (std::size_t i = 0; i < net.layers().size(); ++i) {
+        const double f = double(net.layers()[i]->flopsPerSample());
+        flops += i == 0 ? 2 * f : 3 * f;
+    }
+    return flops;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const int epochs = argc > 1 ? std::atoi(argv[1]) : 3;
     const int samples = argc > 2 ? std::atoi(argv[2]) : 60000;
+    const std::string nets = argc > 3 ? argv[3] : "mlp,cnn";
     Matrix x, y, xt, yt;
     const bool real = std::filesystem::exists(kTrain);
     if (real) {
@@ -50,29 +75,47 @@ int main(int argc, char** argv) {
     }
     std::printf("data: %s, %ld training samples, %d epochs per thread count\n",
                 real ? "Fashion-MNIST" : "random (Fashion-MNIST not installed)", long(x.rows()), epochs);
+    const double peak[] = {0, bench::fmaPeakGflops(1), bench::fmaPeakGflops(2)};
+    std::printf("FMA peak (measured, fp32): 1 thread %.1f GFLOP/s, 2 threads %.1f GFLOP/s\n", peak[1], peak[2]);
 
-    NetworkSpec spec;
-    spec.input = Shape{1, 28, 28};
-    spec.layers = parseLayers("dense:512:relu,dense:256:relu");
-    spec.setOutputFor(Task::Classification, 10);
-    for (int threads : {1, 2}) {
-        setKernelThreads(threads);
-        Network net(spec, 1);
-        TrainConfig cfg;
-        cfg.epochs = epochs;
-        cfg.batchSize = 128;
-        cfg.threads = threads;
-        Trainer trainer(net, cfg, Task::Classification);
-        double best = 0;
-        for (int e = 0; e < epochs; ++e) {
-            const auto o = trainer.trainEpoch(x, y, nullptr, nullptr);
-            best = std::max(best, o.stats.samplesPerSecond);
-            std::printf("threads=%d epoch=%d loss=%.4f samples/s=%.0f\n", threads, e + 1, o.stats.loss,
-                        o.stats.samplesPerSecond);
+    std::stringstream list(nets);
+    for (std::string net; std::getline(list, net, ',');) {
+        if (!layersOf(net)) {
+            std::fprintf(stderr, "unknown network %s (mlp or cnn)\n", net.c_str());
+            return 2;
         }
-        const double accuracy = real ? trainer.evaluate(xt, yt).metric : 0.0;
-        std::printf("RESULT skynnet threads=%d best_samples_per_second=%.0f test_accuracy=%.4f\n", threads, best,
-                    accuracy);
+        NetworkSpec spec;
+        spec.input = Shape{1, 28, 28};
+        try {
+            spec.layers = parseLayers(layersOf(net));
+            spec.setOutputFor(Task::Classification, 10);
+            Network probe(spec, 1);
+        } catch (const Error& e) {
+            std::printf("RESULT skynnet net=%s not built: %s\n", net.c_str(), e.what());
+            continue;
+        }
+        for (int threads : {1, 2}) {
+            setKernelThreads(threads);
+            Network model(spec, 1);
+            const double flops = trainingFlopsPerSample(model);
+            TrainConfig cfg;
+            cfg.epochs = epochs;
+            cfg.batchSize = 128;
+            cfg.threads = threads;
+            Trainer trainer(model, cfg, Task::Classification);
+            double best = 0;
+            for (int e = 0; e < epochs; ++e) {
+                const auto o = trainer.trainEpoch(x, y, nullptr, nullptr);
+                best = std::max(best, o.stats.samplesPerSecond);
+                std::printf("%s threads=%d epoch=%d loss=%.4f samples/s=%.0f\n", net.c_str(), threads, e + 1,
+                            o.stats.loss, o.stats.samplesPerSecond);
+            }
+            const double accuracy = real ? trainer.evaluate(xt, yt).metric : 0.0;
+            const double gflops = best * flops * 1e-9;
+            std::printf("RESULT skynnet net=%s threads=%d best_samples_per_second=%.0f test_accuracy=%.4f "
+                        "gflops=%.1f peak_share=%.2f\n",
+                        net.c_str(), threads, best, accuracy, gflops, gflops / peak[threads]);
+        }
     }
     return 0;
 }

@@ -1,7 +1,9 @@
 """The peer: the same MLP 784-512-256-10 (ReLU, softmax cross-entropy, Adam, batch 128) in
 Debian's PyTorch on Fashion-MNIST (scaled to [0, 1]; random data when not installed), with 1 and 2
-threads. Prints samples/second. Run with /usr/bin/python3 and OPENBLAS_CORETYPE unset:
-    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 tests/bench/torch_mlp.py [EPOCHS]"""
+threads. Prints samples/second. Run it tuned, as compare.sh does: Debian's OpenBLAS (OpenMP build)
+as the BLAS, OMP_WAIT_POLICY=passive, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset:
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_WAIT_POLICY=passive \\
+        LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-openmp /usr/bin/python3 tests/bench/torch_mlp.py [EPOCHS] [SAMPLES]"""
 import gzip
 import os
 import sys
@@ -20,37 +22,63 @@ def idx(name):
     return torch.frombuffer(bytearray(data[4 + 4 * dims:]), dtype=torch.uint8).reshape(shape)
 
 
-epochs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-torch.manual_seed(7)
-if os.path.exists(ROOT + "train-images-idx3-ubyte.gz"):
-    x = idx("train-images-idx3-ubyte.gz").reshape(-1, 784).float() / 255
-    y = idx("train-labels-idx1-ubyte.gz").long()
-    xt = idx("t10k-images-idx3-ubyte.gz").reshape(-1, 784).float() / 255
-    yt = idx("t10k-labels-idx1-ubyte.gz").long()
-else:
-    x, y = torch.rand(60000, 784), torch.randint(0, 10, (60000,))
-    xt, yt = x[:1000], y[:1000]
-samples = x.shape[0]
-for threads in (1, 2):
-    torch.set_num_threads(threads)
-    model = torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 256),
-                                torch.nn.ReLU(), torch.nn.Linear(256, 10))
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
-    loss_fn = torch.nn.CrossEntropyLoss()
-    best = 0.0
-    for epoch in range(epochs):
-        perm = torch.randperm(samples)
-        start = time.perf_counter()
-        for i in range(0, samples, 128):
-            idx_ = perm[i:i + 128]
-            opt.zero_grad(set_to_none=True)
-            loss = loss_fn(model(x[idx_]), y[idx_])
-            loss.backward()
-            opt.step()
-        rate = samples / (time.perf_counter() - start)
-        best = max(best, rate)
-        print(f"torch threads={threads} epoch={epoch + 1} samples/s={rate:.0f}", flush=True)
-    with torch.no_grad():
-        accuracy = (model(xt).argmax(1) == yt).float().mean().item()
-    print(f"RESULT torch threads={threads} best_samples_per_second={best:.0f} test_accuracy={accuracy:.4f}",
+def load(samples):
+    """Training and test images as float rows of 784 in [0, 1], and their labels."""
+    if os.path.exists(ROOT + "train-images-idx3-ubyte.gz"):
+        x = idx("train-images-idx3-ubyte.gz").reshape(-1, 784).float() / 255
+        y = idx("train-labels-idx1-ubyte.gz").long()
+        xt = idx("t10k-images-idx3-ubyte.gz").reshape(-1, 784).float() / 255
+        yt = idx("t10k-labels-idx1-ubyte.gz").long()
+    else:
+        x, y = torch.rand(60000, 784), torch.randint(0, 10, (60000,))
+        xt, yt = x[:1000], y[:1000]
+    return x[:samples], y[:samples], xt, yt
+
+
+def blas_in_use():
+    """The BLAS libraries this process has mapped: a ratio against the reference BLAS means nothing."""
+    with open("/proc/self/maps") as f:
+        paths = {line.split()[-1] for line in f if "blas" in line.split()[-1]}
+    return ",".join(sorted(paths)) or "none"
+
+
+def run(name, make_model, shape):
+    epochs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    samples = int(sys.argv[2]) if len(sys.argv) > 2 else 60000
+    torch.manual_seed(7)
+    x, y, xt, yt = load(samples)
+    x, xt = x.reshape(-1, *shape), xt.reshape(-1, *shape)
+    n = x.shape[0]
+    print(f"torch {torch.__version__}, BLAS {blas_in_use()}, OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY')}",
           flush=True)
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        model = make_model()
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        loss_fn = torch.nn.CrossEntropyLoss()
+        best = 0.0
+        for epoch in range(epochs):
+            perm = torch.randperm(n)
+            start = time.perf_counter()
+            for i in range(0, n, 128):
+                idx_ = perm[i:i + 128]
+                opt.zero_grad(set_to_none=True)
+                loss = loss_fn(model(x[idx_]), y[idx_])
+                loss.backward()
+                opt.step()
+            rate = n / (time.perf_counter() - start)
+            best = max(best, rate)
+            print(f"torch net={name} threads={threads} epoch={epoch + 1} samples/s={rate:.0f}", flush=True)
+        with torch.no_grad():
+            accuracy = (model(xt).argmax(1) == yt).float().mean().item()
+        print(f"RESULT torch net={name} threads={threads} best_samples_per_second={best:.0f} "
+              f"test_accuracy={accuracy:.4f}", flush=True)
+
+
+def mlp():
+    return torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 256),
+                               torch.nn.ReLU(), torch.nn.Linear(256, 10))
+
+
+if __name__ == "__main__":
+    run("mlp", mlp, (784,))

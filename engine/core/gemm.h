@@ -1,0 +1,28 @@
+#pragma once
+// The one matrix-product kernel every layer calls: C = alpha * op(A) * op(B) + beta * C on
+// row-major float matrices. Behind it, the backend measured fastest for the shape's class on
+// these machines (tests/bench/gemm_bench.cpp prints the figures); every backend runs on the
+// calling thread alone, so a product's floats never depend on how many threads a model has.
+#include "core/tensor.h"
+
+namespace skynnet {
+
+enum class Op { None, Transpose };
+
+// op(A) is m x k, op(B) is k x n, C is m x n; lda, ldb, ldc are the row strides as stored.
+// With beta == 0, C's old values are never read (NaN in C stays out of the result).
+void gemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,
+          Index ldb, Scalar beta, Scalar* c, Index ldc);
+
+// c = op(a) * op(b), c resized to fit.
+void gemm(const Matrix& a, Op opA, const Matrix& b, Op opB, Matrix& c);
+
+enum class GemmBackend { Eigen, OpenBlas, Blis };
+// The backend gemm() takes for a product of this shape.
+GemmBackend gemmBackendFor(Op opA, Op opB, Index m, Index n, Index k);
+const char* gemmBackendName(GemmBackend backend);
+// One backend's product, whatever the shape (benchmarks, tests comparing the backends).
+void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a,
+              Index lda, const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc);
+
+}  // namespace skynnet

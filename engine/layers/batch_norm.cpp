@@ -1,0 +1,117 @@
+#include "layers/batch_norm.h"
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace skynnet {
+namespace {
+
+using Planes = Eigen::Map<Matrix>;  // one sample as (channels, positions)
+using ConstPlanes = Eigen::Map<const Matrix>;
+using Sums = Eigen::Matrix<double, Eigen::Dynamic, 1>;
+
+}  // namespace
+
+BatchNorm::BatchNorm(float momentum, float epsilon) : momentum_(momentum), epsilon_(epsilon) {
+    if (!(momentum > 0.0f && momentum <= 1.0f)) throw Error("bn momentum must be in (0, 1], got " + std::to_string(momentum));
+    if (!(epsilon > 0.0f)) throw Error("bn epsilon must be positive, got " + std::to_string(epsilon));
+}
+
+void BatchNorm::build(Shape input, Rng&) {
+    input_ = input;
+    output_ = input;
+    const bool flat = input.channels == 1 && input.height == 1;
+    channels_ = flat ? input.width : input.channels;
+    positions_ = flat ? 1 : Index(input.height) * input.width;
+    gamma_ = Matrix::Ones(1, channels_);
+    beta_ = Matrix::Zero(1, channels_);
+    gradGamma_ = Matrix::Zero(1, channels_);
+    gradBeta_ = Matrix::Zero(1, channels_);
+    runningMean_ = Matrix::Zero(1, channels_);
+    runningVar_ = Matrix::Ones(1, channels_);
+}
+
+const Matrix& BatchNorm::forward(const Matrix& x, bool training) {
+    const Index rows = x.rows(), C = channels_, S = positions_;
+    lastTraining_ = training;
+    RowVector mean(C);
+    if (training) {
+        // Two passes in double: the variance of values far from zero keeps its digits.
+        const double count = double(rows) * double(S);
+        Sums sum = Sums::Zero(C), squares = Sums::Zero(C);
+        for (Index n = 0; n < rows; ++n) sum += ConstPlanes(x.row(n).data(), C, S).cast<double>().rowwise().sum();
+        const Sums mu = sum / count;
+        for (Index n = 0; n < rows; ++n)
+            squares += (ConstPlanes(x.row(n).data(), C, S).cast<double>().colwise() - mu).array().square().matrix().rowwise().sum();
+        const Sums var = squares / count;
+        mean = mu.cast<Scalar>().transpose();
+        invStd_ = (var.array() + double(epsilon_)).rsqrt().cast<Scalar>().transpose();
+        // One value per channel says nothing about its spread: the running values stay as they are.
+        if (count > 1) {
+            const double m = momentum_;
+            runningMean_.row(0) = ((1 - m) * runningMean_.row(0).cast<double>() + m * mu.transpose()).cast<Scalar>();
+            runningVar_.row(0) =
+                ((1 - m) * runningVar_.row(0).cast<double>() + m * (squares / (count - 1)).transpose()).cast<Scalar>();
+        }
+    } else {
+        mean = runningMean_.row(0);
+        invStd_ = (runningVar_.row(0).array() + epsilon_).rsqrt();
+    }
+    xhat_.resize(rows, x.cols());
+    y_.resize(rows, x.cols());
+    for (Index n = 0; n < rows; ++n) {
+        Planes xh(xhat_.row(n).data(), C, S);
+        xh = ((ConstPlanes(x.row(n).data(), C, S).colwise() - mean.transpose()).array().colwise() *
+              invStd_.transpose().array())
+                 .matrix();
+        Planes(y_.row(n).data(), C, S) =
+            ((xh.array().colwise() * gamma_.row(0).transpose().array()).colwise() + beta_.row(0).transpose().array())
+                .matrix();
+    }
+    return y_;
+}
+
+const Matrix* BatchNorm::backward(const Matrix& gradOut, bool needInputGrad) {
+    const Index rows = gradOut.rows(), C = channels_, S = positions_;
+    Sums sumG = Sums::Zero(C), sumGX = Sums::Zero(C);
+    for (Index n = 0; n < rows; ++n) {
+        const ConstPlanes g(gradOut.row(n).data(), C, S), xh(xhat_.row(n).data(), C, S);
+        sumG += g.cast<double>().rowwise().sum();
+        sumGX += (g.array() * xh.array()).matrix().cast<double>().rowwise().sum();
+    }
+    gradGamma_.row(0) = sumGX.cast<Scalar>().transpose();
+    gradBeta_.row(0) = sumG.cast<Scalar>().transpose();
+    if (!needInputGrad) return nullptr;
+    gradInput_.resize(rows, gradOut.cols());
+    const Eigen::Array<Scalar, Eigen::Dynamic, 1> scale = (gamma_.row(0).array() * invStd_.array()).transpose();
+    if (!lastTraining_) {
+        // The statistics are constants: y is affine in x.
+        for (Index n = 0; n < rows; ++n)
+            Planes(gradInput_.row(n).data(), C, S) =
+                (ConstPlanes(gradOut.row(n).data(), C, S).array().colwise() * scale).matrix();
+        return &gradInput_;
+    }
+    // dx = gamma / sigma * (g - mean(g) - xhat * mean(g * xhat)), the means over the channel's values.
+    const double count = double(rows) * double(S);
+    const Eigen::Array<Scalar, Eigen::Dynamic, 1> meanG = (sumG / count).cast<Scalar>().array();
+    const Eigen::Array<Scalar, Eigen::Dynamic, 1> meanGX = (sumGX / count).cast<Scalar>().array();
+    for (Index n = 0; n < rows; ++n) {
+        const ConstPlanes g(gradOut.row(n).data(), C, S), xh(xhat_.row(n).data(), C, S);
+        Planes(gradInput_.row(n).data(), C, S) =
+            (((g.array().colwise() - meanG) - xh.array().colwise() * meanGX).colwise() * scale).matrix();
+    }
+    return &gradInput_;
+}
+
+std::vector<Param> BatchNorm::params() {
+    // Neither gamma nor beta decays: shrinking gamma towards 0 would fight the normalisation.
+    return {{&gamma_, &gradGamma_, false}, {&beta_, &gradBeta_, false}};
+}
+
+std::int64_t BatchNorm::bufferBytes() const {
+    return matrixBytes(xhat_) + matrixBytes(y_) + matrixBytes(gradInput_) + matrixBytes(gradGamma_) +
+           matrixBytes(gradBeta_);
+}
+
+}  // namespace skynnet

@@ -1,0 +1,44 @@
+#pragma once
+#include "layers/layer.h"
+
+namespace skynnet {
+
+// Batch normalisation per channel of (C, H, W) samples (statistics over the batch and the
+// positions), or per feature of flat samples (channels 1, height 1). Training normalises with the
+// batch's mean and biased variance and moves the running values towards the batch's (the variance
+// unbiased, as PyTorch keeps it); inference uses the running values. gamma and beta are trained,
+// the running mean and variance are state: saved with the weights, never seen by an optimiser.
+class BatchNorm final : public Layer {
+public:
+    BatchNorm(float momentum, float epsilon);
+
+    std::string kind() const override { return "bn"; }
+    void build(Shape input, Rng& rng) override;
+    const Matrix& forward(const Matrix& x, bool training) override;
+    const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override;
+    std::vector<Param> params() override;
+    std::vector<Matrix*> state() override { return {&runningMean_, &runningVar_}; }
+    std::int64_t paramCount() const override { return gamma_.size() + beta_.size(); }
+    // One multiply-add per value at inference.
+    std::int64_t flopsPerSample() const override { return 2 * input_.size(); }
+    std::int64_t bufferBytes() const override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<BatchNorm>(*this); }
+
+    float momentum() const { return momentum_; }
+    float epsilon() const { return epsilon_; }
+    // (1, channels) each.
+    Matrix& gamma() { return gamma_; }
+    Matrix& beta() { return beta_; }
+    Matrix& runningMean() { return runningMean_; }
+    Matrix& runningVar() { return runningVar_; }
+
+private:
+    float momentum_, epsilon_;
+    Index channels_ = 0, positions_ = 0;  // a sample is (channels_, positions_) row-major
+    bool lastTraining_ = false;
+    Matrix gamma_, beta_, gradGamma_, gradBeta_, runningMean_, runningVar_;
+    RowVector invStd_;  // 1 / sqrt(var + eps) of the last forward's statistics
+    Matrix xhat_, y_, gradInput_;
+};
+
+}  // namespace skynnet

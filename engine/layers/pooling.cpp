@@ -1,0 +1,104 @@
+#include "layers/pooling.h"
+
+#include "core/error.h"
+
+namespace skynnet {
+
+Pool2D::Pool2D(int size, int stride) : size_(size), stride_(stride == 0 ? size : stride) {
+    if (size < 1 || stride < 0) throw Error("pooling needs a size of at least 1 and a stride of at least 1");
+}
+
+void Pool2D::build(Shape input, Rng&) {
+    if (size_ > input.height || size_ > input.width)
+        throw Error(kind() + ": window " + std::to_string(size_) + "x" + std::to_string(size_) + " is larger than its " +
+                    std::to_string(input.height) + "x" + std::to_string(input.width) + " input");
+    input_ = input;
+    output_ = Shape{input.channels, (input.height - size_) / stride_ + 1, (input.width - size_) / stride_ + 1};
+}
+
+const Matrix& MaxPool2D::forward(const Matrix& x, bool) {
+    const int C = input_.channels, H = input_.height, W = input_.width;
+    const int OH = output_.height, OW = output_.width;
+    y_.resize(x.rows(), output_.size());
+    argmax_.resize(std::size_t(x.rows() * output_.size()));
+    std::int32_t* arg = argmax_.data();
+    for (Index n = 0; n < x.rows(); ++n) {
+        const Scalar* sample = x.row(n).data();
+        Scalar* out = y_.row(n).data();
+        for (int c = 0; c < C; ++c)
+            for (int oh = 0; oh < OH; ++oh)
+                for (int ow = 0; ow < OW; ++ow) {
+                    const int first = (c * H + oh * stride_) * W + ow * stride_;
+                    int best = first;
+                    for (int i = 0; i < size_; ++i)
+                        for (int j = 0; j < size_; ++j) {
+                            const int at = first + i * W + j;
+                            if (sample[at] > sample[best]) best = at;
+                        }
+                    *out++ = sample[best];
+                    *arg++ = best;
+                }
+    }
+    return y_;
+}
+
+const Matrix* MaxPool2D::backward(const Matrix& gradOut, bool needInputGrad) {
+    if (!needInputGrad) return nullptr;
+    gradInput_.setZero(gradOut.rows(), input_.size());
+    const std::int32_t* arg = argmax_.data();
+    for (Index n = 0; n < gradOut.rows(); ++n) {
+        const Scalar* g = gradOut.row(n).data();
+        Scalar* gin = gradInput_.row(n).data();
+        // Overlapping windows (stride < size) may share a maximum: their gradients add up.
+        for (Index k = 0; k < gradOut.cols(); ++k) gin[*arg++] += g[k];
+    }
+    return &gradInput_;
+}
+
+std::int64_t MaxPool2D::bufferBytes() const {
+    return Pool2D::bufferBytes() + std::int64_t(argmax_.size() * sizeof(std::int32_t));
+}
+
+const Matrix& AvgPool2D::forward(const Matrix& x, bool) {
+    const int C = input_.channels, H = input_.height, W = input_.width;
+    const int OH = output_.height, OW = output_.width;
+    const Scalar scale = Scalar(1) / Scalar(size_ * size_);
+    y_.resize(x.rows(), output_.size());
+    for (Index n = 0; n < x.rows(); ++n) {
+        const Scalar* sample = x.row(n).data();
+        Scalar* out = y_.row(n).data();
+        for (int c = 0; c < C; ++c)
+            for (int oh = 0; oh < OH; ++oh)
+                for (int ow = 0; ow < OW; ++ow) {
+                    const Scalar* window = sample + (c * H + oh * stride_) * W + ow * stride_;
+                    Scalar sum = 0;
+                    for (int i = 0; i < size_; ++i)
+                        for (int j = 0; j < size_; ++j) sum += window[i * W + j];
+                    *out++ = sum * scale;
+                }
+    }
+    return y_;
+}
+
+const Matrix* AvgPool2D::backward(const Matrix& gradOut, bool needInputGrad) {
+    if (!needInputGrad) return nullptr;
+    const int C = input_.channels, H = input_.height, W = input_.width;
+    const int OH = output_.height, OW = output_.width;
+    const Scalar scale = Scalar(1) / Scalar(size_ * size_);
+    gradInput_.setZero(gradOut.rows(), input_.size());
+    for (Index n = 0; n < gradOut.rows(); ++n) {
+        const Scalar* g = gradOut.row(n).data();
+        Scalar* gin = gradInput_.row(n).data();
+        for (int c = 0; c < C; ++c)
+            for (int oh = 0; oh < OH; ++oh)
+                for (int ow = 0; ow < OW; ++ow) {
+                    Scalar* window = gin + (c * H + oh * stride_) * W + ow * stride_;
+                    const Scalar share = *g++ * scale;
+                    for (int i = 0; i < size_; ++i)
+                        for (int j = 0; j < size_; ++j) window[i * W + j] += share;
+                }
+    }
+    return &gradInput_;
+}
+
+}  // namespace skynnet

@@ -1,0 +1,50 @@
+#pragma once
+// Max and average pooling over square windows of each channel, without padding (valid):
+// out = floor((in - size) / stride) + 1 along each axis.
+#include <vector>
+
+#include "layers/layer.h"
+
+namespace skynnet {
+
+class Pool2D : public Layer {
+public:
+    // stride 0: the size (windows side by side).
+    Pool2D(int size, int stride);
+
+    void build(Shape input, Rng& rng) override;
+    int size() const { return size_; }
+    int stride() const { return stride_; }
+    // One comparison or addition per window value.
+    std::int64_t flopsPerSample() const override { return output_.size() * size_ * size_; }
+    std::int64_t bufferBytes() const override { return matrixBytes(y_) + matrixBytes(gradInput_); }
+
+protected:
+    int size_, stride_;
+    Matrix y_, gradInput_;
+};
+
+// Each window's largest value; the gradient goes to the first position holding it.
+class MaxPool2D final : public Pool2D {
+public:
+    using Pool2D::Pool2D;
+    std::string kind() const override { return "maxpool"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override;
+    std::int64_t bufferBytes() const override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<MaxPool2D>(*this); }
+
+private:
+    std::vector<std::int32_t> argmax_;  // per output value, the index of its maximum in the sample
+};
+
+class AvgPool2D final : public Pool2D {
+public:
+    using Pool2D::Pool2D;
+    std::string kind() const override { return "avgpool"; }
+    const Matrix& forward(const Matrix& x, bool training) override;
+    const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override;
+    std::unique_ptr<Layer> clone() const override { return std::make_unique<AvgPool2D>(*this); }
+};
+
+}  // namespace skynnet

@@ -1,0 +1,133 @@
+// The GEMM kernel interface: every backend against a plain triple loop in double, for every
+// transpose combination, alpha and beta, strided storage and the shape classes gemm() routes.
+#include <QtTest>
+
+#include <cmath>
+
+#include "core/gemm.h"
+#include "core/parallel.h"
+#include "core/rng.h"
+
+#include "test_support.h"
+
+using namespace skynnet;
+
+namespace {
+
+// A stored matrix with a row stride wider than its columns (padding filled with NaN, which must
+// never reach a result).
+struct Stored {
+    Index rows, cols, ld;
+    std::vector<Scalar> v;
+    Stored(Index r, Index c, Index pad, Rng& rng) : rows(r), cols(c), ld(c + pad), v(std::size_t(r * (c + pad))) {
+        for (Index i = 0; i < r; ++i)
+            for (Index j = 0; j < ld; ++j) at(i, j) = j < c ? rng.uniform(-1, 1) : std::nanf("");
+    }
+    Scalar& at(Index i, Index j) { return v[std::size_t(i * ld + j)]; }
+    Scalar at(Index i, Index j) const { return v[std::size_t(i * ld + j)]; }
+};
+
+// op(X)(i, j) from X as stored.
+Scalar element(const Stored& x, Op op, Index i, Index j) { return op == Op::None ? x.at(i, j) : x.at(j, i); }
+
+const GemmBackend kBackends[] = {GemmBackend::Eigen, GemmBackend::OpenBlas, GemmBackend::Blis};
+
+}  // namespace
+
+class TestKernels : public QObject {
+    Q_OBJECT
+private slots:
+    void everyBackendComputesTheProduct_data() {
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("k");
+        QTest::newRow("small odd") << 5 << 7 << 3;
+        QTest::newRow("dense slice") << 64 << 40 << 70;
+        QTest::newRow("thin inner into wide output") << 9 << 130 << 10;
+        QTest::newRow("tall im2col") << 2100 << 17 << 33;
+    }
+    void everyBackendComputesTheProduct() {
+        QFETCH(int, m);
+        QFETCH(int, n);
+        QFETCH(int, k);
+        Rng rng(11);
+        for (Op opA : {Op::None, Op::Transpose})
+            for (Op opB : {Op::None, Op::Transpose}) {
+                const Stored a = opA == Op::None ? Stored(m, k, 3, rng) : Stored(k, m, 2, rng);
+                const Stored b = opB == Op::None ? Stored(k, n, 1, rng) : Stored(n, k, 4, rng);
+                const Stored c0(m, n, 5, rng);
+                for (GemmBackend backend : kBackends)
+                    for (const auto& [alpha, beta] : {std::pair{1.0f, 0.0f}, std::pair{-0.5f, 1.0f}, std::pair{2.0f, 0.25f}}) {
+                        Stored c = c0;
+                        gemmWith(backend, opA, opB, m, n, k, alpha, a.v.data(), a.ld, b.v.data(), b.ld, beta, c.v.data(),
+                                 c.ld);
+                        double worst = 0;
+                        for (Index i = 0; i < m; ++i)
+                            for (Index j = 0; j < n; ++j) {
+                                double sum = 0;
+                                for (Index p = 0; p < k; ++p)
+                                    sum += double(element(a, opA, i, p)) * double(element(b, opB, p, j));
+                                const double want = alpha * sum + beta * double(c0.at(i, j));
+                                worst = std::max(worst, std::abs(double(c.at(i, j)) - want));
+                            }
+                        // The padding after each row of C is left alone.
+                        for (Index i = 0; i < m; ++i)
+                            for (Index j = n; j < c.ld; ++j) QVERIFY(std::isnan(c.at(i, j)));
+                        const std::string where = std::string(gemmBackendName(backend)) + (opA == Op::None ? " N" : " T") +
+                                                  (opB == Op::None ? "N" : "T") + " alpha " + std::to_string(alpha) +
+                                                  " beta " + std::to_string(beta) + ": " + std::to_string(worst);
+                        QVERIFY2(worst < 1e-5 * std::sqrt(double(k)) * 4, where.c_str());
+                    }
+            }
+    }
+
+    void betaZeroNeverReadsC() {
+        Rng rng(2);
+        const Stored a(4, 6, 0, rng), b(6, 5, 0, rng);
+        for (GemmBackend backend : kBackends) {
+            std::vector<Scalar> c(20, std::nanf(""));
+            gemmWith(backend, Op::None, Op::None, 4, 5, 6, 1, a.v.data(), 6, b.v.data(), 5, 0, c.data(), 5);
+            for (Scalar v : c) QVERIFY2(std::isfinite(v), gemmBackendName(backend));
+            // No inner dimension: C = beta C, zero for beta 0 whatever C held.
+            gemmWith(backend, Op::None, Op::None, 4, 5, 0, 1, a.v.data(), 1, b.v.data(), 5, 0, c.data(), 5);
+            for (Scalar v : c) QCOMPARE(v, 0.0f);
+        }
+    }
+
+    void routesEachShapeClass() {
+        QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 64, 256, 10), GemmBackend::Eigen);
+        QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 7744, 64, 288), GemmBackend::Blis);
+        QCOMPARE(gemmBackendFor(Op::None, Op::None, 7744, 288, 64), GemmBackend::Blis);
+        QCOMPARE(gemmBackendFor(Op::Transpose, Op::None, 64, 288, 7744), GemmBackend::OpenBlas);
+        QCOMPARE(gemmBackendFor(Op::None, Op::None, 128, 512, 784), GemmBackend::OpenBlas);
+        QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 43264, 32, 9), GemmBackend::OpenBlas);
+    }
+
+    void matrixFormChecksAndResizes() {
+        Matrix a = Matrix::Random(3, 4), b = Matrix::Random(5, 4), c;
+        gemm(a, Op::None, b, Op::Transpose, c);
+        QCOMPARE(c.rows(), Index(3));
+        QCOMPARE(c.cols(), Index(5));
+        QVERIFY(c.isApprox(a * b.transpose(), 1e-5f));
+        VERIFY_CONTAINS(errorOf([&] { gemm(a, Op::None, b, Op::None, c); }), "matrix product of 3x4 by 5x4");
+    }
+
+    void kernelsStaySingleThreadedAndDeterministic() {
+        // The same product with 1 and 2 kernel threads on the calling thread: the same bits.
+        Rng rng(5);
+        const Stored a(300, 200, 0, rng), b(200, 150, 0, rng);
+        bool restored = true;
+        auto run = [&](int threads) {
+            const KernelThreadScope scope(threads);
+            std::vector<Scalar> c(300 * 150);
+            gemm(Op::None, Op::None, 300, 150, 200, 1, a.v.data(), 200, b.v.data(), 150, 0, c.data(), 150);
+            restored = restored && kernelThreads() == threads;  // the kernel's own scope is undone
+            return c;
+        };
+        QVERIFY(run(1) == run(2));
+        QVERIFY(restored);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestKernels)
+#include "tst_kernels.moc"
