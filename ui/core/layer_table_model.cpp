@@ -238,7 +238,7 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
     case Flops: return r.figures ? QVariant(qlonglong(r.figures->flopsPerSample)) : QVariant();
     case Memory: {
         if (!r.figures) return {};
-        const TrainConfig& t = document_ ? document_->trainSettings().config : TrainConfig{};
+        const TrainConfig t = document_ ? document_->trainSettings().config : TrainConfig{};
         const std::int64_t bytes = layerTrainingBytes(*r.figures, t.batchSize, slotsPerParam(t.optimizer.kind, t.optimizer.momentum));
         return role == SortRole ? QVariant(qlonglong(bytes)) : QVariant(formatMegabytes(bytes));
     }

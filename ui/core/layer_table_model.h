@@ -55,6 +55,8 @@ public:
     bool moveLayer(int from, int to);                // `to` is the layer's index afterwards
     // A new layer of a kind ("conv") with its usual settings (dense 64 relu, conv 32 3x3 relu, ...).
     static std::optional<LayerSpec> usualLayerOfKind(const QString& kind);
+    // The hidden layer of a row, or null (the output row, no such row).
+    const LayerSpec* layerAt(int row) const { return row >= 0 && row < layerCount() ? &spec_.layers[std::size_t(row)] : nullptr; }
     // Whether a column holds a field of this row's layer (false for the output row).
     bool hasField(int row, int column) const;
     // The engine's message when the row's layer cannot take its input shape, else empty.

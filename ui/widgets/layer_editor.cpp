@@ -171,7 +171,7 @@ void LayerEditor::refresh() {
     empty_->setVisible(!empty_->text().isEmpty());
     if (row_ >= 0 && !columns.empty()) {
         const auto value = [&](int column) { return model_->index(row_, column).data(Qt::EditRole); };
-        const bool conv = kind == QLatin1String("conv");
+        const bool conv = std::holds_alternative<ConvSpec>(*model_->layerAt(row_));
         fields_.at(C::Units).label->setText(conv ? tr("Filters:") : tr("Units:"));
         fields_.at(C::Kernel).label->setText(conv ? tr("Kernel:") : tr("Window:"));
         units_->setValue(value(C::Units).toInt());

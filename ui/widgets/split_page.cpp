@@ -317,10 +317,6 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
                                 formatBytes(plan->originalMemoryBytes)));
 }
 
-}  // namespace skynnet::ui
-
-namespace skynnet::ui {
-
 void SplitPage::showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>& networks) {
     auto* layout = static_cast<QHBoxLayout*>(diagrams_->layout());
     while (diagramList_.size() > qsizetype(networks.size())) delete diagramList_.takeLast();
