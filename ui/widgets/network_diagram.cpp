@@ -147,12 +147,17 @@ void NetworkDiagram::paintEvent(QPaintEvent*) {
         p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
         const QRect text = r.adjusted(6, 2, -6, -2);
         p.setPen(bad ? QColor(0x8a, 0x1c, 0x1c) : unknown ? QColor(Qt::gray) : QColor(0x20, 0x20, 0x20));
-        // A title too long for a narrow diagram (a submodel's) is drawn smaller before it is cut.
+        // A title too long for a narrow diagram (a submodel's) is drawn smaller, then without its
+        // last word (the activation, which the tooltip still names), before it is cut.
         QFont titleFont = font();
-        if (fm.horizontalAdvance(b.title) > text.width() && font().pointSizeF() > 0)
-            titleFont.setPointSizeF(std::max(font().pointSizeF() * 0.8, font().pointSizeF() * text.width() / fm.horizontalAdvance(b.title)));
+        QString title = b.title;
+        if (fm.horizontalAdvance(title) > text.width() && font().pointSizeF() > 0) {
+            titleFont.setPointSizeF(std::max(font().pointSizeF() * 0.8, font().pointSizeF() * text.width() / fm.horizontalAdvance(title)));
+            if (QFontMetrics(titleFont).horizontalAdvance(title) > text.width() && title.count(QLatin1Char(' ')) >= 2)
+                title = title.section(QLatin1Char(' '), 0, -2);
+        }
         p.setFont(titleFont);
-        p.drawText(text, Qt::AlignHCenter | Qt::AlignTop, QFontMetrics(titleFont).elidedText(b.title, Qt::ElideRight, text.width()));
+        p.drawText(text, Qt::AlignHCenter | Qt::AlignTop, QFontMetrics(titleFont).elidedText(title, Qt::ElideRight, text.width()));
         p.setFont(small);
         if (!bad && !unknown) p.setPen(QColor(0x40, 0x40, 0x60));
         p.drawText(text, Qt::AlignHCenter | Qt::AlignBottom, sm.elidedText(b.shape, Qt::ElideRight, text.width()));
