@@ -17,7 +17,9 @@
 #include <cmath>
 #include <optional>
 
+#include "data/idx_loader.h"
 #include "export/onnx_export.h"
+#include "split/combined_model_file.h"
 #include "cli_support.h"
 #include "test_support.h"
 
@@ -91,6 +93,7 @@ private slots:
     void planJsonAndWarnings();
     void trainSplitWithBaseline();
     void combinedModelEvaluatePredictExport();
+    void cnnExportFromTheCommandLine();
 
 private:
     // The split model both split tests use, trained by whichever runs first: each test also runs alone.
@@ -719,6 +722,61 @@ void TestCli::combinedModelEvaluatePredictExport() {
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QCOMPARE(readJson(path("single_eval.json"))["model_kind"].toString(), QString("single"));
     QCOMPARE(readJson(path("single_eval.json"))["accuracy"].toDouble(), readJson(path("single.json"))["test_accuracy"].toDouble());
+}
+
+// A CNN trained from the command line on a Fashion-MNIST subset exports to ONNX (checked by the
+// ONNX checker) and to a C++ header whose answers on test images are the saved model's.
+void TestCli::cnnExportFromTheCommandLine() {
+    if (!fashionMnistInstalled()) SKIP_UNLESS_CI("dataset-fashion-mnist is not installed");
+    const QString images = "/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz";
+    const QString model = path("cnn.skym");
+    Run r = runCli({"train", "--data", images, "--test-fraction", "0.97", "--validation", "0", "--layers",
+                    "conv:4:3x3:same:relu,maxpool:2,bn,conv:6:3x3:s2:gelu,gap,dense:16:elu", "--epochs", "1",
+                    "--threads", "1", "--quiet", "--save", model},
+                   300000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = runCli({"export", "--model", model, "--format", "cpp", "--namespace", "fashion", "--out", path("fashion.h")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    if (skynnet::onnxExportAvailable()) {
+        r = runCli({"export", "--model", model, "--format", "onnx", "--opset", "17", "--out", path("fashion.onnx")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QProcess check;
+        check.start("/usr/bin/python3", {QString::fromStdString(sourcePath("tests/export/check_onnx.py")), path("fashion.onnx")});
+        QVERIFY(check.waitForFinished(hangGuardMs(60000)));
+        if (check.exitCode() != 3) QVERIFY2(check.exitCode() == 0, check.readAllStandardError().constData());
+    }
+
+    // The header on the first 20 test images against the model the CLI saved.
+    const skynnet::SavedCombinedModel saved = skynnet::loadAnyModel(model.toStdString());
+    skynnet::CombinedModel engine = skynnet::buildCombinedModel(saved);
+    const skynnet::Dataset test = skynnet::loadIdx("/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz");
+    const skynnet::Matrix raw = test.features.topRows(20);
+    const skynnet::Matrix expected = skynnet::predictRaw(engine, saved, raw);
+    QFile input(path("fashion.bin"));
+    QVERIFY(input.open(QIODevice::WriteOnly));
+    input.write(reinterpret_cast<const char*>(raw.data()), qint64(raw.size() * sizeof(float)));
+    input.close();
+    writeLines(path("fashion_main.cpp"),
+               {"#include <cstdio>", "#include <vector>", "#include \"fashion.h\"", "int main() {",
+                "    std::vector<float> in(20 * fashion::kRawColumns), out(20 * fashion::kOutputs);",
+                "    std::FILE* f = std::fopen(\"" + path("fashion.bin") + "\", \"rb\");",
+                "    if (!f || std::fread(in.data(), sizeof(float), in.size(), f) != in.size()) return 2;",
+                "    fashion::predict(in.data(), 20, out.data());",
+                "    for (float v : out) std::printf(\"%.9g\\n\", static_cast<double>(v));", "}"});
+    QProcess gxx;
+    gxx.start("g++", {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", path("fashion_predict"), path("fashion_main.cpp")});
+    QVERIFY(gxx.waitForFinished(hangGuardMs(120000)));
+    QVERIFY2(gxx.exitCode() == 0, gxx.readAllStandardError().constData());
+    QProcess predict;
+    predict.start(path("fashion_predict"));
+    QVERIFY(predict.waitForFinished(hangGuardMs(60000)));
+    QCOMPARE(predict.exitCode(), 0);
+    const QList<QByteArray> values = predict.readAllStandardOutput().split('\n');
+    QVERIFY(values.size() > expected.size());
+    double worst = 0;
+    for (skynnet::Index i = 0; i < expected.size(); ++i)
+        worst = std::max(worst, std::fabs(values[qsizetype(i)].toDouble() - double(expected.data()[i])));
+    QVERIFY2(worst <= 1e-4, qPrintable(QString::number(worst)));
 }
 
 QTEST_GUILESS_MAIN(TestCli)
