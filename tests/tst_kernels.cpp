@@ -101,6 +101,11 @@ private slots:
         QCOMPARE(gemmBackendFor(Op::Transpose, Op::None, 64, 288, 7744), GemmBackend::OpenBlas);
         QCOMPARE(gemmBackendFor(Op::None, Op::None, 128, 512, 784), GemmBackend::OpenBlas);
         QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 43264, 32, 9), GemmBackend::OpenBlas);
+        // Conv with patches as columns: the wide outputs and conv1's weight gradient.
+        QCOMPARE(gemmBackendFor(Op::None, Op::None, 32, 43264, 9), GemmBackend::Blis);
+        QCOMPARE(gemmBackendFor(Op::Transpose, Op::None, 288, 7744, 64), GemmBackend::Blis);
+        QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 32, 9, 43264), GemmBackend::Blis);
+        QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 64, 288, 7744), GemmBackend::OpenBlas);
     }
 
     void matrixFormChecksAndResizes() {

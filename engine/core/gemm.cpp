@@ -59,13 +59,21 @@ const char* gemmBackendName(GemmBackend backend) {
 }
 
 // The classes and their figures on a Zen 3 core (skynnet-gemm-bench, GFLOP/s of a 92 peak):
+// - a wide output (conv's products with patches as columns: W x columns 32 x 43264 x 9 and
+//   64 x 7744 x 288, W^T x gradient 288 x 7744 x 64): BLIS 64, 79 and 78, against Eigen 41, 29
+//   and 30 and OpenBLAS 29, 72 and 35;
+// - a long inner dimension into a narrow output (conv1's weight gradient, 32 x 9 x 43264): BLIS 60,
+//   OpenBLAS 30, Eigen 29;
 // - a short inner dimension into a wide output (dense dX of 256-10, k = 10, n = 256): Eigen 41-46,
 //   OpenBLAS 30-32, BLIS 13;
-// - a tall product of a plain A with an inner dimension worth packing (im2col: conv2's forward,
-//   7744 x 64 x 288, and its patch gradient, 7744 x 288 x 64): BLIS 71 and 87, OpenBLAS 61 and 68;
-// - everything else (the dense products of batch slices, the weight gradients, conv1's k = 9):
-//   OpenBLAS 27-84, against Eigen 22-59 and BLIS 13-86.
+// - a tall product of a plain A with an inner dimension worth packing (patches as rows: 7744 x 64
+//   x 288 and 7744 x 288 x 64): BLIS 71 and 87, OpenBLAS 61 and 68;
+// - everything else (the dense products of batch slices, the weight gradients of conv2, 64 x 288
+//   x 7744, and of dense layers): OpenBLAS 69-84 on the large ones, against Eigen 22-59 and BLIS
+//   35-86.
 GemmBackend gemmBackendFor(Op opA, Op, Index m, Index n, Index k) {
+    if (n >= 2048) return GemmBackend::Blis;
+    if (k >= 2048 && n <= 16) return GemmBackend::Blis;
     if (k <= 16 && n >= 128) return GemmBackend::Eigen;
     if (opA == Op::None && m >= 2048 && k >= 32) return GemmBackend::Blis;
     return GemmBackend::OpenBlas;

@@ -3,26 +3,10 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/gemm.h"
 
 namespace skynnet {
 namespace {
-
-// The three products of a convolution; a faster GEMM kernel replaces these and nothing else.
-// out (rows, F) = patches (rows, K) x W^T, with W (F, K).
-void forwardProduct(const Matrix& patches, const Matrix& weights, Matrix& out) {
-    out.noalias() = patches * weights.transpose();
-}
-// gradW (F, K) = grad^T (F, rows) x patches (rows, K).
-void weightGradientProduct(const Matrix& grad, const Matrix& patches, Matrix& gradWeights) {
-    gradWeights.noalias() = grad.transpose() * patches;
-}
-// gradPatches (rows, K) = grad (rows, F) x W (F, K).
-void inputGradientProduct(const Matrix& grad, const Matrix& weights, Matrix& gradPatches) {
-    gradPatches.noalias() = grad * weights;
-}
-
-using SampleMap = Eigen::Map<Matrix>;
-using ConstSampleMap = Eigen::Map<const Matrix>;
 
 }  // namespace
 
@@ -63,83 +47,99 @@ void Conv2D::im2col(const Matrix& x) {
     const int C = input_.channels, H = input_.height, W = input_.width;
     const int kH = options_.kernelH, kW = options_.kernelW, s = options_.stride;
     const int OH = output_.height, OW = output_.width;
-    patches_.resize(x.rows() * positions(), patchSize());
-    for (Index n = 0; n < x.rows(); ++n) {
-        const Scalar* sample = x.row(n).data();
-        for (int oh = 0; oh < OH; ++oh)
-            for (int ow = 0; ow < OW; ++ow) {
-                Scalar* dst = patches_.row(n * positions() + oh * OW + ow).data();
-                const int top = oh * s - padTop_, left = ow * s - padLeft_;
-                for (int c = 0; c < C; ++c) {
-                    const Scalar* plane = sample + Index(c) * H * W;
-                    for (int i = 0; i < kH; ++i, dst += kW) {
-                        const int h = top + i;
+    const Index P = positions(), N = x.rows();
+    columns_.resize(patchSize(), N * P);
+    // Row (c, i, j) of the columns holds, for every sample and output position, the input value
+    // under the kernel's tap (i, j) of channel c: with stride 1 a run of OW consecutive inputs.
+    for (int c = 0; c < C; ++c)
+        for (int i = 0; i < kH; ++i)
+            for (int j = 0; j < kW; ++j) {
+                Scalar* row = columns_.row((Index(c) * kH + i) * kW + j).data();
+                // Output columns whose tap falls inside the input width: [owBegin, owEnd).
+                const int left = j - padLeft_;
+                const int owBegin = std::clamp((-left + s - 1) / s, 0, OW);
+                const int owEnd = std::clamp(left >= W ? 0 : (W - 1 - left) / s + 1, owBegin, OW);
+                for (Index n = 0; n < N; ++n) {
+                    const Scalar* plane = x.row(n).data() + Index(c) * H * W;
+                    for (int oh = 0; oh < OH; ++oh) {
+                        Scalar* dst = row + n * P + Index(oh) * OW;
+                        const int h = oh * s + i - padTop_;
                         if (h < 0 || h >= H) {
-                            std::fill(dst, dst + kW, Scalar(0));
+                            std::fill(dst, dst + OW, Scalar(0));
                             continue;
                         }
                         const Scalar* line = plane + Index(h) * W;
-                        for (int j = 0; j < kW; ++j) {
-                            const int w = left + j;
-                            dst[j] = (w >= 0 && w < W) ? line[w] : Scalar(0);
-                        }
+                        std::fill(dst, dst + owBegin, Scalar(0));
+                        // A plain loop: runs of 11-26 values cost memmove more in calls than in copying.
+                        if (s == 1)
+                            for (int ow = owBegin; ow < owEnd; ++ow) dst[ow] = line[ow + left];
+                        else
+                            for (int ow = owBegin; ow < owEnd; ++ow) dst[ow] = line[ow * s + left];
+                        std::fill(dst + owEnd, dst + OW, Scalar(0));
                     }
                 }
             }
-    }
 }
 
 void Conv2D::col2im(Index rows) {
     const int C = input_.channels, H = input_.height, W = input_.width;
     const int kH = options_.kernelH, kW = options_.kernelW, s = options_.stride;
     const int OH = output_.height, OW = output_.width;
+    const Index P = positions();
     gradInput_.setZero(rows, input_.size());
-    for (Index n = 0; n < rows; ++n) {
-        Scalar* sample = gradInput_.row(n).data();
-        for (int oh = 0; oh < OH; ++oh)
-            for (int ow = 0; ow < OW; ++ow) {
-                const Scalar* src = gradPatches_.row(n * positions() + oh * OW + ow).data();
-                const int top = oh * s - padTop_, left = ow * s - padLeft_;
-                for (int c = 0; c < C; ++c) {
-                    Scalar* plane = sample + Index(c) * H * W;
-                    for (int i = 0; i < kH; ++i, src += kW) {
-                        const int h = top + i;
+    // The transpose of im2col: every tap's column entries add back onto the inputs they copied.
+    for (int c = 0; c < C; ++c)
+        for (int i = 0; i < kH; ++i)
+            for (int j = 0; j < kW; ++j) {
+                const Scalar* row = gradColumns_.row((Index(c) * kH + i) * kW + j).data();
+                const int left = j - padLeft_;
+                const int owBegin = std::clamp((-left + s - 1) / s, 0, OW);
+                const int owEnd = std::clamp(left >= W ? 0 : (W - 1 - left) / s + 1, owBegin, OW);
+                for (Index n = 0; n < rows; ++n) {
+                    Scalar* plane = gradInput_.row(n).data() + Index(c) * H * W;
+                    for (int oh = 0; oh < OH; ++oh) {
+                        const int h = oh * s + i - padTop_;
                         if (h < 0 || h >= H) continue;
+                        const Scalar* src = row + n * P + Index(oh) * OW;
                         Scalar* line = plane + Index(h) * W;
-                        for (int j = 0; j < kW; ++j) {
-                            const int w = left + j;
-                            if (w >= 0 && w < W) line[w] += src[j];
-                        }
+                        for (int ow = owBegin; ow < owEnd; ++ow) line[ow * s + left] += src[ow];
                     }
                 }
             }
-    }
 }
 
 const Matrix& Conv2D::forward(const Matrix& x, bool) {
-    const Index P = positions(), F = options_.filters;
+    const Index P = positions(), F = options_.filters, N = x.rows();
     im2col(x);
-    byPosition_.resize(patches_.rows(), F);
-    forwardProduct(patches_, weights_, byPosition_);
-    if (options_.bias) byPosition_.rowwise() += bias_.row(0);
-    // (position, filter) -> the sample's (filter, position) layout, which is (C, H, W) of the output.
-    y_.resize(x.rows(), F * P);
-    for (Index n = 0; n < x.rows(); ++n) SampleMap(y_.row(n).data(), F, P) = byPosition_.middleRows(n * P, P).transpose();
+    // (F, N * P) = W (F, K) x columns (K, N * P): filter-major already, so each sample's output
+    // plane of a filter is one contiguous run, copied out with its bias.
+    gemm(weights_, Op::None, columns_, Op::None, byFilter_);
+    y_.resize(N, F * P);
+    for (Index n = 0; n < N; ++n)
+        for (Index f = 0; f < F; ++f) {
+            const Scalar b = options_.bias ? bias_(0, f) : Scalar(0);
+            const Scalar* src = byFilter_.row(f).data() + n * P;
+            Scalar* dst = y_.row(n).data() + f * P;
+            for (Index p = 0; p < P; ++p) dst[p] = src[p] + b;
+        }
     return y_;
 }
 
 const Matrix* Conv2D::backward(const Matrix& gradOut, bool needInputGrad) {
-    const Index P = positions(), F = options_.filters, rows = gradOut.rows();
-    // The output gradient in the products' (position, filter) order, reusing the forward buffer.
-    byPosition_.resize(rows * P, F);
-    for (Index n = 0; n < rows; ++n)
-        byPosition_.middleRows(n * P, P) = ConstSampleMap(gradOut.row(n).data(), F, P).transpose();
-    weightGradientProduct(byPosition_, patches_, gradWeights_);
-    if (options_.bias) gradBias_ = byPosition_.colwise().sum();
+    const Index P = positions(), F = options_.filters, N = gradOut.rows();
+    // The output gradient in the products' (F, N * P) order, reusing the forward buffer.
+    byFilter_.resize(F, N * P);
+    for (Index n = 0; n < N; ++n)
+        for (Index f = 0; f < F; ++f) {
+            const Scalar* src = gradOut.row(n).data() + f * P;
+            Scalar* dst = byFilter_.row(f).data() + n * P;
+            for (Index p = 0; p < P; ++p) dst[p] = src[p];
+        }
+    gemm(byFilter_, Op::None, columns_, Op::Transpose, gradWeights_);
+    if (options_.bias) gradBias_ = byFilter_.rowwise().sum().transpose();
     if (!needInputGrad) return nullptr;
-    gradPatches_.resize(rows * P, patchSize());
-    inputGradientProduct(byPosition_, weights_, gradPatches_);
-    col2im(rows);
+    gemm(weights_, Op::Transpose, byFilter_, Op::None, gradColumns_);
+    col2im(N);
     return &gradInput_;
 }
 
@@ -152,7 +152,7 @@ std::vector<Param> Conv2D::params() {
 std::int64_t Conv2D::flopsPerSample() const { return 2 * std::int64_t(weights_.size()) * positions(); }
 
 std::int64_t Conv2D::bufferBytes() const {
-    return matrixBytes(patches_) + matrixBytes(byPosition_) + matrixBytes(gradPatches_) + matrixBytes(y_) +
+    return matrixBytes(columns_) + matrixBytes(byFilter_) + matrixBytes(gradColumns_) + matrixBytes(y_) +
            matrixBytes(gradInput_) + matrixBytes(gradWeights_) + matrixBytes(gradBias_);
 }
 

@@ -5,7 +5,7 @@
 // opened at run time (both export cblas_sgemm: one process must not link both), each on this
 // thread alone, as the engine calls its kernels. The last column is the engine's own gemm().
 // Prints figures and asserts nothing.
-//   skynnet-gemm-bench [SECONDS_PER_FIGURE=0.3]
+//   skynnet-gemm-bench [SECONDS_PER_FIGURE=0.3] [conv: the conv layers only]
 #include <dlfcn.h>
 #include <omp.h>
 
@@ -21,6 +21,7 @@
 
 #include "core/gemm.h"
 #include "core/rng.h"
+#include "layers/conv2d.h"
 #include "fma_peak.h"
 
 using namespace skynnet;
@@ -53,6 +54,12 @@ std::vector<Product> shapes() {
     s.push_back({"conv2 fwd  P W^T", Op::None, Op::Transpose, p2, 64, 288});
     s.push_back({"conv2 dW   g^T P", Op::Transpose, Op::None, 64, 288, p2});
     s.push_back({"conv2 dP   g W  ", Op::None, Op::None, p2, 288, 64});
+    // The same products with patches as columns (patch x positions): y = W P, dW = g P^T, dP = W^T g.
+    s.push_back({"conv1 fwd  W P   (cols)", Op::None, Op::None, 32, p1, 9});
+    s.push_back({"conv1 dW   g P^T (cols)", Op::None, Op::Transpose, 32, 9, p1});
+    s.push_back({"conv2 fwd  W P   (cols)", Op::None, Op::None, 64, p2, 288});
+    s.push_back({"conv2 dW   g P^T (cols)", Op::None, Op::Transpose, 64, 288, p2});
+    s.push_back({"conv2 dP   W^T g (cols)", Op::Transpose, Op::None, 288, p2, 64});
     return s;
 }
 
@@ -135,6 +142,39 @@ double gflops(const Kernel& kernel, const Product& s, const std::vector<Scalar>&
     return best;
 }
 
+// The conv layers of the reference CNN as a whole (im2col, products, layout, col2im), forward
+// and backward on a 64-row slice: GFLOP/s of forward + weight gradient (+ input gradient).
+void convLayers(double seconds, double peak) {
+    struct Case {
+        const char* name;
+        skynnet::Shape input;
+        int filters;
+        bool inputGrad;
+    };
+    const Case cases[] = {{"conv1 32 3x3 on 1x28x28", {1, 28, 28}, 32, false},
+                          {"conv2 64 3x3 on 32x13x13", {32, 13, 13}, 64, true}};
+    Rng rng(4);
+    for (const Case& c : cases) {
+        ConvOptions o;
+        o.filters = c.filters;
+        Conv2D conv(o, Init::He);
+        conv.build(c.input, rng);
+        Matrix x(64, c.input.size());
+        for (Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1, 1);
+        Matrix g = Matrix::Constant(64, conv.outputShape().size(), 0.01f);
+        const double flop = double(conv.flopsPerSample()) * 64 * (c.inputGrad ? 3 : 2);
+        using Clock = std::chrono::steady_clock;
+        double best = 0;
+        for (const auto end = Clock::now() + std::chrono::duration<double>(seconds); Clock::now() < end;) {
+            const auto t = Clock::now();
+            conv.forward(x, true);
+            conv.backward(g, c.inputGrad);
+            best = std::max(best, flop / std::chrono::duration<double>(Clock::now() - t).count() * 1e-9);
+        }
+        std::printf("%-26s forward+backward of 64 rows: %6.1f GFLOP/s (%4.0f%%)\n", c.name, best, 100 * best / peak);
+    }
+}
+
 double maxDifference(const std::vector<Scalar>& x, const std::vector<Scalar>& y) {
     double d = 0;
     for (std::size_t i = 0; i < x.size(); ++i) d = std::max(d, double(std::abs(x[i] - y[i])));
@@ -148,6 +188,10 @@ int main(int argc, char** argv) {
     omp_set_num_threads(1);  // every backend on this thread alone, as in a batch slice
     const double peak = bench::fmaPeakGflops();
     std::printf("FMA peak, 1 core: %.1f GFLOP/s\n", peak);
+    if (argc > 2 && std::string(argv[2]) == "conv") {  // the conv layers alone (profiling)
+        convLayers(seconds, peak);
+        return 0;
+    }
     const std::vector<Backend> all = backends();
     std::printf("%-26s %6s %6s %6s", "product (m x n x k)", "m", "n", "k");
     for (const auto& b : all) std::printf(" %16s", b.name.c_str());
@@ -178,5 +222,6 @@ int main(int argc, char** argv) {
         }
         std::printf("   %s\n", fastest.c_str());
     }
+    convLayers(seconds * 3, peak);
     return 0;
 }
