@@ -33,12 +33,13 @@ inline std::vector<unsigned char> patternPixels(int cls, int sample, int size) {
     return px;
 }
 
-// DIR/<className>/img_<k>.png, `perClass` gray size x size images of each class pattern.
+// DIR/<className>/img_<k>.png for k from firstSample, `perClass` gray size x size images of each
+// class pattern.
 inline void writePatternFolder(const QString& dir, const std::vector<QString>& classNames, int perClass, int size,
                                int firstSample = 0) {
     for (std::size_t c = 0; c < classNames.size(); ++c)
         for (int k = 0; k < perClass; ++k)
-            writeImage(dir + "/" + classNames[c] + QString("/img_%1.png").arg(k, 3, 10, QChar('0')), size, size, 1,
+            writeImage(dir + "/" + classNames[c] + QString("/img_%1.png").arg(firstSample + k, 3, 10, QChar('0')), size, size, 1,
                        patternPixels(int(c), firstSample + k, size));
 }
 

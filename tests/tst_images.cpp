@@ -60,6 +60,7 @@ private slots:
     void augmentationIsSeededPerStepAndRow();
     void augmentationParsesAndRefusesFlatInput();
     void trainerAugmentsOnlyWhenAsked();
+    void augmentedTrainingDoesNotDependOnThreads();
     void projectRecordsAnImageFolder();
 };
 
@@ -444,6 +445,32 @@ void TestImages::trainerAugmentsOnlyWhenAsked() {
     TrainConfig c;
     c.augmentation = on;
     VERIFY_CONTAINS(errorOf([&] { Trainer(net, c, Task::Classification); }), "augmentation (flip,shift:1) needs image input");
+}
+
+void TestImages::augmentedTrainingDoesNotDependOnThreads() {
+    // Large enough that a step runs on two threads (batch slices), small enough to be quick.
+    Rng rng(11);
+    Matrix x(256, 256), y = Matrix::Zero(256, 3);
+    for (Index r = 0; r < x.rows(); ++r) {
+        for (Index c = 0; c < x.cols(); ++c) x(r, c) = rng.uniform(0, 1);
+        y(r, r % 3) = 1;
+    }
+    const auto train = [&](int threads) {
+        NetworkSpec spec;
+        spec.input = Shape{1, 16, 16};
+        spec.layers = parseLayers("dense:256:relu,dropout:0.2");
+        spec.setOutputFor(Task::Classification, 3);
+        Network net(spec, 2);
+        TrainConfig c;
+        c.epochs = 2;
+        c.batchSize = 64;
+        c.threads = threads;
+        c.augmentation = Augmentation{true, 2};
+        Trainer t(net, c, Task::Classification);
+        t.fit(x, y);
+        return net.flatWeights();
+    };
+    QVERIFY(train(1) == train(2));
 }
 
 void TestImages::projectRecordsAnImageFolder() {

@@ -20,6 +20,7 @@
 #include "io/container.h"
 #include "model/saved_model.h"
 #include "model/network.h"
+#include "split/combined_model_file.h"
 #include "test_support.h"
 
 using skynnet::Json;
@@ -535,6 +536,55 @@ private slots:
         const skynnet::Matrix a = net.predict(x);
         const skynnet::Matrix b = restored.predict(x);
         QVERIFY(a.size() == b.size() && std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
+    }
+
+    void savedCnnWithBatchNormReproducesPredictions() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("cnn.skynnet").toStdString();
+        skynnet::NetworkSpec spec;
+        spec.input = skynnet::Shape{1, 8, 8};
+        spec.layers = skynnet::parseLayers("conv:4:3x3:linear,bn,activation:relu,maxpool:2,flatten,dense:6:relu,bn");
+        spec.setOutputFor(skynnet::Task::Classification, 3);
+        skynnet::Network net(spec, 42);
+        skynnet::Matrix x(16, 64);
+        skynnet::Rng rng(3);
+        for (skynnet::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal(1.0f, 2.0f);
+        net.forward(x, true);  // training forwards move the running statistics away from 0 and 1
+        net.forward(x.topRows(9), true);
+        // conv 4 3x3 (36 + 4), bn (8, then 8 state), dense 36 -> 6 (222), bn (12, then 12 state), output 21.
+        QCOMPARE(net.paramCount(), std::int64_t(40 + 8 + 222 + 12 + 21));
+        QCOMPARE(skynnet::weightCount(spec), net.paramCount() + 20);
+
+        skynnet::SavedModel m;
+        m.schema.task = skynnet::Task::Classification;
+        m.spec = spec;
+        m.weights = net.flatWeights();
+        skynnet::saveModel(path, m);
+        const skynnet::SavedModel back = skynnet::loadModel(path);
+        QCOMPARE(back.spec, spec);
+        QVERIFY(sameBits(back.weights, m.weights));
+        skynnet::Network restored(back.spec, 7);
+        restored.setFlatWeights(back.weights);
+        const skynnet::Matrix a = net.predict(x);
+        const skynnet::Matrix b = restored.predict(x);
+        QVERIFY(a.size() == b.size() && std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
+        // The same file opened as a combined model of one submodel (as predict and export do).
+        skynnet::CombinedModel combined = skynnet::buildCombinedModel(skynnet::asCombined(back));
+        const skynnet::Matrix c = combined.predict(x);
+        QVERIFY(c.size() == a.size() && std::memcmp(c.data(), a.data(), std::size_t(a.size()) * sizeof(float)) == 0);
+        // Without the state the prediction would differ: it uses the running values.
+        skynnet::Network fresh(back.spec, 7);
+        std::vector<float> noState = back.weights;
+        const auto freshWeights = fresh.flatWeights();
+        std::copy(freshWeights.begin() + 48, freshWeights.begin() + 56, noState.begin() + 48);  // first bn's state
+        fresh.setFlatWeights(noState);
+        QVERIFY(fresh.predict(x) != a);
+
+        // A block of the parameters alone (as if the state were forgotten) is refused, naming both counts.
+        m.weights.resize(std::size_t(net.paramCount()));
+        QCOMPARE(errorText([&] { skynnet::saveModel(path, m); }),
+                 QString::fromStdString("cannot save " + path +
+                                        ": the network has 303 parameters and 20 state values but 303 weights are stored"));
     }
 
     void savedModelChecksConsistency() {

@@ -37,12 +37,13 @@ Matrix awayFromZero(Index rows, Index cols, std::uint64_t seed) {
     return m;
 }
 
-// Values at least 0.01 apart (a shuffled ramp), so no finite difference reorders a window's maximum.
+// A shuffled ramp over [-1, 1]: values 2 / size apart, more than the gradient check's two
+// epsilons for up to 1000 values, so no finite difference reorders a window's maximum.
 Matrix distinctValues(Index rows, Index cols, std::uint64_t seed) {
     Rng rng(seed);
     const std::vector<int> order = rng.permutation(int(rows * cols));
     Matrix m(rows, cols);
-    for (Index i = 0; i < m.size(); ++i) m.data()[i] = Scalar(order[std::size_t(i)]) * 0.01f - 0.5f;
+    for (Index i = 0; i < m.size(); ++i) m.data()[i] = Scalar(order[std::size_t(i)]) * 2.0f / Scalar(m.size()) - 1.0f;
     return m;
 }
 
@@ -621,6 +622,46 @@ private slots:
         expectPassed(checkNetwork(net, *makeLoss(LossKind(loss)), x, y));
     }
 
+    void batchNormFoldsSlicesAsOneBatch() {
+        // The batch split's way: slices on a master and a replica, folded afterwards in row order,
+        // move the running values as the whole batch in one forward does.
+        Rng rng(2);
+        BatchNorm whole(0.3f, 1e-5f);
+        whole.build(Shape{3, 2, 2}, rng);
+        BatchNorm master = whole, replica = whole, swapped = whole, swappedReplica = whole;
+        const Matrix x = randomMatrix(7, 12, 14, -2, 3);
+        whole.forward(x, true);
+        master.deferStateUpdates(true);
+        replica.deferStateUpdates(true);
+        master.setBatchOrigin(0, 0);
+        master.forward(x.topRows(3), true);
+        replica.setBatchOrigin(0, 3);
+        replica.forward(x.middleRows(3, 2), true);
+        master.setBatchOrigin(0, 5);
+        master.forward(x.bottomRows(2), true);
+        QVERIFY(master.runningMean().isZero() && master.runningVar().isOnes());  // nothing folded yet
+        master.foldDeferredState({&replica});
+        expectNear(master.runningMean(), whole.runningMean(), 1e-6);
+        expectNear(master.runningVar(), whole.runningVar(), 1e-6);
+        QVERIFY(!whole.runningMean().isZero());
+        // The same slices taken by the other thread: the same floats, bit for bit.
+        swapped.deferStateUpdates(true);
+        swappedReplica.deferStateUpdates(true);
+        swappedReplica.setBatchOrigin(0, 0);
+        swappedReplica.forward(x.topRows(3), true);
+        swappedReplica.setBatchOrigin(0, 5);
+        swappedReplica.forward(x.bottomRows(2), true);
+        swapped.setBatchOrigin(0, 3);
+        swapped.forward(x.middleRows(3, 2), true);
+        swapped.foldDeferredState({&swappedReplica});
+        QVERIFY(swapped.runningMean() == master.runningMean());
+        QVERIFY(swapped.runningVar() == master.runningVar());
+        // A second fold without new slices changes nothing.
+        const Matrix before = master.runningVar();
+        master.foldDeferredState({&replica});
+        QVERIFY(master.runningVar() == before);
+    }
+
     void gradientCheckCatchesAWrongGradient() {
         // The checker itself must fail on a broken layer: a ReLU whose backward passes everything.
         struct BrokenRelu final : public ActivationLayer {
@@ -709,6 +750,107 @@ private slots:
         // each layer; the input batch.
         const std::int64_t values = 407050 * 4 + 32 * 4 * (512 + 512 + 10) + 32 * 784;
         QCOMPARE(trainingMemoryBytes(spec, 32, 2), values * 4);
+    }
+
+    void networkBuildsImageLayersAsTheirFigures_data() {
+        QTest::addColumn<QString>("layers");
+        QTest::newRow("the issue's CNN") << "conv:8:3x3:relu,maxpool:2,conv:16:3x3:relu,maxpool:2,flatten,dense:12:relu";
+        QTest::newRow("same, stride, bias-free linear")
+            << "conv:4:3x3:s2:same:linear,bn,activation:gelu,avgpool:2,gap,dense:5:elu";
+        QTest::newRow("bn per feature") << "flatten,dense:6:relu6,bn,dense:4:softplus";
+        QTest::newRow("overlapping pools") << "conv:3:2x3:tanh,maxpool:3:s1,avgpool:2:s1,bn,flatten";
+    }
+    void networkBuildsImageLayersAsTheirFigures() {
+        QFETCH(QString, layers);
+        NetworkSpec spec;
+        spec.input = Shape{2, 12, 12};
+        spec.layers = parseLayers(layers.toStdString());
+        spec.setOutputFor(Task::Classification, 3);
+        Network net(spec, 5);
+        QCOMPARE(net.paramCount(), paramCount(spec));
+        QCOMPARE(net.weightCount(), weightCount(spec));
+        QCOMPARE(std::int64_t(net.flatWeights().size()), weightCount(spec));
+        std::int64_t flops = 0, state = 0;
+        for (const auto& l : net.layers()) {
+            flops += l->flopsPerSample();
+            state += l->stateCount();
+        }
+        QCOMPARE(flops, flopsPerSample(spec));
+        std::int64_t figuresState = 0;
+        for (const auto& f : describe(spec)) figuresState += f.state;
+        QCOMPARE(state, figuresState);
+        QCOMPARE(net.weightCount(), net.paramCount() + state);
+        QCOMPARE(net.layers().back()->outputShape(), Shape::flat(3));
+        const Matrix out = net.predict(randomMatrix(3, spec.input.size(), 6));
+        QCOMPARE(out.rows(), Index(3));
+        QVERIFY(out.allFinite());
+    }
+
+    void networkRefusesImpossibleImageShapes() {
+        NetworkSpec spec;
+        spec.input = Shape{1, 4, 4};
+        spec.layers = parseLayers("conv:4:3x3:relu,maxpool:2,conv:4:3x3:relu");
+        spec.setOutputFor(Task::Classification, 2);
+        const std::string e = errorOf([&] { Network(spec, 1); });
+        VERIFY_CONTAINS(e, "conv 4 3x3 relu: kernel 3x3 is larger than its 1x1 input");
+    }
+
+    void flatWeightsHoldStateAfterParams() {
+        // conv 2 3x3 (18 + 2), bn over its 2 channels (gamma, beta; running mean, var), output 3.
+        NetworkSpec spec;
+        spec.input = Shape{1, 4, 4};
+        spec.layers = parseLayers("conv:2:3x3:linear,bn,flatten");
+        spec.setOutputFor(Task::Classification, 3);
+        Network net(spec, 2);
+        QCOMPARE(net.paramCount(), std::int64_t(20 + 4 + 8 * 3 + 3));
+        QCOMPARE(net.weightCount(), net.paramCount() + 4);
+        QCOMPARE(weightCountText(spec), std::string("51 parameters and 4 state values"));
+        auto& bn = dynamic_cast<BatchNorm&>(*net.layers()[1]);
+        bn.gamma() << 2, 3;
+        bn.beta() << 4, 5;
+        bn.runningMean() << 6, 7;
+        bn.runningVar() << 8, 9;
+        std::vector<Scalar> w = net.flatWeights();
+        QCOMPARE(std::vector<Scalar>(w.begin() + 20, w.begin() + 28), (std::vector<Scalar>{2, 3, 4, 5, 6, 7, 8, 9}));
+        // Back in through setFlatWeights, state included; a count without the state is refused.
+        for (std::size_t i = 0; i < w.size(); ++i) w[i] = Scalar(i);
+        Network copy(spec, 3);
+        copy.setFlatWeights(w);
+        QVERIFY(copy.flatWeights() == w);
+        auto& copied = dynamic_cast<BatchNorm&>(*copy.layers()[1]);
+        QVERIFY(copied.runningMean() == row({24, 25}) && copied.runningVar() == row({26, 27}));
+        w.resize(std::size_t(net.paramCount()));
+        QCOMPARE(errorText([&] { copy.setFlatWeights(w); }),
+                 QString("weight count 51 does not match the network's 55"));
+        // The optimiser never sees the state.
+        std::int64_t trained = 0;
+        for (const Param& p : copy.params()) trained += p.value->size();
+        QCOMPARE(trained, copy.paramCount());
+    }
+
+    void gradientCheckWholeCnns_data() {
+        QTest::addColumn<QString>("layers");
+        QTest::newRow("conv-relu-maxpool-conv-bn-gap")
+            << "conv:4:3x3:relu,maxpool:2,conv:5:3x3:linear,bn,activation:tanh,gap,dense:6:tanh";
+        QTest::newRow("conv-relu-maxpool-conv-bn-flatten")
+            << "conv:3:3x3:relu,maxpool:2,conv:4:2x2:s2:same:linear,bn,flatten,dense:5:gelu,bn";
+        QTest::newRow("relu6 and softplus") << "conv:3:3x3:relu,maxpool:2,conv:4:3x3:linear,bn,activation:relu6,flatten,"
+                                               "dense:5:softplus,bn";
+        // Max pooling is only piecewise smooth: a first-layer weight moved by epsilon may swap a
+        // window's maximum. These rows hold none close enough to swap; same-padded ELU before
+        // the pool, for one, does (its error shrinks with epsilon, as a kink's does), so it is
+        // checked before an average pool, which is smooth.
+        QTest::newRow("same elu-avgpool") << "conv:3:3x3:same:elu,avgpool:2,conv:4:2x2:s2:linear,bn,flatten,dense:5:gelu,bn";
+    }
+    void gradientCheckWholeCnns() {
+        QFETCH(QString, layers);
+        NetworkSpec spec;
+        spec.input = Shape{2, 8, 8};
+        spec.layers = parseLayers(layers.toStdString());
+        spec.setOutputFor(Task::Classification, 3);
+        Network net(spec, 9);
+        const Matrix x = distinctValues(6, spec.input.size(), 33);
+        expectPassed(checkNetwork(net, SoftmaxCrossEntropy(), x, oneHot({0, 1, 2, 1, 0, 2}, 3)));
     }
 
     void networkMatchesItsSpecFigures_data() {

@@ -9,6 +9,7 @@
 #include "core/cancel.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "layers/batch_norm.h"
 #include "model/network.h"
 #include "optim/optimizer.h"
 #include "train/batch_split.h"
@@ -499,6 +500,36 @@ private slots:
             const auto other = run(threads);
             QVERIFY2(other.first == one.first, std::to_string(threads).c_str());
             QCOMPARE(other.second, one.second);
+        }
+    }
+
+    void cnnWithBatchNormDoesNotDependOnKernelThreads() {
+        // 8x8 images, batches of 192 rows in 3 slices: batch norm normalises each slice by its own
+        // statistics and folds all three into its running values in row order, whichever thread
+        // ran which slice.
+        Matrix x, y;
+        noise(400, 24, x, y);
+        NetworkSpec spec;
+        spec.input = Shape{1, 8, 8};
+        spec.layers = parseLayers("conv:16:3x3:same:linear,bn,activation:relu,conv:16:3x3:relu,maxpool:2,flatten,bn");
+        spec.setOutputFor(Task::Classification, 4);
+        QCOMPARE(BatchSplit::slicesFor(192, flopsPerSample(spec)), 3);
+        auto run = [&](int threads) {
+            Network net(spec, 8);
+            TrainConfig c = quickConfig(2);
+            c.batchSize = 192;
+            c.optimizer.kind = OptimizerKind::Adam;
+            c.threads = threads;
+            Trainer(net, c, Task::Classification).fit(x, y);
+            return net;
+        };
+        Network one = run(1);
+        auto& bn = dynamic_cast<BatchNorm&>(*one.layers()[1]);
+        QVERIFY(!bn.runningMean().isZero());  // the state moved
+        for (int threads : {2, 3}) {
+            Network other = run(threads);
+            QVERIFY2(other.flatWeights() == one.flatWeights(), std::to_string(threads).c_str());
+            QVERIFY(other.predict(x) == one.predict(x));
         }
     }
 

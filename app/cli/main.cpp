@@ -29,7 +29,7 @@ const char* const usage =
     "Usage: skynnet-cli COMMAND [options]\n"
     "\n"
     "Commands:\n"
-    "  train     train a network on a CSV/TSV file, IDX images or a built-in dataset;\n"
+    "  train     train a network on a CSV/TSV file, IDX images, an image folder or a built-in dataset;\n"
     "            with --submodels N, the Skynnet split: N smaller submodels in parallel, combined\n"
     "  plan      preview the split (submodels, widths, parameters, memory) without training\n"
     "  evaluate  metrics of a saved model (single or combined) on labelled data\n"

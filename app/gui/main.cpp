@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "spec/network_spec.h"
 #include "ui/core/app_settings.h"
+#include "ui/core/project_document.h"
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/screenshot_tour.h"
@@ -22,7 +24,7 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("Train neural networks by the Skynnet split method."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption data(QStringLiteral("data"), QStringLiteral("Open this data file (CSV/TSV, IDX, or builtin:NAME) "
+    const QCommandLineOption data(QStringLiteral("data"), QStringLiteral("Open this data file (CSV/TSV, IDX, an image folder, or builtin:NAME) "
                                                                          "instead of the example."),
                                   QStringLiteral("PATH"));
     const QCommandLineOption example(QStringLiteral("example"),
@@ -35,8 +37,33 @@ int main(int argc, char** argv) {
                                    QStringLiteral("DIR"));
     const QCommandLineOption afterTrain(QStringLiteral("screenshot-after-train"),
                                         QStringLiteral("Accepted for compatibility: --screenshots always trains."));
-    parser.addOptions({data, example, shots, afterTrain});
+    const QCommandLineOption layers(QStringLiteral("layers"),
+                                    QStringLiteral("Design these hidden layers once the data is open, as skynnet-cli's "
+                                                   "--layers (e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu)."),
+                                    QStringLiteral("SPEC"));
+    const QCommandLineOption epochs(QStringLiteral("epochs"), QStringLiteral("Train this many epochs (once the data is open)."),
+                                    QStringLiteral("N"));
+    const QCommandLineOption shotSize(QStringLiteral("screenshot-size"),
+                                      QStringLiteral("Window size of --screenshots, WIDTHxHEIGHT (default 1500x940)."),
+                                      QStringLiteral("WxH"));
+    parser.addOptions({data, example, shots, afterTrain, layers, epochs, shotSize});
     parser.process(app);
+    // Checked before any window opens, so a typo is a message and exit code 2, not a tour that trains something else.
+    std::vector<skynnet::LayerSpec> designed;
+    if (parser.isSet(layers)) {
+        try {
+            designed = skynnet::parseLayers(parser.value(layers).toStdString());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "skynnet: --layers: %s\n", e.what());
+            return 2;
+        }
+    }
+    bool epochsOk = true;
+    const int epochCount = parser.isSet(epochs) ? parser.value(epochs).toInt(&epochsOk) : 0;
+    if (!epochsOk || (parser.isSet(epochs) && epochCount < 1)) {
+        std::fprintf(stderr, "skynnet: --epochs must be a whole number of at least 1, not '%s'\n", qPrintable(parser.value(epochs)));
+        return 2;
+    }
 
     // Screenshots must look the same on every machine: no restored geometry, no recent files.
     std::unique_ptr<QTemporaryDir> scratch;
@@ -46,8 +73,37 @@ int main(int argc, char** argv) {
         settings = std::make_unique<skynnet::ui::AppSettings>(scratch->filePath(QStringLiteral("settings.ini")));
     }
     skynnet::ui::MainWindow window(std::move(settings));
-    if (parser.isSet(shots)) window.resize(1500, 940);
+    QSize size(1500, 940);
+    if (parser.isSet(shotSize)) {
+        const QStringList wh = parser.value(shotSize).split(QLatin1Char('x'));
+        size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
+        if (size.width() < 200 || size.height() < 200) {
+            std::fprintf(stderr, "skynnet: --screenshot-size must be WIDTHxHEIGHT, e.g. 1024x680, not '%s'\n",
+                         qPrintable(parser.value(shotSize)));
+            return 2;
+        }
+    }
+    if (parser.isSet(shots)) window.resize(size);
     window.show();
+    // The start-up options apply to the first data opened (an example's settings are applied first).
+    if (!designed.empty() || epochCount > 0) {
+        auto* once = new QObject(&window);
+        QObject::connect(window.dataPage(), &skynnet::ui::DataPage::loadFinished, once, [&window, once, designed, epochCount](bool ok) {
+            if (!ok) return;
+            skynnet::ui::ProjectDocument* doc = window.document();
+            if (!designed.empty()) {
+                skynnet::NetworkSpec net = doc->network();
+                net.layers = designed;
+                doc->setNetwork(net);
+            }
+            if (epochCount > 0) {
+                skynnet::ProjectTraining t = doc->trainSettings();
+                t.config.epochs = epochCount;
+                doc->setTrainSettings(t);
+            }
+            once->deleteLater();
+        });
+    }
 
     if (parser.isSet(data)) {
         const QString path = parser.value(data);

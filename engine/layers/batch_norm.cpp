@@ -1,5 +1,6 @@
 #include "layers/batch_norm.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.h"
@@ -9,8 +10,6 @@ namespace {
 
 using Planes = Eigen::Map<Matrix>;  // one sample as (channels, positions)
 using ConstPlanes = Eigen::Map<const Matrix>;
-using Sums = Eigen::Matrix<double, Eigen::Dynamic, 1>;
-
 }  // namespace
 
 BatchNorm::BatchNorm(float momentum, float epsilon) : momentum_(momentum), epsilon_(epsilon) {
@@ -35,25 +34,28 @@ void BatchNorm::build(Shape input, Rng&) {
 const Matrix& BatchNorm::forward(const Matrix& x, bool training) {
     const Index rows = x.rows(), C = channels_, S = positions_;
     lastTraining_ = training;
-    RowVector mean(C);
+    RowVector& mean = mean_;
     if (training) {
         // Two passes in double: the variance of values far from zero keeps its digits.
-        const double count = double(rows) * double(S);
-        Sums sum = Sums::Zero(C), squares = Sums::Zero(C);
-        for (Index n = 0; n < rows; ++n) sum += ConstPlanes(x.row(n).data(), C, S).cast<double>().rowwise().sum();
-        const Sums mu = sum / count;
+        if (defer_ && deferredUsed_ == deferred_.size()) deferred_.emplace_back();
+        BatchFigures& batch = defer_ ? deferred_[deferredUsed_++] : current_;
+        batch.firstRow = firstRow_;
+        batch.count = double(rows) * double(S);
+        batch.mean.setZero(C);
+        batch.squares.setZero(C);
+        for (Index n = 0; n < rows; ++n) batch.mean += ConstPlanes(x.row(n).data(), C, S).cast<double>().rowwise().sum();
+        batch.mean /= batch.count;
         for (Index n = 0; n < rows; ++n)
-            squares += (ConstPlanes(x.row(n).data(), C, S).cast<double>().colwise() - mu).array().square().matrix().rowwise().sum();
-        const Sums var = squares / count;
-        mean = mu.cast<Scalar>().transpose();
-        invStd_ = (var.array() + double(epsilon_)).rsqrt().cast<Scalar>().transpose();
-        // One value per channel says nothing about its spread: the running values stay as they are.
-        if (count > 1) {
-            const double m = momentum_;
-            runningMean_.row(0) = ((1 - m) * runningMean_.row(0).cast<double>() + m * mu.transpose()).cast<Scalar>();
-            runningVar_.row(0) =
-                ((1 - m) * runningVar_.row(0).cast<double>() + m * (squares / (count - 1)).transpose()).cast<Scalar>();
-        }
+            batch.squares += (ConstPlanes(x.row(n).data(), C, S).cast<double>().colwise() - batch.mean)
+                                 .array()
+                                 .square()
+                                 .matrix()
+                                 .rowwise()
+                                 .sum();
+        mean = batch.mean.cast<Scalar>().transpose();
+        invStd_ = (batch.squares.array() / batch.count + double(epsilon_)).rsqrt().cast<Scalar>().transpose();
+        if (!defer_) fold(batch);
+        firstRow_ = 0;
     } else {
         mean = runningMean_.row(0);
         invStd_ = (runningVar_.row(0).array() + epsilon_).rsqrt();
@@ -102,6 +104,39 @@ const Matrix* BatchNorm::backward(const Matrix& gradOut, bool needInputGrad) {
             (((g.array().colwise() - meanG) - xh.array().colwise() * meanGX).colwise() * scale).matrix();
     }
     return &gradInput_;
+}
+
+void BatchNorm::fold(const BatchFigures& batch) {
+    // One value per channel says nothing about its spread: the running values stay as they are.
+    if (batch.count < 2) return;
+    const double m = momentum_;
+    runningMean_.row(0) = ((1 - m) * runningMean_.row(0).cast<double>() + m * batch.mean.transpose()).cast<Scalar>();
+    const Sums unbiased = batch.squares / (batch.count - 1);
+    runningVar_.row(0) = ((1 - m) * runningVar_.row(0).cast<double>() + m * unbiased.transpose()).cast<Scalar>();
+}
+
+void BatchNorm::foldDeferredState(const std::vector<Layer*>& replicas) {
+    std::vector<BatchFigures*> slices;
+    std::vector<BatchNorm*> layers{this};
+    for (Layer* r : replicas) layers.push_back(&dynamic_cast<BatchNorm&>(*r));
+    for (BatchNorm* l : layers) {
+        for (std::size_t i = 0; i < l->deferredUsed_; ++i) slices.push_back(&l->deferred_[i]);
+        l->deferredUsed_ = 0;
+    }
+    if (slices.empty()) return;
+    std::sort(slices.begin(), slices.end(), [](const BatchFigures* a, const BatchFigures* b) { return a->firstRow < b->firstRow; });
+    // Chan et al.'s pairwise merge of counts, means and squared deviations, in row order.
+    BatchFigures& all = current_;
+    all = *slices.front();
+    for (std::size_t i = 1; i < slices.size(); ++i) {
+        const BatchFigures& b = *slices[i];
+        const double count = all.count + b.count;
+        const Sums delta = b.mean - all.mean;
+        all.squares += b.squares + delta.cwiseProduct(delta) * (all.count * b.count / count);
+        all.mean += delta * (b.count / count);
+        all.count = count;
+    }
+    fold(all);
 }
 
 std::vector<Param> BatchNorm::params() {

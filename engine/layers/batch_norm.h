@@ -1,4 +1,6 @@
 #pragma once
+#include <vector>
+
 #include "layers/layer.h"
 
 namespace skynnet {
@@ -18,6 +20,12 @@ public:
     const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override;
     std::vector<Param> params() override;
     std::vector<Matrix*> state() override { return {&runningMean_, &runningVar_}; }
+    void setBatchOrigin(std::uint64_t step, Index firstRow) override {
+        (void)step;
+        firstRow_ = firstRow;
+    }
+    void deferStateUpdates(bool defer) override { defer_ = defer; }
+    void foldDeferredState(const std::vector<Layer*>& replicas) override;
     std::int64_t paramCount() const override { return gamma_.size() + beta_.size(); }
     // One multiply-add per value at inference.
     std::int64_t flopsPerSample() const override { return 2 * input_.size(); }
@@ -33,11 +41,26 @@ public:
     Matrix& runningVar() { return runningVar_; }
 
 private:
+    using Sums = Eigen::Matrix<double, Eigen::Dynamic, 1>;
+    // One training forward's statistics per channel: its values' count, mean and sum of squared
+    // deviations (which merge exactly across slices).
+    struct BatchFigures {
+        Index firstRow = 0;
+        double count = 0;
+        Sums mean, squares;
+    };
+    void fold(const BatchFigures& batch);
+
     float momentum_, epsilon_;
+    bool defer_ = false;
+    Index firstRow_ = 0;
+    std::vector<BatchFigures> deferred_;  // reused from step to step; the first deferredUsed_ count
+    std::size_t deferredUsed_ = 0;
+    BatchFigures current_;  // the batch being folded in
     Index channels_ = 0, positions_ = 0;  // a sample is (channels_, positions_) row-major
     bool lastTraining_ = false;
     Matrix gamma_, beta_, gradGamma_, gradBeta_, runningMean_, runningVar_;
-    RowVector invStd_;  // 1 / sqrt(var + eps) of the last forward's statistics
+    RowVector mean_, invStd_;  // the last forward's mean and 1 / sqrt(var + eps)
     Matrix xhat_, y_, gradInput_;
 };
 

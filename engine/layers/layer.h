@@ -54,6 +54,13 @@ public:
     // Values saved with the weights that no optimiser touches (BatchNorm's running statistics).
     virtual std::vector<Matrix*> state() { return {}; }
     std::int64_t stateCount() const;
+    // A layer whose state learns from training batches folds each training forward's batch into
+    // it at once. Data parallelism runs the slices of one batch on replicas, in an order that
+    // depends on the threads: it defers the folding, and then has the master fold every slice's
+    // figures, its own and the same layer's of each replica, ordered by the slices' first rows,
+    // as one batch (so the state depends on the batch alone). A layer without state ignores both.
+    virtual void deferStateUpdates(bool defer) { (void)defer; }
+    virtual void foldDeferredState(const std::vector<Layer*>& replicas) { (void)replicas; }
     // Multiply-adds of one sample's forward pass, times two (a FLOP count as papers give it).
     virtual std::int64_t flopsPerSample() const { return 0; }
     // Bytes of buffers the layer holds for the current batch size.

@@ -1,21 +1,34 @@
 #include "model/network.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/error.h"
+#include "layers/batch_norm.h"
+#include "layers/conv2d.h"
 #include "layers/dense.h"
 #include "layers/dropout.h"
 #include "layers/flatten.h"
+#include "layers/global_avg_pool.h"
+#include "layers/pooling.h"
 
 namespace skynnet {
 namespace {
 
 Init initFor(Activation a) {
-    return (a == Activation::ReLU || a == Activation::LeakyReLU) ? Init::He : Init::Glorot;
-}
-
-[[noreturn]] void notBuilt(const std::string& where, const LayerSpec& l) {
-    throw Error(where + " (" + description(l) + "): this build cannot train " + kindName(l) + " layers yet");
+    switch (a) {
+    case Activation::ReLU:
+    case Activation::LeakyReLU:
+    case Activation::GELU:
+    case Activation::ReLU6:
+    case Activation::Softplus:
+    case Activation::ELU: return Init::He;  // the ReLU family: zero (or nearly) for half the inputs
+    case Activation::None:
+    case Activation::Sigmoid:
+    case Activation::Tanh:
+    case Activation::Softmax: return Init::Glorot;
+    }
+    return Init::Glorot;
 }
 
 }  // namespace
@@ -34,13 +47,17 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
             layer->build(layers_.empty() ? spec.input : layers_.back()->outputShape(), rng);
             layers_.push_back(std::move(layer));
         });
-        std::int64_t params = 0;
-        for (std::size_t i = first; i < layers_.size(); ++i) params += layers_[i]->paramCount();
+        std::int64_t params = 0, state = 0;
+        for (std::size_t i = first; i < layers_.size(); ++i) {
+            params += layers_[i]->paramCount();
+            state += layers_[i]->stateCount();
+        }
         const Shape built = layers_.size() > first ? layers_.back()->outputShape() : shape;
-        if (built != expected.output || params != expected.params)
-            throw Error(where + " (" + expected.description + "): built with output " + built.toString() + " and " +
-                        std::to_string(params) + " parameters, its figures say " + expected.output.toString() + " and " +
-                        std::to_string(expected.params));
+        if (built != expected.output || params != expected.params || state != expected.state)
+            throw Error(where + " (" + expected.description + "): built with output " + built.toString() + ", " +
+                        std::to_string(params) + " parameters and " + std::to_string(state) +
+                        " state values, its figures say " + expected.output.toString() + ", " +
+                        std::to_string(expected.params) + " and " + std::to_string(expected.state));
         shape = built;
     };
     const auto dense = [&](const DenseSpec& d) {
@@ -63,10 +80,30 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
                 build(where, expected, [&](auto add) { add(std::make_unique<Dropout>(d.rate)); });
             },
             [&](const FlattenSpec&) { build(where, expected, [](auto add) { add(std::make_unique<Flatten>()); }); },
-            // Until their layer classes land, image layers are refused rather than skipped.
-            [&](const ConvSpec&) { notBuilt(where, l); }, [&](const MaxPoolSpec&) { notBuilt(where, l); },
-            [&](const AvgPoolSpec&) { notBuilt(where, l); }, [&](const GlobalAvgPoolSpec&) { notBuilt(where, l); },
-            [&](const BatchNormSpec&) { notBuilt(where, l); }, [&](const ActivationSpec&) { notBuilt(where, l); });
+            [&](const ConvSpec& c) {
+                build(where, expected, [&](auto add) {
+                    const ConvOptions options{c.filters, c.kernelH, c.kernelW, c.stride, c.padding == Padding::Same, c.bias};
+                    add(std::make_unique<Conv2D>(options, initFor(c.activation)));
+                    if (auto act = makeActivation(c.activation)) add(std::move(act));
+                });
+            },
+            [&](const MaxPoolSpec& p) {
+                build(where, expected, [&](auto add) { add(std::make_unique<MaxPool2D>(p.size, p.effectiveStride())); });
+            },
+            [&](const AvgPoolSpec& p) {
+                build(where, expected, [&](auto add) { add(std::make_unique<AvgPool2D>(p.size, p.effectiveStride())); });
+            },
+            [&](const GlobalAvgPoolSpec&) {
+                build(where, expected, [](auto add) { add(std::make_unique<GlobalAvgPool>()); });
+            },
+            [&](const BatchNormSpec& b) {
+                build(where, expected, [&](auto add) { add(std::make_unique<BatchNorm>(b.momentum, b.epsilon)); });
+            },
+            [&](const ActivationSpec& a) {
+                build(where, expected, [&](auto add) {
+                    if (auto act = makeActivation(a.activation)) add(std::move(act));
+                });
+            });
     }
     const DenseSpec output = spec.outputLayer();
     build("the output layer", figures(output, shape), dense(output));
@@ -99,6 +136,18 @@ const Matrix& Network::forward(const Matrix& x, bool training) {
 
 void Network::setBatchOrigin(std::uint64_t step, Index firstRow) {
     for (auto& l : layers_) l->setBatchOrigin(step, firstRow);
+}
+
+void Network::deferStateUpdates(bool defer) {
+    for (auto& l : layers_) l->deferStateUpdates(defer);
+}
+
+void Network::foldDeferredState(const std::vector<Network*>& replicas) {
+    std::vector<Layer*> same(replicas.size());
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        for (std::size_t r = 0; r < replicas.size(); ++r) same[r] = replicas[r]->layers_[i].get();
+        layers_[i]->foldDeferredState(same);
+    }
 }
 
 void Network::backward(const Matrix& grad, std::size_t from) {
@@ -181,6 +230,23 @@ Matrix Network::predict(const Matrix& x, const CancelToken* cancel, Index chunk)
         out.middleRows(start, n) = forward(part, false);
     }
     return out;
+}
+
+std::int64_t weightCountUpTo(const NetworkSpec& spec, std::int64_t limit) {
+    std::int64_t total = 0;
+    for (const auto& f : describe(spec)) {
+        if (f.params > limit - total || f.state > limit - total - f.params) return limit + 1;
+        total += f.params + f.state;
+    }
+    return total;
+}
+
+std::int64_t weightCount(const NetworkSpec& spec) { return weightCountUpTo(spec, INT64_MAX / 2); }
+
+std::string weightCountText(const NetworkSpec& spec) {
+    const std::int64_t all = weightCount(spec), params = paramCountUpTo(spec, INT64_MAX / 2);
+    return std::to_string(params) + " parameters" +
+           (all > params ? " and " + std::to_string(all - params) + " state values" : std::string());
 }
 
 }  // namespace skynnet

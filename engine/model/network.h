@@ -27,6 +27,11 @@ public:
     const Matrix& forward(const Matrix& x, bool training);
     // Where the next training forward's rows sit in the data (see Layer::setBatchOrigin).
     void setBatchOrigin(std::uint64_t step, Index firstRow);
+    // Data parallelism over the slices of one batch (Layer::deferStateUpdates): while deferred,
+    // training forwards keep what they would fold into the layers' state; foldDeferredState folds
+    // what this network and the replicas that ran the other slices kept, as one batch.
+    void deferStateUpdates(bool defer);
+    void foldDeferredState(const std::vector<Network*>& replicas);
     // Backward from dL/d(output of layer `from`) down to the first layer; from < layer count lets
     // a fused loss start below the output activation.
     void backward(const Matrix& grad, std::size_t from);
@@ -54,5 +59,13 @@ private:
     std::vector<std::unique_ptr<Layer>> layers_;
     std::vector<const Matrix*> outputs_;  // each layer's output after forward()
 };
+
+// The values Network::flatWeights() holds for a spec, its parameters and its state, from the
+// layers' figures: what a file must store. Stops just above `limit`, so a hostile spec read from a
+// file cannot overflow.
+std::int64_t weightCountUpTo(const NetworkSpec& spec, std::int64_t limit);
+std::int64_t weightCount(const NetworkSpec& spec);
+// "3 parameters", or "3 parameters and 4 state values" when the spec has state: for messages.
+std::string weightCountText(const NetworkSpec& spec);
 
 }  // namespace skynnet

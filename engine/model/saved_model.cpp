@@ -6,6 +6,7 @@
 #include "data/model_schema_json.h"
 #include "io/container.h"
 #include "io/json_fields.h"
+#include "model/network.h"
 
 namespace skynnet {
 namespace {
@@ -13,10 +14,12 @@ namespace {
 // Throws Error("<context>: <problem>") when the parts of a model disagree.
 void checkConsistent(const SavedModel& m, const std::string& context) {
     const std::int64_t held = std::int64_t(m.weights.size());
-    const std::int64_t needed = paramCountUpTo(m.spec, INT64_MAX / 2);
+    // Parameters and state (BatchNorm's running values); a file written before state existed has
+    // none, and its count is its parameter count as it always was.
+    const std::int64_t needed = weightCountUpTo(m.spec, INT64_MAX / 2);
     if (needed != held)
-        throw Error(context + ": the network has " + std::to_string(needed) + " parameters but " +
-                    std::to_string(held) + " weights are stored");
+        throw Error(context + ": the network has " + weightCountText(m.spec) + " but " + std::to_string(held) +
+                    " weights are stored");
     const auto names = [&](const std::vector<std::string>& list, std::size_t expected, const char* what) {
         if (!list.empty() && list.size() != expected)
             throw Error(context + ": " + std::to_string(list.size()) + " " + what + " for a " + taskName(m.schema.task) +

@@ -18,7 +18,7 @@ struct SavedModel {
     // "featureNames" and extra's "target_column"); its categoricals are preprocessing.oneHot.
     ModelSchema schema;
     NetworkSpec spec;
-    std::vector<float> weights;  // Network::flatWeights(), paramCount(spec) values
+    std::vector<float> weights;  // Network::flatWeights(), weightCount(spec) values
     Preprocessing preprocessing;
     Json extra;                  // free-form (settings, metrics); null when absent
 };

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/container.h"
+#include "model/network.h"
 #include "project/project_json.h"
 #include "data/model_schema_json.h"
 #include "data/preprocessing_json.h"
@@ -148,10 +149,9 @@ Json toJson(const ProjectResults& r, const SplitPlan& plan, BlockWriter& blocks,
     if (r.baseline) j["baseline"] = toJson(*r.baseline);
     if (r.model) j["model"] = modelJson(*r.model, plan, blocks, field + ".model");
     if (r.baselineWeights) {
-        if (std::int64_t(r.baselineWeights->size()) != paramCount(plan.original))
+        if (std::int64_t(r.baselineWeights->size()) != weightCount(plan.original))
             throw Error(field + ".baselineWeights: " + std::to_string(r.baselineWeights->size()) +
-                        " weights for the plan's original network of " + std::to_string(paramCount(plan.original)) +
-                        " parameters");
+                        " weights for the plan's original network of " + weightCountText(plan.original));
         j["baselineWeightsBlock"] = blocks.add(*r.baselineWeights);
     }
     return j;
@@ -187,7 +187,7 @@ ProjectResults resultsFromJson(const JsonField& j, const SplitPlan& plan, BlockR
     if (const auto b = j.find("baseline"); b && !b->isNull()) r.baseline = trainResultFromJson(*b);
     if (const auto m = j.find("model"); m && !m->isNull()) r.model = modelFromJson(*m, plan, blocks);
     if (const auto b = j.find("baselineWeightsBlock"); b && !b->isNull())
-        r.baselineWeights = blocks.take(*b, paramCountUpTo(plan.original, INT64_MAX / 2));  // a hostile spec cannot overflow
+        r.baselineWeights = blocks.take(*b, weightCountUpTo(plan.original, INT64_MAX / 2));  // a hostile spec cannot overflow
     return r;
 }
 

@@ -218,16 +218,11 @@ void validate(const SavedCombinedModel& m, const std::string& context) {
         if (s.input.size() != inputs)
             fail(sub + ".network.input has " + std::to_string(s.input.size()) + " values, but the " +
                  (m.preprocessing.fitted() ? "preprocessing gives " : "first network takes ") + std::to_string(inputs));
-        // Network::flatWeights(): the parameters, and after each layer's its state (BatchNorm's
-        // running mean and variance).
-        const std::int64_t params = paramCountUpTo(s, INT64_MAX / 2);
-        std::int64_t state = 0;
-        if (params <= INT64_MAX / 2)
-            for (const auto& f : describe(s)) state += f.state;
-        if (params + state != std::int64_t(m.weights[i].size()))
+        // Parameters and state: files written before state existed have none.
+        const std::int64_t needed = weightCountUpTo(s, INT64_MAX / 2);
+        if (needed != std::int64_t(m.weights[i].size()))
             fail(sub + ".weightsBlock holds " + std::to_string(m.weights[i].size()) + " weights, the network has " +
-                 std::to_string(params) + " parameters" +
-                 (state > 0 ? " and " + std::to_string(state) + " state values" : std::string()));
+                 weightCountText(s));
     }
     const auto names = [&](const std::vector<std::string>& list, std::size_t expected, const char* key) {
         if (!list.empty() && list.size() != expected)

@@ -56,6 +56,12 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
         grads_.resize(std::size_t(threads));
     }
     steps_.assign(std::size_t(slices), Step{});
+    // Layer state learnt from the batch (BatchNorm's running statistics) is folded in once, from
+    // every slice in row order, after the region: which thread ran which slice does not matter.
+    std::vector<Network*> replicas;
+    for (auto& r : replicas_) replicas.push_back(&r);
+    master.deferStateUpdates(true);
+    for (Network* r : replicas) r->deferStateUpdates(true);
     // Threads take the next slice as they come free, so a thread the OS holds back (another
     // process on its core) costs its share of the work, not a stall of the whole step.
     std::atomic<int> nextSlice{0};
@@ -81,6 +87,8 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
             for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
         }
     });
+    master.foldDeferredState(replicas);
+    master.deferStateUpdates(false);
     // The master's gradient is the slices' in slice order, split over the threads by parameter
     // segment (all parameters' segments in one parallel loop: each region costs a wake-up): each
     // value is summed in the same order whichever thread sums it.

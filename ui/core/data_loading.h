@@ -1,5 +1,5 @@
 #pragma once
-// Loading the data a ProjectDataSource names: a CSV/TSV file, an IDX image file (the MNIST family) or a
+// Loading the data a ProjectDataSource names: a CSV/TSV file, an IDX image file (the MNIST family), an image folder or a
 // built-in generator ("builtin:spirals", "builtin:blobs", "builtin:sine", with ":KEY=VALUE" options),
 // plus an optional separate test file loaded like the training layout. Plain functions with no
 // QObject, so a loader can run on a worker thread; kept small so it can later delegate to a shared
@@ -19,7 +19,7 @@ namespace skynnet::ui {
 struct LoadedData {
     std::shared_ptr<const Dataset> train;
     std::shared_ptr<const Dataset> test;  // null without a ProjectDataSource::test file
-    std::vector<std::string> warnings;    // checkTrainable's, e.g. a constant regression target
+    std::vector<std::string> warnings;    // checkTrainable's (e.g. a constant regression target), skipped images
 };
 
 // Blocking; throws skynnet::Error whose message names the file and line (or the generator option),

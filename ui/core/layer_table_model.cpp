@@ -1,5 +1,9 @@
 #include "ui/core/layer_table_model.h"
 
+#include <QColor>
+#include <QRegularExpression>
+#include <algorithm>
+
 #include "core/error.h"
 #include "ui/core/formatting.h"
 
@@ -14,47 +18,122 @@ std::optional<LayerSpec> parseType(const QString& text) {
     }
 }
 
-// A layer changed to another type gets that type's usual defaults; only dense widths are scalable
+// A new layer of a kind: the kind's usual settings. Dense widths and conv filters are scalable
 // (method.md §1).
-LayerSpec retyped(const LayerSpec& l, const LayerSpec& type) {
-    if (type.index() == l.index()) return l;
+LayerSpec usualLayer(const LayerSpec& type) {
     return visitLayer(
         type, [](const DenseSpec&) -> LayerSpec { return DenseSpec{64, skynnet::Activation::ReLU, true}; },
         [](const DropoutSpec&) -> LayerSpec { return DropoutSpec{0.2f}; },
         [](const FlattenSpec&) -> LayerSpec { return FlattenSpec{}; },
-        // Image layers are edited by the designer in a later commit; until then only their type.
-        [](const auto& other) -> LayerSpec { return other; });
+        [](const ConvSpec&) -> LayerSpec { return ConvSpec{}; },  // 32 3x3 valid relu
+        [](const MaxPoolSpec&) -> LayerSpec { return MaxPoolSpec{}; },
+        [](const AvgPoolSpec&) -> LayerSpec { return AvgPoolSpec{}; },
+        [](const GlobalAvgPoolSpec&) -> LayerSpec { return GlobalAvgPoolSpec{}; },
+        [](const BatchNormSpec&) -> LayerSpec { return BatchNormSpec{}; },
+        [](const ActivationSpec&) -> LayerSpec { return ActivationSpec{}; });
 }
 
-// The columns a layer of each kind lets the user edit (Type aside, which every kind has).
+// A layer changed to another type gets that type's usual settings.
+LayerSpec retyped(const LayerSpec& l, const LayerSpec& type) { return type.index() == l.index() ? l : usualLayer(type); }
+
+using C = LayerTableModel::Column;
+
+// The field columns a layer of each kind has (Type aside, which every kind has).
 bool editable(const LayerSpec& l, int column) {
+    const auto any = [column](std::initializer_list<int> columns) {
+        return std::find(columns.begin(), columns.end(), column) != columns.end();
+    };
+    const auto pool = [&](const auto&) { return any({C::Kernel, C::Stride}); };
     return visitLayer(
-        l,
-        [&](const DenseSpec&) {
-            return column == LayerTableModel::Units || column == LayerTableModel::Activation ||
-                   column == LayerTableModel::Scalable;
+        l, [&](const DenseSpec&) { return any({C::Units, C::Activation, C::Scalable}); },
+        [&](const DropoutSpec&) { return column == C::Rate; }, [](const FlattenSpec&) { return false; },
+        [&](const ConvSpec&) {
+            return any({C::Units, C::Kernel, C::Stride, C::Padding, C::Activation, C::Bias, C::Scalable});
         },
-        [&](const DropoutSpec&) { return column == LayerTableModel::Rate; }, [](const FlattenSpec&) { return false; },
-        // Image layers are edited by the designer in a later commit; until then only their type.
-        [](const auto&) { return false; });
+        [&](const MaxPoolSpec& p) { return pool(p); }, [&](const AvgPoolSpec& p) { return pool(p); },
+        [](const GlobalAvgPoolSpec&) { return false; },
+        [&](const BatchNormSpec&) { return any({C::Momentum, C::Epsilon}); },
+        [&](const ActivationSpec&) { return column == C::Activation; });
 }
 
-// Why a layer cannot go into the network, or empty.
+// Why a layer cannot go into the network whatever its input, or empty. Shape problems (a kernel
+// larger than its input) are the engine's figures() to find, row by row.
 QString problemOf(const LayerSpec& l) {
+    const auto pool = [](int size, int stride) {
+        return size < 1 ? QStringLiteral("a pooling window must be at least 1")
+               : stride < 0 ? QStringLiteral("a pooling stride must be 0 (the window) or more")
+                            : QString();
+    };
     return visitLayer(
         l, [](const DenseSpec& d) { return d.units < 1 ? QStringLiteral("a dense layer needs at least 1 unit") : QString(); },
         [](const DropoutSpec& d) {
             return d.rate >= 0 && d.rate < 1 ? QString() : QStringLiteral("a dropout rate must be in [0, 1)");
         },
         [](const FlattenSpec&) { return QString(); },
-        // Image layers are edited by the designer in a later commit; until then only their type.
-        [](const auto&) { return QString(); });
+        [](const ConvSpec& c) {
+            if (c.filters < 1) return QStringLiteral("a conv layer needs at least 1 filter");
+            if (c.kernelH < 1 || c.kernelW < 1) return QStringLiteral("a conv kernel must be at least 1x1");
+            return c.stride < 1 ? QStringLiteral("a conv stride must be at least 1") : QString();
+        },
+        [&](const MaxPoolSpec& p) { return pool(p.size, p.stride); },
+        [&](const AvgPoolSpec& p) { return pool(p.size, p.stride); }, [](const GlobalAvgPoolSpec&) { return QString(); },
+        [](const BatchNormSpec& b) {
+            if (!(b.momentum > 0 && b.momentum <= 1)) return QStringLiteral("a batch-norm momentum must be in (0, 1]");
+            return b.epsilon > 0 ? QString() : QStringLiteral("a batch-norm epsilon must be above 0");
+        },
+        [](const ActivationSpec&) { return QString(); });
+}
+
+QString windowText(int h, int w) { return QStringLiteral("%1×%2").arg(h).arg(w); }
+QString activationText(skynnet::Activation a) { return QString::fromStdString(activationName(a)); }
+
+// Every field of a layer in a few words, for the Settings column.
+QString summaryOf(const LayerSpec& l) {
+    const auto pool = [](int size, int stride, int effective) {
+        return windowText(size, size) + (stride > 0 && effective != size ? QStringLiteral(" · stride %1").arg(stride) : QString());
+    };
+    return visitLayer(
+        l,
+        [](const DenseSpec& d) {
+            return QStringLiteral("%1 units · %2").arg(d.units).arg(activationText(d.activation)) +
+                   (d.scalable ? QString() : QStringLiteral(" · fixed"));
+        },
+        [](const DropoutSpec& d) { return QStringLiteral("rate %1").arg(double(d.rate)); },
+        [](const FlattenSpec&) { return QStringLiteral("to one row of values"); },
+        [](const ConvSpec& c) {
+            QStringList parts{QStringLiteral("%1 filters").arg(c.filters), windowText(c.kernelH, c.kernelW)};
+            if (c.stride != 1) parts << QStringLiteral("stride %1").arg(c.stride);
+            parts << QString::fromStdString(paddingName(c.padding)) << activationText(c.activation);
+            if (!c.bias) parts << QStringLiteral("no bias");
+            if (!c.scalable) parts << QStringLiteral("fixed");
+            return parts.join(QStringLiteral(" · "));
+        },
+        [&](const MaxPoolSpec& p) { return pool(p.size, p.stride, p.effectiveStride()); },
+        [&](const AvgPoolSpec& p) { return pool(p.size, p.stride, p.effectiveStride()); },
+        [](const GlobalAvgPoolSpec&) { return QStringLiteral("mean of each channel"); },
+        [](const BatchNormSpec& b) {
+            return QStringLiteral("momentum %1 · ε %2").arg(double(b.momentum)).arg(double(b.epsilon));
+        },
+        [](const ActivationSpec& a) { return activationText(a.activation); });
+}
+
+// "3x3", "3×3", "3 x 5" or "3": a kernel or window of height x width.
+std::optional<std::pair<int, int>> parseWindow(const QVariant& value) {
+    if (value.typeId() == QMetaType::Int) return std::pair{value.toInt(), value.toInt()};
+    static const QRegularExpression form(QStringLiteral("^\\s*(\\d{1,4})\\s*(?:[x×*]\\s*(\\d{1,4}))?\\s*$"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = form.match(value.toString());
+    if (!m.hasMatch()) return std::nullopt;
+    const int h = m.captured(1).toInt();
+    return std::pair{h, m.captured(2).isEmpty() ? h : m.captured(2).toInt()};
 }
 
 bool numericColumn(int column) {
-    return column == LayerTableModel::Units || column == LayerTableModel::Rate || column == LayerTableModel::Params ||
-           column == LayerTableModel::Flops;
+    return column == C::Units || column == C::Stride || column == C::Rate || column == C::Momentum ||
+           column == C::Epsilon || column == C::Params || column == C::Flops || column == C::Memory;
 }
+
+bool checkColumn(int column) { return column == C::Scalable || column == C::Bias; }
 
 }  // namespace
 
@@ -62,11 +141,14 @@ LayerTableModel::LayerTableModel(ProjectDocument* document, QObject* parent) : Q
     if (document_) {
         spec_ = document_->network();
         connect(document_, &ProjectDocument::networkChanged, this, &LayerTableModel::onNetworkChanged);
+        // The memory column is at the training batch size.
+        connect(document_, &ProjectDocument::trainSettingsChanged, this,
+                [this] { emit dataChanged(index(0, Memory), index(rowCount() - 1, Memory)); });
     }
     refreshFigures();
 }
 
-void LayerTableModel::refreshFigures() { figures_ = describe(spec_); }
+void LayerTableModel::refreshFigures() { figures_ = layerRowFigures(spec_); }
 
 void LayerTableModel::onNetworkChanged() {
     const NetworkSpec& d = document_->network();
@@ -129,61 +211,129 @@ bool LayerTableModel::moveLayer(int from, int to) {
     return commit(spec_);
 }
 
+std::optional<LayerSpec> LayerTableModel::usualLayerOfKind(const QString& kind) {
+    const std::optional<LayerSpec> type = parseType(kind);
+    return type ? std::optional<LayerSpec>(usualLayer(*type)) : std::nullopt;
+}
+
+bool LayerTableModel::hasField(int row, int column) const {
+    return row >= 0 && row < layerCount() && editable(spec_.layers[std::size_t(row)], column);
+}
+
+QString LayerTableModel::problem(int row) const {
+    return row >= 0 && row < rowCount() ? figures_[std::size_t(row)].problem : QString();
+}
+
 int LayerTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : layerCount() + 1; }
 
 int LayerTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
-QVariant LayerTableModel::display(int row, int column) const {
-    const LayerFigures& f = figures_[std::size_t(row)];
+QVariant LayerTableModel::display(int row, int column, int role) const {
+    const LayerRowFigures& r = figures_[std::size_t(row)];
+    const bool edit = role == Qt::EditRole;
     switch (column) {
-    case OutputShape: return QString::fromStdString(f.output.toString());
-    case Params: return qlonglong(f.params);
-    case Flops: return qlonglong(f.flopsPerSample);
+    case OutputShape:
+        return r.figures ? shapeText(r.figures->output) : r.problem.isEmpty() ? QStringLiteral("?") : QStringLiteral("impossible");
+    case Params: return r.figures ? QVariant(qlonglong(r.figures->params)) : QVariant();
+    case Flops: return r.figures ? QVariant(qlonglong(r.figures->flopsPerSample)) : QVariant();
+    case Memory: {
+        if (!r.figures) return {};
+        const TrainConfig t = document_ ? document_->trainSettings().config : TrainConfig{};
+        const std::int64_t bytes = layerTrainingBytes(*r.figures, t.batchSize, slotsPerParam(t.optimizer.kind, t.optimizer.momentum));
+        return role == SortRole ? QVariant(qlonglong(bytes)) : QVariant(formatMegabytes(bytes));
+    }
     default: break;
     }
     if (isOutputRow(row)) {
         switch (column) {
         case Type: return QStringLiteral("output");
+        case Summary: return QStringLiteral("%1 units · %2").arg(spec_.outputs).arg(activationText(spec_.outputActivation));
         case Units: return spec_.outputs;
-        case Activation: return QString::fromStdString(activationName(spec_.outputActivation));
+        case Activation: return activationText(spec_.outputActivation);
         default: return {};
         }
     }
     const LayerSpec& l = spec_.layers[std::size_t(row)];
     if (column == Type) return QString::fromStdString(kindName(l));
+    if (column == Summary) return summaryOf(l);
+    const auto pool = [&](int size, int stride, int effective) {
+        if (column == Kernel) return edit ? QVariant(size) : QVariant(windowText(size, size));
+        if (column == Stride) return edit ? QVariant(stride) : QVariant(effective);
+        return QVariant();
+    };
     return visitLayer(
         l,
         [&](const DenseSpec& d) {
             if (column == Units) return QVariant(d.units);
-            if (column == Activation) return QVariant(QString::fromStdString(activationName(d.activation)));
+            if (column == Activation) return QVariant(activationText(d.activation));
             return QVariant();
         },
         [&](const DropoutSpec& d) { return column == Rate ? QVariant(double(d.rate)) : QVariant(); },
         [](const FlattenSpec&) { return QVariant(); },
-        // Image layers are edited by the designer in a later commit; until then only their type.
-        [](const auto&) { return QVariant(); });
+        [&](const ConvSpec& c) {
+            switch (column) {
+            case Units: return QVariant(c.filters);
+            case Kernel: return QVariant(edit ? QStringLiteral("%1x%2").arg(c.kernelH).arg(c.kernelW) : windowText(c.kernelH, c.kernelW));
+            case Stride: return QVariant(c.stride);
+            case Padding: return QVariant(QString::fromStdString(paddingName(c.padding)));
+            case Activation: return QVariant(activationText(c.activation));
+            default: return QVariant();
+            }
+        },
+        [&](const MaxPoolSpec& p) { return pool(p.size, p.stride, p.effectiveStride()); },
+        [&](const AvgPoolSpec& p) { return pool(p.size, p.stride, p.effectiveStride()); },
+        [](const GlobalAvgPoolSpec&) { return QVariant(); },
+        [&](const BatchNormSpec& b) {
+            if (column == Momentum) return QVariant(double(b.momentum));
+            if (column == Epsilon) return QVariant(double(b.epsilon));
+            return QVariant();
+        },
+        [&](const ActivationSpec& a) { return column == Activation ? QVariant(activationText(a.activation)) : QVariant(); });
+}
+
+QVariant LayerTableModel::checkState(int row, int column) const {
+    if (isOutputRow(row) || !checkColumn(column)) return {};
+    const auto state = [](bool on) { return QVariant(on ? Qt::Checked : Qt::Unchecked); };
+    return visitLayer(
+        spec_.layers[std::size_t(row)], [&](const DenseSpec& d) { return column == Scalable ? state(d.scalable) : QVariant(); },
+        [](const DropoutSpec&) { return QVariant(); }, [](const FlattenSpec&) { return QVariant(); },
+        [&](const ConvSpec& c) { return state(column == Scalable ? c.scalable : c.bias); },
+        [](const MaxPoolSpec&) { return QVariant(); }, [](const AvgPoolSpec&) { return QVariant(); },
+        [](const GlobalAvgPoolSpec&) { return QVariant(); }, [](const BatchNormSpec&) { return QVariant(); },
+        [](const ActivationSpec&) { return QVariant(); });
 }
 
 QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || !checkIndex(index)) return {};
     const int row = index.row(), column = index.column();
-    const DenseSpec* dense = isOutputRow(row) ? nullptr : std::get_if<DenseSpec>(&spec_.layers[std::size_t(row)]);
+    const LayerRowFigures& figures = figures_[std::size_t(row)];
+    const LayerSpec* layer = isOutputRow(row) ? nullptr : &spec_.layers[std::size_t(row)];
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole:
-    case SortRole: return display(row, column);
-    case Qt::CheckStateRole:
-        if (column == Scalable && dense) return dense->scalable ? Qt::Checked : Qt::Unchecked;
-        return {};
+    case SortRole: return display(row, column, role);
+    case Qt::CheckStateRole: return checkState(row, column);
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::Alignment((numericColumn(column) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));
+    case Qt::ForegroundRole:
+        if (!figures.problem.isEmpty()) return QColor(0x8a, 0x1c, 0x1c);
+        if (!figures.known()) return QColor(Qt::gray);
+        return {};
+    case Qt::BackgroundRole:
+        if (!figures.problem.isEmpty()) return QColor(0xfd, 0xe2, 0xe1);
+        return {};
     case Qt::ToolTipRole:
+        if (!figures.problem.isEmpty()) return figures.problem;
+        if (!figures.known()) return QStringLiteral("unknown: an earlier layer cannot take its input shape");
         if (isOutputRow(row)) return QStringLiteral("the output layer follows the data: its units are the classes or target columns");
-        if (column == Scalable && dense)
-            return QStringLiteral("scalable: each submodel gets ceil(units / F) units; off: the width is kept");
-        if (column == Units && dense && dense->scalable)
-            return QStringLiteral("%1 units in the original model, ceil(%1 / F) in each submodel").arg(dense->units);
-        if (column == Params || column == Flops) return QString::fromStdString(figures_[std::size_t(row)].description);
+        if (column == Scalable && editable(*layer, Scalable))
+            return QStringLiteral("scalable: each submodel gets ceil(width / F) units or filters; off: the width is kept");
+        if (column == Units && std::holds_alternative<DenseSpec>(*layer) && std::get<DenseSpec>(*layer).scalable)
+            return QStringLiteral("%1 units in the original model, ceil(%1 / F) in each submodel").arg(std::get<DenseSpec>(*layer).units);
+        if (column == Units && std::holds_alternative<ConvSpec>(*layer) && std::get<ConvSpec>(*layer).scalable)
+            return QStringLiteral("%1 filters in the original model, ceil(%1 / F) in each submodel").arg(std::get<ConvSpec>(*layer).filters);
+        if (column == Params || column == Flops || column == Memory || column == Summary)
+            return QString::fromStdString(figures.figures->description);
         return {};
     default: return {};
     }
@@ -196,7 +346,98 @@ Qt::ItemFlags LayerTableModel::flags(const QModelIndex& index) const {
     const int column = index.column();
     if (column == Type) return f | Qt::ItemIsEditable;
     if (!editable(spec_.layers[std::size_t(index.row())], column)) return f;
-    return f | (column == Scalable ? Qt::ItemIsUserCheckable : Qt::ItemIsEditable);
+    return f | (checkColumn(column) ? Qt::ItemIsUserCheckable : Qt::ItemIsEditable);
+}
+
+// One field of `layer` from an edit; false (after editRejected) when the value is refused.
+bool LayerTableModel::setField(LayerSpec& layer, int column, const QVariant& value, int role, const QString& where) {
+    if (checkColumn(column)) {
+        if (role != Qt::CheckStateRole) return false;
+        const bool on = value.toInt() == Qt::Checked;
+        visitLayer(
+            layer, [&](DenseSpec& d) { d.scalable = on; }, [](DropoutSpec&) {}, [](FlattenSpec&) {},
+            [&](ConvSpec& c) { (column == Scalable ? c.scalable : c.bias) = on; }, [](MaxPoolSpec&) {}, [](AvgPoolSpec&) {},
+            [](GlobalAvgPoolSpec&) {}, [](BatchNormSpec&) {}, [](ActivationSpec&) {});
+        return true;
+    }
+    if (role != Qt::EditRole) return false;
+    bool ok = false;
+    switch (column) {
+    case Units: {
+        const int n = value.toInt(&ok);
+        const bool conv = std::holds_alternative<ConvSpec>(layer);
+        if (!ok || n < 1) return reject(where + (conv ? QStringLiteral("filters must be a whole number of at least 1")
+                                                      : QStringLiteral("units must be a whole number of at least 1")));
+        if (conv) std::get<ConvSpec>(layer).filters = n;
+        else std::get<DenseSpec>(layer).units = n;
+        return true;
+    }
+    case Kernel: {
+        const auto window = parseWindow(value);
+        if (auto* c = std::get_if<ConvSpec>(&layer)) {
+            if (!window || window->first < 1 || window->second < 1)
+                return reject(where + QStringLiteral("a kernel is height x width, each at least 1 (e.g. 3x3), not '%1'").arg(value.toString()));
+            c->kernelH = window->first;
+            c->kernelW = window->second;
+            return true;
+        }
+        if (!window || window->first < 1 || window->first != window->second)
+            return reject(where + QStringLiteral("a pooling window is one size of at least 1 (e.g. 2), not '%1'").arg(value.toString()));
+        if (auto* p = std::get_if<MaxPoolSpec>(&layer)) p->size = window->first;
+        else std::get<AvgPoolSpec>(layer).size = window->first;
+        return true;
+    }
+    case Stride: {
+        const int s = value.toInt(&ok);
+        if (auto* c = std::get_if<ConvSpec>(&layer)) {
+            if (!ok || s < 1) return reject(where + QStringLiteral("a conv stride must be a whole number of at least 1"));
+            c->stride = s;
+            return true;
+        }
+        if (!ok || s < 0) return reject(where + QStringLiteral("a pooling stride must be 0 (the window size) or more"));
+        if (auto* p = std::get_if<MaxPoolSpec>(&layer)) p->stride = s;
+        else std::get<AvgPoolSpec>(layer).stride = s;
+        return true;
+    }
+    case Padding:
+        try {
+            std::get<ConvSpec>(layer).padding = parsePadding(value.toString().trimmed().toLower().toStdString());
+        } catch (const Error& e) {
+            return reject(where + QString::fromStdString(e.what()));
+        }
+        return true;
+    case Activation: {
+        skynnet::Activation a{};
+        try {
+            a = parseActivation(value.toString().trimmed().toLower().toStdString());
+        } catch (const Error& e) {
+            return reject(where + QString::fromStdString(e.what()));
+        }
+        if (auto* d = std::get_if<DenseSpec>(&layer)) d->activation = a;
+        else if (auto* c = std::get_if<ConvSpec>(&layer)) c->activation = a;
+        else std::get<ActivationSpec>(layer).activation = a;
+        return true;
+    }
+    case Rate: {
+        const double rate = value.toDouble(&ok);
+        if (!ok || !(rate >= 0 && rate < 1)) return reject(where + QStringLiteral("the dropout rate must be in [0, 1)"));
+        std::get<DropoutSpec>(layer).rate = float(rate);
+        return true;
+    }
+    case Momentum: {
+        const double m = value.toDouble(&ok);
+        if (!ok || !(m > 0 && m <= 1)) return reject(where + QStringLiteral("the batch-norm momentum must be in (0, 1]"));
+        std::get<BatchNormSpec>(layer).momentum = float(m);
+        return true;
+    }
+    case Epsilon: {
+        const double e = value.toDouble(&ok);
+        if (!ok || !(e > 0 && e < 1)) return reject(where + QStringLiteral("the batch-norm epsilon must be above 0 and below 1"));
+        std::get<BatchNormSpec>(layer).epsilon = float(e);
+        return true;
+    }
+    default: return false;
+    }
 }
 
 bool LayerTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
@@ -205,12 +446,9 @@ bool LayerTableModel::setData(const QModelIndex& index, const QVariant& value, i
     const int row = index.row();
     LayerSpec l = spec_.layers[std::size_t(row)];
     const QString where = QStringLiteral("layer %1: ").arg(row + 1);
-    // flags() let through only the columns of this layer's kind, so the get<> below cannot throw.
-    if (role == Qt::CheckStateRole && index.column() == Scalable) {
-        std::get<DenseSpec>(l).scalable = value.toInt() == Qt::Checked;
-    } else if (role != Qt::EditRole) {
-        return false;
-    } else if (index.column() == Type) {
+    // flags() let through only the columns of this layer's kind, so the get<> in setField cannot throw.
+    if (index.column() == Type) {
+        if (role != Qt::EditRole) return false;
         const auto& kinds = layerKindNames();
         const int i = value.toInt();
         const auto t = value.typeId() != QMetaType::Int ? parseType(value.toString())
@@ -220,23 +458,7 @@ bool LayerTableModel::setData(const QModelIndex& index, const QVariant& value, i
             return reject(where + QStringLiteral("unknown layer type '%1' (expected %2)")
                                       .arg(value.toString(), QString::fromStdString(layerKindList())));
         l = retyped(l, *t);
-    } else if (index.column() == Units) {
-        bool ok = false;
-        const int units = value.toInt(&ok);
-        if (!ok || units < 1) return reject(where + QStringLiteral("units must be a whole number of at least 1"));
-        std::get<DenseSpec>(l).units = units;
-    } else if (index.column() == Activation) {
-        try {
-            std::get<DenseSpec>(l).activation = parseActivation(value.toString().trimmed().toLower().toStdString());
-        } catch (const Error& e) {
-            return reject(where + QString::fromStdString(e.what()));
-        }
-    } else if (index.column() == Rate) {
-        bool ok = false;
-        const double rate = value.toDouble(&ok);
-        if (!ok || !(rate >= 0 && rate < 1)) return reject(where + QStringLiteral("the dropout rate must be in [0, 1)"));
-        std::get<DropoutSpec>(l).rate = float(rate);
-    } else {
+    } else if (!setField(l, index.column(), value, role, where)) {
         return false;
     }
     if (l == spec_.layers[std::size_t(row)]) return true;
@@ -250,19 +472,30 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         return isOutputRow(section) ? QStringLiteral("out") : QString::number(section + 1);
     }
     if (section < 0 || section >= ColumnCount) return {};
-    static const char* const names[] = {"Type", "Units", "Activation", "Rate", "Scalable", "Output shape", "Params", "FLOPs/sample"};
+    static const char* const names[] = {"Type",     "Settings", "Units",   "Kernel",       "Stride", "Padding",
+                                        "Activation", "Bias",   "Rate",    "Momentum",     "Epsilon", "Scalable",
+                                        "Output shape", "Params", "FLOPs/sample", "Memory (MB)"};
     static const char* const tips[] = {
-        "dense, dropout or flatten",
-        "neurons of a dense layer",
-        "activation of a dense layer",
+        "dense, dropout, flatten, conv, maxpool, avgpool, gap (global average pool), bn (batch norm) or activation",
+        "every setting of the layer",
+        "neurons of a dense layer, filters of a conv layer",
+        "kernel of a conv layer (height x width), window of a pooling layer",
+        "step between windows; a pool's stride 0 is its window size",
+        "valid: no padding; same: output size = ceil(input / stride)",
+        "activation of a dense or conv layer, or an activation layer",
+        "whether a conv layer adds a bias per filter",
         "fraction of inputs a dropout layer zeroes while training",
-        "whether the split shrinks this width by the reduction factor F",
-        "shape of the layer's output for one sample (channels, height, width)",
-        "weights and biases",
+        "how fast batch norm's running mean and variance follow each batch",
+        "added to the variance before batch norm divides by its square root",
+        "whether the split shrinks this width (units or filters) by the reduction factor F",
+        "shape of the layer's output for one sample: channels × height × width, or a flat width",
+        "weights and biases (batch norm: scale and shift)",
         "floating-point operations per sample, forward pass (multiply and add counted apart)",
+        "memory to train the layer at the batch size: weights, gradients, optimiser state and buffers",
     };
+    static_assert(std::size(names) == ColumnCount && std::size(tips) == ColumnCount);
     if (role == Qt::DisplayRole) return QString::fromLatin1(names[section]);
-    if (role == Qt::ToolTipRole) return QString::fromLatin1(tips[section]);
+    if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
     return {};
 }
 

@@ -208,10 +208,14 @@ void ProjectDocument::reset() {
 void ProjectDocument::editNetwork(const NetworkSpec& spec, const QString& description) {
     const NetworkSpec after = fittedToData(spec);
     if (after == network_) return;
-    const QString text = description.isEmpty() ? describeNetworkEdit(network_, after) : description;
-    // A structural edit never merges: each layer added or moved is a step of its own.
+    // A structural edit never merges: each layer added or moved is a step of its own; a number of
+    // one layer typed or stepped in its spin box merges until the box is left.
+    if (description.isEmpty()) {
+        push(new ValueCommand<NetworkSpec>(this, &ProjectDocument::setNetwork, network_, after, describeNetworkEdit));
+        return;
+    }
     push(new ValueCommand<NetworkSpec>(this, &ProjectDocument::setNetwork, network_, after,
-                                       [text](const NetworkSpec&, const NetworkSpec&) { return EditDescription{text}; }));
+                                       [description](const NetworkSpec&, const NetworkSpec&) { return EditDescription{description}; }));
 }
 
 void ProjectDocument::editSplitOptions(const SplitOptions& options) {

@@ -7,10 +7,12 @@ namespace skynnet::ui {
 namespace {
 
 // Merge ids: one per mergeable field, apart for split options, training settings and data options.
-enum : int { splitIds = 0x5100, trainIds = 0x5200, dataIds = 0x5300 };
+// Network field edits take networkIds + 16 * layer + field, above every other range.
+enum : int { splitIds = 0x5100, trainIds = 0x5200, dataIds = 0x5300, networkIds = 0x10000 };
+enum class LayerField { Units, Kernel, Stride, Window, Rate, Momentum, Epsilon };
 enum class SplitField { Strategy, Requested, ScaleEpochs, Factor, BinaryCombine, Shuffle, Fallback, Seed, Several };
 enum class TrainField { Epochs, BatchSize, Optimizer, LearningRate, Threads, Baseline, Several };
-enum class DataField { TargetColumn, Task, Scaling, Validation, Test, Seed };
+enum class DataField { TargetColumn, Task, Scaling, Validation, Test, Seed, Images };
 
 QString tr(const char* text) { return QCoreApplication::translate("UndoCommands", text); }
 
@@ -29,9 +31,69 @@ QString optionalText(const std::optional<bool>& b) {
     return !b ? tr("automatic") : (*b ? tr("on") : tr("off"));
 }
 
+// One layer of the network edited (at `index`, 0-based): name the field that changed. Edits of a
+// number (units, filters, kernel, stride, window, rates) merge while the same field of the same
+// layer is edited; picks and check boxes are steps of their own.
+EditDescription describeLayerEdit(int index, const LayerSpec& x, const LayerSpec& y) {
+    const int n = index + 1;
+    if (x.index() != y.index()) return {tr("Set layer %1 type").arg(n)};
+    const auto merging = [&](LayerField f, const QString& text) { return EditDescription{text, networkIds + index * 16 + int(f)}; };
+    const auto once = [](const QString& text) { return EditDescription{text}; };
+    const auto onOff = [](bool on) { return on ? tr("on") : tr("off"); };
+    const auto activationText = [](skynnet::Activation act) { return QString::fromStdString(activationName(act)); };
+    const auto pool = [&](const auto& l, const auto& m) {
+        if (l.size != m.size) return merging(LayerField::Window, tr("Set layer %1 window to %2").arg(n).arg(m.size));
+        if (l.stride != m.stride)
+            return merging(LayerField::Stride, m.stride > 0 ? tr("Set layer %1 stride to %2").arg(n).arg(m.stride)
+                                                            : tr("Set layer %1 stride to its window").arg(n));
+        return EditDescription{};
+    };
+    const EditDescription edit = visitLayer(
+        y,
+        [&](const DenseSpec& m) {
+            const auto& l = std::get<DenseSpec>(x);
+            if (l.units != m.units) return merging(LayerField::Units, tr("Set layer %1 units to %2").arg(n).arg(m.units));
+            if (l.activation != m.activation) return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation)));
+            if (l.scalable != m.scalable) return once(tr("Set layer %1 scalable %2").arg(n).arg(onOff(m.scalable)));
+            return EditDescription{};
+        },
+        [&](const DropoutSpec& m) {
+            const auto& l = std::get<DropoutSpec>(x);
+            return l.rate != m.rate ? merging(LayerField::Rate, tr("Set layer %1 rate to %2").arg(n).arg(double(m.rate)))
+                                    : EditDescription{};
+        },
+        [](const FlattenSpec&) { return EditDescription{}; },
+        [&](const ConvSpec& m) {
+            const auto& l = std::get<ConvSpec>(x);
+            if (l.filters != m.filters) return merging(LayerField::Units, tr("Set layer %1 filters to %2").arg(n).arg(m.filters));
+            if (l.kernelH != m.kernelH || l.kernelW != m.kernelW)
+                return merging(LayerField::Kernel, tr("Set layer %1 kernel to %2x%3").arg(n).arg(m.kernelH).arg(m.kernelW));
+            if (l.stride != m.stride) return merging(LayerField::Stride, tr("Set layer %1 stride to %2").arg(n).arg(m.stride));
+            if (l.padding != m.padding)
+                return once(tr("Set layer %1 padding to %2").arg(n).arg(QString::fromStdString(paddingName(m.padding))));
+            if (l.activation != m.activation) return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation)));
+            if (l.bias != m.bias) return once(tr("Set layer %1 bias %2").arg(n).arg(onOff(m.bias)));
+            if (l.scalable != m.scalable) return once(tr("Set layer %1 scalable %2").arg(n).arg(onOff(m.scalable)));
+            return EditDescription{};
+        },
+        [&](const MaxPoolSpec& m) { return pool(std::get<MaxPoolSpec>(x), m); },
+        [&](const AvgPoolSpec& m) { return pool(std::get<AvgPoolSpec>(x), m); },
+        [](const GlobalAvgPoolSpec&) { return EditDescription{}; },
+        [&](const BatchNormSpec& m) {
+            const auto& l = std::get<BatchNormSpec>(x);
+            if (l.momentum != m.momentum)
+                return merging(LayerField::Momentum, tr("Set layer %1 momentum to %2").arg(n).arg(double(m.momentum)));
+            if (l.epsilon != m.epsilon)
+                return merging(LayerField::Epsilon, tr("Set layer %1 epsilon to %2").arg(n).arg(double(m.epsilon)));
+            return EditDescription{};
+        },
+        [&](const ActivationSpec& m) { return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation))); });
+    return edit.text.isEmpty() ? EditDescription{tr("Edit layer %1").arg(n)} : edit;
+}
+
 }  // namespace
 
-QString describeNetworkEdit(const NetworkSpec& a, const NetworkSpec& b) {
+EditDescription describeNetworkEdit(const NetworkSpec& a, const NetworkSpec& b) {
     const auto& x = a.layers;
     const auto& y = b.layers;
     const auto firstDifference = [&] {
@@ -41,39 +103,20 @@ QString describeNetworkEdit(const NetworkSpec& a, const NetworkSpec& b) {
     };
     const std::size_t i = firstDifference();
     if (y.size() == x.size() + 1 && std::equal(x.begin() + std::ptrdiff_t(i), x.end(), y.begin() + std::ptrdiff_t(i) + 1))
-        return tr("Add layer %1").arg(i + 1);
+        return {tr("Add layer %1").arg(i + 1)};
     if (x.size() == y.size() + 1 && std::equal(y.begin() + std::ptrdiff_t(i), y.end(), x.begin() + std::ptrdiff_t(i) + 1))
-        return tr("Remove layer %1").arg(i + 1);
-    if (x.size() != y.size() || i == x.size()) return tr("Change network");
+        return {tr("Remove layer %1").arg(i + 1)};
+    if (x.size() != y.size() || i == x.size()) return {tr("Change network")};
     std::size_t last = x.size() - 1;
     while (last > i && x[last] == y[last]) --last;
-    if (last == i) {  // one layer edited: name what changed
-        if (x[i].index() != y[i].index()) return tr("Set layer %1 type").arg(i + 1);
-        const QString edit = visitLayer(
-            y[i],
-            [&](const DenseSpec& m) {
-                const auto& l = std::get<DenseSpec>(x[i]);
-                if (l.units != m.units) return tr("Set layer %1 units to %2").arg(i + 1).arg(m.units);
-                if (l.activation != m.activation) return tr("Set layer %1 activation").arg(i + 1);
-                if (l.scalable != m.scalable) return tr("Set layer %1 scalable %2").arg(i + 1).arg(m.scalable ? tr("on") : tr("off"));
-                return QString();
-            },
-            [&](const DropoutSpec& m) {
-                const auto& l = std::get<DropoutSpec>(x[i]);
-                return l.rate != m.rate ? tr("Set layer %1 rate to %2").arg(i + 1).arg(double(m.rate)) : QString();
-            },
-            [](const FlattenSpec&) { return QString(); },
-            // Image layers are edited by the designer in a later commit; until then only their type.
-            [](const auto&) { return QString(); });
-        return edit.isEmpty() ? tr("Edit layer %1").arg(i + 1) : edit;
-    }
+    if (last == i) return describeLayerEdit(int(i), x[i], y[i]);
     // One layer taken out at i and put back at last (or the reverse): a move.
     const auto span = [](const std::vector<LayerSpec>& v, std::size_t from, std::size_t to) {
         return std::vector<LayerSpec>(v.begin() + std::ptrdiff_t(from), v.begin() + std::ptrdiff_t(to));
     };
-    if (y[last] == x[i] && span(x, i + 1, last + 1) == span(y, i, last)) return tr("Move layer %1 to %2").arg(i + 1).arg(last + 1);
-    if (y[i] == x[last] && span(x, i, last) == span(y, i + 1, last + 1)) return tr("Move layer %1 to %2").arg(last + 1).arg(i + 1);
-    return tr("Change network");
+    if (y[last] == x[i] && span(x, i + 1, last + 1) == span(y, i, last)) return {tr("Move layer %1 to %2").arg(i + 1).arg(last + 1)};
+    if (y[i] == x[last] && span(x, i, last) == span(y, i + 1, last + 1)) return {tr("Move layer %1 to %2").arg(last + 1).arg(i + 1)};
+    return {tr("Change network")};
 }
 
 EditDescription describeSplitEdit(const SplitOptions& a, const SplitOptions& b) {
@@ -151,6 +194,7 @@ EditDescription describeDataEdit(const ProjectDataSource& a, const ProjectDataSo
     if (a.testFraction != b.testFraction)
         changes.push_back({DataField::Test, tr("Set test fraction to %1").arg(b.testFraction)});
     if (a.seed != b.seed) changes.push_back({DataField::Seed, tr("Set data split seed to %1").arg(qulonglong(b.seed))});
+    if (a.image != b.image) changes.push_back({DataField::Images, tr("Change the image size, channels or strictness")});
     if (a == b) return {tr("No change"), -1};
     if (changes.size() != 1) return {tr("Change data options"), -1};  // files too, or several options at once
     const DataField f = changes.front().first;

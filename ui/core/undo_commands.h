@@ -68,7 +68,8 @@ private:
     int id_ = -1;
 };
 
-QString describeNetworkEdit(const NetworkSpec& before, const NetworkSpec& after);  // "Add layer 3", ...
+// "Add layer 3", "Set layer 2 filters to 16", ...; edits of one number of one layer merge.
+EditDescription describeNetworkEdit(const NetworkSpec& before, const NetworkSpec& after);
 EditDescription describeSplitEdit(const SplitOptions& before, const SplitOptions& after);
 EditDescription describeTrainEdit(const ProjectTraining& before, const ProjectTraining& after);
 // Scaling, the validation and test fractions, the split seed, the target column and the task.

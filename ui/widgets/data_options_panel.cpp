@@ -1,9 +1,12 @@
 #include "ui/widgets/data_options_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -33,6 +36,35 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
     rolesForm->addRow(QString(), detected_);
     connect(targetColumn_, &QComboBox::activated, this, &DataOptionsPanel::requestReload);
     connect(task_, &QComboBox::activated, this, &DataOptionsPanel::requestReload);
+
+    imageHeight_ = new QSpinBox;
+    imageWidth_ = new QSpinBox;
+    for (QSpinBox* b : {imageHeight_, imageWidth_}) {
+        b->setRange(0, 8192);
+        b->setSpecialValueText(tr("as images"));
+        b->setSuffix(tr(" px"));
+        connect(b, &QAbstractSpinBox::editingFinished, this, &DataOptionsPanel::requestReload);
+    }
+    imageHeight_->setToolTip(tr("Every image is resized to this height (as the first image when unset)"));
+    imageWidth_->setToolTip(tr("Every image is resized to this width (as the first image when unset)"));
+    channels_ = new QComboBox;
+    channels_->addItem(tr("As the images"), 0);
+    channels_->addItem(tr("Gray (1 channel)"), 1);
+    channels_->addItem(tr("RGB (3 channels)"), 3);
+    channels_->setToolTip(tr("Colour images become gray by luminance, gray ones RGB by copying"));
+    strictImages_ = new QCheckBox(tr("Refuse the folder if an image cannot be read"));
+    strictImages_->setToolTip(tr("Unchecked, unreadable files are skipped and listed"));
+    connect(channels_, &QComboBox::activated, this, &DataOptionsPanel::requestReload);
+    connect(strictImages_, &QCheckBox::toggled, this, &DataOptionsPanel::requestReload);
+    images_ = new QGroupBox(tr("Images"));
+    auto* imageForm = new QFormLayout(images_);
+    auto* size = new QHBoxLayout;
+    size->addWidget(imageHeight_, 1);
+    size->addWidget(new QLabel(QStringLiteral("×")));
+    size->addWidget(imageWidth_, 1);
+    imageForm->addRow(tr("Size (H × W):"), size);
+    imageForm->addRow(tr("Channels:"), channels_);
+    imageForm->addRow(strictImages_);
 
     scaling_ = new QComboBox;
     scaling_->addItem(tr("Standardize (mean 0, sd 1)"), int(Scaling::Standardize));
@@ -68,6 +100,7 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(roles);
+    layout->addWidget(images_);
     layout->addWidget(prep);
     refresh();
 }
@@ -84,6 +117,11 @@ void DataOptionsPanel::refresh() {
     test_->setValue(s.testFraction * 100);
     test_->setEnabled(s.test.path.empty());
     seed_->setValue(int(s.seed));
+    images_->setVisible(!path.isEmpty() && QFileInfo(path).isDir());
+    imageHeight_->setValue(s.image.height);
+    imageWidth_->setValue(s.image.width);
+    channels_->setCurrentIndex(std::max(0, channels_->findData(s.image.channels)));
+    strictImages_->setChecked(s.image.strict);
 
     targetColumn_->clear();
     const bool csv = !path.isEmpty() && isCsvPath(path);
@@ -125,6 +163,14 @@ void DataOptionsPanel::requestReload() {
     s.targetColumn = targetColumn_->isEnabled() ? targetColumn_->currentData().toString().toStdString() : std::string();
     const QVariant task = task_->currentData();
     s.task = task.isValid() ? std::optional<Task>(Task(task.toInt())) : std::nullopt;
+    if (images_->isVisible() || QFileInfo(QString::fromStdString(s.train.path)).isDir()) {
+        // One size set alone keeps the other from the images: both or neither.
+        s.image.height = imageHeight_->value();
+        s.image.width = imageWidth_->value();
+        if ((s.image.height == 0) != (s.image.width == 0)) return;
+        s.image.channels = channels_->currentData().toInt();
+        s.image.strict = strictImages_->isChecked();
+    }
     if (!(s == document_->dataSettings())) emit reloadRequested(s);
 }
 

@@ -1,12 +1,15 @@
 #pragma once
-// The Data page's settings: which column is the target and which task, then how the data is
-// prepared (scaling, validation and test shares, split seed). Preparation changes go straight to
-// the document as undoable steps; column and task changes need a reload, which the page runs.
+// The Data page's settings: which column is the target and which task, an image folder's size,
+// channels and strictness, then how the data is prepared (scaling, validation and test shares,
+// split seed). Preparation changes go straight to
+// the document as undoable steps; column, task and image changes need a reload, which the page runs.
 #include <QWidget>
 
 #include "ui/core/project_document.h"
 
+class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
@@ -24,6 +27,11 @@ public:
     QDoubleSpinBox* validationBox() const { return validation_; }  // percent
     QDoubleSpinBox* testBox() const { return test_; }
     QSpinBox* seedBox() const { return seed_; }
+    QGroupBox* imageGroup() const { return images_; }  // shown for image folders only
+    QSpinBox* imageHeightBox() const { return imageHeight_; }  // 0: the first image's
+    QSpinBox* imageWidthBox() const { return imageWidth_; }
+    QComboBox* channelsBox() const { return channels_; }
+    QCheckBox* strictImagesBox() const { return strictImages_; }
 
 signals:
     void reloadRequested(const skynnet::ProjectDataSource& settings);
@@ -43,6 +51,11 @@ private:
     QDoubleSpinBox* validation_;
     QDoubleSpinBox* test_;
     QSpinBox* seed_;
+    QGroupBox* images_;
+    QSpinBox* imageHeight_;
+    QSpinBox* imageWidth_;
+    QComboBox* channels_;
+    QCheckBox* strictImages_;
 };
 
 }  // namespace skynnet::ui

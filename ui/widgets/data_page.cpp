@@ -10,10 +10,12 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -28,6 +30,7 @@
 #include "ui/widgets/data_options_panel.h"
 #include "ui/widgets/dataset_views.h"
 #include "ui/widgets/examples.h"
+#include "ui/widgets/sample_grid.h"
 #include "ui/widgets/session_guard.h"
 
 namespace skynnet::ui {
@@ -70,11 +73,26 @@ DataPage::DataPage(ProjectDocument* document, TrainingSession* session, AppSetti
     preview_->horizontalHeader()->setDefaultSectionSize(90);
     connect(preview_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showSample(current.row()); });
+    sampleGrid_ = new SampleGrid;
+    gridScroll_ = new QScrollArea;
+    gridScroll_->setWidget(sampleGrid_);
+    gridScroll_->setWidgetResizable(true);
+    gridScroll_->hide();
+    skipped_ = new QListWidget;
+    skipped_->setObjectName(QStringLiteral("skippedFiles"));
+    skipped_->hide();
+    auto* views = new QSplitter(Qt::Vertical);
+    views->addWidget(gridScroll_);
+    views->addWidget(preview_);
+    views->setStretchFactor(0, 3);
+    views->setStretchFactor(1, 1);
+    views->setSizes({520, 200});  // the samples first; scaled to the real height on first show
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(summary_);
-    leftLayout->addWidget(preview_, 1);
+    leftLayout->addWidget(views, 1);
+    leftLayout->addWidget(skipped_);
 
     options_ = new DataOptionsPanel(document_);
     connect(options_, &DataOptionsPanel::reloadRequested, this, &DataPage::loadSettings);
@@ -114,6 +132,9 @@ QLayout* DataPage::buildToolbar() {
     auto* open = new QPushButton(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open file…"));
     open->setToolTip(tr("Open a CSV/TSV table or an IDX image file (MNIST family, plain or .gz)"));
     connect(open, &QPushButton::clicked, this, &DataPage::openFileDialog);
+    auto* folder = new QPushButton(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open image folder…"));
+    folder->setToolTip(tr("Open a folder of PNG, JPEG or BMP images with one subfolder per class"));
+    connect(folder, &QPushButton::clicked, this, &DataPage::openFolderDialog);
 
     auto* fashion = new QPushButton(tr("Fashion-MNIST"));
     fashion->setEnabled(fashionMnistInstalled());
@@ -141,10 +162,10 @@ QLayout* DataPage::buildToolbar() {
     recent->setMenu(recentMenu_);
     recent->setPopupMode(QToolButton::InstantPopup);
 
-    auto* hint = new QLabel(tr("or drop a file here"));
+    auto* hint = new QLabel(tr("or drop a file or folder here"));
     hint->setEnabled(false);
     auto* bar = new QHBoxLayout;
-    for (QWidget* w : std::initializer_list<QWidget*>{open, fashion, examples, recent, hint}) bar->addWidget(w);
+    for (QWidget* w : std::initializer_list<QWidget*>{open, folder, fashion, examples, recent, hint}) bar->addWidget(w);
     bar->addStretch();
     return bar;
 }
@@ -159,11 +180,28 @@ void DataPage::openFileDialog() {
     loadFile(path);
 }
 
+void DataPage::openFolderDialog() {
+    const QString dir = settings_ ? settings_->lastDataFolder() : QString();
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open image folder (one subfolder per class)"), dir);
+    if (path.isEmpty()) return;
+    if (settings_) settings_->setLastDataFolder(QFileInfo(path).absolutePath());
+    loadFile(path);
+}
+
 void DataPage::loadFile(const QString& path) {
     ProjectDataSource s;
     s.train.path = path.toStdString();
-    // An MNIST-style training file brings its t10k test file along when it sits beside it.
     const QFileInfo info(path);
+    if (info.isDir()) {
+        // Pixels 0..255; a "train" folder brings the "test" folder beside it along.
+        s.scaling = Scaling::MinMax;
+        const QString test = info.dir().filePath(QStringLiteral("test"));
+        if (info.fileName().compare(QLatin1String("train"), Qt::CaseInsensitive) == 0 && QFileInfo(test).isDir())
+            s.test.path = test.toStdString();
+        loadSettings(s);
+        return;
+    }
+    // An MNIST-style training file brings its t10k test file along when it sits beside it.
     if (info.fileName().startsWith(QLatin1String("train-")) && !isCsvPath(path)) {
         const QString test = info.dir().filePath(QStringLiteral("t10k-") + info.fileName().mid(6));
         if (QFileInfo::exists(test)) s.test.path = test.toStdString();
@@ -294,10 +332,24 @@ void DataPage::refreshFromDocument() {
                            .arg(data->size())
                            .arg(data->features.cols())
                            .arg(what, QString::fromStdString(taskName(data->task)));
+        const Shape shape = data->sampleShape;
+        if (shape.height > 1)
+            text += tr(" · images %1×%2×%3").arg(shape.channels).arg(shape.height).arg(shape.width);
         if (const auto test = document_->testDataset())
             text += tr("<br>Test file: %1 (%2 samples)").arg(dataDisplayName(QString::fromStdString(s.test.path)).toHtmlEscaped()).arg(test->size());
+        if (data->skipped.size() == 1) text += tr("<br>1 file could not be read and was skipped (below).");
+        else if (!data->skipped.empty()) text += tr("<br>%1 files could not be read and were skipped (below).").arg(data->skipped.size());
         summary_->setText(text);
     }
+    sampleGrid_->setDataset(data);
+    gridScroll_->setVisible(!sampleGrid_->isEmpty());
+    skipped_->clear();
+    if (data)
+        for (const SkippedFile& f : data->skipped)
+            skipped_->addItem(tr("Skipped %1: %2").arg(QString::fromStdString(f.path), QString::fromStdString(f.reason)));
+    // Up to four lines tall; more scroll.
+    skipped_->setFixedHeight(skipped_->sizeHintForRow(0) * std::min(skipped_->count(), 4) + 2 * skipped_->frameWidth() + 2);
+    skipped_->setVisible(skipped_->count() > 0);
     options_->refresh();
     showDistribution(classChart_, data.get());
     showSample(0);

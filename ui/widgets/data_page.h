@@ -1,6 +1,7 @@
 #pragma once
-// Page 1, Data: open a file (dialog, drag and drop, recent files) or an example, preview it,
-// choose the target column and task, the scaling and the split fractions. Loading runs in the
+// Page 1, Data: open a file or an image folder (dialog, drag and drop, recent files) or an
+// example, preview it (image data also as a grid of samples per class, with the files that could
+// not be read), choose the target column and task, the scaling and the split fractions. Loading runs in the
 // background; an error is shown in the page and the previous dataset stays loaded.
 #include <QFutureWatcher>
 #include <QWidget>
@@ -9,7 +10,9 @@
 #include "ui/widgets/project_views.h"
 
 class QLabel;
+class QListWidget;
 class QMenu;
+class QScrollArea;
 class QPushButton;
 class QTableView;
 
@@ -19,6 +22,7 @@ class AppSettings;
 class BarChart;
 class DataOptionsPanel;
 class DatasetTableModel;
+class SampleGrid;
 class TrainingSession;
 
 class DataPage : public QWidget, public ProjectDataView {
@@ -32,6 +36,7 @@ public:
     bool loadExample(const QString& id);
     void loadSettings(const ProjectDataSource& settings) override;
     void openFileDialog();
+    void openFolderDialog();  // an image folder: one subfolder of images per class
 
     bool isLoading() const override { return loading_ > 0; }
     // Blocks with the event loop running until the pending load has ended; true if it succeeded.
@@ -44,6 +49,8 @@ public:
     void showBusy(const QString& text) override;
     QTableView* previewView() const { return preview_; }
     BarChart* classChart() const { return classChart_; }
+    SampleGrid* sampleGrid() const { return sampleGrid_; }
+    QListWidget* skippedList() const { return skipped_; }  // the training data's unreadable files
     QMenu* recentMenu() const { return recentMenu_; }
     QMenu* examplesMenu() const { return examplesMenu_; }
     DataOptionsPanel* optionsPanel() const { return options_; }
@@ -83,6 +90,9 @@ private:
     DataOptionsPanel* options_ = nullptr;
     BarChart* classChart_ = nullptr;
     QLabel* sampleImage_ = nullptr;
+    SampleGrid* sampleGrid_ = nullptr;
+    QScrollArea* gridScroll_ = nullptr;
+    QListWidget* skipped_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QMenu* examplesMenu_ = nullptr;
 };

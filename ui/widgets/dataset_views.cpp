@@ -7,6 +7,7 @@
 
 #include "data/dataset.h"
 #include "ui/widgets/chart_util.h"
+#include "ui/widgets/sample_grid.h"
 
 namespace skynnet::ui {
 
@@ -41,21 +42,8 @@ void showDistribution(BarChart* chart, const Dataset* data) {
 }
 
 QPixmap samplePixmap(const Dataset& data, int row, int zoom) {
-    const Shape shape = data.sampleShape;
-    if (shape.height < 2 || shape.width < 2 || shape.channels != 1 || row < 0 || row >= data.size() ||
-        data.features.cols() != shape.size())
-        return {};
-    const auto pixels = data.features.row(row);
-    const float lo = pixels.minCoeff(), hi = pixels.maxCoeff();
-    QImage image(shape.width, shape.height, QImage::Format_Grayscale8);
-    for (int y = 0; y < shape.height; ++y) {
-        uchar* line = image.scanLine(y);
-        for (int x = 0; x < shape.width; ++x) {
-            const float v = pixels(Index(y) * shape.width + x);
-            line[x] = uchar(hi > lo ? 255.0f * (v - lo) / (hi - lo) : 0.0f);
-        }
-    }
-    return QPixmap::fromImage(image.scaled(shape.width * zoom, shape.height * zoom));
+    const QImage image = sampleImage(data, row);
+    return image.isNull() ? QPixmap() : QPixmap::fromImage(image.scaled(image.width() * zoom, image.height() * zoom));
 }
 
 QStringList csvColumns(const QString& path) {
@@ -87,7 +75,7 @@ QStringList csvColumns(const QString& path) {
 }
 
 bool isCsvPath(const QString& path) {
-    if (path.startsWith(QLatin1String("builtin:"))) return false;
+    if (path.startsWith(QLatin1String("builtin:")) || QFileInfo(path).isDir()) return false;
     const QString name = QFileInfo(path).fileName().toLower();
     return !name.contains(QLatin1String("idx")) && !name.contains(QLatin1String("ubyte")) && !name.endsWith(QLatin1String(".gz"));
 }

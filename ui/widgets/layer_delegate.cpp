@@ -4,6 +4,7 @@
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 
+#include "core/error.h"
 #include "ui/core/layer_table_model.h"
 
 namespace skynnet::ui {
@@ -18,21 +19,31 @@ const QStringList& typeNames() {
     return names;
 }
 
-// Softmax is the output layer's business (it follows the task), so hidden layers do not offer it.
-const QStringList& activationNames() {
-    static const QStringList names{QStringLiteral("relu"), QStringLiteral("leaky_relu"), QStringLiteral("tanh"),
-                                   QStringLiteral("sigmoid"), QStringLiteral("linear")};
+}  // namespace
+
+const QStringList& hiddenActivationNames() {
+    // Softmax is the output layer's business (it follows the task), so hidden layers do not offer
+    // it; names this build's engine does not know are left out.
+    static const QStringList names = [] {
+        QStringList known;
+        for (const char* name : {"relu", "leaky_relu", "tanh", "sigmoid", "gelu", "relu6", "elu", "softplus", "linear"}) {
+            try {
+                (void)parseActivation(name);
+                known << QString::fromLatin1(name);
+            } catch (const Error&) {
+            }
+        }
+        return known;
+    }();
     return names;
 }
-
-}  // namespace
 
 QWidget* LayerDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option, const QModelIndex& index) const {
     switch (index.column()) {
     case LayerTableModel::Type:
     case LayerTableModel::Activation: {
         auto* combo = new QComboBox(parent);
-        combo->addItems(index.column() == LayerTableModel::Type ? typeNames() : activationNames());
+        combo->addItems(index.column() == LayerTableModel::Type ? typeNames() : hiddenActivationNames());
         // Commit on pick: a combo that waits for focus-out feels broken in a table.
         connect(combo, &QComboBox::activated, this, [this, combo] {
             emit const_cast<LayerDelegate*>(this)->commitData(combo);

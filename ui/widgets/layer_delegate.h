@@ -1,9 +1,13 @@
 #pragma once
 // Editors for the layer table: combo boxes for the layer type and activation, spin boxes for
 // units and dropout rate, so a user can only pick values the model accepts.
+#include <QStringList>
 #include <QStyledItemDelegate>
 
 namespace skynnet::ui {
+
+// The activations a hidden layer offers, in menu order.
+const QStringList& hiddenActivationNames();
 
 class LayerDelegate : public QStyledItemDelegate {
     Q_OBJECT

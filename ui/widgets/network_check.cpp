@@ -4,6 +4,7 @@
 #include <QObject>
 #include <exception>
 
+#include "ui/core/network_figures.h"
 #include "ui/core/project_document.h"
 #include "ui/widgets/format.h"
 
@@ -23,13 +24,29 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
     NetworkCheck c;
     const NetworkSpec& net = document.network();
     if (!document.hasData()) c.errors << QObject::tr("No data loaded: the input and output layers follow the data.");
-    int dense = 0, scalable = 0;
+    const std::vector<LayerRowFigures> rows = layerRowFigures(net);
+    bool shapesKnown = true;
+    int widths = 0, scalable = 0;
     for (std::size_t i = 0; i < net.layers.size(); ++i) {
         const QString where = QObject::tr("Layer %1").arg(i + 1);
+        if (!rows[i].problem.isEmpty()) {  // the first layer that cannot take its input; the rest are unknown
+            c.errors << QObject::tr("%1: %2.").arg(where, rows[i].problem);
+            shapesKnown = false;
+        }
+        const std::optional<Shape> input = i == 0 ? std::optional<Shape>(net.input)
+                                           : rows[i - 1].figures ? std::optional<Shape>(rows[i - 1].figures->output)
+                                                                 : std::nullopt;
+        // An image layer on flat values: the data has no (C, H, W) shape for it to work on.
+        const auto needsImage = [&](const char* kind) {
+            if (document.hasData() && input && input->height == 1 && rows[i].problem.isEmpty())
+                c.warnings << QObject::tr("%1: %2 on a flat input of %3 values; it needs images (channels × height × width).")
+                                  .arg(where, QString::fromLatin1(kind))
+                                  .arg(input->size());
+        };
         visitLayer(
             net.layers[i],
             [&](const DenseSpec& d) {
-                ++dense;
+                ++widths;
                 if (d.units < 1) c.errors << QObject::tr("%1: a dense layer needs at least 1 unit.").arg(where);
                 else if (d.scalable) ++scalable;
                 if (d.units == 1) c.warnings << QObject::tr("%1: a single unit is a bottleneck the whole network must pass.").arg(where);
@@ -38,15 +55,23 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
                 if (!(d.rate >= 0 && d.rate < 1)) c.errors << QObject::tr("%1: the dropout rate must be in [0, 1).").arg(where);
             },
             [](const FlattenSpec&) {},
-            // Image layers are edited by the designer in a later commit; until then only their type.
-            [](const auto&) {});
+            [&](const ConvSpec& conv) {
+                ++widths;
+                if (conv.scalable && conv.filters >= 1) ++scalable;
+                needsImage(ConvSpec::kind);
+            },
+            [&](const MaxPoolSpec&) { needsImage(MaxPoolSpec::kind); },
+            [&](const AvgPoolSpec&) { needsImage(AvgPoolSpec::kind); },
+            [&](const GlobalAvgPoolSpec&) { needsImage(GlobalAvgPoolSpec::kind); },
+            [](const BatchNormSpec&) {},  // per feature on a flat input, per channel on an image
+            [](const ActivationSpec&) {});
     }
-    if (dense == 0)
-        c.warnings << QObject::tr("No hidden dense layer: a linear model, and the split has no width to shrink.");
+    if (widths == 0)
+        c.warnings << QObject::tr("No hidden dense or conv layer: a linear model, and the split has no width to shrink.");
     else if (scalable == 0)
         c.warnings << QObject::tr("No layer is scalable: every submodel will be as wide as the original model.");
+    if (!shapesKnown) return c;
     try {
-        (void)describe(net);
         if (document.hasData()) {
             const ProjectTraining& t = document.trainSettings();
             const std::int64_t need = trainingMemoryBytes(

@@ -6,6 +6,8 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QStyle>
 #include <QTableView>
 #include <QTimer>
@@ -17,7 +19,9 @@
 #include "ui/core/project_document.h"
 #include "ui/widgets/format.h"
 #include "ui/widgets/layer_delegate.h"
+#include "ui/widgets/layer_editor.h"
 #include "ui/widgets/network_check.h"
+#include "ui/widgets/network_diagram.h"
 
 namespace skynnet::ui {
 namespace {
@@ -26,10 +30,18 @@ struct Preset {
     const char* name;
     const char* layers;
 };
+// The CNNs need image input (channels × height × width); on flat data their rows show why not.
 const Preset presets[] = {
     {QT_TRANSLATE_NOOP("NetworkPage", "Small MLP (64-32)"), "dense:64:relu,dense:32:relu"},
     {QT_TRANSLATE_NOOP("NetworkPage", "Medium MLP (256-128)"), "dense:256:relu,dense:128:relu"},
     {QT_TRANSLATE_NOOP("NetworkPage", "Large MLP (512-256-128)"), "dense:512:relu,dense:256:relu,dense:128:relu"},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Small CNN (conv 32-64, images)"),
+     "conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu"},
+    {QT_TRANSLATE_NOOP("NetworkPage", "LeNet-5 (images)"),
+     "conv:6:5x5:same:tanh,avgpool:2,conv:16:5x5:tanh,avgpool:2,flatten,dense:120:tanh,dense:84:tanh"},
+    {QT_TRANSLATE_NOOP("NetworkPage", "VGG-style blocks (images)"),
+     "conv:32:3x3:same:relu,conv:32:3x3:same:relu,maxpool:2,conv:64:3x3:same:relu,conv:64:3x3:same:relu,maxpool:2,"
+     "flatten,dense:128:relu"},
 };
 
 QLabel* bannerLabel(const char* style) {
@@ -46,25 +58,45 @@ NetworkPage::NetworkPage(ProjectDocument* document, QWidget* parent) : QWidget(p
     model_ = new LayerTableModel(document_, this);
     table_ = new QTableView;
     table_->setModel(model_);
-    table_->setItemDelegate(new LayerDelegate(table_));
+    auto* delegate = new LayerDelegate(table_);
+    table_->setItemDelegate(delegate);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::SelectedClicked |
                             QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // The table reads as an overview (type, settings, shape and figures); the selected layer's
+    // fields are edited in the form below it, which keeps the table narrow enough for the diagram.
+    for (int c = 0; c < LayerTableModel::ColumnCount; ++c) table_->setColumnHidden(c, LayerTableModel::isFieldColumn(c));
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(LayerTableModel::Summary, QHeaderView::Stretch);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    connect(delegate, &QAbstractItemDelegate::closeEditor, document_, &ProjectDocument::sealEdits);
+
+    editor_ = new LayerEditor(model_);
+    connect(editor_, &LayerEditor::editFinished, document_, &ProjectDocument::sealEdits);
+    diagram_ = new NetworkDiagram;
+    diagram_->follow(document_);
+    auto* diagramScroll = new QScrollArea;
+    diagramScroll->setWidget(diagram_);
+    diagramScroll->setWidgetResizable(true);
+    diagramScroll->setMinimumWidth(170);
+    diagramScroll->setFrameShape(QFrame::NoFrame);
+    diagramScroll->setToolTip(tr("The network from input to output: each block's layer and its output shape"));
 
     presets_ = new QComboBox;
     presets_->addItem(tr("Presets…"));
     for (const Preset& p : presets) presets_->addItem(tr(p.name));
-    presets_->setToolTip(tr("Replace the hidden layers by a ready multilayer perceptron"));
+    presets_->setToolTip(tr("Replace the hidden layers by a ready network: multilayer perceptrons, or CNNs for images"));
     connect(presets_, &QComboBox::activated, this, [this](int i) {
         if (i > 0) applyPreset(i - 1);
         presets_->setCurrentIndex(0);
     });
 
     add_ = new QPushButton(style()->standardIcon(QStyle::SP_FileDialogNewFolder), tr("Add layer"));
-    add_->setToolTip(tr("Insert a dense layer of 64 ReLU units after the selected layer"));
+    add_->setToolTip(tr("Insert a layer of the kind beside after the selected layer"));
+    addKind_ = new QComboBox;
+    for (const auto& kind : layerKindNames()) addKind_->addItem(QString::fromStdString(kind));
+    addKind_->setToolTip(tr("Kind of the layer Add layer inserts: dense 64 relu, conv 32 3x3 relu, maxpool 2, ..."));
     remove_ = new QPushButton(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove"));
     remove_->setToolTip(tr("Remove the selected layer"));
     up_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowUp), tr("Move up"));
@@ -76,7 +108,7 @@ NetworkPage::NetworkPage(ProjectDocument* document, QWidget* parent) : QWidget(p
     connect(up_, &QPushButton::clicked, this, [this] { moveLayer(-1); });
     connect(down_, &QPushButton::clicked, this, [this] { moveLayer(+1); });
     auto* bar = new QHBoxLayout;
-    for (QWidget* w : std::initializer_list<QWidget*>{add_, remove_, up_, down_}) bar->addWidget(w);
+    for (QWidget* w : std::initializer_list<QWidget*>{add_, addKind_, remove_, up_, down_}) bar->addWidget(w);
     bar->addStretch();
     bar->addWidget(presets_);
 
@@ -93,13 +125,26 @@ NetworkPage::NetworkPage(ProjectDocument* document, QWidget* parent) : QWidget(p
     });
 
     auto* hint = new QLabel(tr("Hidden layers of the original model. The output layer follows the data. Widths marked "
-                               "scalable are divided by the split's reduction factor F in every submodel."));
+                               "scalable (dense units, conv filters) are divided by the split's reduction factor F in "
+                               "every submodel."));
     hint->setWordWrap(true);
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(table_, 1);
+    leftLayout->addWidget(editor_);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(diagramScroll);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    split->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(hint);
     layout->addLayout(bar);
-    layout->addWidget(table_, 1);
+    layout->addWidget(split, 1);
     layout->addWidget(totals_);
     layout->addWidget(problems_);
     layout->addWidget(rejected_);
@@ -124,7 +169,8 @@ void NetworkPage::selectLayer(int row) {
 
 void NetworkPage::addLayer() {
     const int at = selectedLayer() >= 0 ? selectedLayer() + 1 : model_->layerCount();
-    if (model_->addLayer(at, DenseSpec{64, Activation::ReLU, true})) selectLayer(at);
+    const std::optional<LayerSpec> layer = LayerTableModel::usualLayerOfKind(addKind_->currentText());
+    if (layer && model_->addLayer(at, *layer)) selectLayer(at);
 }
 
 void NetworkPage::removeLayer() {
@@ -150,6 +196,7 @@ QString NetworkPage::problemsText() const { return problems_->isHidden() ? QStri
 
 void NetworkPage::refresh() {
     const int row = selectedLayer();
+    editor_->setRow(row);
     remove_->setEnabled(row >= 0);
     up_->setEnabled(row > 0);
     down_->setEnabled(row >= 0 && row + 1 < model_->layerCount());
@@ -160,7 +207,7 @@ void NetworkPage::refresh() {
         const ProjectTraining& t = document_->trainSettings();
         totals = tr("<b>%1</b> — input %2 · <b>%3 parameters</b> · %4 FLOPs per sample (forward) · about %5 to train "
                     "at batch %6")
-                     .arg(QString::fromStdString(net.widthsSummary()), QString::fromStdString(net.input.toString()),
+                     .arg(QString::fromStdString(net.widthsSummary()), shapeText(net.input),
                           formatCount(paramCount(net)), formatCount(flopsPerSample(net)),
                           formatBytes(trainingMemoryBytes(net, t.config.batchSize,
                                                           slotsPerParam(t.config.optimizer.kind, t.config.optimizer.momentum))))

@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSpinBox>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
@@ -21,6 +22,7 @@
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/format.h"
 #include "ui/widgets/network_check.h"
+#include "ui/widgets/network_diagram.h"
 
 namespace skynnet::ui {
 namespace {
@@ -170,9 +172,25 @@ void SplitPage::buildUi() {
     leftLayout->addWidget(options);
     leftLayout->addWidget(explanation_);
     leftLayout->addStretch();
+    // One drawn network per model, side by side: the original, then each submodel as the plan shrank it.
+    diagrams_ = new QWidget;
+    auto* diagramsLayout = new QHBoxLayout(diagrams_);
+    diagramsLayout->setContentsMargins(0, 0, 0, 0);
+    diagramsLayout->setSpacing(4);
+    diagramsLayout->addStretch();
+    auto* diagramScroll = new QScrollArea;
+    diagramScroll->setWidget(diagrams_);
+    diagramScroll->setWidgetResizable(true);
+    diagramScroll->setToolTip(tr("The original network and every submodel's, with each layer's output shape"));
+    auto* lower = new QSplitter(Qt::Horizontal);
+    lower->addWidget(chart_);
+    lower->addWidget(diagramScroll);
+    lower->setStretchFactor(0, 1);
+    lower->setStretchFactor(1, 1);
+    lower->setSizes({400, 500});  // room for the original and three submodels at 1280 pixels wide
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(table_);
-    right->addWidget(chart_);
+    right->addWidget(lower);
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);
     auto* rightBox = new QWidget;
@@ -254,8 +272,12 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
     if (!plan) {
         warnings_->hide();
         chart_->setPlaceholder(error.isEmpty() ? tr("no plan") : tr("invalid request"));
+        showDiagrams({});
         return;
     }
+    std::vector<std::pair<QString, NetworkSpec>> networks{{tr("original"), plan->original}};
+    for (const SubmodelPlan& s : plan->submodels) networks.push_back({tr("sub %1").arg(s.index + 1), s.spec});
+    showDiagrams(networks);
     QStringList notes;
     for (const std::string& w : plan->warnings) notes << QString::fromStdString(w);
     const SplitOptions& o = document_->splitOptions();
@@ -293,6 +315,21 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
     chart_->setToolTip(tr("Original: %1 parameters, %2 FLOPs per sample, %3 training memory")
                            .arg(formatCount(plan->originalParams), formatCount(plan->originalFlopsPerSample),
                                 formatBytes(plan->originalMemoryBytes)));
+}
+
+void SplitPage::showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>& networks) {
+    auto* layout = static_cast<QHBoxLayout*>(diagrams_->layout());
+    while (diagramList_.size() > qsizetype(networks.size())) delete diagramList_.takeLast();
+    while (diagramList_.size() < qsizetype(networks.size())) {
+        auto* d = new NetworkDiagram;
+        d->setMinimumWidth(115);
+        layout->insertWidget(int(diagramList_.size()), d, 0, Qt::AlignTop);
+        diagramList_ << d;
+    }
+    for (std::size_t i = 0; i < networks.size(); ++i) {
+        diagramList_[qsizetype(i)]->setTitle(networks[i].first);
+        diagramList_[qsizetype(i)]->setNetwork(networks[i].second);
+    }
 }
 
 }  // namespace skynnet::ui

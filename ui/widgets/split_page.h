@@ -1,8 +1,14 @@
 #pragma once
 // Page 3, Split: the Skynnet strategy, the number of submodels N and the strategy's options, with
-// a live preview of the plan (a table of the original and every submodel, and a chart of their
-// parameters, FLOPs and memory against the original), its warnings and its errors.
+// a live preview of the plan (a table of the original and every submodel, a chart of their
+// parameters, FLOPs and memory against the original, and a drawn diagram of each one's network),
+// its warnings and its errors.
+#include <QList>
 #include <QWidget>
+#include <utility>
+#include <vector>
+
+#include "spec/network_spec.h"
 
 #include "split/strategy.h"
 
@@ -16,6 +22,7 @@ class QTableView;
 namespace skynnet::ui {
 
 class BarChart;
+class NetworkDiagram;
 class PlanTableModel;
 class ProjectDocument;
 
@@ -31,6 +38,8 @@ public:
     PlanTableModel* planModel() const { return model_; }
     QTableView* planTable() const { return table_; }
     BarChart* planChart() const { return chart_; }
+    // The original's diagram, then one per submodel; none without a plan.
+    const QList<NetworkDiagram*>& diagrams() const { return diagramList_; }
     QString summaryText() const;
     QString warningsText() const;  // empty when hidden
     QString errorText() const;     // empty when hidden
@@ -42,6 +51,7 @@ private:
     void fromDocument();  // controls <- document
     void toDocument();    // controls -> document
     void onPlanChanged(const QString& summary, const QString& error);
+    void showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>& networks);  // title, network
 
     ProjectDocument* document_;
     PlanTableModel* model_;
@@ -62,6 +72,8 @@ private:
     QLabel* error_ = nullptr;
     QTableView* table_ = nullptr;
     BarChart* chart_ = nullptr;
+    QWidget* diagrams_ = nullptr;
+    QList<NetworkDiagram*> diagramList_;
 };
 
 }  // namespace skynnet::ui

@@ -1,0 +1,211 @@
+#include "ui/widgets/layer_editor.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "ui/core/layer_table_model.h"
+#include "ui/widgets/layer_delegate.h"
+
+namespace skynnet::ui {
+namespace {
+
+using C = LayerTableModel::Column;
+
+// Label and editor pairs per grid row: three fit beside the diagram at 1024 pixels wide.
+constexpr int fieldsPerRow = 3;
+
+// A spin box that reports its value when stepped, on Enter or when left, not at every typed
+// digit: typing "128" is one value, not 1, 12 and 128.
+template <class Box>
+Box* numberBox(double min, double max, double step) {
+    auto* box = new Box;
+    box->setRange(typename std::remove_reference_t<decltype(box->value())>(min),
+                  typename std::remove_reference_t<decltype(box->value())>(max));
+    box->setSingleStep(typename std::remove_reference_t<decltype(box->value())>(step));
+    box->setKeyboardTracking(false);
+    return box;
+}
+
+}  // namespace
+
+LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(parent), model_(model) {
+    units_ = numberBox<QSpinBox>(1, 65536, 8);
+    kernelH_ = numberBox<QSpinBox>(1, 64, 1);
+    kernelW_ = numberBox<QSpinBox>(1, 64, 1);
+    kernelTimes_ = new QLabel(QStringLiteral("×"));
+    kernel_ = new QWidget;
+    auto* kernelLayout = new QHBoxLayout(kernel_);
+    kernelLayout->setContentsMargins(0, 0, 0, 0);
+    kernelLayout->addWidget(kernelH_, 1);
+    kernelLayout->addWidget(kernelTimes_);
+    kernelLayout->addWidget(kernelW_, 1);
+    stride_ = numberBox<QSpinBox>(0, 64, 1);
+    padding_ = new QComboBox;
+    padding_->addItems({QStringLiteral("valid"), QStringLiteral("same")});
+    activation_ = new QComboBox;
+    activation_->addItems(hiddenActivationNames());
+    bias_ = new QCheckBox(tr("Bias"));
+    rate_ = numberBox<QDoubleSpinBox>(0, 0.95, 0.05);
+    rate_->setDecimals(2);
+    momentum_ = numberBox<QDoubleSpinBox>(0.001, 1, 0.01);
+    momentum_->setDecimals(3);
+    epsilon_ = new QLineEdit;
+    scalable_ = new QCheckBox(tr("Scalable"));
+
+    units_->setToolTip(tr("Neurons of a dense layer, filters of a conv layer"));
+    kernel_->setToolTip(tr("Kernel height × width of a conv layer; the square window of a pooling layer"));
+    stride_->setToolTip(tr("Step between windows; a pool's stride 0 (\"window\") is its window size"));
+    padding_->setToolTip(tr("valid: no padding; same: output size = ceil(input / stride), the larger half of the padding after"));
+    activation_->setToolTip(tr("Activation applied to the layer's output"));
+    bias_->setToolTip(tr("Add a learned bias per filter"));
+    rate_->setToolTip(tr("Fraction of inputs zeroed while training"));
+    momentum_->setToolTip(tr("How fast the running mean and variance follow each batch: running = (1 - m) running + m batch"));
+    epsilon_->setToolTip(tr("Added to the variance before dividing by its square root, e.g. 1e-5"));
+    scalable_->setToolTip(tr("The split shrinks this width (units or filters) to ceil(width / F) in each submodel"));
+
+    grid_ = new QGridLayout;
+    grid_->setHorizontalSpacing(8);
+    empty_ = new QLabel;
+    empty_->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(empty_);
+    layout->addLayout(grid_);
+
+    addField(C::Units, units_);
+    addField(C::Kernel, kernel_);
+    addField(C::Stride, stride_);
+    addField(C::Padding, padding_);
+    addField(C::Activation, activation_);
+    addField(C::Rate, rate_);
+    addField(C::Momentum, momentum_);
+    addField(C::Epsilon, epsilon_);
+    addField(C::Bias, bias_);
+    addField(C::Scalable, scalable_);
+
+    connect(units_, &QSpinBox::valueChanged, this, [this](int v) { write(C::Units, v, Qt::EditRole); });
+    connect(kernelH_, &QSpinBox::valueChanged, this, &LayerEditor::writeKernel);
+    connect(kernelW_, &QSpinBox::valueChanged, this, &LayerEditor::writeKernel);
+    connect(stride_, &QSpinBox::valueChanged, this, [this](int v) { write(C::Stride, v, Qt::EditRole); });
+    connect(padding_, &QComboBox::activated, this, [this] { write(C::Padding, padding_->currentText(), Qt::EditRole); });
+    connect(activation_, &QComboBox::activated, this, [this] { write(C::Activation, activation_->currentText(), Qt::EditRole); });
+    connect(rate_, &QDoubleSpinBox::valueChanged, this, [this](double v) { write(C::Rate, v, Qt::EditRole); });
+    connect(momentum_, &QDoubleSpinBox::valueChanged, this, [this](double v) { write(C::Momentum, v, Qt::EditRole); });
+    connect(epsilon_, &QLineEdit::editingFinished, this, [this] {
+        write(C::Epsilon, epsilon_->text().trimmed(), Qt::EditRole);
+        emit editFinished();
+    });
+    connect(bias_, &QCheckBox::toggled, this, [this](bool on) { write(C::Bias, on ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole); });
+    connect(scalable_, &QCheckBox::toggled, this,
+            [this](bool on) { write(C::Scalable, on ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole); });
+    for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*>{units_, kernelH_, kernelW_, stride_, rate_, momentum_})
+        connect(box, &QAbstractSpinBox::editingFinished, this, &LayerEditor::editFinished);
+
+    // Whatever changes the network (an undo, the table, a project) shows here too.
+    connect(model_, &QAbstractItemModel::dataChanged, this, &LayerEditor::refresh);
+    connect(model_, &QAbstractItemModel::modelReset, this, &LayerEditor::refresh);
+    connect(model_, &QAbstractItemModel::rowsRemoved, this, &LayerEditor::refresh);
+    refresh();
+}
+
+void LayerEditor::addField(int column, QWidget* editor) {
+    const bool check = column == C::Bias || column == C::Scalable;
+    auto* label = new QLabel(check ? QString() : model_->headerData(column, Qt::Horizontal).toString() + QLatin1Char(':'));
+    label->setBuddy(editor);
+    label->setToolTip(editor->toolTip());
+    label->hide();
+    editor->hide();
+    fields_[column] = {label, editor};
+}
+
+QWidget* LayerEditor::fieldEditor(int column) const {
+    if (std::find(placed_.begin(), placed_.end(), column) == placed_.end()) return nullptr;
+    return fields_.at(column).editor;
+}
+
+void LayerEditor::setRow(int row) {
+    row_ = row >= 0 && row < model_->layerCount() ? row : -1;
+    refresh();
+}
+
+// Lays the fields of the layer's kind out in reading order, a few pairs per grid row.
+void LayerEditor::place(const std::vector<int>& columns) {
+    if (columns == placed_) return;
+    for (auto& [column, f] : fields_) {
+        grid_->removeWidget(f.label);
+        grid_->removeWidget(f.editor);
+        f.label->hide();
+        f.editor->hide();
+    }
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+        const Field& f = fields_.at(columns[k]);
+        const int r = int(k) / fieldsPerRow, c = 2 * (int(k) % fieldsPerRow);
+        grid_->addWidget(f.label, r, c, Qt::AlignRight);
+        grid_->addWidget(f.editor, r, c + 1);
+        f.label->show();
+        f.editor->show();
+    }
+    for (int c = 0; c < 2 * fieldsPerRow; ++c) grid_->setColumnStretch(c, c % 2);
+    placed_ = columns;
+}
+
+void LayerEditor::refresh() {
+    if (row_ >= model_->layerCount()) row_ = -1;
+    updating_ = true;
+    std::vector<int> columns;
+    if (row_ >= 0)
+        for (const auto& [column, f] : fields_)
+            if (model_->hasField(row_, column)) columns.push_back(column);
+    // In the model's column order (the map's keys): numbers, then picks, then check boxes.
+    place(columns);
+    const QString kind = row_ >= 0 ? model_->index(row_, C::Type).data().toString() : QString();
+    setTitle(row_ >= 0 ? tr("Layer %1: %2").arg(row_ + 1).arg(kind) : tr("Layer settings"));
+    empty_->setText(row_ < 0 ? tr("Select a layer in the table to edit its settings.")
+                             : columns.empty() ? tr("A %1 layer has no settings.").arg(kind) : QString());
+    empty_->setVisible(!empty_->text().isEmpty());
+    if (row_ >= 0 && !columns.empty()) {
+        const auto value = [&](int column) { return model_->index(row_, column).data(Qt::EditRole); };
+        const bool conv = std::holds_alternative<ConvSpec>(*model_->layerAt(row_));
+        fields_.at(C::Units).label->setText(conv ? tr("Filters:") : tr("Units:"));
+        fields_.at(C::Kernel).label->setText(conv ? tr("Kernel:") : tr("Window:"));
+        units_->setValue(value(C::Units).toInt());
+        const QString k = value(C::Kernel).toString();
+        kernelH_->setValue(k.section(QLatin1Char('x'), 0, 0).toInt());
+        kernelW_->setValue(conv ? k.section(QLatin1Char('x'), 1, 1).toInt() : kernelH_->value());
+        kernelTimes_->setVisible(conv);
+        kernelW_->setVisible(conv);
+        convKernel_ = conv;
+        stride_->setMinimum(conv ? 1 : 0);
+        stride_->setSpecialValueText(conv ? QString() : tr("window"));
+        stride_->setValue(value(C::Stride).toInt());
+        padding_->setCurrentText(value(C::Padding).toString());
+        activation_->setCurrentText(value(C::Activation).toString());
+        rate_->setValue(value(C::Rate).toDouble());
+        momentum_->setValue(value(C::Momentum).toDouble());
+        epsilon_->setText(QString::number(value(C::Epsilon).toDouble(), 'g', 6));
+        bias_->setChecked(model_->index(row_, C::Bias).data(Qt::CheckStateRole).toInt() == Qt::Checked);
+        scalable_->setChecked(model_->index(row_, C::Scalable).data(Qt::CheckStateRole).toInt() == Qt::Checked);
+    }
+    updating_ = false;
+}
+
+void LayerEditor::write(int column, const QVariant& value, int role) {
+    if (updating_ || row_ < 0) return;
+    // A refused value (e.g. an epsilon of 0) leaves the layer as it was: show that again.
+    if (!model_->setData(model_->index(row_, column), value, role)) refresh();
+}
+
+void LayerEditor::writeKernel() {
+    if (convKernel_)
+        write(C::Kernel, QStringLiteral("%1x%2").arg(kernelH_->value()).arg(kernelW_->value()), Qt::EditRole);
+    else
+        write(C::Kernel, kernelH_->value(), Qt::EditRole);
+}
+
+}  // namespace skynnet::ui

@@ -1,0 +1,74 @@
+#pragma once
+// The settings of the layer selected in the Network page's table, as a small form with the fields
+// of its kind only (a conv layer's filters, kernel, stride, padding, activation, bias and scalable
+// flag; a pool's window and stride; batch norm's momentum and epsilon). Every change is written
+// through the layer table's model, so it is checked, refused with a reason, and one undo step; the
+// form follows the model when the network changes elsewhere (undo, a table edit, a project).
+#include <QGroupBox>
+#include <map>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QGridLayout;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace skynnet::ui {
+
+class LayerTableModel;
+
+class LayerEditor : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit LayerEditor(LayerTableModel* model, QWidget* parent = nullptr);
+
+    void setRow(int row);  // a hidden layer's row, or -1 for none
+    int row() const { return row_; }
+    // The editor of a field column (LayerTableModel::Units, ...) while the layer has that field,
+    // else null; the kernel's is a box holding its height and width spin boxes.
+    QWidget* fieldEditor(int column) const;
+    QSpinBox* kernelHeightBox() const { return kernelH_; }  // a pool's window size
+    QSpinBox* kernelWidthBox() const { return kernelW_; }
+
+signals:
+    // A spin box or text field was left or Enter pressed: the edits typed so far are one step.
+    void editFinished();
+
+private:
+    struct Field {
+        QLabel* label;
+        QWidget* editor;
+    };
+    void addField(int column, QWidget* editor);
+    void refresh();
+    void place(const std::vector<int>& columns);
+    void write(int column, const QVariant& value, int role);
+    void writeKernel();
+
+    LayerTableModel* model_;
+    int row_ = -1;
+    bool updating_ = false;
+    bool convKernel_ = false;  // height x width; a pool's window is one size
+    std::vector<int> placed_;
+    std::map<int, Field> fields_;
+    QGridLayout* grid_;
+    QLabel* empty_;
+    QSpinBox* units_;
+    QWidget* kernel_;
+    QSpinBox* kernelH_;
+    QLabel* kernelTimes_;
+    QSpinBox* kernelW_;
+    QSpinBox* stride_;
+    QComboBox* padding_;
+    QComboBox* activation_;
+    QCheckBox* bias_;
+    QDoubleSpinBox* rate_;
+    QDoubleSpinBox* momentum_;
+    QLineEdit* epsilon_;
+    QCheckBox* scalable_;
+};
+
+}  // namespace skynnet::ui

@@ -1,0 +1,55 @@
+#pragma once
+// A drawn network: one block per layer from the input to the output, each with the layer's kind
+// and settings and its output shape (C×H×W), joined by arrows and coloured by kind. A layer that
+// cannot take its input is drawn red with the engine's message as its tooltip. The Network page
+// shows the document's network (follow()), the Split page one diagram per submodel (setNetwork()).
+#include <QPointer>
+#include <QWidget>
+#include <vector>
+
+#include "spec/network_spec.h"
+
+namespace skynnet::ui {
+
+class ProjectDocument;
+
+class NetworkDiagram : public QWidget {
+    Q_OBJECT
+public:
+    enum class BlockKind { Input, Conv, Pool, Dense, Other, Output };
+    struct Block {
+        QString title;    // "conv 32 3x3 relu", "input", "output 10 softmax"
+        QString shape;    // "32×26×26", "128"; "impossible" or "?" when unknown
+        QString problem;  // the engine's message for an impossible layer
+        BlockKind kind = BlockKind::Other;
+    };
+
+    explicit NetworkDiagram(QWidget* parent = nullptr);
+
+    void setNetwork(const NetworkSpec& spec);
+    // Shows the document's network now and after every networkChanged.
+    void follow(ProjectDocument* document);
+    void setTitle(const QString& title);  // drawn above the blocks; empty: none
+    QString title() const { return title_; }
+
+    const std::vector<Block>& blocks() const { return blocks_; }
+    // "title · shape" per block, input first: what the diagram says, for tests and tooltips.
+    QStringList blockTexts() const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;  // a tooltip per block
+
+private:
+    QRect blockRect(int i) const;
+    int titleHeight() const;
+
+    QPointer<ProjectDocument> document_;
+    QString title_;
+    std::vector<Block> blocks_;
+};
+
+}  // namespace skynnet::ui
