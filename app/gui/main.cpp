@@ -9,8 +9,10 @@
 #include "spec/network_spec.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/project_document.h"
+#include "ui/core/training_session.h"
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/project_controller.h"
 #include "ui/widgets/screenshot_tour.h"
 
 int main(int argc, char** argv) {
@@ -46,7 +48,12 @@ int main(int argc, char** argv) {
     const QCommandLineOption shotSize(QStringLiteral("screenshot-size"),
                                       QStringLiteral("Window size of --screenshots, WIDTHxHEIGHT (default 1500x940)."),
                                       QStringLiteral("WxH"));
-    parser.addOptions({data, example, shots, afterTrain, layers, epochs, shotSize});
+    const QCommandLineOption open(QStringLiteral("open"), QStringLiteral("Open this project (.skynnet) instead of the example."),
+                                  QStringLiteral("PROJECT"));
+    const QCommandLineOption saveProject(QStringLiteral("save-project"),
+                                         QStringLiteral("When a run ends, save the project to this file (with --screenshots)."),
+                                         QStringLiteral("PROJECT"));
+    parser.addOptions({data, example, shots, afterTrain, layers, epochs, shotSize, open, saveProject});
     parser.process(app);
     // Checked before any window opens, so a typo is a message and exit code 2, not a tour that trains something else.
     std::vector<skynnet::LayerSpec> designed;
@@ -105,7 +112,9 @@ int main(int argc, char** argv) {
         });
     }
 
-    if (parser.isSet(data)) {
+    if (parser.isSet(open)) {
+        if (!window.projectController()->openFile(QFileInfo(parser.value(open)).absoluteFilePath())) return 2;
+    } else if (parser.isSet(data)) {
         const QString path = parser.value(data);
         window.dataPage()->loadFile(path.startsWith(QLatin1String("builtin:")) ? path : QFileInfo(path).absoluteFilePath());
     } else if (parser.isSet(example)) {
@@ -117,6 +126,14 @@ int main(int argc, char** argv) {
         window.openDefaultExample();
     }
 
+    // Connected before the tour, so the project is saved before the tour's last pictures and exit.
+    if (parser.isSet(saveProject)) {
+        const QString path = QFileInfo(parser.value(saveProject)).absoluteFilePath();
+        QObject::connect(window.session(), &skynnet::ui::TrainingSession::finished, &window, [&window, path] {
+            if (!window.projectController()->saveTo(path)) std::fprintf(stderr, "skynnet: cannot save %s\n", qPrintable(path));
+            else std::printf("saved %s\n", qPrintable(path));
+        });
+    }
     std::unique_ptr<skynnet::ui::ScreenshotTour> tour;
     if (parser.isSet(shots)) {
         tour = std::make_unique<skynnet::ui::ScreenshotTour>(&window, parser.value(shots));

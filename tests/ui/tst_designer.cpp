@@ -9,23 +9,36 @@
 #include <QDataStream>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <cstring>
 
+#include "model/network.h"
+#include "split/combined_model_file.h"
+#include "ui/core/app_settings.h"
+#include "ui/core/autosave.h"
 #include "ui/core/formatting.h"
 #include "ui/core/layer_table_model.h"
 #include "ui/core/network_figures.h"
 #include "ui/core/project_document.h"
+#include "ui/core/training_session.h"
 #include "ui/widgets/examples.h"
 #include "ui/widgets/layer_editor.h"
+#include "ui/widgets/live_chart.h"
+#include "ui/widgets/main_window.h"
 #include "ui/widgets/network_check.h"
 #include "ui/widgets/network_diagram.h"
 #include "ui/widgets/network_page.h"
+#include "ui/widgets/project_controller.h"
+#include "ui/widgets/results_page.h"
 #include "ui/widgets/split_page.h"
+#include "ui/widgets/train_page.h"
+#include "ui/widgets/training_charts.h"
 #include "test_support.h"
 
 using namespace skynnet;
@@ -70,6 +83,34 @@ void writeFile(const QString& path, const QByteArray& bytes) {
 }
 
 QString layersOf(const ProjectDocument& doc) { return QString::fromStdString(formatLayers(doc.network().layers)); }
+
+bool sameBits(const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
+}
+
+// Every cell's display text, row by row.
+QStringList cells(const QAbstractItemModel* m) {
+    QStringList out;
+    for (int r = 0; r < m->rowCount(); ++r)
+        for (int c = 0; c < m->columnCount(); ++c) out << m->index(r, c).data().toString();
+    return out;
+}
+
+// The combined model's outputs on the prepared test rows, then the baseline's beside them.
+Matrix testPredictions(MainWindow* w) {
+    const auto results = w->session()->results();
+    const auto plan = w->session()->plan();
+    if (!results || !results->model || !results->baselineWeights || !plan) return {};
+    const Matrix& test = w->document()->prepared()->test.features;
+    const Matrix combined = buildCombinedModel(*results->model).predict(test);
+    Network baseline(plan->original, 0);
+    baseline.setFlatWeights(*results->baselineWeights);
+    const Matrix alone = baseline.predict(test);
+    Matrix both(test.rows(), combined.cols() + alone.cols());
+    both << combined, alone;
+    return both;
+}
 
 }  // namespace
 
@@ -441,6 +482,98 @@ private slots:
         page.addLayer();
         QVERIFY(std::get<ConvSpec>(doc.network().layers[4]) == ConvSpec{});
         QCOMPARE(editor->row(), 4);
+    }
+
+    // A CNN with batch norm trains in the app with live charts and results, saves, reopens and
+    // predicts bit for bit as before (batch norm's running values included); autosave keeps it.
+    void cnnTrainsSavesReopensAndRecovers() {
+        const QString project = dir_.filePath(QStringLiteral("cnn.skynnet"));
+        const char* layers = "conv:6:3x3:linear,bn,activation:relu,maxpool:2,flatten,dense:12:relu";
+        int recoveryOffered = 0;
+        const auto window = [this, &recoveryOffered] {
+            auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+            ProjectController::Prompts& p = w->projectController()->prompts();
+            p.unsavedChanges = [](const QString&) { return QMessageBox::Discard; };
+            p.restoreRecovery = [&recoveryOffered](const QString&, const QString&) {
+                ++recoveryOffered;
+                return true;
+            };
+            p.showError = [](const QString&, const QString& message) { QFAIL(qPrintable(message)); };
+            w->projectController()->autosave()->setDirectory(dir_.filePath(QStringLiteral("recovery")));
+            w->resize(1280, 800);
+            w->show();
+            return w;
+        };
+        Matrix before;
+        QStringList epochsBefore, diagramBefore;
+        {
+            auto w = window();
+            ProjectDocument* doc = w->document();
+            doc->load(images_);
+            NetworkSpec net = doc->network();
+            net.layers = parseLayers(layers);
+            doc->editNetwork(net);
+            w->splitPage()->setStrategy(Strategy::ClassGroups);
+            w->splitPage()->setSubmodels(3);
+            ProjectTraining t = doc->trainSettings();
+            t.config.epochs = 3;
+            t.config.batchSize = 32;
+            t.config.optimizer.learningRate = 0.01f;
+            t.config.resourceReportSeconds = 0.01;
+            t.config.batchReportSeconds = 0.01;
+            t.threadBudget = 2;
+            t.trainBaseline = true;
+            doc->setTrainSettings(t);
+            QVERIFY2(!w->networkPage()->hasErrors(), qPrintable(w->networkPage()->problemsText()));
+
+            QSignalSpy finished(w->session(), &TrainingSession::finished);
+            w->trainPage()->startTraining();
+            QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, hangGuardMs(120000));
+            QVERIFY2(finished.at(0).at(0).value<TrainStatus>() == TrainStatus::Completed, qPrintable(finished.at(0).at(1).toString()));
+            // Live curves for the baseline and three submodels, the epoch table and the results.
+            TrainingCharts* charts = w->trainPage()->charts();
+            QVERIFY(charts->lossChart()->pointCount() >= 4 * 3);
+            QCOMPARE(charts->metricChart()->seriesCount(), 4);
+            QVERIFY(w->trainPage()->epochTable()->model()->rowCount() >= 4 * 3);
+            QVERIFY(w->resultsPage()->hasResults());
+            epochsBefore = cells(w->trainPage()->epochTable()->model());
+            diagramBefore = w->networkPage()->diagram()->blockTexts();
+            before = testPredictions(w.get());
+            QVERIFY(before.rows() == 60 && before.cols() == 20);
+            QVERIFY(w->projectController()->saveTo(project));
+            QVERIFY(w->close());
+        }
+        {
+            auto w = window();
+            QSignalSpy opened(w->projectController(), &ProjectController::openFinished);
+            QVERIFY(w->projectController()->openFile(project));
+            QVERIFY(opened.count() == 1 || opened.wait(60000));
+            QVERIFY(opened.at(0).at(0).toBool());
+            QCOMPARE(layersOf(*w->document()), QString::fromLatin1(layers));
+            QCOMPARE(w->networkPage()->diagram()->blockTexts(), diagramBefore);
+            QCOMPARE(w->networkPage()->layerModel()->index(1, LayerTableModel::Type).data().toString(), QStringLiteral("bn"));
+            QCOMPARE(cells(w->trainPage()->epochTable()->model()), epochsBefore);
+            QVERIFY(w->resultsPage()->hasResults());
+            QVERIFY(sameBits(testPredictions(w.get()), before));
+
+            // An edit of the CNN is autosaved, and the recovery file brings it back.
+            w->document()->undoStack()->clear();
+            QVERIFY(w->networkPage()->layerModel()->setData(w->networkPage()->layerModel()->index(0, LayerTableModel::Units), 9));
+            QVERIFY(w->document()->isModified());
+            Autosave* autosave = w->projectController()->autosave();
+            QSignalSpy saved(autosave, &Autosave::saved);
+            autosave->setIntervalMilliseconds(100);
+            QTRY_VERIFY_WITH_TIMEOUT(saved.count() > 0, hangGuardMs(10000));
+            autosave->setIntervalMilliseconds(0);
+            QVERIFY(QFile::exists(saved.at(0).at(0).toString()));
+            // The process "dies" here: no close, so the recovery file stays for the next start.
+        }
+        auto w = window();
+        QTRY_COMPARE(recoveryOffered, 1);  // offered once the event loop runs
+        QVERIFY(w->projectController()->waitForOpen());
+        QTRY_COMPARE(layersOf(*w->document()).section(QLatin1Char(','), 0, 0), QStringLiteral("conv:9:3x3:linear"));
+        QVERIFY(w->document()->isModified());
+        QVERIFY(w->close());
     }
 };
 

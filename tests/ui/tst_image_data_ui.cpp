@@ -6,6 +6,8 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QMimeData>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -19,6 +21,7 @@
 #include "ui/widgets/data_options_panel.h"
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/project_controller.h"
 #include "ui/widgets/sample_grid.h"
 
 using namespace skynnet;
@@ -90,6 +93,44 @@ private slots:
         page->waitForLoad(30000);
         QVERIFY(page->errorText().contains(folder + "/right/zz_damaged.png: cannot read the image"));
         QCOMPARE(doc->dataset()->size(), Index(21));
+    }
+
+    void droppedFolderOpensAndItsProjectReopens() {
+        const QString folder = dir_.filePath("dropped");
+        writePatternFolder(folder, {"a", "b"}, 4, 12);
+        DataPage* page = window_->dataPage();
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(folder)});
+        QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        // Straight to the page's handler: QApplication only delivers a drop during a real drag.
+        static_cast<QObject*>(page)->event(&drop);
+        QVERIFY2(page->waitForLoad(30000), qPrintable(page->errorText()));
+        ProjectDocument* doc = window_->document();
+        QCOMPARE(QString::fromStdString(doc->dataSettings().train.path), folder);
+        QCOMPARE(doc->dataset()->size(), Index(8));
+        ProjectDataSource s = doc->dataSettings();
+        s.image.height = s.image.width = 5;
+        page->loadSettings(s);
+        QVERIFY(page->waitForLoad(30000));
+        QCOMPARE(doc->dataset()->sampleShape, (Shape{1, 5, 5}));
+
+        // Saved and opened in a fresh window: the folder found by its fingerprint, loaded 5x5 again.
+        const QString project = dir_.filePath("images.skynnet");
+        QVERIFY(window_->projectController()->saveTo(project));
+        const ProjectData saved = loadProject(project.toStdString());
+        QCOMPARE(saved.data.train.status, DataFileStatus::Found);
+        QVERIFY(saved.data.train.fingerprint);
+        QCOMPARE(saved.data.image.height, 5);
+        MainWindow other(std::make_unique<AppSettings>(dir_.filePath("other.ini")));
+        other.show();
+        QSignalSpy opened(other.projectController(), &ProjectController::openFinished);
+        QVERIFY(other.projectController()->openFile(project));
+        QVERIFY(opened.count() == 1 || opened.wait(60000));
+        QVERIFY(opened.at(0).at(0).toBool());
+        QCOMPARE(other.document()->dataSettings().image, s.image);
+        QCOMPARE(other.document()->dataset()->sampleShape, (Shape{1, 5, 5}));
+        QCOMPARE(other.document()->dataset()->features, doc->dataset()->features);
+        QCOMPARE(other.dataPage()->sampleGrid()->classRows().size(), std::size_t(2));
     }
 
     void nonImageDataHidesTheGrid() {

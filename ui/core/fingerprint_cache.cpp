@@ -25,6 +25,18 @@ ProjectDataFile FingerprintCache::dataFile(const QString& path) {
     QMutexLocker lock(&mutex_);
     const auto found = entries_.constFind(absolute);
     const std::optional<Entry> cached = found == entries_.constEnd() ? std::nullopt : std::optional<Entry>(*found);
+    if (info.isDir()) {
+        // An image folder: its own time does not move when an image in it is edited, so there is
+        // no cheap sign of change and it is hashed every time (names and contents, data_reference.h).
+        lock.unlock();
+        try {
+            f.fingerprint = fileFingerprint(f.path);
+            f.status = DataFileStatus::Found;
+        } catch (const Error&) {
+            f.status = DataFileStatus::Missing;
+        }
+        return f;
+    }
     if (info.isFile()) {
         if (!cached || cached->size != info.size() || cached->modified != info.lastModified()) {
             lock.unlock();

@@ -4,7 +4,8 @@
 // hashed again only when its size or modification time moved, and a file that is missing keeps
 // the fingerprint the project was opened with. The document owns one; a save on a worker holds
 // it too. Thread-safe: autosave fingerprints on a worker while the GUI thread may open or save,
-// so one lock, held only to read or write entries, never while a file is hashed.
+// so one lock, held only to read or write entries, never while a file is hashed. An image folder
+// is hashed on every call (nothing cheap tells that an image in it changed).
 #include <QDateTime>
 #include <QHash>
 #include <QMutex>

@@ -1,6 +1,7 @@
 #include "ui/core/project_io.h"
 
 #include "core/error.h"
+#include "model/network.h"
 #include "project/data_reference.h"
 #include "ui/core/fingerprint_cache.h"
 
@@ -51,9 +52,10 @@ void checkWeightsFit(const ProjectRun& run) {
     if (!run.results) return;
     const ProjectResults& r = *run.results;
     if (r.model) validate(*r.model, "combined model");
-    if (r.baselineWeights && std::int64_t(r.baselineWeights->size()) != paramCount(run.plan.original))
+    // Parameters and state (batch norm's running values), as Network::flatWeights() holds them.
+    if (r.baselineWeights && std::int64_t(r.baselineWeights->size()) != weightCount(run.plan.original))
         throw Error("baseline: " + std::to_string(r.baselineWeights->size()) + " weights for a network of " +
-                    std::to_string(paramCount(run.plan.original)) + " parameters");
+                    weightCountText(run.plan.original));
 }
 
 // Both parts of opening that do not touch the document: the last run checked (throws Error when
