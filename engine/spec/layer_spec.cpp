@@ -138,23 +138,24 @@ LayerFigures figures(const ConvSpec& layer, Shape input) {
     return f;
 }
 
-LayerFigures figures(const MaxPoolSpec& layer, Shape input) {
+namespace {
+
+// A pooling layer's figures: one comparison (max) or addition (average) per window value; the
+// buffers are its output and input gradient, plus one per output for max pooling's argmax.
+template <class Pool>
+LayerFigures poolFigures(const Pool& layer, Shape input, int buffersPerOutput) {
     LayerFigures f;
     f.description = describe(layer);
     f.output = pooledShape(f.description, layer.size, layer.effectiveStride(), input);
-    f.flopsPerSample = f.output.size() * layer.size * layer.size;  // one comparison per window value
-    f.bufferValuesPerSample = 2 * f.output.size() + input.size();  // output, argmax, input gradient
+    f.flopsPerSample = f.output.size() * layer.size * layer.size;
+    f.bufferValuesPerSample = buffersPerOutput * f.output.size() + input.size();
     return f;
 }
 
-LayerFigures figures(const AvgPoolSpec& layer, Shape input) {
-    LayerFigures f;
-    f.description = describe(layer);
-    f.output = pooledShape(f.description, layer.size, layer.effectiveStride(), input);
-    f.flopsPerSample = f.output.size() * layer.size * layer.size;  // one addition per window value
-    f.bufferValuesPerSample = f.output.size() + input.size();
-    return f;
-}
+}  // namespace
+
+LayerFigures figures(const MaxPoolSpec& layer, Shape input) { return poolFigures(layer, input, 2); }
+LayerFigures figures(const AvgPoolSpec& layer, Shape input) { return poolFigures(layer, input, 1); }
 
 LayerFigures figures(const GlobalAvgPoolSpec& layer, Shape input) {
     LayerFigures f;
