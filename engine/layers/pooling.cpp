@@ -17,27 +17,23 @@ void Pool2D::build(Shape input, Rng&) {
 }
 
 const Matrix& MaxPool2D::forward(const Matrix& x, bool) {
-    const int C = input_.channels, H = input_.height, W = input_.width;
-    const int OH = output_.height, OW = output_.width;
+    const int W = input_.width;
     y_.resize(x.rows(), output_.size());
     argmax_.resize(std::size_t(x.rows() * output_.size()));
     std::int32_t* arg = argmax_.data();
     for (Index n = 0; n < x.rows(); ++n) {
         const Scalar* sample = x.row(n).data();
         Scalar* out = y_.row(n).data();
-        for (int c = 0; c < C; ++c)
-            for (int oh = 0; oh < OH; ++oh)
-                for (int ow = 0; ow < OW; ++ow) {
-                    const int first = (c * H + oh * stride_) * W + ow * stride_;
-                    int best = first;
-                    for (int i = 0; i < size_; ++i)
-                        for (int j = 0; j < size_; ++j) {
-                            const int at = first + i * W + j;
-                            if (sample[at] > sample[best]) best = at;
-                        }
-                    *out++ = sample[best];
-                    *arg++ = best;
+        forEachWindow([&](int first) {
+            int best = first;
+            for (int i = 0; i < size_; ++i)
+                for (int j = 0; j < size_; ++j) {
+                    const int at = first + i * W + j;
+                    if (sample[at] > sample[best]) best = at;
                 }
+            *out++ = sample[best];
+            *arg++ = best;
+        });
     }
     return y_;
 }
@@ -60,43 +56,35 @@ std::int64_t MaxPool2D::bufferBytes() const {
 }
 
 const Matrix& AvgPool2D::forward(const Matrix& x, bool) {
-    const int C = input_.channels, H = input_.height, W = input_.width;
-    const int OH = output_.height, OW = output_.width;
+    const int W = input_.width;
     const Scalar scale = Scalar(1) / Scalar(size_ * size_);
     y_.resize(x.rows(), output_.size());
     for (Index n = 0; n < x.rows(); ++n) {
         const Scalar* sample = x.row(n).data();
         Scalar* out = y_.row(n).data();
-        for (int c = 0; c < C; ++c)
-            for (int oh = 0; oh < OH; ++oh)
-                for (int ow = 0; ow < OW; ++ow) {
-                    const Scalar* window = sample + (c * H + oh * stride_) * W + ow * stride_;
-                    Scalar sum = 0;
-                    for (int i = 0; i < size_; ++i)
-                        for (int j = 0; j < size_; ++j) sum += window[i * W + j];
-                    *out++ = sum * scale;
-                }
+        forEachWindow([&](int first) {
+            Scalar sum = 0;
+            for (int i = 0; i < size_; ++i)
+                for (int j = 0; j < size_; ++j) sum += sample[first + i * W + j];
+            *out++ = sum * scale;
+        });
     }
     return y_;
 }
 
 const Matrix* AvgPool2D::backward(const Matrix& gradOut, bool needInputGrad) {
     if (!needInputGrad) return nullptr;
-    const int C = input_.channels, H = input_.height, W = input_.width;
-    const int OH = output_.height, OW = output_.width;
+    const int W = input_.width;
     const Scalar scale = Scalar(1) / Scalar(size_ * size_);
     gradInput_.setZero(gradOut.rows(), input_.size());
     for (Index n = 0; n < gradOut.rows(); ++n) {
         const Scalar* g = gradOut.row(n).data();
         Scalar* gin = gradInput_.row(n).data();
-        for (int c = 0; c < C; ++c)
-            for (int oh = 0; oh < OH; ++oh)
-                for (int ow = 0; ow < OW; ++ow) {
-                    Scalar* window = gin + (c * H + oh * stride_) * W + ow * stride_;
-                    const Scalar share = *g++ * scale;
-                    for (int i = 0; i < size_; ++i)
-                        for (int j = 0; j < size_; ++j) window[i * W + j] += share;
-                }
+        forEachWindow([&](int first) {
+            const Scalar share = *g++ * scale;
+            for (int i = 0; i < size_; ++i)
+                for (int j = 0; j < size_; ++j) gin[first + i * W + j] += share;
+        });
     }
     return &gradInput_;
 }

@@ -20,6 +20,17 @@ public:
     std::int64_t bufferBytes() const override { return matrixBytes(y_) + matrixBytes(gradInput_); }
 
 protected:
+    // Calls visit(first) for each window of one sample in output order (channel, row, column),
+    // with the offset of the window's top-left value; value i, j of the window is at
+    // first + i * width + j.
+    template <class Visit>
+    void forEachWindow(Visit&& visit) const {
+        const int H = input_.height, W = input_.width;
+        for (int c = 0; c < input_.channels; ++c)
+            for (int oh = 0; oh < output_.height; ++oh)
+                for (int ow = 0; ow < output_.width; ++ow) visit((c * H + oh * stride_) * W + ow * stride_);
+    }
+
     int size_, stride_;
     Matrix y_, gradInput_;
 };
