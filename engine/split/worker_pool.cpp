@@ -1,5 +1,9 @@
 #include "split/worker_pool.h"
 
+#include <unistd.h>
+
+#include <climits>
+
 #include "data/dataset.h"
 #include "split/sub_problem.h"
 #include "train/trainer.h"
@@ -22,13 +26,28 @@ void finish(SubmodelOutcome& out, int index, const SubmodelEvents& events) {
 
 }  // namespace
 
+std::string localHostName() {
+    char name[HOST_NAME_MAX + 1] = {};
+    if (gethostname(name, sizeof name - 1) != 0 || name[0] == 0) return "localhost";
+    return name;
+}
+
 SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& train, const Dataset* validation,
-                              const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel) {
+                              const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel,
+                              const WorkerPlace* place) {
     SubmodelOutcome out;
     const SubmodelPlan& sp = plan.submodels[std::size_t(index)];
     try {
         out.network = Network(sp.spec, sp.seed);
-        if (events.onSubmodelStarted) events.onSubmodelStarted(index);
+        if (events.onSubmodelStarted) {
+            WorkerPlace here;
+            if (place) here = *place;
+            else {
+                here.host = localHostName();
+                here.kernelThreads = config.threads > 0 ? config.threads : 1;
+            }
+            events.onSubmodelStarted(index, here);
+        }
         const CombinationRule rule = plan.rule();
         const SubProblem data = subProblem(rule, index, train, sp.rows);
         SubProblem val;

@@ -16,6 +16,16 @@ namespace skynnet {
 
 struct Dataset;
 
+// Where a submodel trains: the MPI rank (0 for the thread backend) and host name, and the kernel
+// threads it starts with (a scheduler may hand it more cores later; results do not change).
+struct WorkerPlace {
+    int rank = 0;
+    std::string host;
+    int kernelThreads = 1;
+};
+// This machine's host name ("localhost" if it has none), as MPI ranks report theirs.
+std::string localHostName();
+
 // Progress of every submodel, tagged with its 0-based index. CALLED FROM WORKER THREADS, several at
 // once: handlers must be thread-safe and quick (copy the value and hand it on, as the UI adapter
 // does with queued signals). Every handler has returned before WorkerBackend::train() returns.
@@ -23,7 +33,7 @@ struct SubmodelEvents {
     std::function<void(int, const EpochStats&)> onEpoch;
     std::function<void(int, const BatchProgress&)> onBatch;
     std::function<void(int, const ResourceSample&)> onResources;  // at least every resourceReportSeconds
-    std::function<void(int)> onSubmodelStarted;
+    std::function<void(int, const WorkerPlace&)> onSubmodelStarted;
     // Exactly once per submodel, also for one that never started because the run was cancelled.
     std::function<void(int, const TrainResult&)> onSubmodelFinished;
 };
@@ -51,8 +61,10 @@ public:
 // Trainer for the plan's effective epochs with a shuffle seed derived from config.seed and the
 // index, callbacks forwarded with the index. Never throws: a failure (a thrown Error, a diverged
 // loss) comes back as status Failed with the error naming the submodel.
+// place: reported to onSubmodelStarted (rank 0 on this host when not given).
 SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& train, const Dataset* validation,
-                              const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel);
+                              const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel,
+                              const WorkerPlace* place = nullptr);
 // The outcome of a submodel skipped because the run was cancelled (or another one failed) first.
 SubmodelOutcome skippedSubmodel(const SplitPlan& plan, int index, const SubmodelEvents& events);
 
