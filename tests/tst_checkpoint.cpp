@@ -1,0 +1,244 @@
+// Checkpoints: a Trainer resumed from its epoch-end state, and a split run resumed after a
+// cancel, end with the same bits as runs never interrupted (within this build).
+#include <QtTest>
+
+#include <map>
+#include <mutex>
+
+#include "core/rng.h"
+#include "data/dataset.h"
+#include "split/parallel_trainer.h"
+#include "split/thread_backend.h"
+#include "train/trainer.h"
+
+#include "test_support.h"
+
+using namespace skynnet;
+
+namespace {
+
+// Seeded Gaussian blobs around `classes` centres in [-3, 3]^dims.
+Dataset blobs(int classes, int perClass, int dims, std::uint64_t seed) {
+    Rng centres(99), rng(seed);
+    Matrix c(classes, dims);
+    for (Index i = 0; i < c.size(); ++i) c.data()[i] = centres.uniform(-3.f, 3.f);
+    Dataset d;
+    d.source = "blobs";
+    d.task = Task::Classification;
+    d.sampleShape = Shape::flat(dims);
+    for (int k = 0; k < classes; ++k) d.classNames.push_back("blob " + std::to_string(k));
+    d.features.resize(Index(classes) * perClass, dims);
+    for (Index r = 0; r < d.features.rows(); ++r) {
+        d.labels.push_back(int(r % classes));
+        for (int j = 0; j < dims; ++j) d.features(r, j) = c(r % classes, j) + rng.normal(0.f, 1.5f);
+    }
+    return d;
+}
+
+NetworkSpec mlp(const std::string& layers, int inputs) {
+    NetworkSpec s;
+    s.input = Shape::flat(inputs);
+    s.layers = parseLayers(layers);
+    return s;
+}
+
+TrainConfig config(int epochs) {
+    TrainConfig c;
+    c.epochs = epochs;
+    c.batchSize = 24;  // the last batch of every epoch is a short one
+    c.optimizer.learningRate = 3e-3f;
+    c.seed = 11;
+    c.batchReportSeconds = 0;
+    return c;
+}
+
+// An in-memory checkpoint folder: what CheckpointHooks saw, per submodel.
+struct MemoryCheckpoints {
+    std::mutex mutex;
+    std::map<int, SubmodelResume> saved;
+    std::map<int, int> epochSaves, finishedSaves;
+    CheckpointHooks hooks() {
+        CheckpointHooks h;
+        h.load = [this](int i) -> std::optional<SubmodelResume> {
+            const std::lock_guard lock(mutex);
+            const auto it = saved.find(i);
+            if (it == saved.end()) return std::nullopt;
+            return it->second;
+        };
+        h.saveEpoch = [this](int i, const Network& n, const TrainerState& s) {
+            const std::lock_guard lock(mutex);
+            SubmodelResume& r = saved[i];
+            r.finished = false;
+            r.weights = n.flatWeights();
+            r.state = s;
+            ++epochSaves[i];
+        };
+        h.saveFinished = [this](int i, const SubmodelOutcome& o) {
+            const std::lock_guard lock(mutex);
+            SubmodelResume& r = saved[i];
+            r.finished = true;
+            r.weights = o.network.flatWeights();
+            r.result = o.result;
+            ++finishedSaves[i];
+        };
+        return h;
+    }
+};
+
+Matrix combinedPredictions(ParallelResult& r, const Matrix& x) { return r.model.predict(x); }
+
+bool sameBits(const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(Scalar)) == 0;
+}
+
+}  // namespace
+
+class TstCheckpoint : public QObject {
+    Q_OBJECT
+
+private slots:
+    void trainerResumesBitForBit_data() {
+        QTest::addColumn<QString>("layers");
+        QTest::addColumn<QString>("optimizer");
+        QTest::addColumn<bool>("earlyStopping");
+        QTest::newRow("adam, dropout, early stopping") << "dense:32,dropout:0.3,dense:16" << "adam" << true;
+        QTest::newRow("sgd momentum, batch norm") << "dense:24,bn,dense:12" << "sgd" << false;
+        QTest::newRow("rmsprop") << "dense:16" << "rmsprop" << false;
+        QTest::newRow("adam") << "dense:16" << "adam" << false;
+        QTest::newRow("adam, dropout") << "dense:16,dropout:0.3" << "adam" << false;
+        QTest::newRow("adam, early stopping") << "dense:16" << "adam" << true;
+    }
+    void trainerResumesBitForBit() {
+        QFETCH(QString, layers);
+        QFETCH(QString, optimizer);
+        QFETCH(bool, earlyStopping);
+        const Dataset train = blobs(4, 40, 6, 1), val = blobs(4, 10, 6, 2);
+        NetworkSpec spec = mlp(layers.toStdString(), 6);
+        spec.setOutputFor(Task::Classification, 4);
+        TrainConfig c = config(7);
+        c.optimizer.kind = parseOptimizer(optimizer.toStdString());
+        c.optimizer.momentum = 0.9f;
+        c.optimizer.schedule = parseSchedule("cosine");
+        c.earlyStopping.enabled = earlyStopping;
+        c.earlyStopping.patience = 100;  // never stops: every epoch runs, the best one is restored
+        const Matrix y = train.targetMatrix(), yVal = val.targetMatrix();
+
+        // The uninterrupted run, keeping its state after epoch 3.
+        Network whole(spec, 5);
+        std::vector<TrainerState> states;
+        std::vector<std::vector<Scalar>> weightsAt;
+        TrainCallbacks cb;
+        cb.onCheckpoint = [&](const TrainerState& s) {
+            states.push_back(s);
+            weightsAt.push_back(whole.flatWeights());
+        };
+        const TrainResult full = Trainer(whole, c, Task::Classification).fit(train.features, y, &val.features, &yVal, cb);
+        QCOMPARE(int(states.size()), 6);  // every epoch end but the last
+        QCOMPARE(states[2].epochsDone, 3);
+        QCOMPARE(int(states[2].history.size()), 3);
+
+        // A fresh network and Trainer continue from it.
+        // Built from the same seed (it also seeds Dropout's masks), then given the checkpoint's weights.
+        Network resumed(spec, 5);
+        resumed.setFlatWeights(weightsAt[2]);
+        Trainer trainer(resumed, c, Task::Classification);
+        trainer.resumeFrom(states[2]);
+        int epochsSeen = 0;
+        TrainCallbacks counting;
+        counting.onEpoch = [&](const EpochStats& s) {
+            QCOMPARE(s.epoch, 4 + epochsSeen);
+            ++epochsSeen;
+        };
+        const TrainResult rest = trainer.fit(train.features, y, &val.features, &yVal, counting);
+        QCOMPARE(epochsSeen, 4);
+        QVERIFY(resumed.flatWeights() == whole.flatWeights());
+        QCOMPARE(rest.status, full.status);
+        QCOMPARE(rest.bestEpoch, full.bestEpoch);
+        QCOMPARE(rest.history.size(), full.history.size());
+        for (std::size_t e = 0; e < full.history.size(); ++e) {
+            QCOMPARE(rest.history[e].epoch, full.history[e].epoch);
+            QCOMPARE(rest.history[e].loss, full.history[e].loss);
+            QCOMPARE(rest.history[e].validationLoss, full.history[e].validationLoss);
+        }
+        QVERIFY(rest.wallSeconds >= states[2].wallSeconds);  // the whole training, not only the rest
+    }
+
+    void resumeRefusesAStateThatDoesNotFit() {
+        const Dataset train = blobs(3, 20, 4, 1);
+        NetworkSpec spec = mlp("dense:8", 4);
+        spec.setOutputFor(Task::Classification, 3);
+        Network net(spec, 1);
+        TrainConfig c = config(3);
+        TrainerState s;
+        s.epochsDone = 5;
+        s.history.resize(5);
+        VERIFY_CONTAINS(errorOf([&] { Trainer(net, c, Task::Classification).resumeFrom(s); }),
+                        "5 epochs done, the training has 3");
+        s = TrainerState();
+        s.optimizer.lists = {{Matrix::Zero(2, 2)}, {}};  // Adam keeps two lists, one per parameter
+        VERIFY_CONTAINS(errorOf([&] { Trainer(net, c, Task::Classification).resumeFrom(s); }),
+                        "holds 1 matrices for 4 parameters");
+        s = TrainerState();
+        s.bestWeights.resize(3);
+        VERIFY_CONTAINS(errorOf([&] { Trainer(net, c, Task::Classification).resumeFrom(s); }),
+                        "best weights are 3 values");
+    }
+
+    // Three submodels on two threads; the run is cancelled once submodel 2 has done 2 of its epochs
+    // (a kill at that point leaves the same checkpoints behind), then resumed.
+    void splitRunResumesAfterCancelBitForBit() {
+        const Dataset train = blobs(6, 60, 8, 3), test = blobs(6, 10, 8, 4);
+        SplitOptions o;
+        o.strategy = Strategy::ClassGroups;
+        o.requested = 3;
+        o.epochs = 5;
+        const SplitPlan plan = makePlan(mlp("dense:32,dropout:0.2", 8), train, o);
+        QCOMPARE(plan.submodelCount(), 3);
+        const TrainConfig c = config(5);
+
+        ParallelResult whole = ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(3)).train(train);
+        QCOMPARE(whole.status, TrainStatus::Completed);
+        const Matrix expected = combinedPredictions(whole, test.features);
+
+        MemoryCheckpoints store;
+        const CheckpointHooks hooks = store.hooks();
+        CancelToken cancel;
+        SubmodelEvents stopping;
+        stopping.onEpoch = [&](int i, const EpochStats& s) {
+            if (i == 1 && s.epoch == 2) cancel.cancel();
+        };
+        ParallelResult first =
+            ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(3)).train(train, nullptr, stopping, &cancel, &hooks);
+        QCOMPARE(first.status, TrainStatus::Cancelled);
+        QVERIFY(store.saved.count(1));
+        QVERIFY(!store.saved.at(1).finished);
+        QCOMPARE(store.saved.at(1).state.epochsDone, 2);
+
+        // Resume on another thread budget: what a submodel gets does not change its floats.
+        std::mutex mutex;
+        std::map<int, std::vector<int>> epochsTrained;
+        SubmodelEvents counting;
+        counting.onEpoch = [&](int i, const EpochStats& s) {
+            const std::lock_guard lock(mutex);
+            epochsTrained[i].push_back(s.epoch);
+        };
+        const auto finishedBefore = store.finishedSaves;
+        ParallelResult resumed =
+            ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(2)).train(train, nullptr, counting, nullptr, &hooks);
+        QCOMPARE(resumed.status, TrainStatus::Completed);
+        std::vector<int> left;  // only the epochs it had left
+        for (int e = 3; e <= plan.effectiveEpochs; ++e) left.push_back(e);
+        QVERIFY(!left.empty());
+        QCOMPARE(epochsTrained[1], left);
+        for (const auto& [i, n] : finishedBefore) QVERIFY2(epochsTrained[i].empty(), "a finished submodel trained again");
+        QVERIFY(sameBits(combinedPredictions(resumed, test.features), expected));
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(resumed.submodels[std::size_t(i)].history.size(), whole.submodels[std::size_t(i)].history.size());
+            QCOMPARE(store.saved.at(i).finished, true);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TstCheckpoint)
+#include "tst_checkpoint.moc"
