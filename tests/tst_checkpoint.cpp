@@ -1,5 +1,8 @@
 // Checkpoints: a Trainer resumed from its epoch-end state, and a split run resumed after a
 // cancel, end with the same bits as runs never interrupted (within this build).
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <map>
@@ -7,6 +10,7 @@
 
 #include "core/rng.h"
 #include "data/dataset.h"
+#include "project/checkpoint_store.h"
 #include "split/parallel_trainer.h"
 #include "split/thread_backend.h"
 #include "train/trainer.h"
@@ -90,6 +94,35 @@ Matrix combinedPredictions(ParallelResult& r, const Matrix& x) { return r.model.
 bool sameBits(const Matrix& a, const Matrix& b) {
     return a.rows() == b.rows() && a.cols() == b.cols() &&
            std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(Scalar)) == 0;
+}
+
+SplitPlan threeGroups(const Dataset& train, int epochs) {
+    SplitOptions o;
+    o.strategy = Strategy::ClassGroups;
+    o.requested = 3;
+    o.epochs = epochs;
+    return makePlan(mlp("dense:32,dropout:0.2", 8), train, o);
+}
+
+// Trains the plan with checkpoints, cancelled once submodel `stopAt` has finished epoch `epoch`.
+ParallelResult trainUntil(const SplitPlan& plan, const TrainConfig& c, const Dataset& train, const CheckpointHooks& hooks,
+                          int stopAt, int epoch) {
+    CancelToken cancel;
+    SubmodelEvents events;
+    events.onEpoch = [&](int i, const EpochStats& s) {
+        if (i == stopAt && s.epoch == epoch) cancel.cancel();
+    };
+    return ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(3)).train(train, nullptr, events, &cancel, &hooks);
+}
+
+void flipByte(const QString& path, qint64 at) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QVERIFY(f.seek(at));
+    char b = 0;
+    QVERIFY(f.getChar(&b));
+    QVERIFY(f.seek(at));
+    QVERIFY(f.putChar(char(b ^ 0x5a)));
 }
 
 }  // namespace
@@ -237,6 +270,128 @@ private slots:
             QCOMPARE(resumed.submodels[std::size_t(i)].history.size(), whole.submodels[std::size_t(i)].history.size());
             QCOMPARE(store.saved.at(i).finished, true);
         }
+    }
+
+    void storeResumesAfterCancelBitForBit() {
+        const Dataset train = blobs(6, 60, 8, 3), test = blobs(6, 10, 8, 4);
+        const SplitPlan plan = threeGroups(train, 4);
+        const TrainConfig c = config(4);
+        ParallelResult whole = ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(3)).train(train);
+        const Matrix expected = combinedPredictions(whole, test.features);
+
+        QTemporaryDir tmp;
+        const std::string folder = tmp.filePath("run.checkpoint").toStdString();
+        const CheckpointRunKey key = checkpointRunKey(plan, c, train, nullptr);
+        {
+            const CheckpointStore store = CheckpointStore::start(folder, plan, key);
+            const CheckpointHooks hooks = store.hooks();
+            QCOMPARE(trainUntil(plan, c, train, hooks, 2, 1).status, TrainStatus::Cancelled);
+            VERIFY_CONTAINS(store.progressText(), "submodel 3 after epoch 1 of " + std::to_string(plan.effectiveEpochs));
+        }
+        QVERIFY(CheckpointStore::holdsRun(folder));
+        {
+            QFile notes(tmp.filePath("run.checkpoint/notes.txt"));
+            QVERIFY(notes.open(QIODevice::WriteOnly));
+            notes.write("kept");
+        }
+        // Another thread budget and another process-level config field that changes no result.
+        TrainConfig other = c;
+        other.threads = 2;
+        other.batchReportSeconds = 5;
+        const CheckpointStore store = CheckpointStore::resume(folder, plan, checkpointRunKey(plan, other, train, nullptr));
+        const CheckpointHooks hooks = store.hooks();
+        ParallelResult resumed = ParallelTrainer(plan, other, std::make_shared<ThreadBackend>(2)).train(train, nullptr, {}, nullptr, &hooks);
+        QCOMPARE(resumed.status, TrainStatus::Completed);
+        QVERIFY(sameBits(combinedPredictions(resumed, test.features), expected));
+        QCOMPARE(store.progressText(), std::string("3 of 3 submodels finished"));
+        // A second resume only loads: same model again, nothing trained.
+        int epochs = 0;
+        SubmodelEvents counting;
+        counting.onEpoch = [&](int, const EpochStats&) { ++epochs; };
+        ParallelResult again = ParallelTrainer(plan, c).train(train, nullptr, counting, nullptr, &hooks);
+        QCOMPARE(epochs, 0);
+        QVERIFY(sameBits(combinedPredictions(again, test.features), expected));
+        QCOMPARE(again.submodels[1].history.size(), whole.submodels[1].history.size());
+        store.removeFolder();
+        QVERIFY(!QFile::exists(tmp.filePath("run.checkpoint/run.json")));
+        QVERIFY(!QFile::exists(tmp.filePath("run.checkpoint/submodel-1.ckpt")));
+        QVERIFY(QFile::exists(tmp.filePath("run.checkpoint/notes.txt")));  // not the run's: kept, and its folder
+    }
+
+    void storeRefusesAnotherRun() {
+        const Dataset train = blobs(6, 30, 8, 3), otherData = blobs(6, 30, 8, 5);
+        const SplitPlan plan = threeGroups(train, 2);
+        const TrainConfig c = config(2);
+        QTemporaryDir tmp;
+        const std::string folder = tmp.filePath("ck").toStdString();
+        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, train, nullptr)); }),
+                        "the checkpoint folder " + folder + " does not exist: nothing to resume");
+        QVERIFY(QDir().mkpath(QString::fromStdString(folder)));
+        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, train, nullptr)); }),
+                        "holds no run.json");
+        (void)CheckpointStore::start(folder, plan, checkpointRunKey(plan, c, train, nullptr));
+        const std::string runFile = folder + "/run.json";
+        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, otherData, nullptr)); }),
+                        runFile + " is from another run: the training data differs");
+        TrainConfig lr = c;
+        lr.optimizer.learningRate *= 2;
+        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, lr, train, nullptr)); }),
+                        runFile + " is from another run: the training settings differ");
+        const SplitPlan longer = threeGroups(train, 3);
+        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, longer, checkpointRunKey(longer, lr, otherData, nullptr)); }),
+                        "the split plan, the training settings and the training data differ");
+        // A damaged run.json names itself.
+        {
+            QFile f(QString::fromStdString(runFile));
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write("{\"format\": \"skynnet-checkpoint\", ");
+        }
+        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, train, nullptr)); }),
+                        runFile + ":");
+    }
+
+    void damagedSubmodelFileIsAnErrorNamingIt() {
+        const Dataset train = blobs(6, 30, 8, 3);
+        const SplitPlan plan = threeGroups(train, 3);
+        const TrainConfig c = config(3);
+        const CheckpointRunKey key = checkpointRunKey(plan, c, train, nullptr);
+        QTemporaryDir tmp;
+        const std::string folder = tmp.filePath("ck").toStdString();
+        const CheckpointStore store = CheckpointStore::start(folder, plan, key);
+        const CheckpointHooks hooks = store.hooks();
+        QCOMPARE(ParallelTrainer(plan, c).train(train, nullptr, {}, nullptr, &hooks).status, TrainStatus::Completed);
+        const QString first = QString::fromStdString(store.submodelPath(0)), second = QString::fromStdString(store.submodelPath(1));
+
+        // One flipped byte: the CRC catches it; the run fails naming the file, nothing crashes.
+        flipByte(second, QFileInfo(second).size() / 2);
+        VERIFY_CONTAINS(errorOf([&] { store.load(1); }), second.toStdString() + " is damaged");
+        const ParallelResult r = ParallelTrainer(plan, c).train(train, nullptr, {}, nullptr, &hooks);
+        QCOMPARE(r.status, TrainStatus::Failed);
+        VERIFY_CONTAINS(r.error, "submodel 2: " + second.toStdString() + " is damaged");
+
+        // Truncated, empty, another file type, another submodel's file.
+        QFile::remove(second);
+        QVERIFY(QFile::copy(first, second));
+        VERIFY_CONTAINS(errorOf([&] { store.load(1); }), second.toStdString() + ": submodel must be 2");
+        QVERIFY(QFile::resize(second, QFileInfo(first).size() - 7));
+        VERIFY_CONTAINS(errorOf([&] { store.load(1); }), second.toStdString());
+        QVERIFY(QFile::resize(second, 0));
+        VERIFY_CONTAINS(errorOf([&] { store.load(1); }), second.toStdString());
+        {
+            QFile f(second);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write("not a checkpoint at all");
+        }
+        VERIFY_CONTAINS(errorOf([&] { store.load(1); }), second.toStdString());
+        // A checkpoint of another run copied in is refused too.
+        const CheckpointStore elsewhere =
+            CheckpointStore::start(tmp.filePath("other").toStdString(), plan, checkpointRunKey(plan, config(2), train, nullptr));
+        const CheckpointHooks otherHooks = elsewhere.hooks();
+        TrainConfig two = config(2);
+        QCOMPARE(ParallelTrainer(plan, two).train(train, nullptr, {}, nullptr, &otherHooks).status, TrainStatus::Completed);
+        QFile::remove(second);
+        QVERIFY(QFile::copy(QString::fromStdString(elsewhere.submodelPath(1)), second));
+        VERIFY_CONTAINS(errorOf([&] { store.load(1); }), second.toStdString() + " is from another run: the training settings differ");
     }
 };
 
