@@ -15,6 +15,7 @@
 #include "split/thread_backend.h"
 #include "train/trainer.h"
 
+#include "cli_support.h"
 #include "test_support.h"
 
 using namespace skynnet;
@@ -123,6 +124,31 @@ void flipByte(const QString& path, qint64 at) {
     QVERIFY(f.getChar(&b));
     QVERIFY(f.seek(at));
     QVERIFY(f.putChar(char(b ^ 0x5a)));
+}
+
+// runCli with SKYNNET_TEST_KILL_AFTER_CHECKPOINT set: the tool kills itself (SIGKILL) after it has
+// saved the checkpoint of that epoch; exitCode is -1 for a crash.
+CliRun runCliKilledAfter(const QStringList& args, int epoch) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("SKYNNET_TEST_KILL_AFTER_CHECKPOINT", QString::number(epoch));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(SKYNNET_CLI_PATH), args);
+    CliRun r;
+    if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(120000))) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "did not finish";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 }  // namespace
@@ -392,6 +418,76 @@ private slots:
         QFile::remove(second);
         QVERIFY(QFile::copy(QString::fromStdString(elsewhere.submodelPath(1)), second));
         VERIFY_CONTAINS(errorOf([&] { store.load(1); }), second.toStdString() + " is from another run: the training settings differ");
+    }
+
+    void cliResumesAfterAKill_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::newRow("split") << QStringList{"--submodels", "3", "--threads", "2"};
+        QTest::newRow("single network") << QStringList{"--early-stopping", "20"};
+    }
+    void cliResumesAfterAKill() {
+        QFETCH(QStringList, options);
+        QTemporaryDir tmp;
+        const QStringList common = QStringList{"train", "--data", "builtin:spirals", "--epochs", "6", "--layers",
+                                               "dense:32,dropout:0.1", "--quiet"} + options;
+        const QString whole = tmp.filePath("whole.skym"), killed = tmp.filePath("killed.skym");
+        const CliRun w = runCli(common + QStringList{"--save", whole});
+        QVERIFY2(w.exitCode == 0, qPrintable(w.err));
+        QVERIFY(!QFile::exists(whole + ".checkpoint"));  // removed once the model was written
+
+        const CliRun k = runCliKilledAfter(common + QStringList{"--save", killed}, 2);
+        QCOMPARE(k.exitCode, -1);
+        QVERIFY(!QFile::exists(killed));
+        QVERIFY(QFile::exists(killed + ".checkpoint/run.json"));
+        QVERIFY(QFile::exists(killed + ".checkpoint/submodel-1.ckpt"));
+
+        // Without --resume an earlier run's folder is not overwritten.
+        const CliRun fresh = runCli(common + QStringList{"--save", killed});
+        QVERIFY(fresh.exitCode != 0);
+        VERIFY_CONTAINS(fresh.err.toStdString(), "the checkpoint folder " + (killed + ".checkpoint").toStdString() +
+                                                     " holds the checkpoints of an earlier run: add --resume");
+        // Resumed without --quiet to see the message; other --threads change nothing.
+        QStringList resumeArgs = common + QStringList{"--save", killed, "--resume"};
+        resumeArgs.removeAll("--quiet");
+        const CliRun r = runCli(resumeArgs);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        VERIFY_CONTAINS(r.err.toStdString(), "resuming from " + (killed + ".checkpoint").toStdString() + ": ");
+        VERIFY_CONTAINS(r.err.toStdString(), "after epoch 2 of ");
+        QVERIFY(!QFile::exists(killed + ".checkpoint"));
+        const QByteArray expected = fileBytes(whole);
+        QVERIFY(!expected.isEmpty());
+        QVERIFY2(fileBytes(killed) == expected, "the resumed model differs from the uninterrupted one");
+    }
+
+    void cliResumeErrors() {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath("ck"), model = tmp.filePath("m.skym");
+        const QStringList base{"train", "--data", "builtin:spirals", "--epochs", "4", "--submodels", "3", "--quiet"};
+        CliRun r = runCli(base + QStringList{"--resume"});
+        QCOMPARE(r.exitCode, 2);
+        VERIFY_CONTAINS(r.err.toStdString(), "--resume: needs --checkpoint DIR or --save MODEL");
+        r = runCli(base + QStringList{"--checkpoint", dir, "--resume"});
+        QVERIFY(r.exitCode != 0);
+        VERIFY_CONTAINS(r.err.toStdString(), "the checkpoint folder " + dir.toStdString() + " does not exist: nothing to resume");
+        // --checkpoint without --save: nothing is written to keep, so the folder stays and a later
+        // --resume --save makes the model without training again.
+        r = runCli(base + QStringList{"--checkpoint", dir});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(dir + "/run.json"));
+        r = runCli(base + QStringList{"--checkpoint", dir, "--resume", "--lr", "0.01"});
+        QVERIFY(r.exitCode != 0);
+        VERIFY_CONTAINS(r.err.toStdString(), (dir + "/run.json").toStdString() + " is from another run: the training settings differ");
+        r = runCli(base + QStringList{"--checkpoint", dir, "--resume", "--seed", "2"});
+        QVERIFY(r.exitCode != 0);
+        VERIFY_CONTAINS(r.err.toStdString(), "is from another run: the split plan, the training settings and the training data differ");
+        QStringList loud = base + QStringList{"--checkpoint", dir, "--resume", "--save", model};
+        loud.removeAll("--quiet");
+        r = runCli(loud);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        VERIFY_CONTAINS(r.err.toStdString(), "3 of 3 submodels finished");
+        QVERIFY(!r.err.contains("epoch 1/"));  // loaded, not trained
+        QVERIFY(QFile::exists(model));
+        QVERIFY(!QFile::exists(dir));
     }
 };
 

@@ -63,6 +63,22 @@ void removeRunFiles(const std::string& folder) {
 
 }  // namespace
 
+SplitPlan singleNetworkPlan(const NetworkSpec& spec, std::uint64_t seed, int epochs, Task task, long samples) {
+    SplitPlan p;
+    p.task = task;
+    p.epochs = p.effectiveEpochs = epochs;
+    p.outputs = spec.outputs;
+    p.samples = samples;
+    p.seed = seed;
+    p.original = spec;
+    SubmodelPlan sp;
+    sp.spec = spec;
+    sp.seed = seed;
+    sp.role = "the network";
+    p.submodels.push_back(std::move(sp));
+    return p;
+}
+
 CheckpointRunKey checkpointRunKey(const SplitPlan& plan, const TrainConfig& config, const Dataset& train,
                                   const Dataset* validation) {
     CheckpointRunKey key;
@@ -177,18 +193,20 @@ CheckpointHooks CheckpointStore::hooks() const {
 std::string CheckpointStore::progressText() const {
     const int s = plan_.submodelCount();
     int finished = 0;
-    std::string partial;
+    std::vector<std::string> partial;
     for (int i = 0; i < s; ++i) {
         const auto r = load(i);
         if (!r) continue;
         if (r->finished) ++finished;
         else
-            partial += ", " + std::string(s == 1 ? "the network" : "submodel " + std::to_string(i + 1)) + " after epoch " +
-                       std::to_string(r->state.epochsDone) + " of " + std::to_string(plan_.effectiveEpochs);
+            partial.push_back((s == 1 ? std::string("the network") : "submodel " + std::to_string(i + 1)) + " after epoch " +
+                              std::to_string(r->state.epochsDone) + " of " + std::to_string(plan_.effectiveEpochs));
     }
-    const std::string head = s == 1 ? (finished ? "the network has finished" : "the network has not finished")
-                                    : std::to_string(finished) + " of " + std::to_string(s) + " submodels finished";
-    return head + partial;
+    std::string text;
+    if (s == 1) text = finished ? "the network has finished" : partial.empty() ? "nothing saved yet" : "";
+    else text = std::to_string(finished) + " of " + std::to_string(s) + " submodels finished";
+    for (const auto& p : partial) text += (text.empty() ? "" : ", ") + p;
+    return text;
 }
 
 void CheckpointStore::removeFolder() const noexcept {

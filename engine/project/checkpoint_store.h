@@ -13,6 +13,10 @@ namespace skynnet {
 
 struct Dataset;
 
+// A single network (no split) as the one submodel of a plan: its checkpoints use the same folder
+// and files. seed: the network's initial weights (Network(spec, seed)).
+SplitPlan singleNetworkPlan(const NetworkSpec& spec, std::uint64_t seed, int epochs, Task task, long samples);
+
 // Settings that change no result (kernel threads, report intervals) are left out of the key, so a
 // run resumed with other --threads continues.
 CheckpointRunKey checkpointRunKey(const SplitPlan& plan, const TrainConfig& config, const Dataset& train,
