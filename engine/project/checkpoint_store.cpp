@@ -209,12 +209,12 @@ std::string CheckpointStore::progressText() const {
     return text;
 }
 
-void CheckpointStore::removeFolder() const noexcept {
+void CheckpointStore::removeFolder(const std::string& folder) noexcept {
     try {
-        removeRunFiles(folder_);
-        removeStaleTempFiles(folder_);
+        removeRunFiles(folder);
+        removeStaleTempFiles(folder);
         std::error_code ec;
-        if (fs::is_empty(folder_, ec) && !ec) fs::remove(folder_, ec);
+        if (fs::is_empty(folder, ec) && !ec) fs::remove(folder, ec);
     } catch (...) {
     }
 }

@@ -48,7 +48,8 @@ public:
     std::string progressText() const;
     // After a successful run: the run's files and then the folder, if nothing else is in it.
     // Best effort: never throws (a model already written must not be reported as a failure).
-    void removeFolder() const noexcept;
+    void removeFolder() const noexcept { removeFolder(folder_); }
+    static void removeFolder(const std::string& folder) noexcept;
 
 private:
     CheckpointStore(std::string folder, SplitPlan plan, CheckpointRunKey key);
