@@ -11,6 +11,7 @@
 #include "core/rng.h"
 #include "data/dataset.h"
 #include "project/checkpoint_store.h"
+#include "project/project_file.h"
 #include "split/parallel_trainer.h"
 #include "split/thread_backend.h"
 #include "train/trainer.h"
@@ -149,6 +150,16 @@ CliRun runCliKilledAfter(const QStringList& args, int epoch) {
 QByteArray fileBytes(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The example project in <dir>/<name>/projects, its data in <dir>/<name>/datasets.
+QString copyExampleProject(const QTemporaryDir& dir, const QString& name) {
+    QDir(dir.path()).mkpath(name + "/projects");
+    QDir(dir.path()).mkpath(name + "/datasets");
+    const QString project = dir.filePath(name + "/projects/wine-class-groups.skynnet");
+    QFile::copy(QString::fromStdString(sourcePath("resources/projects/wine-class-groups.skynnet")), project);
+    QFile::copy(QString::fromStdString(sourcePath("resources/datasets/wine.csv")), dir.filePath(name + "/datasets/wine.csv"));
+    return project;
 }
 
 }  // namespace
@@ -488,6 +499,32 @@ private slots:
         QVERIFY(!r.err.contains("epoch 1/"));  // loaded, not trained
         QVERIFY(QFile::exists(model));
         QVERIFY(!QFile::exists(dir));
+    }
+
+    void cliProjectResumesAfterAKill() {
+        QTemporaryDir tmp;
+        const QString whole = copyExampleProject(tmp, "whole"), killed = copyExampleProject(tmp, "killed");
+        const CliRun w = runCli({"train", "--project", whole, "--threads", "2", "--quiet"});
+        QVERIFY2(w.exitCode == 0, qPrintable(w.err));
+        QVERIFY(!QFile::exists(whole + ".checkpoint"));
+        const QByteArray before = fileBytes(killed);
+
+        const CliRun k = runCliKilledAfter({"train", "--project", killed, "--threads", "2", "--quiet"}, 1);
+        QCOMPARE(k.exitCode, -1);
+        QCOMPARE(fileBytes(killed), before);  // the project is only written once the run is done
+        QVERIFY(QFile::exists(killed + ".checkpoint/run.json"));
+        const CliRun refused = runCli({"train", "--project", killed, "--quiet"});
+        QVERIFY(refused.exitCode != 0);
+        VERIFY_CONTAINS(refused.err.toStdString(), "holds the checkpoints of an earlier run: add --resume");
+        const CliRun r = runCli({"train", "--project", killed, "--threads", "1", "--resume"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        VERIFY_CONTAINS(r.err.toStdString(), "resuming from " + (killed + ".checkpoint").toStdString());
+        QVERIFY(!QFile::exists(killed + ".checkpoint"));
+
+        const ProjectData a = loadProject(whole.toStdString()), b = loadProject(killed.toStdString());
+        QVERIFY(a.runs.back().results && b.runs.back().results);
+        QVERIFY(sameBits(a.runs.back().results->combinedTestOutput, b.runs.back().results->combinedTestOutput));
+        QCOMPARE(a.runs.back().results->combinedMetric, b.runs.back().results->combinedMetric);
     }
 };
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "checkpoint_option.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "core/error.h"
@@ -34,6 +35,7 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
         {"--threads", "T", "the budget all submodels share (default: the project's, else all cores)"},
         {"--quiet", "", "no progress on stderr"},
         {"--report", "R", "also write a JSON report of the run to R"},
+        {"--resume", "", "continue the run checkpointed in P.skynnet.checkpoint (by this tool or the app)"},
         {"--help", "", "this help"},
     };
     return specs;
@@ -55,10 +57,12 @@ void rejectTrainOptions(const std::vector<std::string>& words) {
 }
 
 std::string projectHelp() {
-    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json]\n\n"
+    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json] [--resume]\n\n"
            "Trains the project made in the desktop app (its data, network, split options and training\n"
            "settings, as the app would) and saves the trained run into the project file (atomically), so\n"
-           "the app shows it on reopening. Ctrl-C stops and leaves the project file as it was.\n\n" +
+           "the app shows it on reopening. Ctrl-C stops and leaves the project file as it was.\n"
+           "The submodels are checkpointed at each epoch end into P.skynnet.checkpoint/, which --resume\n"
+           "continues after a crash or Ctrl-C; the folder is removed once the run is saved.\n\n" +
            formatOptions(projectOptionSpecs());
 }
 
@@ -152,8 +156,11 @@ int runProjectTraining(const std::vector<std::string>& words) {
     else
         for (const std::string& w : plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
+    const std::optional<CheckpointStore> checkpoints =
+        openCheckpoints(path + ".checkpoint", args.flag("--resume"), quiet, plan, config, train, val);
+    const CheckpointHooks hooks = checkpointHooks(*checkpoints);
     ParallelTrainer trainer(plan, config, std::make_shared<ThreadBackend>(threads));
-    ParallelResult split = trainer.train(train, val, submodelProgress(plan, quiet), &cancel);
+    ParallelResult split = trainer.train(train, val, submodelProgress(plan, quiet), &cancel, &hooks);
     if (split.status == TrainStatus::Cancelled || interrupt.interrupted())
         return interruptedExit(" while the submodels trained");
     if (split.status == TrainStatus::Failed) throw Error(split.error);
@@ -204,6 +211,7 @@ int runProjectTraining(const std::vector<std::string>& words) {
     const Json report = reportOf(path, p, p.runs.back(), threads, r.wallSeconds);
     // The project is saved first (atomically); the report is only written once that succeeded.
     saveProject(path, p);
+    checkpoints->removeFolder();
     if (!reportPath.empty()) writeReportAndModel(reportPath, dumpJson(report, 2) + "\n", "", {});
 
     std::cout << message << "\n";
