@@ -49,7 +49,7 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         {"--weight-decay", "W", "weight decay (default 0)"},
         {"--schedule", "S", "learning-rate schedule: constant, step:EPOCHS:GAMMA or cosine[:MIN_RATE] (default constant)"},
         {"--loss", "NAME", "cross_entropy, binary_cross_entropy, mse or mae (default: from the task)"},
-        {"--scaling", "S", "standardize, minmax or none (default: minmax for images, else standardize)"},
+        {"--scaling", "S", "standardize, minmax (each column its own range), pixel-range (one range for all columns) or none (default: pixel-range for images, else standardize)"},
         {"--validation", "F", "fraction of --data held out for validation; 0 disables (default 0.1)"},
         {"--test-fraction", "F", "fraction of --data held out for testing without --test-data (default 0.2)"},
         {"--early-stopping", "P", "stop after P epochs without a better validation loss, keep the best weights"},

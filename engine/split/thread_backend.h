@@ -1,7 +1,7 @@
 #pragma once
 // Submodels on std::threads in this process: W = min(S, budget) workers, each taking the next
-// submodel from a shared queue until none is left. The kernel threads of the workers add up to at
-// most the budget (never two thread pools fighting over the cores: see architecture.md).
+// submodel from a shared queue, longest first (split/schedule.h), until none is left. The kernel
+// threads of the workers add up to at most the budget (never two thread pools fighting over the cores: see architecture.md).
 #include <vector>
 
 #include "split/worker_pool.h"
