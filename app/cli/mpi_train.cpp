@@ -1,11 +1,23 @@
 #include "mpi_train.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "commands.h"
 #include "core/error.h"
+#include "interrupt.h"
+#include "mpi_launch.h"
 
 #ifdef SKYNNET_HAVE_MPI
 #include <memory>
 
-#include "commands.h"
+#include "io/atomic_file.h"
+
 #include "core/parallel.h"
 #include "data/idx_loader.h"
 #include "distributed/build_id.h"
@@ -19,6 +31,69 @@
 #endif
 
 namespace skynnet::cli {
+namespace {
+
+// The words of the command without --hosts and --ranks (and their values), for every rank.
+std::vector<std::string> withoutLaunchOptions(const std::vector<std::string>& words) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        if (w == "--hosts" || w == "--ranks") {
+            ++i;
+            continue;
+        }
+        if (w.rfind("--hosts=", 0) == 0 || w.rfind("--ranks=", 0) == 0) continue;
+        out.push_back(w);
+    }
+    return out;
+}
+
+// rank -> (host, 1-based submodel or 0) from rank 0's table; empty if it wrote none.
+std::map<int, std::pair<std::string, int>> readAssignments(const std::string& path) {
+    std::map<int, std::pair<std::string, int>> table;
+    std::ifstream in(path);
+    int rank = 0, submodel = 0;
+    std::string host;
+    while (in >> rank >> host >> submodel) table[rank] = {host, submodel};
+    return table;
+}
+
+struct TempFile {
+    std::string path;
+    TempFile() {
+        char name[] = "/tmp/skynnet-mpi-ranks-XXXXXX";
+        const int fd = mkstemp(name);
+        if (fd < 0) throw Error("cannot create a temporary file in /tmp");
+        close(fd);
+        path = name;
+    }
+    ~TempFile() { std::remove(path.c_str()); }
+};
+
+}  // namespace
+
+int runMpiLaunch(const std::vector<std::string>& words, const TrainOptions& o) {
+    if (!haveMpiBackend()) throw Error(noMpiBackend);
+    MpiLaunch launch{o.hostsFile, o.ranks};
+    TempFile assignments;
+    setenv(assignmentsVariable, assignments.path.c_str(), 1);
+    std::vector<std::string> program = {selfExecutable(), "train"};
+    for (const std::string& w : withoutLaunchOptions(words)) program.push_back(w);
+    const MpirunResult r = runMpirun(mpirunCommand(launch, {assignmentsVariable}, program));
+    if (r.exitCode == 0) return exitOk;
+    if (r.interrupted) return interruptedExit(" while the MPI job ran");
+    if (const auto dead = deadRankIn(r.stderrLines)) {
+        const auto table = readAssignments(assignments.path);
+        const auto it = table.find(dead->rank);
+        std::string what = dead->rank == 0 ? " (rank 0, which hands out the submodels)" : " while it had no submodel";
+        if (dead->rank > 0 && it != table.end() && it->second.second > 0)
+            what = " while training submodel " + std::to_string(it->second.second);
+        printError("MPI rank " + std::to_string(dead->rank) + " on host " + dead->host + " was ended by " + dead->how +
+                   what + "; every rank of the job has ended");
+        return exitFailure;
+    }
+    return r.exitCode;
+}
 
 #ifndef SKYNNET_HAVE_MPI
 
@@ -52,6 +127,23 @@ WorkerData prepareWorkerData(const MpiJob& job) {
     d.train = std::move(p.train);
     if (p.validation.size() > 0) d.validation = std::move(p.validation);
     return d;
+}
+
+// Keeps the launching process's table of which rank trains which submodel (readAssignments).
+MpiBackend::AssignmentObserver assignmentTable(const std::string& path) {
+    auto table = std::make_shared<std::map<int, std::pair<std::string, int>>>();
+    return [table, path](int rank, const std::string& host, int index) {
+        (*table)[rank] = {host, index + 1};
+        std::ostringstream text;
+        for (const auto& [r, entry] : *table) text << r << ' ' << entry.first << ' ' << entry.second << '\n';
+        try {
+            AtomicFileWriter w(path);
+            w.write(text.str());
+            w.commit();
+        } catch (const Error& e) {
+            printError(std::string("warning: ") + e.what());  // only the death message loses the submodel
+        }
+    };
 }
 
 // However rank 0 leaves (success, a refused job, bad options), the workers are released first:
@@ -90,6 +182,7 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
     job.threads = o.threadsGiven ? o.threads : 0;
     job.shipData = o.shipData;
     auto backend = std::make_shared<MpiBackend>(session, std::move(job));
+    if (const char* path = std::getenv(assignmentsVariable)) backend->setAssignmentObserver(assignmentTable(path));
     SplitBackend choice;
     choice.backend = backend;
     choice.report = [backend, &session] {

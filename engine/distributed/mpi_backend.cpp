@@ -25,8 +25,9 @@ void finished(SubmodelOutcome& out, int index, const SubmodelEvents& events) {
 
 class Rank0Run {
 public:
-    Rank0Run(MpiSession& s, const SplitPlan& plan, const SubmodelEvents& events, const CancelToken* cancel)
-        : s_(s), plan_(plan), events_(events), cancel_(cancel), busy_(std::size_t(s.size()), -1),
+    Rank0Run(MpiSession& s, const SplitPlan& plan, const SubmodelEvents& events, const CancelToken* cancel,
+             const MpiBackend::AssignmentObserver& observer)
+        : s_(s), plan_(plan), events_(events), cancel_(cancel), observer_(observer), busy_(std::size_t(s.size()), -1),
           hosts_(std::size_t(s.size())), outcomes_(plan.submodels.size()), done_(plan.submodels.size(), false) {
         hosts_[0] = s.host();
     }
@@ -66,7 +67,12 @@ private:
     void assign(int rank) {
         const int index = order_[next_++];
         busy_[std::size_t(rank)] = index;
+        observe(rank, index);
         s_.send(rank, TagAssign, dumpJson(Json::object({{"index", index}})));
+    }
+
+    void observe(int rank, int index) {
+        if (observer_) observer_(rank, hosts_[std::size_t(rank)], index);
     }
 
     void stopAll() {
@@ -124,6 +130,7 @@ private:
             finished(out, index, events_);
             if (out.result.status == TrainStatus::Failed) stopAll();
             if (!stopping_ && next_ < order_.size()) assign(m.source);
+            else observe(m.source, -1);
             return;
         }
         default:
@@ -136,6 +143,7 @@ private:
     const SplitPlan& plan_;
     const SubmodelEvents& events_;
     const CancelToken* cancel_;
+    const MpiBackend::AssignmentObserver& observer_;
     std::vector<int> busy_;  // per rank: the submodel it trains, -1 when idle
     std::vector<std::string> hosts_;
     std::vector<SubmodelOutcome> outcomes_;
@@ -161,7 +169,7 @@ std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Data
                                                const TrainConfig& config, const SubmodelEvents& events,
                                                const CancelToken* cancel) {
     try {
-        Rank0Run run(session_, plan, events, cancel);
+        Rank0Run run(session_, plan, events, cancel, observer_);
         job_.plan = plan;
         job_.config = config;
         job_.config.clockOrigin.reset();

@@ -5,6 +5,8 @@
 // rank that comes free), relays their progress to the SubmodelEvents handlers on the calling
 // thread, and rebuilds each submodel's network from the weights it sends back.
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "distributed/protocol.h"
@@ -28,12 +30,19 @@ public:
                                        const TrainConfig& config, const SubmodelEvents& events,
                                        const CancelToken* cancel) override;
 
+    // Called on rank 0's thread each time a rank is handed a submodel (its 0-based index) and with
+    // -1 once it is free for good, so that whoever launched the job can say which submodel a rank
+    // that died was training: Open MPI ends every rank when one dies, rank 0 included.
+    using AssignmentObserver = std::function<void(int rank, const std::string& host, int index)>;
+    void setAssignmentObserver(AssignmentObserver observer) { observer_ = std::move(observer); }
+
     // After train(): the message bytes each rank sent, rank 0 first.
     const std::vector<std::int64_t>& bytesSentPerRank() const { return bytesSent_; }
 
 private:
     MpiSession& session_;
     MpiJob job_;
+    AssignmentObserver observer_;
     std::vector<std::int64_t> bytesSent_;
 };
 

@@ -39,6 +39,7 @@ enum MpiTag : int {
     TagCancel,
     TagStop,
     TagBye,
+    TagHello,  // mpi-check: a rank's description
 };
 
 // A data file every worker must find with the same content (the training file and its labels).
