@@ -3,6 +3,7 @@
 // every submodel must have trained on a worker rank, and a job the workers cannot run (another
 // build, other data) or a launch without mpirun is refused with a message naming the culprit.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,6 +16,7 @@
 #include <QtTest>
 
 #include <netdb.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -74,6 +76,57 @@ void writeText(const QString& path, const QByteArray& text) {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(text);
 }
+
+// Direct children of a process, from /proc (the ranks are mpirun's children on this machine).
+QList<qint64> childrenOf(qint64 parent) {
+    QList<qint64> out;
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid) continue;
+        QFile stat("/proc/" + entry + "/stat");
+        if (!stat.open(QIODevice::ReadOnly)) continue;
+        const QString text = QString::fromUtf8(stat.readAll());
+        // "pid (name) state ppid ...": the name may hold spaces, so read after its ')'.
+        const QStringList rest = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (rest.size() > 1 && rest[1].toLongLong() == parent) out << pid;
+    }
+    return out;
+}
+
+int mpiRankOf(qint64 pid) {
+    QFile env("/proc/" + QString::number(pid) + "/environ");
+    if (!env.open(QIODevice::ReadOnly)) return -1;
+    for (const QByteArray& v : env.readAll().split('\0'))
+        if (v.startsWith("OMPI_COMM_WORLD_RANK=")) return v.mid(21).toInt();
+    return -1;
+}
+
+// Gone, or ended and waiting to be reaped: not running any more.
+bool ended(qint64 pid) {
+    QFile stat("/proc/" + QString::number(pid) + "/stat");
+    if (!stat.open(QIODevice::ReadOnly)) return true;
+    const QString text = QString::fromUtf8(stat.readAll());
+    const QChar state = text.mid(text.lastIndexOf(')') + 2, 1).at(0);
+    return state == 'Z' || state == 'X';
+}
+
+// Waits until the process's stderr (collected in `err`) holds `text`.
+bool waitForText(QProcess& p, QString& err, const QString& text, int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (!err.contains(text)) {
+        if (p.state() != QProcess::Running || t.elapsed() > hangGuardMs(timeoutMs)) return false;
+        p.waitForReadyRead(200);
+        err += QString::fromUtf8(p.readAllStandardError());
+    }
+    return true;
+}
+
+// A run long enough to be interrupted: minutes if left alone.
+const QStringList longRun = {"train", "--data", "builtin:blobs:classes=10:features=8:samples=20000", "--layers",
+                             "dense:64:relu,dense:64:relu", "--submodels", "3", "--epochs", "3000", "--seed", "3",
+                             "--backend", "mpi"};
 
 bool sameBits(const skynnet::Matrix& a, const skynnet::Matrix& b) {
     return a.rows() == b.rows() && a.cols() == b.cols() &&
@@ -192,6 +245,67 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": runs skynnet 0.1.0 build ");
         VERIFY_CONTAINS(r.err.toStdString(), "install the same build on every machine");
+    }
+
+    // --hosts: skynnet-cli starts mpirun itself. A worker killed mid-run ends the job within
+    // seconds, and the launcher names the rank, the host and the submodel it was training.
+    void deadWorkerIsNamed() {
+        QTemporaryDir dir;
+        const QString hosts = dir.filePath("hosts");
+        writeText(hosts, QByteArray::fromStdString(skynnet::localHostName()) + " slots=2\n");
+        QProcess launcher;
+        launcher.start(SKYNNET_CLI_PATH, longRun + QStringList{"--hosts", hosts, "--ranks", "3", "--save", dir.filePath("m.skym")});
+        QVERIFY(launcher.waitForStarted());
+        QString err;
+        QVERIFY2(waitForText(launcher, err, "started on rank 2 ", 120000), qPrintable(err));
+        const QRegularExpression started(R"(submodel (\d)/3: started on rank 2 )");
+        const QString submodel = started.match(err).captured(1);
+        const QList<qint64> mpirun = childrenOf(launcher.processId());
+        QCOMPARE(mpirun.size(), 1);
+        const QList<qint64> ranks = childrenOf(mpirun[0]);
+        QCOMPARE(ranks.size(), 3);
+        qint64 victim = -1;
+        for (qint64 pid : ranks)
+            if (mpiRankOf(pid) == 2) victim = pid;
+        QVERIFY(victim > 0);
+        QVERIFY(::kill(pid_t(victim), SIGKILL) == 0);
+        QVERIFY(launcher.waitForFinished(hangGuardMs(60000)));
+        err += QString::fromUtf8(launcher.readAllStandardError());
+        QCOMPARE(launcher.exitCode(), 1);
+        VERIFY_CONTAINS(err.toStdString(), "skynnet-cli: MPI rank 2 on host " + skynnet::localHostName() +
+                                               " was ended by signal 9 (Killed) while training submodel " +
+                                               submodel.toStdString() + "; every rank of the job has ended");
+        for (qint64 pid : ranks) QVERIFY2(ended(pid), qPrintable(QString::number(pid)));
+        QVERIFY(!QFile::exists(dir.filePath("m.skym")));
+    }
+
+    // SIGTERM to the launcher (the app's Stop) or to mpirun itself ends every rank.
+    void terminatedRunLeavesNoProcess() {
+        for (const bool toMpirun : {false, true}) {
+            QTemporaryDir dir;
+            const QString hosts = dir.filePath("hosts");
+            writeText(hosts, QByteArray::fromStdString(skynnet::localHostName()) + " slots=2\n");
+            QProcess launcher;
+            launcher.start(SKYNNET_CLI_PATH, longRun + QStringList{"--hosts", hosts, "--ranks", "3"});
+            QVERIFY(launcher.waitForStarted());
+            QString err;
+            QVERIFY2(waitForText(launcher, err, "started on rank 2 ", 120000), qPrintable(err));
+            const QList<qint64> mpirun = childrenOf(launcher.processId());
+            QCOMPARE(mpirun.size(), 1);
+            const QList<qint64> ranks = childrenOf(mpirun[0]);
+            QCOMPARE(ranks.size(), 3);
+            QVERIFY(::kill(pid_t(toMpirun ? mpirun[0] : launcher.processId()), SIGTERM) == 0);
+            QVERIFY(launcher.waitForFinished(hangGuardMs(60000)));
+            err += QString::fromUtf8(launcher.readAllStandardError());
+            if (!toMpirun) {
+                QCOMPARE(launcher.exitCode(), 130);
+                VERIFY_CONTAINS(err.toStdString(), "skynnet-cli: interrupted while the MPI job ran; no output written");
+            } else {
+                QVERIFY(launcher.exitCode() != 0);
+            }
+            QVERIFY(ended(mpirun[0]));
+            for (qint64 pid : ranks) QVERIFY2(ended(pid), qPrintable(QString::number(pid)));
+        }
     }
 
     void refusedWithoutLauncher() {
