@@ -229,6 +229,38 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("m.skym")));
     }
 
+    // --ship-data: the worker's folder has no data file; rank 0 sends each submodel's rows and the
+    // model equals the thread backend's. Without --ship-data the worker says what is missing.
+    void shippedRowsNeedNoFiles() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("a") && QDir(dir.path()).mkpath("b"));
+        QByteArray csv = "x,y,z,label\n";
+        for (int i = 0; i < 300; ++i)
+            csv += QByteArray::number((i * 37) % 101) + "," + QByteArray::number((i * 53) % 89) + "," +
+                   QByteArray::number(i % 13) + "," + "abcd"[i % 4] + "\n";
+        writeText(dir.filePath("a/d.csv"), csv);
+        const QStringList train = {"train", "--data", "d.csv", "--layers", "dense:16:relu", "--submodels", "3",
+                                   "--epochs", "6", "--seed", "2"};
+        const QStringList mpi = QStringList{SKYNNET_CLI_PATH} + train + QStringList{"--backend", "mpi", "--save", dir.filePath("mpi.skym")};
+        CliRun r = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + mpi + QStringList{"--ship-data"} +
+                             QStringList{":", "-np", "2", "-wdir", dir.filePath("b")} + mpi + QStringList{"--ship-data"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString here = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.filePath("a")));
+        r = runCli(train + QStringList{"--save", dir.filePath("threads.skym")});
+        QVERIFY(QDir::setCurrent(here));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto a = skynnet::loadCombinedModel(dir.filePath("mpi.skym").toStdString());
+        const auto b = skynnet::loadCombinedModel(dir.filePath("threads.skym").toStdString());
+        QCOMPARE(a.submodelCount(), 3);
+        QVERIFY(a.weights == b.weights);
+
+        r = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + mpi + QStringList{":", "-np", "1", "-wdir", dir.filePath("b")} + mpi);
+        QCOMPARE(r.exitCode, 1);
+        VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": ");
+        VERIFY_CONTAINS(r.err.toStdString(), "d.csv does not exist (every rank reads the data from the same path; or use --ship-data)");
+    }
+
     // A worker running another build (here: the same program with one byte appended) refuses.
     void workerWithOtherBuildRefuses() {
         QTemporaryDir dir;

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "distributed/mpi_session.h"
+#include "distributed/shipped_rows.h"
 #include "distributed/submodel_order.h"
 #include "project/project_json.h"
 
@@ -30,6 +31,12 @@ public:
         : s_(s), plan_(plan), events_(events), cancel_(cancel), observer_(observer), busy_(std::size_t(s.size()), -1),
           hosts_(std::size_t(s.size())), outcomes_(plan.submodels.size()), done_(plan.submodels.size(), false) {
         hosts_[0] = s.host();
+    }
+
+    // With --ship-data, assignments carry the submodel's rows.
+    void shipFrom(const Dataset& train, const Dataset* validation) {
+        shipTrain_ = &train;
+        shipValidation_ = validation;
     }
 
     void sendJob(const MpiJob& job) {
@@ -69,6 +76,11 @@ private:
         busy_[std::size_t(rank)] = index;
         observe(rank, index);
         s_.send(rank, TagAssign, dumpJson(Json::object({{"index", index}})));
+        if (shipTrain_) {
+            const EncodedRows rows = encodeShippedRows(plan_, index, *shipTrain_, shipValidation_);
+            s_.send(rank, TagShippedRows, rows.json);
+            s_.send(rank, TagShippedFloats, rows.floats);
+        }
     }
 
     void observe(int rank, int index) {
@@ -150,6 +162,8 @@ private:
     std::vector<bool> done_;
     std::vector<int> order_;
     std::size_t next_ = 0;
+    const Dataset* shipTrain_ = nullptr;
+    const Dataset* shipValidation_ = nullptr;
     bool stopping_ = false;  // cancelled, or a submodel failed: nothing more is handed out
 };
 
@@ -165,7 +179,7 @@ MpiBackend::MpiBackend(MpiSession& session, MpiJob job) : session_(session), job
 
 int MpiBackend::workers(int submodels) const { return std::max(1, std::min(submodels, session_.size() - 1)); }
 
-std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Dataset&, const Dataset*,
+std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                                const TrainConfig& config, const SubmodelEvents& events,
                                                const CancelToken* cancel) {
     try {
@@ -173,6 +187,7 @@ std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Data
         job_.plan = plan;
         job_.config = config;
         job_.config.clockOrigin.reset();
+        if (job_.shipData) run.shipFrom(train, validation);
         run.sendJob(job_);
         std::vector<SubmodelOutcome> outcomes = run.run();
         stopWorkers(session_, &bytesSent_);
