@@ -189,7 +189,8 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
         return Json::object({{"name", "mpi"},
                              {"ranks", session.size()},
                              {"build", buildId()},
-                             {"bytes_sent_per_rank", backend->bytesSentPerRank()}});
+                             {"bytes_sent_per_rank", backend->bytesSentPerRank()},
+                             {"rank0_cpu_seconds", backend->rank0CpuSeconds()}});
     };
     return runSplitTraining(args, o, start, choice);
 }

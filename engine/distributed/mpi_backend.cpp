@@ -7,6 +7,7 @@
 #include "distributed/shipped_rows.h"
 #include "distributed/submodel_order.h"
 #include "project/project_json.h"
+#include "train/resources.h"
 
 namespace skynnet {
 namespace {
@@ -182,6 +183,7 @@ int MpiBackend::workers(int submodels) const { return std::max(1, std::min(submo
 std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                                const TrainConfig& config, const SubmodelEvents& events,
                                                const CancelToken* cancel) {
+    const double cpuBefore = processCpuSeconds();
     try {
         Rank0Run run(session_, plan, events, cancel, observer_);
         job_.plan = plan;
@@ -191,6 +193,7 @@ std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Data
         run.sendJob(job_);
         std::vector<SubmodelOutcome> outcomes = run.run();
         stopWorkers(session_, &bytesSent_);
+        rank0Cpu_ = processCpuSeconds() - cpuBefore;
         return outcomes;
     } catch (...) {
         stopWorkers(session_, &bytesSent_);

@@ -38,12 +38,15 @@ public:
 
     // After train(): the message bytes each rank sent, rank 0 first.
     const std::vector<std::int64_t>& bytesSentPerRank() const { return bytesSent_; }
+    // After train(): rank 0's CPU seconds during it (its waits sleep: this stays near zero).
+    double rank0CpuSeconds() const { return rank0Cpu_; }
 
 private:
     MpiSession& session_;
     MpiJob job_;
     AssignmentObserver observer_;
     std::vector<std::int64_t> bytesSent_;
+    double rank0Cpu_ = 0;
 };
 
 // Tells every worker there is no (more) work and waits until each has said goodbye, so that no
