@@ -19,9 +19,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cli_support.h"
+#include "core/parallel.h"
 #include "core/rng.h"
 #include "split/combined_model_file.h"
 #include "split/worker_pool.h"
@@ -168,7 +170,9 @@ private slots:
 
         // Every submodel started on a worker rank, each rank on its own submodel (3 for 3).
         QSet<QString> ranks;
-        const QRegularExpression started(R"(submodel (\d)/3: started on rank (\d) \((.+)\) \()");
+        // Three workers share this host's cores.
+        const int threadsEach = std::max(1, skynnet::hardwareThreads() / 3);
+        const QRegularExpression started(QString(R"(submodel (\d)/3: started on rank (\d) \((.+), %1 threads?\) \()").arg(threadsEach));
         for (const QString& line : mpi.errLines()) {
             const auto m = started.match(line);
             if (!m.hasMatch()) continue;
@@ -203,7 +207,11 @@ private slots:
         QTemporaryDir dir;
         const CliRun mpi = runMpi(2, splitRun + QStringList{"--backend", "mpi", "--save", dir.filePath("a.skym")});
         QVERIFY2(mpi.exitCode == 0, qPrintable(mpi.err));
-        QCOMPARE(mpi.err.count(QRegularExpression("started on rank 1 ")), 3);
+        // The one worker on this host takes its cores; --threads sets them.
+        QCOMPARE(mpi.err.count(QRegularExpression(QString("started on rank 1 \\(.*, %1 threads?\\)").arg(skynnet::hardwareThreads()))), 3);
+        const CliRun given = runMpi(2, splitRun + QStringList{"--backend", "mpi", "--threads", "3"});
+        QVERIFY2(given.exitCode == 0, qPrintable(given.err));
+        QCOMPARE(given.err.count(QRegularExpression("started on rank 1 \\(.*, 3 threads\\)")), 3);
         const CliRun threads = runCli(splitRun + QStringList{"--threads", "1", "--save", dir.filePath("b.skym")});
         QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
         const auto a = skynnet::loadCombinedModel(dir.filePath("a.skym").toStdString());

@@ -97,6 +97,10 @@ std::string trainHelp() {
            "\nWith --submodels N the network is split (see 'skynnet-cli plan --help'): the submodels train in\n"
            "parallel on --threads cores and the report adds the plan, every submodel's figures, the combined\n"
            "model's metrics and, with --baseline, the original model's.\n"
+           "\nWith --backend mpi the submodels train on the ranks of an MPI job: run the command under\n"
+           "'mpirun -np K' (or srun), or add --hosts FILE --ranks K to have it start mpirun itself. Rank 0 hands\n"
+           "the submodels out and writes the report and model; every rank reads --data from the same path\n"
+           "(checked by hash) unless --ship-data sends the rows. MPI traffic is not encrypted.\n"
            "\nWith --project P.skynnet a project made in the desktop app is trained and the run saved into it\n"
            "(see 'skynnet-cli train --project P --help').\n";
 }
