@@ -193,6 +193,9 @@ std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Data
         run.sendJob(job_);
         std::vector<SubmodelOutcome> outcomes = run.run();
         stopWorkers(session_, &bytesSent_);
+        // The job ends here: waiting in MPI_Finalize, Open MPI's workers poll (about a tenth of a
+        // core each), which would slow down whatever rank 0 does next (testing, the baseline).
+        session_.finish();
         rank0Cpu_ = processCpuSeconds() - cpuBefore;
         return outcomes;
     } catch (...) {

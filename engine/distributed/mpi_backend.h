@@ -25,7 +25,8 @@ public:
     std::string name() const override { return "mpi"; }
     int workers(int submodels) const override;
     // Throws Error when a worker refuses the job (another build, other data: the message names
-    // its rank and host). Stops every worker before it returns or throws.
+    // its rank and host). Stops every worker before it returns or throws, and on success ends the
+    // MPI session (MPI_Finalize) too: a backend trains once.
     std::vector<SubmodelOutcome> train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                        const TrainConfig& config, const SubmodelEvents& events,
                                        const CancelToken* cancel) override;
