@@ -15,6 +15,7 @@
 
 #ifdef SKYNNET_HAVE_MPI
 #include <memory>
+#include <optional>
 
 #include "io/atomic_file.h"
 
@@ -119,14 +120,31 @@ std::vector<DataFileCheck> dataFiles(const TrainOptions& o) {
     return files;
 }
 
-WorkerData prepareWorkerData(const MpiJob& job) {
-    const JsonField options(job.options, "MPI job");
-    const Args args = Args::parse(options.at("words").get<std::vector<std::string>>(), trainOptionSpecs());
-    PreparedData p = prepareData(parseTrainOptions(args), DataUse::Submodels);
+WorkerData prepareWorkerData(const std::vector<std::string>& words) {
+    PreparedData p = prepareData(parseTrainOptions(Args::parse(words, trainOptionSpecs())), DataUse::Submodels);
     WorkerData d;
     d.train = std::move(p.train);
     if (p.validation.size() > 0) d.validation = std::move(p.validation);
     return d;
+}
+
+// A worker's life. It prepares the data from its own command line while rank 0 prepares and
+// plans (the same work, done at once instead of one after the other) and uses it when the job
+// asks for exactly that; a job with other options is prepared from the job's.
+void serveAsWorker(MpiSession& session, const std::vector<std::string>& words, const TrainOptions& o) {
+    std::optional<WorkerData> early;
+    if (!o.shipData) {
+        try {
+            early = prepareWorkerData(words);
+        } catch (const std::exception&) {
+            // Reported below, with this rank and host, if the job needs that data.
+        }
+    }
+    runMpiWorker(session, skynnetVersion, [&](const MpiJob& job) {
+        const auto jobWords = JsonField(job.options, "MPI job").at("words").get<std::vector<std::string>>();
+        if (early && jobWords == words) return std::move(*early);
+        return prepareWorkerData(jobWords);
+    });
 }
 
 // Keeps the launching process's table of which rank trains which submodel (readAssignments).
@@ -167,7 +185,7 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
                    std::chrono::steady_clock::time_point start) {
     MpiSession session;
     if (session.rank() > 0) {
-        runMpiWorker(session, skynnetVersion, prepareWorkerData);
+        serveAsWorker(session, words, o);
         return exitOk;
     }
     WorkerRelease release{session};
