@@ -348,6 +348,38 @@ private slots:
         }
     }
 
+    // mpi-check starts its own short job: one JSON line per rank, what the app's Check button reads.
+    void mpiCheckListsEveryRank() {
+        QTemporaryDir dir;
+        const QString hosts = dir.filePath("hosts");
+        writeText(hosts, "# this machine\n" + QByteArray::fromStdString(skynnet::localHostName()) + " slots=2\n");
+        const CliRun r = runCli({"mpi-check", "--hosts", hosts, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);  // the two slots and rank 0
+        QString build;
+        for (int i = 0; i < lines.size(); ++i) {
+            const QJsonObject o = QJsonDocument::fromJson(lines[i].toUtf8()).object();
+            QCOMPARE(o.keys(), (QStringList{"build", "cores", "host", "rank", "version"}));
+            QCOMPARE(o["rank"].toInt(), i);
+            QCOMPARE(o["host"].toString(), QString::fromStdString(skynnet::localHostName()));
+            QCOMPARE(o["cores"].toInt(), skynnet::hardwareThreads());
+            QCOMPARE(o["version"].toString(), QString("0.1.0"));
+            QCOMPARE(o["build"].toString().size(), 16);
+            if (i == 0) build = o["build"].toString();
+            QCOMPARE(o["build"].toString(), build);
+        }
+        const CliRun text = runCli({"mpi-check", "--ranks", "2"});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+        QVERIFY2(text.out.startsWith("rank 0: host " + QString::fromStdString(skynnet::localHostName()) + ", "), qPrintable(text.out));
+        QCOMPARE(text.out.count('\n'), 2);
+
+        writeText(hosts, QByteArray::fromStdString(skynnet::localHostName()) + " slots=two\n");
+        const CliRun bad = runCli({"mpi-check", "--hosts", hosts});
+        QCOMPARE(bad.exitCode, 1);
+        VERIFY_CONTAINS(bad.err.toStdString(), hosts.toStdString() + ":1: expected slots=N with a whole number N");
+    }
+
     void refusedWithoutLauncher() {
         const CliRun r = runCli(splitRun + QStringList{"--backend", "mpi"});
         QCOMPARE(r.exitCode, 1);
