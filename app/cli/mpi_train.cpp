@@ -59,6 +59,13 @@ std::map<int, std::pair<std::string, int>> readAssignments(const std::string& pa
     return table;
 }
 
+std::string resumeHint(const TrainOptions& o) {
+    if (o.checkpointDir.empty())
+        return "; with --save MODEL or --checkpoint DIR the submodels that finish are kept for --resume";
+    return "; the submodels that finished are checkpointed in " + o.checkpointDir +
+           ": run the same command with --resume to train only the missing ones";
+}
+
 struct TempFile {
     std::string path;
     TempFile() {
@@ -90,7 +97,7 @@ int runMpiLaunch(const std::vector<std::string>& words, const TrainOptions& o) {
         if (dead->rank > 0 && it != table.end() && it->second.second > 0)
             what = " while training submodel " + std::to_string(it->second.second);
         printError("MPI rank " + std::to_string(dead->rank) + " on host " + dead->host + " was ended by " + dead->how +
-                   what + "; every rank of the job has ended");
+                   what + "; every rank of the job has ended" + resumeHint(o));
         return exitFailure;
     }
     return r.exitCode;

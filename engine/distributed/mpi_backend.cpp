@@ -1,11 +1,12 @@
 #include "distributed/mpi_backend.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/error.h"
 #include "distributed/mpi_session.h"
 #include "distributed/shipped_rows.h"
-#include "distributed/submodel_order.h"
+#include "split/schedule.h"
 #include "project/project_json.h"
 #include "train/resources.h"
 
@@ -58,8 +59,26 @@ public:
         if (!refusal.empty()) throw Error(refusal);
     }
 
+    // Finished submodels of an earlier run, from the checkpoint: never handed out.
+    void loadFinished(const CheckpointHooks* checkpoint) {
+        checkpoint_ = checkpoint;
+        if (!checkpoint || !checkpoint->load) return;
+        for (int i = 0; i < plan_.submodelCount(); ++i) {
+            const std::optional<SubmodelResume> saved = checkpoint->load(i);
+            if (!saved || !saved->finished) continue;
+            SubmodelOutcome& out = outcomes_[std::size_t(i)];
+            const SubmodelPlan& sp = plan_.submodels[std::size_t(i)];
+            out.network = Network(sp.spec, sp.seed);
+            out.network.setFlatWeights(saved->weights);
+            out.result = saved->result;
+            done_[std::size_t(i)] = true;
+            finished(out, i, events_);
+        }
+    }
+
     std::vector<SubmodelOutcome> run() {
-        order_ = longestFirstOrder(plan_);
+        for (int i : longestFirst(plan_))
+            if (!done_[std::size_t(i)]) order_.push_back(i);
         for (int r = 1; r < s_.size() && next_ < order_.size(); ++r) assign(r);
         while (std::any_of(busy_.begin(), busy_.end(), [](int i) { return i >= 0; })) {
             const MpiMessage m = s_.receive(-1, -1, [this] { checkCancel(); });
@@ -140,6 +159,7 @@ private:
             out.network.setFlatWeights(weights);
             done_[std::size_t(index)] = true;
             busy_[std::size_t(m.source)] = -1;
+            save(out, index);
             finished(out, index, events_);
             if (out.result.status == TrainStatus::Failed) stopAll();
             if (!stopping_ && next_ < order_.size()) assign(m.source);
@@ -149,6 +169,17 @@ private:
         default:
             throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from " +
                         rankName(m.source, hosts_[std::size_t(m.source)]));
+        }
+    }
+
+    void save(SubmodelOutcome& out, int index) {
+        const bool done = out.result.status == TrainStatus::Completed || out.result.status == TrainStatus::EarlyStopped;
+        if (!done || !checkpoint_ || !checkpoint_->saveFinished) return;
+        try {
+            checkpoint_->saveFinished(index, out);
+        } catch (const std::exception& e) {
+            out.result.status = TrainStatus::Failed;
+            out.result.error = "submodel " + std::to_string(index + 1) + ": " + e.what();
         }
     }
 
@@ -165,6 +196,7 @@ private:
     std::size_t next_ = 0;
     const Dataset* shipTrain_ = nullptr;
     const Dataset* shipValidation_ = nullptr;
+    const CheckpointHooks* checkpoint_ = nullptr;
     bool stopping_ = false;  // cancelled, or a submodel failed: nothing more is handed out
 };
 
@@ -182,7 +214,7 @@ int MpiBackend::workers(int submodels) const { return std::max(1, std::min(submo
 
 std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                                const TrainConfig& config, const SubmodelEvents& events,
-                                               const CancelToken* cancel) {
+                                               const CancelToken* cancel, const CheckpointHooks* checkpoint) {
     const double cpuBefore = processCpuSeconds();
     try {
         Rank0Run run(session_, plan, events, cancel, observer_);
@@ -190,6 +222,7 @@ std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Data
         job_.config = config;
         job_.config.clockOrigin.reset();
         if (job_.shipData) run.shipFrom(train, validation);
+        run.loadFinished(checkpoint);
         run.sendJob(job_);
         std::vector<SubmodelOutcome> outcomes = run.run();
         stopWorkers(session_, &bytesSent_);

@@ -27,9 +27,13 @@ public:
     // Throws Error when a worker refuses the job (another build, other data: the message names
     // its rank and host). Stops every worker before it returns or throws, and on success ends the
     // MPI session (MPI_Finalize) too: a backend trains once.
+    // checkpoint: submodels it holds as finished are loaded, not sent out; each submodel that
+    // finishes is saved through it on rank 0 as it arrives (a dead rank ends the whole job, so
+    // that is what survives). Epoch states stay with the workers: a submodel that had not
+    // finished trains again from its start, which ends with the same weights.
     std::vector<SubmodelOutcome> train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                        const TrainConfig& config, const SubmodelEvents& events,
-                                       const CancelToken* cancel) override;
+                                       const CancelToken* cancel, const CheckpointHooks* checkpoint = nullptr) override;
 
     // Called on rank 0's thread each time a rank is handed a submodel (its 0-based index) and with
     // -1 once it is free for good, so that whoever launched the job can say which submodel a rank
