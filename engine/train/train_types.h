@@ -66,6 +66,10 @@ struct TrainCallbacks {
     std::function<void(const EpochStats&)> onEpoch;
     std::function<void(const BatchProgress&)> onBatch;
     std::function<void(const ResourceSample&)> onResources;
+    // Asked before each batch: the kernel threads for it and the epoch's evaluations, so a
+    // scheduler can hand a running model the cores others freed (the floats do not change).
+    // Unset, or an answer of 0: TrainConfig::threads.
+    std::function<int()> kernelThreads;
 };
 
 enum class TrainStatus { Completed, EarlyStopped, Cancelled, Failed };

@@ -8,6 +8,7 @@
 #include "core/cancel.h"
 #include "model/network.h"
 #include "train/batch_split.h"
+#include "train/row_view.h"
 #include "train/train_types.h"
 
 namespace skynnet {
@@ -34,9 +35,16 @@ public:
     // The whole run, with early stopping and restore-best if configured.
     TrainResult fit(const Matrix& x, const Matrix& y, const Matrix* xVal = nullptr, const Matrix* yVal = nullptr,
                     const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
+    // The same on rows of shared matrices, without copying them: y and yVal hold one target row
+    // per view row, in the view's order. The same rows give the same floats as copies of them.
+    EpochOutcome trainEpoch(const RowView& x, const Matrix& y, const RowView* xVal, const Matrix* yVal,
+                            const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
+    TrainResult fit(const RowView& x, const Matrix& y, const RowView* xVal = nullptr, const Matrix* yVal = nullptr,
+                    const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
 
     // A cancelled token makes it return early with an empty output (cancelled() tells).
     Evaluation evaluate(const Matrix& x, const Matrix& y, const CancelToken* cancel = nullptr);
+    Evaluation evaluate(const RowView& x, const Matrix& y, const CancelToken* cancel = nullptr);
     int epochsDone() const { return epoch_; }
     std::int64_t modelBytes() const;
     const Loss& loss() const { return *loss_; }
@@ -60,7 +68,7 @@ private:
     std::chrono::steady_clock::time_point start_, lastResources_;
     double cpuStart_ = 0;
     std::int64_t peakModelBytes_ = 0;
-    std::int64_t dataBytes_ = 0;  // of the matrices the last trainEpoch was given
+    std::int64_t dataBytes_ = 0;  // of the rows the last trainEpoch was given
 };
 
 }  // namespace skynnet
