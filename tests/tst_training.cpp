@@ -568,6 +568,14 @@ private slots:
         QCOMPARE(ev.loss, ec.loss);
         // A view's rows must match its targets, as a matrix's must.
         VERIFY_CONTAINS(errorOf([&] { byView.trainEpoch(view, yvc, nullptr, nullptr); }), "600 samples but 1250 target rows");
+        // And its rows must lie inside its matrix.
+        std::vector<int> outside = rows;
+        outside.back() = 900;
+        const RowView bad{&x, &outside};
+        VERIFY_CONTAINS(errorOf([&] { byView.trainEpoch(bad, yc, nullptr, nullptr); }),
+                        "training row 900 is outside the data's 900 rows");
+        VERIFY_CONTAINS(errorOf([&] { byView.trainEpoch(view, yc, &bad, &yc); }), "validation row 900 is outside");
+        VERIFY_CONTAINS(errorOf([&] { byView.evaluate(bad, yc); }), "evaluation row 900 is outside");
         CancelToken stopped;
         stopped.cancel();
         QCOMPARE(byView.evaluate(valView, yvc, &stopped).output.rows(), Index(0));

@@ -32,6 +32,15 @@ std::int64_t dataBytesOf(const RowView& x, const Matrix& y, const RowView* xVal,
     return x.bytes() + matrixBytes(y) + (xVal ? xVal->bytes() : 0) + (yVal ? matrixBytes(*yVal) : 0);
 }
 
+// A wrong row list would read outside the shared matrix: refused like a size mismatch.
+void requireRowsInside(const RowView& x, const char* what) {
+    if (!x.rows) return;
+    for (const int r : *x.rows)
+        if (r < 0 || r >= x.matrix->rows())
+            throw Error(std::string(what) + " row " + std::to_string(r) + " is outside the data's " +
+                        std::to_string(x.matrix->rows()) + " rows");
+}
+
 // Network::predict's chunks, gathered from the view: the same products, so the same floats.
 constexpr Index kPredictChunk = 1024;
 Matrix predictRows(Network& net, const RowView& x, const CancelToken* cancel) {
@@ -138,6 +147,8 @@ Trainer::EpochOutcome Trainer::trainEpoch(const RowView& x, const Matrix& y, con
     if (x.size() != y.rows())
         throw Error(std::to_string(x.size()) + " samples but " + std::to_string(y.rows()) + " target rows");
     if (x.size() == 0) throw Error("no training samples");
+    requireRowsInside(x, "training");
+    if (xVal) requireRowsInside(*xVal, "validation");
     dataBytes_ = dataBytesOf(x, y, xVal, yVal);
     optimizer_->startEpoch(epoch_);
     const auto epochStart = Clock::now();
@@ -265,6 +276,7 @@ Evaluation Trainer::evaluate(const Matrix& x, const Matrix& y, const CancelToken
 }
 
 Evaluation Trainer::evaluate(const RowView& x, const Matrix& y, const CancelToken* cancel) {
+    requireRowsInside(x, "evaluation");
     Evaluation e;
     e.output = predictRows(net_, x, cancel);
     if (cancel && cancel->cancelled()) return e;
