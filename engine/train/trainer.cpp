@@ -105,9 +105,16 @@ double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
         step = forwardBackward(net_, *loss_, task_, x, y, x.rows(), grad_);
     }
     ++steps_;
+    peakThreads_ = std::max(peakThreads_, kernelThreads());
     lastBatchMetricSum_ = step.metricSum;
     optimizer_->step(params_);
     return step.loss;
+}
+
+double Trainer::cpuSeconds() const {
+    // The team of the most threads any batch had: cores handed over mid-training count too.
+    const KernelThreadScope team(std::max(kernelThreads(), peakThreads_));
+    return workerCpuSeconds();
 }
 
 std::int64_t Trainer::modelBytes() const {
@@ -125,7 +132,7 @@ void Trainer::maybeReportResources(const TrainCallbacks& callbacks, bool force) 
     lastResources_ = Clock::now();
     ResourceSample s;
     s.elapsedSeconds = secondsSince(config_.clockOrigin.value_or(start_));
-    s.cpuSeconds = workerCpuSeconds() - cpuStart_;
+    s.cpuSeconds = cpuSeconds() - cpuStart_;
     // The high-water mark: the last, shorter batch of an epoch shrinks the buffers for a moment,
     // which would draw a saw-tooth that is not memory anyone could reclaim.
     s.modelBytes = peakModelBytes_;
@@ -229,7 +236,7 @@ TrainResult Trainer::fit(const RowView& x, const Matrix& y, const RowView* xVal,
     const KernelThreadScope threads(config_.threads);
     TrainResult result;
     start_ = lastResources_ = Clock::now();
-    cpuStart_ = workerCpuSeconds();
+    cpuStart_ = cpuSeconds();
     dataBytes_ = dataBytesOf(x, y, xVal, yVal);
     maybeReportResources(callbacks, true);  // where this model starts on the run's clock
     const bool validating = xVal && yVal && xVal->size() > 0;
@@ -265,7 +272,7 @@ TrainResult Trainer::fit(const RowView& x, const Matrix& y, const RowView* xVal,
     if (es.enabled && es.restoreBest && !bestWeights.empty() && result.status != TrainStatus::Failed)
         net_.setFlatWeights(bestWeights);
     result.wallSeconds = secondsSince(start_);
-    result.cpuSeconds = workerCpuSeconds() - cpuStart_;
+    result.cpuSeconds = cpuSeconds() - cpuStart_;
     result.peakModelBytes = peakModelBytes_;
     result.dataBytes = dataBytes_;
     return result;

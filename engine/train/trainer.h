@@ -51,6 +51,7 @@ public:
 
 private:
     void maybeReportResources(const TrainCallbacks& callbacks, bool force);
+    double cpuSeconds() const;  // of the calling thread and its kernel team
 
     Network& net_;
     TrainConfig config_;
@@ -67,6 +68,7 @@ private:
     std::unique_ptr<BatchSplit> split_;  // with several kernel threads
     std::chrono::steady_clock::time_point start_, lastResources_;
     double cpuStart_ = 0;
+    int peakThreads_ = 1;  // the most kernel threads a batch had
     std::int64_t peakModelBytes_ = 0;
     std::int64_t dataBytes_ = 0;  // of the rows the last trainEpoch was given
 };
