@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include "checkpoint_option.h"
 #include "commands.h"
 #include "core/error.h"
 #include "core/parallel.h"
@@ -62,9 +63,29 @@ int runTrain(const std::vector<std::string>& words) {
     if (!o.quiet) announce(data, spec, o.threads);
     const bool validating = data.validation.size() > 0;
     const Matrix yTrain = data.train.targetMatrix(), yValidation = data.validation.targetMatrix();
-    const TrainResult result =
-        trainer.fit(data.train.features, yTrain, validating ? &data.validation.features : nullptr,
-                    validating ? &yValidation : nullptr, progressCallbacks(data.task(), config.epochs, o.quiet), &cancel);
+    TrainCallbacks callbacks = progressCallbacks(data.task(), config.epochs, o.quiet);
+    // Checkpoints: the network is submodel 0 of a one-model run.
+    const SplitPlan single = singleNetworkPlan(spec, o.config.seed, config.epochs, data.task(), long(data.train.size()));
+    const std::optional<CheckpointStore> checkpoints =
+        openCheckpoints(o, single, config, data.train, validating ? &data.validation : nullptr);
+    std::optional<CheckpointHooks> hooks;
+    std::optional<SubmodelResume> resume;
+    if (checkpoints) {
+        hooks = checkpointHooks(*checkpoints);
+        resume = hooks->load(0);
+        if (resume) network.setFlatWeights(resume->weights);
+        callbacks.onCheckpoint = [&](const TrainerState& s) { hooks->saveEpoch(0, network, s); };
+    }
+    TrainResult result;
+    if (resume && resume->finished) {
+        result = resume->result;
+    } else {
+        if (resume) trainer.resumeFrom(resume->state);
+        result = trainer.fit(data.train.features, yTrain, validating ? &data.validation.features : nullptr,
+                             validating ? &yValidation : nullptr, callbacks, &cancel);
+        if (hooks && (result.status == TrainStatus::Completed || result.status == TrainStatus::EarlyStopped))
+            hooks->saveFinished(0, SubmodelOutcome{network, result});
+    }
     if (result.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(epochsDone(result));
     if (result.status == TrainStatus::Failed) throw Error(result.error);
     if (result.status == TrainStatus::EarlyStopped && !o.quiet)
@@ -95,6 +116,7 @@ int runTrain(const std::vector<std::string>& words) {
     if (interrupt.interrupted()) return interruptedExit(epochsDone(result));
     writeReportAndModel(o.reportPath, dumpJson(report, 2) + "\n", o.savePath,
                         [&](const std::string& path) { saveModel(path, *model); });
+    if (checkpoints && !o.savePath.empty()) checkpoints->removeFolder();
 
     if (test) std::cout << "test " << headline(*test) << "\n";
     else std::cout << "no test set (--test-fraction 0 and no --test-data)\n";

@@ -24,7 +24,8 @@ std::vector<int> ThreadBackend::kernelThreadsPerWorker(int submodels, int budget
 
 std::vector<SubmodelOutcome> ThreadBackend::train(const SplitPlan& plan, const Dataset& train,
                                                   const Dataset* validation, const TrainConfig& config,
-                                                  const SubmodelEvents& events, const CancelToken* cancel) {
+                                                  const SubmodelEvents& events, const CancelToken* cancel,
+                                                  const CheckpointHooks* checkpoint) {
     const int s = plan.submodelCount();
     std::vector<SubmodelOutcome> outcomes(static_cast<std::size_t>(s));
     const std::vector<int> kernels = kernelThreadsPerWorker(s, budget_);
@@ -56,7 +57,7 @@ std::vector<SubmodelOutcome> ThreadBackend::train(const SplitPlan& plan, const D
             auto& out = outcomes[std::size_t(i)];
             try {
                 if (run.cancelled()) out = skippedSubmodel(plan, i, events);
-                else out = trainSubmodel(plan, i, train, validation, c, mine, &run);
+                else out = trainSubmodel(plan, i, train, validation, c, mine, &run, nullptr, checkpoint);
             } catch (const std::exception& e) {  // only allocation can get here; never escape a thread
                 out.result.status = TrainStatus::Failed;
                 out.result.error = "submodel " + std::to_string(i + 1) + ": " + e.what();

@@ -21,7 +21,7 @@ public:
     int workers(int submodels) const override;
     std::vector<SubmodelOutcome> train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                        const TrainConfig& config, const SubmodelEvents& events,
-                                       const CancelToken* cancel) override;
+                                       const CancelToken* cancel, const CheckpointHooks* checkpoint = nullptr) override;
 
     // Kernel threads of each worker: 1 each when S >= budget (one submodel per core beat threaded
     // kernels on these machines), else the budget spread over the S workers, the first ones taking
