@@ -5,19 +5,25 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <map>
+#include <mutex>
 #include <set>
+#include <tuple>
 
 #include "core/error.h"
 #include "core/rng.h"
 #include "data/dataset.h"
 #include "split/combination.h"
+#include "split/core_share.h"
 #include "split/parallel_trainer.h"
 #include "split/schedule.h"
 #include "split/sub_problem.h"
 #include "split/split_plan.h"
 #include "split/thread_backend.h"
+#include "train/batch_split.h"
 #include "train/metrics.h"
 
 #include "test_support.h"
@@ -522,6 +528,69 @@ private slots:
         QCOMPARE(ThreadBackend::kernelThreadsPerWorker(3, 8), (std::vector<int>{3, 3, 2}));
         QCOMPARE(ThreadBackend::kernelThreadsPerWorker(8, 8), std::vector<int>(8, 1));
         QCOMPARE(ThreadBackend(3).workers(10), 3);
+    }
+
+    void coreShareHandsFreedCores() {
+        CoreShare share({2, 1, 1});
+        share.retire(0);  // one core each to the two with the fewest
+        QCOMPARE(share.threadsOf(0), 0);
+        QCOMPARE(share.threadsOf(1), 2);
+        QCOMPARE(share.threadsOf(2), 2);
+        share.retire(2);
+        QCOMPARE(share.threadsOf(1), 4);
+        share.retire(2);  // twice is once
+        QCOMPARE(share.threadsOf(1), 4);
+        share.retire(1);  // nobody left to take them
+        QCOMPARE(share.threadsOf(1), 0);
+    }
+
+    void freedCoresKeepTheCombinedModel() {
+        // S = 3 on budgets of 1, 2 and 3 threads. The last submodel waits after its first batch
+        // until the other two have finished, so their workers retire while it runs and it trains
+        // on the whole budget from then on; the combined model is the same bit for bit.
+        const auto [train, test] = blobs(6, 300, 50, 16);
+        SplitOptions o = options(Strategy::ClassGroups, 3);
+        o.epochs = 4;
+        const SplitPlan plan = makePlan(mlp("dense:256,dense:256", 16), train, o);
+        QCOMPARE(longestFirst(plan), (std::vector<int>{0, 1, 2}));
+        QVERIFY(BatchSplit::slicesFor(192, plan.submodels[2].flopsPerSample) >= 3);
+        TrainConfig c = config(LossKind::SoftmaxCrossEntropy, 192);
+        c.batchReportSeconds = 0;  // every batch reports
+        const auto run = [&](int budget) {
+            auto backend = std::make_shared<ThreadBackend>(budget);
+            std::mutex mutex;
+            std::condition_variable othersDone;
+            int finished = 0;
+            bool waited = false;
+            SubmodelEvents events;
+            events.onBatch = [&](int i, const BatchProgress& p) {
+                if (i != 2 || p.epoch != 1 || p.batch != 1) return;
+                std::unique_lock lock(mutex);
+                waited = othersDone.wait_for(lock, std::chrono::seconds(60), [&] { return finished == 2; });
+            };
+            events.onSubmodelFinished = [&](int i, const TrainResult&) {
+                const std::lock_guard lock(mutex);
+                if (i != 2) ++finished;
+                othersDone.notify_all();
+            };
+            ParallelResult r = ParallelTrainer(plan, c, backend).train(train, &test, events);
+            return std::make_tuple(std::move(r), waited, backend->peakKernelThreads());
+        };
+        auto [one, oneWaited, onePeaks] = run(1);
+        QVERIFY(oneWaited);
+        QCOMPARE(one.status, TrainStatus::Completed);
+        QCOMPARE(onePeaks, (std::vector<int>{1, 1, 1}));
+        const Matrix expected = one.model.predict(test.features);
+        for (int budget : {2, 3}) {
+            auto [other, waited, peaks] = run(budget);
+            QVERIFY(waited);
+            QCOMPARE(other.status, TrainStatus::Completed);
+            QCOMPARE(peaks[2], budget);
+            if (budget == 2) QCOMPARE(peaks, (std::vector<int>{1, 1, 2}));
+            QVERIFY2(other.model.predict(test.features) == expected, std::to_string(budget).c_str());
+            for (int i = 0; i < 3; ++i)
+                QVERIFY(other.model.submodel(i).flatWeights() == one.model.submodel(i).flatWeights());
+        }
     }
 
     void cancelStopsEveryWorker() {

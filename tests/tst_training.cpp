@@ -503,6 +503,84 @@ private slots:
         }
     }
 
+    void kernelThreadsMayChangeBetweenBatches() {
+        // A scheduler hands a running model cores between its batches: 1, 2, 3, 1, ... threads
+        // give the floats of one thread throughout.
+        Matrix x, y, xv, yv;
+        noise(700, 22, x, y);
+        noise(300, 23, xv, yv);
+        const NetworkSpec spec = wideSpec("dense:256:relu,dropout:0.2,dense:256:relu");
+        auto run = [&](bool changing, int& asked) {
+            Network net(spec, 8);
+            TrainConfig c = quickConfig(3);
+            c.batchSize = 192;
+            c.optimizer.kind = OptimizerKind::Adam;
+            TrainCallbacks cb;
+            if (changing) cb.kernelThreads = [&asked] { return 1 + asked++ % 3; };
+            const TrainResult r = Trainer(net, c, Task::Classification).fit(x, y, &xv, &yv, cb);
+            return std::make_pair(net.flatWeights(), r.history);
+        };
+        int asked = 0;
+        const auto one = run(false, asked);
+        const auto changing = run(true, asked);
+        QCOMPARE(one.second.size(), std::size_t(3));
+        QCOMPARE(asked, 3 * 4);  // before each of the 4 batches of every epoch
+        QVERIFY(changing.first == one.first);
+        QCOMPARE(changing.second.back().validationLoss, one.second.back().validationLoss);
+    }
+
+    void rowViewsTrainLikeCopies() {
+        // Rows picked from shared matrices train and validate exactly like copies of those rows;
+        // the validation rows span two prediction chunks. Their bytes count as the copies' would.
+        Matrix x, y, xv, yv;
+        noise(900, 31, x, y);
+        noise(2500, 32, xv, yv);
+        std::vector<int> rows, valRows;
+        for (int r = 0; r < 900; ++r)
+            if (r % 3 != 1) rows.push_back(r);
+        for (int r = 2499; r >= 0; r -= 2) valRows.push_back(r);  // any order
+        const auto copy = [](const Matrix& m, const std::vector<int>& pick) {
+            Matrix out(Index(pick.size()), m.cols());
+            for (std::size_t i = 0; i < pick.size(); ++i) out.row(Index(i)) = m.row(pick[i]);
+            return out;
+        };
+        const Matrix xc = copy(x, rows), yc = copy(y, rows), xvc = copy(xv, valRows), yvc = copy(yv, valRows);
+        const NetworkSpec spec = wideSpec("dense:64:relu,dropout:0.1,dense:32:relu");
+        TrainConfig c = quickConfig(3);
+        c.batchSize = 64;
+        c.earlyStopping.enabled = true;
+        Network copied(spec, 5), viewed(spec, 5);
+        Trainer byCopy(copied, c, Task::Classification), byView(viewed, c, Task::Classification);
+        const TrainResult a = byCopy.fit(xc, yc, &xvc, &yvc);
+        const RowView view{&x, &rows}, valView{&xv, &valRows};
+        const TrainResult b = byView.fit(view, yc, &valView, &yvc);
+        QCOMPARE(b.history.size(), std::size_t(3));
+        QVERIFY(copied.flatWeights() == viewed.flatWeights());
+        for (std::size_t e = 0; e < a.history.size(); ++e) {
+            QCOMPARE(b.history[e].loss, a.history[e].loss);
+            QCOMPARE(b.history[e].validationLoss, a.history[e].validationLoss);
+            QCOMPARE(b.history[e].validationMetric, a.history[e].validationMetric);
+        }
+        QCOMPARE(b.dataBytes, a.dataBytes);
+        QCOMPARE(b.dataBytes, std::int64_t(rows.size() * (64 + 4) + valRows.size() * (64 + 4)) * 4);
+        const Evaluation ev = byView.evaluate(valView, yvc), ec = byCopy.evaluate(xvc, yvc);
+        QVERIFY(ev.output == ec.output);
+        QCOMPARE(ev.loss, ec.loss);
+        // A view's rows must match its targets, as a matrix's must.
+        VERIFY_CONTAINS(errorOf([&] { byView.trainEpoch(view, yvc, nullptr, nullptr); }), "600 samples but 1250 target rows");
+        // And its rows must lie inside its matrix.
+        std::vector<int> outside = rows;
+        outside.back() = 900;
+        const RowView bad{&x, &outside};
+        VERIFY_CONTAINS(errorOf([&] { byView.trainEpoch(bad, yc, nullptr, nullptr); }),
+                        "training row 900 is outside the data's 900 rows");
+        VERIFY_CONTAINS(errorOf([&] { byView.trainEpoch(view, yc, &bad, &yc); }), "validation row 900 is outside");
+        VERIFY_CONTAINS(errorOf([&] { byView.evaluate(bad, yc); }), "evaluation row 900 is outside");
+        CancelToken stopped;
+        stopped.cancel();
+        QCOMPARE(byView.evaluate(valView, yvc, &stopped).output.rows(), Index(0));
+    }
+
     void cnnWithBatchNormDoesNotDependOnKernelThreads() {
         // 8x8 images, batches of 192 rows in 3 slices: batch norm normalises each slice by its own
         // statistics and folds all three into its running values in row order, whichever thread

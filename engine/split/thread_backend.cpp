@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/parallel.h"
+#include "split/core_share.h"
 #include "split/schedule.h"
 
 namespace skynnet {
@@ -35,34 +36,49 @@ std::vector<SubmodelOutcome> ThreadBackend::train(const SplitPlan& plan, const D
     // the combination, so its running siblings stop at their next batch boundary too.
     CancelToken run = cancel ? cancel->linked() : CancelToken();
 
-    const auto work = [&](int kernelThreads) {
+    CoreShare cores(kernels);
+    std::vector<std::atomic<int>> peaks(static_cast<std::size_t>(s));
+    for (auto& p : peaks) p = 0;
+
+    const auto work = [&](int worker) {
         // Per thread: OpenMP (and Eigen's products) read the calling thread's own setting.
-        setKernelThreads(kernelThreads);
+        setKernelThreads(kernels[std::size_t(worker)]);
         TrainConfig c = config;
-        c.threads = kernelThreads;
+        c.threads = kernels[std::size_t(worker)];
+        SubmodelEvents mine = events;
+        mine.kernelThreads = [&cores, &peaks, worker](int index) {
+            const int t = cores.threadsOf(worker);
+            std::atomic<int>& peak = peaks[std::size_t(index)];
+            for (int seen = peak.load(); t > seen && !peak.compare_exchange_weak(seen, t);) {}
+            return t;
+        };
         for (int q = next.fetch_add(1); q < s; q = next.fetch_add(1)) {
             const int i = order[std::size_t(q)];
             auto& out = outcomes[std::size_t(i)];
             try {
                 if (run.cancelled()) out = skippedSubmodel(plan, i, events);
-                else out = trainSubmodel(plan, i, train, validation, c, events, &run, nullptr, checkpoint);
+                else out = trainSubmodel(plan, i, train, validation, c, mine, &run, nullptr, checkpoint);
             } catch (const std::exception& e) {  // only allocation can get here; never escape a thread
                 out.result.status = TrainStatus::Failed;
                 out.result.error = "submodel " + std::to_string(i + 1) + ": " + e.what();
             }
             if (out.result.status == TrainStatus::Failed) run.cancel();
         }
+        // The queue is empty: this worker's cores go to the submodels still training.
+        cores.retire(worker);
     };
 
     std::vector<std::thread> threads;
     try {
-        for (int k : kernels) threads.emplace_back(work, k);
+        for (int w = 0; w < int(kernels.size()); ++w) threads.emplace_back(work, w);
     } catch (...) {
         // Could not start every worker: the started ones drain the queue; join them, then report.
         for (auto& t : threads) t.join();
         throw;
     }
     for (auto& t : threads) t.join();
+    peakKernelThreads_.clear();
+    for (const auto& p : peaks) peakKernelThreads_.push_back(p.load());
     return outcomes;
 }
 

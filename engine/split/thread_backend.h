@@ -1,7 +1,10 @@
 #pragma once
 // Submodels on std::threads in this process: W = min(S, budget) workers, each taking the next
 // submodel from a shared queue, longest first (split/schedule.h), until none is left. The kernel
-// threads of the workers add up to at most the budget (never two thread pools fighting over the cores: see architecture.md).
+// threads of the workers add up to at most the budget (never two thread pools fighting over the
+// cores: see architecture.md). A worker that finds the queue empty hands its cores to the
+// submodels still training (split/core_share.h), which take them at their next batch; their floats
+// do not depend on it (train/batch_split.h).
 #include <vector>
 
 #include "split/worker_pool.h"
@@ -25,8 +28,14 @@ public:
     // the remainder.
     static std::vector<int> kernelThreadsPerWorker(int submodels, int budget);
 
+    // The most kernel threads each submodel was given during the last train() (plan order; 0 for
+    // one that never asked: skipped, or failed before its first batch). Not thread-safe: read it
+    // after train() has returned.
+    const std::vector<int>& peakKernelThreads() const { return peakKernelThreads_; }
+
 private:
     int budget_;
+    std::vector<int> peakKernelThreads_;
 };
 
 }  // namespace skynnet

@@ -61,11 +61,17 @@ SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& t
             finish(out, index, events);
             return out;
         }
+        // The rows stay in the shared datasets; only the targets, in this submodel's own output
+        // format, are its own.
         const CombinationRule rule = plan.rule();
-        const SubProblem data = subProblem(rule, index, train, sp.rows);
-        SubProblem val;
-        if (validation) val = subProblem(rule, index, *validation, ownRows(rule, index, *validation));
-        const bool hasVal = val.x.rows() > 0;
+        const RowView x{&train.features, &sp.rows};
+        const Matrix y = submodelTargets(rule, index, train, sp.rows);
+        std::vector<int> valRows;
+        if (validation) valRows = ownRows(rule, index, *validation);
+        const RowView xVal{validation ? &validation->features : nullptr, &valRows};
+        Matrix yVal;
+        if (!valRows.empty()) yVal = submodelTargets(rule, index, *validation, valRows);
+        const bool hasVal = !valRows.empty();
 
         TrainConfig c = config;
         c.epochs = plan.effectiveEpochs;
@@ -74,11 +80,12 @@ SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& t
         if (events.onEpoch) cb.onEpoch = [&](const EpochStats& s) { events.onEpoch(index, s); };
         if (events.onBatch) cb.onBatch = [&](const BatchProgress& p) { events.onBatch(index, p); };
         if (events.onResources) cb.onResources = [&](const ResourceSample& r) { events.onResources(index, r); };
+        if (events.kernelThreads) cb.kernelThreads = [&] { return events.kernelThreads(index); };
         if (checkpoint && checkpoint->saveEpoch)
             cb.onCheckpoint = [&](const TrainerState& s) { checkpoint->saveEpoch(index, out.network, s); };
         Trainer trainer(out.network, c, plan.task);
         if (resume) trainer.resumeFrom(resume->state);
-        out.result = trainer.fit(data.x, data.y, hasVal ? &val.x : nullptr, hasVal ? &val.y : nullptr, cb, cancel);
+        out.result = trainer.fit(x, y, hasVal ? &xVal : nullptr, hasVal ? &yVal : nullptr, cb, cancel);
         if (out.result.status == TrainStatus::Failed) out.result.error = who(index) + ": " + out.result.error;
         const bool done = out.result.status == TrainStatus::Completed || out.result.status == TrainStatus::EarlyStopped;
         if (done && checkpoint && checkpoint->saveFinished) checkpoint->saveFinished(index, out);

@@ -38,6 +38,9 @@ struct SubmodelEvents {
     std::function<void(int, const WorkerPlace&)> onSubmodelStarted;
     // Exactly once per submodel, also for one that never started because the run was cancelled.
     std::function<void(int, const TrainResult&)> onSubmodelFinished;
+    // Not an event: asked before each batch for the kernel threads the submodel may use next
+    // (TrainCallbacks::kernelThreads); the thread backend hands freed cores on this way.
+    std::function<int(int)> kernelThreads;
 };
 
 struct SubmodelOutcome {
@@ -81,7 +84,8 @@ public:
                                                const CancelToken* cancel, const CheckpointHooks* checkpoint = nullptr) = 0;
 };
 
-// One submodel's whole training on the calling thread: its sub-problem, Network(spec, seed), a
+// One submodel's whole training on the calling thread: its sub-problem (its rows read in place from
+// `train` and `validation`, its own targets), Network(spec, seed), a
 // Trainer for the plan's effective epochs with a shuffle seed derived from config.seed and the
 // index, callbacks forwarded with the index. Never throws: a failure (a thrown Error, a diverged
 // loss) comes back as status Failed with the error naming the submodel.

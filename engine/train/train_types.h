@@ -68,6 +68,10 @@ struct TrainCallbacks {
     std::function<void(const EpochStats&)> onEpoch;
     std::function<void(const BatchProgress&)> onBatch;
     std::function<void(const ResourceSample&)> onResources;
+    // Asked before each batch: the kernel threads for it and the epoch's evaluations, so a
+    // scheduler can hand a running model the cores others freed (the floats do not change).
+    // Unset, or an answer of 0: TrainConfig::threads.
+    std::function<int()> kernelThreads;
     // fit() at the end of every epoch after which it trains on (not the last one, not an early
     // stop): the state a resumed Trainer starts from, with the network's weights as they are now.
     // An exception thrown here ends fit() (a checkpoint that cannot be written fails the training).

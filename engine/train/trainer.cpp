@@ -16,15 +16,45 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-void gatherRows(const Matrix& from, const std::vector<int>& order, std::size_t begin, std::size_t end, Matrix& to) {
+// Rows order[begin, end) of the view, where order indexes the view's rows.
+void gatherRows(const RowView& from, const std::vector<int>& order, std::size_t begin, std::size_t end, Matrix& to) {
     to.resize(Index(end - begin), from.cols());
-    for (std::size_t i = begin; i < end; ++i) to.row(Index(i - begin)) = from.row(order[i]);
+    for (std::size_t i = begin; i < end; ++i) to.row(Index(i - begin)) = from.matrix->row(from.row(order[i]));
 }
 
-// The rows a model learns from; validation rows count too: a model trained on a machine of its
-// own needs them there.
-std::int64_t dataBytesOf(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal) {
-    return matrixBytes(x) + matrixBytes(y) + (xVal ? matrixBytes(*xVal) : 0) + (yVal ? matrixBytes(*yVal) : 0);
+void gatherRows(const Matrix& from, const std::vector<int>& order, std::size_t begin, std::size_t end, Matrix& to) {
+    gatherRows(RowView{&from}, order, begin, end, to);
+}
+
+// The rows a model learns from, as copies would take them; validation rows count too: a model
+// trained on a machine of its own needs them there.
+std::int64_t dataBytesOf(const RowView& x, const Matrix& y, const RowView* xVal, const Matrix* yVal) {
+    return x.bytes() + matrixBytes(y) + (xVal ? xVal->bytes() : 0) + (yVal ? matrixBytes(*yVal) : 0);
+}
+
+// A wrong row list would read outside the shared matrix: refused like a size mismatch.
+void requireRowsInside(const RowView& x, const char* what) {
+    if (!x.rows) return;
+    for (const int r : *x.rows)
+        if (r < 0 || r >= x.matrix->rows())
+            throw Error(std::string(what) + " row " + std::to_string(r) + " is outside the data's " +
+                        std::to_string(x.matrix->rows()) + " rows");
+}
+
+// Network::predict's chunks, gathered from the view: the same products, so the same floats.
+constexpr Index kPredictChunk = 1024;
+Matrix predictRows(Network& net, const RowView& x, const CancelToken* cancel) {
+    if (!x.rows) return net.predict(*x.matrix, cancel, kPredictChunk);
+    Matrix out(x.size(), net.spec().outputs), part;
+    for (Index start = 0; start < x.size(); start += kPredictChunk) {
+        const Index n = std::min(kPredictChunk, x.size() - start);
+        part.resize(n, x.cols());
+        for (Index i = 0; i < n; ++i) part.row(i) = x.matrix->row(x.row(start + i));
+        Matrix chunk = net.predict(part, cancel, kPredictChunk);
+        if (chunk.rows() != n) return Matrix();  // cancelled
+        out.middleRows(start, n) = chunk;
+    }
+    return out;
 }
 
 }  // namespace
@@ -75,9 +105,16 @@ double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
         step = forwardBackward(net_, *loss_, task_, x, y, x.rows(), grad_);
     }
     ++steps_;
+    peakThreads_ = std::max(peakThreads_, kernelThreads());
     lastBatchMetricSum_ = step.metricSum;
     optimizer_->step(params_);
     return step.loss;
+}
+
+double Trainer::cpuSeconds() const {
+    // The team of the most threads any batch had: cores handed over mid-training count too.
+    const KernelThreadScope team(std::max(kernelThreads(), peakThreads_));
+    return workerCpuSeconds();
 }
 
 std::int64_t Trainer::modelBytes() const {
@@ -95,7 +132,7 @@ void Trainer::maybeReportResources(const TrainCallbacks& callbacks, bool force) 
     lastResources_ = Clock::now();
     ResourceSample s;
     s.elapsedSeconds = secondsSince(config_.clockOrigin.value_or(start_));
-    s.cpuSeconds = workerCpuSeconds() - cpuStart_;
+    s.cpuSeconds = cpuSeconds() - cpuStart_;
     // The high-water mark: the last, shorter batch of an epoch shrinks the buffers for a moment,
     // which would draw a saw-tooth that is not memory anyone could reclaim.
     s.modelBytes = peakModelBytes_;
@@ -106,16 +143,24 @@ void Trainer::maybeReportResources(const TrainCallbacks& callbacks, bool force) 
 
 Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal,
                                           const TrainCallbacks& callbacks, const CancelToken* cancel) {
+    const RowView val{xVal};
+    return trainEpoch(RowView{&x}, y, xVal ? &val : nullptr, yVal, callbacks, cancel);
+}
+
+Trainer::EpochOutcome Trainer::trainEpoch(const RowView& x, const Matrix& y, const RowView* xVal, const Matrix* yVal,
+                                          const TrainCallbacks& callbacks, const CancelToken* cancel) {
     const KernelThreadScope threads(config_.threads);
     EpochOutcome outcome;
-    if (x.rows() != y.rows())
-        throw Error(std::to_string(x.rows()) + " samples but " + std::to_string(y.rows()) + " target rows");
-    if (x.rows() == 0) throw Error("no training samples");
+    if (x.size() != y.rows())
+        throw Error(std::to_string(x.size()) + " samples but " + std::to_string(y.rows()) + " target rows");
+    if (x.size() == 0) throw Error("no training samples");
+    requireRowsInside(x, "training");
+    if (xVal) requireRowsInside(*xVal, "validation");
     dataBytes_ = dataBytesOf(x, y, xVal, yVal);
     optimizer_->startEpoch(epoch_);
     const auto epochStart = Clock::now();
     auto lastBatchReport = epochStart;
-    const std::vector<int> order = shuffleRng_.permutation(int(x.rows()));
+    const std::vector<int> order = shuffleRng_.permutation(int(x.size()));
     const std::size_t n = order.size(), bs = std::size_t(config_.batchSize);
     const int batches = int((n + bs - 1) / bs);
     double lossSum = 0;
@@ -128,6 +173,9 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
             outcome.status = TrainStatus::Cancelled;
             return outcome;
         }
+        // A scheduler may have handed this model more (or fewer) cores since the last batch.
+        if (callbacks.kernelThreads)
+            if (const int t = callbacks.kernelThreads(); t > 0) config_.threads = t;
         const std::size_t begin = std::size_t(b) * bs, end = std::min(n, begin + bs);
         gatherRows(x, order, begin, end, xBatch_);
         if (config_.augmentation.enabled())
@@ -159,9 +207,10 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
     s.seconds = secondsSince(epochStart);
     s.samplesPerSecond = s.seconds > 0 ? double(seen) / s.seconds : 0;
     // The epoch's last evaluations can take as long as many batches: they honour cancel too.
+    const KernelThreadScope evaluationThreads(config_.threads);
     if (task_ == Task::Regression) s.metric = evaluate(x, y, cancel).metric;
     else s.metric = metricSum / double(seen);
-    if (xVal && yVal && xVal->rows() > 0) {
+    if (xVal && yVal && xVal->size() > 0) {
         const Evaluation v = evaluate(*xVal, *yVal, cancel);
         s.hasValidation = true;
         s.validationLoss = v.loss;
@@ -207,20 +256,26 @@ TrainerState Trainer::stateNow(const TrainResult& sofar, double best, int sinceB
     s.history = sofar.history;
     s.bestEpoch = sofar.bestEpoch;
     s.wallSeconds = resumed_.wallSeconds + secondsSince(start_);
-    s.cpuSeconds = resumed_.cpuSeconds + workerCpuSeconds() - cpuStart_;
+    s.cpuSeconds = resumed_.cpuSeconds + cpuSeconds() - cpuStart_;
     s.peakModelBytes = peakModelBytes_;
     return s;
 }
 
 TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal,
                          const TrainCallbacks& callbacks, const CancelToken* cancel) {
+    const RowView val{xVal};
+    return fit(RowView{&x}, y, xVal ? &val : nullptr, yVal, callbacks, cancel);
+}
+
+TrainResult Trainer::fit(const RowView& x, const Matrix& y, const RowView* xVal, const Matrix* yVal,
+                         const TrainCallbacks& callbacks, const CancelToken* cancel) {
     const KernelThreadScope threads(config_.threads);
     TrainResult result;
     start_ = lastResources_ = Clock::now();
-    cpuStart_ = workerCpuSeconds();
+    cpuStart_ = cpuSeconds();
     dataBytes_ = dataBytesOf(x, y, xVal, yVal);
     maybeReportResources(callbacks, true);  // where this model starts on the run's clock
-    const bool validating = xVal && yVal && xVal->rows() > 0;
+    const bool validating = xVal && yVal && xVal->size() > 0;
     const EarlyStopping& es = config_.earlyStopping;
     double best = resumed_.bestScore;
     int sinceBest = resumed_.sinceBest;
@@ -257,15 +312,20 @@ TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, c
     if (es.enabled && es.restoreBest && !bestWeights.empty() && result.status != TrainStatus::Failed)
         net_.setFlatWeights(bestWeights);
     result.wallSeconds = resumed_.wallSeconds + secondsSince(start_);
-    result.cpuSeconds = resumed_.cpuSeconds + workerCpuSeconds() - cpuStart_;
+    result.cpuSeconds = resumed_.cpuSeconds + cpuSeconds() - cpuStart_;
     result.peakModelBytes = peakModelBytes_;
     result.dataBytes = dataBytes_;
     return result;
 }
 
 Evaluation Trainer::evaluate(const Matrix& x, const Matrix& y, const CancelToken* cancel) {
+    return evaluate(RowView{&x}, y, cancel);
+}
+
+Evaluation Trainer::evaluate(const RowView& x, const Matrix& y, const CancelToken* cancel) {
+    requireRowsInside(x, "evaluation");
     Evaluation e;
-    e.output = net_.predict(x, cancel);
+    e.output = predictRows(net_, x, cancel);
     if (cancel && cancel->cancelled()) return e;
     e.loss = loss_->value(e.output, y);
     e.metric = headlineMetric(task_, e.output, y);

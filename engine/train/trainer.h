@@ -8,6 +8,7 @@
 #include "core/cancel.h"
 #include "model/network.h"
 #include "train/batch_split.h"
+#include "train/row_view.h"
 #include "train/train_types.h"
 #include "train/trainer_state.h"
 
@@ -36,9 +37,16 @@ public:
     // trains only the epochs left and its result covers the whole training.
     TrainResult fit(const Matrix& x, const Matrix& y, const Matrix* xVal = nullptr, const Matrix* yVal = nullptr,
                     const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
+    // The same on rows of shared matrices, without copying them: y and yVal hold one target row
+    // per view row, in the view's order. The same rows give the same floats as copies of them.
+    EpochOutcome trainEpoch(const RowView& x, const Matrix& y, const RowView* xVal, const Matrix* yVal,
+                            const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
+    TrainResult fit(const RowView& x, const Matrix& y, const RowView* xVal = nullptr, const Matrix* yVal = nullptr,
+                    const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
 
     // A cancelled token makes it return early with an empty output (cancelled() tells).
     Evaluation evaluate(const Matrix& x, const Matrix& y, const CancelToken* cancel = nullptr);
+    Evaluation evaluate(const RowView& x, const Matrix& y, const CancelToken* cancel = nullptr);
     // Makes fit() continue from a state a Trainer of the same network, config and data gave
     // (TrainCallbacks::onCheckpoint). The caller has built the network from the same spec and seed
     // (the seed also draws Dropout's mask streams) and restored its weights.
@@ -51,6 +59,7 @@ public:
 
 private:
     void maybeReportResources(const TrainCallbacks& callbacks, bool force);
+    double cpuSeconds() const;  // of the calling thread and its kernel team
     TrainerState stateNow(const TrainResult& sofar, double best, int sinceBest, const std::vector<Scalar>& bestWeights) const;
 
     Network& net_;
@@ -68,8 +77,9 @@ private:
     std::unique_ptr<BatchSplit> split_;  // with several kernel threads
     std::chrono::steady_clock::time_point start_, lastResources_;
     double cpuStart_ = 0;
+    int peakThreads_ = 1;  // the most kernel threads a batch had
     std::int64_t peakModelBytes_ = 0;
-    std::int64_t dataBytes_ = 0;  // of the matrices the last trainEpoch was given
+    std::int64_t dataBytes_ = 0;  // of the rows the last trainEpoch was given
     TrainerState resumed_;  // where fit() starts: a fresh state unless resumeFrom() was called
 };
 
