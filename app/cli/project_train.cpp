@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "interrupt.h"
+#include "json_progress.h"
 #include "losses/task_losses.h"
 #include "project/project_file.h"
 #include "output_files.h"
@@ -33,6 +34,7 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
         {"--project", "P", "train the project P.skynnet made in the desktop app; the run is saved into it"},
         {"--threads", "T", "the budget all submodels share (default: the project's, else all cores)"},
         {"--quiet", "", "no progress on stderr"},
+        {"--progress", "FORMAT", "text (default) or json: one JSON object per line on stdout, nothing else there"},
         {"--report", "R", "also write a JSON report of the run to R"},
         {"--help", "", "this help"},
     };
@@ -55,11 +57,11 @@ void rejectTrainOptions(const std::vector<std::string>& words) {
 }
 
 std::string projectHelp() {
-    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json]\n\n"
+    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json] [--progress json]\n\n"
            "Trains the project made in the desktop app (its data, network, split options and training\n"
            "settings, as the app would) and saves the trained run into the project file (atomically), so\n"
            "the app shows it on reopening. Ctrl-C stops and leaves the project file as it was.\n\n" +
-           formatOptions(projectOptionSpecs());
+           formatOptions(projectOptionSpecs()) + progressHelp();
 }
 
 // The held-out set the metrics are measured on, as the app chooses it (ui/core/run_job.cpp).
@@ -118,6 +120,7 @@ int runProjectTraining(const std::vector<std::string>& words) {
     const std::string path = args.required("--project");
     const std::string reportPath = args.text("--report", "");
     const bool quiet = args.flag("--quiet");
+    const bool json = parseProgressFormat(args.text("--progress", "text")) == ProgressFormat::Json;
     checkOutputPaths({{"--project", path}, {"--report", reportPath}});
 
     ProjectData p = loadProject(path);
@@ -152,8 +155,9 @@ int runProjectTraining(const std::vector<std::string>& words) {
     else
         for (const std::string& w : plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
+    if (json) writePlanEvent(plan, p.training.trainBaseline);
     ParallelTrainer trainer(plan, config, std::make_shared<ThreadBackend>(threads));
-    ParallelResult split = trainer.train(train, val, submodelProgress(plan, quiet), &cancel);
+    ParallelResult split = trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(plan, quiet), &cancel);
     if (split.status == TrainStatus::Cancelled || interrupt.interrupted())
         return interruptedExit(" while the submodels trained");
     if (split.status == TrainStatus::Failed) throw Error(split.error);
@@ -162,8 +166,11 @@ int runProjectTraining(const std::vector<std::string>& words) {
         if (!quiet)
             std::fprintf(stderr, "baseline: training the original model %s (%lld parameters), %d epochs\n",
                          plan.original.widthsSummary().c_str(), static_cast<long long>(plan.originalParams), plan.epochs);
+        if (json) writeStartedEvent("baseline", 0, WorkerPlace{0, localHostName(), threads});
         baseline = trainBaseline(plan, train, val, config, threads,
-                                 progressCallbacks(plan.task, plan.epochs, quiet, "baseline: "), &cancel);
+                                 json ? jsonTrainCallbacks("baseline") : progressCallbacks(plan.task, plan.epochs, quiet, "baseline: "),
+                                 &cancel);
+        if (json) writeFinishedEvent("baseline", 0, baseline->result);
         if (baseline->result.status == TrainStatus::Cancelled || interrupt.interrupted())
             return interruptedExit(" while the baseline trained");
         if (baseline->result.status == TrainStatus::Failed) throw Error("baseline: " + baseline->result.error);
@@ -206,12 +213,22 @@ int runProjectTraining(const std::vector<std::string>& words) {
     saveProject(path, p);
     if (!reportPath.empty()) writeReportAndModel(reportPath, dumpJson(report, 2) + "\n", "", {});
 
-    std::cout << message << "\n";
-    std::printf("wall %.2f s, training %.2f s, cpu %.2f s, peak memory %s\n", r.wallSeconds, r.splitWallSeconds,
-                processCpuSeconds(), megabytes(processPeakResidentBytes()).c_str());
-    std::cout << "run " << p.runs.size() << " saved to " << path << "\n";
-    if (!reportPath.empty()) std::cout << "report written to " << reportPath << "\n";
-    std::cout.flush();
+    if (json) {
+        Json result = report;
+        result.erase("plan");  // the plan event had it; the app reads the run from the project
+        result["model"] = "combined";
+        addResultFigures(result, r.wallSeconds, r.splitWallSeconds, processCpuSeconds(), processPeakResidentBytes(), "",
+                         reportPath);
+        writeResultEvent(result);
+    }
+    // With --progress json stdout holds events only: the summary is for the person watching stderr.
+    std::ostream& out = json ? std::cerr : std::cout;
+    out << message << "\n";
+    out << "wall " << fixed(r.wallSeconds, 2) << " s, training " << fixed(r.splitWallSeconds, 2) << " s, cpu "
+        << fixed(processCpuSeconds(), 2) << " s, peak memory " << megabytes(processPeakResidentBytes()) << "\n";
+    out << "run " << p.runs.size() << " saved to " << path << "\n";
+    if (!reportPath.empty()) out << "report written to " << reportPath << "\n";
+    out.flush();
     return exitOk;
 }
 

@@ -63,6 +63,7 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         all.push_back({"--save", "MODEL", "write the trained model (architecture, weights, preprocessing, names)"});
         all.push_back({"--report", "FILE", "write a JSON report: test metrics, times, memory, per-epoch history"});
         all.push_back({"--quiet", "", "no per-epoch progress on stderr"});
+        all.push_back({"--progress", "FORMAT", "text (default: progress lines on stderr) or json: one JSON object per line on stdout, nothing else there (see below)"});
         all.push_back({"--help", "", "show this help"});
         return all;
     }();
@@ -74,7 +75,7 @@ const std::vector<OptionSpec>& planOptionSpecs() {
         std::vector<OptionSpec> all;
         for (const OptionSpec& s : trainOptionSpecs())
             if (s.name != "--baseline" && s.name != "--save" && s.name != "--report" && s.name != "--quiet" &&
-                s.name != "--help")
+                s.name != "--progress" && s.name != "--help")
                 all.push_back(s);
         all.push_back({"--json", "", "print the plan as JSON instead of a table"});
         all.push_back({"--help", "", "show this help"});
@@ -93,7 +94,7 @@ std::string trainHelp() {
            "parallel on --threads cores and the report adds the plan, every submodel's figures, the combined\n"
            "model's metrics and, with --baseline, the original model's.\n"
            "\nWith --project P.skynnet a project made in the desktop app is trained and the run saved into it\n"
-           "(see 'skynnet-cli train --project P --help').\n";
+           "(see 'skynnet-cli train --project P --help').\n" + progressHelp();
 }
 
 std::string planHelp() {
@@ -167,6 +168,7 @@ TrainOptions parseTrainOptions(const Args& a) {
     if (a.has("--save") && o.savePath.empty()) Args::fail("--save", "expects a file name");
     if (a.has("--report") && o.reportPath.empty()) Args::fail("--report", "expects a file name");
     o.quiet = a.flag("--quiet");
+    o.progress = parseProgressFormat(a.text("--progress", "text"));
     return o;
 }
 
