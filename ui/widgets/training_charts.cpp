@@ -2,11 +2,13 @@
 
 #include <QCheckBox>
 #include <QGridLayout>
+#include <QLineSeries>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "train/metrics.h"
 #include "ui/core/training_session.h"
+#include "ui/widgets/chart_util.h"
 #include "ui/widgets/live_chart.h"
 
 namespace skynnet::ui {
@@ -60,6 +62,11 @@ void TrainingCharts::onProgress(const QList<int>& changed, bool baselineChanged)
 void TrainingCharts::update(const ModelHistory& s) {
     const int id = s.submodel;
     Seen& seen = seen_[id];
+    if (const QString host = session_->submodelHost(id); host != seen.host) {
+        seen.host = host;
+        for (LiveChart* c : {loss_, metric_, cpu_, memory_})
+            if (QLineSeries* line = c->series(id)) line->setName(tr("%1 on %2").arg(submodelName(id), host));
+    }
     for (; seen.epochs < s.epochs.size(); ++seen.epochs) {
         const EpochStats& e = s.epochs[seen.epochs];
         loss_->append(id, e.epoch, e.loss);
