@@ -53,7 +53,13 @@ int main(int argc, char** argv) {
     const QCommandLineOption saveProject(QStringLiteral("save-project"),
                                          QStringLiteral("When a run ends, save the project to this file (with --screenshots)."),
                                          QStringLiteral("PROJECT"));
-    parser.addOptions({data, example, shots, afterTrain, layers, epochs, shotSize, open, saveProject});
+    const QCommandLineOption hosts(QStringLiteral("hosts"),
+                                   QStringLiteral("Run the training on the machines of this Open MPI hostfile (once the data "
+                                                  "is open), as the Train page's Run on does."),
+                                   QStringLiteral("HOSTFILE"));
+    const QCommandLineOption ranks(QStringLiteral("ranks"), QStringLiteral("MPI ranks of a --hosts run (default 3)."),
+                                   QStringLiteral("K"));
+    parser.addOptions({data, example, shots, afterTrain, layers, epochs, shotSize, open, saveProject, hosts, ranks});
     parser.process(app);
     // Checked before any window opens, so a typo is a message and exit code 2, not a tour that trains something else.
     std::vector<skynnet::LayerSpec> designed;
@@ -71,6 +77,14 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "skynnet: --epochs must be a whole number of at least 1, not '%s'\n", qPrintable(parser.value(epochs)));
         return 2;
     }
+
+    bool ranksOk = true;
+    const int rankCount = parser.isSet(ranks) ? parser.value(ranks).toInt(&ranksOk) : 3;
+    if (!ranksOk || rankCount < 2) {
+        std::fprintf(stderr, "skynnet: --ranks must be a whole number of at least 2, not '%s'\n", qPrintable(parser.value(ranks)));
+        return 2;
+    }
+    const QString hostfile = parser.isSet(hosts) ? QFileInfo(parser.value(hosts)).absoluteFilePath() : QString();
 
     // Screenshots must look the same on every machine: no restored geometry, no recent files.
     std::unique_ptr<QTemporaryDir> scratch;
@@ -93,9 +107,10 @@ int main(int argc, char** argv) {
     if (parser.isSet(shots)) window.resize(size);
     window.show();
     // The start-up options apply to the first data opened (an example's settings are applied first).
-    if (!designed.empty() || epochCount > 0) {
+    if (!designed.empty() || epochCount > 0 || !hostfile.isEmpty()) {
         auto* once = new QObject(&window);
-        QObject::connect(window.dataPage(), &skynnet::ui::DataPage::loadFinished, once, [&window, once, designed, epochCount](bool ok) {
+        QObject::connect(window.dataPage(), &skynnet::ui::DataPage::loadFinished, once,
+                         [&window, once, designed, epochCount, hostfile, rankCount](bool ok) {
             if (!ok) return;
             skynnet::ui::ProjectDocument* doc = window.document();
             if (!designed.empty()) {
@@ -103,9 +118,10 @@ int main(int argc, char** argv) {
                 net.layers = designed;
                 doc->setNetwork(net);
             }
-            if (epochCount > 0) {
+            if (epochCount > 0 || !hostfile.isEmpty()) {
                 skynnet::ProjectTraining t = doc->trainSettings();
-                t.config.epochs = epochCount;
+                if (epochCount > 0) t.config.epochs = epochCount;
+                if (!hostfile.isEmpty()) t.runOn = skynnet::RunPlace{true, hostfile.toStdString(), rankCount};
                 doc->setTrainSettings(t);
             }
             once->deleteLater();
