@@ -20,6 +20,7 @@
 
 #include "project/project_file.h"
 #include "ui/core/cli_training.h"
+#include "ui/core/epoch_table_model.h"
 #include "ui/core/host_run.h"
 #include "ui/core/progress_events.h"
 #include "ui/core/project_document.h"
@@ -169,11 +170,13 @@ private slots:
         ProjectDocument doc;
         configure(doc, smallBlobs, 4);
         TrainingSession session(&doc);
+        EpochTableModel epochs(&session);
         QSignalSpy finished(&session, &TrainingSession::finished);
         QSignalSpy progress(&session, &TrainingSession::progress);
         session.start();
         QVERIFY(finished.wait(hangGuardMs(60000)));
         QCOMPARE(statusOf(finished), TrainStatus::Completed);
+        QCOMPARE(epochs.data(epochs.index(0, EpochTableModel::Model)).toString(), QStringLiteral("submodel 1"));
         const auto inProcess = session.results();
         QVERIFY(inProcess);
         QVERIFY(!session.runsInAnotherProcess());
@@ -198,6 +201,9 @@ private slots:
             QVERIFY(h.finished);
             QVERIFY(!h.resources.empty());
             QCOMPARE(session.submodelHost(i), QString::fromStdString(localHostName()));
+            const int row = i * plan->effectiveEpochs;  // the submodels' epochs first, in plan order
+            QCOMPARE(epochs.data(epochs.index(row, EpochTableModel::Model)).toString(),
+                     QStringLiteral("submodel %1 on %2").arg(i + 1).arg(QString::fromStdString(localHostName())));
             // The curves the tool reported are the ones the in-process run drew.
             QCOMPARE(h.epochs.back().loss, inProcess->submodels[std::size_t(i)].history.back().loss);
         }
@@ -291,11 +297,14 @@ private slots:
                  QStringLiteral("Training failed: rank 2 on node7 died while training submodel 2; run again with --resume"));
         QCOMPARE(session.submodelHost(1), QStringLiteral("node7"));
         // The chart names the host the submodel ran on.
-        QCOMPARE(page.charts()->lossChart()->series(1)->name(), QStringLiteral("submodel 2 on node7"));
+        QCOMPARE(page.charts()->lossChart()->series(1)->name(), QStringLiteral("sub 2 on node7"));
+        QCOMPARE(page.charts()->memoryChart()->series(1)->name(), QStringLiteral("sub 2 on node7"));
+        QCOMPARE(page.charts()->lossChart()->series(0)->name(), QStringLiteral("submodel 1"));  // it never started
         QVERIFY(page.resumeOnHostsButton()->isVisibleTo(&page));
 
         QTest::mouseClick(page.resumeOnHostsButton(), Qt::LeftButton);
         QVERIFY(finished.wait(hangGuardMs(20000)));
+        QVERIFY(page.resumeOnHostsButton()->isVisibleTo(&page));  // it failed again, after submodel 2 started
         const QList<QByteArray> lines = readAll(calls).trimmed().split('\n');
         QCOMPARE(lines.size(), 2);
         const QByteArray first = lines[0], second = lines[1];
@@ -304,6 +313,43 @@ private slots:
                  first.constData());
         QVERIFY(!first.contains("--resume"));
         QCOMPARE(second, first + " --resume");  // the same project copy, continued
+    }
+
+    // A run the tool refuses before anything trains (here: a build without MPI) shows why, and
+    // offers Start again rather than Resume.
+    void refusedHostRunOffersNoResume() {
+        QTemporaryDir dir;
+        const QString tool = writeScript(dir, "no-mpi.sh",
+                                         "echo '{\"event\":\"error\",\"message\":\"this build has no MPI backend (Open MPI was not "
+                                         "found at build time)\"}'\nexit 1\n");
+        const QString hostfile = dir.filePath("hosts");
+        QFile h(hostfile);
+        QVERIFY(h.open(QIODevice::WriteOnly));
+        h.write("localhost slots=2\n");
+        h.close();
+        const EnvScope env("SKYNNET_CLI", tool);
+        ProjectDocument doc;
+        configure(doc, smallBlobs, 2);
+        ProjectTraining t = doc.trainSettings();
+        t.runOn = RunPlace{true, hostfile.toStdString(), 3};
+        doc.setTrainSettings(t);
+        TrainingSession session(&doc);
+        TrainPage page(&doc, &session, nullptr);
+        QCOMPARE(page.runOnPanel()->place(), t.runOn);  // the page shows the project's choice
+        QSignalSpy finished(&session, &TrainingSession::finished);
+        page.startTraining();
+        QVERIFY(finished.wait(hangGuardMs(20000)));
+        QCOMPARE(statusOf(finished), TrainStatus::Failed);
+        QCOMPARE(page.errorText(), QStringLiteral("Training failed: this build has no MPI backend (Open MPI was not found at build time)"));
+        QVERIFY(!page.resumeOnHostsButton()->isVisibleTo(&page));
+        QVERIFY(page.startButton()->isEnabled());
+
+        // A hostfile that is not there is refused before anything starts.
+        t.runOn.hostfile = dir.filePath("gone").toStdString();
+        doc.setTrainSettings(t);
+        page.startTraining();
+        QVERIFY(!session.running());
+        QCOMPARE(page.errorText(), QStringLiteral("The hostfile %1 does not exist.").arg(dir.filePath("gone")));
     }
 
     void checkListsTheHostsOrShowsTheError() {

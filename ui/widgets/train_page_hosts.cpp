@@ -43,7 +43,11 @@ void TrainPage::startOnHosts(bool resume) {
 }
 
 void TrainPage::offerResumeOnHosts(TrainStatus status) {
-    const bool offer = session_->runsInAnotherProcess() && hostRunDir_ &&
+    // Only once a submodel started: a run refused before that (a bad hostfile, no mpirun) has no
+    // checkpoint to continue from, and Start is the way to try again.
+    bool began = false;
+    for (int i = 0; i < int(session_->submodels().size()); ++i) began = began || !session_->submodelHost(i).isEmpty();
+    const bool offer = session_->runsInAnotherProcess() && hostRunDir_ && began &&
                        (status == TrainStatus::Failed || status == TrainStatus::Cancelled);
     resumeOnHosts_->setVisible(offer);
 }

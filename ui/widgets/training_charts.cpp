@@ -8,7 +8,6 @@
 
 #include "train/metrics.h"
 #include "ui/core/training_session.h"
-#include "ui/widgets/chart_util.h"
 #include "ui/widgets/live_chart.h"
 
 namespace skynnet::ui {
@@ -65,7 +64,8 @@ void TrainingCharts::update(const ModelHistory& s) {
     if (const QString host = session_->submodelHost(id); host != seen.host) {
         seen.host = host;
         for (LiveChart* c : {loss_, metric_, cpu_, memory_})
-            if (QLineSeries* line = c->series(id)) line->setName(tr("%1 on %2").arg(submodelName(id), host));
+            // Short, so that four names still fit beside each other under a chart.
+            if (QLineSeries* line = c->series(id)) line->setName(tr("sub %1 on %2").arg(id + 1).arg(host));
     }
     for (; seen.epochs < s.epochs.size(); ++seen.epochs) {
         const EpochStats& e = s.epochs[seen.epochs];
