@@ -27,7 +27,9 @@ QStringList hostTrainArguments(const QString& projectCopy, const RunPlace& place
     if (place.onHosts)
         a << QStringLiteral("--hosts") << QString::fromStdString(place.hostfile) << QStringLiteral("--ranks")
           << QString::number(place.ranks) << QStringLiteral("--backend") << QStringLiteral("mpi");
-    if (threads > 0) a << QStringLiteral("--threads") << QString::number(threads);
+    // On the hosts each worker rank takes its host's cores divided by the ranks there: the app's
+    // thread budget is this machine's, so it only goes with a run here.
+    if (threads > 0 && !place.onHosts) a << QStringLiteral("--threads") << QString::number(threads);
     if (resume) a << QStringLiteral("--resume");
     return a;
 }

@@ -21,7 +21,8 @@ QString skynnetCliProgram();
 
 // The words after the program for training the project copy. With place.onHosts: on the hostfile's
 // machines (--hosts, --ranks, --backend mpi); without: in the tool's own process (the thread
-// backend, for a run the app watches from outside). threads > 0 adds --threads. resume adds --resume.
+// backend, for a run the app watches from outside). threads > 0 adds --threads to a run here (on
+// the hosts every rank picks its own). resume adds --resume.
 QStringList hostTrainArguments(const QString& projectCopy, const RunPlace& place, int threads, bool resume);
 // `mpi-check --hosts F --ranks K --json`.
 QStringList mpiCheckArguments(const RunPlace& place);
