@@ -3,6 +3,8 @@
 // model's started before its batches and epochs, its finished after them, the result last; an
 // error event (and a non-zero exit status) when the run fails, and nothing else on stdout.
 #include <QDir>
+#include <QFileInfo>
+#include <QProcess>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -109,6 +111,36 @@ int indexOf(const std::vector<Json>& events, const std::string& k, const std::st
     for (std::size_t n = 0; n < events.size(); ++n)
         if (kind(events[n]) == k && events[n].contains("model") && modelKey(events[n]) == model) return int(n);
     return -1;
+}
+
+// runCli with one more environment variable.
+CliRun runCliWith(const QStringList& args, const QString& name, const QString& value) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(name, value);
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(SKYNNET_CLI_PATH), args);
+    CliRun r;
+    if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(120000))) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "did not finish: " + args.join(' ');
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+// The example project and its data in `dir`, laid out as the project expects (../datasets/wine.csv).
+QString copyExampleProject(const QTemporaryDir& dir, const QString& name) {
+    QDir(dir.path()).mkpath(name + "/projects");
+    QDir(dir.path()).mkpath(name + "/datasets");
+    const QString project = dir.filePath(name + "/projects/wine-class-groups.skynnet");
+    QFile::copy(QString::fromStdString(sourcePath("resources/projects/wine-class-groups.skynnet")), project);
+    QFile::copy(QString::fromStdString(sourcePath("resources/datasets/wine.csv")), dir.filePath(name + "/datasets/wine.csv"));
+    return project;
 }
 
 const QStringList blobs = {"train", "--data", "builtin:blobs:classes=6:features=6", "--layers", "dense:16:relu",
@@ -262,6 +294,36 @@ private slots:
         for (const Json& e : events)
             if (e.contains("model") && e["model"] == "submodel") split.push_back(e);
         QCOMPARE(int(traceModels(split, plan["epochs"].get<int>()).size()), plan["submodels"].get<int>());
+    }
+
+    // A project run killed after its first checkpoint continues with --resume (the app's Resume of a
+    // hostfile run) and saves the same run an uninterrupted one does; the folder is then removed.
+    void projectRunResumes() {
+        QTemporaryDir dir;
+        const QString whole = copyExampleProject(dir, "whole"), killed = copyExampleProject(dir, "killed");
+        const CliRun a = runCli({"train", "--project", whole, "--threads", "2", "--progress", "json"});
+        QVERIFY2(a.exitCode == 0, qPrintable(a.err));
+        QVERIFY(!QFileInfo::exists(whole + ".checkpoint"));
+
+        const CliRun dead = runCliWith({"train", "--project", killed, "--threads", "2", "--progress", "json"},
+                                       "SKYNNET_TEST_KILL_AFTER_CHECKPOINT", "1");
+        QCOMPARE(dead.exitCode, -1);  // SIGKILL, as a crash
+        QVERIFY2(QFileInfo(killed + ".checkpoint").isDir(), qPrintable(dead.err + dead.out.left(300)));
+        QVERIFY(loadProject(killed.toStdString()).runs.size() == loadProject(whole.toStdString()).runs.size() - 1);
+
+        const CliRun again = runCli({"train", "--project", killed, "--threads", "2", "--progress", "json"});
+        QCOMPARE(again.exitCode, 1);
+        VERIFY_CONTAINS(eventsOf(again).back()["message"].get<std::string>(), "add --resume to continue");
+
+        const CliRun resumed = runCli({"train", "--project", killed, "--threads", "2", "--progress", "json", "--resume"});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        QCOMPARE(kind(eventsOf(resumed).back()), std::string("result"));
+        QVERIFY(!QFileInfo::exists(killed + ".checkpoint"));
+        const ProjectData wholeProject = loadProject(whole.toStdString()), killedProject = loadProject(killed.toStdString());
+        const ProjectRun& x = wholeProject.runs.back();
+        const ProjectRun& y = killedProject.runs.back();
+        QCOMPARE(y.results->combinedMetric, x.results->combinedMetric);
+        QCOMPARE(y.results->combinedTestOutput, x.results->combinedTestOutput);
     }
 };
 

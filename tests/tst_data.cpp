@@ -474,6 +474,17 @@ private slots:
         QVERIFY(std::fabs(mm.leftCols(3).maxCoeff() - 1.f) < 1e-6f);
         QCOMPARE(mm(0, 3), 0.f);
 
+        // One range for every column: pixels [0 2; 4 8] -> offset 0, scale 1/8, and a column
+        // that is never lit stays 0 instead of being stretched to [0, 1].
+        Dataset pixels;
+        pixels.features = Matrix{{0, 2, 0}, {4, 8, 0}};
+        Preprocessing pr;
+        pr.scaling = parseScaling("pixel-range");
+        pr.fit(pixels);
+        QCOMPARE(pr.apply(pixels.features), (Matrix{{0, 0.25f, 0}, {0.5f, 1, 0}}));
+        QCOMPARE(pr.apply(Matrix{{-4, 16, 2}}), (Matrix{{-0.5f, 2, 0.25f}}));  // new data keeps the training range
+        QCOMPARE(scalingName(Scaling::PixelRange), std::string("pixel-range"));
+
         Preprocessing none;
         none.scaling = parseScaling("none");
         none.fit(train);

@@ -14,6 +14,7 @@
 #include "data/dataset.h"
 #include "split/combination.h"
 #include "split/parallel_trainer.h"
+#include "split/schedule.h"
 #include "split/sub_problem.h"
 #include "split/split_plan.h"
 #include "split/thread_backend.h"
@@ -245,6 +246,26 @@ private slots:
             makePlan(mlp("dense:32", 4), classInfo(4, 5, {2, 3}), options(Strategy::ClassGroups, 6));
         });
         VERIFY_CONTAINS(e, "submodel 6 (groups 2+3: classes 2-3) has no training sample");
+    }
+
+    void longestFirstOrdersByCost() {
+        // Class 5 is absent: the three submodels learn from 24, 28 and 20 rows.
+        const SplitPlan plan = makePlan(mlp("dense:32", 4), classInfo(10, 4, {5}), options(Strategy::ClassGroups, 3));
+        QCOMPARE(plan.submodels[1].rows.size(), std::size_t(28));
+        QCOMPARE(submodelCost(plan, 1),
+                 double(plan.submodels[1].flopsPerSample) * 28.0 * double(plan.effectiveEpochs));
+        QCOMPARE(longestFirst(plan), (std::vector<int>{1, 0, 2}));
+        // Equal costs keep plan order; a cost counts FLOPs as well as rows.
+        SplitPlan same = plan;
+        for (auto& s : same.submodels) {
+            s.rows = range(0, 10);
+            s.flopsPerSample = 100;
+        }
+        QCOMPARE(longestFirst(same), (std::vector<int>{0, 1, 2}));
+        same.submodels[2].flopsPerSample = 101;
+        same.submodels[0].rows = range(0, 9);
+        QCOMPARE(longestFirst(same), (std::vector<int>{2, 1, 0}));
+        QCOMPARE(submodelCost(same, 0), 900.0 * double(same.effectiveEpochs));
     }
 
     void outputSplitChunks() {

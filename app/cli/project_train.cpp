@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "checkpoint_option.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "core/error.h"
@@ -35,6 +36,8 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
         {"--threads", "T", "the budget all submodels share (default: the project's, else all cores)"},
         {"--quiet", "", "no progress on stderr"},
         {"--progress", "FORMAT", "text (default) or json: one JSON object per line on stdout, nothing else there"},
+        {"--checkpoint", "DIR", "checkpoint the submodels at each epoch end into DIR (default P.checkpoint, where the app keeps them); removed once the run is saved"},
+        {"--resume", "", "continue the run checkpointed in that folder: train only what is missing"},
         {"--report", "R", "also write a JSON report of the run to R"},
         {"--help", "", "this help"},
     };
@@ -57,10 +60,13 @@ void rejectTrainOptions(const std::vector<std::string>& words) {
 }
 
 std::string projectHelp() {
-    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json] [--progress json]\n\n"
+    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json] [--progress json]\n"
+           "       [--checkpoint DIR] [--resume]\n\n"
            "Trains the project made in the desktop app (its data, network, split options and training\n"
            "settings, as the app would) and saves the trained run into the project file (atomically), so\n"
-           "the app shows it on reopening. Ctrl-C stops and leaves the project file as it was.\n\n" +
+           "the app shows it on reopening. Ctrl-C stops and leaves the project file as it was; the submodels\n"
+           "trained so far stay in P.checkpoint/ (or --checkpoint DIR), and the same command with --resume\n"
+           "continues from there. The folder is removed once the run is saved into the project.\n\n" +
            formatOptions(projectOptionSpecs()) + progressHelp();
 }
 
@@ -156,8 +162,17 @@ int runProjectTraining(const std::vector<std::string>& words) {
         for (const std::string& w : plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
     if (json) writePlanEvent(plan, p.training.trainBaseline);
+    // The folder the app checkpoints the project's in-process runs into, so either can resume the other's.
+    TrainOptions checkpointing;
+    checkpointing.checkpointDir = args.text("--checkpoint", path + ".checkpoint");
+    if (checkpointing.checkpointDir.empty()) Args::fail("--checkpoint", "expects a folder name");
+    checkpointing.resume = args.flag("--resume");
+    checkpointing.quiet = quiet;
+    const std::optional<CheckpointStore> checkpoints = openCheckpoints(checkpointing, plan, config, train, val);
+    const CheckpointHooks hooks = checkpointHooks(*checkpoints);
     ParallelTrainer trainer(plan, config, std::make_shared<ThreadBackend>(threads));
-    ParallelResult split = trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(plan, quiet), &cancel);
+    ParallelResult split =
+        trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(plan, quiet), &cancel, &hooks);
     if (split.status == TrainStatus::Cancelled || interrupt.interrupted())
         return interruptedExit(" while the submodels trained");
     if (split.status == TrainStatus::Failed) throw Error(split.error);
@@ -211,6 +226,7 @@ int runProjectTraining(const std::vector<std::string>& words) {
     const Json report = reportOf(path, p, p.runs.back(), threads, r.wallSeconds);
     // The project is saved first (atomically); the report is only written once that succeeded.
     saveProject(path, p);
+    checkpoints->removeFolder();  // the run is in the project now
     if (!reportPath.empty()) writeReportAndModel(reportPath, dumpJson(report, 2) + "\n", "", {});
 
     if (json) {

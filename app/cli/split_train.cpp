@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "checkpoint_option.h"
 #include "commands.h"
 #include "core/error.h"
 #include "interrupt.h"
@@ -107,8 +108,12 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
 
     const bool json = o.progress == ProgressFormat::Json;
     if (json) writePlanEvent(run.plan, o.baseline);
+    const std::optional<CheckpointStore> checkpoints = openCheckpoints(o, run.plan, config, train, val);
+    const std::optional<CheckpointHooks> hooks =
+        checkpoints ? std::optional<CheckpointHooks>(checkpointHooks(*checkpoints)) : std::nullopt;
     ParallelTrainer trainer(run.plan, config, std::make_shared<ThreadBackend>(o.threads));
-    run.training = trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(run.plan, o.quiet), &cancel);
+    run.training = trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(run.plan, o.quiet), &cancel,
+                                 hooks ? &*hooks : nullptr);
     if (run.training.status == TrainStatus::Cancelled || interrupt.interrupted())
         return interruptedExit(" while the submodels trained");
     if (run.training.status == TrainStatus::Failed) throw Error(run.training.error);
@@ -139,6 +144,7 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     if (interrupt.interrupted()) return interruptedExit();
     writeReportAndModel(o.reportPath, dumpJson(report, 2) + "\n", o.savePath,
                         [&](const std::string& path) { saveCombinedModel(path, *model); });
+    if (checkpoints && !o.savePath.empty()) checkpoints->removeFolder();
 
     if (json) writeResultEvent(splitResultEvent(run, figures, o));
     // With --progress json stdout holds events only: the summary is for the person watching stderr.

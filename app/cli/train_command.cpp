@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include "checkpoint_option.h"
 #include "commands.h"
 #include "core/error.h"
 #include "core/parallel.h"
@@ -70,10 +71,29 @@ int runTrain(const std::vector<std::string>& words) {
     }
     const bool validating = data.validation.size() > 0;
     const Matrix yTrain = data.train.targetMatrix(), yValidation = data.validation.targetMatrix();
-    const TrainResult result =
-        trainer.fit(data.train.features, yTrain, validating ? &data.validation.features : nullptr,
-                    validating ? &yValidation : nullptr,
-                    json ? jsonTrainCallbacks("network") : progressCallbacks(data.task(), config.epochs, o.quiet), &cancel);
+    TrainCallbacks callbacks = json ? jsonTrainCallbacks("network") : progressCallbacks(data.task(), config.epochs, o.quiet);
+    // Checkpoints: the network is submodel 0 of a one-model run.
+    const SplitPlan single = singleNetworkPlan(spec, o.config.seed, config.epochs, data.task(), long(data.train.size()));
+    const std::optional<CheckpointStore> checkpoints =
+        openCheckpoints(o, single, config, data.train, validating ? &data.validation : nullptr);
+    std::optional<CheckpointHooks> hooks;
+    std::optional<SubmodelResume> resume;
+    if (checkpoints) {
+        hooks = checkpointHooks(*checkpoints);
+        resume = hooks->load(0);
+        if (resume) network.setFlatWeights(resume->weights);
+        callbacks.onCheckpoint = [&](const TrainerState& s) { hooks->saveEpoch(0, network, s); };
+    }
+    TrainResult result;
+    if (resume && resume->finished) {
+        result = resume->result;
+    } else {
+        if (resume) trainer.resumeFrom(resume->state);
+        result = trainer.fit(data.train.features, yTrain, validating ? &data.validation.features : nullptr,
+                             validating ? &yValidation : nullptr, callbacks, &cancel);
+        if (hooks && (result.status == TrainStatus::Completed || result.status == TrainStatus::EarlyStopped))
+            hooks->saveFinished(0, SubmodelOutcome{network, result});
+    }
     if (json) writeFinishedEvent("network", 0, result);
     if (result.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(epochsDone(result));
     if (result.status == TrainStatus::Failed) throw Error(result.error);
@@ -105,6 +125,7 @@ int runTrain(const std::vector<std::string>& words) {
     if (interrupt.interrupted()) return interruptedExit(epochsDone(result));
     writeReportAndModel(o.reportPath, dumpJson(report, 2) + "\n", o.savePath,
                         [&](const std::string& path) { saveModel(path, *model); });
+    if (checkpoints && !o.savePath.empty()) checkpoints->removeFolder();
 
     if (json) {
         Json r = Json::object({{"model", "network"}, {"status", statusName(result.status)},

@@ -49,7 +49,7 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         {"--weight-decay", "W", "weight decay (default 0)"},
         {"--schedule", "S", "learning-rate schedule: constant, step:EPOCHS:GAMMA or cosine[:MIN_RATE] (default constant)"},
         {"--loss", "NAME", "cross_entropy, binary_cross_entropy, mse or mae (default: from the task)"},
-        {"--scaling", "S", "standardize, minmax or none (default: minmax for images, else standardize)"},
+        {"--scaling", "S", "standardize, minmax (each column its own range), pixel-range (one range for all columns) or none (default: pixel-range for images, else standardize)"},
         {"--validation", "F", "fraction of --data held out for validation; 0 disables (default 0.1)"},
         {"--test-fraction", "F", "fraction of --data held out for testing without --test-data (default 0.2)"},
         {"--early-stopping", "P", "stop after P epochs without a better validation loss, keep the best weights"},
@@ -62,6 +62,8 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         all.push_back({"--baseline", "", "with --submodels: also train the original model, for comparison"});
         all.push_back({"--save", "MODEL", "write the trained model (architecture, weights, preprocessing, names)"});
         all.push_back({"--report", "FILE", "write a JSON report: test metrics, times, memory, per-epoch history"});
+        all.push_back({"--checkpoint", "DIR", "checkpoint every model at each epoch end into DIR (default with --save: MODEL.checkpoint); removed once the model is written"});
+        all.push_back({"--resume", "", "continue the run checkpointed in the --checkpoint folder (or MODEL.checkpoint): train only what is missing"});
         all.push_back({"--quiet", "", "no per-epoch progress on stderr"});
         all.push_back({"--progress", "FORMAT", "text (default: progress lines on stderr) or json: one JSON object per line on stdout, nothing else there (see below)"});
         all.push_back({"--help", "", "show this help"});
@@ -75,7 +77,7 @@ const std::vector<OptionSpec>& planOptionSpecs() {
         std::vector<OptionSpec> all;
         for (const OptionSpec& s : trainOptionSpecs())
             if (s.name != "--baseline" && s.name != "--save" && s.name != "--report" && s.name != "--quiet" &&
-                s.name != "--progress" && s.name != "--help")
+                s.name != "--help" && s.name != "--checkpoint" && s.name != "--resume" && s.name != "--progress")
                 all.push_back(s);
         all.push_back({"--json", "", "print the plan as JSON instead of a table"});
         all.push_back({"--help", "", "show this help"});
@@ -88,11 +90,16 @@ std::string trainHelp() {
     return "Usage: skynnet-cli train --data PATH [options]\n\n"
            "Trains a network, reports per-epoch progress on stderr and the test metrics on stdout.\n"
            "Preprocessing is fitted on the training split only. Output files are written only when\n"
-           "training succeeds; Ctrl-C stops at the next batch and writes nothing (exit status 130).\n\n" +
+           "training succeeds; Ctrl-C stops at the next batch and writes nothing but checkpoints (exit status 130).\n\n" +
            formatOptions(trainOptionSpecs()) +
            "\nWith --submodels N the network is split (see 'skynnet-cli plan --help'): the submodels train in\n"
            "parallel on --threads cores and the report adds the plan, every submodel's figures, the combined\n"
            "model's metrics and, with --baseline, the original model's.\n"
+           "\nCheckpoints: with --save MODEL (or --checkpoint DIR) every model is saved at each epoch end into\n"
+           "MODEL.checkpoint/ (or DIR), one file per submodel, written atomically. After a crash, a kill or\n"
+           "Ctrl-C, the same command with --resume continues: finished submodels are loaded, the others go on\n"
+           "from their last epoch end, and the model is the one an uninterrupted run would have made. The\n"
+           "folder is removed once the run has written its model. The --baseline model is not checkpointed.\n"
            "\nWith --project P.skynnet a project made in the desktop app is trained and the run saved into it\n"
            "(see 'skynnet-cli train --project P --help').\n" + progressHelp();
 }
@@ -168,6 +175,12 @@ TrainOptions parseTrainOptions(const Args& a) {
     if (a.has("--save") && o.savePath.empty()) Args::fail("--save", "expects a file name");
     if (a.has("--report") && o.reportPath.empty()) Args::fail("--report", "expects a file name");
     o.quiet = a.flag("--quiet");
+    o.checkpointDir = a.text("--checkpoint", "");
+    if (a.has("--checkpoint") && o.checkpointDir.empty()) Args::fail("--checkpoint", "expects a folder name");
+    if (o.checkpointDir.empty() && !o.savePath.empty()) o.checkpointDir = o.savePath + ".checkpoint";
+    o.resume = a.flag("--resume");
+    if (o.resume && o.checkpointDir.empty())
+        Args::fail("--resume", "needs --checkpoint DIR or --save MODEL (whose MODEL.checkpoint folder it continues)");
     o.progress = parseProgressFormat(a.text("--progress", "text"));
     return o;
 }

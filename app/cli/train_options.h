@@ -34,6 +34,9 @@ struct TrainOptions {
 
     std::string savePath;    // --save; empty: the model is not written
     std::string reportPath;  // --report; empty: no report file
+    // --checkpoint, or beside --save (<save>.checkpoint); empty: no checkpoints.
+    std::string checkpointDir;
+    bool resume = false;     // --resume: continue the run in checkpointDir
     bool quiet = false;      // no per-epoch progress on stderr
     ProgressFormat progress = ProgressFormat::Text;  // --progress json: events on stdout instead
 };

@@ -15,7 +15,7 @@ PreparedData prepareData(const TrainOptions& o, DataUse use) {
     settings.seed = o.config.seed;
     const DataKind kind = dataKind(o.data.path);
     settings.scaling =
-        o.scaling.value_or(kind == DataKind::Idx || kind == DataKind::ImageFolder ? Scaling::MinMax : Scaling::Standardize);
+        o.scaling.value_or(kind == DataKind::Idx || kind == DataKind::ImageFolder ? Scaling::PixelRange : Scaling::Standardize);
     // The whole set is freed (end of the statement) before the test file is read.
     PreparedData p = splitAndFit(loadTrainingData(o.data), settings);
     // Not progress: --quiet keeps them. The training data's skipped images are among them.

@@ -85,6 +85,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     const QString hostfile = parser.isSet(hosts) ? QFileInfo(parser.value(hosts)).absoluteFilePath() : QString();
+    // A missing project is a message and exit code 2 like the other options, not a dialog that
+    // waits for a click on a screen no one may be watching.
+    if (parser.isSet(open) && !QFileInfo(parser.value(open)).isFile()) {
+        std::fprintf(stderr, "skynnet: --open: no project file at %s\n", qPrintable(parser.value(open)));
+        return 2;
+    }
 
     // Screenshots must look the same on every machine: no restored geometry, no recent files.
     std::unique_ptr<QTemporaryDir> scratch;

@@ -76,4 +76,20 @@ Rng Rng::split(std::uint64_t stream) const {
     return Rng(splitmix(x));
 }
 
+RngState Rng::state() const {
+    RngState r;
+    for (int i = 0; i < 4; ++i) r.s[i] = s_[i];
+    r.seed = seed_;
+    r.hasSpare = hasSpare_;
+    r.spare = spare_;
+    return r;
+}
+
+void Rng::setState(const RngState& state) {
+    for (int i = 0; i < 4; ++i) s_[i] = state.s[i];
+    seed_ = state.seed;
+    hasSpare_ = state.hasSpare;
+    spare_ = state.spare;
+}
+
 }  // namespace skynnet

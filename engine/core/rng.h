@@ -6,6 +6,15 @@
 
 namespace skynnet {
 
+// Everything a generator holds, so a checkpointed run continues the same stream.
+struct RngState {
+    std::uint64_t s[4] = {};
+    std::uint64_t seed = 0;
+    bool hasSpare = false;
+    double spare = 0.0;
+    bool operator==(const RngState&) const = default;
+};
+
 class Rng {
 public:
     explicit Rng(std::uint64_t seed = 1);
@@ -17,6 +26,8 @@ public:
     std::uint64_t below(std::uint64_t n);  // [0, n), unbiased
     std::vector<int> permutation(int n);   // a seeded shuffle of 0..n-1
     Rng split(std::uint64_t stream) const;  // an independent generator derived from this one's seed
+    RngState state() const;
+    void setState(const RngState& state);
 
 private:
     std::uint64_t s_[4];

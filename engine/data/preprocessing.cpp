@@ -13,6 +13,7 @@ std::string scalingName(Scaling s) {
     case Scaling::None: return "none";
     case Scaling::Standardize: return "standardize";
     case Scaling::MinMax: return "minmax";
+    case Scaling::PixelRange: return "pixel-range";
     }
     return "none";
 }
@@ -21,7 +22,8 @@ Scaling parseScaling(const std::string& name) {
     if (name == "none") return Scaling::None;
     if (name == "standardize" || name == "standard" || name == "zscore") return Scaling::Standardize;
     if (name == "minmax" || name == "min-max") return Scaling::MinMax;
-    throw Error("unknown scaling '" + name + "' (expected none, standardize or minmax)");
+    if (name == "pixel-range" || name == "pixels") return Scaling::PixelRange;
+    throw Error("unknown scaling '" + name + "' (expected none, standardize, minmax or pixel-range)");
 }
 
 void Preprocessing::fit(const Dataset& train) {
@@ -51,6 +53,17 @@ void Preprocessing::fit(const Dataset& train) {
 
     // Accumulate in double, row by row (the matrix is row-major), over the training rows only.
     std::vector<double> a(n, 0.0), b(n, 0.0);
+    if (scaling == Scaling::PixelRange) {
+        double lo = x(0, numericColumns[0]), hi = lo;
+        for (Index r = 0; r < x.rows(); ++r)
+            for (const int c : numericColumns) {
+                lo = std::min(lo, double(x(r, c)));
+                hi = std::max(hi, double(x(r, c)));
+            }
+        offset.setConstant(Scalar(lo));
+        if (hi > lo) scale.setConstant(Scalar(1.0 / (hi - lo)));  // a constant image keeps scale 1
+        return;
+    }
     if (scaling == Scaling::MinMax) {
         for (std::size_t j = 0; j < n; ++j) a[j] = b[j] = x(0, numericColumns[j]);
         for (Index r = 1; r < x.rows(); ++r)

@@ -8,9 +8,13 @@
 
 namespace skynnet {
 
-enum class Scaling { None, Standardize, MinMax };
+// MinMax scales each column by its own range. PixelRange scales every column by one range, the
+// smallest and largest value of the whole training matrix: a convolution shares its weights
+// across positions, which assumes every position is on the same scale (a per-column range would
+// magnify a corner pixel that is rarely lit). The default for images.
+enum class Scaling { None, Standardize, MinMax, PixelRange };
 
-std::string scalingName(Scaling s);      // "none", "standardize", "minmax"
+std::string scalingName(Scaling s);      // "none", "standardize", "minmax", "pixel-range"
 Scaling parseScaling(const std::string& name);  // throws Error naming the value
 
 struct Preprocessing {

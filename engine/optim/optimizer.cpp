@@ -37,6 +37,31 @@ std::int64_t Optimizer::stateBytes() const {
     return n;
 }
 
+OptimizerState Optimizer::state() const {
+    OptimizerState s;
+    s.steps = steps_;
+    for (const auto* list : stateLists_) s.lists.push_back(*list);
+    return s;
+}
+
+void Optimizer::setState(const OptimizerState& state, const std::vector<Param>& params) {
+    if (state.lists.size() != stateLists_.size())
+        throw Error("the optimizer state has " + std::to_string(state.lists.size()) + " state lists, " +
+                    optimizerName(config_.kind) + " keeps " + std::to_string(stateLists_.size()));
+    if (state.steps < 0) throw Error("the optimizer state has a negative step count");
+    for (const auto& list : state.lists) {
+        if (list.empty()) continue;
+        if (list.size() != params.size())
+            throw Error("the optimizer state holds " + std::to_string(list.size()) + " matrices for " +
+                        std::to_string(params.size()) + " parameters");
+        for (std::size_t i = 0; i < list.size(); ++i)
+            if (list[i].rows() != params[i].value->rows() || list[i].cols() != params[i].value->cols())
+                throw Error("the optimizer state of parameter " + std::to_string(i + 1) + " has the wrong shape");
+    }
+    steps_ = state.steps;
+    for (std::size_t i = 0; i < stateLists_.size(); ++i) *stateLists_[i] = state.lists[i];
+}
+
 void Optimizer::ensureSlots(std::vector<Matrix>& slots, const std::vector<Param>& params) {
     if (slots.size() == params.size()) return;
     slots.clear();

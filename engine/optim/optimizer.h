@@ -27,6 +27,13 @@ struct OptimizerConfig {
     bool operator==(const OptimizerConfig&) const = default;
 };
 
+// What an optimiser has learnt so far, for checkpoints: its step count and each of its state
+// lists (Adam: moments m then v), one matrix per parameter, or empty before the first step.
+struct OptimizerState {
+    std::int64_t steps = 0;
+    std::vector<std::vector<Matrix>> lists;
+};
+
 class Optimizer {
 public:
     explicit Optimizer(const OptimizerConfig& config) : config_(config), lr_(config.learningRate) {}
@@ -40,6 +47,9 @@ public:
     void startEpoch(int epoch) { lr_ = config_.schedule.rate(config_.learningRate, epoch); }
     float learningRate() const { return lr_; }
     std::int64_t stateBytes() const;
+    OptimizerState state() const;
+    // Throws Error when the state does not fit this optimiser or these params (another kind, shape).
+    void setState(const OptimizerState& state, const std::vector<Param>& params);
 
 protected:
     // Lazily sizes one state matrix per parameter, zero-filled.
@@ -47,6 +57,7 @@ protected:
     OptimizerConfig config_;
     float lr_;
     std::vector<std::vector<Matrix>*> stateLists_;
+    std::int64_t steps_ = 0;  // steps taken (Adam's bias correction counts them)
 };
 
 std::unique_ptr<Optimizer> makeOptimizer(const OptimizerConfig& config);
@@ -73,7 +84,6 @@ public:
 
 private:
     std::vector<Matrix> m_, v_;
-    long steps_ = 0;
 };
 
 class RMSProp final : public Optimizer {

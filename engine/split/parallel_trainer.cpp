@@ -36,12 +36,12 @@ ParallelTrainer::ParallelTrainer(SplitPlan plan, TrainConfig config, std::shared
 }
 
 ParallelResult ParallelTrainer::train(const Dataset& train, const Dataset* validation, const SubmodelEvents& events,
-                                      const CancelToken* cancel) {
+                                      const CancelToken* cancel, const CheckpointHooks* checkpoint) {
     requirePlanData(plan_, train, validation);
     const auto start = std::chrono::steady_clock::now();
     ParallelResult r;
     r.workers = backend_->workers(plan_.submodelCount());
-    std::vector<SubmodelOutcome> outcomes = backend_->train(plan_, train, validation, config_, events, cancel);
+    std::vector<SubmodelOutcome> outcomes = backend_->train(plan_, train, validation, config_, events, cancel, checkpoint);
 
     std::vector<Network> networks;
     std::vector<std::int64_t> peaks;

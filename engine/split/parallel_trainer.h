@@ -41,8 +41,9 @@ public:
     // Blocks until every submodel has finished or stopped; no worker and no callback outlives the
     // call. `train` must be the dataset the plan was made from (same rows); throws Error otherwise,
     // before any thread starts. Events are called from worker threads (see SubmodelEvents).
+    // checkpoint: resume and save the submodels' progress (WorkerBackend::train).
     ParallelResult train(const Dataset& train, const Dataset* validation = nullptr, const SubmodelEvents& events = {},
-                         const CancelToken* cancel = nullptr);
+                         const CancelToken* cancel = nullptr, const CheckpointHooks* checkpoint = nullptr);
 
 private:
     SplitPlan plan_;

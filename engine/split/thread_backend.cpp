@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/parallel.h"
+#include "split/schedule.h"
 
 namespace skynnet {
 
@@ -22,10 +23,13 @@ std::vector<int> ThreadBackend::kernelThreadsPerWorker(int submodels, int budget
 
 std::vector<SubmodelOutcome> ThreadBackend::train(const SplitPlan& plan, const Dataset& train,
                                                   const Dataset* validation, const TrainConfig& config,
-                                                  const SubmodelEvents& events, const CancelToken* cancel) {
+                                                  const SubmodelEvents& events, const CancelToken* cancel,
+                                                  const CheckpointHooks* checkpoint) {
     const int s = plan.submodelCount();
     std::vector<SubmodelOutcome> outcomes(static_cast<std::size_t>(s));
     const std::vector<int> kernels = kernelThreadsPerWorker(s, budget_);
+    // Longest first; outcomes stay in plan order.
+    const std::vector<int> order = longestFirst(plan);
     std::atomic<int> next{0};
     // Cancelled with the caller's token, or alone when a submodel fails: a failed submodel spoils
     // the combination, so its running siblings stop at their next batch boundary too.
@@ -36,11 +40,12 @@ std::vector<SubmodelOutcome> ThreadBackend::train(const SplitPlan& plan, const D
         setKernelThreads(kernelThreads);
         TrainConfig c = config;
         c.threads = kernelThreads;
-        for (int i = next.fetch_add(1); i < s; i = next.fetch_add(1)) {
+        for (int q = next.fetch_add(1); q < s; q = next.fetch_add(1)) {
+            const int i = order[std::size_t(q)];
             auto& out = outcomes[std::size_t(i)];
             try {
                 if (run.cancelled()) out = skippedSubmodel(plan, i, events);
-                else out = trainSubmodel(plan, i, train, validation, c, events, &run);
+                else out = trainSubmodel(plan, i, train, validation, c, events, &run, nullptr, checkpoint);
             } catch (const std::exception& e) {  // only allocation can get here; never escape a thread
                 out.result.status = TrainStatus::Failed;
                 out.result.error = "submodel " + std::to_string(i + 1) + ": " + e.what();

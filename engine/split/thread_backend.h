@@ -1,7 +1,7 @@
 #pragma once
 // Submodels on std::threads in this process: W = min(S, budget) workers, each taking the next
-// submodel from a shared queue until none is left. The kernel threads of the workers add up to at
-// most the budget (never two thread pools fighting over the cores: see architecture.md).
+// submodel from a shared queue, longest first (split/schedule.h), until none is left. The kernel
+// threads of the workers add up to at most the budget (never two thread pools fighting over the cores: see architecture.md).
 #include <vector>
 
 #include "split/worker_pool.h"
@@ -18,7 +18,7 @@ public:
     int workers(int submodels) const override;
     std::vector<SubmodelOutcome> train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                        const TrainConfig& config, const SubmodelEvents& events,
-                                       const CancelToken* cancel) override;
+                                       const CancelToken* cancel, const CheckpointHooks* checkpoint = nullptr) override;
 
     // Kernel threads of each worker: 1 each when S >= budget (one submodel per core beat threaded
     // kernels on these machines), else the budget spread over the S workers, the first ones taking

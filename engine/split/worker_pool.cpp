@@ -34,11 +34,19 @@ std::string localHostName() {
 
 SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& train, const Dataset* validation,
                               const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel,
-                              const WorkerPlace* place) {
+                              const WorkerPlace* place, const CheckpointHooks* checkpoint) {
     SubmodelOutcome out;
     const SubmodelPlan& sp = plan.submodels[std::size_t(index)];
     try {
         out.network = Network(sp.spec, sp.seed);
+        std::optional<SubmodelResume> resume;
+        if (checkpoint && checkpoint->load) resume = checkpoint->load(index);
+        if (resume) out.network.setFlatWeights(resume->weights);
+        if (resume && resume->finished) {
+            out.result = resume->result;
+            finish(out, index, events);
+            return out;
+        }
         if (events.onSubmodelStarted) {
             WorkerPlace here;
             if (place) here = *place;
@@ -61,9 +69,14 @@ SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& t
         if (events.onEpoch) cb.onEpoch = [&](const EpochStats& s) { events.onEpoch(index, s); };
         if (events.onBatch) cb.onBatch = [&](const BatchProgress& p) { events.onBatch(index, p); };
         if (events.onResources) cb.onResources = [&](const ResourceSample& r) { events.onResources(index, r); };
+        if (checkpoint && checkpoint->saveEpoch)
+            cb.onCheckpoint = [&](const TrainerState& s) { checkpoint->saveEpoch(index, out.network, s); };
         Trainer trainer(out.network, c, plan.task);
+        if (resume) trainer.resumeFrom(resume->state);
         out.result = trainer.fit(data.x, data.y, hasVal ? &val.x : nullptr, hasVal ? &val.y : nullptr, cb, cancel);
         if (out.result.status == TrainStatus::Failed) out.result.error = who(index) + ": " + out.result.error;
+        const bool done = out.result.status == TrainStatus::Completed || out.result.status == TrainStatus::EarlyStopped;
+        if (done && checkpoint && checkpoint->saveFinished) checkpoint->saveFinished(index, out);
     } catch (const std::exception& e) {
         out.result.status = TrainStatus::Failed;
         out.result.error = who(index) + ": " + e.what();

@@ -4,6 +4,7 @@
 // behind the same interface. Strategies live in the plan, never in a backend, and a backend only
 // needs trainSubmodel(), which any worker (thread or process) runs for one submodel index.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "model/network.h"
 #include "split/split_plan.h"
 #include "train/train_types.h"
+#include "train/trainer_state.h"
 
 namespace skynnet {
 
@@ -43,6 +45,26 @@ struct SubmodelOutcome {
     TrainResult result;
 };
 
+// What a checkpoint holds of one submodel: a finished training, or one stopped at an epoch end.
+struct SubmodelResume {
+    bool finished = false;
+    std::vector<Scalar> weights;  // Network::flatWeights(): as finished, or after state.epochsDone epochs
+    TrainResult result;           // finished: its result
+    TrainerState state;           // not finished: where its training continues
+};
+
+// Checkpoints of a run (engine/project/checkpoint_store.h implements them; the split layer only
+// calls them). CALLED FROM WORKER THREADS, for different indices at once: thread-safe per index.
+// Any of them may be empty. A handler's exception fails that submodel with its message.
+struct CheckpointHooks {
+    // Before a submodel trains: its finished outcome or epoch state, nullopt to start afresh.
+    std::function<std::optional<SubmodelResume>(int index)> load;
+    // At each epoch end after which the submodel trains on (TrainCallbacks::onCheckpoint).
+    std::function<void(int index, const Network&, const TrainerState&)> saveEpoch;
+    // Once a submodel has completed or stopped early (not when cancelled or failed).
+    std::function<void(int index, const SubmodelOutcome&)> saveFinished;
+};
+
 class WorkerBackend {
 public:
     virtual ~WorkerBackend() = default;
@@ -52,9 +74,11 @@ public:
     // Trains every submodel of the plan on its part of `train` (validation, if given, restricted to
     // each submodel's own sub-problem) and returns one outcome per submodel in plan order, only after
     // every worker has stopped. A cancelled token makes every worker stop at its next batch boundary.
+    // checkpoint: finished submodels are loaded instead of trained, stopped ones continue from their
+    // last epoch end, and progress is saved through it (see CheckpointHooks).
     virtual std::vector<SubmodelOutcome> train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                                const TrainConfig& config, const SubmodelEvents& events,
-                                               const CancelToken* cancel) = 0;
+                                               const CancelToken* cancel, const CheckpointHooks* checkpoint = nullptr) = 0;
 };
 
 // One submodel's whole training on the calling thread: its sub-problem, Network(spec, seed), a
@@ -62,9 +86,11 @@ public:
 // index, callbacks forwarded with the index. Never throws: a failure (a thrown Error, a diverged
 // loss) comes back as status Failed with the error naming the submodel.
 // place: reported to onSubmodelStarted (rank 0 on this host when not given).
+// checkpoint: a finished submodel it loads is returned as it was saved (onSubmodelFinished is
+// still called, onSubmodelStarted is not); a stopped one continues bit for bit where it stopped.
 SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& train, const Dataset* validation,
                               const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel,
-                              const WorkerPlace* place = nullptr);
+                              const WorkerPlace* place = nullptr, const CheckpointHooks* checkpoint = nullptr);
 // The outcome of a submodel skipped because the run was cancelled (or another one failed) first.
 SubmodelOutcome skippedSubmodel(const SplitPlan& plan, int index, const SubmodelEvents& events);
 

@@ -62,10 +62,16 @@ struct ResourceSample {
     std::int64_t processResidentBytes = 0;
 };
 
+struct TrainerState;  // train/trainer_state.h
+
 struct TrainCallbacks {
     std::function<void(const EpochStats&)> onEpoch;
     std::function<void(const BatchProgress&)> onBatch;
     std::function<void(const ResourceSample&)> onResources;
+    // fit() at the end of every epoch after which it trains on (not the last one, not an early
+    // stop): the state a resumed Trainer starts from, with the network's weights as they are now.
+    // An exception thrown here ends fit() (a checkpoint that cannot be written fails the training).
+    std::function<void(const TrainerState&)> onCheckpoint;
 };
 
 enum class TrainStatus { Completed, EarlyStopped, Cancelled, Failed };

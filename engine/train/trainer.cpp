@@ -176,6 +176,42 @@ Trainer::EpochOutcome Trainer::trainEpoch(const Matrix& x, const Matrix& y, cons
     return outcome;
 }
 
+void Trainer::resumeFrom(const TrainerState& state) {
+    if (state.epochsDone < 0 || state.epochsDone > config_.epochs)
+        throw Error("the training state has " + std::to_string(state.epochsDone) + " epochs done, the training has " +
+                    std::to_string(config_.epochs));
+    if (int(state.history.size()) != state.epochsDone)
+        throw Error("the training state has " + std::to_string(state.history.size()) + " epochs of history for " +
+                    std::to_string(state.epochsDone) + " epochs done");
+    if (!state.bestWeights.empty() && std::int64_t(state.bestWeights.size()) != net_.weightCount())
+        throw Error("the training state's best weights are " + std::to_string(state.bestWeights.size()) +
+                    " values, the network has " + std::to_string(net_.weightCount()));
+    optimizer_->setState(state.optimizer, params_);
+    epoch_ = state.epochsDone;
+    steps_ = state.steps;
+    shuffleRng_.setState(state.shuffleRng);
+    peakModelBytes_ = std::max(peakModelBytes_, state.peakModelBytes);
+    resumed_ = state;
+}
+
+TrainerState Trainer::stateNow(const TrainResult& sofar, double best, int sinceBest,
+                               const std::vector<Scalar>& bestWeights) const {
+    TrainerState s;
+    s.epochsDone = epoch_;
+    s.steps = steps_;
+    s.shuffleRng = shuffleRng_.state();
+    s.optimizer = optimizer_->state();
+    s.bestScore = best;
+    s.sinceBest = sinceBest;
+    s.bestWeights = bestWeights;
+    s.history = sofar.history;
+    s.bestEpoch = sofar.bestEpoch;
+    s.wallSeconds = resumed_.wallSeconds + secondsSince(start_);
+    s.cpuSeconds = resumed_.cpuSeconds + workerCpuSeconds() - cpuStart_;
+    s.peakModelBytes = peakModelBytes_;
+    return s;
+}
+
 TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal,
                          const TrainCallbacks& callbacks, const CancelToken* cancel) {
     const KernelThreadScope threads(config_.threads);
@@ -186,10 +222,12 @@ TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, c
     maybeReportResources(callbacks, true);  // where this model starts on the run's clock
     const bool validating = xVal && yVal && xVal->rows() > 0;
     const EarlyStopping& es = config_.earlyStopping;
-    double best = 0;
-    int sinceBest = 0;
-    std::vector<Scalar> bestWeights;
-    for (int e = 0; e < config_.epochs; ++e) {
+    double best = resumed_.bestScore;
+    int sinceBest = resumed_.sinceBest;
+    std::vector<Scalar> bestWeights = resumed_.bestWeights;
+    result.history = resumed_.history;
+    result.bestEpoch = resumed_.bestEpoch;
+    for (int e = resumed_.epochsDone; e < config_.epochs; ++e) {
         EpochOutcome o = trainEpoch(x, y, xVal, yVal, callbacks, cancel);
         if (o.status != TrainStatus::Completed) {
             result.status = o.status;
@@ -197,27 +235,29 @@ TrainResult Trainer::fit(const Matrix& x, const Matrix& y, const Matrix* xVal, c
             break;
         }
         result.history.push_back(o.stats);
-        if (!(es.enabled && validating)) {
+        if (es.enabled && validating) {
+            // Lower loss is better; higher metric is better: compare on one scale.
+            const double score = es.monitor == EarlyStopping::Monitor::ValidationLoss ? -o.stats.validationLoss
+                                                                                       : o.stats.validationMetric;
+            if (result.bestEpoch == 0 || score > best) {
+                best = score;
+                result.bestEpoch = o.stats.epoch;
+                sinceBest = 0;
+                if (es.restoreBest) bestWeights = net_.flatWeights();
+            } else if (++sinceBest >= es.patience) {
+                result.status = TrainStatus::EarlyStopped;
+                break;
+            }
+        } else {
             result.bestEpoch = o.stats.epoch;
-            continue;
         }
-        // Lower loss is better; higher metric is better: compare on one scale.
-        const double score = es.monitor == EarlyStopping::Monitor::ValidationLoss ? -o.stats.validationLoss
-                                                                                   : o.stats.validationMetric;
-        if (result.bestEpoch == 0 || score > best) {
-            best = score;
-            result.bestEpoch = o.stats.epoch;
-            sinceBest = 0;
-            if (es.restoreBest) bestWeights = net_.flatWeights();
-        } else if (++sinceBest >= es.patience) {
-            result.status = TrainStatus::EarlyStopped;
-            break;
-        }
+        if (callbacks.onCheckpoint && e + 1 < config_.epochs)
+            callbacks.onCheckpoint(stateNow(result, best, sinceBest, bestWeights));
     }
     if (es.enabled && es.restoreBest && !bestWeights.empty() && result.status != TrainStatus::Failed)
         net_.setFlatWeights(bestWeights);
-    result.wallSeconds = secondsSince(start_);
-    result.cpuSeconds = workerCpuSeconds() - cpuStart_;
+    result.wallSeconds = resumed_.wallSeconds + secondsSince(start_);
+    result.cpuSeconds = resumed_.cpuSeconds + workerCpuSeconds() - cpuStart_;
     result.peakModelBytes = peakModelBytes_;
     result.dataBytes = dataBytes_;
     return result;

@@ -9,6 +9,7 @@
 #include "model/network.h"
 #include "train/batch_split.h"
 #include "train/train_types.h"
+#include "train/trainer_state.h"
 
 namespace skynnet {
 
@@ -31,18 +32,26 @@ public:
     };
     EpochOutcome trainEpoch(const Matrix& x, const Matrix& y, const Matrix* xVal, const Matrix* yVal,
                             const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
-    // The whole run, with early stopping and restore-best if configured.
+    // The whole run, with early stopping and restore-best if configured. After resumeFrom() it
+    // trains only the epochs left and its result covers the whole training.
     TrainResult fit(const Matrix& x, const Matrix& y, const Matrix* xVal = nullptr, const Matrix* yVal = nullptr,
                     const TrainCallbacks& callbacks = {}, const CancelToken* cancel = nullptr);
 
     // A cancelled token makes it return early with an empty output (cancelled() tells).
     Evaluation evaluate(const Matrix& x, const Matrix& y, const CancelToken* cancel = nullptr);
+    // Makes fit() continue from a state a Trainer of the same network, config and data gave
+    // (TrainCallbacks::onCheckpoint). The caller has built the network from the same spec and seed
+    // (the seed also draws Dropout's mask streams) and restored its weights.
+    // Throws Error when the state does not fit (optimiser state of another shape, more epochs done
+    // than configured, best weights of another size).
+    void resumeFrom(const TrainerState& state);
     int epochsDone() const { return epoch_; }
     std::int64_t modelBytes() const;
     const Loss& loss() const { return *loss_; }
 
 private:
     void maybeReportResources(const TrainCallbacks& callbacks, bool force);
+    TrainerState stateNow(const TrainResult& sofar, double best, int sinceBest, const std::vector<Scalar>& bestWeights) const;
 
     Network& net_;
     TrainConfig config_;
@@ -61,6 +70,7 @@ private:
     double cpuStart_ = 0;
     std::int64_t peakModelBytes_ = 0;
     std::int64_t dataBytes_ = 0;  // of the matrices the last trainEpoch was given
+    TrainerState resumed_;  // where fit() starts: a fresh state unless resumeFrom() was called
 };
 
 }  // namespace skynnet

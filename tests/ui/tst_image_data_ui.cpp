@@ -54,10 +54,10 @@ private slots:
         ProjectDocument* doc = window_->document();
         QCOMPARE(doc->dataset()->size(), Index(21));
         QCOMPARE(doc->dataset()->sampleShape, (Shape{1, 10, 10}));
-        // The "test" folder beside "train" came along, and pixels are min-max scaled.
+        // The "test" folder beside "train" came along, and pixels share one range (pixel-range scaling).
         QVERIFY(doc->testDataset());
         QCOMPARE(doc->testDataset()->size(), Index(6));
-        QCOMPARE(doc->dataSettings().scaling, Scaling::MinMax);
+        QCOMPARE(doc->dataSettings().scaling, Scaling::PixelRange);
 
         const SampleGrid* grid = page->sampleGrid();
         QVERIFY(grid->isVisible());

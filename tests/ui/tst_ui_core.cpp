@@ -143,6 +143,7 @@ private slots:
     void fullSession();
     void throttledProgress();
     void cancelSession();
+    void resumeStoppedRun();
     void pauseResume();
     void badPlanFails();
     void lossesFitTheirTasks();
@@ -639,6 +640,76 @@ void TestUiCore::cancelSession() {
     const QList<int> before = spies.counts();
     QTest::qWait(300);
     QCOMPARE(spies.counts(), before);
+}
+
+void TestUiCore::resumeStoppedRun() {
+    QTemporaryDir dir;
+    ProjectDocument doc;
+    configure(doc, slowBlobs, 6);
+    ProjectTraining t = doc.trainSettings();
+    t.trainBaseline = false;
+    doc.setTrainSettings(t);
+    const QString reference = dir.filePath(QStringLiteral("reference.checkpoint"));
+    Matrix expected;
+    {
+        TrainingSession whole(&doc);
+        whole.setUntitledCheckpointFolder(reference);
+        SessionSpies spies(whole);
+        whole.start();
+        QVERIFY(spies.finished.wait(hangGuardMs(120000)));
+        QCOMPARE(statusOf(spies.finished), TrainStatus::Completed);
+        expected = whole.results()->combinedTestOutput;
+        QVERIFY(!QFile::exists(reference));  // removed once the run completed
+    }
+
+    const QString folder = dir.filePath(QStringLiteral("run.checkpoint"));
+    TrainingSession session(&doc);
+    session.setUntitledCheckpointFolder(folder);
+    QCOMPARE(session.checkpointFolder(), folder);
+    QVERIFY(!session.canResumeRun());
+    SessionSpies spies(session);
+    // Stopped once some submodel has finished an epoch (its checkpoint is on disk by then).
+    const auto stopAfterAnEpoch = [&session] {
+        for (const auto& s : session.submodels())
+            if (!s.epochs.empty()) session.stop();
+    };
+    connect(&session, &TrainingSession::progress, &session, stopAfterAnEpoch);
+    session.start();
+    QVERIFY(spies.finished.wait(hangGuardMs(120000)));
+    QCOMPARE(statusOf(spies.finished), TrainStatus::Cancelled);
+    QVERIFY(session.canResumeRun());
+    QVERIFY(QFile::exists(folder + QStringLiteral("/run.json")));
+
+    disconnect(&session, &TrainingSession::progress, &session, nullptr);
+    spies.log.clear();
+    session.startResumed();
+    QVERIFY(!session.canResumeRun());  // running
+    QVERIFY(spies.finished.wait(hangGuardMs(120000)));
+    QCOMPARE(statusOf(spies.finished, 1), TrainStatus::Completed);
+    bool announced = false;
+    for (const auto& args : spies.log) announced |= args.at(0).toString().startsWith(QStringLiteral("resuming from ") + folder);
+    QVERIFY(announced);
+    const Matrix& got = session.results()->combinedTestOutput;
+    QCOMPARE(got.rows(), expected.rows());
+    QVERIFY2(std::memcmp(got.data(), expected.data(), std::size_t(got.size()) * sizeof(Scalar)) == 0,
+             "the resumed run's combined model differs from the uninterrupted run's");
+    QVERIFY(!session.canResumeRun());
+    QVERIFY(!QFile::exists(folder));
+
+    // A run whose plan changed since is refused, naming what differs.
+    session.setUntitledCheckpointFolder(dir.filePath(QStringLiteral("second.checkpoint")));
+    connect(&session, &TrainingSession::progress, &session, stopAfterAnEpoch);
+    session.start();
+    QVERIFY(spies.finished.wait(hangGuardMs(120000)));
+    disconnect(&session, &TrainingSession::progress, &session, nullptr);
+    QCOMPARE(statusOf(spies.finished, spies.finished.count() - 1), TrainStatus::Cancelled);
+    QVERIFY(session.canResumeRun());
+    t.config.epochs = 9;
+    doc.setTrainSettings(t);
+    session.startResumed();
+    QVERIFY(spies.finished.wait(hangGuardMs(120000)));
+    QCOMPARE(statusOf(spies.finished, spies.finished.count() - 1), TrainStatus::Failed);
+    VERIFY_CONTAINS(spies.finished.last().at(1).toString().toStdString(), "is from another run: the split plan");
 }
 
 void TestUiCore::pauseResume() {

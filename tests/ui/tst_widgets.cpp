@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QScatterSeries>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -334,6 +335,15 @@ private slots:
         QVERIFY(!window_->resultsPage()->hasResults());
         QVERIFY(train->startButton()->isEnabled());
         QVERIFY(!train->stopButton()->isEnabled());
+        // The stopped run can be continued from its checkpoints, once.
+        QVERIFY(!train->resumeRunButton()->isHidden());
+        QTest::mouseClick(train->resumeRunButton(), Qt::LeftButton);
+        QVERIFY(session->running());
+        QVERIFY(train->resumeRunButton()->isHidden());
+        QTest::mouseClick(train->stopButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, hangGuardMs(30000));
+        QCOMPARE(finished.at(1).at(0).value<TrainStatus>(), TrainStatus::Cancelled);
+        QVERIFY(train->logView()->toPlainText().contains(QStringLiteral("resuming from ")));
         doc->setNetwork(designed);
     }
 

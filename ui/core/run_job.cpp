@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/parallel.h"
+#include "project/checkpoint_store.h"
 #include "project/project_file.h"
 #include "split/thread_backend.h"
 #include "train/metrics.h"
@@ -65,6 +66,17 @@ std::shared_ptr<ProjectResults> evaluate(const RunInputs& in, const PreparedData
     return r;
 }
 
+std::optional<CheckpointStore> openCheckpoints(const RunInputs& in, const TrainConfig& config, const Dataset& train,
+                                               const Dataset* validation, RunEventBuffer& events) {
+    if (in.checkpointFolder.empty()) return std::nullopt;
+    const CheckpointRunKey key = checkpointRunKey(in.plan, config, train, validation);
+    if (!in.resumeCheckpoints) return CheckpointStore::start(in.checkpointFolder, in.plan, key);
+    CheckpointStore store = CheckpointStore::resume(in.checkpointFolder, in.plan, key);
+    events.log(QStringLiteral("resuming from %1: %2")
+                   .arg(QString::fromStdString(in.checkpointFolder), QString::fromStdString(store.progressText())));
+    return store;
+}
+
 }  // namespace
 
 RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const CancelToken& cancel) {
@@ -85,8 +97,12 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
         // One clock for the whole run, so the charts place every model where it ran, live and reopened.
         TrainConfig config = in.config;
         config.clockOrigin = start;
+        const std::optional<CheckpointStore> checkpoints = openCheckpoints(in, config, data->train, validation, events);
+        const std::optional<CheckpointHooks> hooks =
+            checkpoints ? std::optional<CheckpointHooks>(checkpoints->hooks()) : std::nullopt;
         ParallelTrainer trainer(in.plan, config, std::make_shared<ThreadBackend>(in.threadBudget));
-        ParallelResult split = trainer.train(data->train, validation, events.submodelEvents(), &cancel);
+        ParallelResult split =
+            trainer.train(data->train, validation, events.submodelEvents(), &cancel, hooks ? &*hooks : nullptr);
         if (split.status != TrainStatus::Completed) {
             out.status = split.status;
             out.message = split.status == TrainStatus::Failed ? split.error : "stopped during the split run";
@@ -132,6 +148,7 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
         out.message = summary.toStdString();
         out.results = std::move(results);
         out.status = TrainStatus::Completed;
+        if (checkpoints) checkpoints->removeFolder();
     } catch (const std::exception& e) {
         out.status = TrainStatus::Failed;
         out.message = e.what();

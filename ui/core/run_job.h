@@ -21,6 +21,11 @@ struct RunInputs {
     std::shared_ptr<const PreparedData> prepared;
     ProjectDataSource dataSettings;
     std::shared_ptr<const Dataset> data, test;
+    // Checkpoints of the split run's submodels (engine/project/checkpoint_store.h); empty: none.
+    // A new run replaces the folder's earlier run; resumeCheckpoints continues it instead. The
+    // folder is removed once the run has completed.
+    std::string checkpointFolder;
+    bool resumeCheckpoints = false;
 };
 
 struct RunOutcome {

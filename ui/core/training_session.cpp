@@ -1,7 +1,9 @@
 #include "ui/core/training_session.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QMetaObject>
+#include <QStandardPaths>
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
@@ -9,6 +11,7 @@
 
 #include "core/error.h"
 #include "losses/task_losses.h"
+#include "project/checkpoint_store.h"
 #include "project/project_file.h"
 #include "ui/core/cli_training.h"
 #include "ui/core/run_job.h"
@@ -96,10 +99,13 @@ TrainingSession::TrainingSession(ProjectDocument* document, QObject* parent) : Q
 }
 
 TrainingSession::~TrainingSession() {
-    if (!job_) return;
-    // No signals from a dying object: just make the workers stop and wait for them.
-    job_->cancel.cancel();
-    if (job_->thread.joinable()) job_->thread.join();
+    if (job_) {
+        // No signals from a dying object: just make the workers stop and wait for them.
+        job_->cancel.cancel();
+        if (job_->thread.joinable()) job_->thread.join();
+    }
+    // An untitled project's checkpoints cannot be found again once this process is gone.
+    if (!document_ || document_->filePath().isEmpty()) CheckpointStore::removeFolder(checkpointFolder().toStdString());
 }
 
 bool TrainingSession::running() const { return job_ != nullptr; }
@@ -111,7 +117,23 @@ void TrainingSession::setThrottleMilliseconds(int ms) {
     flushTimer_.setInterval(throttleMs_);
 }
 
-void TrainingSession::start() {
+QString TrainingSession::checkpointFolder() const {
+    if (document_ && !document_->filePath().isEmpty()) return document_->filePath() + QStringLiteral(".checkpoint");
+    if (!untitledCheckpointFolder_.isEmpty()) return untitledCheckpointFolder_;
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/recovery/untitled-%1.checkpoint").arg(QCoreApplication::applicationPid());
+}
+
+bool TrainingSession::canResumeRun() const {
+    if (job_ || lastStatus_ == TrainStatus::Completed || lastStatus_ == TrainStatus::EarlyStopped) return false;
+    return CheckpointStore::holdsRun(checkpointFolder().toStdString());
+}
+
+void TrainingSession::start() { startRun(false); }
+
+void TrainingSession::startResumed() { startRun(true); }
+
+void TrainingSession::startRun(bool resumeCheckpoints) {
     if (job_) {  // one run at a time: the old one ends (finished(Cancelled)) before the new one starts
         stop();
         waitForFinished();
@@ -131,6 +153,8 @@ void TrainingSession::start() {
         in.dataSettings = document_->dataSettings();
         in.data = document_->dataset();
         in.test = document_->testDataset();
+        in.checkpointFolder = checkpointFolder().toStdString();
+        in.resumeCheckpoints = resumeCheckpoints;
     } catch (const std::exception& e) {
         emit failed(QString::fromStdString(e.what()));
         return;

@@ -49,12 +49,24 @@ public:
     // Where submodel `index` trains in a run of another process ("vm", the MPI rank's host); empty
     // for in-process runs and before the submodel started.
     QString submodelHost(int index) const;
+    // Where runs checkpoint their submodels: "<project file>.checkpoint" beside the project, or for
+    // an untitled project a folder of this process (default AppDataLocation/recovery/
+    // untitled-<pid>.checkpoint, so two app instances never share one), removed with the session.
+    QString checkpointFolder() const;
+    void setUntitledCheckpointFolder(const QString& folder) { untitledCheckpointFolder_ = folder; }
+    // No run is going, the last one did not complete (stopped, failed, or the app ended before it
+    // did) and the checkpoint folder holds its run: startResumed() can continue it.
+    bool canResumeRun() const;
     // Minimum interval between progress signals, default 100 ms.
     void setThrottleMilliseconds(int ms);
     int throttleMilliseconds() const { return throttleMs_; }
 
 public slots:
     void start();   // plans from the document (errors -> failed signal), then trains in background
+    // As start(), continuing the stopped run from its checkpoints: finished submodels are loaded,
+    // the others go on from their last epoch end (a plan or data changed since is refused: finished
+    // with Failed and the reason).
+    void startResumed();
     void pause();
     void resume();
     void stop();    // cancel; `finished` follows once every worker has stopped
@@ -87,6 +99,7 @@ signals:
 
 private:
     struct Job;
+    void startRun(bool resumeCheckpoints);
     void flush();                            // pending events -> snapshots -> progress signals
     void onJobEnded(quint64 generation);     // queued from the job's thread when it is done
     void onCommandEnded(quint64 generation); // the job's process ended: its outcome from the project copy
@@ -108,6 +121,7 @@ private:
     bool runHadBaseline_ = false;
     bool external_ = false;
     std::vector<WorkerPlace> places_;  // per submodel, of a run in another process
+    QString untitledCheckpointFolder_;
 };
 
 }  // namespace skynnet::ui

@@ -22,6 +22,7 @@ QString scalingText(Scaling s) {
     switch (s) {
     case Scaling::Standardize: return tr("standardize");
     case Scaling::MinMax: return tr("min-max");
+    case Scaling::PixelRange: return tr("pixel range");
     case Scaling::None: return tr("none");
     }
     return QString::fromStdString(scalingName(s));

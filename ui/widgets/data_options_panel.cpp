@@ -68,7 +68,8 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
 
     scaling_ = new QComboBox;
     scaling_->addItem(tr("Standardize (mean 0, sd 1)"), int(Scaling::Standardize));
-    scaling_->addItem(tr("Min-max to [0, 1]"), int(Scaling::MinMax));
+    scaling_->addItem(tr("Min-max to [0, 1], each column"), int(Scaling::MinMax));
+    scaling_->addItem(tr("Pixel range to [0, 1], all columns"), int(Scaling::PixelRange));
     scaling_->addItem(tr("None"), int(Scaling::None));
     scaling_->setToolTip(tr("How numeric features are scaled; fitted on the training rows only"));
     validation_ = new QDoubleSpinBox;

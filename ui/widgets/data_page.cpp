@@ -194,7 +194,7 @@ void DataPage::loadFile(const QString& path) {
     const QFileInfo info(path);
     if (info.isDir()) {
         // Pixels 0..255; a "train" folder brings the "test" folder beside it along.
-        s.scaling = Scaling::MinMax;
+        s.scaling = Scaling::PixelRange;
         const QString test = info.dir().filePath(QStringLiteral("test"));
         if (info.fileName().compare(QLatin1String("train"), Qt::CaseInsensitive) == 0 && QFileInfo(test).isDir())
             s.test.path = test.toStdString();
@@ -205,7 +205,7 @@ void DataPage::loadFile(const QString& path) {
     if (info.fileName().startsWith(QLatin1String("train-")) && !isCsvPath(path)) {
         const QString test = info.dir().filePath(QStringLiteral("t10k-") + info.fileName().mid(6));
         if (QFileInfo::exists(test)) s.test.path = test.toStdString();
-        s.scaling = Scaling::MinMax;  // pixels 0..255
+        s.scaling = Scaling::PixelRange;  // pixels 0..255
     }
     loadSettings(s);
 }

@@ -71,7 +71,7 @@ std::optional<ProjectDataSource> exampleSettings(const QString& id) {
         const QDir dir(fashionMnistDirectory());
         s.train.path = dir.filePath(QStringLiteral("train-images-idx3-ubyte.gz")).toStdString();
         s.test.path = dir.filePath(QStringLiteral("t10k-images-idx3-ubyte.gz")).toStdString();
-        s.scaling = Scaling::MinMax;  // pixels 0..255: min-max keeps them in [0, 1]
+        s.scaling = Scaling::PixelRange;  // pixels 0..255 -> [0, 1], one range for all
         return s;
     }
     if (id == QLatin1String("spirals")) s.train.path = "builtin:spirals";

@@ -92,7 +92,8 @@ void TrainPage::buildUi() {
     bar->addWidget(start_);
     bar->addWidget(pause_);
     bar->addWidget(stop_);
-    resumeOnHosts_ = new QPushButton(style()->standardIcon(QStyle::SP_BrowserReload), tr("Resume"));
+    bar->addWidget(buildResumeRunButton());
+    resumeOnHosts_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Resume on the hosts"));
     resumeOnHosts_->setToolTip(tr("Run again on the hostfile's machines, continuing from the submodels already trained"));
     resumeOnHosts_->hide();
     connect(resumeOnHosts_, &QPushButton::clicked, this, [this] { startOnHosts(true); });
@@ -247,6 +248,7 @@ void TrainPage::updateButtons() {
     const bool paused = session_->paused();
     pause_->setText(paused ? tr("Resume") : tr("Pause"));
     pause_->setIcon(style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+    updateResumeRunButton();
     for (QWidget* w : std::initializer_list<QWidget*>{epochs_, batch_, optimizer_, learningRate_, threads_, baseline_})
         w->setEnabled(!running);
 }
@@ -280,6 +282,26 @@ void TrainPage::startTraining() {
     error_->hide();
     if (document_->trainSettings().runOn.onHosts) return startOnHosts(false);
     session_->start();  // planning errors come back through `failed`
+    updateButtons();
+}
+
+QPushButton* TrainPage::buildResumeRunButton() {
+    resumeRun_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Resume run"));
+    resumeRun_->setToolTip(tr("Continue the stopped or failed run from its checkpoints: finished submodels are kept, "
+                              "the others go on from their last completed epoch"));
+    connect(resumeRun_, &QPushButton::clicked, this, &TrainPage::resumeTraining);
+    return resumeRun_;
+}
+
+void TrainPage::updateResumeRunButton() {
+    // Offered only when there is something to continue; it never takes Start's place.
+    resumeRun_->setVisible(session_->canResumeRun() && document_->hasData());
+}
+
+void TrainPage::resumeTraining() {
+    if (session_->running() || !session_->canResumeRun()) return;
+    error_->hide();
+    session_->startResumed();  // a run that no longer fits its checkpoints comes back as a failure
     updateButtons();
 }
 

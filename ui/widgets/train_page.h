@@ -36,6 +36,7 @@ public:
     QPushButton* startButton() const { return start_; }
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
+    QPushButton* resumeRunButton() const { return resumeRun_; }
     QSpinBox* epochsBox() const { return epochs_; }
     QSpinBox* batchBox() const { return batch_; }
     QSpinBox* threadsBox() const { return threads_; }
@@ -51,6 +52,8 @@ public:
 
     // What the Start button does: checks the network, then starts the session.
     void startTraining();
+    // What Resume run does: continues the stopped run from its checkpoints.
+    void resumeTraining();
 
 signals:
     void runCompleted();  // a run finished with results (the window may show the Results page)
@@ -61,6 +64,8 @@ private:
     void toDocument();
     void updateButtons();
     void updatePlanInfo();
+    QPushButton* buildResumeRunButton();
+    void updateResumeRunButton();
     void onFinished(skynnet::TrainStatus status, const QString& message);
     void showError(const QString& text);
     // Runs on the hostfile's machines (train_page_hosts.cpp).
@@ -76,6 +81,7 @@ private:
     QPushButton* start_ = nullptr;
     QPushButton* pause_ = nullptr;
     QPushButton* stop_ = nullptr;
+    QPushButton* resumeRun_ = nullptr;
     QSpinBox* epochs_ = nullptr;
     QSpinBox* batch_ = nullptr;
     QComboBox* optimizer_ = nullptr;

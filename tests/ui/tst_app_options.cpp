@@ -1,0 +1,89 @@
+// The desktop application's command-line options, run as a user runs them: the real `skynnet`
+// binary, offscreen. A bad option is a message and exit code 2 before any window opens; the
+// design options shape what trains, and --save-project keeps the run.
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "project/project_file.h"
+#include "spec/network_spec.h"
+
+using namespace skynnet;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString err;
+};
+
+Run runApp(const QStringList& args, int timeoutMs = 120000) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(SKYNNET_GUI_PATH), args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return {-2, QStringLiteral("timed out")};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -3, QString::fromUtf8(p.readAllStandardError())};
+}
+
+}  // namespace
+
+class TestAppOptions : public QObject {
+    Q_OBJECT
+
+private slots:
+    void badOptionsAreRefusedBeforeAnyWindow() {
+        const Run layers = runApp({QStringLiteral("--layers"), QStringLiteral("dense:many:relu")});
+        QCOMPARE(layers.exitCode, 2);
+        QVERIFY2(layers.err.contains(QStringLiteral("skynnet: --layers:")), qPrintable(layers.err));
+
+        const Run epochs = runApp({QStringLiteral("--epochs"), QStringLiteral("zero")});
+        QCOMPARE(epochs.exitCode, 2);
+        QVERIFY2(epochs.err.contains(QStringLiteral("--epochs must be a whole number of at least 1, not 'zero'")),
+                 qPrintable(epochs.err));
+
+        const Run size = runApp({QStringLiteral("--screenshot-size"), QStringLiteral("800by600")});
+        QCOMPARE(size.exitCode, 2);
+        QVERIFY2(size.err.contains(QStringLiteral("--screenshot-size must be WIDTHxHEIGHT")), qPrintable(size.err));
+
+        QTemporaryDir dir;
+        const Run open = runApp({QStringLiteral("--open"), dir.filePath(QStringLiteral("missing.skynnet"))});
+        QCOMPARE(open.exitCode, 2);
+        QVERIFY2(open.err.contains(QStringLiteral("--open: no project file at")), qPrintable(open.err));
+    }
+
+    // The tour trains what the options designed, saves PNGs of the asked size and the project.
+    void designedRunIsSavedAsAProject() {
+        QTemporaryDir dir;
+        const QString shots = dir.filePath(QStringLiteral("shots")), project = dir.filePath(QStringLiteral("run.skynnet"));
+        const Run run = runApp({QStringLiteral("--data"), QStringLiteral("builtin:blobs"), QStringLiteral("--layers"),
+                                QStringLiteral("dense:12:tanh,dense:6:relu"), QStringLiteral("--epochs"), QStringLiteral("3"),
+                                QStringLiteral("--screenshots"), shots, QStringLiteral("--screenshot-size"),
+                                QStringLiteral("1200x760"), QStringLiteral("--save-project"), project});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+
+        const QStringList pngs = QDir(shots).entryList({QStringLiteral("*.png")}, QDir::Files);
+        QVERIFY2(pngs.size() >= 3, qPrintable(pngs.join(QLatin1Char(' '))));
+        for (const QString& png : pngs) QCOMPARE(QImage(QDir(shots).filePath(png)).size(), QSize(1200, 760));
+
+        const ProjectData saved = loadProject(project.toStdString());
+        QCOMPARE(saved.data.train.path, std::string("builtin:blobs"));
+        QVERIFY(saved.network.layers == parseLayers("dense:12:tanh,dense:6:relu"));
+        QCOMPARE(saved.training.config.epochs, 3);
+        QVERIFY(!saved.runs.empty());
+        const ProjectRun& last = saved.runs.back();
+        QCOMPARE(last.status, TrainStatus::Completed);
+        QVERIFY(last.results.has_value());
+        // Every submodel trained the plan's epochs (the split may scale the 3 asked for).
+        for (const ModelHistory& h : last.submodels) QCOMPARE(int(h.epochs.size()), last.plan.effectiveEpochs);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAppOptions)
+#include "tst_app_options.moc"
