@@ -66,7 +66,11 @@ SubmodelEvents submodelProgress(const SplitPlan& plan, bool quiet) {
     std::vector<std::string> roles;
     for (const auto& m : plan.submodels)
         roles.push_back(m.role + ", " + m.spec.widthsSummary() + ", " + std::to_string(m.rows.size()) + " samples");
-    events.onSubmodelStarted = [=](int i, const WorkerPlace&) { say(who(i) + "started (" + roles[std::size_t(i)] + ")\n"); };
+    events.onSubmodelStarted = [=](int i, const WorkerPlace& p) {
+        // Rank 0 is this process (threads); an MPI worker says where it runs.
+        const std::string where = p.rank > 0 ? " on rank " + std::to_string(p.rank) + " (" + p.host + ")" : "";
+        say(who(i) + "started" + where + " (" + roles[std::size_t(i)] + ")\n");
+    };
     events.onEpoch = [=](int i, const EpochStats& e) { say(who(i) + epochLine(e, epochs, metric)); };
     events.onSubmodelFinished = [=](int i, const TrainResult& r) {
         char buf[128];

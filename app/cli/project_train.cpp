@@ -18,6 +18,7 @@
 #include "output_files.h"
 #include "plan_view.h"
 #include "progress.h"
+#include "mpi_project.h"
 #include "project_data.h"
 #include "split/thread_backend.h"
 #include "text_format.h"
@@ -38,6 +39,7 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
         {"--progress", "FORMAT", "text (default) or json: one JSON object per line on stdout, nothing else there"},
         {"--checkpoint", "DIR", "checkpoint the submodels at each epoch end into DIR (default P.checkpoint, where the app keeps them); removed once the run is saved"},
         {"--resume", "", "continue the run checkpointed in that folder: train only what is missing"},
+        {"--backend", "threads|mpi", "where the submodels train: threads of this process, or (run under mpirun) the ranks of an MPI job, each loading P from the same path (default threads)"},
         {"--report", "R", "also write a JSON report of the run to R"},
         {"--help", "", "this help"},
     };
@@ -45,6 +47,9 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
 }
 
 std::string optionName(const std::string& word) { return word.substr(0, word.find('=')); }
+
+// The run itself, on this process's threads or (backend set) on the ranks of an MPI job.
+int trainProject(const Args& args, const std::string& path, Clock::time_point start, const SplitBackend& backend);
 
 // Options of plain training (--data, --layers, ...) are the project's to decide.
 void rejectTrainOptions(const std::vector<std::string>& words) {
@@ -124,10 +129,22 @@ int runProjectTraining(const std::vector<std::string>& words) {
         return exitOk;
     }
     const std::string path = args.required("--project");
+    checkOutputPaths({{"--project", path}, {"--report", args.text("--report", "")}});
+    parseProgressFormat(args.text("--progress", "text"));  // a bad value fails before any rank starts work
+    const std::string backend = args.text("--backend", "threads");
+    if (backend != "threads" && backend != "mpi") Args::fail("--backend", "expected threads or mpi, got '" + backend + "'");
+    if (backend == "mpi")
+        return runMpiProject(path, args.has("--threads") ? args.positiveInt("--threads", 1) : 0,
+                             [&](const SplitBackend& b) { return trainProject(args, path, start, b); });
+    return trainProject(args, path, start, {});
+}
+
+namespace {
+
+int trainProject(const Args& args, const std::string& path, Clock::time_point start, const SplitBackend& backend) {
     const std::string reportPath = args.text("--report", "");
     const bool quiet = args.flag("--quiet");
     const bool json = parseProgressFormat(args.text("--progress", "text")) == ProgressFormat::Json;
-    checkOutputPaths({{"--project", path}, {"--report", reportPath}});
 
     ProjectData p = loadProject(path);
     if (const auto problems = p.data.problems(); !problems.empty()) {
@@ -170,9 +187,10 @@ int runProjectTraining(const std::vector<std::string>& words) {
     checkpointing.quiet = quiet;
     const std::optional<CheckpointStore> checkpoints = openCheckpoints(checkpointing, plan, config, train, val);
     const CheckpointHooks hooks = checkpointHooks(*checkpoints);
-    ParallelTrainer trainer(plan, config, std::make_shared<ThreadBackend>(threads));
+    ParallelTrainer trainer(plan, config, backend.backend ? backend.backend : std::make_shared<ThreadBackend>(threads));
     ParallelResult split =
         trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(plan, quiet), &cancel, &hooks);
+    const Json backendFigures = backend.report ? backend.report() : Json();
     if (split.status == TrainStatus::Cancelled || interrupt.interrupted())
         return interruptedExit(" while the submodels trained");
     if (split.status == TrainStatus::Failed) throw Error(split.error);
@@ -223,7 +241,8 @@ int runProjectTraining(const std::vector<std::string>& words) {
     p.runs.push_back(std::move(run));
 
     if (interrupt.interrupted()) return interruptedExit();
-    const Json report = reportOf(path, p, p.runs.back(), threads, r.wallSeconds);
+    Json report = reportOf(path, p, p.runs.back(), threads, r.wallSeconds);
+    if (!backendFigures.is_null()) report["backend"] = backendFigures;
     // The project is saved first (atomically); the report is only written once that succeeded.
     saveProject(path, p);
     checkpoints->removeFolder();  // the run is in the project now
@@ -247,5 +266,7 @@ int runProjectTraining(const std::vector<std::string>& words) {
     out.flush();
     return exitOk;
 }
+
+}  // namespace
 
 }  // namespace skynnet::cli

@@ -81,7 +81,8 @@ Json splitResultEvent(const SplitRun& run, const RunFigures& figures, const Trai
 
 }  // namespace
 
-int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::steady_clock::time_point start) {
+int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::steady_clock::time_point start,
+                     const SplitBackend& backend) {
     CancelToken cancel;
     InterruptGuard interrupt(cancel);
     PreparedData data = prepareData(o);
@@ -111,9 +112,11 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     const std::optional<CheckpointStore> checkpoints = openCheckpoints(o, run.plan, config, train, val);
     const std::optional<CheckpointHooks> hooks =
         checkpoints ? std::optional<CheckpointHooks>(checkpointHooks(*checkpoints)) : std::nullopt;
-    ParallelTrainer trainer(run.plan, config, std::make_shared<ThreadBackend>(o.threads));
+    ParallelTrainer trainer(run.plan, config,
+                            backend.backend ? backend.backend : std::make_shared<ThreadBackend>(o.threads));
     run.training = trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(run.plan, o.quiet), &cancel,
                                  hooks ? &*hooks : nullptr);
+    const Json backendFigures = backend.report ? backend.report() : Json();
     if (run.training.status == TrainStatus::Cancelled || interrupt.interrupted())
         return interruptedExit(" while the submodels trained");
     if (run.training.status == TrainStatus::Failed) throw Error(run.training.error);
@@ -132,7 +135,8 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     figures.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     figures.cpuSeconds = processCpuSeconds();
     figures.peakMemoryBytes = processPeakResidentBytes();
-    const Json report = buildSplitReport(std::move(head), run, figures);
+    Json report = buildSplitReport(std::move(head), run, figures);
+    if (!backendFigures.is_null()) report["backend"] = backendFigures;
     std::optional<SavedCombinedModel> model;
     if (!o.savePath.empty()) {
         model = toSaved(run.training.model, data.preprocessing, data.schema);  // the schema adds target_column

@@ -12,6 +12,7 @@
 #include "core/parallel.h"
 #include "interrupt.h"
 #include "json_progress.h"
+#include "mpi_train.h"
 #include "output_files.h"
 #include "progress.h"
 #include "project_train.h"
@@ -50,6 +51,7 @@ int runTrain(const std::vector<std::string>& words) {
         return exitOk;
     }
     const TrainOptions o = parseTrainOptions(args);
+    if (o.mpi) return runMpiTraining(words, args, o, start);
     checkOutputPaths({{"--save", o.savePath}, {"--report", o.reportPath}});
     setKernelThreads(o.threads);
     if (o.split) return runSplitTraining(args, o, start);

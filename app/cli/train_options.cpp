@@ -60,6 +60,10 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         std::vector<OptionSpec> all = common;
         all.insert(all.end(), splitOptionSpecs().begin(), splitOptionSpecs().end());
         all.push_back({"--baseline", "", "with --submodels: also train the original model, for comparison"});
+        all.push_back({"--backend", "threads|mpi", "with --submodels: where the submodels train: threads of this process, or the ranks of an MPI job (run under mpirun, or with --hosts) (default threads)"});
+        all.push_back({"--hosts", "FILE", "with --backend mpi: start the MPI job with mpirun on the machines of this Open MPI hostfile"});
+        all.push_back({"--ranks", "K", "with --hosts: MPI ranks, rank 0 hands out the submodels and K-1 train them (default: 1 + the hostfile's slots)"});
+        all.push_back({"--ship-data", "", "with --backend mpi: rank 0 sends each worker its rows, for machines without the data files (MPI traffic is NOT encrypted)"});
         all.push_back({"--save", "MODEL", "write the trained model (architecture, weights, preprocessing, names)"});
         all.push_back({"--report", "FILE", "write a JSON report: test metrics, times, memory, per-epoch history"});
         all.push_back({"--checkpoint", "DIR", "checkpoint every model at each epoch end into DIR (default with --save: MODEL.checkpoint); removed once the model is written"});
@@ -77,7 +81,8 @@ const std::vector<OptionSpec>& planOptionSpecs() {
         std::vector<OptionSpec> all;
         for (const OptionSpec& s : trainOptionSpecs())
             if (s.name != "--baseline" && s.name != "--save" && s.name != "--report" && s.name != "--quiet" &&
-                s.name != "--help" && s.name != "--checkpoint" && s.name != "--resume" && s.name != "--progress")
+                s.name != "--help" && s.name != "--checkpoint" && s.name != "--resume" && s.name != "--backend" &&
+                s.name != "--hosts" && s.name != "--ranks" && s.name != "--ship-data" && s.name != "--progress")
                 all.push_back(s);
         all.push_back({"--json", "", "print the plan as JSON instead of a table"});
         all.push_back({"--help", "", "show this help"});
@@ -165,10 +170,26 @@ TrainOptions parseTrainOptions(const Args& a) {
         if (o.validationFraction <= 0) Args::fail("--early-stopping", "needs a validation split (--validation above 0)");
     }
     o.threads = a.positiveInt("--threads", hardwareThreads());
+    o.threadsGiven = a.has("--threads");
     c.threads = o.threads;
     o.split = parseSplitOptions(a, c);
     o.baseline = a.flag("--baseline");
     if (o.baseline && !o.split) Args::fail("--baseline", "needs --submodels (it is what the split is compared with)");
+
+    const std::string backend = a.text("--backend", "threads");
+    if (backend != "threads" && backend != "mpi") Args::fail("--backend", "expected threads or mpi, got '" + backend + "'");
+    o.mpi = backend == "mpi";
+    if (o.mpi && !o.split) Args::fail("--backend", "mpi needs --submodels (the MPI ranks train the submodels of a split)");
+    o.shipData = a.flag("--ship-data");
+    if (o.shipData && !o.mpi) Args::fail("--ship-data", "needs --backend mpi");
+    o.hostsFile = a.text("--hosts", "");
+    if (a.has("--hosts") && o.hostsFile.empty()) Args::fail("--hosts", "expects a hostfile");
+    if (a.has("--hosts") && !o.mpi) Args::fail("--hosts", "needs --backend mpi");
+    if (a.has("--ranks") && !a.has("--hosts")) Args::fail("--ranks", "needs --hosts (under mpirun, -np sets the ranks)");
+    if (a.has("--ranks")) {
+        o.ranks = a.positiveInt("--ranks", 2);
+        if (o.ranks < 2) Args::fail("--ranks", "must be at least 2 (rank 0 hands out the submodels, the others train them)");
+    }
 
     o.savePath = a.text("--save", "");
     o.reportPath = a.text("--report", "");

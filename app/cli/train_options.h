@@ -32,6 +32,15 @@ struct TrainOptions {
     std::optional<SplitOptions> split;  // --submodels: train the Skynnet split instead of one network
     bool baseline = false;              // --baseline: also the original model, for comparison
 
+    // --backend mpi: the submodels train on the ranks of an MPI job (rank 0 hands them out);
+    // --hosts FILE --ranks K starts that job with mpirun. threadsGiven: --threads was on the
+    // command line (an MPI worker otherwise takes its host's cores / the workers there).
+    bool mpi = false;
+    bool shipData = false;   // --ship-data: rank 0 sends each worker its rows
+    std::string hostsFile;   // --hosts
+    int ranks = 0;           // --ranks
+    bool threadsGiven = false;
+
     std::string savePath;    // --save; empty: the model is not written
     std::string reportPath;  // --report; empty: no report file
     // --checkpoint, or beside --save (<save>.checkpoint); empty: no checkpoints.

@@ -19,9 +19,10 @@ PreparedData prepareData(const TrainOptions& o, DataUse use) {
     // The whole set is freed (end of the statement) before the test file is read.
     PreparedData p = splitAndFit(loadTrainingData(o.data), settings);
     // Not progress: --quiet keeps them. The training data's skipped images are among them.
-    for (const std::string& w : p.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    if (use != DataUse::Submodels)
+        for (const std::string& w : p.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (use == DataUse::Planning) return p;
-    if (o.testData) {
+    if (o.testData && use != DataUse::Submodels) {
         p.test = loadLike(*o.testData, p.schema, true);
         if (const std::string w = p.test.skippedFilesWarning(); !w.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());
     }

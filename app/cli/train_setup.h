@@ -14,6 +14,8 @@ enum class DataUse {
     Training,  // everything: the test data too, every part's features the network's inputs
     Planning,  // the training rows as `plan` needs them: preprocessing fitted but not applied (the
                // parts keep their raw features), no test data read
+    Submodels, // an MPI worker's: training and validation as network inputs, no test file read and
+               // no warnings printed (rank 0 prints them)
 };
 
 // Loads --data (and --test-data) and prepares it the engine's way (data/prepared_data.h) with the

@@ -187,7 +187,11 @@ private slots:
         writeProjectCopy(copy, doc, session);
         QVERIFY(loadProject(copy.toStdString()).runs.empty());
         const int progressBefore = int(progress.count());
-        session.startCommand(SKYNNET_CLI_PATH, hostTrainArguments(copy, RunPlace{}, 2, false), copy);
+        const EnvScope cli("SKYNNET_CLI", SKYNNET_CLI_PATH);
+        const RunCommand command = hostRunCommand(copy, RunPlace{}, 2, false);
+        QCOMPARE(command.program, QStringLiteral(SKYNNET_CLI_PATH));
+        QCOMPARE(command.arguments, (QStringList{"train", "--project", copy, "--progress", "json", "--threads", "2"}));
+        session.startCommand(command.program, command.arguments, copy);
         QVERIFY(session.running());
         QVERIFY(session.runsInAnotherProcess());
         QVERIFY(finished.wait(hangGuardMs(120000)));
@@ -230,7 +234,7 @@ private slots:
         RunEventBuffer buffer(doc.plan().submodelCount());
         CliTraining run(buffer, doc.plan().submodelCount());
         QSignalSpy ended(&run, &CliTraining::ended);
-        run.start(script, QStringList{SKYNNET_CLI_PATH} + hostTrainArguments(copy, RunPlace{}, 2, false));
+        run.start(script, QStringList{SKYNNET_CLI_PATH} + hostRunCommand(copy, RunPlace{}, 2, false).arguments);
         const pid_t group = pid_t(run.processGroup());
         QVERIFY(group > 0);
         QCOMPARE(::getpgid(group), group);  // a group of its own, not the test's
@@ -271,7 +275,7 @@ private slots:
         QVERIFY(h.open(QIODevice::WriteOnly));
         h.write("localhost slots=4\n");
         h.close();
-        const EnvScope env("SKYNNET_CLI", tool);
+        const EnvScope env("SKYNNET_MPIRUN", tool), cli("SKYNNET_CLI", "/opt/skynnet/skynnet-cli");
 
         ProjectDocument doc;
         configure(doc, smallBlobs, 2);
@@ -308,11 +312,12 @@ private slots:
         const QList<QByteArray> lines = readAll(calls).trimmed().split('\n');
         QCOMPARE(lines.size(), 2);
         const QByteArray first = lines[0], second = lines[1];
-        QVERIFY2(first.startsWith("train --project ") && first.contains(" --progress json --hosts " + hostfile.toUtf8() +
-                                                                         " --ranks 4 --backend mpi") &&
-                     !first.contains("--threads"),
+        const QByteArray root = ::geteuid() == 0 ? " --allow-run-as-root" : "";
+        QVERIFY2(first.startsWith("--hostfile " + hostfile.toUtf8() + " -np 4 --oversubscribe" + root +
+                                  " /opt/skynnet/skynnet-cli train --project ") &&
+                     first.endsWith(" --progress json --backend mpi"),
                  first.constData());
-        QVERIFY(!first.contains("--resume"));
+        QVERIFY(!first.contains("--threads"));
         QCOMPARE(second, first + " --resume");  // the same project copy, continued
     }
 
@@ -328,7 +333,7 @@ private slots:
         QVERIFY(h.open(QIODevice::WriteOnly));
         h.write("localhost slots=2\n");
         h.close();
-        const EnvScope env("SKYNNET_CLI", tool);
+        const EnvScope env("SKYNNET_MPIRUN", tool);
         ProjectDocument doc;
         configure(doc, smallBlobs, 2);
         ProjectTraining t = doc.trainSettings();
@@ -351,6 +356,44 @@ private slots:
         page.startTraining();
         QVERIFY(!session.running());
         QCOMPARE(page.errorText(), QStringLiteral("The hostfile %1 does not exist.").arg(dir.filePath("gone")));
+    }
+
+    // The whole way, where this build has the MPI backend: mpirun on this machine (a hostfile of
+    // localhost), the ranks' events in the session, and the same model as the in-process run.
+    void mpiRunOnLocalhostMatchesTheInProcessRun() {
+#ifndef SKYNNET_TEST_HAVE_MPI
+        QSKIP("this build has no MPI backend (Open MPI was not found at build time)");
+#else
+        ProjectDocument doc;
+        configure(doc, smallBlobs, 4);
+        TrainingSession session(&doc);
+        QSignalSpy finished(&session, &TrainingSession::finished);
+        session.start();
+        QVERIFY(finished.wait(hangGuardMs(60000)));
+        const auto inProcess = session.results();
+        QVERIFY(inProcess);
+
+        QTemporaryDir dir;
+        const QString copy = dir.filePath("run.skynnet"), hostfile = dir.filePath("hosts");
+        writeProjectCopy(copy, doc, session);
+        QFile h(hostfile);
+        QVERIFY(h.open(QIODevice::WriteOnly));
+        h.write("localhost slots=2\n");
+        h.close();
+        const EnvScope cli("SKYNNET_CLI", SKYNNET_CLI_PATH);
+        const RunCommand command = hostRunCommand(copy, RunPlace{true, hostfile.toStdString(), 3}, 2, false);
+        session.startCommand(command.program, command.arguments, copy);
+        QVERIFY(finished.wait(hangGuardMs(120000)));
+        QVERIFY2(statusOf(finished) == TrainStatus::Completed, qPrintable(session.lastMessage()));
+        for (int i = 0; i < session.plan()->submodelCount(); ++i) {
+            QCOMPARE(session.submodelHost(i), QString::fromStdString(localHostName()));
+            QCOMPARE(int(session.submodels()[std::size_t(i)].epochs.size()), session.plan()->effectiveEpochs);
+        }
+        const auto mpi = session.results();
+        QVERIFY(mpi);
+        QCOMPARE(mpi->combinedTestOutput, inProcess->combinedTestOutput);
+        QCOMPARE(mpi->combinedMetric, inProcess->combinedMetric);
+#endif
     }
 
     void checkListsTheHostsOrShowsTheError() {

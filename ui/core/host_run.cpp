@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QList>
 #include <map>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "io/json.h"
@@ -21,17 +22,22 @@ QString skynnetCliProgram() {
     return QStringLiteral("skynnet-cli");
 }
 
-QStringList hostTrainArguments(const QString& projectCopy, const RunPlace& place, int threads, bool resume) {
-    QStringList a = {QStringLiteral("train"), QStringLiteral("--project"), projectCopy, QStringLiteral("--progress"),
-                     QStringLiteral("json")};
-    if (place.onHosts)
-        a << QStringLiteral("--hosts") << QString::fromStdString(place.hostfile) << QStringLiteral("--ranks")
-          << QString::number(place.ranks) << QStringLiteral("--backend") << QStringLiteral("mpi");
-    // On the hosts each worker rank takes its host's cores divided by the ranks there: the app's
-    // thread budget is this machine's, so it only goes with a run here.
-    if (threads > 0 && !place.onHosts) a << QStringLiteral("--threads") << QString::number(threads);
-    if (resume) a << QStringLiteral("--resume");
-    return a;
+QString mpirunProgram() {
+    const QString chosen = qEnvironmentVariable("SKYNNET_MPIRUN");
+    return chosen.isEmpty() ? QStringLiteral("mpirun") : chosen;
+}
+
+RunCommand hostRunCommand(const QString& projectCopy, const RunPlace& place, int threads, bool resume) {
+    QStringList train = {QStringLiteral("train"), QStringLiteral("--project"), projectCopy, QStringLiteral("--progress"),
+                         QStringLiteral("json")};
+    if (place.onHosts) train << QStringLiteral("--backend") << QStringLiteral("mpi");
+    else if (threads > 0) train << QStringLiteral("--threads") << QString::number(threads);
+    if (resume) train << QStringLiteral("--resume");
+    if (!place.onHosts) return {skynnetCliProgram(), train};
+    QStringList mpirun = {QStringLiteral("--hostfile"), QString::fromStdString(place.hostfile), QStringLiteral("-np"),
+                          QString::number(place.ranks), QStringLiteral("--oversubscribe")};
+    if (::geteuid() == 0) mpirun << QStringLiteral("--allow-run-as-root");  // Open MPI refuses root otherwise
+    return {mpirunProgram(), mpirun + QStringList{skynnetCliProgram()} + train};
 }
 
 QStringList mpiCheckArguments(const RunPlace& place) {

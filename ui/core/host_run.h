@@ -1,8 +1,8 @@
 #pragma once
 // Training on the machines of a hostfile, the app's side: the app holds no MPI code. It saves a
-// copy of the project, runs `skynnet-cli train --project COPY --hosts F --ranks K --backend mpi
-// --progress json` (skynnet-cli starts mpirun) through TrainingSession::startCommand, and reads
-// the trained run back from the copy. `skynnet-cli mpi-check` lists the machines beforehand.
+// copy of the project, runs `mpirun ... skynnet-cli train --project COPY --backend mpi --progress
+// json` through TrainingSession::startCommand, and reads the trained run back from the copy.
+// `skynnet-cli mpi-check` lists the machines beforehand.
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
@@ -19,11 +19,19 @@ class TrainingSession;
 // else the build tree's (../cli/skynnet-cli from app/gui), else "skynnet-cli" from PATH.
 QString skynnetCliProgram();
 
-// The words after the program for training the project copy. With place.onHosts: on the hostfile's
-// machines (--hosts, --ranks, --backend mpi); without: in the tool's own process (the thread
-// backend, for a run the app watches from outside). threads > 0 adds --threads to a run here (on
-// the hosts every rank picks its own). resume adds --resume.
-QStringList hostTrainArguments(const QString& projectCopy, const RunPlace& place, int threads, bool resume);
+// The mpirun the app starts for a run on the hosts: $SKYNNET_MPIRUN if set, else "mpirun" from PATH.
+QString mpirunProgram();
+
+// How to train the project copy. With place.onHosts: mpirun --hostfile F -np K (and
+// --allow-run-as-root as root, --oversubscribe so ranks may outnumber the hostfile's slots)
+// running `skynnet-cli train --project COPY --progress json --backend mpi` on every rank; without:
+// skynnet-cli alone (the thread backend, a run the app watches from outside), with --threads when
+// threads > 0 (on the hosts every rank takes its host's share). resume adds --resume.
+struct RunCommand {
+    QString program;
+    QStringList arguments;
+};
+RunCommand hostRunCommand(const QString& projectCopy, const RunPlace& place, int threads, bool resume);
 // `mpi-check --hosts F --ranks K --json`.
 QStringList mpiCheckArguments(const RunPlace& place);
 

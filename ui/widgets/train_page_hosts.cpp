@@ -38,7 +38,8 @@ void TrainPage::startOnHosts(bool resume) {
         return showError(tr("Cannot save the project for the run: %1").arg(QString::fromUtf8(e.what())));
     }
     resumeOnHosts_->hide();
-    session_->startCommand(skynnetCliProgram(), hostTrainArguments(copy, t.runOn, t.threadBudget, resume), copy);
+    const RunCommand command = hostRunCommand(copy, t.runOn, t.threadBudget, resume);
+    session_->startCommand(command.program, command.arguments, copy);
     updateButtons();
 }
 

@@ -1,0 +1,24 @@
+#pragma once
+// `train --backend mpi`: the Skynnet split on the ranks of an MPI job. Every rank runs the same
+// command line; rank 0 plans, hands the submodels out (engine/distributed/mpi_backend.h) and then
+// tests, reports and saves exactly as a thread-backend run does; the other ranks train them
+// (engine/distributed/mpi_worker.h) and print nothing.
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "cli_args.h"
+#include "train_options.h"
+
+namespace skynnet::cli {
+
+// What --backend mpi (and mpi-check) answer in a build without MPI.
+inline constexpr const char* noMpiBackend = "this build has no MPI backend (Open MPI was not found at build time)";
+bool haveMpiBackend();
+
+// options.mpi must be set. words: the train command's words, sent to the workers as the job's
+// options so that they prepare the same data. Throws Error (noMpiBackend) in a build without MPI.
+int runMpiTraining(const std::vector<std::string>& words, const Args& args, const TrainOptions& options,
+                   std::chrono::steady_clock::time_point start);
+
+}  // namespace skynnet::cli

@@ -1,0 +1,196 @@
+#include "distributed/mpi_backend.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "distributed/mpi_session.h"
+#include "distributed/submodel_order.h"
+#include "project/project_json.h"
+
+namespace skynnet {
+namespace {
+
+std::string rankName(int rank, const std::string& host) { return "rank " + std::to_string(rank) + " (" + host + ")"; }
+
+// A user handler that throws must not end the run's bookkeeping: the submodel fails instead.
+void finished(SubmodelOutcome& out, int index, const SubmodelEvents& events) {
+    if (!events.onSubmodelFinished) return;
+    try {
+        events.onSubmodelFinished(index, out.result);
+    } catch (const std::exception& e) {
+        out.result.status = TrainStatus::Failed;
+        out.result.error = "submodel " + std::to_string(index + 1) + ": finished handler failed: " + e.what();
+    }
+}
+
+class Rank0Run {
+public:
+    Rank0Run(MpiSession& s, const SplitPlan& plan, const SubmodelEvents& events, const CancelToken* cancel)
+        : s_(s), plan_(plan), events_(events), cancel_(cancel), busy_(std::size_t(s.size()), -1),
+          hosts_(std::size_t(s.size())), outcomes_(plan.submodels.size()), done_(plan.submodels.size(), false) {
+        hosts_[0] = s.host();
+    }
+
+    void sendJob(const MpiJob& job) {
+        const EncodedJob encoded = encodeJob(job);
+        for (int r = 1; r < s_.size(); ++r) {
+            s_.send(r, TagJob, encoded.json);
+            s_.send(r, TagJobBlocks, encoded.blocks);
+        }
+        std::string refusal;
+        for (int ready = 1; ready < s_.size(); ++ready) {
+            const MpiMessage m = s_.receive(-1, -1);
+            const Json j = parseMessage(m.bytes, "MPI reply to the job");
+            hosts_[std::size_t(m.source)] = JsonField(j).value("host", "?");
+            if (m.tag == TagFailure && refusal.empty()) refusal = JsonField(j).at("error").asString();
+            else if (m.tag != TagReady && m.tag != TagFailure)
+                throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank " + std::to_string(m.source));
+        }
+        if (!refusal.empty()) throw Error(refusal);
+    }
+
+    std::vector<SubmodelOutcome> run() {
+        order_ = longestFirstOrder(plan_);
+        for (int r = 1; r < s_.size() && next_ < order_.size(); ++r) assign(r);
+        while (std::any_of(busy_.begin(), busy_.end(), [](int i) { return i >= 0; })) {
+            const MpiMessage m = s_.receive(-1, -1, [this] { checkCancel(); });
+            handle(m);
+            checkCancel();
+        }
+        for (std::size_t i = 0; i < done_.size(); ++i)
+            if (!done_[i]) outcomes_[i] = skippedSubmodel(plan_, int(i), events_);
+        return std::move(outcomes_);
+    }
+
+private:
+    void assign(int rank) {
+        const int index = order_[next_++];
+        busy_[std::size_t(rank)] = index;
+        s_.send(rank, TagAssign, dumpJson(Json::object({{"index", index}})));
+    }
+
+    void stopAll() {
+        if (stopping_) return;
+        stopping_ = true;
+        for (int r = 1; r < s_.size(); ++r)
+            if (busy_[std::size_t(r)] >= 0) s_.send(r, TagCancel, std::string("{}"));
+    }
+
+    void checkCancel() {
+        if (cancel_ && cancel_->cancelled()) stopAll();
+    }
+
+    int indexOf(const JsonField& j, int source) const {
+        const int index = j.at("index").asInt();
+        if (index < 0 || index >= plan_.submodelCount() || busy_[std::size_t(source)] != index)
+            j.fail("names submodel " + std::to_string(index + 1) + ", not the one rank " + std::to_string(source) + " trains");
+        return index;
+    }
+
+    void handle(const MpiMessage& m) {
+        const Json doc = parseMessage(m.bytes, "MPI message");
+        const JsonField j(doc, "MPI message from rank " + std::to_string(m.source));
+        switch (m.tag) {
+        case TagStarted: {
+            const int index = indexOf(j, m.source);
+            WorkerPlace place{m.source, j.at("host").asString(), j.at("threads").asInt()};
+            hosts_[std::size_t(m.source)] = place.host;
+            if (events_.onSubmodelStarted) events_.onSubmodelStarted(index, place);
+            return;
+        }
+        case TagEpoch:
+            if (events_.onEpoch) events_.onEpoch(indexOf(j, m.source), epochStatsFromJson(j.at("stats")));
+            return;
+        case TagBatch:
+            if (events_.onBatch) events_.onBatch(indexOf(j, m.source), batchProgressFromJson(j.at("progress")));
+            return;
+        case TagResources:
+            if (events_.onResources) events_.onResources(indexOf(j, m.source), resourceSampleFromJson(j.at("sample")));
+            return;
+        case TagFinished: {
+            const int index = indexOf(j, m.source);
+            SubmodelOutcome& out = outcomes_[std::size_t(index)];
+            out.result = trainResultFromJson(j.at("result"));
+            const SubmodelPlan& sp = plan_.submodels[std::size_t(index)];
+            out.network = Network(sp.spec, sp.seed);
+            const MpiMessage w = s_.receive(m.source, TagWeights);
+            const std::vector<float> weights = floatsFromBytes(w.bytes);
+            if (weights.size() != std::size_t(out.network.flatWeights().size()))
+                throw Error("MPI: " + rankName(m.source, hosts_[std::size_t(m.source)]) + " sent " +
+                            std::to_string(weights.size()) + " weights for submodel " + std::to_string(index + 1));
+            out.network.setFlatWeights(weights);
+            done_[std::size_t(index)] = true;
+            busy_[std::size_t(m.source)] = -1;
+            finished(out, index, events_);
+            if (out.result.status == TrainStatus::Failed) stopAll();
+            if (!stopping_ && next_ < order_.size()) assign(m.source);
+            return;
+        }
+        default:
+            throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from " +
+                        rankName(m.source, hosts_[std::size_t(m.source)]));
+        }
+    }
+
+    MpiSession& s_;
+    const SplitPlan& plan_;
+    const SubmodelEvents& events_;
+    const CancelToken* cancel_;
+    std::vector<int> busy_;  // per rank: the submodel it trains, -1 when idle
+    std::vector<std::string> hosts_;
+    std::vector<SubmodelOutcome> outcomes_;
+    std::vector<bool> done_;
+    std::vector<int> order_;
+    std::size_t next_ = 0;
+    bool stopping_ = false;  // cancelled, or a submodel failed: nothing more is handed out
+};
+
+bool stopped = false;  // one MPI session per process
+
+}  // namespace
+
+MpiBackend::MpiBackend(MpiSession& session, MpiJob job) : session_(session), job_(std::move(job)) {
+    if (session.rank() != 0 || session.size() < 2)
+        throw Error("--backend mpi needs at least 2 ranks (rank 0 hands out the submodels, the others train them); "
+                    "this job has " + std::to_string(session.size()));
+}
+
+int MpiBackend::workers(int submodels) const { return std::max(1, std::min(submodels, session_.size() - 1)); }
+
+std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Dataset&, const Dataset*,
+                                               const TrainConfig& config, const SubmodelEvents& events,
+                                               const CancelToken* cancel, const CheckpointHooks*) {
+    try {
+        Rank0Run run(session_, plan, events, cancel);
+        job_.plan = plan;
+        job_.config = config;
+        job_.config.clockOrigin.reset();
+        run.sendJob(job_);
+        std::vector<SubmodelOutcome> outcomes = run.run();
+        stopWorkers(session_, &bytesSent_);
+        return outcomes;
+    } catch (...) {
+        stopWorkers(session_, &bytesSent_);
+        throw;
+    }
+}
+
+void stopWorkers(MpiSession& s, std::vector<std::int64_t>* bytesSent) {
+    if (stopped) return;
+    stopped = true;
+    for (int r = 1; r < s.size(); ++r) s.send(r, TagStop, std::string("{}"));
+    std::vector<std::int64_t> sent(std::size_t(s.size()), 0);
+    // Whatever a worker still had on its way (progress of a cancelled submodel) is read and
+    // dropped; its goodbye comes last.
+    for (int left = s.size() - 1; left > 0;) {
+        const MpiMessage m = s.receive(-1, -1);
+        if (m.tag != TagBye) continue;
+        const Json j = parseMessage(m.bytes, "MPI goodbye");
+        sent[std::size_t(m.source)] = JsonField(j).at("bytesSent").asInt64();
+        --left;
+    }
+    sent[0] = s.bytesSent();
+    if (bytesSent) *bytesSent = std::move(sent);
+}
+
+}  // namespace skynnet

@@ -1,0 +1,111 @@
+#include "distributed/mpi_session.h"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "core/error.h"
+#include "split/worker_pool.h"
+
+namespace skynnet {
+namespace {
+
+// Long enough that an idle rank costs nothing measurable, short against any epoch.
+constexpr auto probeSleep = std::chrono::milliseconds(2);
+
+void check(int code, const char* what) {
+    if (code == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING] = {};
+    int length = 0;
+    MPI_Error_string(code, text, &length);
+    throw Error(std::string("MPI: ") + what + " failed: " + text);
+}
+
+}  // namespace
+
+bool MpiSession::launchedByMpi() {
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+        if (std::getenv(name)) return true;
+    return false;
+}
+
+MpiSession::MpiSession() : host_(localHostName()) {
+    if (!launchedByMpi())
+        throw Error("--backend mpi must be started by an MPI launcher: mpirun -np K skynnet-cli train ... --backend mpi "
+                    "(K >= 2), srun under Slurm, or skynnet-cli train ... --hosts FILE --ranks K");
+    int provided = 0;
+    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    // Errors come back as codes (turned into Error above) rather than ending the job silently.
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm local;
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local), "MPI_Comm_split_type");
+    MPI_Comm_size(local, &ranksOnHost_);
+    // Rank 0 only hands out work: count the workers that share this host.
+    const int worker = rank_ > 0 ? 1 : 0;
+    check(MPI_Allreduce(&worker, &workersOnHost_, 1, MPI_INT, MPI_SUM, local), "MPI_Allreduce");
+    MPI_Comm_free(&local);
+}
+
+MpiSession::~MpiSession() { finish(); }
+
+void MpiSession::finish() {
+    if (finished_) return;
+    finished_ = true;
+    MPI_Finalize();
+}
+
+void MpiSession::send(int dest, int tag, const std::string& bytes) {
+    if (bytes.size() > std::size_t(INT_MAX)) throw Error("MPI: a message of " + std::to_string(bytes.size()) + " bytes is too large");
+    check(MPI_Send(bytes.data(), int(bytes.size()), MPI_BYTE, dest, tag, MPI_COMM_WORLD), "MPI_Send");
+    bytesSent_ += std::int64_t(bytes.size());
+}
+
+void MpiSession::send(int dest, int tag, std::span<const float> values) {
+    std::string bytes(values.size() * sizeof(float), '\0');
+    if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+    send(dest, tag, bytes);
+}
+
+bool MpiSession::poll(MpiMessage& out, int source, int tag) {
+    int flag = 0;
+    MPI_Status status;
+    check(MPI_Iprobe(source < 0 ? MPI_ANY_SOURCE : source, tag < 0 ? MPI_ANY_TAG : tag, MPI_COMM_WORLD, &flag, &status),
+          "MPI_Iprobe");
+    if (!flag) return false;
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    out.source = status.MPI_SOURCE;
+    out.tag = status.MPI_TAG;
+    out.bytes.assign(std::size_t(count), '\0');
+    check(MPI_Recv(out.bytes.data(), count, MPI_BYTE, out.source, out.tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+    return true;
+}
+
+MpiMessage MpiSession::receive(int source, int tag, const std::function<void()>& idle) {
+    MpiMessage m;
+    while (!poll(m, source, tag)) {
+        if (idle) idle();
+        std::this_thread::sleep_for(probeSleep);
+    }
+    return m;
+}
+
+void MpiSession::abort(int code) {
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);
+}
+
+std::vector<float> floatsFromBytes(const std::string& bytes) {
+    if (bytes.size() % sizeof(float) != 0) throw Error("MPI: a float block of " + std::to_string(bytes.size()) + " bytes");
+    std::vector<float> values(bytes.size() / sizeof(float));
+    if (!values.empty()) std::memcpy(values.data(), bytes.data(), bytes.size());
+    return values;
+}
+
+}  // namespace skynnet

@@ -1,0 +1,65 @@
+#pragma once
+// The one place that talks to MPI (mpi.h stays inside mpi_session.cpp, so nothing else needs its
+// headers). Messages are tagged byte strings (JSON text, or raw float blocks) between ranks of
+// MPI_COMM_WORLD. Waiting never busy-polls: Open MPI's blocking calls spin inside its progress
+// engine, which on a machine whose every core trains a submodel steals one of them, so a wait is
+// a probe followed by a short sleep until something arrives.
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace skynnet {
+
+struct MpiMessage {
+    int source = -1, tag = -1;
+    std::string bytes;
+};
+
+class MpiSession {
+public:
+    // Whether this process was started by an MPI launcher (mpirun, srun, ...): MPI_Init outside
+    // one would start a singleton job, which is never what a user meant.
+    static bool launchedByMpi();
+    // MPI_Init (threads: funnelled, only the main thread calls MPI). Throws Error when the
+    // process was not started by a launcher.
+    MpiSession();
+    // MPI_Finalize unless finish() ran.
+    ~MpiSession();
+    MpiSession(const MpiSession&) = delete;
+    MpiSession& operator=(const MpiSession&) = delete;
+
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+    const std::string& host() const { return host_; }
+    // The ranks on this rank's host (MPI_Comm_split_type SHARED), this one included.
+    int ranksOnHost() const { return ranksOnHost_; }
+    // How many of them are workers (every rank but 0).
+    int workersOnHost() const { return workersOnHost_; }
+    // Bytes this rank has sent so far, message contents only.
+    std::int64_t bytesSent() const { return bytesSent_; }
+
+    void send(int dest, int tag, const std::string& bytes);
+    void send(int dest, int tag, std::span<const float> values);
+    // The next message from `source` (-1: any) with `tag` (-1: any). Between probes it sleeps
+    // and calls idle(), which may throw to give up the wait (a cancelled run).
+    MpiMessage receive(int source = -1, int tag = -1, const std::function<void()>& idle = {});
+    // A message already waiting, without sleeping; false when there is none.
+    bool poll(MpiMessage& out, int source = -1, int tag = -1);
+    // Ends the whole job at once (every rank), e.g. when a rank cannot go on.
+    [[noreturn]] void abort(int code);
+    // MPI_Finalize now (it waits for every rank to get there); later calls do nothing.
+    void finish();
+
+private:
+    int rank_ = 0, size_ = 1, ranksOnHost_ = 1, workersOnHost_ = 0;
+    std::string host_;
+    std::int64_t bytesSent_ = 0;
+    bool finished_ = false;
+};
+
+// Raw float blocks (weights, shipped rows) as the bytes of a message and back.
+std::vector<float> floatsFromBytes(const std::string& bytes);
+
+}  // namespace skynnet

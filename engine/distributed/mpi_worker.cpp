@@ -1,0 +1,155 @@
+#include "distributed/mpi_worker.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "distributed/build_id.h"
+#include "distributed/mpi_session.h"
+#include "project/project_json.h"
+#include "split/worker_pool.h"
+
+namespace skynnet {
+namespace {
+
+class Worker {
+public:
+    Worker(MpiSession& s) : s_(s), who_("rank " + std::to_string(s.rank()) + " on host " + s.host()) {}
+
+    // Returns false when rank 0 stopped this worker before any work.
+    bool accept(const std::string& version, const PrepareWorkerData& prepare) {
+        const MpiMessage first = s_.receive(0, -1);
+        if (first.tag == TagStop) return false;
+        if (first.tag != TagJob) throw Error("MPI: expected the job, got message " + std::to_string(first.tag));
+        const MpiMessage blocks = s_.receive(0, TagJobBlocks);
+        try {
+            job_ = decodeJob(first.bytes, blocks.bytes);
+            checkBuild(version);
+            checkData();
+            if (!job_.shipData) {
+                data_ = prepare(job_);
+                if (long(data_.train.size()) != job_.plan.samples)
+                    throw Error("the training data has " + std::to_string(data_.train.size()) + " rows here, " +
+                                std::to_string(job_.plan.samples) + " on rank 0 (" + job_.host + ")");
+            }
+        } catch (const std::exception& e) {
+            reply(TagFailure, Json::object({{"error", who_ + ": " + e.what()}}));
+            return true;  // rank 0 refuses the run and stops every worker
+        }
+        const int threads = job_.threads > 0 ? job_.threads : std::max(1, hardwareThreads() / std::max(1, s_.workersOnHost()));
+        setKernelThreads(threads);
+        job_.config.threads = threads;
+        reply(TagReady, Json::object());
+        ready_ = true;
+        return true;
+    }
+
+    void serve() {
+        while (!stopped_) {
+            const MpiMessage m = s_.receive(0, -1);
+            if (m.tag == TagStop) stopped_ = true;
+            if (m.tag == TagStop) return;
+            if (m.tag == TagCancel) continue;  // meant for a submodel that has finished since
+            if (m.tag != TagAssign || !ready_) throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank 0");
+            const Json j = parseMessage(m.bytes, "MPI assignment");
+            trainOne(JsonField(j).at("index").asInt());
+        }
+    }
+
+    void bye() {
+        const Json j = Json::object({{"bytesSent", s_.bytesSent()}});
+        s_.send(0, TagBye, dumpJson(j));
+    }
+
+private:
+    void reply(int tag, Json j) {
+        j["host"] = s_.host();
+        s_.send(0, tag, dumpJson(j));
+    }
+
+    void checkBuild(const std::string& version) const {
+        if (job_.version != version || job_.build != buildId())
+            throw Error("runs skynnet " + version + " build " + buildId() + ", rank 0 (" + job_.host + ") runs " +
+                        job_.version + " build " + job_.build + ": install the same build on every machine");
+    }
+
+    void checkData() const {
+        if (job_.shipData) return;
+        for (const DataFileCheck& f : job_.dataFiles) {
+            FileFingerprint here;
+            try {
+                here = fileFingerprint(f.path);
+            } catch (const Error& e) {
+                throw Error(std::string(e.what()) + " (every rank reads the data from the same path; or use --ship-data)");
+            }
+            if (here == f.fingerprint) continue;
+            const std::string how = here.size != f.fingerprint.size
+                                        ? std::to_string(here.size) + " bytes here, " + std::to_string(f.fingerprint.size) + " there"
+                                        : "the same size, another content";
+            throw Error("the data file " + f.path + " differs from rank 0's (" + job_.host + "): " + how +
+                        " (every rank must read the same data; or use --ship-data)");
+        }
+    }
+
+    // Between batches: rank 0 may cancel the run, or stop this worker altogether.
+    void listen() {
+        MpiMessage m;
+        while (s_.poll(m, 0, -1)) {
+            if (m.tag == TagCancel) cancel_.cancel();
+            if (m.tag == TagStop) {
+                cancel_.cancel();
+                stopped_ = true;
+            }
+        }
+    }
+
+    void send(int tag, int index, const char* key, Json value) {
+        s_.send(0, tag, dumpJson(Json::object({{"index", index}, {key, std::move(value)}})));
+    }
+
+    void trainOne(int index) {
+        if (index < 0 || index >= job_.plan.submodelCount())
+            throw Error("MPI: rank 0 assigned submodel " + std::to_string(index + 1) + " of " +
+                        std::to_string(job_.plan.submodelCount()));
+        cancel_ = CancelToken();
+        SubmodelEvents events;
+        events.onSubmodelStarted = [&](int i, const WorkerPlace& p) {
+            s_.send(0, TagStarted, dumpJson(Json::object({{"index", i}, {"host", p.host}, {"threads", p.kernelThreads}})));
+        };
+        events.onEpoch = [&](int i, const EpochStats& e) {
+            send(TagEpoch, i, "stats", toJson(e));
+            listen();
+        };
+        events.onBatch = [&](int i, const BatchProgress& b) {
+            send(TagBatch, i, "progress", toJson(b));
+            listen();
+        };
+        events.onResources = [&](int i, const ResourceSample& r) { send(TagResources, i, "sample", toJson(r)); };
+        const WorkerPlace place{s_.rank(), s_.host(), job_.config.threads};
+        const Dataset* validation = data_.validation ? &*data_.validation : nullptr;
+        SubmodelOutcome out =
+            trainSubmodel(job_.plan, index, data_.train, validation, job_.config, events, &cancel_, &place);
+        if (stopped_) return;  // rank 0 wants no result any more
+        send(TagFinished, index, "result", toJson(out.result));
+        s_.send(0, TagWeights, out.network.flatWeights());
+    }
+
+    MpiSession& s_;
+    std::string who_;
+    MpiJob job_;
+    WorkerData data_;
+    CancelToken cancel_;
+    bool ready_ = false, stopped_ = false;
+};
+
+}  // namespace
+
+void runMpiWorker(MpiSession& session, const std::string& version, const PrepareWorkerData& prepare) {
+    Worker w(session);
+    if (w.accept(version, prepare)) {
+        w.serve();
+    }
+    w.bye();
+}
+
+}  // namespace skynnet

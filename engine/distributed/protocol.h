@@ -1,0 +1,72 @@
+#pragma once
+// What rank 0 and the workers say to each other. Every message is JSON text except the float
+// blocks (a job's plan rows, a submodel's weights), which follow the message that announces them
+// from the same sender. Only the job goes out and only results and progress come back: no
+// training data crosses the network unless --ship-data asks for it.
+//
+//   rank 0                         worker
+//   Job + JobBlocks  ------------>  loads the data from the same path, checks build and data hash
+//                    <------------  Ready | Failure
+//   Assign {index}   ------------>  trains it (ShippedRows first with --ship-data)
+//                    <------------  Started, Epoch, Batch, Resources ... Finished + Weights
+//   Cancel           ------------>  stops the running submodel at its next batch
+//   Stop             ------------>  (no more work)
+//                    <------------  Bye {bytes sent}
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/json.h"
+#include "project/data_reference.h"
+#include "split/split_plan.h"
+#include "train/train_types.h"
+
+namespace skynnet {
+
+enum MpiTag : int {
+    TagJob = 1,
+    TagJobBlocks,
+    TagReady,
+    TagFailure,
+    TagAssign,
+    TagShippedRows,
+    TagStarted,
+    TagEpoch,
+    TagBatch,
+    TagResources,
+    TagFinished,
+    TagWeights,
+    TagCancel,
+    TagStop,
+    TagBye,
+};
+
+// A data file every worker must find with the same content (the training file and its labels).
+struct DataFileCheck {
+    std::string path;
+    FileFingerprint fingerprint;
+};
+
+struct MpiJob {
+    std::string version, build, host;  // rank 0's
+    Json options;                      // the front end's own description of the data (opaque here)
+    std::vector<DataFileCheck> dataFiles;
+    SplitPlan plan;
+    TrainConfig config;
+    int threads = 0;        // kernel threads per worker; 0: its host's cores / the workers there
+    bool shipData = false;  // rows come with each assignment; workers load no files
+};
+
+// The job as a JSON message and the float blocks that follow it (the plan's rows).
+struct EncodedJob {
+    std::string json;
+    std::vector<float> blocks;
+};
+EncodedJob encodeJob(const MpiJob& job);
+// Throws Error naming the field at fault (a job from another version may differ).
+MpiJob decodeJob(const std::string& json, const std::string& blocks);
+
+// A message's JSON, parsed with the tag's name in errors.
+Json parseMessage(const std::string& bytes, const char* what);
+
+}  // namespace skynnet
