@@ -21,8 +21,11 @@ public:
     ~CliTraining() override;  // kills the group if it still runs
 
     void start(const QString& program, const QStringList& arguments);
-    // SIGTERM to the process group, SIGKILL to it if it has not ended `graceMs` later.
-    void stop(int graceMs = 3000);
+    // SIGTERM to the process group, SIGKILL to it if it has not ended `graceMs` later. Open MPI
+    // starts its ranks in process groups of their own: mpirun passes SIGTERM on to every rank and
+    // ends (about a second here), so the grace is long enough that it never needs the SIGKILL,
+    // which would reach mpirun but not its ranks.
+    void stop(int graceMs = 10000);
     bool running() const { return process_.state() != QProcess::NotRunning; }
     // Blocks until the process ended and `ended` was emitted; false on timeout.
     bool waitForFinished(int timeoutMs = -1);
