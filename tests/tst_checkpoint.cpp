@@ -5,12 +5,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 
 #include "core/rng.h"
 #include "data/dataset.h"
 #include "project/checkpoint_store.h"
+#include "project/project_file.h"
 #include "split/parallel_trainer.h"
 #include "split/thread_backend.h"
 #include "train/trainer.h"
@@ -151,6 +153,16 @@ QByteArray fileBytes(const QString& path) {
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// The example project in <dir>/<name>/projects, its data in <dir>/<name>/datasets.
+QString copyExampleProject(const QTemporaryDir& dir, const QString& name) {
+    QDir(dir.path()).mkpath(name + "/projects");
+    QDir(dir.path()).mkpath(name + "/datasets");
+    const QString project = dir.filePath(name + "/projects/wine-class-groups.skynnet");
+    QFile::copy(QString::fromStdString(sourcePath("resources/projects/wine-class-groups.skynnet")), project);
+    QFile::copy(QString::fromStdString(sourcePath("resources/datasets/wine.csv")), dir.filePath(name + "/datasets/wine.csv"));
+    return project;
+}
+
 }  // namespace
 
 class TstCheckpoint : public QObject {
@@ -275,12 +287,18 @@ private slots:
         QCOMPARE(store.saved.at(1).state.epochsDone, 2);
 
         // Resume on another thread budget: what a submodel gets does not change its floats.
+        // Epochs with batches are trained now; the others are the checkpoint's, replayed.
         std::mutex mutex;
-        std::map<int, std::vector<int>> epochsTrained;
+        std::map<int, std::vector<int>> epochsTrained, epochsSeen;
         SubmodelEvents counting;
+        counting.onBatch = [&](int i, const BatchProgress& b) {
+            const std::lock_guard lock(mutex);
+            auto& list = epochsTrained[i];
+            if (list.empty() || list.back() != b.epoch) list.push_back(b.epoch);
+        };
         counting.onEpoch = [&](int i, const EpochStats& s) {
             const std::lock_guard lock(mutex);
-            epochsTrained[i].push_back(s.epoch);
+            epochsSeen[i].push_back(s.epoch);
         };
         const auto finishedBefore = store.finishedSaves;
         ParallelResult resumed =
@@ -291,6 +309,9 @@ private slots:
         QVERIFY(!left.empty());
         QCOMPARE(epochsTrained[1], left);
         for (const auto& [i, n] : finishedBefore) QVERIFY2(epochsTrained[i].empty(), "a finished submodel trained again");
+        std::vector<int> all;  // every submodel's whole training is reported
+        for (int e = 1; e <= plan.effectiveEpochs; ++e) all.push_back(e);
+        for (int i = 0; i < 3; ++i) QCOMPARE(epochsSeen[i], all);
         QVERIFY(sameBits(combinedPredictions(resumed, test.features), expected));
         for (int i = 0; i < 3; ++i) {
             QCOMPARE(resumed.submodels[std::size_t(i)].history.size(), whole.submodels[std::size_t(i)].history.size());
@@ -330,12 +351,14 @@ private slots:
         QCOMPARE(resumed.status, TrainStatus::Completed);
         QVERIFY(sameBits(combinedPredictions(resumed, test.features), expected));
         QCOMPARE(store.progressText(), std::string("3 of 3 submodels finished"));
-        // A second resume only loads: same model again, nothing trained.
-        int epochs = 0;
+        // A second resume only loads: same model again, nothing trained, every epoch replayed.
+        std::atomic<int> batches{0}, epochs{0};
         SubmodelEvents counting;
+        counting.onBatch = [&](int, const BatchProgress&) { ++batches; };
         counting.onEpoch = [&](int, const EpochStats&) { ++epochs; };
         ParallelResult again = ParallelTrainer(plan, c).train(train, nullptr, counting, nullptr, &hooks);
-        QCOMPARE(epochs, 0);
+        QCOMPARE(batches.load(), 0);
+        QCOMPARE(epochs.load(), 3 * plan.effectiveEpochs);
         QVERIFY(sameBits(combinedPredictions(again, test.features), expected));
         QCOMPARE(again.submodels[1].history.size(), whole.submodels[1].history.size());
         store.removeFolder();
@@ -485,9 +508,34 @@ private slots:
         r = runCli(loud);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         VERIFY_CONTAINS(r.err.toStdString(), "3 of 3 submodels finished");
-        QVERIFY(!r.err.contains("epoch 1/"));  // loaded, not trained
         QVERIFY(QFile::exists(model));
         QVERIFY(!QFile::exists(dir));
+    }
+
+    void cliProjectResumesAfterAKill() {
+        QTemporaryDir tmp;
+        const QString whole = copyExampleProject(tmp, "whole"), killed = copyExampleProject(tmp, "killed");
+        const CliRun w = runCli({"train", "--project", whole, "--threads", "2", "--quiet"});
+        QVERIFY2(w.exitCode == 0, qPrintable(w.err));
+        QVERIFY(!QFile::exists(whole + ".checkpoint"));
+        const QByteArray before = fileBytes(killed);
+
+        const CliRun k = runCliKilledAfter({"train", "--project", killed, "--threads", "2", "--quiet"}, 1);
+        QCOMPARE(k.exitCode, -1);
+        QCOMPARE(fileBytes(killed), before);  // the project is only written once the run is done
+        QVERIFY(QFile::exists(killed + ".checkpoint/run.json"));
+        const CliRun refused = runCli({"train", "--project", killed, "--quiet"});
+        QVERIFY(refused.exitCode != 0);
+        VERIFY_CONTAINS(refused.err.toStdString(), "holds the checkpoints of an earlier run: add --resume");
+        const CliRun r = runCli({"train", "--project", killed, "--threads", "1", "--resume"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        VERIFY_CONTAINS(r.err.toStdString(), "resuming from " + (killed + ".checkpoint").toStdString());
+        QVERIFY(!QFile::exists(killed + ".checkpoint"));
+
+        const ProjectData a = loadProject(whole.toStdString()), b = loadProject(killed.toStdString());
+        QVERIFY(a.runs.back().results && b.runs.back().results);
+        QVERIFY(sameBits(a.runs.back().results->combinedTestOutput, b.runs.back().results->combinedTestOutput));
+        QCOMPARE(a.runs.back().results->combinedMetric, b.runs.back().results->combinedMetric);
     }
 };
 

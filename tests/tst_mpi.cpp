@@ -3,6 +3,7 @@
 // every submodel must have trained on a worker rank, and a job the workers cannot run (another
 // build, other data) or a launch without mpirun is refused with a message naming the culprit.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,11 +16,14 @@
 #include <QtTest>
 
 #include <netdb.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cli_support.h"
+#include "core/parallel.h"
 #include "core/rng.h"
 #include "split/combined_model_file.h"
 #include "split/worker_pool.h"
@@ -75,6 +79,69 @@ void writeText(const QString& path, const QByteArray& text) {
     f.write(text);
 }
 
+// Direct children of a process, from /proc (the ranks are mpirun's children on this machine).
+QList<qint64> childrenOf(qint64 parent) {
+    QList<qint64> out;
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid) continue;
+        QFile stat("/proc/" + entry + "/stat");
+        if (!stat.open(QIODevice::ReadOnly)) continue;
+        const QString text = QString::fromUtf8(stat.readAll());
+        // "pid (name) state ppid ...": the name may hold spaces, so read after its ')'.
+        const QStringList rest = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (rest.size() > 1 && rest[1].toLongLong() == parent) out << pid;
+    }
+    return out;
+}
+
+int mpiRankOf(qint64 pid) {
+    QFile env("/proc/" + QString::number(pid) + "/environ");
+    if (!env.open(QIODevice::ReadOnly)) return -1;
+    for (const QByteArray& v : env.readAll().split('\0'))
+        if (v.startsWith("OMPI_COMM_WORLD_RANK=")) return v.mid(21).toInt();
+    return -1;
+}
+
+// Gone, or ended and waiting to be reaped: not running any more.
+bool ended(qint64 pid) {
+    QFile stat("/proc/" + QString::number(pid) + "/stat");
+    if (!stat.open(QIODevice::ReadOnly)) return true;
+    const QString text = QString::fromUtf8(stat.readAll());
+    const QChar state = text.mid(text.lastIndexOf(')') + 2, 1).at(0);
+    return state == 'Z' || state == 'X';
+}
+
+// Waits until the process's stderr (collected in `err`) holds `text`.
+bool waitForText(QProcess& p, QString& err, const QString& text, int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (!err.contains(text)) {
+        if (p.state() != QProcess::Running || t.elapsed() > hangGuardMs(timeoutMs)) return false;
+        p.waitForReadyRead(200);
+        err += QString::fromUtf8(p.readAllStandardError());
+    }
+    return true;
+}
+
+// Waits until `pattern` occurs `count` times in the process's stderr.
+bool waitForMatches(QProcess& p, QString& err, const QRegularExpression& pattern, int count, int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (err.count(pattern) < count) {
+        if (p.state() != QProcess::Running || t.elapsed() > hangGuardMs(timeoutMs)) return false;
+        p.waitForReadyRead(200);
+        err += QString::fromUtf8(p.readAllStandardError());
+    }
+    return true;
+}
+
+// A run long enough to be interrupted: minutes if left alone.
+const QStringList longRun = {"train", "--data", "builtin:blobs:classes=10:features=8:samples=20000", "--layers",
+                             "dense:64:relu,dense:64:relu", "--submodels", "3", "--epochs", "3000", "--seed", "3",
+                             "--backend", "mpi"};
+
 bool sameBits(const skynnet::Matrix& a, const skynnet::Matrix& b) {
     return a.rows() == b.rows() && a.cols() == b.cols() &&
            std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
@@ -115,7 +182,9 @@ private slots:
 
         // Every submodel started on a worker rank, each rank on its own submodel (3 for 3).
         QSet<QString> ranks;
-        const QRegularExpression started(R"(submodel (\d)/3: started on rank (\d) \((.+)\) \()");
+        // Three workers share this host's cores.
+        const int threadsEach = std::max(1, skynnet::hardwareThreads() / 3);
+        const QRegularExpression started(QString(R"(submodel (\d)/3: started on rank (\d) \((.+), %1 threads?\) \()").arg(threadsEach));
         for (const QString& line : mpi.errLines()) {
             const auto m = started.match(line);
             if (!m.hasMatch()) continue;
@@ -150,7 +219,11 @@ private slots:
         QTemporaryDir dir;
         const CliRun mpi = runMpi(2, splitRun + QStringList{"--backend", "mpi", "--save", dir.filePath("a.skym")});
         QVERIFY2(mpi.exitCode == 0, qPrintable(mpi.err));
-        QCOMPARE(mpi.err.count(QRegularExpression("started on rank 1 ")), 3);
+        // The one worker on this host takes its cores; --threads sets them.
+        QCOMPARE(mpi.err.count(QRegularExpression(QString("started on rank 1 \\(.*, %1 threads?\\)").arg(skynnet::hardwareThreads()))), 3);
+        const CliRun given = runMpi(2, splitRun + QStringList{"--backend", "mpi", "--threads", "3"});
+        QVERIFY2(given.exitCode == 0, qPrintable(given.err));
+        QCOMPARE(given.err.count(QRegularExpression("started on rank 1 \\(.*, 3 threads\\)")), 3);
         const CliRun threads = runCli(splitRun + QStringList{"--threads", "1", "--save", dir.filePath("b.skym")});
         QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
         const auto a = skynnet::loadCombinedModel(dir.filePath("a.skym").toStdString());
@@ -176,6 +249,38 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("m.skym")));
     }
 
+    // --ship-data: the worker's folder has no data file; rank 0 sends each submodel's rows and the
+    // model equals the thread backend's. Without --ship-data the worker says what is missing.
+    void shippedRowsNeedNoFiles() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("a") && QDir(dir.path()).mkpath("b"));
+        QByteArray csv = "x,y,z,label\n";
+        for (int i = 0; i < 300; ++i)
+            csv += QByteArray::number((i * 37) % 101) + "," + QByteArray::number((i * 53) % 89) + "," +
+                   QByteArray::number(i % 13) + "," + "abcd"[i % 4] + "\n";
+        writeText(dir.filePath("a/d.csv"), csv);
+        const QStringList train = {"train", "--data", "d.csv", "--layers", "dense:16:relu", "--submodels", "3",
+                                   "--epochs", "6", "--seed", "2"};
+        const QStringList mpi = QStringList{SKYNNET_CLI_PATH} + train + QStringList{"--backend", "mpi", "--save", dir.filePath("mpi.skym")};
+        CliRun r = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + mpi + QStringList{"--ship-data"} +
+                             QStringList{":", "-np", "2", "-wdir", dir.filePath("b")} + mpi + QStringList{"--ship-data"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString here = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.filePath("a")));
+        r = runCli(train + QStringList{"--save", dir.filePath("threads.skym")});
+        QVERIFY(QDir::setCurrent(here));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto a = skynnet::loadCombinedModel(dir.filePath("mpi.skym").toStdString());
+        const auto b = skynnet::loadCombinedModel(dir.filePath("threads.skym").toStdString());
+        QCOMPARE(a.submodelCount(), 3);
+        QVERIFY(a.weights == b.weights);
+
+        r = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + mpi + QStringList{":", "-np", "1", "-wdir", dir.filePath("b")} + mpi);
+        QCOMPARE(r.exitCode, 1);
+        VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": ");
+        VERIFY_CONTAINS(r.err.toStdString(), "d.csv does not exist (every rank reads the data from the same path; or use --ship-data)");
+    }
+
     // A worker running another build (here: the same program with one byte appended) refuses.
     void workerWithOtherBuildRefuses() {
         QTemporaryDir dir;
@@ -192,6 +297,151 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": runs skynnet 0.1.0 build ");
         VERIFY_CONTAINS(r.err.toStdString(), "install the same build on every machine");
+    }
+
+    // --hosts: skynnet-cli starts mpirun itself. A worker killed mid-run ends the job within
+    // seconds, and the launcher names the rank, the host and the submodel it was training.
+    void deadWorkerIsNamed() {
+        QTemporaryDir dir;
+        const QString hosts = dir.filePath("hosts");
+        writeText(hosts, QByteArray::fromStdString(skynnet::localHostName()) + " slots=2\n");
+        QProcess launcher;
+        launcher.start(SKYNNET_CLI_PATH, longRun + QStringList{"--hosts", hosts, "--ranks", "3", "--save", dir.filePath("m.skym")});
+        QVERIFY(launcher.waitForStarted());
+        QString err;
+        QVERIFY2(waitForText(launcher, err, "started on rank 2 ", 120000), qPrintable(err));
+        const QRegularExpression started(R"(submodel (\d)/3: started on rank 2 )");
+        const QString submodel = started.match(err).captured(1);
+        const QList<qint64> mpirun = childrenOf(launcher.processId());
+        QCOMPARE(mpirun.size(), 1);
+        const QList<qint64> ranks = childrenOf(mpirun[0]);
+        QCOMPARE(ranks.size(), 3);
+        qint64 victim = -1;
+        for (qint64 pid : ranks)
+            if (mpiRankOf(pid) == 2) victim = pid;
+        QVERIFY(victim > 0);
+        QVERIFY(::kill(pid_t(victim), SIGKILL) == 0);
+        QVERIFY(launcher.waitForFinished(hangGuardMs(60000)));
+        err += QString::fromUtf8(launcher.readAllStandardError());
+        QCOMPARE(launcher.exitCode(), 1);
+        VERIFY_CONTAINS(err.toStdString(), "skynnet-cli: MPI rank 2 on host " + skynnet::localHostName() +
+                                               " was ended by signal 9 (Killed) while training submodel " +
+                                               submodel.toStdString() + "; every rank of the job has ended");
+        // mpirun may exit while the ranks it ended are still on their way out.
+        for (qint64 pid : ranks) QTRY_VERIFY_WITH_TIMEOUT(ended(pid), hangGuardMs(10000));
+        QVERIFY(!QFile::exists(dir.filePath("m.skym")));
+    }
+
+    // The worker dies while training its second submodel: the first is in the checkpoint, --resume
+    // trains only the other two, and the model equals an uninterrupted run's.
+    void killedWorkerResumes() {
+        QTemporaryDir dir;
+        const QString hosts = dir.filePath("hosts"), model = dir.filePath("m.skym");
+        writeText(hosts, QByteArray::fromStdString(skynnet::localHostName()) + " slots=1\n");  // one worker
+        const QStringList run = {"train", "--data", "builtin:blobs:classes=10:features=8:samples=20000", "--layers",
+                                 "dense:64:relu,dense:64:relu", "--submodels", "3", "--epochs", "600", "--seed", "3",
+                                 "--threads", "1", "--save", model};
+        const QStringList mpi = run + QStringList{"--backend", "mpi", "--hosts", hosts};
+        QProcess launcher;
+        launcher.start(SKYNNET_CLI_PATH, mpi);
+        QVERIFY(launcher.waitForStarted());
+        QString err;
+        QVERIFY2(waitForText(launcher, err, "completed in", 300000), qPrintable(err));
+        const QRegularExpression started(R"(submodel (\d)/3: started on rank 1 )");
+        QVERIFY2(waitForMatches(launcher, err, started, 2, 120000), qPrintable(err));
+        QString second;
+        for (auto it = started.globalMatch(err); it.hasNext();) second = it.next().captured(1);
+        const QList<qint64> mpirun = childrenOf(launcher.processId());
+        QCOMPARE(mpirun.size(), 1);
+        qint64 worker = -1;
+        for (qint64 pid : childrenOf(mpirun[0]))
+            if (mpiRankOf(pid) == 1) worker = pid;
+        QVERIFY(worker > 0);
+        QVERIFY(::kill(pid_t(worker), SIGKILL) == 0);
+        QVERIFY(launcher.waitForFinished(hangGuardMs(60000)));
+        err += QString::fromUtf8(launcher.readAllStandardError());
+        QCOMPARE(launcher.exitCode(), 1);
+        VERIFY_CONTAINS(err.toStdString(), "was ended by signal 9 (Killed) while training submodel " + second.toStdString() +
+                                               "; every rank of the job has ended; the submodels that finished are "
+                                               "checkpointed in " + model.toStdString() +
+                                               ".checkpoint: run the same command with --resume to train only the missing ones");
+        QVERIFY(!QFile::exists(model));
+
+        const CliRun resumed = runCli(mpi + QStringList{"--resume"}, 600000);
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        VERIFY_CONTAINS(resumed.err.toStdString(), "resuming from " + model.toStdString() + ".checkpoint: 1 of 3 submodels finished");
+        QCOMPARE(resumed.err.count(started), 2);
+        QVERIFY(!QDir(model + ".checkpoint").exists());  // removed once the model is written
+
+        const QString reference = dir.filePath("threads.skym");
+        const CliRun threads = runCli(QStringList(run.mid(0, run.size() - 1)) << reference, 600000);
+        QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
+        const auto a = skynnet::loadCombinedModel(model.toStdString());
+        const auto b = skynnet::loadCombinedModel(reference.toStdString());
+        QCOMPARE(a.submodelCount(), 3);
+        QVERIFY(a.weights == b.weights);
+    }
+
+    // SIGTERM to the launcher (the app's Stop) or to mpirun itself ends every rank.
+    void terminatedRunLeavesNoProcess() {
+        for (const bool toMpirun : {false, true}) {
+            QTemporaryDir dir;
+            const QString hosts = dir.filePath("hosts");
+            writeText(hosts, QByteArray::fromStdString(skynnet::localHostName()) + " slots=2\n");
+            QProcess launcher;
+            launcher.start(SKYNNET_CLI_PATH, longRun + QStringList{"--hosts", hosts, "--ranks", "3"});
+            QVERIFY(launcher.waitForStarted());
+            QString err;
+            QVERIFY2(waitForText(launcher, err, "started on rank 2 ", 120000), qPrintable(err));
+            const QList<qint64> mpirun = childrenOf(launcher.processId());
+            QCOMPARE(mpirun.size(), 1);
+            const QList<qint64> ranks = childrenOf(mpirun[0]);
+            QCOMPARE(ranks.size(), 3);
+            QVERIFY(::kill(pid_t(toMpirun ? mpirun[0] : launcher.processId()), SIGTERM) == 0);
+            QVERIFY(launcher.waitForFinished(hangGuardMs(60000)));
+            err += QString::fromUtf8(launcher.readAllStandardError());
+            if (!toMpirun) {
+                QCOMPARE(launcher.exitCode(), 130);
+                VERIFY_CONTAINS(err.toStdString(), "skynnet-cli: interrupted while the MPI job ran; no output written");
+            } else {
+                QVERIFY(launcher.exitCode() != 0);
+            }
+            QVERIFY(ended(mpirun[0]));
+            // mpirun may exit while the ranks it ended are still on their way out.
+        for (qint64 pid : ranks) QTRY_VERIFY_WITH_TIMEOUT(ended(pid), hangGuardMs(10000));
+        }
+    }
+
+    // mpi-check starts its own short job: one JSON line per rank, what the app's Check button reads.
+    void mpiCheckListsEveryRank() {
+        QTemporaryDir dir;
+        const QString hosts = dir.filePath("hosts");
+        writeText(hosts, "# this machine\n" + QByteArray::fromStdString(skynnet::localHostName()) + " slots=2\n");
+        const CliRun r = runCli({"mpi-check", "--hosts", hosts, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);  // the two slots and rank 0
+        QString build;
+        for (int i = 0; i < lines.size(); ++i) {
+            const QJsonObject o = QJsonDocument::fromJson(lines[i].toUtf8()).object();
+            QCOMPARE(o.keys(), (QStringList{"build", "cores", "host", "rank", "version"}));
+            QCOMPARE(o["rank"].toInt(), i);
+            QCOMPARE(o["host"].toString(), QString::fromStdString(skynnet::localHostName()));
+            QCOMPARE(o["cores"].toInt(), skynnet::hardwareThreads());
+            QCOMPARE(o["version"].toString(), QString("0.1.0"));
+            QCOMPARE(o["build"].toString().size(), 16);
+            if (i == 0) build = o["build"].toString();
+            QCOMPARE(o["build"].toString(), build);
+        }
+        const CliRun text = runCli({"mpi-check", "--ranks", "2"});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+        QVERIFY2(text.out.startsWith("rank 0: host " + QString::fromStdString(skynnet::localHostName()) + ", "), qPrintable(text.out));
+        QCOMPARE(text.out.count('\n'), 2);
+
+        writeText(hosts, QByteArray::fromStdString(skynnet::localHostName()) + " slots=two\n");
+        const CliRun bad = runCli({"mpi-check", "--hosts", hosts});
+        QCOMPARE(bad.exitCode, 1);
+        VERIFY_CONTAINS(bad.err.toStdString(), hosts.toStdString() + ":1: expected slots=N with a whole number N");
     }
 
     void refusedWithoutLauncher() {

@@ -8,19 +8,19 @@
 
 namespace skynnet::cli {
 
-std::optional<CheckpointStore> openCheckpoints(const TrainOptions& o, const SplitPlan& plan, const TrainConfig& config,
-                                               const Dataset& train, const Dataset* validation) {
-    if (o.checkpointDir.empty()) return std::nullopt;
+std::optional<CheckpointStore> openCheckpoints(const std::string& folder, bool resume, bool quiet, const SplitPlan& plan,
+                                               const TrainConfig& config, const Dataset& train, const Dataset* validation) {
+    if (folder.empty()) return std::nullopt;
     const CheckpointRunKey key = checkpointRunKey(plan, config, train, validation);
-    if (!o.resume) {
-        if (CheckpointStore::holdsRun(o.checkpointDir))
-            throw Error("the checkpoint folder " + o.checkpointDir +
+    if (!resume) {
+        if (CheckpointStore::holdsRun(folder))
+            throw Error("the checkpoint folder " + folder +
                         " holds the checkpoints of an earlier run: add --resume to continue from them, or remove the "
                         "folder to start afresh");
-        return CheckpointStore::start(o.checkpointDir, plan, key);
+        return CheckpointStore::start(folder, plan, key);
     }
-    CheckpointStore store = CheckpointStore::resume(o.checkpointDir, plan, key);
-    if (!o.quiet) std::fprintf(stderr, "resuming from %s: %s\n", o.checkpointDir.c_str(), store.progressText().c_str());
+    CheckpointStore store = CheckpointStore::resume(folder, plan, key);
+    if (!quiet) std::fprintf(stderr, "resuming from %s: %s\n", folder.c_str(), store.progressText().c_str());
     return store;
 }
 

@@ -17,6 +17,7 @@ int runEvaluate(const std::vector<std::string>& args);
 int runPredict(const std::vector<std::string>& args);
 int runPlan(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
+int runMpiCheck(const std::vector<std::string>& args);
 
 // "skynnet-cli: <message>" on stderr, on one line whatever the message holds.
 void printError(const std::string& message);

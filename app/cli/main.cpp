@@ -38,6 +38,7 @@ const char* const usage =
     "  evaluate  metrics of a saved model (single or combined) on labelled data\n"
     "  predict   predictions of a saved model, as CSV\n"
     "  export    a saved model as a model file, an ONNX graph or a C++ header\n"
+    "  mpi-check start a short MPI job that lists each rank's host, cores and build (for --backend mpi)\n"
     "\n"
     "Run 'skynnet-cli COMMAND --help' for the options of a command.\n"
     "Other options: --help, --version.\n"
@@ -69,8 +70,9 @@ int dispatch(const std::vector<std::string>& argv) {
     if (command == "predict") return runPredict(rest);
     if (command == "plan") return runPlan(rest);
     if (command == "export") return runExport(rest);
+    if (command == "mpi-check") return runMpiCheck(rest);
     if (command.rfind("-", 0) == 0) throw UsageError("unknown option '" + command + "' (expected a command first; see --help)");
-    throw UsageError("unknown command '" + command + "' (expected train, plan, evaluate, predict or export)");
+    throw UsageError("unknown command '" + command + "' (expected train, plan, evaluate, predict, export or mpi-check)");
 }
 
 }  // namespace

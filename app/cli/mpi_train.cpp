@@ -1,11 +1,24 @@
 #include "mpi_train.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "commands.h"
 #include "core/error.h"
+#include "interrupt.h"
+#include "mpi_launch.h"
 
 #ifdef SKYNNET_HAVE_MPI
 #include <memory>
+#include <optional>
 
-#include "commands.h"
+#include "io/atomic_file.h"
+
 #include "core/parallel.h"
 #include "data/idx_loader.h"
 #include "distributed/build_id.h"
@@ -19,6 +32,76 @@
 #endif
 
 namespace skynnet::cli {
+namespace {
+
+// The words of the command without --hosts and --ranks (and their values), for every rank.
+std::vector<std::string> withoutLaunchOptions(const std::vector<std::string>& words) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        if (w == "--hosts" || w == "--ranks") {
+            ++i;
+            continue;
+        }
+        if (w.rfind("--hosts=", 0) == 0 || w.rfind("--ranks=", 0) == 0) continue;
+        out.push_back(w);
+    }
+    return out;
+}
+
+// rank -> (host, 1-based submodel or 0) from rank 0's table; empty if it wrote none.
+std::map<int, std::pair<std::string, int>> readAssignments(const std::string& path) {
+    std::map<int, std::pair<std::string, int>> table;
+    std::ifstream in(path);
+    int rank = 0, submodel = 0;
+    std::string host;
+    while (in >> rank >> host >> submodel) table[rank] = {host, submodel};
+    return table;
+}
+
+std::string resumeHint(const TrainOptions& o) {
+    if (o.checkpointDir.empty())
+        return "; with --save MODEL or --checkpoint DIR the submodels that finish are kept for --resume";
+    return "; the submodels that finished are checkpointed in " + o.checkpointDir +
+           ": run the same command with --resume to train only the missing ones";
+}
+
+struct TempFile {
+    std::string path;
+    TempFile() {
+        char name[] = "/tmp/skynnet-mpi-ranks-XXXXXX";
+        const int fd = mkstemp(name);
+        if (fd < 0) throw Error("cannot create a temporary file in /tmp");
+        close(fd);
+        path = name;
+    }
+    ~TempFile() { std::remove(path.c_str()); }
+};
+
+}  // namespace
+
+int runMpiLaunch(const std::vector<std::string>& words, const TrainOptions& o) {
+    if (!haveMpiBackend()) throw Error(noMpiBackend);
+    MpiLaunch launch{o.hostsFile, o.ranks};
+    TempFile assignments;
+    setenv(assignmentsVariable, assignments.path.c_str(), 1);
+    std::vector<std::string> program = {selfExecutable(), "train"};
+    for (const std::string& w : withoutLaunchOptions(words)) program.push_back(w);
+    const MpirunResult r = runMpirun(mpirunCommand(launch, {assignmentsVariable}, program));
+    if (r.exitCode == 0) return exitOk;
+    if (r.interrupted) return interruptedExit(" while the MPI job ran");
+    if (const auto dead = deadRankIn(r.stderrLines)) {
+        const auto table = readAssignments(assignments.path);
+        const auto it = table.find(dead->rank);
+        std::string what = dead->rank == 0 ? " (rank 0, which hands out the submodels)" : " while it had no submodel";
+        if (dead->rank > 0 && it != table.end() && it->second.second > 0)
+            what = " while training submodel " + std::to_string(it->second.second);
+        printError("MPI rank " + std::to_string(dead->rank) + " on host " + dead->host + " was ended by " + dead->how +
+                   what + "; every rank of the job has ended" + resumeHint(o));
+        return exitFailure;
+    }
+    return r.exitCode;
+}
 
 #ifndef SKYNNET_HAVE_MPI
 
@@ -44,14 +127,48 @@ std::vector<DataFileCheck> dataFiles(const TrainOptions& o) {
     return files;
 }
 
-WorkerData prepareWorkerData(const MpiJob& job) {
-    const JsonField options(job.options, "MPI job");
-    const Args args = Args::parse(options.at("words").get<std::vector<std::string>>(), trainOptionSpecs());
-    PreparedData p = prepareData(parseTrainOptions(args), DataUse::Submodels);
+WorkerData prepareWorkerData(const std::vector<std::string>& words) {
+    PreparedData p = prepareData(parseTrainOptions(Args::parse(words, trainOptionSpecs())), DataUse::Submodels);
     WorkerData d;
     d.train = std::move(p.train);
     if (p.validation.size() > 0) d.validation = std::move(p.validation);
     return d;
+}
+
+// A worker's life. It prepares the data from its own command line while rank 0 prepares and
+// plans (the same work, done at once instead of one after the other) and uses it when the job
+// asks for exactly that; a job with other options is prepared from the job's.
+void serveAsWorker(MpiSession& session, const std::vector<std::string>& words, const TrainOptions& o) {
+    std::optional<WorkerData> early;
+    if (!o.shipData) {
+        try {
+            early = prepareWorkerData(words);
+        } catch (const std::exception&) {
+            // Reported below, with this rank and host, if the job needs that data.
+        }
+    }
+    runMpiWorker(session, skynnetVersion, [&](const MpiJob& job) {
+        const auto jobWords = JsonField(job.options, "MPI job").at("words").get<std::vector<std::string>>();
+        if (early && jobWords == words) return std::move(*early);
+        return prepareWorkerData(jobWords);
+    });
+}
+
+// Keeps the launching process's table of which rank trains which submodel (readAssignments).
+MpiBackend::AssignmentObserver assignmentTable(const std::string& path) {
+    auto table = std::make_shared<std::map<int, std::pair<std::string, int>>>();
+    return [table, path](int rank, const std::string& host, int index) {
+        (*table)[rank] = {host, index + 1};
+        std::ostringstream text;
+        for (const auto& [r, entry] : *table) text << r << ' ' << entry.first << ' ' << entry.second << '\n';
+        try {
+            AtomicFileWriter w(path);
+            w.write(text.str());
+            w.commit();
+        } catch (const Error& e) {
+            printError(std::string("warning: ") + e.what());  // only the death message loses the submodel
+        }
+    };
 }
 
 // However rank 0 leaves (success, a refused job, bad options), the workers are released first:
@@ -75,7 +192,7 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
                    std::chrono::steady_clock::time_point start) {
     MpiSession session;
     if (session.rank() > 0) {
-        runMpiWorker(session, skynnetVersion, prepareWorkerData);
+        serveAsWorker(session, words, o);
         return exitOk;
     }
     WorkerRelease release{session};
@@ -90,13 +207,15 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
     job.threads = o.threadsGiven ? o.threads : 0;
     job.shipData = o.shipData;
     auto backend = std::make_shared<MpiBackend>(session, std::move(job));
+    if (const char* path = std::getenv(assignmentsVariable)) backend->setAssignmentObserver(assignmentTable(path));
     SplitBackend choice;
     choice.backend = backend;
     choice.report = [backend, &session] {
         return Json::object({{"name", "mpi"},
                              {"ranks", session.size()},
                              {"build", buildId()},
-                             {"bytes_sent_per_rank", backend->bytesSentPerRank()}});
+                             {"bytes_sent_per_rank", backend->bytesSentPerRank()},
+                             {"rank0_cpu_seconds", backend->rank0CpuSeconds()}});
     };
     return runSplitTraining(args, o, start, choice);
 }

@@ -21,4 +21,13 @@ bool haveMpiBackend();
 int runMpiTraining(const std::vector<std::string>& words, const Args& args, const TrainOptions& options,
                    std::chrono::steady_clock::time_point start);
 
+// `train ... --hosts FILE [--ranks K]`: runs the same command (without those two options) as an
+// MPI job through mpirun, relaying its output. When a rank dies, says which rank, host and
+// submodel, and how to resume. Returns mpirun's exit status (130 when interrupted).
+int runMpiLaunch(const std::vector<std::string>& words, const TrainOptions& options);
+
+// The environment variable through which the launching process learns which submodel each rank
+// trains: rank 0 keeps that table in the file it names.
+inline constexpr const char* assignmentsVariable = "SKYNNET_MPI_ASSIGNMENTS";
+
 }  // namespace skynnet::cli

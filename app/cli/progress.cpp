@@ -68,7 +68,10 @@ SubmodelEvents submodelProgress(const SplitPlan& plan, bool quiet) {
         roles.push_back(m.role + ", " + m.spec.widthsSummary() + ", " + std::to_string(m.rows.size()) + " samples");
     events.onSubmodelStarted = [=](int i, const WorkerPlace& p) {
         // Rank 0 is this process (threads); an MPI worker says where it runs.
-        const std::string where = p.rank > 0 ? " on rank " + std::to_string(p.rank) + " (" + p.host + ")" : "";
+        const std::string where = p.rank > 0 ? " on rank " + std::to_string(p.rank) + " (" + p.host + ", " +
+                                                   std::to_string(p.kernelThreads) + " thread" +
+                                                   (p.kernelThreads == 1 ? "" : "s") + ")"
+                                             : "";
         say(who(i) + "started" + where + " (" + roles[std::size_t(i)] + ")\n");
     };
     events.onEpoch = [=](int i, const EpochStats& e) { say(who(i) + epochLine(e, epochs, metric)); };

@@ -37,10 +37,9 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
         {"--threads", "T", "the budget all submodels share (default: the project's, else all cores)"},
         {"--quiet", "", "no progress on stderr"},
         {"--progress", "FORMAT", "text (default) or json: one JSON object per line on stdout, nothing else there"},
-        {"--checkpoint", "DIR", "checkpoint the submodels at each epoch end into DIR (default P.checkpoint, where the app keeps them); removed once the run is saved"},
-        {"--resume", "", "continue the run checkpointed in that folder: train only what is missing"},
         {"--backend", "threads|mpi", "where the submodels train: threads of this process, or (run under mpirun) the ranks of an MPI job, each loading P from the same path (default threads)"},
         {"--report", "R", "also write a JSON report of the run to R"},
+        {"--resume", "", "continue the run checkpointed in P.skynnet.checkpoint (by this tool or the app)"},
         {"--help", "", "this help"},
     };
     return specs;
@@ -65,13 +64,13 @@ void rejectTrainOptions(const std::vector<std::string>& words) {
 }
 
 std::string projectHelp() {
-    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json] [--progress json]\n"
-           "       [--checkpoint DIR] [--resume]\n\n"
+    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json] [--resume]\n"
+           "       [--progress json] [--backend threads|mpi]\n\n"
            "Trains the project made in the desktop app (its data, network, split options and training\n"
            "settings, as the app would) and saves the trained run into the project file (atomically), so\n"
-           "the app shows it on reopening. Ctrl-C stops and leaves the project file as it was; the submodels\n"
-           "trained so far stay in P.checkpoint/ (or --checkpoint DIR), and the same command with --resume\n"
-           "continues from there. The folder is removed once the run is saved into the project.\n\n" +
+           "the app shows it on reopening. Ctrl-C stops and leaves the project file as it was.\n"
+           "The submodels are checkpointed at each epoch end into P.skynnet.checkpoint/, which --resume\n"
+           "continues after a crash or Ctrl-C; the folder is removed once the run is saved.\n\n" +
            formatOptions(projectOptionSpecs()) + progressHelp();
 }
 
@@ -179,13 +178,8 @@ int trainProject(const Args& args, const std::string& path, Clock::time_point st
         for (const std::string& w : plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
     if (json) writePlanEvent(plan, p.training.trainBaseline);
-    // The folder the app checkpoints the project's in-process runs into, so either can resume the other's.
-    TrainOptions checkpointing;
-    checkpointing.checkpointDir = args.text("--checkpoint", path + ".checkpoint");
-    if (checkpointing.checkpointDir.empty()) Args::fail("--checkpoint", "expects a folder name");
-    checkpointing.resume = args.flag("--resume");
-    checkpointing.quiet = quiet;
-    const std::optional<CheckpointStore> checkpoints = openCheckpoints(checkpointing, plan, config, train, val);
+    const std::optional<CheckpointStore> checkpoints =
+        openCheckpoints(path + ".checkpoint", args.flag("--resume"), quiet, plan, config, train, val);
     const CheckpointHooks hooks = checkpointHooks(*checkpoints);
     ParallelTrainer trainer(plan, config, backend.backend ? backend.backend : std::make_shared<ThreadBackend>(threads));
     ParallelResult split =
@@ -245,7 +239,7 @@ int trainProject(const Args& args, const std::string& path, Clock::time_point st
     if (!backendFigures.is_null()) report["backend"] = backendFigures;
     // The project is saved first (atomically); the report is only written once that succeeded.
     saveProject(path, p);
-    checkpoints->removeFolder();  // the run is in the project now
+    checkpoints->removeFolder();
     if (!reportPath.empty()) writeReportAndModel(reportPath, dumpJson(report, 2) + "\n", "", {});
 
     if (json) {

@@ -51,6 +51,7 @@ int runTrain(const std::vector<std::string>& words) {
         return exitOk;
     }
     const TrainOptions o = parseTrainOptions(args);
+    if (o.mpi && !o.hostsFile.empty()) return runMpiLaunch(words, o);
     if (o.mpi) return runMpiTraining(words, args, o, start);
     checkOutputPaths({{"--save", o.savePath}, {"--report", o.reportPath}});
     setKernelThreads(o.threads);

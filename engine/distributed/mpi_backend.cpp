@@ -1,11 +1,14 @@
 #include "distributed/mpi_backend.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/error.h"
 #include "distributed/mpi_session.h"
-#include "distributed/submodel_order.h"
+#include "distributed/shipped_rows.h"
+#include "split/schedule.h"
 #include "project/project_json.h"
+#include "train/resources.h"
 
 namespace skynnet {
 namespace {
@@ -25,10 +28,17 @@ void finished(SubmodelOutcome& out, int index, const SubmodelEvents& events) {
 
 class Rank0Run {
 public:
-    Rank0Run(MpiSession& s, const SplitPlan& plan, const SubmodelEvents& events, const CancelToken* cancel)
-        : s_(s), plan_(plan), events_(events), cancel_(cancel), busy_(std::size_t(s.size()), -1),
+    Rank0Run(MpiSession& s, const SplitPlan& plan, const SubmodelEvents& events, const CancelToken* cancel,
+             const MpiBackend::AssignmentObserver& observer)
+        : s_(s), plan_(plan), events_(events), cancel_(cancel), observer_(observer), busy_(std::size_t(s.size()), -1),
           hosts_(std::size_t(s.size())), outcomes_(plan.submodels.size()), done_(plan.submodels.size(), false) {
         hosts_[0] = s.host();
+    }
+
+    // With --ship-data, assignments carry the submodel's rows.
+    void shipFrom(const Dataset& train, const Dataset* validation) {
+        shipTrain_ = &train;
+        shipValidation_ = validation;
     }
 
     void sendJob(const MpiJob& job) {
@@ -49,8 +59,26 @@ public:
         if (!refusal.empty()) throw Error(refusal);
     }
 
+    // Finished submodels of an earlier run, from the checkpoint: never handed out.
+    void loadFinished(const CheckpointHooks* checkpoint) {
+        checkpoint_ = checkpoint;
+        if (!checkpoint || !checkpoint->load) return;
+        for (int i = 0; i < plan_.submodelCount(); ++i) {
+            const std::optional<SubmodelResume> saved = checkpoint->load(i);
+            if (!saved || !saved->finished) continue;
+            SubmodelOutcome& out = outcomes_[std::size_t(i)];
+            const SubmodelPlan& sp = plan_.submodels[std::size_t(i)];
+            out.network = Network(sp.spec, sp.seed);
+            out.network.setFlatWeights(saved->weights);
+            out.result = saved->result;
+            done_[std::size_t(i)] = true;
+            finished(out, i, events_);
+        }
+    }
+
     std::vector<SubmodelOutcome> run() {
-        order_ = longestFirstOrder(plan_);
+        for (int i : longestFirst(plan_))
+            if (!done_[std::size_t(i)]) order_.push_back(i);
         for (int r = 1; r < s_.size() && next_ < order_.size(); ++r) assign(r);
         while (std::any_of(busy_.begin(), busy_.end(), [](int i) { return i >= 0; })) {
             const MpiMessage m = s_.receive(-1, -1, [this] { checkCancel(); });
@@ -66,7 +94,17 @@ private:
     void assign(int rank) {
         const int index = order_[next_++];
         busy_[std::size_t(rank)] = index;
+        observe(rank, index);
         s_.send(rank, TagAssign, dumpJson(Json::object({{"index", index}})));
+        if (shipTrain_) {
+            const EncodedRows rows = encodeShippedRows(plan_, index, *shipTrain_, shipValidation_);
+            s_.send(rank, TagShippedRows, rows.json);
+            s_.send(rank, TagShippedFloats, rows.floats);
+        }
+    }
+
+    void observe(int rank, int index) {
+        if (observer_) observer_(rank, hosts_[std::size_t(rank)], index);
     }
 
     void stopAll() {
@@ -121,9 +159,11 @@ private:
             out.network.setFlatWeights(weights);
             done_[std::size_t(index)] = true;
             busy_[std::size_t(m.source)] = -1;
+            save(out, index);
             finished(out, index, events_);
             if (out.result.status == TrainStatus::Failed) stopAll();
             if (!stopping_ && next_ < order_.size()) assign(m.source);
+            else observe(m.source, -1);
             return;
         }
         default:
@@ -132,16 +172,31 @@ private:
         }
     }
 
+    void save(SubmodelOutcome& out, int index) {
+        const bool done = out.result.status == TrainStatus::Completed || out.result.status == TrainStatus::EarlyStopped;
+        if (!done || !checkpoint_ || !checkpoint_->saveFinished) return;
+        try {
+            checkpoint_->saveFinished(index, out);
+        } catch (const std::exception& e) {
+            out.result.status = TrainStatus::Failed;
+            out.result.error = "submodel " + std::to_string(index + 1) + ": " + e.what();
+        }
+    }
+
     MpiSession& s_;
     const SplitPlan& plan_;
     const SubmodelEvents& events_;
     const CancelToken* cancel_;
+    const MpiBackend::AssignmentObserver& observer_;
     std::vector<int> busy_;  // per rank: the submodel it trains, -1 when idle
     std::vector<std::string> hosts_;
     std::vector<SubmodelOutcome> outcomes_;
     std::vector<bool> done_;
     std::vector<int> order_;
     std::size_t next_ = 0;
+    const Dataset* shipTrain_ = nullptr;
+    const Dataset* shipValidation_ = nullptr;
+    const CheckpointHooks* checkpoint_ = nullptr;
     bool stopping_ = false;  // cancelled, or a submodel failed: nothing more is handed out
 };
 
@@ -157,17 +212,24 @@ MpiBackend::MpiBackend(MpiSession& session, MpiJob job) : session_(session), job
 
 int MpiBackend::workers(int submodels) const { return std::max(1, std::min(submodels, session_.size() - 1)); }
 
-std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Dataset&, const Dataset*,
+std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                                const TrainConfig& config, const SubmodelEvents& events,
-                                               const CancelToken* cancel, const CheckpointHooks*) {
+                                               const CancelToken* cancel, const CheckpointHooks* checkpoint) {
+    const double cpuBefore = processCpuSeconds();
     try {
-        Rank0Run run(session_, plan, events, cancel);
+        Rank0Run run(session_, plan, events, cancel, observer_);
         job_.plan = plan;
         job_.config = config;
         job_.config.clockOrigin.reset();
+        if (job_.shipData) run.shipFrom(train, validation);
+        run.loadFinished(checkpoint);
         run.sendJob(job_);
         std::vector<SubmodelOutcome> outcomes = run.run();
         stopWorkers(session_, &bytesSent_);
+        // The job ends here: waiting in MPI_Finalize, Open MPI's workers poll (about a tenth of a
+        // core each), which would slow down whatever rank 0 does next (testing, the baseline).
+        session_.finish();
+        rank0Cpu_ = processCpuSeconds() - cpuBefore;
         return outcomes;
     } catch (...) {
         stopWorkers(session_, &bytesSent_);

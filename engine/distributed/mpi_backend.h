@@ -5,6 +5,8 @@
 // rank that comes free), relays their progress to the SubmodelEvents handlers on the calling
 // thread, and rebuilds each submodel's network from the weights it sends back.
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "distributed/protocol.h"
@@ -23,18 +25,33 @@ public:
     std::string name() const override { return "mpi"; }
     int workers(int submodels) const override;
     // Throws Error when a worker refuses the job (another build, other data: the message names
-    // its rank and host). Stops every worker before it returns or throws.
+    // its rank and host). Stops every worker before it returns or throws, and on success ends the
+    // MPI session (MPI_Finalize) too: a backend trains once.
+    // checkpoint: submodels it holds as finished are loaded, not sent out; each submodel that
+    // finishes is saved through it on rank 0 as it arrives (a dead rank ends the whole job, so
+    // that is what survives). Epoch states stay with the workers: a submodel that had not
+    // finished trains again from its start, which ends with the same weights.
     std::vector<SubmodelOutcome> train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                        const TrainConfig& config, const SubmodelEvents& events,
                                        const CancelToken* cancel, const CheckpointHooks* checkpoint = nullptr) override;
 
+    // Called on rank 0's thread each time a rank is handed a submodel (its 0-based index) and with
+    // -1 once it is free for good, so that whoever launched the job can say which submodel a rank
+    // that died was training: Open MPI ends every rank when one dies, rank 0 included.
+    using AssignmentObserver = std::function<void(int rank, const std::string& host, int index)>;
+    void setAssignmentObserver(AssignmentObserver observer) { observer_ = std::move(observer); }
+
     // After train(): the message bytes each rank sent, rank 0 first.
     const std::vector<std::int64_t>& bytesSentPerRank() const { return bytesSent_; }
+    // After train(): rank 0's CPU seconds during it (its waits sleep: this stays near zero).
+    double rank0CpuSeconds() const { return rank0Cpu_; }
 
 private:
     MpiSession& session_;
     MpiJob job_;
+    AssignmentObserver observer_;
     std::vector<std::int64_t> bytesSent_;
+    double rank0Cpu_ = 0;
 };
 
 // Tells every worker there is no (more) work and waits until each has said goodbye, so that no

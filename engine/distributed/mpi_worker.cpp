@@ -1,11 +1,13 @@
 #include "distributed/mpi_worker.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "core/error.h"
 #include "core/parallel.h"
 #include "distributed/build_id.h"
 #include "distributed/mpi_session.h"
+#include "distributed/shipped_rows.h"
 #include "project/project_json.h"
 #include "split/worker_pool.h"
 
@@ -52,7 +54,9 @@ public:
             if (m.tag == TagCancel) continue;  // meant for a submodel that has finished since
             if (m.tag != TagAssign || !ready_) throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank 0");
             const Json j = parseMessage(m.bytes, "MPI assignment");
-            trainOne(JsonField(j).at("index").asInt());
+            const int index = JsonField(j).at("index").asInt();
+            if (job_.shipData) receiveRows(index);
+            trainOne(index);
         }
     }
 
@@ -89,6 +93,21 @@ private:
             throw Error("the data file " + f.path + " differs from rank 0's (" + job_.host + "): " + how +
                         " (every rank must read the same data; or use --ship-data)");
         }
+    }
+
+    // --ship-data: this submodel's rows replace the data, and its row list becomes 0..n-1.
+    void receiveRows(int index) {
+        const MpiMessage json = s_.receive(0, TagShippedRows);
+        const MpiMessage floats = s_.receive(0, TagShippedFloats);
+        ShippedRows rows = decodeShippedRows(json.bytes, floatsFromBytes(floats.bytes));
+        if (index < 0 || index >= job_.plan.submodelCount()) return;  // trainOne reports it
+        std::vector<int>& planRows = job_.plan.submodels[std::size_t(index)].rows;
+        if (long(planRows.size()) != long(rows.train.size()))
+            throw Error("MPI: rank 0 shipped " + std::to_string(rows.train.size()) + " rows for submodel " +
+                        std::to_string(index + 1) + ", which learns from " + std::to_string(planRows.size()));
+        std::iota(planRows.begin(), planRows.end(), 0);
+        data_.train = std::move(rows.train);
+        data_.validation = std::move(rows.validation);
     }
 
     // Between batches: rank 0 may cancel the run, or stop this worker altogether.

@@ -39,6 +39,8 @@ enum MpiTag : int {
     TagCancel,
     TagStop,
     TagBye,
+    TagHello,          // mpi-check: a rank's description
+    TagShippedFloats,  // --ship-data: the features and targets after TagShippedRows
 };
 
 // A data file every worker must find with the same content (the training file and its labels).

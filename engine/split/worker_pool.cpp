@@ -42,11 +42,6 @@ SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& t
         std::optional<SubmodelResume> resume;
         if (checkpoint && checkpoint->load) resume = checkpoint->load(index);
         if (resume) out.network.setFlatWeights(resume->weights);
-        if (resume && resume->finished) {
-            out.result = resume->result;
-            finish(out, index, events);
-            return out;
-        }
         if (events.onSubmodelStarted) {
             WorkerPlace here;
             if (place) here = *place;
@@ -55,6 +50,16 @@ SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& t
                 here.kernelThreads = config.threads > 0 ? config.threads : 1;
             }
             events.onSubmodelStarted(index, here);
+        }
+        // The epochs a checkpoint holds are replayed, so every listener (charts, epoch tables, a
+        // progress stream) sees each submodel's whole training, resumed or not.
+        if (resume && events.onEpoch)
+            for (const EpochStats& e : resume->finished ? resume->result.history : resume->state.history)
+                events.onEpoch(index, e);
+        if (resume && resume->finished) {
+            out.result = resume->result;
+            finish(out, index, events);
+            return out;
         }
         const CombinationRule rule = plan.rule();
         const SubProblem data = subProblem(rule, index, train, sp.rows);

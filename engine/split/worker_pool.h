@@ -86,8 +86,9 @@ public:
 // index, callbacks forwarded with the index. Never throws: a failure (a thrown Error, a diverged
 // loss) comes back as status Failed with the error naming the submodel.
 // place: reported to onSubmodelStarted (rank 0 on this host when not given).
-// checkpoint: a finished submodel it loads is returned as it was saved (onSubmodelFinished is
-// still called, onSubmodelStarted is not); a stopped one continues bit for bit where it stopped.
+// checkpoint: a finished submodel it loads is returned as it was saved; a stopped one continues
+// bit for bit where it stopped. Either way the events are those of a whole training: started, the
+// saved epochs replayed through onEpoch (no batches), then the epochs trained now, then finished.
 SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& train, const Dataset* validation,
                               const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel,
                               const WorkerPlace* place = nullptr, const CheckpointHooks* checkpoint = nullptr);
