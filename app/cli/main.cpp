@@ -9,6 +9,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "core/error.h"
+#include "json_progress.h"
 #include "version.h"
 
 namespace skynnet::cli {
@@ -19,6 +20,8 @@ void printError(const std::string& message) {
         if (c == '\n' || c == '\r') c = ' ';
     std::fflush(stdout);
     std::fprintf(stderr, "skynnet-cli: %s\n", line.c_str());
+    // A program reading --progress json learns why the run ended from the same stream.
+    if (errorsReportedAsJson()) writeEvent(Json::object({{"event", "error"}, {"message", line}}));
 }
 
 }  // namespace skynnet::cli

@@ -12,11 +12,13 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "interrupt.h"
+#include "json_progress.h"
 #include "losses/task_losses.h"
 #include "project/project_file.h"
 #include "output_files.h"
 #include "plan_view.h"
 #include "progress.h"
+#include "mpi_project.h"
 #include "project_data.h"
 #include "split/thread_backend.h"
 #include "text_format.h"
@@ -34,6 +36,8 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
         {"--project", "P", "train the project P.skynnet made in the desktop app; the run is saved into it"},
         {"--threads", "T", "the budget all submodels share (default: the project's, else all cores)"},
         {"--quiet", "", "no progress on stderr"},
+        {"--progress", "FORMAT", "text (default) or json: one JSON object per line on stdout, nothing else there"},
+        {"--backend", "threads|mpi", "where the submodels train: threads of this process, or (run under mpirun) the ranks of an MPI job, each loading P from the same path (default threads)"},
         {"--report", "R", "also write a JSON report of the run to R"},
         {"--resume", "", "continue the run checkpointed in P.skynnet.checkpoint (by this tool or the app)"},
         {"--help", "", "this help"},
@@ -42,6 +46,9 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
 }
 
 std::string optionName(const std::string& word) { return word.substr(0, word.find('=')); }
+
+// The run itself, on this process's threads or (backend set) on the ranks of an MPI job.
+int trainProject(const Args& args, const std::string& path, Clock::time_point start, const SplitBackend& backend);
 
 // Options of plain training (--data, --layers, ...) are the project's to decide.
 void rejectTrainOptions(const std::vector<std::string>& words) {
@@ -57,13 +64,14 @@ void rejectTrainOptions(const std::vector<std::string>& words) {
 }
 
 std::string projectHelp() {
-    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json] [--resume]\n\n"
+    return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json] [--resume]\n"
+           "       [--progress json] [--backend threads|mpi]\n\n"
            "Trains the project made in the desktop app (its data, network, split options and training\n"
            "settings, as the app would) and saves the trained run into the project file (atomically), so\n"
            "the app shows it on reopening. Ctrl-C stops and leaves the project file as it was.\n"
            "The submodels are checkpointed at each epoch end into P.skynnet.checkpoint/, which --resume\n"
            "continues after a crash or Ctrl-C; the folder is removed once the run is saved.\n\n" +
-           formatOptions(projectOptionSpecs());
+           formatOptions(projectOptionSpecs()) + progressHelp();
 }
 
 // The held-out set the metrics are measured on, as the app chooses it (ui/core/run_job.cpp).
@@ -120,9 +128,22 @@ int runProjectTraining(const std::vector<std::string>& words) {
         return exitOk;
     }
     const std::string path = args.required("--project");
+    checkOutputPaths({{"--project", path}, {"--report", args.text("--report", "")}});
+    parseProgressFormat(args.text("--progress", "text"));  // a bad value fails before any rank starts work
+    const std::string backend = args.text("--backend", "threads");
+    if (backend != "threads" && backend != "mpi") Args::fail("--backend", "expected threads or mpi, got '" + backend + "'");
+    if (backend == "mpi")
+        return runMpiProject(path, args.has("--threads") ? args.positiveInt("--threads", 1) : 0,
+                             [&](const SplitBackend& b) { return trainProject(args, path, start, b); });
+    return trainProject(args, path, start, {});
+}
+
+namespace {
+
+int trainProject(const Args& args, const std::string& path, Clock::time_point start, const SplitBackend& backend) {
     const std::string reportPath = args.text("--report", "");
     const bool quiet = args.flag("--quiet");
-    checkOutputPaths({{"--project", path}, {"--report", reportPath}});
+    const bool json = parseProgressFormat(args.text("--progress", "text")) == ProgressFormat::Json;
 
     ProjectData p = loadProject(path);
     if (const auto problems = p.data.problems(); !problems.empty()) {
@@ -156,11 +177,14 @@ int runProjectTraining(const std::vector<std::string>& words) {
     else
         for (const std::string& w : plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
+    if (json) writePlanEvent(plan, p.training.trainBaseline);
     const std::optional<CheckpointStore> checkpoints =
         openCheckpoints(path + ".checkpoint", args.flag("--resume"), quiet, plan, config, train, val);
     const CheckpointHooks hooks = checkpointHooks(*checkpoints);
-    ParallelTrainer trainer(plan, config, std::make_shared<ThreadBackend>(threads));
-    ParallelResult split = trainer.train(train, val, submodelProgress(plan, quiet), &cancel, &hooks);
+    ParallelTrainer trainer(plan, config, backend.backend ? backend.backend : std::make_shared<ThreadBackend>(threads));
+    ParallelResult split =
+        trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(plan, quiet), &cancel, &hooks);
+    const Json backendFigures = backend.report ? backend.report() : Json();
     if (split.status == TrainStatus::Cancelled || interrupt.interrupted())
         return interruptedExit(" while the submodels trained");
     if (split.status == TrainStatus::Failed) throw Error(split.error);
@@ -169,8 +193,11 @@ int runProjectTraining(const std::vector<std::string>& words) {
         if (!quiet)
             std::fprintf(stderr, "baseline: training the original model %s (%lld parameters), %d epochs\n",
                          plan.original.widthsSummary().c_str(), static_cast<long long>(plan.originalParams), plan.epochs);
+        if (json) writeStartedEvent("baseline", 0, WorkerPlace{0, localHostName(), threads});
         baseline = trainBaseline(plan, train, val, config, threads,
-                                 progressCallbacks(plan.task, plan.epochs, quiet, "baseline: "), &cancel);
+                                 json ? jsonTrainCallbacks("baseline") : progressCallbacks(plan.task, plan.epochs, quiet, "baseline: "),
+                                 &cancel);
+        if (json) writeFinishedEvent("baseline", 0, baseline->result);
         if (baseline->result.status == TrainStatus::Cancelled || interrupt.interrupted())
             return interruptedExit(" while the baseline trained");
         if (baseline->result.status == TrainStatus::Failed) throw Error("baseline: " + baseline->result.error);
@@ -208,19 +235,32 @@ int runProjectTraining(const std::vector<std::string>& words) {
     p.runs.push_back(std::move(run));
 
     if (interrupt.interrupted()) return interruptedExit();
-    const Json report = reportOf(path, p, p.runs.back(), threads, r.wallSeconds);
+    Json report = reportOf(path, p, p.runs.back(), threads, r.wallSeconds);
+    if (!backendFigures.is_null()) report["backend"] = backendFigures;
     // The project is saved first (atomically); the report is only written once that succeeded.
     saveProject(path, p);
     checkpoints->removeFolder();
     if (!reportPath.empty()) writeReportAndModel(reportPath, dumpJson(report, 2) + "\n", "", {});
 
-    std::cout << message << "\n";
-    std::printf("wall %.2f s, training %.2f s, cpu %.2f s, peak memory %s\n", r.wallSeconds, r.splitWallSeconds,
-                processCpuSeconds(), megabytes(processPeakResidentBytes()).c_str());
-    std::cout << "run " << p.runs.size() << " saved to " << path << "\n";
-    if (!reportPath.empty()) std::cout << "report written to " << reportPath << "\n";
-    std::cout.flush();
+    if (json) {
+        Json result = report;
+        result.erase("plan");  // the plan event had it; the app reads the run from the project
+        result["model"] = "combined";
+        addResultFigures(result, r.wallSeconds, r.splitWallSeconds, processCpuSeconds(), processPeakResidentBytes(), "",
+                         reportPath);
+        writeResultEvent(result);
+    }
+    // With --progress json stdout holds events only: the summary is for the person watching stderr.
+    std::ostream& out = json ? std::cerr : std::cout;
+    out << message << "\n";
+    out << "wall " << fixed(r.wallSeconds, 2) << " s, training " << fixed(r.splitWallSeconds, 2) << " s, cpu "
+        << fixed(processCpuSeconds(), 2) << " s, peak memory " << megabytes(processPeakResidentBytes()) << "\n";
+    out << "run " << p.runs.size() << " saved to " << path << "\n";
+    if (!reportPath.empty()) out << "report written to " << reportPath << "\n";
+    out.flush();
     return exitOk;
 }
+
+}  // namespace
 
 }  // namespace skynnet::cli

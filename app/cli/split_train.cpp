@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "core/error.h"
 #include "interrupt.h"
+#include "json_progress.h"
 #include "split/combined_model_file.h"
 #include "output_files.h"
 #include "plan_view.h"
@@ -16,6 +17,7 @@
 #include "split/thread_backend.h"
 #include "split_options.h"
 #include "split_report.h"
+#include "train/metrics.h"
 #include "train/resources.h"
 #include "train/trainer.h"
 #include "train_setup.h"
@@ -29,8 +31,13 @@ BaselineRun trainOriginal(const SplitPlan& plan, const Dataset& train, const Dat
     if (!o.quiet)
         std::fprintf(stderr, "baseline: training the original model %s (%lld parameters), %d epochs\n",
                      plan.original.widthsSummary().c_str(), static_cast<long long>(plan.originalParams), plan.epochs);
+    const bool json = o.progress == ProgressFormat::Json;
+    if (json) writeStartedEvent("baseline", 0, WorkerPlace{0, localHostName(), o.threads});
     BaselineResult b = trainBaseline(plan, train, validation, config, o.threads,
-                                     progressCallbacks(plan.task, plan.epochs, o.quiet, "baseline: "), &cancel);
+                                     json ? jsonTrainCallbacks("baseline")
+                                          : progressCallbacks(plan.task, plan.epochs, o.quiet, "baseline: "),
+                                     &cancel);
+    if (json) writeFinishedEvent("baseline", 0, b.result);
     BaselineRun run;
     run.result = b.result;
     run.params = plan.originalParams;
@@ -43,6 +50,33 @@ BaselineRun trainOriginal(const SplitPlan& plan, const Dataset& train, const Dat
     run.testLoss = e.loss;
     run.test = summarize(plan.task, e.output, y, test->classNames);
     return run;
+}
+
+// The result event's headline: the combined model's test metrics, the baseline's, the times.
+Json splitResultEvent(const SplitRun& run, const RunFigures& figures, const TrainOptions& o) {
+    Json r = Json::object({{"model", "combined"},
+                           {"status", statusName(run.training.status)},
+                           {"submodels", run.plan.submodelCount()},
+                           {"metric", headlineMetricName(run.plan.task)}});
+    if (run.testSummary) {
+        addMetrics(r, *run.testSummary, "test_");
+        r["test_loss"] = run.test->loss;
+        Json each = Json::array();
+        for (const auto& m : run.test->submodels) each.push_back(m.metric);
+        r["submodel_test_metrics"] = std::move(each);
+    }
+    if (run.baseline) {
+        Json b = Json::object({{"status", statusName(run.baseline->result.status)},
+                               {"train_seconds", run.baseline->result.wallSeconds}});
+        if (run.baseline->test) {
+            addMetrics(b, *run.baseline->test, "test_");
+            b["test_loss"] = run.baseline->testLoss;
+        }
+        r["baseline"] = std::move(b);
+    }
+    addResultFigures(r, figures.wallSeconds, run.training.wallSeconds, figures.cpuSeconds, figures.peakMemoryBytes,
+                     o.savePath, o.reportPath);
+    return r;
 }
 
 }  // namespace
@@ -73,12 +107,15 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     else
         for (const std::string& w : run.plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
+    const bool json = o.progress == ProgressFormat::Json;
+    if (json) writePlanEvent(run.plan, o.baseline);
     const std::optional<CheckpointStore> checkpoints = openCheckpoints(o, run.plan, config, train, val);
     const std::optional<CheckpointHooks> hooks =
         checkpoints ? std::optional<CheckpointHooks>(checkpointHooks(*checkpoints)) : std::nullopt;
     ParallelTrainer trainer(run.plan, config,
                             backend.backend ? backend.backend : std::make_shared<ThreadBackend>(o.threads));
-    run.training = trainer.train(train, val, submodelProgress(run.plan, o.quiet), &cancel, hooks ? &*hooks : nullptr);
+    run.training = trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(run.plan, o.quiet), &cancel,
+                                 hooks ? &*hooks : nullptr);
     const Json backendFigures = backend.report ? backend.report() : Json();
     if (run.training.status == TrainStatus::Cancelled || interrupt.interrupted())
         return interruptedExit(" while the submodels trained");
@@ -113,10 +150,13 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
                         [&](const std::string& path) { saveCombinedModel(path, *model); });
     if (checkpoints && !o.savePath.empty()) checkpoints->removeFolder();
 
-    printSplitSummary(std::cout, run, figures);
-    if (!o.savePath.empty()) std::cout << "combined model saved to " << o.savePath << "\n";
-    if (!o.reportPath.empty()) std::cout << "report written to " << o.reportPath << "\n";
-    std::cout.flush();
+    if (json) writeResultEvent(splitResultEvent(run, figures, o));
+    // With --progress json stdout holds events only: the summary is for the person watching stderr.
+    std::ostream& out = json ? std::cerr : std::cout;
+    printSplitSummary(out, run, figures);
+    if (!o.savePath.empty()) out << "combined model saved to " << o.savePath << "\n";
+    if (!o.reportPath.empty()) out << "report written to " << o.reportPath << "\n";
+    out.flush();
     return exitOk;
 }
 

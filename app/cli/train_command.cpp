@@ -11,12 +11,14 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "interrupt.h"
+#include "json_progress.h"
 #include "mpi_train.h"
 #include "output_files.h"
 #include "progress.h"
 #include "project_train.h"
 #include "split_train.h"
 #include "text_format.h"
+#include "train/metrics.h"
 #include "train/resources.h"
 #include "train/trainer.h"
 #include "train_report.h"
@@ -41,6 +43,7 @@ std::string epochsDone(const TrainResult& result) {
 
 int runTrain(const std::vector<std::string>& words) {
     const auto start = Clock::now();
+    if (progressFormatIn(words) == ProgressFormat::Json) reportErrorsAsJson();
     if (wantsProjectTraining(words)) return runProjectTraining(words);
     const Args args = Args::parse(words, trainOptionSpecs());
     if (args.flag("--help")) {
@@ -64,9 +67,14 @@ int runTrain(const std::vector<std::string>& words) {
     Trainer trainer(network, config, data.task());
 
     if (!o.quiet) announce(data, spec, o.threads);
+    const bool json = o.progress == ProgressFormat::Json;
+    if (json) {
+        writeNetworkPlanEvent(config.epochs);
+        writeStartedEvent("network", 0, WorkerPlace{0, localHostName(), o.threads});
+    }
     const bool validating = data.validation.size() > 0;
     const Matrix yTrain = data.train.targetMatrix(), yValidation = data.validation.targetMatrix();
-    TrainCallbacks callbacks = progressCallbacks(data.task(), config.epochs, o.quiet);
+    TrainCallbacks callbacks = json ? jsonTrainCallbacks("network") : progressCallbacks(data.task(), config.epochs, o.quiet);
     // Checkpoints: the network is submodel 0 of a one-model run.
     const SplitPlan single = singleNetworkPlan(spec, o.config.seed, config.epochs, data.task(), long(data.train.size()));
     const std::optional<CheckpointStore> checkpoints =
@@ -89,6 +97,7 @@ int runTrain(const std::vector<std::string>& words) {
         if (hooks && (result.status == TrainStatus::Completed || result.status == TrainStatus::EarlyStopped))
             hooks->saveFinished(0, SubmodelOutcome{network, result});
     }
+    if (json) writeFinishedEvent("network", 0, result);
     if (result.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(epochsDone(result));
     if (result.status == TrainStatus::Failed) throw Error(result.error);
     if (result.status == TrainStatus::EarlyStopped && !o.quiet)
@@ -121,13 +130,26 @@ int runTrain(const std::vector<std::string>& words) {
                         [&](const std::string& path) { saveModel(path, *model); });
     if (checkpoints && !o.savePath.empty()) checkpoints->removeFolder();
 
-    if (test) std::cout << "test " << headline(*test) << "\n";
-    else std::cout << "no test set (--test-fraction 0 and no --test-data)\n";
-    std::printf("wall %.2f s, training %.2f s, cpu %.2f s, peak memory %s\n", figures.wallSeconds, result.wallSeconds,
-                figures.cpuSeconds, megabytes(figures.peakMemoryBytes).c_str());
-    if (!o.savePath.empty()) std::cout << "model saved to " << o.savePath << "\n";
-    if (!o.reportPath.empty()) std::cout << "report written to " << o.reportPath << "\n";
-    std::cout.flush();
+    if (json) {
+        Json r = Json::object({{"model", "network"}, {"status", statusName(result.status)},
+                               {"metric", headlineMetricName(data.task())}});
+        if (test) {
+            addMetrics(r, *test, "test_");
+            r["test_loss"] = testLoss;
+        }
+        addResultFigures(r, figures.wallSeconds, result.wallSeconds, figures.cpuSeconds, figures.peakMemoryBytes, o.savePath,
+                         o.reportPath);
+        writeResultEvent(r);
+    }
+    // With --progress json stdout holds events only: the summary is for the person watching stderr.
+    std::ostream& out = json ? std::cerr : std::cout;
+    if (test) out << "test " << headline(*test) << "\n";
+    else out << "no test set (--test-fraction 0 and no --test-data)\n";
+    out << "wall " << fixed(figures.wallSeconds, 2) << " s, training " << fixed(result.wallSeconds, 2) << " s, cpu "
+        << fixed(figures.cpuSeconds, 2) << " s, peak memory " << megabytes(figures.peakMemoryBytes) << "\n";
+    if (!o.savePath.empty()) out << "model saved to " << o.savePath << "\n";
+    if (!o.reportPath.empty()) out << "report written to " << o.reportPath << "\n";
+    out.flush();
     return exitOk;
 }
 

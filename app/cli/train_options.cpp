@@ -69,6 +69,7 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         all.push_back({"--checkpoint", "DIR", "checkpoint every model at each epoch end into DIR (default with --save: MODEL.checkpoint); removed once the model is written"});
         all.push_back({"--resume", "", "continue the run checkpointed in the --checkpoint folder (or MODEL.checkpoint): train only what is missing"});
         all.push_back({"--quiet", "", "no per-epoch progress on stderr"});
+        all.push_back({"--progress", "FORMAT", "text (default: progress lines on stderr) or json: one JSON object per line on stdout, nothing else there (see below)"});
         all.push_back({"--help", "", "show this help"});
         return all;
     }();
@@ -81,7 +82,7 @@ const std::vector<OptionSpec>& planOptionSpecs() {
         for (const OptionSpec& s : trainOptionSpecs())
             if (s.name != "--baseline" && s.name != "--save" && s.name != "--report" && s.name != "--quiet" &&
                 s.name != "--help" && s.name != "--checkpoint" && s.name != "--resume" && s.name != "--backend" &&
-                s.name != "--hosts" && s.name != "--ranks" && s.name != "--ship-data")
+                s.name != "--hosts" && s.name != "--ranks" && s.name != "--ship-data" && s.name != "--progress")
                 all.push_back(s);
         all.push_back({"--json", "", "print the plan as JSON instead of a table"});
         all.push_back({"--help", "", "show this help"});
@@ -109,7 +110,7 @@ std::string trainHelp() {
            "from their last epoch end, and the model is the one an uninterrupted run would have made. The\n"
            "folder is removed once the run has written its model. The --baseline model is not checkpointed.\n"
            "\nWith --project P.skynnet a project made in the desktop app is trained and the run saved into it\n"
-           "(see 'skynnet-cli train --project P --help').\n";
+           "(see 'skynnet-cli train --project P --help').\n" + progressHelp();
 }
 
 std::string planHelp() {
@@ -205,6 +206,7 @@ TrainOptions parseTrainOptions(const Args& a) {
     o.resume = a.flag("--resume");
     if (o.resume && o.checkpointDir.empty())
         Args::fail("--resume", "needs --checkpoint DIR or --save MODEL (whose MODEL.checkpoint folder it continues)");
+    o.progress = parseProgressFormat(a.text("--progress", "text"));
     return o;
 }
 

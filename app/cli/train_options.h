@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli_args.h"
+#include "json_progress.h"
 #include "data/preprocessing.h"
 #include "data/data_source.h"
 #include "losses/loss.h"
@@ -46,6 +47,7 @@ struct TrainOptions {
     std::string checkpointDir;
     bool resume = false;     // --resume: continue the run in checkpointDir
     bool quiet = false;      // no per-epoch progress on stderr
+    ProgressFormat progress = ProgressFormat::Text;  // --progress json: events on stdout instead
 };
 
 const std::vector<OptionSpec>& trainOptionSpecs();

@@ -53,7 +53,13 @@ int main(int argc, char** argv) {
     const QCommandLineOption saveProject(QStringLiteral("save-project"),
                                          QStringLiteral("When a run ends, save the project to this file (with --screenshots)."),
                                          QStringLiteral("PROJECT"));
-    parser.addOptions({data, example, shots, afterTrain, layers, epochs, shotSize, open, saveProject});
+    const QCommandLineOption hosts(QStringLiteral("hosts"),
+                                   QStringLiteral("Run the training on the machines of this Open MPI hostfile (once the data "
+                                                  "is open), as the Train page's Run on does."),
+                                   QStringLiteral("HOSTFILE"));
+    const QCommandLineOption ranks(QStringLiteral("ranks"), QStringLiteral("MPI ranks of a --hosts run (default 3)."),
+                                   QStringLiteral("K"));
+    parser.addOptions({data, example, shots, afterTrain, layers, epochs, shotSize, open, saveProject, hosts, ranks});
     parser.process(app);
     // Checked before any window opens, so a typo is a message and exit code 2, not a tour that trains something else.
     std::vector<skynnet::LayerSpec> designed;
@@ -72,6 +78,13 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    bool ranksOk = true;
+    const int rankCount = parser.isSet(ranks) ? parser.value(ranks).toInt(&ranksOk) : 3;
+    if (!ranksOk || rankCount < 2) {
+        std::fprintf(stderr, "skynnet: --ranks must be a whole number of at least 2, not '%s'\n", qPrintable(parser.value(ranks)));
+        return 2;
+    }
+    const QString hostfile = parser.isSet(hosts) ? QFileInfo(parser.value(hosts)).absoluteFilePath() : QString();
     // A missing project is a message and exit code 2 like the other options, not a dialog that
     // waits for a click on a screen no one may be watching.
     if (parser.isSet(open) && !QFileInfo(parser.value(open)).isFile()) {
@@ -100,9 +113,10 @@ int main(int argc, char** argv) {
     if (parser.isSet(shots)) window.resize(size);
     window.show();
     // The start-up options apply to the first data opened (an example's settings are applied first).
-    if (!designed.empty() || epochCount > 0) {
+    if (!designed.empty() || epochCount > 0 || !hostfile.isEmpty()) {
         auto* once = new QObject(&window);
-        QObject::connect(window.dataPage(), &skynnet::ui::DataPage::loadFinished, once, [&window, once, designed, epochCount](bool ok) {
+        QObject::connect(window.dataPage(), &skynnet::ui::DataPage::loadFinished, once,
+                         [&window, once, designed, epochCount, hostfile, rankCount](bool ok) {
             if (!ok) return;
             skynnet::ui::ProjectDocument* doc = window.document();
             if (!designed.empty()) {
@@ -110,9 +124,10 @@ int main(int argc, char** argv) {
                 net.layers = designed;
                 doc->setNetwork(net);
             }
-            if (epochCount > 0) {
+            if (epochCount > 0 || !hostfile.isEmpty()) {
                 skynnet::ProjectTraining t = doc->trainSettings();
-                t.config.epochs = epochCount;
+                if (epochCount > 0) t.config.epochs = epochCount;
+                if (!hostfile.isEmpty()) t.runOn = skynnet::RunPlace{true, hostfile.toStdString(), rankCount};
                 doc->setTrainSettings(t);
             }
             once->deleteLater();

@@ -206,6 +206,22 @@ Json toJson(const ProjectRun& run, BlockWriter& blocks, const std::string& field
     return j;
 }
 
+Json runPlaceJson(const RunPlace& r) {
+    return Json::object({{"hosts", r.onHosts}, {"hostfile", r.hostfile}, {"ranks", r.ranks}});
+}
+
+// Every member optional, so a newer file's smaller runOn still loads.
+RunPlace runPlaceFromJson(const JsonField& j) {
+    RunPlace r;
+    if (j.contains("hosts")) r.onHosts = j.at("hosts").asBool();
+    if (j.contains("hostfile")) r.hostfile = j.at("hostfile").asString();
+    if (j.contains("ranks")) {
+        r.ranks = j.at("ranks").get<int>();
+        if (r.ranks < 2) j.at("ranks").fail("must be at least 2 (rank 0 and one worker)");
+    }
+    return r;
+}
+
 ProjectRun runFromJson(const JsonField& j, BlockReader& blocks) {
     ProjectRun run;
     run.status = trainStatusFromJson(j.at("status"));
@@ -254,7 +270,8 @@ void saveProject(const std::string& path, const ProjectData& p) {
                                {"split", toJson(p.split)},
                                {"training", Json::object({{"config", toJson(p.training.config)},
                                                           {"threadBudget", p.training.threadBudget},
-                                                          {"trainBaseline", p.training.trainBaseline}})},
+                                                          {"trainBaseline", p.training.trainBaseline},
+                                                          {"runOn", runPlaceJson(p.training.runOn)}})},
                                {"runs", std::move(runs)}});
         if (!p.extra.is_null()) header["extra"] = p.extra;
     } catch (const Error& e) {
@@ -288,6 +305,7 @@ ProjectData loadProject(const std::string& path) {
     p.training.threadBudget = t.at("threadBudget").get<int>();
     if (p.training.threadBudget < 0) t.at("threadBudget").fail("must not be negative");
     p.training.trainBaseline = t.at("trainBaseline").asBool();
+    if (t.contains("runOn")) p.training.runOn = runPlaceFromJson(t.at("runOn"));
     for (const JsonField& run : h.at("runs").asArray()) p.runs.push_back(runFromJson(run, blocks));
     p.extra = h.value("extra", Json());
     return p;

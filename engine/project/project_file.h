@@ -34,10 +34,20 @@ namespace skynnet {
 inline constexpr int projectFormatVersion = 1;
 inline constexpr const char* projectFileSuffix = ".skynnet";
 
+// Where the app trains: in its own process, or by skynnet-cli under mpirun on the machines of an
+// Open MPI hostfile. Optional in the file ("training.runOn"): projects without it run here.
+struct RunPlace {
+    bool onHosts = false;
+    std::string hostfile;  // as the user chose it
+    int ranks = 3;         // mpirun -np: rank 0 plans and combines, the others train submodels
+    bool operator==(const RunPlace&) const = default;
+};
+
 struct ProjectTraining {
     TrainConfig config;
     int threadBudget = 0;  // 0: every core
     bool trainBaseline = true;
+    RunPlace runOn;
     bool operator==(const ProjectTraining&) const = default;
 };
 

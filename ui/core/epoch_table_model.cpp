@@ -105,7 +105,10 @@ QVariant EpochTableModel::data(const QModelIndex& index, int role) const {
     switch (column) {
     case Model:
         if (raw) return submodel;
-        return submodel < 0 ? QStringLiteral("baseline") : QStringLiteral("submodel %1").arg(submodel + 1);
+        if (submodel < 0) return QStringLiteral("baseline");
+        if (const QString host = session_->submodelHost(submodel); !host.isEmpty())  // a run on other machines
+            return QStringLiteral("submodel %1 on %2").arg(submodel + 1).arg(host);
+        return QStringLiteral("submodel %1").arg(submodel + 1);
     case Epoch: return s.epoch;
     case Loss: return raw ? QVariant(s.loss) : QVariant(formatLoss(s.loss));
     case Metric: return raw ? QVariant(s.metric) : QVariant(formatMetric(s.metric));

@@ -22,6 +22,10 @@ SubmodelEvents RunEventBuffer::submodelEvents() {
         std::lock_guard lock(mutex_);
         pending_.submodels[std::size_t(i)].resources.push_back(r);
     };
+    e.onSubmodelStarted = [this](int i, const WorkerPlace& place) {
+        std::lock_guard lock(mutex_);
+        pending_.submodels[std::size_t(i)].place = place;
+    };
     e.onSubmodelFinished = [this](int i, const TrainResult& r) {
         QString line = QStringLiteral("submodel %1: %2").arg(i + 1).arg(QString::fromStdString(statusName(r.status)));
         if (r.status == TrainStatus::Failed) line += QStringLiteral(": ") + QString::fromStdString(r.error);

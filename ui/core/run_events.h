@@ -19,8 +19,9 @@ struct ModelUpdate {
     std::vector<ResourceSample> resources;
     std::optional<BatchProgress> lastBatch;
     std::optional<TrainStatus> finished;
+    std::optional<WorkerPlace> place;  // where it started training
 
-    bool empty() const { return epochs.empty() && resources.empty() && !lastBatch && !finished; }
+    bool empty() const { return epochs.empty() && resources.empty() && !lastBatch && !finished && !place; }
 };
 
 struct CollectedEvents {

@@ -12,6 +12,8 @@
 #include "core/error.h"
 #include "losses/task_losses.h"
 #include "project/checkpoint_store.h"
+#include "project/project_file.h"
+#include "ui/core/cli_training.h"
 #include "ui/core/run_job.h"
 #include "ui/core/thread_priority.h"
 
@@ -25,6 +27,9 @@ struct TrainingSession::Job {
     RunInputs inputs;
     std::unique_ptr<RunEventBuffer> events;
     std::thread thread;
+    // A run in another process instead of the thread (startCommand), and the project it saves into.
+    std::unique_ptr<CliTraining> process;
+    QString projectCopy;
 
     std::mutex mutex;
     std::condition_variable ended;
@@ -199,6 +204,8 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
     baselineHistory_ = ModelHistory{};
     baselineHistory_.submodel = -1;
     results_.reset();
+    external_ = false;
+    places_.assign(histories_.size(), WorkerPlace{});
     job_->clock.start();
     flushTimer_.start();
     emit started(plan_->submodelCount(), job_->inputs.baseline);
@@ -207,7 +214,7 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
 }
 
 void TrainingSession::pause() {
-    if (!job_ || job_->cancel.paused() || job_->cancel.cancelled()) return;
+    if (!job_ || job_->process || job_->cancel.paused() || job_->cancel.cancelled()) return;
     job_->cancel.pause();
     job_->pausedSince = job_->clock.elapsed();
     emit logMessage(QStringLiteral("paused (workers stop at their next batch boundary)"));
@@ -224,11 +231,21 @@ void TrainingSession::resume() {
 void TrainingSession::stop() {
     if (!job_ || job_->cancel.cancelled()) return;
     job_->cancel.cancel();  // also wakes paused workers
+    if (job_->process) {
+        job_->process->stop();
+        emit logMessage(QStringLiteral("stopping: ending the training processes"));
+        return;
+    }
     emit logMessage(QStringLiteral("stopping at the next batch boundary"));
 }
 
 bool TrainingSession::waitForFinished(int timeoutMs) {
     if (!job_) return true;
+    if (job_->process) {
+        if (!job_->process->waitForFinished(timeoutMs)) return false;
+        endJob();
+        return true;
+    }
     {
         std::unique_lock lock(job_->mutex);
         const auto isDone = [this] { return job_->done; };
@@ -300,7 +317,7 @@ void TrainingSession::onJobEnded(quint64 generation) {
 }
 
 void TrainingSession::endJob() {
-    job_->thread.join();  // the outcome is written; the thread is only returning
+    if (job_->thread.joinable()) job_->thread.join();  // the outcome is written; the thread is only returning
     flush();
     flushTimer_.stop();
     std::unique_ptr<Job> job = std::move(job_);  // running() is false from here on
@@ -330,6 +347,8 @@ void TrainingSession::flush() {
     }
     const bool baselineChanged = !c.baseline.empty();
     if (baselineChanged) apply(baselineHistory_, c.baseline);
+    for (std::size_t i = 0; i < c.submodels.size() && i < places_.size(); ++i)
+        if (c.submodels[i].place) places_[i] = *c.submodels[i].place;
     for (const QString& line : c.log) emit logMessage(line);
     if (changed.isEmpty() && !baselineChanged) return;
     emit progress(changed, baselineChanged);
@@ -352,6 +371,97 @@ void TrainingSession::emitOverallProgress() {
     // Too early to extrapolate: the first batches include thread start-up and data preparation.
     const double remaining = f > 0.01 ? job_->activeSeconds() * (1.0 - f) / f : -1.0;
     emit overallProgress(f, remaining);
+}
+
+QString TrainingSession::submodelHost(int index) const {
+    if (!external_ || index < 0 || std::size_t(index) >= places_.size()) return {};
+    return QString::fromStdString(places_[std::size_t(index)].host);
+}
+
+void TrainingSession::startCommand(const QString& program, const QStringList& arguments, const QString& projectCopy) {
+    if (job_) {
+        stop();
+        waitForFinished();
+    }
+    RunInputs in;
+    try {  // the checks start() makes, so both refuse a run with the same words
+        if (!document_) throw Error("no project is open");
+        if (!document_->hasData()) throw Error("no data loaded: choose a data file first");
+        const ProjectTraining& ts = document_->trainSettings();
+        if (ts.config.epochs < 1) throw Error("epochs " + std::to_string(ts.config.epochs) + ": must be at least 1");
+        checkLossFitsTask(ts.config.loss, document_->dataset()->task);
+        in.plan = document_->plan();
+        in.config = ts.config;
+        in.threadBudget = ts.threadBudget;
+        in.baseline = ts.trainBaseline;
+    } catch (const std::exception& e) {
+        emit failed(QString::fromStdString(e.what()));
+        return;
+    }
+
+    auto job = std::make_unique<Job>();
+    job->generation = ++generation_;
+    job->dataRevision = document_->dataRevision();
+    job->inputs = std::move(in);
+    job->projectCopy = projectCopy;
+    const SplitPlan& p = job->inputs.plan;
+    const bool baseline = job->inputs.baseline;
+    for (const auto& s : p.submodels) {
+        job->epochs.push_back(p.effectiveEpochs);
+        job->work.push_back(double(s.rows.size()) * p.effectiveEpochs * double(std::max<std::int64_t>(s.flopsPerSample, 1)));
+    }
+    job->epochs.push_back(baseline ? p.epochs : 0);
+    job->work.push_back(baseline ? double(p.samples) * p.epochs * double(std::max<std::int64_t>(p.originalFlopsPerSample, 1)) : 0.0);
+    job->events = std::make_unique<RunEventBuffer>(p.submodelCount());
+    job->process = std::make_unique<CliTraining>(*job->events, p.submodelCount());
+    const quint64 generation = job->generation;
+    connect(job->process.get(), &CliTraining::ended, this, [this, generation] {
+        // Only records the outcome: ended may come from inside waitForFinished(), which ends the job itself.
+        if (!job_ || job_->generation != generation) return;
+        onCommandEnded(generation);
+        QMetaObject::invokeMethod(this, [this, generation] { onJobEnded(generation); }, Qt::QueuedConnection);
+    });
+
+    if (plan_) emit aboutToReplaceRun();
+    job_ = std::move(job);
+    plan_ = std::make_shared<const SplitPlan>(job_->inputs.plan);
+    runHadBaseline_ = job_->inputs.baseline;
+    histories_.assign(std::size_t(plan_->submodelCount()), ModelHistory{});
+    for (int i = 0; i < plan_->submodelCount(); ++i) histories_[std::size_t(i)].submodel = i;
+    baselineHistory_ = ModelHistory{};
+    baselineHistory_.submodel = -1;
+    results_.reset();
+    external_ = true;
+    places_.assign(histories_.size(), WorkerPlace{});
+    job_->clock.start();
+    flushTimer_.start();
+    emit started(plan_->submodelCount(), job_->inputs.baseline);
+    emit logMessage(QStringLiteral("running: %1 %2").arg(program, arguments.join(QLatin1Char(' '))));
+    for (const auto& w : plan_->warnings) emit logMessage(QStringLiteral("note: ") + QString::fromStdString(w));
+    job_->process->start(program, arguments);  // a failure to start comes back as ended (Failed)
+}
+
+void TrainingSession::onCommandEnded(quint64 generation) {
+    if (!job_ || job_->generation != generation || job_->done) return;
+    const CliTraining& process = *job_->process;
+    RunOutcome out;
+    out.status = process.status();
+    out.message = process.message().toStdString();
+    if (out.status == TrainStatus::Completed) {
+        try {  // the tool saved the whole run (results and weights) into the copy, as the app saves one
+            ProjectData saved = loadProject(job_->projectCopy.toStdString());
+            if (saved.runs.empty() || !saved.runs.back().results) throw Error("it holds no completed run");
+            ProjectRun& run = saved.runs.back();
+            out.message = run.message;
+            out.results = std::make_shared<const ProjectResults>(std::move(*run.results));
+        } catch (const std::exception& e) {
+            out.status = TrainStatus::Failed;
+            out.message = "the run ended, but its results could not be read from " + job_->projectCopy.toStdString() + ": " +
+                          e.what();
+        }
+    }
+    job_->outcome = std::move(out);
+    job_->done = true;
 }
 
 }  // namespace skynnet::ui

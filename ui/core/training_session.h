@@ -4,6 +4,7 @@
 // GUI thread, throttled so charts update at most ~10 times a second however fast the engine
 // reports, and drops late events of a cancelled run by a generation id. Lives on the GUI thread.
 #include <QList>
+#include <QStringList>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -43,6 +44,11 @@ public:
     TrainStatus lastStatus() const { return lastStatus_; }
     QString lastMessage() const { return lastMessage_; }
     bool runHadBaseline() const { return runHadBaseline_; }
+    // Whether the current (or last) run trains in another process (startCommand): it cannot pause.
+    bool runsInAnotherProcess() const { return external_; }
+    // Where submodel `index` trains in a run of another process ("vm", the MPI rank's host); empty
+    // for in-process runs and before the submodel started.
+    QString submodelHost(int index) const;
     // Where runs checkpoint their submodels: "<project file>.checkpoint" beside the project, or for
     // an untitled project a folder of this process (default AppDataLocation/recovery/
     // untitled-<pid>.checkpoint, so two app instances never share one), removed with the session.
@@ -64,6 +70,11 @@ public slots:
     void pause();
     void resume();
     void stop();    // cancel; `finished` follows once every worker has stopped
+    // The document's plan trained by another process: `program arguments` must be skynnet-cli
+    // train --project <projectCopy> --progress json [...] (under mpirun or not), the project copy
+    // a save of the document. Its events drive the same signals as start(); on success the run it
+    // saved into projectCopy (its last) gives the results. Errors before it starts -> failed.
+    void startCommand(const QString& program, const QStringList& arguments, const QString& projectCopy);
     // Blocks (GUI thread) until the background job has ended; for tests and shutdown.
     bool waitForFinished(int timeoutMs = -1);
     // Shows a past run (read from a project file) without training: the views get started,
@@ -91,6 +102,7 @@ private:
     void startRun(bool resumeCheckpoints);
     void flush();                            // pending events -> snapshots -> progress signals
     void onJobEnded(quint64 generation);     // queued from the job's thread when it is done
+    void onCommandEnded(quint64 generation); // the job's process ended: its outcome from the project copy
     void endJob();                           // joins, flushes, publishes results, emits finished
     double overallFraction() const;
     void emitOverallProgress();
@@ -107,6 +119,8 @@ private:
     TrainStatus lastStatus_ = TrainStatus::Cancelled;
     QString lastMessage_;
     bool runHadBaseline_ = false;
+    bool external_ = false;
+    std::vector<WorkerPlace> places_;  // per submodel, of a run in another process
     QString untitledCheckpointFolder_;
 };
 

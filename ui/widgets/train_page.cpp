@@ -15,6 +15,7 @@
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTemporaryDir>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
@@ -28,6 +29,7 @@
 #include "ui/core/training_session.h"
 #include "ui/widgets/format.h"
 #include "ui/widgets/network_check.h"
+#include "ui/widgets/run_on_panel.h"
 #include "ui/widgets/training_charts.h"
 
 namespace skynnet::ui {
@@ -64,6 +66,8 @@ TrainPage::TrainPage(ProjectDocument* document, TrainingSession* session, AppSet
     fromDocument();
 }
 
+TrainPage::~TrainPage() = default;
+
 void TrainPage::buildUi() {
     start_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"));
     start_->setToolTip(tr("Train the split plan's submodels in parallel, then the baseline (F5)"));
@@ -89,6 +93,11 @@ void TrainPage::buildUi() {
     bar->addWidget(pause_);
     bar->addWidget(stop_);
     bar->addWidget(buildResumeRunButton());
+    resumeOnHosts_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Resume on the hosts"));
+    resumeOnHosts_->setToolTip(tr("Run again on the hostfile's machines, continuing from the submodels already trained"));
+    resumeOnHosts_->hide();
+    connect(resumeOnHosts_, &QPushButton::clicked, this, [this] { startOnHosts(true); });
+    bar->addWidget(resumeOnHosts_);
     bar->addWidget(progress_, 1);
     bar->addWidget(remaining_);
 
@@ -170,6 +179,7 @@ void TrainPage::buildUi() {
     planInfo_->setMaximumWidth(340);
     planInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     sideLayout->addWidget(settingsBox);
+    sideLayout->addWidget(buildRunOn());
     sideLayout->addWidget(planInfo_);
     sideLayout->addStretch();
     auto* top = new QWidget;
@@ -208,6 +218,7 @@ void TrainPage::fromDocument() {
     learningRate_->setValue(t.config.optimizer.learningRate);
     threads_->setValue(t.threadBudget);
     baseline_->setChecked(t.trainBaseline);
+    runOn_->setPlace(t.runOn);
     updating_ = false;
     updateButtons();
     updatePlanInfo();
@@ -222,6 +233,7 @@ void TrainPage::toDocument() {
     t.config.optimizer.learningRate = float(learningRate_->value());
     t.threadBudget = threads_->value();
     t.trainBaseline = baseline_->isChecked();
+    t.runOn = runOn_->place();
     if (settings_) settings_->setThreadBudget(t.threadBudget);
     document_->editTrainSettings(t);  // one undoable step
 }
@@ -229,8 +241,10 @@ void TrainPage::toDocument() {
 void TrainPage::updateButtons() {
     const bool running = session_->running();
     start_->setEnabled(!running && document_->hasData());
-    pause_->setEnabled(running);
+    pause_->setEnabled(running && !session_->runsInAnotherProcess());  // a process group has no batch boundary to pause at
     stop_->setEnabled(running);
+    runOn_->setRunning(running);
+    if (running) resumeOnHosts_->hide();
     const bool paused = session_->paused();
     pause_->setText(paused ? tr("Resume") : tr("Pause"));
     pause_->setIcon(style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
@@ -266,6 +280,7 @@ void TrainPage::startTraining() {
         return;
     }
     error_->hide();
+    if (document_->trainSettings().runOn.onHosts) return startOnHosts(false);
     session_->start();  // planning errors come back through `failed`
     updateButtons();
 }
@@ -292,6 +307,7 @@ void TrainPage::resumeTraining() {
 
 void TrainPage::onFinished(TrainStatus status, const QString& message) {
     updateButtons();
+    offerResumeOnHosts(status);
     switch (status) {
     case TrainStatus::Completed:
     case TrainStatus::EarlyStopped:

@@ -2,6 +2,7 @@
 // Page 4, Train: the training settings, Start / Pause-Resume / Stop, overall progress with the
 // time remaining, live charts per submodel (and the baseline), the epoch table and the log.
 #include <QWidget>
+#include <memory>
 
 class QCheckBox;
 class QComboBox;
@@ -12,6 +13,7 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
+class QTemporaryDir;
 
 namespace skynnet {
 enum class TrainStatus;
@@ -21,6 +23,7 @@ namespace skynnet::ui {
 
 class AppSettings;
 class ProjectDocument;
+class RunOnPanel;
 class TrainingCharts;
 class TrainingSession;
 
@@ -28,6 +31,7 @@ class TrainPage : public QWidget {
     Q_OBJECT
 public:
     TrainPage(ProjectDocument* document, TrainingSession* session, AppSettings* settings, QWidget* parent = nullptr);
+    ~TrainPage() override;
 
     QPushButton* startButton() const { return start_; }
     QPushButton* pauseButton() const { return pause_; }
@@ -42,6 +46,9 @@ public:
     QPlainTextEdit* logView() const { return log_; }
     QProgressBar* progressBar() const { return progress_; }
     QString errorText() const;  // the visible error banner's text; empty when hidden
+    RunOnPanel* runOnPanel() const { return runOn_; }
+    // Offered after a run on the hostfile's machines failed or was stopped: runs it again with --resume.
+    QPushButton* resumeOnHostsButton() const { return resumeOnHosts_; }
 
     // What the Start button does: checks the network, then starts the session.
     void startTraining();
@@ -61,6 +68,10 @@ private:
     void updateResumeRunButton();
     void onFinished(skynnet::TrainStatus status, const QString& message);
     void showError(const QString& text);
+    // Runs on the hostfile's machines (train_page_hosts.cpp).
+    QWidget* buildRunOn();
+    void startOnHosts(bool resume);
+    void offerResumeOnHosts(TrainStatus status);
 
     ProjectDocument* document_;
     TrainingSession* session_;
@@ -84,6 +95,9 @@ private:
     TrainingCharts* charts_ = nullptr;
     QTableView* epochTable_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
+    RunOnPanel* runOn_ = nullptr;
+    QPushButton* resumeOnHosts_ = nullptr;
+    std::unique_ptr<QTemporaryDir> hostRunDir_;  // the project copy of the last run on the hosts (and its checkpoints)
 };
 
 }  // namespace skynnet::ui

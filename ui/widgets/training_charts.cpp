@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QGridLayout>
+#include <QLineSeries>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -60,6 +61,12 @@ void TrainingCharts::onProgress(const QList<int>& changed, bool baselineChanged)
 void TrainingCharts::update(const ModelHistory& s) {
     const int id = s.submodel;
     Seen& seen = seen_[id];
+    if (const QString host = session_->submodelHost(id); host != seen.host) {
+        seen.host = host;
+        for (LiveChart* c : {loss_, metric_, cpu_, memory_})
+            // Short, so that four names still fit beside each other under a chart.
+            if (QLineSeries* line = c->series(id)) line->setName(tr("sub %1 on %2").arg(id + 1).arg(host));
+    }
     for (; seen.epochs < s.epochs.size(); ++seen.epochs) {
         const EpochStats& e = s.epochs[seen.epochs];
         loss_->append(id, e.epoch, e.loss);

@@ -36,6 +36,7 @@ private:
     struct Seen {
         std::size_t epochs = 0, resources = 0;
         double cpuAt = 0, cpuSeconds = 0;  // the last sample the CPU line was drawn to
+        QString host;                      // in the series' names (runs on other machines)
     };
 
     TrainingSession* session_;
