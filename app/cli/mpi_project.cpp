@@ -11,6 +11,7 @@
 #include "distributed/build_id.h"
 #include "distributed/mpi_backend.h"
 #include "distributed/mpi_session.h"
+#include "mpi_worker_release.h"
 #include "distributed/mpi_worker.h"
 #include "project_data.h"
 #include "version.h"
@@ -48,17 +49,6 @@ WorkerData prepareProjectWorkerData(const MpiJob& job) {
     if (data.validation.size() > 0) d.validation = std::move(data.validation);
     return d;
 }
-
-struct WorkerRelease {
-    MpiSession& session;
-    ~WorkerRelease() {
-        try {
-            stopWorkers(session);
-        } catch (const std::exception& e) {
-            printError(std::string("could not stop the MPI workers: ") + e.what());
-        }
-    }
-};
 
 }  // namespace
 

@@ -24,6 +24,7 @@
 #include "distributed/build_id.h"
 #include "distributed/mpi_backend.h"
 #include "distributed/mpi_session.h"
+#include "mpi_worker_release.h"
 #include "distributed/mpi_worker.h"
 #include "output_files.h"
 #include "split_train.h"
@@ -170,19 +171,6 @@ MpiBackend::AssignmentObserver assignmentTable(const std::string& path) {
         }
     };
 }
-
-// However rank 0 leaves (success, a refused job, bad options), the workers are released first:
-// otherwise they would wait for a job forever.
-struct WorkerRelease {
-    MpiSession& session;
-    ~WorkerRelease() {
-        try {
-            stopWorkers(session);
-        } catch (const std::exception& e) {
-            printError(std::string("could not stop the MPI workers: ") + e.what());
-        }
-    }
-};
 
 }  // namespace
 

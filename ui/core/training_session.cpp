@@ -129,6 +129,26 @@ bool TrainingSession::canResumeRun() const {
     return CheckpointStore::holdsRun(checkpointFolder().toStdString());
 }
 
+// The session's state for a run that starts now: in-process (external false) or a tool's process.
+void TrainingSession::beginRun(std::unique_ptr<Job> job, bool external, const QString& startLine) {
+    if (plan_) emit aboutToReplaceRun();
+    job_ = std::move(job);
+    plan_ = std::make_shared<const SplitPlan>(job_->inputs.plan);
+    runHadBaseline_ = job_->inputs.baseline;
+    histories_.assign(std::size_t(plan_->submodelCount()), ModelHistory{});
+    for (int i = 0; i < plan_->submodelCount(); ++i) histories_[std::size_t(i)].submodel = i;
+    baselineHistory_ = ModelHistory{};
+    baselineHistory_.submodel = -1;
+    results_.reset();
+    external_ = external;
+    places_.assign(histories_.size(), WorkerPlace{});
+    job_->clock.start();
+    flushTimer_.start();
+    emit started(plan_->submodelCount(), job_->inputs.baseline);
+    emit logMessage(startLine);
+    for (const auto& w : plan_->warnings) emit logMessage(QStringLiteral("note: ") + QString::fromStdString(w));
+}
+
 void TrainingSession::start() { startRun(false); }
 
 void TrainingSession::startResumed() { startRun(true); }
@@ -195,22 +215,8 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
         return;
     }
 
-    if (plan_) emit aboutToReplaceRun();
-    job_ = std::move(job);
-    plan_ = std::make_shared<const SplitPlan>(job_->inputs.plan);
-    runHadBaseline_ = job_->inputs.baseline;
-    histories_.assign(std::size_t(plan_->submodelCount()), ModelHistory{});
-    for (int i = 0; i < plan_->submodelCount(); ++i) histories_[std::size_t(i)].submodel = i;
-    baselineHistory_ = ModelHistory{};
-    baselineHistory_.submodel = -1;
-    results_.reset();
-    external_ = false;
-    places_.assign(histories_.size(), WorkerPlace{});
-    job_->clock.start();
-    flushTimer_.start();
-    emit started(plan_->submodelCount(), job_->inputs.baseline);
-    emit logMessage(startMessage(*plan_, job_->inputs));
-    for (const auto& w : plan_->warnings) emit logMessage(QStringLiteral("note: ") + QString::fromStdString(w));
+    const QString line = startMessage(job->inputs.plan, job->inputs);  // before job moves
+    beginRun(std::move(job), false, line);
 }
 
 void TrainingSession::pause() {
@@ -422,22 +428,7 @@ void TrainingSession::startCommand(const QString& program, const QStringList& ar
         QMetaObject::invokeMethod(this, [this, generation] { onJobEnded(generation); }, Qt::QueuedConnection);
     });
 
-    if (plan_) emit aboutToReplaceRun();
-    job_ = std::move(job);
-    plan_ = std::make_shared<const SplitPlan>(job_->inputs.plan);
-    runHadBaseline_ = job_->inputs.baseline;
-    histories_.assign(std::size_t(plan_->submodelCount()), ModelHistory{});
-    for (int i = 0; i < plan_->submodelCount(); ++i) histories_[std::size_t(i)].submodel = i;
-    baselineHistory_ = ModelHistory{};
-    baselineHistory_.submodel = -1;
-    results_.reset();
-    external_ = true;
-    places_.assign(histories_.size(), WorkerPlace{});
-    job_->clock.start();
-    flushTimer_.start();
-    emit started(plan_->submodelCount(), job_->inputs.baseline);
-    emit logMessage(QStringLiteral("running: %1 %2").arg(program, arguments.join(QLatin1Char(' '))));
-    for (const auto& w : plan_->warnings) emit logMessage(QStringLiteral("note: ") + QString::fromStdString(w));
+    beginRun(std::move(job), true, QStringLiteral("running: %1 %2").arg(program, arguments.join(QLatin1Char(' '))));
     job_->process->start(program, arguments);  // a failure to start comes back as ended (Failed)
 }
 

@@ -100,6 +100,7 @@ signals:
 private:
     struct Job;
     void startRun(bool resumeCheckpoints);
+    void beginRun(std::unique_ptr<Job> job, bool external, const QString& startLine);
     void flush();                            // pending events -> snapshots -> progress signals
     void onJobEnded(quint64 generation);     // queued from the job's thread when it is done
     void onCommandEnded(quint64 generation); // the job's process ended: its outcome from the project copy
