@@ -29,6 +29,7 @@
 #include "ui/widgets/run_on_panel.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
+#include "class_groups_setup.h"
 #include "test_support.h"
 
 #ifndef SKYNNET_CLI_PATH
@@ -44,23 +45,7 @@ const QString smallBlobs = QStringLiteral("builtin:blobs:samples=1500:classes=6:
 const QString slowBlobs = QStringLiteral("builtin:blobs:samples=20000:classes=6:features=32:noise=1.0");
 
 void configure(ProjectDocument& doc, const QString& data, int epochs, const char* layers = nullptr) {
-    ProjectDataSource s;
-    s.train.path = data.toStdString();
-    doc.load(s);
-    if (layers) {
-        NetworkSpec n = doc.network();
-        n.layers = parseLayers(layers);
-        doc.setNetwork(n);
-    }
-    SplitOptions o = doc.splitOptions();
-    o.strategy = Strategy::ClassGroups;
-    o.requested = 3;
-    doc.setSplitOptions(o);
-    ProjectTraining t = doc.trainSettings();
-    t.config.epochs = epochs;
-    t.threadBudget = 2;
-    t.trainBaseline = true;
-    doc.setTrainSettings(t);
+    configureClassGroups(doc, data, epochs, layers);
 }
 
 QString writeScript(const QTemporaryDir& dir, const QString& name, const QByteArray& body) {

@@ -27,6 +27,7 @@
 #include "ui/core/thread_priority.h"
 #include "ui/core/training_session.h"
 #include "ui/core/undo_commands.h"
+#include "class_groups_setup.h"
 
 #include <thread>
 #ifdef __linux__
@@ -51,21 +52,7 @@ ProjectDataSource settingsFor(const QString& path) {
 }
 
 void configure(ProjectDocument& doc, const QString& path, int epochs, const char* layers = nullptr) {
-    doc.load(settingsFor(path));
-    if (layers) {
-        NetworkSpec n = doc.network();
-        n.layers = parseLayers(layers);
-        doc.setNetwork(n);
-    }
-    SplitOptions o = doc.splitOptions();
-    o.strategy = Strategy::ClassGroups;
-    o.requested = 3;
-    doc.setSplitOptions(o);
-    ProjectTraining t = doc.trainSettings();
-    t.config.epochs = epochs;
-    t.threadBudget = 2;
-    t.trainBaseline = true;
-    doc.setTrainSettings(t);
+    configureClassGroups(doc, path, epochs, layers);
 }
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
