@@ -16,8 +16,14 @@ struct CliRun {
     QStringList errLines() const { return err.split('\n', Qt::SkipEmptyParts); }
 };
 
-inline CliRun runCli(const QStringList& args, int timeoutMs = 120000) {
+// env: variables added to this process's environment for the tool (e.g. a test-only switch).
+inline CliRun runCli(const QStringList& args, int timeoutMs = 120000, const QProcessEnvironment& env = {}) {
     QProcess p;
+    if (!env.isEmpty()) {
+        QProcessEnvironment all = QProcessEnvironment::systemEnvironment();
+        for (const QString& k : env.keys()) all.insert(k, env.value(k));
+        p.setProcessEnvironment(all);
+    }
     p.start(QStringLiteral(SKYNNET_CLI_PATH), args);
     CliRun r;
     if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(timeoutMs))) {

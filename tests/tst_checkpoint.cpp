@@ -131,21 +131,9 @@ void flipByte(const QString& path, qint64 at) {
 // runCli with SKYNNET_TEST_KILL_AFTER_CHECKPOINT set: the tool kills itself (SIGKILL) after it has
 // saved the checkpoint of that epoch; exitCode is -1 for a crash.
 CliRun runCliKilledAfter(const QStringList& args, int epoch) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env;
     env.insert("SKYNNET_TEST_KILL_AFTER_CHECKPOINT", QString::number(epoch));
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(SKYNNET_CLI_PATH), args);
-    CliRun r;
-    if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(120000))) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "did not finish";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return runCli(args, 120000, env);
 }
 
 QByteArray fileBytes(const QString& path) {

@@ -115,22 +115,9 @@ int indexOf(const std::vector<Json>& events, const std::string& k, const std::st
 
 // runCli with one more environment variable.
 CliRun runCliWith(const QStringList& args, const QString& name, const QString& value) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env;
     env.insert(name, value);
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(SKYNNET_CLI_PATH), args);
-    CliRun r;
-    if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(120000))) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "did not finish: " + args.join(' ');
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return runCli(args, 120000, env);
 }
 
 // The example project and its data in `dir`, laid out as the project expects (../datasets/wine.csv).
