@@ -766,6 +766,39 @@ private slots:
         QVERIFY(errorText([&] { saveProject(path, p); }).contains("runs[0].submodels: 2 histories for the plan's 3 submodels"));
         QVERIFY(!QFile::exists(QString::fromStdString(path)));
     }
+
+    // A run's pauses are kept on its clock; a run without any writes no "pauses" (as before), and
+    // a file whose pauses overlap or run backwards is refused naming the field.
+    void pausesRoundTripAndAreChecked() {
+        QTemporaryDir dir;
+        Fixture f = makeProject(dir.path());
+        const std::string path = dir.filePath("p.skynnet").toStdString();
+        f.project.runs[1].pauses = {{1.5, 2.25}, {3.0, 4.125}};
+        saveProject(path, f.project);
+        const ProjectData back = loadProject(path);
+        QVERIFY(back.runs[0].pauses.empty());
+        QCOMPARE(back.runs[1].pauses, f.project.runs[1].pauses);
+
+        const ModelFileContents good = loadModelFile(path);
+        QVERIFY(!good.header.at("runs")[0].contains("pauses"));
+        const std::string bad = dir.filePath("bad.skynnet").toStdString();
+        const QString where = QString::fromStdString(bad) + ": ";
+        const auto withPauses = [&](const Json& pauses) {
+            ModelFileContents c = good;
+            Json runs = c.header.at("runs");
+            runs[1]["pauses"] = pauses;
+            c.header["runs"] = runs;
+            saveModelFile(bad, c);
+            return errorText([&] { loadProject(bad); });
+        };
+        const auto pause = [](double start, double end) { return Json::object({{"startSeconds", start}, {"endSeconds", end}}); };
+        QCOMPARE(withPauses(Json::array({pause(2, 1)})),
+                 where + "runs[1].pauses[0].endSeconds must be a number of seconds, at least startSeconds");
+        QCOMPARE(withPauses(Json::array({pause(-1, 1)})),
+                 where + "runs[1].pauses[0].startSeconds must be a number of seconds, at least 0");
+        QCOMPARE(withPauses(Json::array({pause(1, 3), pause(2, 4)})),
+                 where + "runs[1].pauses[1].startSeconds must not be before the previous pause's end");
+    }
 };
 
 QTEST_APPLESS_MAIN(TstProject)

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "core/error.h"
@@ -625,6 +626,48 @@ private slots:
         QThread::msleep(300);
         QCOMPARE(callbacks.load(), atReturn);  // nothing calls back after the return
         QCOMPARE(r.model.submodelCount(), 3);
+    }
+
+    // A pause inside the split run is nobody's training time: the run's wall time, each
+    // submodel's and each epoch's leave it out, so with the pause they fit in the call's duration.
+    void pausedTimeIsNotSplitTime() {
+        const auto [train, test] = blobs(6, 100, 1, 8);
+        SplitOptions o = options(Strategy::ClassGroups, 3);
+        o.epochs = 4;
+        o.scaleEpochs = false;
+        ParallelTrainer trainer(makePlan(mlp("dense:16", 8), train, o), config(LossKind::SoftmaxCrossEntropy, 32),
+                                std::make_shared<ThreadBackend>(2));
+        CancelToken cancel;
+        std::mutex mutex;
+        std::thread resumer;
+        bool paused = false;
+        SubmodelEvents events;
+        events.onEpoch = [&](int, const EpochStats& s) {
+            std::lock_guard lock(mutex);
+            if (paused || s.epoch != 1) return;
+            paused = true;
+            cancel.pause();  // every worker waits at its next batch boundary
+            resumer = std::thread([&cancel] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(400));
+                cancel.resume();
+            });
+        };
+        const auto start = std::chrono::steady_clock::now();
+        const ParallelResult r = trainer.train(train, nullptr, events, &cancel);
+        const double call = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        resumer.join();
+        QCOMPARE(r.status, TrainStatus::Completed);
+        const double pause = cancel.pausedSeconds();
+        QVERIFY(pause >= 0.4);
+        QVERIFY2(r.wallSeconds + pause <= call + 1e-6,
+                 (std::to_string(r.wallSeconds) + " + " + std::to_string(pause) + " > " + std::to_string(call)).c_str());
+        for (std::size_t i = 0; i < r.submodels.size(); ++i) {
+            QVERIFY2(r.submodelWallSeconds[i] + pause <= call + 1e-6, std::to_string(r.submodelWallSeconds[i]).c_str());
+            double epochs = 0;
+            for (const EpochStats& e : r.submodels[i].history) epochs += e.seconds;
+            QVERIFY(epochs <= r.submodelWallSeconds[i] + 1e-6);
+        }
+        QVERIFY(r.cpuSeconds > 0);
     }
 
     void failureNamesTheSubmodel() {

@@ -1,8 +1,9 @@
 // Optimisers against hand-computed steps, schedules, and the Trainer: learning, determinism,
-// early stopping, cancellation, divergence, and the step API.
+// early stopping, cancellation, pause (and the time it leaves out), divergence, and the step API.
 #include <QtTest>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <thread>
 
@@ -218,6 +219,80 @@ private slots:
         token.cancel();  // lock-free: what a signal handler may call
         second.join();
         QVERIFY(returned && token.cancelled());
+    }
+
+    void pauseKeepsItsIntervals() {
+        using namespace std::chrono_literals;
+        CancelToken token;
+        const auto origin = CancelToken::Clock::now();
+        QCOMPARE(token.pausedSeconds(), 0.0);
+        QVERIFY(token.pausesSince(origin).empty());
+        token.pause();
+        std::this_thread::sleep_for(30ms);
+        token.pause();  // pausing again changes nothing: still the one pause
+        QVERIFY(token.pausedSeconds() >= 0.03);
+        const std::vector<PauseInterval> ongoing = token.pausesSince(origin);
+        QCOMPARE(int(ongoing.size()), 1);
+        QVERIFY(ongoing[0].startSeconds >= 0 && ongoing[0].endSeconds - ongoing[0].startSeconds >= 0.03);
+        token.resume();
+        const double first = token.pausedSeconds();
+        const auto afterFirst = CancelToken::Clock::now();
+        std::this_thread::sleep_for(20ms);
+        QCOMPARE(token.pausedSeconds(), first);  // running: the total holds still
+        token.resume();                          // resuming a running token changes nothing
+        QCOMPARE(token.pausedSeconds(), first);
+        CancelToken sibling = token.linked();  // a submodel's token pauses with the run's
+        sibling.pause();
+        QVERIFY(token.paused());
+        std::this_thread::sleep_for(10ms);
+        sibling.resume();
+        const std::vector<PauseInterval> both = token.pausesSince(origin);
+        QCOMPARE(int(both.size()), 2);
+        QVERIFY(both[0].endSeconds <= both[1].startSeconds);
+        const double lengths = (both[0].endSeconds - both[0].startSeconds) + (both[1].endSeconds - both[1].startSeconds);
+        QVERIFY2(std::abs(lengths - token.pausedSeconds()) < 1e-6, std::to_string(lengths).c_str());
+        // An origin after the first pause: only the second, on that origin's clock.
+        const std::vector<PauseInterval> later = token.pausesSince(afterFirst);
+        QCOMPARE(int(later.size()), 1);
+        QVERIFY(later[0].startSeconds >= 0.02);
+    }
+
+    // A run paused for a measured interval reports wall seconds without it: the pause lies inside
+    // fit(), so the run's wall time plus the pause is at most the call's whole duration (before,
+    // it was the call's whole duration). The epochs' seconds leave it out the same way.
+    void pausedTimeIsNotTrainingTime() {
+        Matrix x, y;
+        rings(400, 9, x, y);
+        Network net(ringSpec(), 2);
+        Trainer trainer(net, quickConfig(4), Task::Classification);
+        CancelToken token;
+        std::thread resumer;
+        TrainCallbacks cb;
+        cb.onEpoch = [&](const EpochStats& s) {
+            if (s.epoch != 2) return;
+            token.pause();  // the third epoch's first batch waits for the resumer
+            resumer = std::thread([&token] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(400));
+                token.resume();
+            });
+        };
+        const auto start = CancelToken::Clock::now();
+        const TrainResult r = trainer.fit(x, y, nullptr, nullptr, cb, &token);
+        const double call = std::chrono::duration<double>(CancelToken::Clock::now() - start).count();
+        resumer.join();
+        QCOMPARE(r.status, TrainStatus::Completed);
+        const double paused = token.pausedSeconds();
+        QVERIFY(paused >= 0.4);
+        QVERIFY(r.wallSeconds > 0);
+        QVERIFY2(r.wallSeconds + paused <= call + 1e-6,
+                 (std::to_string(r.wallSeconds) + " + " + std::to_string(paused) + " > " + std::to_string(call)).c_str());
+        double epochs = 0;
+        for (const EpochStats& e : r.history) {
+            epochs += e.seconds;
+            QCOMPARE(e.samplesPerSecond, 400.0 / e.seconds);
+        }
+        QVERIFY2(epochs <= r.wallSeconds + 1e-6, (std::to_string(epochs) + " > " + std::to_string(r.wallSeconds)).c_str());
+        QVERIFY2(r.history[2].seconds + paused <= call + 1e-6, std::to_string(r.history[2].seconds).c_str());
     }
 
     void sameSeedSameResultWithTwoThreads() {

@@ -1,5 +1,6 @@
 #include "project/project_file.h"
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -191,6 +192,30 @@ ProjectResults resultsFromJson(const JsonField& j, const SplitPlan& plan, BlockR
     return r;
 }
 
+Json pausesJson(const std::vector<PauseInterval>& pauses) {
+    Json a = Json::array();
+    for (const PauseInterval& p : pauses)
+        a.push_back(Json::object({{"startSeconds", p.startSeconds}, {"endSeconds", p.endSeconds}}));
+    return a;
+}
+
+// Each pause within the run's clock and after the one before it, so a chart can shade them as read.
+std::vector<PauseInterval> pausesFromJson(const JsonField& j) {
+    std::vector<PauseInterval> pauses;
+    for (const JsonField& p : j.asArray()) {
+        const JsonField start = p.at("startSeconds"), end = p.at("endSeconds");
+        PauseInterval interval{start.asDouble(), end.asDouble()};
+        const double previousEnd = pauses.empty() ? 0.0 : pauses.back().endSeconds;
+        if (!std::isfinite(interval.startSeconds) || interval.startSeconds < previousEnd)
+            start.fail(pauses.empty() ? "must be a number of seconds, at least 0"
+                                      : "must not be before the previous pause's end");
+        if (!std::isfinite(interval.endSeconds) || interval.endSeconds < interval.startSeconds)
+            end.fail("must be a number of seconds, at least startSeconds");
+        pauses.push_back(interval);
+    }
+    return pauses;
+}
+
 Json toJson(const ProjectRun& run, BlockWriter& blocks, const std::string& field) {
     if (run.submodels.size() != run.plan.submodels.size())
         throw Error(field + ".submodels: " + std::to_string(run.submodels.size()) + " histories for the plan's " +
@@ -203,6 +228,7 @@ Json toJson(const ProjectRun& run, BlockWriter& blocks, const std::string& field
                            {"submodels", std::move(subs)}});
     if (run.baseline) j["baseline"] = toJson(*run.baseline);
     if (run.results) j["results"] = toJson(*run.results, run.plan, blocks, field + ".results");
+    if (!run.pauses.empty()) j["pauses"] = pausesJson(run.pauses);
     return j;
 }
 
@@ -234,6 +260,7 @@ ProjectRun runFromJson(const JsonField& j, BlockReader& blocks) {
                   std::to_string(run.plan.submodels.size()) + " submodels");
     if (const auto b = j.find("baseline"); b && !b->isNull()) run.baseline = historyFromJson(*b);
     if (const auto r = j.find("results"); r && !r->isNull()) run.results = resultsFromJson(*r, run.plan, blocks);
+    if (const auto p = j.find("pauses"); p && !p->isNull()) run.pauses = pausesFromJson(*p);
     return run;
 }
 

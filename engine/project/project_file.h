@@ -11,7 +11,7 @@
 //    "runs":     [{"status", "message", "plan": SplitPlan (rows in index blocks),
 //                  "submodels": [history], "baseline": history, "results": {figures, test
 //                  outputs in blocks, "model": {loss, preprocessing, names, weight blocks},
-//                  "baselineWeightsBlock"}}],
+//                  "baselineWeightsBlock"}, "pauses": [{"startSeconds", "endSeconds"}]}],
 //    "extra":    free-form (the front end's own state)}
 // Data paths are stored relative to the project's folder and absolute (data_reference.h).
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cancel.h"
 #include "core/task.h"
 #include "data/preprocessing.h"
 #include "split/combined_model_file.h"
@@ -89,6 +90,10 @@ struct ProjectRun {
     std::vector<ModelHistory> submodels;  // one per plan submodel
     std::optional<ModelHistory> baseline;
     std::optional<ProjectResults> results;  // completed runs only
+
+    // When the run was paused, oldest first, on the clock of its resource samples: the charts shade
+    // them. Its durations already leave them out. Optional in the file ("pauses"): none before.
+    std::vector<PauseInterval> pauses;
 };
 
 struct ProjectData {

@@ -1,7 +1,6 @@
 #include "split/parallel_trainer.h"
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 
 #include "core/error.h"
@@ -38,7 +37,7 @@ ParallelTrainer::ParallelTrainer(SplitPlan plan, TrainConfig config, std::shared
 ParallelResult ParallelTrainer::train(const Dataset& train, const Dataset* validation, const SubmodelEvents& events,
                                       const CancelToken* cancel, const CheckpointHooks* checkpoint) {
     requirePlanData(plan_, train, validation);
-    const auto start = std::chrono::steady_clock::now();
+    const RunStopwatch clock(cancel);  // the time the run was paused is no one's training time
     ParallelResult r;
     r.workers = backend_->workers(plan_.submodelCount());
     std::vector<SubmodelOutcome> outcomes = backend_->train(plan_, train, validation, config_, events, cancel, checkpoint);
@@ -63,7 +62,7 @@ ParallelResult ParallelTrainer::train(const Dataset& train, const Dataset* valid
     if (!peaks.empty()) r.peakSubmodelBytes = peaks.front();
     for (std::size_t i = 0; i < peaks.size() && i < std::size_t(r.workers); ++i) r.peakConcurrentBytes += peaks[i];
     r.model = CombinedModel(plan_.rule(), std::move(networks), config_.loss);
-    r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.wallSeconds = clock.seconds();
     return r;
 }
 

@@ -18,7 +18,7 @@ struct ParallelResult {
     CombinedModel model;                    // complete only when status is Completed
     std::vector<TrainResult> submodels;     // in plan order
     std::vector<double> submodelWallSeconds, submodelCpuSeconds;
-    double wallSeconds = 0;                 // the whole call, data preparation included
+    double wallSeconds = 0;                 // the whole call, data preparation included, pauses not
     double cpuSeconds = 0;                  // all submodels together
     int workers = 0;
     // Peaks are TrainResult::peakBytes(): a submodel's model, buffers and rows, what it needs on

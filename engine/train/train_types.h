@@ -44,6 +44,8 @@ struct EpochStats {
     double loss = 0, metric = 0;
     bool hasValidation = false;
     double validationLoss = 0, validationMetric = 0;
+    // Wall seconds of the epoch's batches, and samples per such second: without the time the run
+    // was paused (CancelToken), so a pause does not make an epoch look slow.
     double seconds = 0, samplesPerSecond = 0, learningRate = 0;
 };
 
@@ -86,7 +88,7 @@ struct TrainResult {
     std::string error;            // for Failed: names the epoch and batch
     std::vector<EpochStats> history;
     int bestEpoch = 0;            // the epoch whose weights were kept (early stopping)
-    double wallSeconds = 0, cpuSeconds = 0;
+    double wallSeconds = 0, cpuSeconds = 0;  // wall: without the time the run was paused
     std::int64_t peakModelBytes = 0;
     std::int64_t dataBytes = 0;  // the rows it learned from (ResourceSample::dataBytes)
     // What this training needed on a machine of its own: its model, its buffers and its rows.

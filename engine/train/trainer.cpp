@@ -158,8 +158,8 @@ Trainer::EpochOutcome Trainer::trainEpoch(const RowView& x, const Matrix& y, con
     if (xVal) requireRowsInside(*xVal, "validation");
     dataBytes_ = dataBytesOf(x, y, xVal, yVal);
     optimizer_->startEpoch(epoch_);
-    const auto epochStart = Clock::now();
-    auto lastBatchReport = epochStart;
+    const RunStopwatch epochClock(cancel);  // a pause is not the epoch's time
+    auto lastBatchReport = epochClock.started();
     const std::vector<int> order = shuffleRng_.permutation(int(x.size()));
     const std::size_t n = order.size(), bs = std::size_t(config_.batchSize);
     const int batches = int((n + bs - 1) / bs);
@@ -204,7 +204,7 @@ Trainer::EpochOutcome Trainer::trainEpoch(const RowView& x, const Matrix& y, con
     s.epoch = epoch_;
     s.loss = lossSum / double(seen);
     s.learningRate = optimizer_->learningRate();
-    s.seconds = secondsSince(epochStart);
+    s.seconds = epochClock.seconds();
     s.samplesPerSecond = s.seconds > 0 ? double(seen) / s.seconds : 0;
     // The epoch's last evaluations can take as long as many batches: they honour cancel too.
     const KernelThreadScope evaluationThreads(config_.threads);
@@ -255,7 +255,7 @@ TrainerState Trainer::stateNow(const TrainResult& sofar, double best, int sinceB
     s.bestWeights = bestWeights;
     s.history = sofar.history;
     s.bestEpoch = sofar.bestEpoch;
-    s.wallSeconds = resumed_.wallSeconds + secondsSince(start_);
+    s.wallSeconds = resumed_.wallSeconds + fitClock_.seconds();
     s.cpuSeconds = resumed_.cpuSeconds + cpuSeconds() - cpuStart_;
     s.peakModelBytes = peakModelBytes_;
     return s;
@@ -272,6 +272,7 @@ TrainResult Trainer::fit(const RowView& x, const Matrix& y, const RowView* xVal,
     const KernelThreadScope threads(config_.threads);
     TrainResult result;
     start_ = lastResources_ = Clock::now();
+    fitClock_.restart(cancel);
     cpuStart_ = cpuSeconds();
     dataBytes_ = dataBytesOf(x, y, xVal, yVal);
     maybeReportResources(callbacks, true);  // where this model starts on the run's clock
@@ -311,7 +312,7 @@ TrainResult Trainer::fit(const RowView& x, const Matrix& y, const RowView* xVal,
     }
     if (es.enabled && es.restoreBest && !bestWeights.empty() && result.status != TrainStatus::Failed)
         net_.setFlatWeights(bestWeights);
-    result.wallSeconds = resumed_.wallSeconds + secondsSince(start_);
+    result.wallSeconds = resumed_.wallSeconds + fitClock_.seconds();
     result.cpuSeconds = resumed_.cpuSeconds + cpuSeconds() - cpuStart_;
     result.peakModelBytes = peakModelBytes_;
     result.dataBytes = dataBytes_;

@@ -76,6 +76,7 @@ private:
     double lastBatchMetricSum_ = 0;  // correct predictions in the last trained batch
     std::unique_ptr<BatchSplit> split_;  // with several kernel threads
     std::chrono::steady_clock::time_point start_, lastResources_;
+    RunStopwatch fitClock_;  // fit()'s wall time without its pauses
     double cpuStart_ = 0;
     int peakThreads_ = 1;  // the most kernel threads a batch had
     std::int64_t peakModelBytes_ = 0;

@@ -14,9 +14,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
 QString number(double v) { return QString::number(v, 'g', 4); }
+
+// After a duration in the log: that the run's pauses meanwhile are not in it, so nobody adds
+// them back. pausedBefore: the token's pausedSeconds() when the measured part began.
+QString pausedNote(const CancelToken& cancel, double pausedBefore) {
+    const double paused = cancel.pausedSeconds() - pausedBefore;
+    return paused > 0 ? QStringLiteral(" (not counting %1 s paused)").arg(paused, 0, 'f', 2) : QString();
+}
 
 // The held-out set the metrics are measured on; without test rows the best remaining stand-in.
 const Dataset& evaluationSet(const PreparedData& p, std::string& name) {
@@ -80,7 +85,8 @@ std::optional<CheckpointStore> openCheckpoints(const RunInputs& in, const TrainC
 }  // namespace
 
 RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const CancelToken& cancel) {
-    const auto start = Clock::now();
+    const auto start = in.clockOrigin.value_or(Clock::now());
+    const RunStopwatch wholeRun(&cancel);  // the job's time without its pauses
     RunOutcome out;
     try {
         std::shared_ptr<const PreparedData> data = in.prepared;
@@ -101,6 +107,7 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
         const std::optional<CheckpointHooks> hooks =
             checkpoints ? std::optional<CheckpointHooks>(checkpoints->hooks()) : std::nullopt;
         ParallelTrainer trainer(in.plan, config, std::make_shared<ThreadBackend>(in.threadBudget));
+        double pausedBefore = cancel.pausedSeconds();
         ParallelResult split =
             trainer.train(data->train, validation, events.submodelEvents(), &cancel, hooks ? &*hooks : nullptr);
         if (split.status != TrainStatus::Completed) {
@@ -108,13 +115,15 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
             out.message = split.status == TrainStatus::Failed ? split.error : "stopped during the split run";
             return out;
         }
-        events.log(QStringLiteral("split run: %1 submodel(s) in %2 s wall, %3 s CPU")
+        events.log(QStringLiteral("split run: %1 submodel(s) in %2 s wall, %3 s CPU%4")
                        .arg(in.plan.submodelCount())
                        .arg(split.wallSeconds, 0, 'f', 2)
-                       .arg(split.cpuSeconds, 0, 'f', 2));
+                       .arg(split.cpuSeconds, 0, 'f', 2)
+                       .arg(pausedNote(cancel, pausedBefore)));
 
         std::optional<BaselineResult> baseline;
         if (in.baseline) {
+            pausedBefore = cancel.pausedSeconds();
             events.log(QStringLiteral("baseline: training the original model %1 for %2 epoch(s)")
                            .arg(QString::fromStdString(in.plan.original.widthsSummary()))
                            .arg(in.plan.epochs));
@@ -127,10 +136,11 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
                 out.message = b.status == TrainStatus::Failed ? "baseline: " + b.error : "stopped during the baseline";
                 return out;
             }
-            events.log(QStringLiteral("baseline: %1 after %2 epoch(s) in %3 s")
+            events.log(QStringLiteral("baseline: %1 after %2 epoch(s) in %3 s%4")
                            .arg(QString::fromStdString(statusName(b.status)))
                            .arg(b.history.size())
-                           .arg(b.wallSeconds, 0, 'f', 2));
+                           .arg(b.wallSeconds, 0, 'f', 2)
+                           .arg(pausedNote(cancel, pausedBefore)));
         }
 
         auto results = evaluate(in, *data, split, baseline, cancel);
@@ -139,7 +149,7 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
             out.message = "stopped during the evaluation";
             return out;
         }
-        results->wallSeconds = secondsSince(start);
+        results->wallSeconds = wholeRun.seconds();
         QString summary = QStringLiteral("combined %1 %2 on %3 %4 samples")
                               .arg(QString::fromStdString(results->metricName), number(results->combinedMetric))
                               .arg(results->evaluatedSamples)

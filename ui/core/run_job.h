@@ -3,7 +3,9 @@
 // the document had not, train the split plan's submodels in parallel, then the baseline, then
 // evaluate both. No QObject and no signals: progress goes to a RunEventBuffer, the result is the
 // return value. Never throws.
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/cancel.h"
@@ -26,6 +28,9 @@ struct RunInputs {
     // folder is removed once the run has completed.
     std::string checkpointFolder;
     bool resumeCheckpoints = false;
+    // The run's clock: resource samples and the token's pauses count from here (the session reads
+    // both on it). Unset: from the start of runTraining.
+    std::optional<std::chrono::steady_clock::time_point> clockOrigin;
 };
 
 struct RunOutcome {

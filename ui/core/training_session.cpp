@@ -5,6 +5,7 @@
 #include <QMetaObject>
 #include <QStandardPaths>
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -38,17 +39,15 @@ struct TrainingSession::Job {
 
     quint64 dataRevision = 0;
     QElapsedTimer clock;
-    qint64 pausedMs = 0, pausedSince = -1;
+    // The run's clock (resource samples, pauses), set before its thread starts.
+    std::chrono::steady_clock::time_point origin;
     // Per model (submodels, then the baseline): epochs to train and work (samples x epochs x
     // FLOPs/sample), so the fraction done weighs a wide baseline batch more than a slim submodel's.
     std::vector<int> epochs;
     std::vector<double> work;
 
-    double activeSeconds() const {
-        qint64 ms = clock.elapsed() - pausedMs;
-        if (pausedSince >= 0) ms -= clock.elapsed() - pausedSince;
-        return double(std::max<qint64>(ms, 0)) / 1000.0;
-    }
+    // Since the run began, without its pauses: what the time remaining is extrapolated from.
+    double activeSeconds() const { return std::max(0.0, double(clock.elapsed()) / 1000.0 - cancel.pausedSeconds()); }
 };
 
 namespace {
@@ -112,6 +111,11 @@ bool TrainingSession::running() const { return job_ != nullptr; }
 
 bool TrainingSession::paused() const { return job_ && job_->cancel.paused(); }
 
+std::vector<PauseInterval> TrainingSession::pauses() const {
+    if (job_ && !job_->process) return job_->cancel.pausesSince(job_->origin);
+    return pauses_;
+}
+
 void TrainingSession::setThrottleMilliseconds(int ms) {
     throttleMs_ = std::max(1, ms);
     flushTimer_.setInterval(throttleMs_);
@@ -140,6 +144,7 @@ void TrainingSession::beginRun(std::unique_ptr<Job> job, bool external, const QS
     baselineHistory_ = ModelHistory{};
     baselineHistory_.submodel = -1;
     results_.reset();
+    pauses_.clear();
     external_ = external;
     places_.assign(histories_.size(), WorkerPlace{});
     job_->clock.start();
@@ -147,6 +152,24 @@ void TrainingSession::beginRun(std::unique_ptr<Job> job, bool external, const QS
     emit started(plan_->submodelCount(), job_->inputs.baseline);
     emit logMessage(startLine);
     for (const auto& w : plan_->warnings) emit logMessage(QStringLiteral("note: ") + QString::fromStdString(w));
+}
+
+void TrainingSession::requireStartable() const {
+    if (!document_) throw Error("no project is open");
+    if (!document_->hasData()) throw Error("no data loaded: choose a data file first");
+    const ProjectTraining& ts = document_->trainSettings();
+    if (ts.config.epochs < 1) throw Error("epochs " + std::to_string(ts.config.epochs) + ": must be at least 1");
+    checkLossFitsTask(ts.config.loss, document_->dataset()->task);  // skynnet-cli's rule and message
+    (void)document_->plan();  // throws what is wrong with the split; kept by the document for the run
+}
+
+QString TrainingSession::startProblem() const {
+    try {
+        requireStartable();
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
 }
 
 void TrainingSession::start() { startRun(false); }
@@ -160,11 +183,8 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
     }
     RunInputs in;
     try {
-        if (!document_) throw Error("no project is open");
-        if (!document_->hasData()) throw Error("no data loaded: choose a data file first");
+        requireStartable();
         const ProjectTraining& ts = document_->trainSettings();
-        if (ts.config.epochs < 1) throw Error("epochs " + std::to_string(ts.config.epochs) + ": must be at least 1");
-        checkLossFitsTask(ts.config.loss, document_->dataset()->task);  // skynnet-cli's rule and message
         in.plan = document_->plan();
         in.config = ts.config;
         in.threadBudget = ts.threadBudget;
@@ -196,6 +216,8 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
 
     Job* j = job.get();
     const quint64 generation = job->generation;
+    job->origin = std::chrono::steady_clock::now();
+    job->inputs.clockOrigin = job->origin;
     try {
         job->thread = std::thread([this, j, generation] {
             lowerCurrentThreadPriority();  // and so every worker and kernel thread it starts
@@ -222,21 +244,25 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
 void TrainingSession::pause() {
     if (!job_ || job_->process || job_->cancel.paused() || job_->cancel.cancelled()) return;
     job_->cancel.pause();
-    job_->pausedSince = job_->clock.elapsed();
     emit logMessage(QStringLiteral("paused (workers stop at their next batch boundary)"));
+    emit pausedChanged(true);
 }
 
 void TrainingSession::resume() {
     if (!job_ || !job_->cancel.paused()) return;
     job_->cancel.resume();
-    if (job_->pausedSince >= 0) job_->pausedMs += job_->clock.elapsed() - job_->pausedSince;
-    job_->pausedSince = -1;
     emit logMessage(QStringLiteral("resumed"));
+    emit pausedChanged(false);
+    emitOverallProgress();  // the estimate held while paused moves on from where it was
 }
 
 void TrainingSession::stop() {
     if (!job_ || job_->cancel.cancelled()) return;
     job_->cancel.cancel();  // also wakes paused workers
+    if (job_->cancel.paused()) {  // the pause ends here: stopping is not paused time
+        job_->cancel.resume();
+        emit pausedChanged(false);
+    }
     if (job_->process) {
         job_->process->stop();
         emit logMessage(QStringLiteral("stopping: ending the training processes"));
@@ -272,6 +298,7 @@ bool TrainingSession::adoptRun(ProjectRun run) {
     baselineHistory_ = run.baseline ? std::move(*run.baseline) : ModelHistory{};
     baselineHistory_.submodel = -1;
     results_ = run.results ? std::make_shared<const ProjectResults>(std::move(*run.results)) : nullptr;
+    pauses_ = std::move(run.pauses);
     lastStatus_ = run.status;
     lastMessage_ = QString::fromStdString(run.message);
     emit started(plan_->submodelCount(), runHadBaseline_);
@@ -293,6 +320,7 @@ std::optional<ProjectRun> TrainingSession::lastRun(bool withWeights) const {
     run.plan = *plan_;
     run.submodels = histories_;
     if (runHadBaseline_) run.baseline = baselineHistory_;
+    run.pauses = pauses_;
     if (results_) {
         run.results = *results_;
         if (!withWeights) {
@@ -310,6 +338,7 @@ bool TrainingSession::clearRun() {
     baselineHistory_ = ModelHistory{};
     baselineHistory_.submodel = -1;
     results_.reset();
+    pauses_.clear();
     lastStatus_ = TrainStatus::Cancelled;
     lastMessage_.clear();
     runHadBaseline_ = false;
@@ -326,7 +355,10 @@ void TrainingSession::endJob() {
     if (job_->thread.joinable()) job_->thread.join();  // the outcome is written; the thread is only returning
     flush();
     flushTimer_.stop();
+    pauses_ = pauses();
     std::unique_ptr<Job> job = std::move(job_);  // running() is false from here on
+    // Paused at the very end (after the last batch boundary): the run is over, so is its pause.
+    if (job->cancel.paused()) emit pausedChanged(false);
     RunOutcome& out = job->outcome;
     if (out.prepared && document_) document_->adoptPrepared(out.prepared, job->dataRevision);
     const QString message = QString::fromStdString(out.message);
@@ -373,6 +405,9 @@ double TrainingSession::overallFraction() const {
 }
 
 void TrainingSession::emitOverallProgress() {
+    // Frozen while paused: the batches that finish after the pause was asked for would otherwise
+    // move it, and the time remaining does not shrink while nothing trains.
+    if (!job_ || job_->cancel.paused()) return;
     const double f = overallFraction();
     // Too early to extrapolate: the first batches include thread start-up and data preparation.
     const double remaining = f > 0.01 ? job_->activeSeconds() * (1.0 - f) / f : -1.0;
@@ -391,11 +426,8 @@ void TrainingSession::startCommand(const QString& program, const QStringList& ar
     }
     RunInputs in;
     try {  // the checks start() makes, so both refuse a run with the same words
-        if (!document_) throw Error("no project is open");
-        if (!document_->hasData()) throw Error("no data loaded: choose a data file first");
+        requireStartable();
         const ProjectTraining& ts = document_->trainSettings();
-        if (ts.config.epochs < 1) throw Error("epochs " + std::to_string(ts.config.epochs) + ": must be at least 1");
-        checkLossFitsTask(ts.config.loss, document_->dataset()->task);
         in.plan = document_->plan();
         in.config = ts.config;
         in.threadBudget = ts.threadBudget;

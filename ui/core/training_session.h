@@ -28,6 +28,9 @@ public:
     ProjectDocument* document() const { return document_; }
     bool running() const;
     bool paused() const;
+    // When the current (or last, or adopted) run was paused, on the clock of its resource samples;
+    // a pause going on now ends now. Its durations, ETAs and saved figures leave these out.
+    std::vector<PauseInterval> pauses() const;
     // The plan of the current (or last) run; null before the first start.
     std::shared_ptr<const SplitPlan> plan() const { return plan_; }
     // The curves of the current (or last) run so far, indexed by submodel; the baseline
@@ -57,6 +60,9 @@ public:
     // No run is going, the last one did not complete (stopped, failed, or the app ended before it
     // did) and the checkpoint folder holds its run: startResumed() can continue it.
     bool canResumeRun() const;
+    // Why start() would fail now, in the words of its `failed` signal (no data, epochs, a loss that
+    // does not fit the task, a split that cannot be planned); empty when it would start.
+    QString startProblem() const;
     // Minimum interval between progress signals, default 100 ms.
     void setThrottleMilliseconds(int ms);
     int throttleMilliseconds() const { return throttleMs_; }
@@ -67,9 +73,11 @@ public slots:
     // the others go on from their last epoch end (a plan or data changed since is refused: finished
     // with Failed and the reason).
     void startResumed();
+    // The one pause state: pausedChanged tells every control that shows it (pause and resume of a
+    // run in another process, or of no run, do nothing and say nothing).
     void pause();
     void resume();
-    void stop();    // cancel; `finished` follows once every worker has stopped
+    void stop();    // cancel (ending a pause); `finished` follows once every worker has stopped
     // The document's plan trained by another process: `program arguments` must be skynnet-cli
     // train --project <projectCopy> --progress json [...] (under mpirun or not), the project copy
     // a save of the document. Its events drive the same signals as start(); on success the run it
@@ -92,14 +100,18 @@ signals:
     // Throttled: carries the submodels whose snapshots changed since the last emission.
     void progress(const QList<int>& changedSubmodels, bool baselineChanged);
     void logMessage(const QString& line);
-    // Overall fraction 0..1 and an estimate of the seconds remaining (negative: unknown).
+    // Overall fraction 0..1 and an estimate of the seconds remaining (negative: unknown), from
+    // the time spent training; not emitted while paused, and again at once on resume.
     void overallProgress(double fraction, double secondsRemaining);
+    // pause() or resume() took effect, or a paused run ended (false).
+    void pausedChanged(bool paused);
     void finished(skynnet::TrainStatus status, const QString& message);
     void failed(const QString& message);  // planning or data errors before training started
 
 private:
     struct Job;
     void startRun(bool resumeCheckpoints);
+    void requireStartable() const;  // throws Error with startProblem()'s text
     void beginRun(std::unique_ptr<Job> job, bool external, const QString& startLine);
     void flush();                            // pending events -> snapshots -> progress signals
     void onJobEnded(quint64 generation);     // queued from the job's thread when it is done
@@ -122,6 +134,7 @@ private:
     bool runHadBaseline_ = false;
     bool external_ = false;
     std::vector<WorkerPlace> places_;  // per submodel, of a run in another process
+    std::vector<PauseInterval> pauses_;  // of the last run, once it ended (or adopted)
     QString untitledCheckpointFolder_;
 };
 

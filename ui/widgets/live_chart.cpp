@@ -1,6 +1,10 @@
 #include "ui/widgets/live_chart.h"
 
+#include <QAreaSeries>
+#include <QBrush>
 #include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
@@ -11,6 +15,17 @@
 #include "ui/widgets/chart_util.h"
 
 namespace skynnet::ui {
+namespace {
+
+// A line of one point draws nothing: its marker shows it until a second point makes a segment
+// (the validation metric after the first epoch, a line's first point after a pause).
+void showPointsIfAlone(QLineSeries* s) { s->setPointsVisible(s->count() < 2); }
+
+void hideFromLegend(QChart* chart, QAbstractSeries* s) {
+    for (QLegendMarker* m : chart->legend()->markers(s)) m->setVisible(false);
+}
+
+}  // namespace
 
 LiveChart::LiveChart(const QString& title, const QString& xTitle, const QString& yTitle, QWidget* parent)
     : QChartView(parent) {
@@ -32,22 +47,35 @@ LiveChart::LiveChart(const QString& title, const QString& xTitle, const QString&
     fitAxes();
 }
 
+QAbstractAxis* LiveChart::yAxis() const { return log_ ? static_cast<QAbstractAxis*>(yLog_) : yLinear_; }
+
+QLineSeries* LiveChart::addSegment(int id, const QString& name, const QPen& pen) {
+    auto* s = new QLineSeries;
+    s->setName(name);
+    s->setPen(pen);
+    chart()->addSeries(s);
+    s->attachAxis(x_);
+    s->attachAxis(yAxis());
+    Line& line = lines_[id];
+    // A line's later segments are the same line: one legend entry, the first segment's.
+    if (!line.segments.empty()) hideFromLegend(chart(), s);
+    line.segments.push_back(s);
+    showPointsIfAlone(s);
+    return s;
+}
+
 void LiveChart::reset(int submodels, bool withBaseline) {
-    chart()->removeAllSeries();  // deletes the series
-    series_.clear();
+    chart()->removeAllSeries();  // deletes the series, the pause bands' too
+    lines_.clear();
+    bands_.clear();
+    pauses_.clear();
     pending_.clear();
     empty_ = true;
     auto add = [this](int id) {
-        auto* s = new QLineSeries;
-        s->setName(submodelName(id));
         QPen pen(submodelColor(id));
         pen.setWidthF(1.8);
         if (id < 0) pen.setStyle(Qt::DashLine);
-        s->setPen(pen);
-        chart()->addSeries(s);
-        s->attachAxis(x_);
-        s->attachAxis(log_ ? static_cast<QAbstractAxis*>(yLog_) : yLinear_);
-        series_[id] = s;
+        addSegment(id, submodelName(id), pen);
     };
     for (int i = 0; i < submodels; ++i) add(i);
     if (withBaseline) add(-1);
@@ -55,34 +83,43 @@ void LiveChart::reset(int submodels, bool withBaseline) {
 }
 
 QLineSeries* LiveChart::series(int id) const {
-    const auto it = series_.find(id);
-    return it == series_.end() ? nullptr : it->second;
+    const auto it = lines_.find(id);
+    return it == lines_.end() ? nullptr : it->second.segments.front();
+}
+
+std::vector<QLineSeries*> LiveChart::segments(int id) const {
+    const auto it = lines_.find(id);
+    return it == lines_.end() ? std::vector<QLineSeries*>() : it->second.segments;
 }
 
 double LiveChart::lastX(int id) const {
-    if (const auto p = pending_.find(id); p != pending_.end() && !p->second.isEmpty()) return p->second.last().x();
-    const QLineSeries* s = series(id);
-    return s && s->count() > 0 ? s->at(s->count() - 1).x() : -1e300;
+    const auto it = lines_.find(id);
+    return it != lines_.end() && it->second.hasPoints ? it->second.lastX : -1e300;
 }
 
 int LiveChart::pointCount() const {
     int n = 0;
-    for (const auto& [id, s] : series_) n += s->count();
-    for (const auto& [id, points] : pending_) n += int(points.size());
+    for (const auto& [id, line] : lines_)
+        for (const QLineSeries* s : line.segments) n += s->count();
+    for (const auto& [s, points] : pending_) n += int(points.size());
     return n;
 }
 
 void LiveChart::beginAppending() { ++appending_; }
 
-void LiveChart::endAppending() {
-    if (appending_ == 0 || --appending_ > 0) return;
-    for (auto& [id, points] : pending_) {
+void LiveChart::flushPending() {
+    for (auto& [s, points] : pending_) {
         if (points.isEmpty()) continue;
-        QLineSeries* s = series(id);
         if (points.size() == 1) s->append(points.front());
         else s->replace(s->points() + points);  // one geometry update for the whole batch
+        showPointsIfAlone(s);
     }
     pending_.clear();
+}
+
+void LiveChart::endAppending() {
+    if (appending_ == 0 || --appending_ > 0) return;
+    flushPending();
     fitAxes();
 }
 
@@ -90,12 +127,25 @@ void LiveChart::fitAxesOrDefer() {
     if (appending_ == 0) fitAxes();
 }
 
+bool LiveChart::pauseBetween(double from, double to) const {
+    return std::any_of(pauses_.begin(), pauses_.end(),
+                       [&](const PauseInterval& p) { return p.startSeconds < to && p.endSeconds > from; });
+}
+
 void LiveChart::append(int id, double x, double y) {
-    QLineSeries* s = series(id);
-    if (!s || !std::isfinite(x) || !std::isfinite(y) || x <= lastX(id)) return;
+    const auto it = lines_.find(id);
+    if (it == lines_.end() || !std::isfinite(x) || !std::isfinite(y) || x <= lastX(id)) return;
     if (log_ && y <= 0) return;
-    if (appending_ > 0) pending_[id].append(QPointF(x, y));
-    else s->append(x, y);
+    Line& line = it->second;
+    QLineSeries* s = line.segments.back();
+    if (line.hasPoints && pauseBetween(line.lastX, x)) s = addSegment(id, s->name(), s->pen());
+    line.hasPoints = true;
+    line.lastX = x;
+    if (appending_ > 0) pending_[s].append(QPointF(x, y));
+    else {
+        s->append(x, y);
+        showPointsIfAlone(s);
+    }
     if (empty_) {
         minX_ = maxX_ = x;
         minY_ = maxY_ = y;
@@ -111,33 +161,69 @@ void LiveChart::append(int id, double x, double y) {
     fitAxesOrDefer();
 }
 
+void LiveChart::setPauses(const std::vector<PauseInterval>& pauses) {
+    if (pauses == pauses_) return;
+    pauses_ = pauses;
+    while (bands_.size() > pauses_.size()) {
+        chart()->removeSeries(bands_.back());
+        delete bands_.back();
+        bands_.pop_back();
+    }
+    while (bands_.size() < pauses_.size()) {
+        auto* band = new QAreaSeries;
+        band->setUpperSeries(new QLineSeries(band));
+        band->setLowerSeries(new QLineSeries(band));
+        band->setName(tr("paused"));
+        band->setPen(Qt::NoPen);
+        band->setBrush(QColor(128, 128, 128, 60));  // grey and see-through: readable on light and dark
+        chart()->addSeries(band);
+        band->attachAxis(x_);
+        band->attachAxis(yAxis());
+        if (!bands_.empty()) hideFromLegend(chart(), band);  // one "paused" entry says what grey means
+        bands_.push_back(band);
+    }
+    fitAxes();
+}
+
+void LiveChart::fitBands() {
+    const double low = log_ ? yLog_->min() : yLinear_->min(), high = log_ ? yLog_->max() : yLinear_->max();
+    for (std::size_t i = 0; i < bands_.size(); ++i) {
+        const PauseInterval& p = pauses_[i];
+        bands_[i]->upperSeries()->replace(QList<QPointF>{{p.startSeconds, high}, {p.endSeconds, high}});
+        bands_[i]->lowerSeries()->replace(QList<QPointF>{{p.startSeconds, low}, {p.endSeconds, low}});
+    }
+}
+
 void LiveChart::setLogarithmic(bool on) {
     if (on == log_) return;
-    QAbstractAxis* from = log_ ? static_cast<QAbstractAxis*>(yLog_) : yLinear_;
+    QAbstractAxis* from = yAxis();
     QAbstractAxis* to = on ? static_cast<QAbstractAxis*>(yLog_) : yLinear_;
-    for (const auto& [id, s] : series_) s->detachAxis(from);
+    for (QAbstractSeries* s : chart()->series()) s->detachAxis(from);
     chart()->removeAxis(from);
     from->setParent(this);  // the chart releases ownership on removal; keep it for the next toggle
     chart()->addAxis(to, Qt::AlignLeft);
     log_ = on;
-    for (const auto& [id, s] : series_) s->attachAxis(to);
+    for (QAbstractSeries* s : chart()->series()) s->attachAxis(to);
     fitAxes();
 }
 
 void LiveChart::fitAxes() {
     if (empty_) {
-        x_->setRange(0, 1);
+        x_->setRange(0, pauses_.empty() ? 1.0 : std::max(1.0, pauses_.back().endSeconds));
         yLinear_->setRange(0, 1);
         yLog_->setRange(0.01, 1);
+        fitBands();
         return;
     }
-    setNiceRange(x_, std::min(0.0, minX_), maxX_ > minX_ ? maxX_ : minX_ + 1);
+    const double maxX = pauses_.empty() ? maxX_ : std::max(maxX_, pauses_.back().endSeconds);
+    setNiceRange(x_, std::min(0.0, minX_), maxX > minX_ ? maxX : minX_ + 1);
     const double span = maxY_ - minY_;
     const double pad = span > 0 ? span * 0.04 : std::max(std::abs(maxY_) * 0.1, 0.05);
     double low = includeZero_ ? std::min(0.0, minY_) : minY_ - pad;
     if (minY_ >= 0 && low < 0) low = 0;  // never below zero for values that cannot be negative
     setNiceRange(yLinear_, low, maxY_ + pad);
     yLog_->setRange(minPositiveY_ / 1.3, std::max(maxY_, minPositiveY_) * 1.3);
+    fitBands();
 }
 
 }  // namespace skynnet::ui

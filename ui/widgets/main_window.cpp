@@ -122,6 +122,7 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     connect(project_, &ProjectController::pageRequested, this, &MainWindow::showPage);
     connect(session_, &TrainingSession::started, this, &MainWindow::updateStatus);
     connect(session_, &TrainingSession::finished, this, &MainWindow::updateStatus);
+    connect(session_, &TrainingSession::pausedChanged, this, &MainWindow::updateStatus);
     connect(session_, &TrainingSession::overallProgress, this, [this](double fraction, double) {
         runStatus_->setText(tr("Training %1%").arg(int(fraction * 100)));
     });
@@ -197,12 +198,7 @@ void MainWindow::buildMenus() {
         showPage(TrainPageIndex);
         trainPage_->startTraining();
     });
-    QAction* pause = train->addAction(tr("&Pause / Resume"));
-    pause->setShortcut(QKeySequence(Qt::Key_F6));
-    connect(pause, &QAction::triggered, this, [this] {
-        if (session_->paused()) session_->resume();
-        else session_->pause();
-    });
+    train->addAction(trainPage_->pauseAction());  // the page's own: its button and F6 show the same state
     QAction* stop = train->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("S&top"));
     stop->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
     connect(stop, &QAction::triggered, session_, &TrainingSession::stop);
@@ -241,7 +237,8 @@ void MainWindow::updateStatus() {
                                     .arg(data->size())
                                     .arg(QString::fromStdString(taskName(data->task)))
                               : tr("No data loaded"));
-    if (session_->running()) runStatus_->setText(tr("Training…"));
+    if (session_->paused()) runStatus_->setText(tr("Paused"));
+    else if (session_->running()) runStatus_->setText(tr("Training…"));
     else if (session_->results()) runStatus_->setText(tr("Last run complete"));
     else runStatus_->setText(tr("Ready"));
 }

@@ -1,5 +1,6 @@
 #include "ui/widgets/train_page.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -8,6 +9,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeySequence>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -33,21 +35,31 @@
 #include "ui/widgets/training_charts.h"
 
 namespace skynnet::ui {
+namespace {
+
+QString startToolTip() { return TrainPage::tr("Train the split plan's submodels in parallel, then the baseline (F5)"); }
+
+}  // namespace
 
 TrainPage::TrainPage(ProjectDocument* document, TrainingSession* session, AppSettings* settings, QWidget* parent)
     : QWidget(parent), document_(document), session_(session), settings_(settings) {
     buildUi();
     connect(document_, &ProjectDocument::trainSettingsChanged, this, &TrainPage::fromDocument);
-    connect(document_, &ProjectDocument::dataChanged, this, &TrainPage::updateButtons);
     for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged,
-                        &ProjectDocument::trainSettingsChanged})
+                        &ProjectDocument::trainSettingsChanged}) {
         connect(document_, signal, this, &TrainPage::updatePlanInfo);
+        connect(document_, signal, this, &TrainPage::inputsChanged);
+    }
 
     connect(session_, &TrainingSession::started, this, [this](int submodels, bool withBaseline) {
         error_->hide();
         progress_->setValue(0);
         remaining_->setText(tr("starting %n submodel(s)%1…", nullptr, submodels)
                                 .arg(withBaseline ? tr(" and the baseline") : QString()));
+        updateButtons();
+    });
+    connect(session_, &TrainingSession::pausedChanged, this, [this](bool paused) {
+        showPaused(paused);
         updateButtons();
     });
     connect(session_, &TrainingSession::overallProgress, this, [this](double fraction, double remaining) {
@@ -70,17 +82,25 @@ TrainPage::~TrainPage() = default;
 
 void TrainPage::buildUi() {
     start_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"));
-    start_->setToolTip(tr("Train the split plan's submodels in parallel, then the baseline (F5)"));
+    start_->setToolTip(startToolTip());
     pause_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause"));
-    pause_->setToolTip(tr("Pause every worker at its next batch boundary, or resume"));
+    pause_->setToolTip(tr("Pause every worker at its next batch boundary, or resume (F6)"));
+    // The session's pause state has this one action; the button and the Train menu show it.
+    pauseAction_ = new QAction(style()->standardIcon(QStyle::SP_MediaPause), tr("&Pause"), this);
+    pauseAction_->setCheckable(true);
+    pauseAction_->setShortcut(QKeySequence(Qt::Key_F6));
+    pauseAction_->setToolTip(pause_->toolTip());
+    addAction(pauseAction_);  // F6 on the page alone too; the window's menu adds the same action
     stop_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"));
     stop_->setToolTip(tr("Cancel the run: every worker stops at its next batch boundary"));
     connect(start_, &QPushButton::clicked, this, &TrainPage::startTraining);
-    connect(pause_, &QPushButton::clicked, this, [this] {
-        if (session_->paused()) session_->resume();
-        else session_->pause();
-        updateButtons();
+    connect(pauseAction_, &QAction::triggered, this, [this](bool pause) {
+        if (pause) session_->pause();
+        else session_->resume();
+        updateButtons();  // the session decides: a pause it refused leaves the action unchecked
     });
+    connect(pauseAction_, &QAction::changed, this, &TrainPage::syncPauseButton);
+    connect(pause_, &QPushButton::clicked, pauseAction_, &QAction::trigger);
     connect(stop_, &QPushButton::clicked, session_, &TrainingSession::stop);
 
     progress_ = new QProgressBar;
@@ -108,6 +128,11 @@ void TrainPage::buildUi() {
     error_->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
                                          " border-radius: 4px; padding: 6px; }"));
     error_->hide();
+    startReason_ = new QLabel;
+    startReason_->setObjectName(QStringLiteral("startReason"));
+    startReason_->setWordWrap(true);
+    startReason_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    startReason_->hide();
 
     epochs_ = new QSpinBox;
     epochs_->setRange(1, 10000);
@@ -197,12 +222,29 @@ void TrainPage::buildUi() {
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addWidget(startReason_);
     layout->addWidget(error_);
     layout->addWidget(split, 1);
     updateButtons();
 }
 
 QString TrainPage::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
+
+QString TrainPage::startReasonText() const { return startReason_->isHidden() ? QString() : startReason_->text(); }
+
+QString TrainPage::startBlocker() const {
+    if (!document_->hasData()) return tr("No data loaded: open a data file on the Data page first.");
+    const NetworkCheck check = checkNetwork(*document_);
+    if (!check.errors.isEmpty()) return tr("The network cannot be trained:\n%1").arg(check.errors.join(QLatin1Char('\n')));
+    if (const QString problem = session_->startProblem(); !problem.isEmpty()) return tr("Cannot start: %1").arg(problem);
+    return {};
+}
+
+void TrainPage::inputsChanged() {
+    // A banner spoke of the inputs as they were; what still stops a start is on the reason line.
+    error_->hide();
+    updateButtons();
+}
 
 void TrainPage::showError(const QString& text) {
     error_->setText(text);
@@ -240,17 +282,35 @@ void TrainPage::toDocument() {
 
 void TrainPage::updateButtons() {
     const bool running = session_->running();
-    start_->setEnabled(!running && document_->hasData());
-    pause_->setEnabled(running && !session_->runsInAnotherProcess());  // a process group has no batch boundary to pause at
+    const QString why = running ? QString() : startBlocker();
+    start_->setEnabled(!running && why.isEmpty());
+    start_->setToolTip(why.isEmpty() ? startToolTip() : why);
+    startReason_->setText(why);
+    startReason_->setVisible(!why.isEmpty());
+    // A process group has no batch boundary to pause at.
+    pauseAction_->setEnabled(running && !session_->runsInAnotherProcess());
+    pauseAction_->setChecked(session_->paused());
+    syncPauseButton();
     stop_->setEnabled(running);
     runOn_->setRunning(running);
     if (running) resumeOnHosts_->hide();
-    const bool paused = session_->paused();
-    pause_->setText(paused ? tr("Resume") : tr("Pause"));
-    pause_->setIcon(style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
     updateResumeRunButton();
     for (QWidget* w : std::initializer_list<QWidget*>{epochs_, batch_, optimizer_, learningRate_, threads_, baseline_})
         w->setEnabled(!running);
+}
+
+void TrainPage::syncPauseButton() {
+    const bool paused = pauseAction_->isChecked();
+    pause_->setEnabled(pauseAction_->isEnabled());
+    pause_->setText(paused ? tr("Resume") : tr("Pause"));
+    pause_->setIcon(style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+}
+
+void TrainPage::showPaused(bool paused) {
+    // The bar and the time remaining hold still while paused (the session sends no estimate then)
+    // and say why; on resume the session's next estimate replaces "Paused".
+    progress_->setFormat(paused ? tr("%p% (paused)") : QStringLiteral("%p%"));
+    if (paused) remaining_->setText(tr("Paused"));
 }
 
 void TrainPage::updatePlanInfo() {
@@ -274,11 +334,8 @@ void TrainPage::updatePlanInfo() {
 
 void TrainPage::startTraining() {
     if (session_->running()) return;
-    const NetworkCheck check = checkNetwork(*document_);
-    if (!check.errors.isEmpty()) {
-        showError(tr("The network cannot be trained:\n%1").arg(check.errors.join(QLatin1Char('\n'))));
-        return;
-    }
+    // F5 and the menu reach here with Start disabled: say why where it cannot be missed.
+    if (const QString why = startBlocker(); !why.isEmpty()) return showError(why);
     error_->hide();
     if (document_->trainSettings().runOn.onHosts) return startOnHosts(false);
     session_->start();  // planning errors come back through `failed`

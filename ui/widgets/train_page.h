@@ -4,6 +4,7 @@
 #include <QWidget>
 #include <memory>
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -35,6 +36,9 @@ public:
 
     QPushButton* startButton() const { return start_; }
     QPushButton* pauseButton() const { return pause_; }
+    // The one pause control (F6): checked while the run is paused. The button and the Train menu
+    // show this action, so all of them follow the session's pausedChanged together.
+    QAction* pauseAction() const { return pauseAction_; }
     QPushButton* stopButton() const { return stop_; }
     QPushButton* resumeRunButton() const { return resumeRun_; }
     QSpinBox* epochsBox() const { return epochs_; }
@@ -45,7 +49,12 @@ public:
     QTableView* epochTable() const { return epochTable_; }
     QPlainTextEdit* logView() const { return log_; }
     QProgressBar* progressBar() const { return progress_; }
+    QLabel* remainingLabel() const { return remaining_; }  // time remaining, "Paused", "done", ...
     QString errorText() const;  // the visible error banner's text; empty when hidden
+    // Why Start is disabled (no data, a network or split that cannot train, ...), as the line
+    // under the buttons and Start's tooltip say it; empty when it can start.
+    QString startBlocker() const;
+    QString startReasonText() const;  // the visible line's text; empty when hidden
     RunOnPanel* runOnPanel() const { return runOn_; }
     // Offered after a run on the hostfile's machines failed or was stopped: runs it again with --resume.
     QPushButton* resumeOnHostsButton() const { return resumeOnHosts_; }
@@ -63,6 +72,9 @@ private:
     void fromDocument();
     void toDocument();
     void updateButtons();
+    void inputsChanged();  // data, network, split or settings: banners about the old ones go
+    void syncPauseButton();
+    void showPaused(bool paused);
     void updatePlanInfo();
     QPushButton* buildResumeRunButton();
     void updateResumeRunButton();
@@ -80,6 +92,7 @@ private:
 
     QPushButton* start_ = nullptr;
     QPushButton* pause_ = nullptr;
+    QAction* pauseAction_ = nullptr;
     QPushButton* stop_ = nullptr;
     QPushButton* resumeRun_ = nullptr;
     QSpinBox* epochs_ = nullptr;
@@ -92,6 +105,7 @@ private:
     QLabel* remaining_ = nullptr;
     QLabel* planInfo_ = nullptr;
     QLabel* error_ = nullptr;
+    QLabel* startReason_ = nullptr;
     TrainingCharts* charts_ = nullptr;
     QTableView* epochTable_ = nullptr;
     QPlainTextEdit* log_ = nullptr;

@@ -11,6 +11,13 @@
 #include "ui/widgets/live_chart.h"
 
 namespace skynnet::ui {
+namespace {
+
+double overlap(const PauseInterval& p, double from, double to) {
+    return std::max(0.0, std::min(p.endSeconds, to) - std::max(p.startSeconds, from));
+}
+
+}  // namespace
 
 TrainingCharts::TrainingCharts(TrainingSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     loss_ = new LiveChart(tr("Training loss"), tr("epoch"), tr("loss"));
@@ -36,6 +43,18 @@ TrainingCharts::TrainingCharts(TrainingSession* session, QWidget* parent) : QWid
 
     connect(session_, &TrainingSession::started, this, &TrainingCharts::onStarted);
     connect(session_, &TrainingSession::progress, this, &TrainingCharts::onProgress);
+    pauseGrowth_.setInterval(500);
+    connect(&pauseGrowth_, &QTimer::timeout, this, &TrainingCharts::showPauses);
+    connect(session_, &TrainingSession::pausedChanged, this, [this](bool paused) {
+        if (paused) pauseGrowth_.start();
+        else pauseGrowth_.stop();
+        showPauses();
+    });
+}
+
+void TrainingCharts::showPauses() {
+    const std::vector<PauseInterval> pauses = session_->pauses();
+    for (LiveChart* c : {cpu_, memory_}) c->setPauses(pauses);
 }
 
 void TrainingCharts::onStarted(int submodels, bool withBaseline) {
@@ -50,6 +69,7 @@ void TrainingCharts::onStarted(int submodels, bool withBaseline) {
 }
 
 void TrainingCharts::onProgress(const QList<int>& changed, bool baselineChanged) {
+    showPauses();  // before the points after a pause, so their lines break across it
     const auto& snapshots = session_->submodels();
     for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->beginAppending();
     for (int i : changed)
@@ -77,6 +97,12 @@ void TrainingCharts::update(const ModelHistory& s) {
     if (!s.finished && b.batches > 0 && b.epoch > 0)
         loss_->append(id, b.epoch - 1 + double(b.batch) / b.batches, b.loss);
 
+    const std::vector<PauseInterval> pauses = session_->pauses();
+    const auto pausedBetween = [&pauses](double from, double to) {
+        double paused = 0;
+        for (const PauseInterval& p : pauses) paused += overlap(p, from, to);
+        return paused;
+    };
     for (; seen.resources < s.resources.size(); ++seen.resources) {
         const ResourceSample& r = s.resources[seen.resources];
         const double x = r.elapsedSeconds;  // the engine reports on the run's clock
@@ -90,9 +116,10 @@ void TrainingCharts::update(const ModelHistory& s) {
             continue;
         }
         // CPU seconds per wall second since the last point drawn: how many cores this model kept
-        // busy. Short gaps are merged (a rate over a few milliseconds is noise), except for the
-        // last sample of a finished model, so even a very short run draws its line.
-        const double dt = r.elapsedSeconds - seen.cpuAt;
+        // busy, while it was not paused. Short gaps are merged (a rate over a few milliseconds is
+        // noise), except for the last sample of a finished model, so even a very short run draws
+        // its line.
+        const double dt = r.elapsedSeconds - seen.cpuAt - pausedBetween(seen.cpuAt, r.elapsedSeconds);
         const bool last = s.finished && seen.resources + 1 == s.resources.size();
         if (dt >= 0.05 || (last && dt > 0)) {
             cpu_->append(id, x, (r.cpuSeconds - seen.cpuSeconds) / dt);

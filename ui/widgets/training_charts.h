@@ -1,8 +1,10 @@
 #pragma once
 // The four live charts of the Train page: training loss, validation metric, CPU use and memory,
 // one line per submodel plus the baseline. Fed from TrainingSession::progress by appending only
-// the epochs and resource samples that arrived since the last update.
+// the epochs and resource samples that arrived since the last update. The two charts over time
+// shade the run's pauses (growing while one goes on) and break their lines across them.
 #include <QElapsedTimer>
+#include <QTimer>
 #include <QWidget>
 #include <map>
 
@@ -31,6 +33,7 @@ public:
 private:
     void onStarted(int submodels, bool withBaseline);
     void onProgress(const QList<int>& changed, bool baselineChanged);
+    void showPauses();
     void update(const ModelHistory& snapshot);
 
     struct Seen {
@@ -46,6 +49,7 @@ private:
     LiveChart* memory_;
     QCheckBox* logScale_;
     std::map<int, Seen> seen_;
+    QTimer pauseGrowth_;  // while paused: the band of the pause going on widens with the clock
 };
 
 }  // namespace skynnet::ui
