@@ -435,8 +435,8 @@ private slots:
         QVERIFY(dialog);
         QTableWidget* t = dialog->figuresTable();
         QCOMPARE(t->columnCount(), 2);
-        QVERIFY(t->horizontalHeaderItem(0)->text().startsWith(QStringLiteral("Run 1 (")));
-        QVERIFY(t->horizontalHeaderItem(1)->text().startsWith(QStringLiteral("Run 2 (")));
+        QCOMPARE(t->horizontalHeaderItem(0)->text(), QStringLiteral("Run 1"));
+        QCOMPARE(t->horizontalHeaderItem(1)->text(), QStringLiteral("Run 2"));
         const auto row = [t](const QString& label) {
             for (int r = 0; r < t->rowCount(); ++r)
                 if (t->verticalHeaderItem(r)->text() == label) return r;
@@ -451,6 +451,7 @@ private slots:
         };
         expect(QStringLiteral("Strategy"), QStringLiteral("class-groups, N=3"), QStringLiteral("data-shards, N=2"));
         expect(QStringLiteral("Submodels"), QStringLiteral("3"), QStringLiteral("2"));
+        expect(QStringLiteral("Started"), runStartText(a), runStartText(b));
         expect(QStringLiteral("Combined model"), QStringLiteral("accuracy ") + formatMetric(a.results->combinedMetric),
                QStringLiteral("accuracy ") + formatMetric(b.results->combinedMetric));
         expect(QStringLiteral("Baseline"), QStringLiteral("accuracy ") + formatMetric(a.results->baselineMetric),

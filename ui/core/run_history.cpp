@@ -81,6 +81,13 @@ std::int64_t runBytes(const ProjectRun& run) {
     return bytes;
 }
 
+QString formatSize(std::int64_t bytes) {
+    if (bytes < 1000) return QStringLiteral("%1 B").arg(bytes);
+    if (bytes < 1000 * 1000) return QStringLiteral("%1 kB").arg(QString::number(double(bytes) / 1e3, 'g', 3));
+    if (bytes < 1000 * 1000 * 1000) return QStringLiteral("%1 MB").arg(QString::number(double(bytes) / 1e6, 'g', 3));
+    return QStringLiteral("%1 GB").arg(QString::number(double(bytes) / 1e9, 'g', 3));
+}
+
 QString isoUtc(const QDateTime& time) { return time.toUTC().toString(Qt::ISODate); }
 
 QString runStartText(const ProjectRun& run) {
@@ -131,7 +138,7 @@ std::vector<RunComparisonRow> compareRuns(const ProjectRun& a, const ProjectRun&
     });
     row(tr("Whole job wall time"), [](const ProjectRun& r) -> QString { return r.results ? secondsText(r.results->wallSeconds) : none(); });
     row(tr("Trained weights"), [](const ProjectRun& r) -> QString { return hasWeights(r) ? tr("kept") : tr("none"); });
-    row(tr("Size in the project"), [](const ProjectRun& r) -> QString { return megabytesText(runBytes(r)); });
+    row(tr("Size in the project"), [](const ProjectRun& r) -> QString { return formatSize(runBytes(r)); });
     row(tr("Settings"), [](const ProjectRun& r) -> QString { return r.settings ? tr("recorded") : tr("not recorded"); });
     return rows;
 }

@@ -30,6 +30,8 @@ QString outOfDateText(const QStringList& parts);
 bool hasWeights(const ProjectRun& run);
 // The bytes the run's float blocks take in a project file: weights, test outputs and plan rows.
 std::int64_t runBytes(const ProjectRun& run);
+// "420 B", "2.82 kB", "1.5 MB" (powers of 1000, 3 significant digits).
+QString formatSize(std::int64_t bytes);
 
 // A start time as a run records it (ISO 8601 UTC, seconds) and as the list shows it (local time,
 // "2026-12-01 22:14"; "not recorded" when the run has none).

@@ -68,7 +68,7 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     case Size: {
         const std::int64_t bytes = runBytes(run);
         if (role == SortRole) return qlonglong(bytes);
-        return formatMegabytes(bytes) + tr(" MB") + (hasWeights(run) ? tr(" with weights") : QString());
+        return formatSize(bytes) + (hasWeights(run) ? tr(" with weights") : QString());
     }
     case Matches:
         if (!run.settings) return stale.isEmpty() ? tr("settings not recorded") : tr("out of date (settings not recorded)");

@@ -239,9 +239,11 @@ void ResultsPage::refresh() {
         if (r->splitWallSeconds > 0) text += tr(" (%1x)").arg(wallBase / r->splitWallSeconds, 0, 'f', 2);
         text += QLatin1Char('.');
     }
-    if (!shownNote_.isEmpty())  // an earlier run stands in for one that did not complete
-        text = (unfinished_.isEmpty() ? shownNote_ : unfinished_.toHtmlEscaped() + QLatin1Char(' ') + shownNote_) +
-               QStringLiteral("<br>") + text;
+    if (!shownNote_.isEmpty()) {  // an earlier run stands in for one that did not complete
+        QString why = unfinished_.toHtmlEscaped();
+        if (!why.isEmpty()) why += why.endsWith(QLatin1Char('.')) ? QStringLiteral(" ") : QStringLiteral(". ");
+        text = why + shownNote_ + QStringLiteral("<br>") + text;
+    }
     headline_->setText(text);
 
     // Bar charts: combined, each submodel, baseline.

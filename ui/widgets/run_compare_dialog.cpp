@@ -27,6 +27,7 @@ RunCompareDialog::RunCompareDialog(const ProjectRun& first, const QString& first
     table_->setObjectName(QStringLiteral("runComparison"));
     table_->setHorizontalHeaderLabels({firstName, secondName});
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->setWordWrap(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     for (int i = 0; i < int(rows.size()); ++i) {
         const RunComparisonRow& r = rows[std::size_t(i)];
@@ -77,6 +78,10 @@ RunCompareDialog::RunCompareDialog(const ProjectRun& first, const QString& first
         s->attachAxis(y);
     }
     x->setRange(1, std::max(2.0, maxEpoch));
+    // Whole epochs only: at most about eight ticks, one epoch apart or a round multiple.
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(1);
+    x->setTickInterval(std::max(1.0, std::ceil((maxEpoch - 1) / 8)));
     if (lo <= hi) setNiceRange(y, std::min(0.0, lo), hi);
 
     auto* split = new QSplitter(Qt::Horizontal);
@@ -84,6 +89,7 @@ RunCompareDialog::RunCompareDialog(const ProjectRun& first, const QString& first
     split->addWidget(curves_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({480, 520});
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);

@@ -30,7 +30,7 @@ RunHistoryPanel::RunHistoryPanel(ProjectDocument* document, TrainingSession* ses
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setToolTip(tr("Every run of the project, newest first; the one shown is in bold"));
+    table_->setToolTip(tr("Every run of the project, newest first; in bold the one the Train page shows"));
     connect(table_, &QTableView::doubleClicked, this, [this] { openSelected(); });
 
     open_ = new QPushButton(tr("Open"));
@@ -106,8 +106,9 @@ RunCompareDialog* RunHistoryPanel::compareSelected() {
     const QList<int> runs = selectedRuns();
     if (runs.size() != 2) return nullptr;
     const auto& kept = document_->runs();
-    const auto name = [&](int i) { return tr("Run %1 (%2)").arg(i + 1).arg(runStartText(kept[std::size_t(i)])); };
-    auto* dialog = new RunCompareDialog(kept[std::size_t(runs[0])], name(runs[0]), kept[std::size_t(runs[1])], name(runs[1]), this);
+    const auto name = [](int i) { return tr("Run %1").arg(i + 1); };  // its start time is the first row
+    auto* dialog =
+        new RunCompareDialog(kept[std::size_t(runs[0])], name(runs[0]), kept[std::size_t(runs[1])], name(runs[1]), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     return dialog;
