@@ -26,7 +26,8 @@ RunCompareDialog::RunCompareDialog(const ProjectRun& first, const QString& first
     table_ = new QTableWidget(int(rows.size()), 2);
     table_->setObjectName(QStringLiteral("runComparison"));
     table_->setHorizontalHeaderLabels({firstName, secondName});
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     for (int i = 0; i < int(rows.size()); ++i) {
@@ -89,7 +90,7 @@ RunCompareDialog::RunCompareDialog(const ProjectRun& first, const QString& first
     split->addWidget(curves_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setSizes({480, 520});
+    split->setSizes({600, 400});
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
