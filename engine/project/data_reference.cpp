@@ -105,7 +105,7 @@ Json fileJson(const ProjectDataFile& f, const fs::path& projectDir) {
     return j;
 }
 
-ProjectDataFile fileFromJson(const JsonField& j, const std::string& projectDir) {
+ProjectDataFile fileFromJson(const JsonField& j, const std::string& projectDir, bool locate) {
     ProjectDataFile f;
     const std::string saved = j.at("path").asString();
     if (isBuiltin(saved)) {
@@ -115,7 +115,7 @@ ProjectDataFile fileFromJson(const JsonField& j, const std::string& projectDir) 
     f.path = j.value("absolutePath", saved);
     if (const auto fp = j.find("fingerprint"); fp && !fp->isNull())
         f.fingerprint = FileFingerprint{std::uint64_t(fp->at("size").asInt64()), hex64FromJson(fp->at("xxh64"))};
-    locateDataFile(f, saved, projectDir);
+    if (locate) locateDataFile(f, saved, projectDir);
     return f;
 }
 
@@ -267,10 +267,10 @@ Json toJson(const ProjectDataSource& d, const std::string& projectDir) {
     return j;
 }
 
-ProjectDataSource dataSourceFromJson(const JsonField& j, const std::string& projectDir) {
+ProjectDataSource dataSourceFromJson(const JsonField& j, const std::string& projectDir, bool locate) {
     ProjectDataSource d;
     for (const auto& [key, member] : dataFiles)
-        if (const auto f = j.find(key); f && !f->isNull()) d.*member = fileFromJson(*f, projectDir);
+        if (const auto f = j.find(key); f && !f->isNull()) d.*member = fileFromJson(*f, projectDir, locate);
     d.targetColumn = j.at("targetColumn").asString();
     if (const auto t = j.find("task"); t && !t->isNull()) {
         try {

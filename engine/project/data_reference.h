@@ -85,8 +85,9 @@ void locateDataFile(ProjectDataFile& file, const std::string& savedRelative, con
 DataFileStatus checkDataFile(const ProjectDataFile& file);
 
 // The "data" object of a project file; data files are written relative to projectDir and
-// absolute, and located again (with their status set) when read.
+// absolute, and located again (with their status set) when read. locate false reads the files
+// as saved (absolute paths, status Unchecked) without touching them: a run's record of its data.
 Json toJson(const ProjectDataSource& source, const std::string& projectDir);
-ProjectDataSource dataSourceFromJson(const JsonField& j, const std::string& projectDir);
+ProjectDataSource dataSourceFromJson(const JsonField& j, const std::string& projectDir, bool locate = true);
 
 }  // namespace skynnet

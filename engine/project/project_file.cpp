@@ -216,22 +216,6 @@ std::vector<PauseInterval> pausesFromJson(const JsonField& j) {
     return pauses;
 }
 
-Json toJson(const ProjectRun& run, BlockWriter& blocks, const std::string& field) {
-    if (run.submodels.size() != run.plan.submodels.size())
-        throw Error(field + ".submodels: " + std::to_string(run.submodels.size()) + " histories for the plan's " +
-                    std::to_string(run.plan.submodels.size()) + " submodels");
-    Json subs = Json::array();
-    for (const auto& h : run.submodels) subs.push_back(toJson(h));
-    Json j = Json::object({{"status", statusName(run.status)},
-                           {"message", run.message},
-                           {"plan", toJson(run.plan, blocks)},
-                           {"submodels", std::move(subs)}});
-    if (run.baseline) j["baseline"] = toJson(*run.baseline);
-    if (run.results) j["results"] = toJson(*run.results, run.plan, blocks, field + ".results");
-    if (!run.pauses.empty()) j["pauses"] = pausesJson(run.pauses);
-    return j;
-}
-
 Json runPlaceJson(const RunPlace& r) {
     return Json::object({{"hosts", r.onHosts}, {"hostfile", r.hostfile}, {"ranks", r.ranks}});
 }
@@ -248,7 +232,62 @@ RunPlace runPlaceFromJson(const JsonField& j) {
     return r;
 }
 
-ProjectRun runFromJson(const JsonField& j, BlockReader& blocks) {
+Json trainingJson(const ProjectTraining& t) {
+    return Json::object({{"config", toJson(t.config)},
+                         {"threadBudget", t.threadBudget},
+                         {"trainBaseline", t.trainBaseline},
+                         {"runOn", runPlaceJson(t.runOn)}});
+}
+
+ProjectTraining trainingFromJson(const JsonField& t) {
+    ProjectTraining training;
+    training.config = trainConfigFromJson(t.at("config"));
+    training.threadBudget = t.at("threadBudget").get<int>();
+    if (training.threadBudget < 0) t.at("threadBudget").fail("must not be negative");
+    training.trainBaseline = t.at("trainBaseline").asBool();
+    if (t.contains("runOn")) training.runOn = runPlaceFromJson(t.at("runOn"));
+    return training;
+}
+
+Json toJson(const RunSettings& s, const std::string& projectDir) {
+    return Json::object({{"data", toJson(s.data, projectDir)},
+                         {"network", toJson(s.network)},
+                         {"split", toJson(s.split)},
+                         {"training", trainingJson(s.training)}});
+}
+
+// The data as the run recorded it: not located again (that is the project's own data's business).
+RunSettings runSettingsFromJson(const JsonField& j, const std::string& projectDir) {
+    RunSettings s;
+    s.data = dataSourceFromJson(j.at("data"), projectDir, false);
+    s.network = networkSpecFromJson(j.at("network"));
+    s.split = splitOptionsFromJson(j.at("split"));
+    s.training = trainingFromJson(j.at("training"));
+    return s;
+}
+
+Json toJson(const ProjectRun& run, BlockWriter& blocks, const std::string& field, const std::string& projectDir) {
+    if (run.submodels.size() != run.plan.submodels.size())
+        throw Error(field + ".submodels: " + std::to_string(run.submodels.size()) + " histories for the plan's " +
+                    std::to_string(run.plan.submodels.size()) + " submodels");
+    Json subs = Json::array();
+    for (const auto& h : run.submodels) subs.push_back(toJson(h));
+    Json j = Json::object({{"status", statusName(run.status)},
+                           {"message", run.message},
+                           {"plan", toJson(run.plan, blocks)},
+                           {"submodels", std::move(subs)}});
+    if (run.baseline) j["baseline"] = toJson(*run.baseline);
+    if (run.results) j["results"] = toJson(*run.results, run.plan, blocks, field + ".results");
+    if (!run.pauses.empty()) j["pauses"] = pausesJson(run.pauses);
+    // The record: written only when there is one, so a run without it reads as before everywhere.
+    if (!run.id.empty()) j["id"] = run.id;
+    if (!run.startedAt.empty()) j["startedAt"] = run.startedAt;
+    if (run.settings) j["settings"] = toJson(*run.settings, projectDir);
+    if (!run.log.empty()) j["log"] = run.log;
+    return j;
+}
+
+ProjectRun runFromJson(const JsonField& j, BlockReader& blocks, const std::string& projectDir) {
     ProjectRun run;
     run.status = trainStatusFromJson(j.at("status"));
     run.message = j.at("message").asString();
@@ -261,6 +300,10 @@ ProjectRun runFromJson(const JsonField& j, BlockReader& blocks) {
     if (const auto b = j.find("baseline"); b && !b->isNull()) run.baseline = historyFromJson(*b);
     if (const auto r = j.find("results"); r && !r->isNull()) run.results = resultsFromJson(*r, run.plan, blocks);
     if (const auto p = j.find("pauses"); p && !p->isNull()) run.pauses = pausesFromJson(*p);
+    if (const auto id = j.find("id"); id && !id->isNull()) run.id = id->asString();
+    if (const auto at = j.find("startedAt"); at && !at->isNull()) run.startedAt = at->asString();
+    if (const auto s = j.find("settings"); s && !s->isNull()) run.settings = runSettingsFromJson(*s, projectDir);
+    if (const auto log = j.find("log"); log && !log->isNull()) run.log = log->asString();
     return run;
 }
 
@@ -288,17 +331,15 @@ void saveProject(const std::string& path, const ProjectData& p) {
     BlockWriter blocks;
     try {
         Json runs = Json::array();
+        const std::string dir = projectDirOf(path);
         for (std::size_t i = 0; i < p.runs.size(); ++i)
-            runs.push_back(toJson(p.runs[i], blocks, "runs[" + std::to_string(i) + "]"));
+            runs.push_back(toJson(p.runs[i], blocks, "runs[" + std::to_string(i) + "]", dir));
         header = Json::object({{"kind", "project"},
                                {"projectFormat", projectFormatVersion},
-                               {"data", toJson(p.data, projectDirOf(path))},
+                               {"data", toJson(p.data, dir)},
                                {"network", toJson(p.network)},
                                {"split", toJson(p.split)},
-                               {"training", Json::object({{"config", toJson(p.training.config)},
-                                                          {"threadBudget", p.training.threadBudget},
-                                                          {"trainBaseline", p.training.trainBaseline},
-                                                          {"runOn", runPlaceJson(p.training.runOn)}})},
+                               {"training", trainingJson(p.training)},
                                {"runs", std::move(runs)}});
         if (!p.extra.is_null()) header["extra"] = p.extra;
     } catch (const Error& e) {
@@ -324,16 +365,12 @@ ProjectData loadProject(const std::string& path) {
 
     ProjectData p;
     BlockReader blocks(std::move(file.blocks));
-    p.data = dataSourceFromJson(h.at("data"), projectDirOf(path));
+    const std::string dir = projectDirOf(path);
+    p.data = dataSourceFromJson(h.at("data"), dir);
     p.network = networkSpecFromJson(h.at("network"));
     p.split = splitOptionsFromJson(h.at("split"));
-    const JsonField& t = h.at("training");
-    p.training.config = trainConfigFromJson(t.at("config"));
-    p.training.threadBudget = t.at("threadBudget").get<int>();
-    if (p.training.threadBudget < 0) t.at("threadBudget").fail("must not be negative");
-    p.training.trainBaseline = t.at("trainBaseline").asBool();
-    if (t.contains("runOn")) p.training.runOn = runPlaceFromJson(t.at("runOn"));
-    for (const JsonField& run : h.at("runs").asArray()) p.runs.push_back(runFromJson(run, blocks));
+    p.training = trainingFromJson(h.at("training"));
+    for (const JsonField& run : h.at("runs").asArray()) p.runs.push_back(runFromJson(run, blocks, dir));
     p.extra = h.value("extra", Json());
     return p;
 }

@@ -11,7 +11,9 @@
 //    "runs":     [{"status", "message", "plan": SplitPlan (rows in index blocks),
 //                  "submodels": [history], "baseline": history, "results": {figures, test
 //                  outputs in blocks, "model": {loss, preprocessing, names, weight blocks},
-//                  "baselineWeightsBlock"}, "pauses": [{"startSeconds", "endSeconds"}]}],
+//                  "baselineWeightsBlock"}, "pauses": [{"startSeconds", "endSeconds"}],
+//                  optional "id", "startedAt", "log" and "settings":
+//                  {"data", "network", "split", "training"} as the project's own}],
 //    "extra":    free-form (the front end's own state)}
 // Data paths are stored relative to the project's folder and absolute (data_reference.h).
 #include <cstdint>
@@ -83,6 +85,15 @@ struct ProjectResults {
     std::optional<std::vector<float>> baselineWeights;  // plan.original's Network::flatWeights()
 };
 
+// What a run was made from: the project's settings when it started.
+struct RunSettings {
+    ProjectDataSource data;  // the files with their fingerprints when known (their status is not saved)
+    NetworkSpec network;
+    SplitOptions split;
+    ProjectTraining training;
+    bool operator==(const RunSettings&) const = default;
+};
+
 struct ProjectRun {
     TrainStatus status = TrainStatus::Completed;
     std::string message;
@@ -94,6 +105,12 @@ struct ProjectRun {
     // When the run was paused, oldest first, on the clock of its resource samples: the charts shade
     // them. Its durations already leave them out. Optional in the file ("pauses"): none before.
     std::vector<PauseInterval> pauses;
+
+    // The run's record, optional in the file: runs of projects written before it have none.
+    std::string id;                       // unique within its project
+    std::string startedAt;                // ISO 8601 UTC, "2026-12-01T21:14:03Z"; empty: not recorded
+    std::optional<RunSettings> settings;  // empty: not recorded
+    std::string log;                      // the run's log lines, each ending in '\n'
 };
 
 struct ProjectData {

@@ -226,7 +226,8 @@ private:
         QCOMPARE(w->settings()->recentProjects().value(0), project_);
         const ProjectData saved = loadProject(project_.toStdString());
         QCOMPARE(saved.runs.size(), std::size_t(2));
-        QVERIFY(saved.runs[0].results && !saved.runs[0].results->model);  // curves and figures only
+        // Every run keeps its trained weights (issue 12: a run's weights are dropped only on request).
+        QVERIFY(saved.runs[0].results && saved.runs[0].results->model && saved.runs[0].results->baselineWeights);
         QVERIFY(saved.runs[1].results && saved.runs[1].results->model && saved.runs[1].results->baselineWeights);
         QVERIFY(w->close());
         QCOMPARE(a.unsavedAsked, 0);  // saved: nothing to ask

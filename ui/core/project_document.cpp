@@ -3,6 +3,7 @@
 #include "data/partition.h"
 
 #include <QUndoStack>
+#include <algorithm>
 
 #include "core/error.h"
 #include "losses/task_losses.h"
@@ -194,7 +195,7 @@ void ProjectDocument::restore(const ProjectDataSource& settings, std::shared_ptr
 
 void ProjectDocument::reset() {
     setFilePath(QString());
-    earlierRuns_.clear();
+    setRuns({});
     NetworkSpec network;
     network.layers = defaultLayers(0);
     SplitOptions split;
@@ -281,15 +282,58 @@ void ProjectDocument::emitModifiedIfChanged() {
     emit modifiedChanged(modified);
 }
 
-void ProjectDocument::archiveRun(ProjectRun run) {
-    if (run.results) {  // kept for the curves and figures; only the shown run keeps weights and outputs
-        run.results->model.reset();
-        run.results->baselineWeights.reset();
-        run.results->combinedTestOutput = Matrix();
-        run.results->baselineTestOutput = Matrix();
-        run.results->testTargets = Matrix();
+std::vector<ProjectRun> ProjectDocument::earlierRuns() const {
+    std::vector<ProjectRun> out;
+    for (std::size_t i = 0; i < runs_.size(); ++i)
+        if (int(i) != shownRun_) out.push_back(runs_[i]);
+    return out;
+}
+
+void ProjectDocument::setRuns(std::vector<ProjectRun> runs) {
+    runs_ = std::move(runs);
+    shownRun_ = -1;
+    shownPlan_.reset();
+    emit runsChanged();
+}
+
+void ProjectDocument::addRun(ProjectRun run, std::shared_ptr<const SplitPlan> sessionPlan) {
+    if (run.id.empty()) {
+        // Unique among the runs already kept, whatever ids an opened project brought.
+        auto taken = [this](const std::string& id) {
+            return std::any_of(runs_.begin(), runs_.end(), [&](const ProjectRun& r) { return r.id == id; });
+        };
+        do run.id = "run-" + std::to_string(nextRunNumber_++);
+        while (taken(run.id));
     }
-    earlierRuns_.push_back(std::move(run));
+    runs_.push_back(std::move(run));
+    shownRun_ = int(runs_.size()) - 1;
+    shownPlan_ = sessionPlan;
+    emit runsChanged();
+}
+
+bool ProjectDocument::dropRunWeights(int index) {
+    if (index < 0 || std::size_t(index) >= runs_.size() || !runs_[std::size_t(index)].results) return false;
+    ProjectResults& r = *runs_[std::size_t(index)].results;
+    if (!r.model && !r.baselineWeights) return false;
+    r.model.reset();
+    r.baselineWeights.reset();
+    markModified();
+    emit runsChanged();
+    return true;
+}
+
+const ProjectRun* ProjectDocument::shownRunRecord() const {
+    return shownRun_ >= 0 && std::size_t(shownRun_) < runs_.size() ? &runs_[std::size_t(shownRun_)] : nullptr;
+}
+
+bool ProjectDocument::showsSessionRun(const std::shared_ptr<const SplitPlan>& sessionPlan) const {
+    return sessionPlan && shownRun_ >= 0 && shownPlan_.lock() == sessionPlan;
+}
+
+void ProjectDocument::setShownRun(int index, std::shared_ptr<const SplitPlan> sessionPlan) {
+    shownRun_ = index >= 0 && std::size_t(index) < runs_.size() ? index : -1;
+    shownPlan_ = shownRun_ >= 0 ? sessionPlan : nullptr;
+    emit shownRunChanged();
 }
 
 const SplitIndices& ProjectDocument::splitIndicesOfData() const {

@@ -1,6 +1,6 @@
 #pragma once
 // The open project as the pages edit it: data settings and the loaded dataset, the network, the
-// split options and the training settings, the runs before the session's, and the project file.
+// split options and the training settings, the kept runs, and the project file.
 // Every change goes through a setter that emits the matching signal; the pages' edits go through
 // the edit* functions, which wrap them in QUndoCommands on the document's undo stack (Tiled's way).
 // Lives on the GUI thread.
@@ -123,11 +123,28 @@ public:
     // running on a worker).
     std::shared_ptr<FingerprintCache> fingerprints() const { return fingerprints_; }
 
-    // Runs before the one the session shows, kept for their curves and figures (oldest first);
-    // archiveRun drops their weights and test outputs, which only the shown run needs.
-    const std::vector<ProjectRun>& earlierRuns() const { return earlierRuns_; }
-    void setEarlierRuns(std::vector<ProjectRun> runs) { earlierRuns_ = std::move(runs); }
-    void archiveRun(ProjectRun run);
+    // Every kept run, oldest first, each with what it was made from, its curves, figures, log and
+    // (unless dropped) trained weights. A run is known by its index: runs are only ever added.
+    const std::vector<ProjectRun>& runs() const { return runs_; }
+    // The kept runs other than the shown one.
+    std::vector<ProjectRun> earlierRuns() const;
+    // The runs of an opened project (none shown yet); emits runsChanged.
+    void setRuns(std::vector<ProjectRun> runs);
+    // A finished run of the session, which shows it (sessionPlan: the session's plan() now).
+    // Gives it an id when it has none. Emits runsChanged, not shownRunChanged: its views have
+    // followed the run as it trained.
+    void addRun(ProjectRun run, std::shared_ptr<const SplitPlan> sessionPlan);
+    // Drops the trained weights of run `index` (the curves, figures and test outputs stay); the
+    // project file shrinks at the next save. False when it has none.
+    bool dropRunWeights(int index);
+    // The kept run the session shows (-1: none, or a run the document does not keep), and
+    // whether the session's run with plan `sessionPlan` is that run, so a save does not write it
+    // twice. The plan is held weakly: a plan the session has replaced never matches.
+    int shownRun() const { return shownRun_; }
+    const ProjectRun* shownRunRecord() const;
+    bool showsSessionRun(const std::shared_ptr<const SplitPlan>& sessionPlan) const;
+    // After the session adopted run `index` (its plan() now sessionPlan); emits shownRunChanged.
+    void setShownRun(int index, std::shared_ptr<const SplitPlan> sessionPlan);
 
 signals:
     void dataChanged();
@@ -136,6 +153,8 @@ signals:
     void trainSettingsChanged();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);
+    void runsChanged();
+    void shownRunChanged();  // the session shows another kept run (opened from the list or a file)
 
 private:
     // setData's work without touching the undo history or the modified state.
@@ -169,7 +188,10 @@ private:
     std::shared_ptr<FingerprintCache> fingerprints_;
     bool changedOutsideUndo_ = false;
     bool lastModified_ = false;  // what modifiedChanged last said
-    std::vector<ProjectRun> earlierRuns_;
+    std::vector<ProjectRun> runs_;
+    int shownRun_ = -1;
+    std::weak_ptr<const SplitPlan> shownPlan_;
+    int nextRunNumber_ = 1;  // for ids of runs added in this session
 };
 
 }  // namespace skynnet::ui

@@ -1,5 +1,7 @@
 #include "ui/core/project_io.h"
 
+#include <map>
+
 #include "core/error.h"
 #include "model/network.h"
 #include "project/data_reference.h"
@@ -22,21 +24,43 @@ ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingS
     p.network = document.network();
     p.split = document.splitOptions();
     p.training = document.trainSettings();
-    p.runs = document.earlierRuns();
-    if (auto run = session.lastRun()) p.runs.push_back(std::move(*run));
+    p.runs = document.runs();
+    // A run the document does not keep (a session without a RunRecorder) is saved as before.
+    if (!document.showsSessionRun(session.plan()))
+        if (auto run = session.lastRun()) p.runs.push_back(std::move(*run));
     p.extra = extra;
     return s;
 }
 
+void fingerprintRunData(std::vector<ProjectRun>& runs, FingerprintCache& fingerprints) {
+    // Once per path and call: an image folder is hashed whole on every dataFile().
+    std::map<std::string, std::optional<FileFingerprint>> taken;
+    for (ProjectRun& run : runs) {
+        if (!run.settings) continue;
+        ProjectDataSource& d = run.settings->data;
+        // Only files still to be fingerprinted: one the run recorded keeps the content it ran on.
+        for (ProjectDataFile* f : {&d.train, &d.trainLabels, &d.test, &d.testLabels}) {
+            if (f->fingerprint || f->path.empty()) continue;
+            auto known = taken.find(f->path);
+            if (known == taken.end())
+                known = taken.emplace(f->path, fingerprints.dataFile(QString::fromStdString(f->path)).fingerprint).first;
+            f->fingerprint = known->second;
+        }
+    }
+}
+
 void writeProjectSnapshot(const QString& path, ProjectSnapshot snapshot) {
     FingerprintCache unshared;  // a snapshot made without a document: every file is hashed
-    snapshot.project.data = withFingerprints(snapshot.data, snapshot.fingerprints ? *snapshot.fingerprints : unshared);
+    FingerprintCache& fingerprints = snapshot.fingerprints ? *snapshot.fingerprints : unshared;
+    snapshot.project.data = withFingerprints(snapshot.data, fingerprints);
+    fingerprintRunData(snapshot.project.runs, fingerprints);
     saveProject(path.toStdString(), snapshot.project);
 }
 
 ProjectData captureProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
     ProjectSnapshot s = snapshotProject(document, session, extra);
     s.project.data = withFingerprints(s.data, *s.fingerprints);
+    fingerprintRunData(s.project.runs, *s.fingerprints);
     return std::move(s.project);
 }
 
@@ -95,17 +119,29 @@ void applyProjectDocument(ProjectDocument& document, const TrainingSession& sess
     document.setFilePath(QString());  // restoring is not an edit of the previous file
     document.restore(project.data, opened.data.train, opened.data.test, project.network, project.split, project.training);
     if (opened.prepared) document.adoptPrepared(std::move(opened.prepared), document.dataRevision());
-    std::vector<ProjectRun> earlier(project.runs.begin(), project.runs.end() - (project.runs.empty() ? 0 : 1));
-    document.setEarlierRuns({});
-    for (ProjectRun& r : earlier) document.archiveRun(std::move(r));
+    document.setRuns(project.runs);  // the last one is shown by applyProjectRun
 }
 
 void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath) {
     if (session.running()) throw Error("cannot open a project while training runs");
-    if (!opened.project.runs.empty()) session.adoptRun(std::move(opened.project.runs.back()));
-    else session.clearRun();
+    if (!opened.project.runs.empty()) {
+        const int last = int(document.runs().size()) - 1;
+        session.adoptRun(std::move(opened.project.runs.back()));
+        document.setShownRun(last, session.plan());
+    } else {
+        session.clearRun();
+    }
     document.setFilePath(filePath);
     document.setClean();  // after adoptRun: a shown run's results mark the document modified
+}
+
+bool showKeptRun(ProjectDocument& document, TrainingSession& session, int index) {
+    if (session.running() || index < 0 || std::size_t(index) >= document.runs().size()) return false;
+    const bool wasModified = document.isModified();
+    if (!session.adoptRun(document.runs()[std::size_t(index)])) return false;
+    document.setShownRun(index, session.plan());
+    if (!wasModified) document.setClean();  // a shown run's results mark the document modified
+    return true;
 }
 
 void applyProject(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath) {

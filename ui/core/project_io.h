@@ -26,10 +26,14 @@ struct ProjectSnapshot {
     std::shared_ptr<FingerprintCache> fingerprints;  // the document's
     ProjectData project;  // data reference empty until writeProjectSnapshot
 };
-// Network, split, training, the earlier runs and the session's run with its weights (copies of
+// Network, split, training, the document's kept runs (and the session's run if it is not one of
+// them) with their weights (copies of
 // values the document and the session hold in the project file's own types), and `extra`
 // (front-end state). GUI thread.
 ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra = {});
+// The runs' records of their data files get the fingerprints they lack (a run records its
+// settings when it starts, before anything was hashed), from the cache; any thread.
+void fingerprintRunData(std::vector<ProjectRun>& runs, FingerprintCache& fingerprints);
 // Fingerprints the data files (cached) and writes the project atomically; any thread. Throws
 // skynnet::Error naming the path.
 void writeProjectSnapshot(const QString& path, ProjectSnapshot snapshot);
@@ -62,6 +66,10 @@ void applyProject(ProjectDocument& document, TrainingSession& session, OpenedPro
 // run, the file path and the clean state. Throws Error when training runs.
 void applyProjectDocument(ProjectDocument& document, const TrainingSession& session, OpenedProject& opened);
 void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath);
+// Shows the document's kept run `index` in the session (Results, and Train's curves and log),
+// as a reopened project shows its last: false (nothing changes) while training runs or for an
+// index out of range. Showing another run is no change to save.
+bool showKeptRun(ProjectDocument& document, TrainingSession& session, int index);
 // openProjectData's work with `data` already loaded, then applyProject, on the calling thread.
 // Throws Error (before changing anything) when the last run's weights do not fit its plan.
 void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project, const LoadedData* data,

@@ -20,6 +20,7 @@
 #include "ui/core/autosave.h"
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
+#include "ui/core/run_recorder.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/session_guard.h"
@@ -138,10 +139,8 @@ ProjectController::ProjectController(const Collaborators& with, QObject* parent)
     window_->addPermanentStatusWidget(openBusy_);
 
     createActions();
-    // A new run replaces the session's last one: keep the old one's curves in the project.
-    connect(session, &TrainingSession::aboutToReplaceRun, this, [doc, session] {
-        if (auto run = session->lastRun(false)) doc->archiveRun(std::move(*run));
-    });
+    // Every run the session trains is kept in the project, with its settings, log and weights.
+    recorder_ = new RunRecorder(doc, session, this);
     // A trained model is worth a question before it is thrown away; a stopped run is not.
     connect(session, &TrainingSession::finished, this, [doc, session](TrainStatus status) {
         if ((status == TrainStatus::Completed || status == TrainStatus::EarlyStopped) && session->results()) doc->markModified();

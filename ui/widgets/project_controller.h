@@ -25,6 +25,7 @@ namespace skynnet::ui {
 class AppSettings;
 class Autosave;
 class ProjectDocument;
+class RunRecorder;
 class TrainingSession;
 struct LoadedData;
 struct OpenedProject;
@@ -60,6 +61,7 @@ public:
 
     Prompts& prompts() { return prompts_; }
     Autosave* autosave() const { return autosave_; }
+    RunRecorder* runRecorder() const { return recorder_; }
     QMenu* recentMenu() const { return recentMenu_; }
     QAction* newAction() const { return new_; }
     QAction* openAction() const { return open_; }
@@ -124,6 +126,7 @@ private:
     ProjectResultsView* resultsPage_;
     Prompts prompts_;
     Autosave* autosave_;
+    RunRecorder* recorder_;
     quint64 openGeneration_ = 0;
     bool opening_ = false, lastOpenOk_ = false;
     QProgressBar* openBusy_ = nullptr;  // in the status bar while a project opens

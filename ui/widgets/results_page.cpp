@@ -18,11 +18,13 @@
 #include "train/metrics.h"
 #include "ui/core/comparison_table_model.h"
 #include "ui/core/formatting.h"
+#include "ui/core/run_history.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/class_metrics_model.h"
 #include "ui/widgets/confusion_matrix_widget.h"
 #include "ui/widgets/format.h"
+#include "ui/widgets/run_history_panel.h"
 
 namespace skynnet::ui {
 namespace {
@@ -46,8 +48,16 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     headline_->setWordWrap(true);
     headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    outOfDate_ = new QLabel;
+    outOfDate_->setObjectName(QStringLiteral("resultsOutOfDate"));
+    outOfDate_->setWordWrap(true);
+    outOfDate_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #6b4a00; border: 1px solid #e0c070;"
+                                             " border-radius: 4px; padding: 4px; }"));
+    outOfDate_->hide();
+
     comparison_ = new QTableView;
-    comparison_->setModel(new ComparisonTableModel(session_, this));
+    comparisonModel_ = new ComparisonTableModel(nullptr, this);  // fed by refresh(): the run on show
+    comparison_->setModel(comparisonModel_);
     comparison_->setAlternatingRowColors(true);
     comparison_->verticalHeader()->hide();
     comparison_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -105,16 +115,87 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     split->setStretchFactor(1, 2);
     split->setSizes({880, 440});  // scaled to the real width on first show
 
+    runs_ = new RunHistoryPanel(session_->document(), session_);
+    auto* content = new QSplitter(Qt::Vertical);
+    content->addWidget(split);
+    content->addWidget(runs_);
+    content->setStretchFactor(0, 4);
+    content->setStretchFactor(1, 1);
+
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(headline_);
-    layout->addWidget(split, 1);
+    layout->addWidget(outOfDate_);
+    layout->addWidget(content, 1);
 
-    connect(session_, &TrainingSession::started, this, [this] { clear(tr("Training… results appear when the run completes.")); });
-    connect(session_, &TrainingSession::finished, this, [this](TrainStatus status, const QString& message) {
-        if (status == TrainStatus::Completed || status == TrainStatus::EarlyStopped) refresh();
-        else clear(tr("The last run did not complete (%1): %2").arg(QString::fromStdString(statusName(status)), message));
+    connect(session_, &TrainingSession::started, this, [this] {
+        unfinished_.clear();
+        shownResults_.reset();
+        shownPlan_.reset();
+        shownIndex_ = -1;
+        comparisonModel_->setResults(nullptr, nullptr);
+        clear(tr("Training… results appear when the run completes."));
+        updateOutOfDate();
     });
+    connect(session_, &TrainingSession::finished, this, [this](TrainStatus status, const QString& message) {
+        const bool completed = status == TrainStatus::Completed || status == TrainStatus::EarlyStopped;
+        unfinished_ = completed || !session_->plan()
+                          ? QString()
+                          : tr("The last run did not complete (%1): %2").arg(QString::fromStdString(statusName(status)), message);
+        refresh();
+    });
+    if (ProjectDocument* doc = session_->document()) {
+        for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged,
+                            &ProjectDocument::splitOptionsChanged})
+            connect(doc, signal, this, &ResultsPage::updateOutOfDate);
+        // A run is kept, or a kept one shown, after the session said finished: its record decides
+        // which run this is and the out-of-date line.
+        for (auto signal : {&ProjectDocument::runsChanged, &ProjectDocument::shownRunChanged})
+            connect(doc, signal, this, [this] {
+                if (!session_->running()) refresh();
+            });
+    }
     clear(tr("No results yet: train on the Train page, then compare the combined model with its submodels and the baseline here."));
+}
+
+QString ResultsPage::outOfDateText() const { return outOfDate_->isHidden() ? QString() : outOfDate_->text(); }
+
+void ResultsPage::chooseShownRun() {
+    shownResults_ = session_->results();
+    shownPlan_ = session_->plan();
+    shownIndex_ = -1;
+    shownNote_.clear();
+    const ProjectDocument* doc = session_->document();
+    if (!doc || session_->running()) {
+        if (session_->running()) shownResults_.reset();
+        return;
+    }
+    if (shownResults_ && shownPlan_) {
+        if (doc->showsSessionRun(shownPlan_)) shownIndex_ = doc->shownRun();
+        return;
+    }
+    const auto& runs = doc->runs();
+    for (int i = int(runs.size()) - 1; i >= 0; --i) {
+        const ProjectRun& run = runs[std::size_t(i)];
+        if (!run.results) continue;
+        ProjectResults figures = *run.results;
+        figures.model.reset();  // the page shows figures, never the weights
+        figures.baselineWeights.reset();
+        shownResults_ = std::make_shared<const ProjectResults>(std::move(figures));
+        shownPlan_ = std::make_shared<const SplitPlan>(run.plan);
+        shownIndex_ = i;
+        shownNote_ = tr("Showing the last completed run, started %1.").arg(runStartText(run));
+        return;
+    }
+    shownResults_.reset();
+    shownPlan_.reset();
+}
+
+void ResultsPage::updateOutOfDate() {
+    const ProjectDocument* doc = session_->document();
+    const bool known = doc && !session_->running() && shownIndex_ >= 0 && std::size_t(shownIndex_) < doc->runs().size();
+    const QString text = known ? ui::outOfDateText(outOfDateParts(doc->runs()[std::size_t(shownIndex_)], *doc)) : QString();
+    outOfDate_->setText(text);
+    outOfDate_->setVisible(!text.isEmpty());
 }
 
 QString ResultsPage::combinedMetricText() const { return hasResults_ ? metricText_ : QString(); }
@@ -132,10 +213,14 @@ void ResultsPage::clear(const QString& why) {
 }
 
 void ResultsPage::refresh() {
-    const auto r = session_->results();
-    const auto plan = session_->plan();
+    chooseShownRun();
+    comparisonModel_->setResults(shownResults_, shownPlan_);
+    updateOutOfDate();
+    const auto r = shownResults_;
+    const auto plan = shownPlan_;
     if (!r || !plan) {
-        clear(tr("No results yet."));
+        if (session_->running()) clear(tr("Training… results appear when the run completes."));
+        else clear(unfinished_.isEmpty() ? tr("No results yet.") : unfinished_);
         return;
     }
     hasResults_ = true;
@@ -153,6 +238,11 @@ void ResultsPage::refresh() {
                     .arg(metric, formatMetric(r->baselineMetric), formatDuration(r->splitWallSeconds), formatDuration(wallBase));
         if (r->splitWallSeconds > 0) text += tr(" (%1x)").arg(wallBase / r->splitWallSeconds, 0, 'f', 2);
         text += QLatin1Char('.');
+    }
+    if (!shownNote_.isEmpty()) {  // an earlier run stands in for one that did not complete
+        QString why = unfinished_.toHtmlEscaped();
+        if (!why.isEmpty()) why += why.endsWith(QLatin1Char('.')) ? QStringLiteral(" ") : QStringLiteral(". ");
+        text = why + shownNote_ + QStringLiteral("<br>") + text;
     }
     headline_->setText(text);
 
@@ -189,8 +279,8 @@ void ResultsPage::refresh() {
 }
 
 void ResultsPage::showErrors() {
-    const auto r = session_->results();
-    const auto plan = session_->plan();
+    const auto r = shownResults_;
+    const auto plan = shownPlan_;
     if (!r || !plan || !hasResults_) return;
     const bool baseline = modelChoice_->currentIndex() == 1 && r->baseline;
     const Matrix& output = baseline ? r->baselineTestOutput : r->combinedTestOutput;

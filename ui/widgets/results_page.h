@@ -2,8 +2,10 @@
 // Page 5, Results: the combined model against each submodel and the baseline (table and bar
 // charts of metric, wall time, CPU seconds and peak memory), then how the combined model errs:
 // a confusion-matrix heat map and per-class precision/recall for classes, predicted-against-true
-// for regression.
+// for regression. Below them the project's runs (RunHistoryPanel). A stopped or failed run leaves
+// the last completed result on show, and a run that no longer matches the project says so.
 #include <QWidget>
+#include <memory>
 
 #include "ui/widgets/project_views.h"
 
@@ -15,9 +17,16 @@ class QChartView;
 class QScatterSeries;
 class QLineSeries;
 
+namespace skynnet {
+struct ProjectResults;
+struct SplitPlan;
+}
+
 namespace skynnet::ui {
 
 class BarChart;
+class ComparisonTableModel;
+class RunHistoryPanel;
 class ClassMetricsModel;
 class ConfusionMatrixWidget;
 class TrainingSession;
@@ -42,14 +51,32 @@ public:
 
     void refresh() override;  // from the session's last results; called when a run completes
 
+    RunHistoryPanel* runHistory() const { return runs_; }
+    // The line above the results saying the run shown is out of date; empty when hidden.
+    QString outOfDateText() const;
+    // The kept run (index into ProjectDocument::runs()) whose results are shown; -1 when none or
+    // a run the document does not keep.
+    int shownRunIndex() const { return shownIndex_; }
+
 private:
+    // The run on show: the session's when it completed, else the newest kept run that did.
+    void chooseShownRun();
+    void updateOutOfDate();
     void clear(const QString& why);
     void showErrors();  // confusion matrix / scatter for the model chosen in modelChoice_
 
     TrainingSession* session_;
+    std::shared_ptr<const ProjectResults> shownResults_;
+    std::shared_ptr<const SplitPlan> shownPlan_;
+    int shownIndex_ = -1;
+    QString shownNote_;  // why an earlier run is shown instead of the session's
+    QString unfinished_;  // how the session's last run ended when it did not complete
     bool hasResults_ = false;
     QString metricText_;
     QLabel* headline_;
+    QLabel* outOfDate_;
+    RunHistoryPanel* runs_;
+    ComparisonTableModel* comparisonModel_;
     QTableView* comparison_;
     BarChart* metricChart_;
     BarChart* wallChart_;

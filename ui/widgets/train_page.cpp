@@ -66,9 +66,7 @@ TrainPage::TrainPage(ProjectDocument* document, TrainingSession* session, AppSet
         progress_->setValue(int(fraction * 1000));
         remaining_->setText(remaining >= 0 ? tr("about %1 left").arg(formatDuration(remaining)) : tr("estimating…"));
     });
-    connect(session_, &TrainingSession::logMessage, this, [this](const QString& line) {
-        log_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss  ")) + line);
-    });
+    connect(session_, &TrainingSession::logMessage, this, &TrainPage::appendLog);
     connect(session_, &TrainingSession::finished, this, &TrainPage::onFinished);
     connect(session_, &TrainingSession::failed, this, [this](const QString& message) {
         showError(tr("Training could not start: %1").arg(message));
@@ -188,13 +186,10 @@ void TrainPage::buildUi() {
     epochTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     epochTable_->setAlternatingRowColors(true);
     connect(epochTable_->model(), &QAbstractItemModel::rowsInserted, epochTable_, &QTableView::scrollToBottom);
-    log_ = new QPlainTextEdit;
-    log_->setReadOnly(true);
-    log_->setMaximumBlockCount(5000);
-    log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     auto* bottom = new QTabWidget;
     bottom->addTab(epochTable_, tr("Epochs"));
-    bottom->addTab(log_, tr("Log"));
+    bottom->addTab(buildLog(), tr("Log"));
+    bottom->setCornerWidget(saveLog_, Qt::TopRightCorner);
 
     auto* side = new QWidget;
     auto* sideLayout = new QVBoxLayout(side);
@@ -224,6 +219,7 @@ void TrainPage::buildUi() {
     layout->addLayout(bar);
     layout->addWidget(startReason_);
     layout->addWidget(error_);
+    layout->addWidget(buildOutOfDateLine());
     layout->addWidget(split, 1);
     updateButtons();
 }

@@ -59,6 +59,14 @@ public:
     // Offered after a run on the hostfile's machines failed or was stopped: runs it again with --resume.
     QPushButton* resumeOnHostsButton() const { return resumeOnHosts_; }
 
+    // The log and the run's record (train_page_history.cpp): Save Log… writes the log view as a
+    // text file; the line above the page says when the run shown is out of date.
+    QPushButton* saveLogButton() const { return saveLog_; }
+    // Writes the log view's text to `path` (atomically); false with the reason in *error.
+    bool saveLogTo(const QString& path, QString* error = nullptr) const;
+    void saveLog();  // asks where, then saveLogTo; a failure shows in the error banner
+    QString outOfDateText() const;  // empty when the line is hidden
+
     // What the Start button does: checks the network, then starts the session.
     void startTraining();
     // What Resume run does: continues the stopped run from its checkpoints.
@@ -84,6 +92,12 @@ private:
     QWidget* buildRunOn();
     void startOnHosts(bool resume);
     void offerResumeOnHosts(TrainStatus status);
+    // The log and the shown run's record (train_page_history.cpp).
+    QWidget* buildLog();
+    QLabel* buildOutOfDateLine();
+    void appendLog(const QString& line);
+    void showRunLog();  // a kept run is shown: its log replaces the view's
+    void updateOutOfDate();
 
     ProjectDocument* document_;
     TrainingSession* session_;
@@ -109,6 +123,8 @@ private:
     TrainingCharts* charts_ = nullptr;
     QTableView* epochTable_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
+    QPushButton* saveLog_ = nullptr;
+    QLabel* outOfDate_ = nullptr;
     RunOnPanel* runOn_ = nullptr;
     QPushButton* resumeOnHosts_ = nullptr;
     std::unique_ptr<QTemporaryDir> hostRunDir_;  // the project copy of the last run on the hosts (and its checkpoints)
