@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds Release, and launches Skynnet on its example project
 # (Fashion-MNIST, split into 3 submodels). Without a display it trains the same example with the
-# command-line tool and prints the result. Extra arguments go to the application.
+# command-line tool and prints the result. Arguments go to the application instead of the example
+# (e.g. a project or data file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ -n "${QT_QPA_PLATFORM:-}" ]; then
+  # The app itself starts on its start page; the example is asked for here.
+  [ $# -gt 0 ] || set -- --example fashion-mnist
   exec build/app/gui/skynnet "$@"
 fi
 echo "No display: training the example with skynnet-cli instead of opening the window." >&2

@@ -45,7 +45,7 @@ const char* const usage =
     "Other options: --help, --version.\n"
     "\n"
     "Example, offline:\n"
-    "  skynnet-cli train --data builtin:spirals --layers dense:64:relu,dense:64:relu --epochs 50 --save spirals.skynnet\n"
+    "  skynnet-cli train --data builtin:spirals --layers dense:64:relu,dense:64:relu --epochs 50 --save spirals.skym\n"
     "  skynnet-cli plan --data builtin:blobs:classes=10 --layers dense:64:relu --submodels 3\n"
     "\n"
     "Exit status: 0 success, 1 bad data, model or file, 2 bad command line, 130 interrupted.\n";

@@ -19,7 +19,7 @@ struct LoadedModel {
     bool combined() const { return !saved.fromSingleFile; }
 };
 
-// Throws Error naming the path ("model.skynnet is not a Skynnet model file", ...).
+// Throws Error naming the path ("model.skym is not a Skynnet model file", ...).
 LoadedModel loadTrainedModel(const std::string& path);
 // The model's outputs for every row of `data` (raw features, laid out like the model's): class
 // probabilities, a binary model's one sigmoid column, or regression values.

@@ -26,8 +26,7 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("Train neural networks by the Skynnet split method."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption data(QStringLiteral("data"), QStringLiteral("Open this data file (CSV/TSV, IDX, an image folder, or builtin:NAME) "
-                                                                         "instead of the example."),
+    const QCommandLineOption data(QStringLiteral("data"), QStringLiteral("Open this data file (CSV/TSV, IDX, an image folder, or builtin:NAME)."),
                                   QStringLiteral("PATH"));
     const QCommandLineOption example(QStringLiteral("example"),
                                      QStringLiteral("Open this example: fashion-mnist, spirals, blobs, sine, iris, wine, "
@@ -48,7 +47,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption shotSize(QStringLiteral("screenshot-size"),
                                       QStringLiteral("Window size of --screenshots, WIDTHxHEIGHT (default 1500x940)."),
                                       QStringLiteral("WxH"));
-    const QCommandLineOption open(QStringLiteral("open"), QStringLiteral("Open this project (.skynnet) instead of the example."),
+    const QCommandLineOption open(QStringLiteral("open"), QStringLiteral("Open this project (.skynnet)."),
                                   QStringLiteral("PROJECT"));
     const QCommandLineOption saveProject(QStringLiteral("save-project"),
                                          QStringLiteral("When a run ends, save the project to this file (with --screenshots)."),
@@ -60,7 +59,26 @@ int main(int argc, char** argv) {
     const QCommandLineOption ranks(QStringLiteral("ranks"), QStringLiteral("MPI ranks of a --hosts run (default 3)."),
                                    QStringLiteral("K"));
     parser.addOptions({data, example, shots, afterTrain, layers, epochs, shotSize, open, saveProject, hosts, ranks});
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+                                 QStringLiteral("A project (.skynnet), a model file (.skym) or data to open (as --data). "
+                                                "Without FILE, --open, --data or --example the start page opens, or with "
+                                                "--screenshots the ready example."),
+                                 QStringLiteral("[FILE]"));
     parser.process(app);
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        std::fprintf(stderr, "skynnet: give one FILE to open, not %d\n", int(positional.size()));
+        return 2;
+    }
+    const QString fileArg = positional.isEmpty() ? QString() : positional.front();
+    if (!fileArg.isEmpty() && (parser.isSet(open) || parser.isSet(data) || parser.isSet(example))) {
+        std::fprintf(stderr, "skynnet: FILE and --open, --data or --example: give only one thing to open\n");
+        return 2;
+    }
+    if (!fileArg.isEmpty() && !fileArg.startsWith(QLatin1String("builtin:")) && !QFileInfo::exists(fileArg)) {
+        std::fprintf(stderr, "skynnet: no such file or folder: %s\n", qPrintable(fileArg));
+        return 2;
+    }
     // Checked before any window opens, so a typo is a message and exit code 2, not a tour that trains something else.
     std::vector<skynnet::LayerSpec> designed;
     if (parser.isSet(layers)) {
@@ -134,7 +152,9 @@ int main(int argc, char** argv) {
         });
     }
 
-    if (parser.isSet(open)) {
+    if (!fileArg.isEmpty()) {
+        window.openPath(fileArg.startsWith(QLatin1String("builtin:")) ? fileArg : QFileInfo(fileArg).absoluteFilePath());
+    } else if (parser.isSet(open)) {
         if (!window.projectController()->openFile(QFileInfo(parser.value(open)).absoluteFilePath())) return 2;
     } else if (parser.isSet(data)) {
         const QString path = parser.value(data);
@@ -144,8 +164,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "skynnet: unknown or unavailable example '%s'\n", qPrintable(parser.value(example)));
             return 2;
         }
-    } else {
-        window.openDefaultExample();
+    } else if (parser.isSet(shots)) {
+        window.openDefaultExample();  // the tour needs data; otherwise the start page waits for the user
     }
 
     // Connected before the tour, so the project is saved before the tour's last pictures and exit.
@@ -159,7 +179,21 @@ int main(int argc, char** argv) {
     std::unique_ptr<skynnet::ui::ScreenshotTour> tour;
     if (parser.isSet(shots)) {
         tour = std::make_unique<skynnet::ui::ScreenshotTour>(&window, parser.value(shots));
-        tour->start();
+        // A project opens in the background: the tour starts on it once it is open, since a run
+        // started before would be stopped by the open.
+        skynnet::ui::ProjectController* project = window.projectController();
+        if (project->isOpening()) {
+            QObject::connect(project, &skynnet::ui::ProjectController::openFinished, tour.get(),
+                             [t = tour.get()](bool ok, const QString& path) {
+                                 if (ok) t->start();
+                                 else {
+                                     std::fprintf(stderr, "skynnet: cannot open %s\n", qPrintable(path));
+                                     QApplication::exit(1);
+                                 }
+                             }, Qt::SingleShotConnection);
+        } else {
+            tour->start();
+        }
     }
     return QApplication::exec();
 }

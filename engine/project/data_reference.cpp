@@ -245,6 +245,19 @@ void locateDataFile(ProjectDataFile& file, const std::string& savedRelative, con
             file.status = s;
         }
     }
+    // Last, a file of the same name beside the project (data copied next to a project sent on its
+    // own). Only its fingerprint can tell it is the same data, so it is taken only when one was
+    // saved and matches; a namesake with other content is someone else's file, not "changed".
+    const fs::path name = fs::path(absolute).filename();  // empty for a folder saved as "dir/"
+    if (!file.fingerprint || name.empty()) return;
+    const fs::path beside = (fs::path(projectDir) / name).lexically_normal();
+    if (std::find(candidates.begin(), candidates.end(), beside.string()) != candidates.end()) return;
+    ProjectDataFile probe = file;
+    probe.path = beside.string();
+    if (checkDataFile(probe) == DataFileStatus::Found) {
+        file.path = probe.path;
+        file.status = DataFileStatus::Found;
+    }
 }
 
 Json toJson(const ProjectDataSource& d, const std::string& projectDir) {

@@ -3,8 +3,9 @@
 // file is recorded by its path (relative to the project's folder, and absolute) and a fingerprint:
 // its size and a fast non-cryptographic hash of its content (libxxhash's XXH64, which streams at
 // memory speed, so even Fashion-MNIST's 26 MB hash in milliseconds). Loading looks beside the project first,
-// then at the absolute path, so a project folder moved as a whole still finds its data, and data
-// that moved or changed is reported rather than silently used. An image folder is recorded the
+// then at the absolute path, so a project folder moved as a whole still finds its data, then for a
+// file of the same name and fingerprint in the project's folder, and data that moved or changed
+// is reported rather than silently used. An image folder is recorded the
 // same way, its fingerprint taken over every file below it (names and contents). The fingerprint catches any edit,
 // truncation or replacement; it is no defence against a deliberate collision.
 #include <cstddef>
@@ -78,7 +79,8 @@ struct ProjectDataSource {
 };
 
 // Looks for a saved data file: `savedRelative` against projectDir first, then the absolute
-// path, comparing fingerprints. Sets file.path to where it was found and file.status.
+// path, comparing fingerprints, and when neither holds the saved content, a file of the same name
+// in projectDir whose fingerprint matches. Sets file.path to where it was found and file.status.
 void locateDataFile(ProjectDataFile& file, const std::string& savedRelative, const std::string& projectDir);
 // Re-checks a file the user pointed to (e.g. after a dialog): Found when its fingerprint matches
 // (or none was saved), Changed when it differs, Missing when it does not exist.

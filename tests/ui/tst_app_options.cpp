@@ -1,6 +1,8 @@
 // The desktop application's command-line options, run as a user runs them: the real `skynnet`
 // binary, offscreen. A bad option is a message and exit code 2 before any window opens; the
-// design options shape what trains, and --save-project keeps the run.
+// design options shape what trains, --save-project keeps the run, and a positional FILE opens a
+// dataset or a project.
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -56,6 +58,43 @@ private slots:
         const Run open = runApp({QStringLiteral("--open"), dir.filePath(QStringLiteral("missing.skynnet"))});
         QCOMPARE(open.exitCode, 2);
         QVERIFY2(open.err.contains(QStringLiteral("--open: no project file at")), qPrintable(open.err));
+
+        // `skynnet FILE`: one file, one that exists, and not together with another thing to open.
+        const Run missing = runApp({dir.filePath(QStringLiteral("missing.csv"))});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains(QStringLiteral("skynnet: no such file or folder: ") + dir.filePath(QStringLiteral("missing.csv"))),
+                 qPrintable(missing.err));
+        const Run two = runApp({QStringLiteral("builtin:blobs"), QStringLiteral("builtin:spirals")});
+        QCOMPARE(two.exitCode, 2);
+        QVERIFY2(two.err.contains(QStringLiteral("give one FILE to open, not 2")), qPrintable(two.err));
+        const Run both = runApp({QStringLiteral("builtin:blobs"), QStringLiteral("--example"), QStringLiteral("iris")});
+        QCOMPARE(both.exitCode, 2);
+        QVERIFY2(both.err.contains(QStringLiteral("give only one thing to open")), qPrintable(both.err));
+    }
+
+    // `skynnet FILE` opens a dataset, and `skynnet PROJECT.skynnet` that project (not the example):
+    // the tour trains what was opened, and the saved projects say so.
+    void positionalFileOpensDataOrProject() {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("flowers.csv"));
+        QVERIFY(QFile::copy(QStringLiteral(SKYNNET_SOURCE_DIR "/resources/datasets/iris.csv"), csv));
+        const QString first = dir.filePath(QStringLiteral("first.skynnet"));
+        const Run data = runApp({csv, QStringLiteral("--epochs"), QStringLiteral("2"), QStringLiteral("--screenshots"),
+                                 dir.filePath(QStringLiteral("shots1")), QStringLiteral("--save-project"), first});
+        QVERIFY2(data.exitCode == 0, qPrintable(data.err));
+        const ProjectData one = loadProject(first.toStdString());
+        QCOMPARE(QString::fromStdString(one.data.train.path), csv);
+        QCOMPARE(one.runs.size(), std::size_t(1));
+
+        const QString second = dir.filePath(QStringLiteral("second.skynnet"));
+        const Run project = runApp({first, QStringLiteral("--screenshots"), dir.filePath(QStringLiteral("shots2")),
+                                    QStringLiteral("--save-project"), second});
+        QVERIFY2(project.exitCode == 0, qPrintable(project.err));
+        const ProjectData two = loadProject(second.toStdString());
+        QCOMPARE(QString::fromStdString(two.data.train.path), csv);
+        QCOMPARE(two.training.config.epochs, 2);  // the first project's settings, not an example's
+        QVERIFY(two.runs.size() >= 2);            // its run, and the tour's
+        QCOMPARE(two.runs.back().status, TrainStatus::Completed);
     }
 
     // The tour trains what the options designed, saves PNGs of the asked size and the project.

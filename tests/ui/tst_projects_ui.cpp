@@ -299,7 +299,7 @@ private slots:
         QVERIFY(model);
         ExportDialog dialog(*model, dir_.filePath(QStringLiteral("out/iris")));
         QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("out")));
-        QCOMPARE(dialog.path(), dir_.filePath(QStringLiteral("out/iris.skynnet")));
+        QCOMPARE(dialog.path(), dir_.filePath(QStringLiteral("out/iris.skym")));  // the model suffix, not the project's
         QVERIFY(dialog.exportNow());
         const SavedCombinedModel reread = loadCombinedModel(dialog.path().toStdString());
         CombinedModel built = buildCombinedModel(reread);
@@ -352,7 +352,7 @@ private slots:
         QVERIFY(w->document()->isModified());
         const std::string before = readFile(project_.toStdString());
         QVERIFY(QDir(dir_.path()).mkpath(QStringLiteral("out")));
-        const QString exported = dir_.filePath(QStringLiteral("out/failing.skynnet"));
+        const QString exported = dir_.filePath(QStringLiteral("out/failing.skym"));  // the native export's suffix
         ExportDialog dialog(*w->session()->results()->model, dir_.filePath(QStringLiteral("out/failing")));
         QVERIFY2(dialog.exportNow(), qPrintable(dialog.statusText()));
         const std::string exportedBefore = readFile(exported.toStdString());

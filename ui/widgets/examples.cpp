@@ -107,4 +107,16 @@ void applyExampleProject(ProjectDocument* document, const QString& id) {
 
 QString defaultExampleId() { return fashionMnistInstalled() ? QStringLiteral("fashion-mnist") : QStringLiteral("spirals"); }
 
+QString exampleProjectPath() {
+    const QString name = QStringLiteral("wine-class-groups.skynnet");
+    // Installed beside its data (share/skynnet/datasets), which it finds by its relative path.
+    const QString installed = QStandardPaths::locate(QStandardPaths::GenericDataLocation, QStringLiteral("skynnet/projects/") + name);
+    if (!installed.isEmpty()) return installed;
+#ifdef SKYNNET_SOURCE_DIR
+    const QString source = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/") + name;
+    if (QFileInfo::exists(source)) return source;
+#endif
+    return {};
+}
+
 }  // namespace skynnet::ui

@@ -32,7 +32,12 @@ QString bundledDatasetPath(const QString& name);
 // batches and a higher learning rate than the generic defaults, which would barely train them.
 void applyExampleProject(ProjectDocument* document, const QString& id);
 
-// The example the app opens on: Fashion-MNIST when installed, else the built-in spirals.
+// The ready example: Fashion-MNIST when installed, else the built-in spirals. Opened when asked
+// for (`--example`, `--screenshots`), never behind the user's back.
 QString defaultExampleId();
+
+// The trained example project (resources/projects/wine-class-groups.skynnet), installed under
+// share/skynnet/projects or in the source tree; empty when neither has it.
+QString exampleProjectPath();
 
 }  // namespace skynnet::ui

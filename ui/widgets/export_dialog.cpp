@@ -20,12 +20,16 @@
 namespace skynnet::ui {
 namespace {
 
-const char* const suffixes[] = {".skynnet", ".onnx", ".h"};
+// The native model is ".skym": ".skynnet" is the project's, and a model saved under it would be
+// opened as a project. An older suggestion's ".skynnet" is dropped all the same.
+const char* const suffixes[] = {".skym", ".onnx", ".h"};
+const char* const oldModelSuffix = ".skynnet";
 
 // "<dir>/<name>" of a path, whatever known suffix it ends with.
 QString withoutSuffix(const QString& path) {
     for (const char* s : suffixes)
         if (path.endsWith(QLatin1String(s))) return path.left(path.size() - int(qstrlen(s)));
+    if (path.endsWith(QLatin1String(oldModelSuffix))) return path.left(path.size() - int(qstrlen(oldModelSuffix)));
     return path;
 }
 
@@ -41,10 +45,10 @@ ExportDialog::ExportDialog(SavedCombinedModel model, const QString& suggestedPat
     : QDialog(parent), model_(std::move(model)) {
     setWindowTitle(tr("Export the combined model"));
     format_ = new QComboBox;
-    format_->addItem(tr("Skynnet model file (.skynnet)"), int(NativeModel));
+    format_->addItem(tr("Skynnet model file (.skym)"), int(NativeModel));
     format_->addItem(tr("ONNX graph (.onnx)"), int(Onnx));
     format_->addItem(tr("C++ header (.h)"), int(CppHeader));
-    format_->setItemData(NativeModel, tr("For skynnet-cli predict and evaluate, and for opening again in Skynnet"),
+    format_->setItemData(NativeModel, tr("For skynnet-cli predict and evaluate, and for File > Open Model in Skynnet"),
                          Qt::ToolTipRole);
     format_->setItemData(Onnx, tr("One graph from raw features to the combined answer, for ONNX Runtime and friends"),
                          Qt::ToolTipRole);
@@ -131,7 +135,7 @@ void ExportDialog::onFormatChanged() {
 }
 
 void ExportDialog::browse() {
-    const QString filters[] = {tr("Skynnet model (*.skynnet)"), tr("ONNX (*.onnx)"), tr("C++ header (*.h *.hpp)")};
+    const QString filters[] = {tr("Skynnet model (*.skym)"), tr("ONNX (*.onnx)"), tr("C++ header (*.h *.hpp)")};
     const QString chosen = QFileDialog::getSaveFileName(this, tr("Export to"), path(), filters[format()]);
     if (!chosen.isEmpty()) path_->setText(chosen);
 }

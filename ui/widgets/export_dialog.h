@@ -1,7 +1,7 @@
 #pragma once
-// File > Export…: the trained combined model as a native Skynnet model file, as ONNX (one graph
-// from raw features to the combined answer, and optionally each submodel on its own), or as a
-// self-contained C++ header. Errors are shown in the dialog, which stays open to try again.
+// File > Export…: the trained combined model as a native Skynnet model file (.skym), as ONNX
+// (one graph from raw features to the combined answer, and optionally each submodel on its own),
+// or as a self-contained C++ header. Errors are shown in the dialog, which stays open to try again.
 #include <QDialog>
 #include <QStringList>
 

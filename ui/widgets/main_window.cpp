@@ -5,6 +5,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QIcon>
@@ -26,14 +27,28 @@
 #include "ui/core/training_session.h"
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/examples.h"
+#include "ui/widgets/help_window.h"
 #include "ui/widgets/network_page.h"
+#include "ui/widgets/open_model_dialog.h"
 #include "ui/widgets/project_controller.h"
 #include "ui/widgets/results_page.h"
 #include "ui/widgets/session_guard.h"
+#include "ui/widgets/shortcut_list.h"
 #include "ui/widgets/split_page.h"
+#include "ui/widgets/start_page.h"
 #include "ui/widgets/train_page.h"
 
 namespace skynnet::ui {
+namespace {
+
+// Each page's own icon; none of them a tick, which only marks work that exists (updateSidebarMarks).
+constexpr QStyle::StandardPixmap pageIcons[] = {QStyle::SP_DirOpenIcon, QStyle::SP_FileDialogDetailedView,
+                                                 QStyle::SP_FileDialogListView, QStyle::SP_MediaPlay,
+                                                 QStyle::SP_FileDialogContentsView};
+
+QString modelFilter() { return MainWindow::tr("Skynnet models (*.skym);;All files (*)"); }
+
+}  // namespace
 
 MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     : QMainWindow(parent), settings_(settings ? std::move(settings) : std::make_unique<AppSettings>()) {
@@ -65,24 +80,39 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     sidebar_->setFixedWidth(150);
     sidebar_->setSpacing(2);
     stack_ = new QStackedWidget;
-    const QStyle::StandardPixmap icons[] = {QStyle::SP_DirOpenIcon, QStyle::SP_FileDialogDetailedView,
-                                            QStyle::SP_FileDialogListView, QStyle::SP_MediaPlay,
-                                            QStyle::SP_DialogApplyButton};
     const QList<QWidget*> pages{dataPage_, networkPage_, splitPage_, trainPage_, resultsPage_};
     const QStringList titles{tr("1  Data"), tr("2  Network"), tr("3  Split"), tr("4  Train"), tr("5  Results")};
     for (int i = 0; i < PageCount; ++i) {
-        sidebar_->addItem(new QListWidgetItem(style()->standardIcon(icons[i]), titles[i]));
+        sidebar_->addItem(new QListWidgetItem(style()->standardIcon(pageIcons[i]), titles[i]));
         stack_->addWidget(pages[i]);
     }
     connect(sidebar_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
     sidebar_->setCurrentRow(0);
 
-    auto* central = new QWidget;
-    auto* layout = new QHBoxLayout(central);
+    workspace_ = new QWidget;
+    auto* layout = new QHBoxLayout(workspace_);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(sidebar_);
     layout->addWidget(stack_, 1);
-    setCentralWidget(central);
+    startPage_ = new StartPage(settings_.get());
+    central_ = new QStackedWidget;
+    central_->addWidget(startPage_);
+    central_->addWidget(workspace_);
+    setCentralWidget(central_);
+    // Whatever the user opens from anywhere (start page, menus, a drop) shows the pages.
+    connect(dataPage_, &DataPage::loadStarted, this, &MainWindow::showWorkspace);
+    connect(project_, &ProjectController::openStarted, this, &MainWindow::showWorkspace);
+    connect(document_, &ProjectDocument::dataChanged, this, [this] {
+        if (document_->hasData()) showWorkspace();  // data given to the document directly (tests, tools)
+    });
+    connect(project_, &ProjectController::modelOpenRequested, this, [this](const QString& path) { openModel(path); });
+    connect(startPage_, &StartPage::openDataRequested, dataPage_, &DataPage::openFileDialog);
+    connect(startPage_, &StartPage::openFolderRequested, dataPage_, &DataPage::openFolderDialog);
+    connect(startPage_, &StartPage::openProjectRequested, project_, &ProjectController::open);
+    connect(startPage_, &StartPage::openModelRequested, this, [this] { openModel(); });
+    connect(startPage_, &StartPage::projectChosen, this, [this](const QString& path) { project_->openFile(path); });
+    connect(startPage_, &StartPage::dataChosen, dataPage_, &DataPage::loadFile);
+    connect(startPage_, &StartPage::exampleChosen, this, &MainWindow::openExample);
 
     historyDock_ = new QDockWidget(tr("Undo History"), this);
     historyDock_->setObjectName(QStringLiteral("undoHistory"));  // for saveState/restoreState
@@ -114,6 +144,9 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
         }
     });
     connect(document_, &ProjectDocument::dataChanged, this, &MainWindow::updateStatus);
+    connect(document_, &ProjectDocument::dataChanged, this, &MainWindow::updateSidebarMarks);
+    connect(session_, &TrainingSession::started, this, &MainWindow::updateSidebarMarks);
+    connect(session_, &TrainingSession::finished, this, &MainWindow::updateSidebarMarks);
     connect(document_, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &ProjectDocument::filePathChanged, this, [this](const QString& path) {
         if (!path.isEmpty()) budgetRestored_ = true;  // a project brings its own thread budget
@@ -135,6 +168,7 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     restoreState(settings_->windowState());
     updateStatus();
     updateTitle();
+    updateSidebarMarks();
     // After the constructor, so the window is up when the question comes.
     QTimer::singleShot(0, project_, &ProjectController::offerRecovery);
 }
@@ -150,6 +184,9 @@ void MainWindow::buildMenus() {
     file->addAction(project_->newAction());
     file->addAction(project_->openAction());
     file->addMenu(project_->recentMenu());
+    QAction* openModelAction = file->addAction(tr("Open &Model…"));
+    openModelAction->setToolTip(tr("Open a trained model file (.skym) to measure it on data or save its predictions"));
+    connect(openModelAction, &QAction::triggered, this, [this] { openModel(); });
     file->addAction(project_->saveAction());
     file->addAction(project_->saveAsAction());
     file->addSeparator();
@@ -164,6 +201,8 @@ void MainWindow::buildMenus() {
     file->addMenu(dataPage_->recentMenu());
     file->addMenu(dataPage_->examplesMenu());
     file->addAction(project_->locateDataAction());
+    file->addSeparator();
+    connect(file->addAction(tr("Start &Page")), &QAction::triggered, this, &MainWindow::showStartPage);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -204,6 +243,11 @@ void MainWindow::buildMenus() {
     connect(stop, &QAction::triggered, session_, &TrainingSession::stop);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* manual = help->addAction(tr("&Manual"));
+    manual->setShortcut(QKeySequence::HelpContents);
+    connect(manual, &QAction::triggered, this, &MainWindow::showManual);
+    connect(help->addAction(tr("&Keyboard Shortcuts")), &QAction::triggered, this, &MainWindow::showShortcuts);
+    help->addSeparator();
     QAction* about = help->addAction(tr("&About Skynnet"));
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this, [this] {
@@ -216,7 +260,62 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::showPage(int page) {
-    if (page >= 0 && page < PageCount) sidebar_->setCurrentRow(page);
+    if (page < 0 || page >= PageCount) return;
+    showWorkspace();
+    sidebar_->setCurrentRow(page);
+}
+
+void MainWindow::showWorkspace() { central_->setCurrentWidget(workspace_); }
+
+void MainWindow::showStartPage() { central_->setCurrentWidget(startPage_); }
+
+bool MainWindow::startPageShown() const { return central_->currentWidget() == startPage_; }
+
+OpenModelDialog* MainWindow::openModel(const QString& path) {
+    QString file = path;
+    if (file.isEmpty()) {
+        file = QFileDialog::getOpenFileName(this, tr("Open Model"), settings_->lastProjectFolder(), modelFilter());
+        if (file.isEmpty()) return nullptr;
+    }
+    settings_->setLastProjectFolder(QFileInfo(file).absolutePath());
+    auto* dialog = new OpenModelDialog(settings_.get(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->loadModel(file);  // a failure is shown in the dialog
+    dialog->show();
+    return dialog;
+}
+
+HelpWindow* MainWindow::showManual() {
+    if (!help_) help_ = new HelpWindow(this);
+    help_->show();
+    help_->raise();
+    help_->activateWindow();
+    return help_;
+}
+
+void MainWindow::showShortcuts() {
+    ShortcutsDialog dialog(shortcutEntries(menuBar()), this);
+    dialog.exec();
+}
+
+bool MainWindow::sidebarMarked(int page) const { return sidebar_->item(page)->data(Qt::UserRole).toBool(); }
+
+QString MainWindow::sidebarToolTip(int page) const { return sidebar_->item(page)->toolTip(); }
+
+void MainWindow::updateSidebarMarks() {
+    const bool data = document_->hasData();
+    const bool results = bool(session_->results());
+    const bool done[PageCount] = {data, false, false, false, results};
+    const QString tips[PageCount] = {data ? tr("Data loaded") : tr("No data loaded yet"), tr("The network to split"),
+                                     tr("How the network is split"),
+                                     session_->running() ? tr("Training") : tr("Start, watch and stop training"),
+                                     results ? tr("The results of the last run") : tr("No results yet: train first")};
+    for (int i = 0; i < PageCount; ++i) {
+        QListWidgetItem* item = sidebar_->item(i);
+        item->setIcon(style()->standardIcon(done[i] ? QStyle::SP_DialogApplyButton : pageIcons[i]));
+        item->setData(Qt::UserRole, done[i]);  // what the icon says (sidebarMarked)
+        item->setToolTip(tips[i]);
+    }
 }
 
 int MainWindow::currentPage() const { return stack_->currentIndex(); }
@@ -269,13 +368,18 @@ void MainWindow::dropEvent(QDropEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.isEmpty() || !urls.first().isLocalFile()) return;
     event->acceptProposedAction();
-    const QString path = urls.first().toLocalFile();
+    openPath(urls.first().toLocalFile());
+}
+
+void MainWindow::openPath(const QString& path) {
     if (path.endsWith(QString::fromLatin1(projectFileSuffix))) {
         project_->openFile(path);
-        return;
+    } else if (path.endsWith(QLatin1String(".skym"))) {
+        openModel(path);
+    } else {
+        showPage(DataPageIndex);
+        dataPage_->loadFile(path);
     }
-    showPage(DataPageIndex);
-    dataPage_->loadFile(path);
 }
 
 }  // namespace skynnet::ui

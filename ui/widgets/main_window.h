@@ -1,7 +1,8 @@
 #pragma once
 // The main window: the five pages in workflow order behind a sidebar, menus with the standard
 // shortcuts, an undo history dock, a status bar, and the project, session and settings they
-// share. Wiring only: every page does its own work, the project controller the File menu's.
+// share. Before anything is open it shows the start page instead of the pages. Wiring only: every
+// page does its own work, the project controller the File menu's.
 #include <QMainWindow>
 #include <memory>
 
@@ -16,11 +17,14 @@ class QStackedWidget;
 namespace skynnet::ui {
 
 class DataPage;
+class HelpWindow;
 class NetworkPage;
+class OpenModelDialog;
 class ProjectController;
 class ProjectDocument;
 class ResultsPage;
 class SplitPage;
+class StartPage;
 class TrainPage;
 class TrainingSession;
 
@@ -44,8 +48,11 @@ public:
     // New, Open, Save, Export, autosave and their questions (replaceable in tests).
     ProjectController* projectController() const { return project_; }
     QDockWidget* historyDock() const { return historyDock_; }
+    StartPage* startPage() const { return startPage_; }
 
-    void showPage(int page);
+    void showPage(int page);  // leaves the start page
+    void showStartPage();
+    bool startPageShown() const;
     int currentPage() const override;
     static QString pageName(int page);  // "data", "network", ...
 
@@ -53,6 +60,17 @@ public:
     bool openExample(const QString& id);
     // The ready example project: Fashion-MNIST when installed, else the built-in spirals.
     void openDefaultExample();
+    // File > Open Model…: a model file in a dialog of its own (asked for when path is empty);
+    // null when the user cancelled the file dialog. The dialog deletes itself when closed.
+    OpenModelDialog* openModel(const QString& path = QString());
+    HelpWindow* showManual();  // Help > Manual
+    void showShortcuts();      // Help > Keyboard Shortcuts
+    // Opens what a file is by its name: a project (.skynnet), a model file (.skym) or data.
+    void openPath(const QString& path);
+    // Whether the sidebar marks a page with a tick (its work exists: data loaded, results to
+    // show), and the tooltip that says so.
+    bool sidebarMarked(int page) const;
+    QString sidebarToolTip(int page) const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -70,12 +88,18 @@ private:
     void buildMenus();
     void updateStatus();
     void updateTitle();
+    void updateSidebarMarks();
+    void showWorkspace();
 
     std::unique_ptr<AppSettings> settings_;
     ProjectDocument* document_;
     TrainingSession* session_;
     QListWidget* sidebar_;
     QStackedWidget* stack_;
+    QStackedWidget* central_;  // the start page or the workspace (sidebar and pages)
+    StartPage* startPage_;
+    QWidget* workspace_;
+    HelpWindow* help_ = nullptr;
     DataPage* dataPage_;
     NetworkPage* networkPage_;
     SplitPage* splitPage_;

@@ -16,6 +16,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/error.h"
+#include "split/combined_model_file.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
 #include "ui/core/project_document.h"
@@ -50,6 +51,16 @@ int savedPage(const Json& extra, int pageCount) {
 QString recoveryOrigin(const Json& extra) {
     const auto origin = extra.is_object() ? JsonField(extra).find(Autosave::originKey) : std::nullopt;
     return origin && origin->isString() ? QString::fromStdString(origin->asString()) : QString();
+}
+
+// A project file and a model file share one container; only reading it as a model tells which.
+bool holdsModel(const QString& path) {
+    try {
+        (void)loadAnyModel(path.toStdString());
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
 }
 
 // A cursor that says "wait" for a synchronous save, restored however the scope ends.
@@ -129,6 +140,17 @@ ProjectController::ProjectController(const Collaborators& with, QObject* parent)
     };
     prompts_.showError = [this](const QString& title, const QString& message) {
         QMessageBox::critical(window_->dialogParent(), title, message);
+    };
+    prompts_.openAsModel = [this](const QString& path) {
+        QMessageBox box(QMessageBox::Question, tr("Open Project"),
+                        tr("%1 is a trained model file, not a project. Open it as a model, to measure it on data or "
+                           "save its predictions?")
+                            .arg(QFileInfo(path).fileName()),
+                        QMessageBox::Cancel, window_->dialogParent());
+        QPushButton* asModel = box.addButton(tr("Open as Model"), QMessageBox::AcceptRole);
+        box.setDefaultButton(asModel);
+        box.exec();
+        return box.clickedButton() == asModel;
     };
 
     openBusy_ = new QProgressBar;
@@ -280,6 +302,11 @@ void ProjectController::onProjectRead(quint64 generation, const QString& path, b
                                       std::shared_ptr<ProjectData> project, const QString& error) {
     if (generation != openGeneration_) return;  // superseded
     if (!project) {
+        if (holdsModel(path)) {
+            endOpen(false, path);
+            if (prompts_.openAsModel(path)) emit modelOpenRequested(path);
+            return;
+        }
         prompts_.showError(tr("Cannot open the project"), error);
         if (!QFileInfo::exists(path)) settings_->removeRecentProject(QFileInfo(path).absoluteFilePath());
         endOpen(false, path);

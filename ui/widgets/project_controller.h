@@ -44,6 +44,8 @@ public:
         // A recovery file left by a session that did not end cleanly: open it?
         std::function<bool(const QString& recoveryPath, const QString& originalProject)> restoreRecovery;
         std::function<void(const QString& title, const QString& message)> showError;
+        // The file opened as a project is a trained model file (.skym): open it as a model?
+        std::function<bool(const QString& modelPath)> openAsModel;
     };
 
     // Everything the controller works with, handed in by whoever wires the window. All must
@@ -101,6 +103,8 @@ signals:
     void openStarted(const QString& path);
     // ok: the project is in the window (perhaps without its data); else the error was shown.
     void openFinished(bool ok, const QString& path);
+    // A model file was opened as a project and the user chose to open it as a model.
+    void modelOpenRequested(const QString& path);
 
 private:
     void createActions();

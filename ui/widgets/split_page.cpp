@@ -125,16 +125,16 @@ void SplitPage::buildUi() {
     addRow(form, tr("Submodels N:"), requested_,
            tr("How many submodels you ask for; class groups use the largest g with g(g-1)/2 ≤ N, so the plan may train fewer."));
     addRow(form, tr("Scale epochs:"), scaleEpochs_,
-           tr("Divide each submodel's epochs by the reduction factor F as the reference tool does; automatic does so only for "
-              "multiclass dense networks."));
+           tr("Train each submodel for the epochs divided by its reduction factor F, to save time; automatic does so "
+              "only for multiclass networks of dense layers."));
     addRow(form, tr("Data-shard F:"), factorRow,
            tr("Reduction factor for data shards: every scalable width becomes ceil(width / F); √N by default."));
     factor_->setToolTip(factorRow->toolTip());
     autoFactor_->setToolTip(tr("Use F = √N, the default for data shards."));
     addRow(form, tr("Binary combine:"), binaryCombine_,
-           tr("How binary shards answer together: the submodel most sure of its answer (the reference), or the mean probability."));
+           tr("How binary shards answer together: the answer of the submodel most sure of it, or the mean of their probabilities."));
     addRow(form, QString(), shuffle_,
-           tr("Shuffle the training rows (seeded) before cutting shards; off cuts them in file order as the reference does."));
+           tr("Shuffle the training rows (with the seed below) before cutting them into shards; off cuts them in file order."));
     addRow(form, QString(), fallback_,
            tr("Regression with fewer target columns than N: train data shards with averaged predictions instead of failing."));
     addRow(form, tr("Seed:"), seed_, tr("Seed of the shard shuffle and of every submodel's initial weights."));

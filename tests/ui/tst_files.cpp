@@ -1,0 +1,405 @@
+// Files and first start: the window title names the project, a project finds its data beside it
+// by name and fingerprint, File > Open Model measures a .skym and saves its predictions as the
+// command-line tool does, a model opened as a project is offered as a model, the start page opens
+// with nothing loaded, the sidebar marks only what exists, and the help: the manual, the shortcut
+// list read from the real actions, and tooltips in plain language.
+#include <QAbstractButton>
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+
+#include "cli_support.h"
+#include "data/data_source.h"
+#include "project/project_file.h"
+#include "spec/network_spec.h"
+#include "split/combined_model_file.h"
+#include "test_support.h"
+#include "train/metrics.h"
+#include "ui/core/app_settings.h"
+#include "ui/core/autosave.h"
+#include "ui/core/project_document.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/data_page.h"
+#include "ui/widgets/export_dialog.h"
+#include "ui/widgets/help_window.h"
+#include "ui/widgets/main_window.h"
+#include "ui/widgets/open_model_dialog.h"
+#include "ui/widgets/project_controller.h"
+#include "ui/widgets/shortcut_list.h"
+#include "ui/widgets/start_page.h"
+
+using namespace skynnet;
+using namespace skynnet::ui;
+
+namespace {
+
+struct Answers {
+    QStringList locateProblems;
+    QStringList errors;
+    QStringList modelOffers;
+    bool openAsModel = true;
+};
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool copyFile(const QString& from, const QString& to) {
+    QDir().mkpath(QFileInfo(to).absolutePath());
+    QFile::remove(to);
+    return QFile::copy(from, to);
+}
+
+const QString wineCsv = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/datasets/wine.csv");
+const QString exampleProject = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
+
+}  // namespace
+
+class TestFiles : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString model_;  // the example project's trained model, exported as a .skym
+
+    std::unique_ptr<MainWindow> makeWindow(Answers& a) {
+        auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+        ProjectController::Prompts& p = w->projectController()->prompts();
+        p.unsavedChanges = [](const QString&) { return QMessageBox::Discard; };
+        p.locateData = [&a](const QString& problem, const QString&) {
+            a.locateProblems << problem;
+            return QString();
+        };
+        p.chooseProjectFile = [](bool, const QString&) { return QString(); };
+        p.restoreRecovery = [](const QString&, const QString&) { return false; };
+        p.showError = [&a](const QString&, const QString& message) { a.errors << message; };
+        p.openAsModel = [&a](const QString& path) {
+            a.modelOffers << path;
+            return a.openAsModel;
+        };
+        w->projectController()->autosave()->setDirectory(dir_.filePath(QStringLiteral("recovery")));
+        w->resize(1280, 860);
+        w->show();
+        return w;
+    }
+
+    static bool openAndWait(MainWindow* w, const QString& path) {
+        QSignalSpy finished(w->projectController(), &ProjectController::openFinished);
+        if (!w->projectController()->openFile(path)) return false;
+        if (finished.isEmpty() && !finished.wait(hangGuardMs(60000))) return false;
+        return finished.count() == 1 && finished.at(0).at(0).toBool();
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(dir_.isValid());
+        // The example project's trained combined model, as File > Export writes it.
+        const ProjectData example = loadProject(exampleProject.toStdString());
+        QVERIFY(!example.runs.empty() && example.runs.back().results && example.runs.back().results->model);
+        model_ = dir_.filePath(QStringLiteral("models/wine.skym"));
+        QVERIFY(QDir().mkpath(dir_.filePath(QStringLiteral("models"))));
+        saveCombinedModel(model_.toStdString(), *example.runs.back().results->model);
+    }
+
+    // Nothing is loaded behind the user's back: the start page, no data, no ticks; opening data
+    // shows the pages, and the sidebar marks the data but not results that do not exist.
+    void firstStartShowsTheStartPageWithNothingLoaded() {
+        Answers a;
+        auto w = makeWindow(a);
+        QTest::qWait(50);
+        QVERIFY(w->startPageShown());
+        QVERIFY(w->startPage()->isVisible());
+        QVERIFY(!w->document()->hasData());
+        QVERIFY(!w->dataPage()->isLoading());
+        QVERIFY(!w->projectController()->isOpening());
+        for (int page = 0; page < MainWindow::PageCount; ++page) QVERIFY2(!w->sidebarMarked(page), qPrintable(QString::number(page)));
+        QCOMPARE(w->sidebarToolTip(MainWindow::ResultsPageIndex), QStringLiteral("No results yet: train first"));
+        QVERIFY(w->windowTitle().startsWith(QStringLiteral("Untitled[*]")));
+        QVERIFY(!w->startPage()->exampleButtons().isEmpty());
+
+        // An example from the start page: the pages show, the data is marked, results are not.
+        QAbstractButton* iris = nullptr;
+        for (QAbstractButton* b : w->startPage()->exampleButtons())
+            if (b->text().startsWith(QStringLiteral("Iris"))) iris = b;
+        QVERIFY(iris);
+        iris->click();
+        QVERIFY(!w->startPageShown());
+        QVERIFY(w->dataPage()->waitForLoad(hangGuardMs(30000)));
+        QVERIFY(w->document()->hasData());
+        QCOMPARE(w->currentPage(), int(MainWindow::DataPageIndex));
+        QVERIFY(w->sidebarMarked(MainWindow::DataPageIndex));
+        QVERIFY(!w->sidebarMarked(MainWindow::ResultsPageIndex));
+        QVERIFY(!w->session()->results());
+        w->showStartPage();  // File > Start Page
+        QVERIFY(w->startPageShown());
+        w->close();
+    }
+
+    // The title names the project's file and carries the modified mark; the data of a project
+    // sent on its own is found beside it by name, but only with the saved fingerprint.
+    void projectFindsItsDataBesideItByFingerprint() {
+        const QString original = dir_.filePath(QStringLiteral("origin/data/wine.csv"));
+        QVERIFY(copyFile(wineCsv, original));
+        const QString saved = dir_.filePath(QStringLiteral("origin/projects/wine.skynnet"));
+        QVERIFY(QDir().mkpath(QFileInfo(saved).absolutePath()));
+        {
+            Answers a;
+            auto w = makeWindow(a);
+            w->dataPage()->loadFile(original);
+            QVERIFY(w->dataPage()->waitForLoad(hangGuardMs(30000)));
+            QVERIFY(w->projectController()->saveTo(saved));
+            QCOMPARE(w->windowTitle(), QStringLiteral("wine.skynnet[*] — Skynnet"));
+            QVERIFY(!w->isWindowModified());
+            NetworkSpec net = w->document()->network();
+            net.layers = parseLayers("dense:9:relu");
+            w->document()->editNetwork(net);
+            QVERIFY(w->isWindowModified());
+            w->close();
+        }
+        // The next start lists it first among the recent projects, and a click opens it.
+        {
+            Answers a;
+            auto w = makeWindow(a);
+            QVERIFY(w->startPageShown());
+            const QList<QAbstractButton*> recent = w->startPage()->recentProjectButtons();
+            QVERIFY(!recent.isEmpty());
+            QCOMPARE(recent.front()->toolTip(), saved);
+            QSignalSpy finished(w->projectController(), &ProjectController::openFinished);
+            recent.front()->click();
+            QVERIFY(!w->startPageShown());
+            QVERIFY(finished.wait(hangGuardMs(60000)));
+            QVERIFY(finished.at(0).at(0).toBool());
+            QCOMPARE(w->document()->filePath(), saved);
+            QVERIFY(w->document()->hasData());
+            w->close();
+        }
+
+        // The project alone goes to another folder with a copy of its data beside it; the data's
+        // recorded places are both gone.
+        const QString moved = dir_.filePath(QStringLiteral("received/wine.skynnet"));
+        QVERIFY(copyFile(saved, moved));
+        const QString beside = dir_.filePath(QStringLiteral("received/wine.csv"));
+        QVERIFY(copyFile(original, beside));
+        QVERIFY(QDir(dir_.filePath(QStringLiteral("origin"))).removeRecursively());
+        ProjectData p = loadProject(moved.toStdString());
+        QCOMPARE(p.data.train.status, DataFileStatus::Found);
+        QCOMPARE(QString::fromStdString(p.data.train.path), beside);
+
+        // Through the window: opened without a question, with its data, the title naming it.
+        {
+            Answers a;
+            auto w = makeWindow(a);
+            QVERIFY(openAndWait(w.get(), moved));
+            QVERIFY2(a.locateProblems.isEmpty(), qPrintable(a.locateProblems.join('\n')));
+            QVERIFY(a.errors.isEmpty());
+            QVERIFY(w->document()->hasData());
+            QCOMPARE(QString::fromStdString(w->document()->dataSettings().train.path), beside);
+            QCOMPARE(w->windowTitle(), QStringLiteral("wine.skynnet[*] — Skynnet"));
+            QVERIFY(!w->startPageShown());
+            w->close();
+        }
+
+        // A namesake with other content is not the project's data: reported missing where it was
+        // saved, never "changed", and the user is asked.
+        writeFileAtomicallyForTest(beside, "a,b,class\n1,2,x\n3,4,y\n");
+        p = loadProject(moved.toStdString());
+        QCOMPARE(p.data.train.status, DataFileStatus::Missing);
+        QCOMPARE(QString::fromStdString(p.data.train.path), original);
+        {
+            Answers a;
+            auto w = makeWindow(a);
+            QVERIFY(openAndWait(w.get(), moved));
+            QCOMPARE(a.locateProblems.size(), 1);
+            QVERIFY2(a.locateProblems[0].contains(original + QStringLiteral(" was not found")), qPrintable(a.locateProblems[0]));
+            QVERIFY(!w->document()->hasData());
+            w->close();
+        }
+    }
+
+    // File > Open Model: the model's description, its accuracy on a labelled file, and its
+    // predictions written as the same CSV `skynnet-cli predict` writes, byte for byte.
+    void openModelMeasuresAndSavesPredictions() {
+        OpenModelDialog dialog(nullptr);
+        QVERIFY2(dialog.loadModel(model_), qPrintable(dialog.statusText()));
+        QVERIFY(dialog.hasModel());
+        const QString summary = dialog.modelSummary();
+        QVERIFY2(summary.contains(QStringLiteral("3 submodel(s) combined by class-groups")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("13 input columns")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("3 classes")), qPrintable(summary));
+
+        const QString csv = dir_.filePath(QStringLiteral("models/wine.csv"));
+        QVERIFY(copyFile(wineCsv, csv));
+        dialog.setDataPath(csv);
+        QVERIFY2(dialog.evaluate(), qPrintable(dialog.statusText()));
+        // The figure the engine gives for the same model and rows.
+        const SavedCombinedModel saved = loadAnyModel(model_.toStdString());
+        CombinedModel built = buildCombinedModel(saved);
+        DataRequest request;
+        request.path = csv.toStdString();
+        const Dataset data = loadLike(request, saved.schema, true);
+        const double accuracy = headlineMetric(saved.task(), predictRaw(built, saved, data.features), data.targetMatrix());
+        QVERIFY(accuracy > 0.8);  // a trained model, not chance (1/3)
+        QCOMPARE(dialog.metricText(), QStringLiteral("accuracy %1 on 178 samples").arg(accuracy, 0, 'f', 4));
+
+        const QString out = dir_.filePath(QStringLiteral("models/predictions.csv"));
+        QVERIFY2(dialog.savePredictions(out), qPrintable(dialog.statusText()));
+        QCOMPARE(dialog.statusText(), QString(QStringLiteral("Wrote 178 predictions to ") + out));
+        const QByteArray written = readAll(out);
+        QCOMPARE(written.count('\n'), 179);
+        QVERIFY(written.startsWith("predicted,probability_"));
+        const QString fromCli = dir_.filePath(QStringLiteral("models/cli-predictions.csv"));
+        const CliRun cli = runCli({"predict", "--model", model_, "--data", csv, "--output", fromCli});
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+        QCOMPARE(written, readAll(fromCli));
+
+        // Errors stay in the dialog, naming what failed; the model stays open.
+        dialog.setDataPath(dir_.filePath(QStringLiteral("models/none.csv")));
+        QVERIFY(!dialog.evaluate());
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Cannot measure the model: ")), qPrintable(dialog.statusText()));
+        QVERIFY2(dialog.statusText().contains(QStringLiteral("none.csv")), qPrintable(dialog.statusText()));
+        QVERIFY(dialog.metricText().isEmpty());
+        QVERIFY(!dialog.savePredictions(dir_.filePath(QStringLiteral("models/no/such/folder/p.csv"))));
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Cannot save the predictions: ")), qPrintable(dialog.statusText()));
+        QVERIFY(!dialog.loadModel(exampleProject));  // a project is not a model
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Cannot open the model: ")), qPrintable(dialog.statusText()));
+        QVERIFY(dialog.hasModel());
+        QCOMPARE(dialog.modelPath(), model_);
+    }
+
+    // A model file opened as a project is offered as a model, and opens as one when accepted.
+    void modelOpenedAsProjectIsOfferedAsAModel() {
+        Answers a;
+        auto w = makeWindow(a);
+        QSignalSpy finished(w->projectController(), &ProjectController::openFinished);
+        QVERIFY(w->projectController()->openFile(model_));
+        QVERIFY(finished.wait(hangGuardMs(30000)));
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QCOMPARE(a.modelOffers, QStringList{model_});
+        QVERIFY(a.errors.isEmpty());  // the offer replaces the error
+        const QList<OpenModelDialog*> dialogs = w->findChildren<OpenModelDialog*>();
+        QCOMPARE(dialogs.size(), 1);
+        QVERIFY(dialogs[0]->hasModel());
+        QCOMPARE(dialogs[0]->modelPath(), model_);
+        QVERIFY(dialogs[0]->isVisible());
+        dialogs[0]->close();
+
+        // Declined: nothing opens and no error either.
+        a.openAsModel = false;
+        finished.clear();
+        QVERIFY(w->projectController()->openFile(model_));
+        QVERIFY(finished.wait(hangGuardMs(30000)));
+        QCOMPARE(a.modelOffers.size(), 2);
+        QTest::qWait(20);  // the first dialog's deferred delete
+        QVERIFY(w->findChildren<OpenModelDialog*>().isEmpty());
+        QVERIFY(a.errors.isEmpty());
+
+        // A project that is neither is still an error.
+        const QString junk = dir_.filePath(QStringLiteral("junk.skynnet"));
+        writeFileAtomicallyForTest(junk, "not a project");
+        finished.clear();
+        QVERIFY(w->projectController()->openFile(junk));
+        QVERIFY(finished.wait(hangGuardMs(30000)));
+        QCOMPARE(a.modelOffers.size(), 2);
+        QCOMPARE(a.errors.size(), 1);
+        QVERIFY2(a.errors[0].contains(junk + QStringLiteral(" is not a Skynnet project file")), qPrintable(a.errors[0]));
+        w->close();
+    }
+
+    // The native export is a .skym, whatever suffix the suggestion had.
+    void nativeExportIsSkym() {
+        const SavedCombinedModel m = loadAnyModel(model_.toStdString());
+        ExportDialog fromProjectName(m, dir_.filePath(QStringLiteral("out/wine-model")));
+        QCOMPARE(fromProjectName.path(), dir_.filePath(QStringLiteral("out/wine-model.skym")));
+        ExportDialog fromOldName(m, dir_.filePath(QStringLiteral("out/old.skynnet")));
+        QCOMPARE(fromOldName.path(), dir_.filePath(QStringLiteral("out/old.skym")));
+        fromOldName.setFormat(ExportDialog::Onnx);
+        QCOMPARE(fromOldName.path(), dir_.filePath(QStringLiteral("out/old.onnx")));
+        fromOldName.setFormat(ExportDialog::NativeModel);
+        QCOMPARE(fromOldName.path(), dir_.filePath(QStringLiteral("out/old.skym")));
+    }
+
+    // Help > Manual shows the manual from the resources; Help > Keyboard Shortcuts lists the
+    // actions' real shortcuts, so a shortcut changed in code changes the list.
+    void manualAndShortcutList() {
+        const QString html = HelpWindow::manualHtml();
+        for (const char* part : {"The workflow", "1. Data", "2. Network", "3. Split", "4. Train", "5. Results",
+                                 "Split strategies", "Class groups", "Binary shards", "Output split", "Data shards",
+                                 "skynnet-cli predict", ".skym"})
+            QVERIFY2(html.contains(QLatin1String(part)), part);
+
+        Answers a;
+        auto w = makeWindow(a);
+        HelpWindow* help = w->showManual();
+        QVERIFY(help->isVisible());
+        QVERIFY(help->browser()->toPlainText().contains(QStringLiteral("Split strategies")));
+        QCOMPARE(w->showManual(), help);  // one help window, raised again
+
+        const QList<ShortcutEntry> entries = shortcutEntries(w->menuBar());
+        const auto keysOf = [&entries](const QString& menu, const QString& command) {
+            for (const ShortcutEntry& e : entries)
+                if (e.menu == menu && e.command == command) return e.keys;
+            return QStringLiteral("(not listed)");
+        };
+        QCOMPARE(keysOf("File", "Save Project"), QKeySequence(QKeySequence::Save).toString(QKeySequence::NativeText));
+        QCOMPARE(keysOf("File", "Open Data…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O).toString(QKeySequence::NativeText));
+        QCOMPARE(keysOf("Help", "Manual"), QKeySequence(QKeySequence::HelpContents).toString(QKeySequence::NativeText));
+        QCOMPARE(keysOf("Train", "Start"), QString(QStringLiteral("F5, ") + QKeySequence(Qt::CTRL | Qt::Key_R).toString(QKeySequence::NativeText)));
+        QCOMPARE(keysOf("File", "Open Model…"), QStringLiteral("(not listed)"));  // no shortcut: not listed
+        QCOMPARE(keysOf("File", "Start Page"), QStringLiteral("(not listed)"));
+
+        // A shortcut set in code shows in the list.
+        for (QAction* action : w->findChildren<QAction*>())
+            if (action->text() == QStringLiteral("Start &Page")) action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Home));
+        const QList<ShortcutEntry> again = shortcutEntries(w->menuBar());
+        bool found = false;
+        for (const ShortcutEntry& e : again)
+            found |= e.command == QStringLiteral("Start Page") &&
+                     e.keys == QKeySequence(Qt::CTRL | Qt::Key_Home).toString(QKeySequence::NativeText);
+        QVERIFY(found);
+
+        ShortcutsDialog dialog(again);
+        QCOMPARE(dialog.table()->rowCount(), int(again.size()));
+        QCOMPARE(dialog.table()->item(0, 1)->text(), again[0].command);
+        w->close();
+    }
+
+    // Tooltips speak to the user, not about another tool.
+    void tooltipsAreInPlainLanguage() {
+        Answers a;
+        auto w = makeWindow(a);
+        w->dataPage()->loadFile(QStringLiteral("builtin:blobs"));
+        QVERIFY(w->dataPage()->waitForLoad(hangGuardMs(30000)));
+        QStringList tips;
+        for (QWidget* widget : w->findChildren<QWidget*>()) {
+            tips << widget->toolTip();
+            if (auto* box = qobject_cast<QComboBox*>(widget))
+                for (int i = 0; i < box->count(); ++i) tips << box->itemData(i, Qt::ToolTipRole).toString();
+        }
+        for (QAction* action : w->findChildren<QAction*>()) tips << action->toolTip();
+        tips.removeAll(QString());
+        QVERIFY(tips.size() > 40);
+        for (const QString& tip : tips)
+            for (const char* jargon : {"reference", "sk_tool", "Keras"})
+                QVERIFY2(!tip.contains(QLatin1String(jargon), Qt::CaseInsensitive), qPrintable(tip));
+        w->close();
+    }
+
+private:
+    static void writeFileAtomicallyForTest(const QString& path, const QByteArray& bytes) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(f.write(bytes), qint64(bytes.size()));
+    }
+};
+
+QTEST_MAIN(TestFiles)
+#include "tst_files.moc"
