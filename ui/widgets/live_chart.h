@@ -4,6 +4,7 @@
 #include <QChartView>
 #include <QList>
 #include <QPointF>
+#include <limits>
 #include <map>
 
 class QLineSeries;
@@ -31,6 +32,8 @@ public:
     void setLogarithmic(bool on);
     // Keep 0 on the linear y axis (CPU, memory), so small wobbles do not look like big swings.
     void setIncludeZero(bool on) { includeZero_ = on; }
+    // Values that cannot exceed this (accuracy, R²: 1): the linear y axis stops there, not at 1.1.
+    void setUpperLimit(double limit) { upperLimit_ = limit; }
     bool logarithmic() const { return log_; }
 
     QLineSeries* series(int id) const;
@@ -49,6 +52,7 @@ private:
     double minX_ = 0, maxX_ = 1, minY_ = 0, maxY_ = 1, minPositiveY_ = 1;
     bool empty_ = true;
     bool includeZero_ = false;
+    double upperLimit_ = std::numeric_limits<double>::infinity();
     int appending_ = 0;                        // beginAppending depth
     std::map<int, QList<QPointF>> pending_;    // collected while appending_
 };

@@ -8,6 +8,7 @@
 #include "ui/core/app_settings.h"  // owned through unique_ptr, passed by value
 #include "ui/widgets/project_views.h"
 
+class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QListWidget;
@@ -54,6 +55,11 @@ public:
     // The ready example project: Fashion-MNIST when installed, else the built-in spirals.
     void openDefaultExample();
 
+    // View > Theme: applies the palette to the application and its charts, and saves the choice
+    // unless `save` is false (a one-off --theme).
+    void setTheme(Theme theme, bool save = true);
+    QActionGroup* themeActions() const { return themeActions_; }  // System, Light, Dark (data: int(Theme))
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -70,6 +76,7 @@ private:
     void buildMenus();
     void updateStatus();
     void updateTitle();
+    void fitToScreen();  // no larger than the available screen
 
     std::unique_ptr<AppSettings> settings_;
     ProjectDocument* document_;
@@ -86,6 +93,7 @@ private:
     QLabel* dataStatus_;
     QLabel* runStatus_;
     bool budgetRestored_ = false;
+    QActionGroup* themeActions_ = nullptr;
 };
 
 }  // namespace skynnet::ui

@@ -26,6 +26,7 @@ class ProjectDocument;
 class RunOnPanel;
 class TrainingCharts;
 class TrainingSession;
+class TrainSettingsPanel;
 
 class TrainPage : public QWidget {
     Q_OBJECT
@@ -47,6 +48,7 @@ public:
     QProgressBar* progressBar() const { return progress_; }
     QString errorText() const;  // the visible error banner's text; empty when hidden
     RunOnPanel* runOnPanel() const { return runOn_; }
+    TrainSettingsPanel* advancedSettings() const { return advanced_; }
     // Offered after a run on the hostfile's machines failed or was stopped: runs it again with --resume.
     QPushButton* resumeOnHostsButton() const { return resumeOnHosts_; }
 
@@ -96,6 +98,7 @@ private:
     QTableView* epochTable_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     RunOnPanel* runOn_ = nullptr;
+    TrainSettingsPanel* advanced_ = nullptr;
     QPushButton* resumeOnHosts_ = nullptr;
     std::unique_ptr<QTemporaryDir> hostRunDir_;  // the project copy of the last run on the hosts (and its checkpoints)
 };

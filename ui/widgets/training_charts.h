@@ -7,6 +7,7 @@
 #include <map>
 
 class QCheckBox;
+class QLabel;
 
 namespace skynnet {
 struct ModelHistory;
@@ -32,6 +33,7 @@ private:
     void onStarted(int submodels, bool withBaseline);
     void onProgress(const QList<int>& changed, bool baselineChanged);
     void update(const ModelHistory& snapshot);
+    void refreshLegend();  // the shared legend names the loss chart's series
 
     struct Seen {
         std::size_t epochs = 0, resources = 0;
@@ -45,6 +47,7 @@ private:
     LiveChart* cpu_;
     LiveChart* memory_;
     QCheckBox* logScale_;
+    QLabel* legend_ = nullptr;
     std::map<int, Seen> seen_;
 };
 
