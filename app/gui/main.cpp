@@ -2,6 +2,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QScreen>
 #include <QTemporaryDir>
 #include <cstdio>
 #include <memory>
@@ -58,7 +59,10 @@ int main(int argc, char** argv) {
                                    QStringLiteral("HOSTFILE"));
     const QCommandLineOption ranks(QStringLiteral("ranks"), QStringLiteral("MPI ranks of a --hosts run (default 3)."),
                                    QStringLiteral("K"));
-    parser.addOptions({data, example, shots, afterTrain, layers, epochs, shotSize, open, saveProject, hosts, ranks});
+    const QCommandLineOption theme(QStringLiteral("theme"),
+                                   QStringLiteral("Show the app in this theme: system, light or dark (for this run only)."),
+                                   QStringLiteral("NAME"));
+    parser.addOptions({data, example, shots, afterTrain, layers, epochs, shotSize, open, saveProject, hosts, ranks, theme});
     parser.addPositionalArgument(QStringLiteral("FILE"),
                                  QStringLiteral("A project (.skynnet), a model file (.skym) or data to open (as --data). "
                                                 "Without FILE, --open, --data or --example the start page opens, or with "
@@ -77,6 +81,11 @@ int main(int argc, char** argv) {
     }
     if (!fileArg.isEmpty() && !fileArg.startsWith(QLatin1String("builtin:")) && !QFileInfo::exists(fileArg)) {
         std::fprintf(stderr, "skynnet: no such file or folder: %s\n", qPrintable(fileArg));
+        return 2;
+    }
+    skynnet::ui::Theme shownTheme = skynnet::ui::Theme::System;
+    if (parser.isSet(theme) && !skynnet::ui::parseTheme(parser.value(theme), &shownTheme)) {
+        std::fprintf(stderr, "skynnet: --theme must be system, light or dark, not '%s'\n", qPrintable(parser.value(theme)));
         return 2;
     }
     // Checked before any window opens, so a typo is a message and exit code 2, not a tour that trains something else.
@@ -118,6 +127,7 @@ int main(int argc, char** argv) {
         settings = std::make_unique<skynnet::ui::AppSettings>(scratch->filePath(QStringLiteral("settings.ini")));
     }
     skynnet::ui::MainWindow window(std::move(settings));
+    if (parser.isSet(theme)) window.setTheme(shownTheme, false);
     QSize size(1500, 940);
     if (parser.isSet(shotSize)) {
         const QStringList wh = parser.value(shotSize).split(QLatin1Char('x'));
@@ -128,7 +138,8 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (parser.isSet(shots)) window.resize(size);
+    // The default size is kept on the screen (QT_SCALE_FACTOR=1.5 leaves 1066 x 666 of 1600 x 1000); an asked one is kept.
+    if (parser.isSet(shots)) window.resize(parser.isSet(shotSize) ? size : size.boundedTo(window.screen()->availableSize()));
     window.show();
     // The start-up options apply to the first data opened (an example's settings are applied first).
     if (!designed.empty() || epochCount > 0 || !hostfile.isEmpty()) {

@@ -354,7 +354,7 @@ void TestUiCore::datasetModel() {
     QCOMPARE(model.rowCount(), 4);
     QCOMPARE(model.columnCount(), 3);
     QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("kind"));
-    QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("class"));
+    QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("label"));  // as the file names it
     QCOMPARE(model.data(model.index(1, 0)).toString(), QStringLiteral("dog"));   // category name, not its code
     QCOMPARE(model.data(model.index(1, 1)).toString(), QStringLiteral("30"));
     QCOMPARE(model.data(model.index(1, 2)).toString(), QStringLiteral("big"));

@@ -13,6 +13,7 @@ const QString recentFilesKey = QStringLiteral("files/recent");
 const QString geometryKey = QStringLiteral("window/geometry");
 const QString stateKey = QStringLiteral("window/state");
 const QString logScaleKey = QStringLiteral("charts/logScale");
+const QString themeKey = QStringLiteral("window/theme");
 const QString recentProjectsKey = QStringLiteral("projects/recent");
 const QString lastProjectFolderKey = QStringLiteral("projects/lastFolder");
 const QString autosaveKey = QStringLiteral("projects/autosaveMinutes");
@@ -87,6 +88,32 @@ void AppSettings::setWindowState(const QByteArray& state) { s_->setValue(stateKe
 
 bool AppSettings::logScale() const { return s_->value(logScaleKey, false).toBool(); }
 void AppSettings::setLogScale(bool on) { s_->setValue(logScaleKey, on); }
+
+QString themeName(Theme theme) {
+    switch (theme) {
+    case Theme::Light: return QStringLiteral("light");
+    case Theme::Dark: return QStringLiteral("dark");
+    case Theme::System: break;
+    }
+    return QStringLiteral("system");
+}
+
+bool parseTheme(const QString& name, Theme* theme) {
+    for (Theme t : {Theme::System, Theme::Light, Theme::Dark})
+        if (name == themeName(t)) {
+            *theme = t;
+            return true;
+        }
+    return false;
+}
+
+Theme AppSettings::theme() const {
+    Theme t = Theme::System;
+    parseTheme(s_->value(themeKey).toString(), &t);
+    return t;
+}
+
+void AppSettings::setTheme(Theme theme) { s_->setValue(themeKey, themeName(theme)); }
 
 void AppSettings::sync() { s_->sync(); }
 

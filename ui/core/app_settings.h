@@ -10,6 +10,12 @@ class QSettings;
 
 namespace skynnet::ui {
 
+// The palette of View > Theme: the platform's own, or the app's light or dark one.
+enum class Theme { System, Light, Dark };
+QString themeName(Theme theme);  // "system", "light", "dark"
+// The inverse of themeName; false (and *theme untouched) for any other text.
+bool parseTheme(const QString& name, Theme* theme);
+
 class AppSettings {
 public:
     static constexpr int maxRecentFiles = 8;
@@ -54,6 +60,9 @@ public:
 
     bool logScale() const;  // loss charts on a log axis; default off
     void setLogScale(bool on);
+
+    Theme theme() const;  // default System; an unknown saved value reads as System
+    void setTheme(Theme theme);
 
     void sync();  // writes pending changes now (QSettings otherwise writes lazily)
 

@@ -109,12 +109,16 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         }
     }
     if (role == Qt::ToolTipRole) {
+        // The full name first: a narrow header shows it elided.
+        const QString name = headerData(section, orientation, Qt::DisplayRole).toString();
+        const auto tip = [&name](const QString& about) { return name + QStringLiteral(": ") + about; };
         switch (section) {
-        case Metric: return QStringLiteral("%1 on the held-out set; submodels on their own sub-problems").arg(metric);
-        case WallSeconds: return QStringLiteral("elapsed seconds of training");
-        case CpuSeconds: return QStringLiteral("CPU seconds of the training threads");
-        case PeakMemory: return QStringLiteral("peak memory in MB (10^6 bytes) a model needs on a machine of its own: parameters, gradients, optimiser state, buffers and its rows");
-        case Params: return QStringLiteral("weights and biases (combined: all submodels together)");
+        case Model: return name;
+        case Metric: return tip(QStringLiteral("%1 on the held-out set; submodels on their own sub-problems").arg(metric));
+        case WallSeconds: return tip(QStringLiteral("elapsed seconds of training"));
+        case CpuSeconds: return tip(QStringLiteral("CPU seconds of the training threads"));
+        case PeakMemory: return tip(QStringLiteral("peak memory in MB (10^6 bytes) a model needs on a machine of its own: parameters, gradients, optimiser state, buffers and its rows"));
+        case Params: return tip(QStringLiteral("weights and biases (combined: all submodels together)"));
         default: return {};
         }
     }

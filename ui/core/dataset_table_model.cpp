@@ -1,8 +1,35 @@
 #include "ui/core/dataset_table_model.h"
 
+#include <QFont>
+#include <QPainter>
+#include <QPixmap>
+
 #include "ui/core/formatting.h"
 
 namespace skynnet::ui {
+
+namespace {
+
+// A small round target drawn in the header's text colour family: no style is needed in ui/core.
+QPixmap makeTargetMark() {
+    QPixmap mark(12, 12);
+    mark.fill(Qt::transparent);
+    QPainter p(&mark);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(QColor(200, 60, 40), 1.6));
+    p.setBrush(Qt::NoBrush);
+    p.drawEllipse(QRectF(1, 1, 10, 10));
+    p.setBrush(QColor(200, 60, 40));
+    p.drawEllipse(QRectF(4, 4, 4, 4));
+    return mark;
+}
+
+}  // namespace
+
+QPixmap DatasetTableModel::targetMark() {
+    static const QPixmap mark = makeTargetMark();
+    return mark;
+}
 
 DatasetTableModel::DatasetTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -41,7 +68,8 @@ QString DatasetTableModel::columnName(int column) const {
         return QStringLiteral("x%1").arg(column + 1);
     }
     const int t = column - features;
-    if (data_->task != Task::Regression) return QStringLiteral("class");
+    // The target is named as the file names it ("species"); "class" only where the file has no name.
+    if (data_->task != Task::Regression) return data_->labelColumn.empty() ? QStringLiteral("class") : QString::fromStdString(data_->labelColumn);
     if (std::size_t(t) < data_->targetNames.size()) return QString::fromStdString(data_->targetNames[std::size_t(t)]);
     return QStringLiteral("y%1").arg(t + 1);
 }
@@ -114,17 +142,28 @@ QVariant DatasetTableModel::headerData(int section, Qt::Orientation orientation,
     switch (role) {
     case Qt::DisplayRole: return columnName(section);
     case Qt::ToolTipRole: {
+        // The full name first: a narrow header shows it elided.
+        const QString name = columnName(section);
         if (!target) {
             const int k = categoricalOf_[std::size_t(section)];
             if (k >= 0)
-                return QStringLiteral("feature %1, categorical (%2 categories, one-hot encoded for training)")
+                return QStringLiteral("%1: feature %2, categorical (%3 categories, one-hot encoded for training)")
+                    .arg(name)
                     .arg(section + 1)
                     .arg(data_->categoricals[std::size_t(k)].categories.size());
-            return QStringLiteral("feature %1, numeric (raw values, before scaling)").arg(section + 1);
+            return QStringLiteral("%1: feature %2, numeric (raw values, before scaling)").arg(name).arg(section + 1);
         }
-        if (data_->task == Task::Regression) return QStringLiteral("regression target");
-        return QStringLiteral("target: one of %1 declared classes").arg(data_->classCount());
+        if (data_->task == Task::Regression) return QStringLiteral("%1: regression target").arg(name);
+        return QStringLiteral("%1: target, one of %2 declared classes").arg(name).arg(data_->classCount());
     }
+    case Qt::FontRole: {
+        if (!target) return {};
+        QFont bold;  // the target column stands out from the features
+        bold.setBold(true);
+        return bold;
+    }
+    case Qt::DecorationRole: return target ? QVariant(targetMark()) : QVariant();
+    case IsTargetRole: return target;
     default: return {};
     }
 }

@@ -3,6 +3,7 @@
 // column(s) (the class name for classes). Cells are formatted on demand in data(), with no storage
 // per cell, so 60,000 x 785 (MNIST) is as quick to show as 150 x 5.
 #include <QAbstractTableModel>
+#include <QPixmap>
 #include <memory>
 #include <vector>
 
@@ -24,9 +25,13 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    // Horizontal: the column's name as the file has it (the target too, e.g. "species"), a tooltip
+    // starting with the full name, and the target column marked (bold, a target icon, IsTargetRole).
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    enum Roles { IsTargetRole = Qt::UserRole + 40 };
 
 private:
+    static QPixmap targetMark();
     QString columnName(int column) const;
     // The cell as text and whether it is a number (right-aligned) or a name (left-aligned).
     QString cellText(int row, int column, bool* numeric) const;

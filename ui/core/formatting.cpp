@@ -1,5 +1,6 @@
 #include "ui/core/formatting.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace skynnet::ui {
@@ -8,7 +9,20 @@ QString formatMegabytes(std::int64_t bytes) { return QString::number(double(byte
 
 QString formatSeconds(double seconds) {
     const double a = std::abs(seconds);
-    return QString::number(seconds, 'f', a < 1 ? 3 : a < 100 ? 1 : 0);
+    if (a == 0 || !std::isfinite(a)) return QString::number(seconds);
+    // Three significant digits in plain decimals, so a short epoch reads "0.000423", not "0.000";
+    // below a microsecond the figure is noise.
+    const int magnitude = int(std::floor(std::log10(a)));
+    if (magnitude < -6) return QStringLiteral("< 0.000001");
+    return QString::number(seconds, 'f', std::clamp(2 - magnitude, 0, 6));
+}
+
+QString speedRatioText(double baselineSeconds, double splitSeconds) {
+    if (!(baselineSeconds > 0) || !(splitSeconds > 0)) return {};
+    const double ratio = baselineSeconds / splitSeconds;
+    const auto times = [](double r) { return QString::number(r, 'f', r < 10 ? 2 : 1); };
+    if (std::abs(ratio - 1) < 0.005) return QStringLiteral("as fast");
+    return ratio > 1 ? QStringLiteral("%1x faster").arg(times(ratio)) : QStringLiteral("%1x slower").arg(times(1 / ratio));
 }
 
 QString formatMetric(double value) { return QString::number(value, 'f', 4); }

@@ -6,7 +6,10 @@
 namespace skynnet::ui {
 
 QString formatMegabytes(std::int64_t bytes);  // 10^6 bytes, 4 significant digits, as planSummary prints
-QString formatSeconds(double seconds);        // "0.123", "12.3", "123"
+QString formatSeconds(double seconds);        // three significant digits: "0.000423", "0.123", "12.3", "123"
+// How the split run's time compares with the baseline's: "2.09x faster", "2.07x slower", "as fast";
+// empty when either time is not positive.
+QString speedRatioText(double baselineSeconds, double splitSeconds);
 QString formatMetric(double value);           // 4 decimals: accuracies and R²
 QString formatLoss(double value);             // 4 significant digits
 QString formatMega(std::int64_t value);       // value / 10^6 with 4 significant digits (MFLOP)

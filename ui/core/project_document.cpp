@@ -352,6 +352,11 @@ SplitOptions ProjectDocument::effectiveSplitOptions() const {
     return o;
 }
 
+DataInfo ProjectDocument::planDataInfo() const {
+    const SplitIndices& split = splitIndicesOfData();  // throws without data
+    return DataInfo::of(*dataset_, split.train);
+}
+
 SplitPlan ProjectDocument::plan() const {
     const SplitOptions options = effectiveSplitOptions();
     if (planCache_ && planCache_->revision == revision_ && planCache_->network == network_ &&

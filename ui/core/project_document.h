@@ -82,6 +82,8 @@ public:
     // preview never has to prepare the features. Kept until its inputs change: every page asks
     // for it after each change, and 60,000 rows take milliseconds each time.
     SplitPlan plan() const;
+    // What plan() plans from: the training rows' task, classes and labels (throws without data).
+    DataInfo planDataInfo() const;
     // The split options plan() uses: the document's, with epochs, batch size and optimiser slots
     // taken from the training settings.
     SplitOptions effectiveSplitOptions() const;

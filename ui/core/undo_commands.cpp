@@ -11,7 +11,11 @@ namespace {
 enum : int { splitIds = 0x5100, trainIds = 0x5200, dataIds = 0x5300, networkIds = 0x10000 };
 enum class LayerField { Units, Kernel, Stride, Window, Rate, Momentum, Epsilon };
 enum class SplitField { Strategy, Requested, ScaleEpochs, Factor, BinaryCombine, Shuffle, Fallback, Seed, Several };
-enum class TrainField { Epochs, BatchSize, Optimizer, LearningRate, Threads, Baseline, Several };
+enum class TrainField {
+    Epochs, BatchSize, Optimizer, LearningRate, Threads, Baseline, Several,
+    // The advanced settings (train_settings_panel.h).
+    Loss, WeightDecay, Schedule, StepEpochs, Gamma, MinRate, EarlyStopping, Patience, Monitor, RestoreBest
+};
 enum class DataField { TargetColumn, Task, Scaling, Validation, Test, Seed, Images };
 
 QString tr(const char* text) { return QCoreApplication::translate("UndoCommands", text); }
@@ -162,19 +166,45 @@ EditDescription describeTrainEdit(const ProjectTraining& a, const ProjectTrainin
                                                                    : tr("Use every core")});
     if (a.trainBaseline != b.trainBaseline)
         changes.push_back({TrainField::Baseline, b.trainBaseline ? tr("Train the baseline") : tr("Skip the baseline")});
-    // Any other difference (loss, early stopping, ...) makes it a multi-field edit.
+    const Schedule &sx = x.optimizer.schedule, &sy = y.optimizer.schedule;
+    const EarlyStopping &ex = x.earlyStopping, &ey = y.earlyStopping;
+    if (x.loss != y.loss) changes.push_back({TrainField::Loss, tr("Set loss to %1").arg(QString::fromStdString(lossName(y.loss)))});
+    if (x.optimizer.weightDecay != y.optimizer.weightDecay)
+        changes.push_back({TrainField::WeightDecay, tr("Set weight decay to %1").arg(double(y.optimizer.weightDecay))});
+    if (sx.kind != sy.kind) changes.push_back({TrainField::Schedule, tr("Change the learning-rate schedule")});
+    if (sx.stepEpochs != sy.stepEpochs)
+        changes.push_back({TrainField::StepEpochs, tr("Set schedule step to %1 epochs").arg(sy.stepEpochs)});
+    if (sx.gamma != sy.gamma) changes.push_back({TrainField::Gamma, tr("Set schedule factor to %1").arg(double(sy.gamma))});
+    if (sx.minRate != sy.minRate)
+        changes.push_back({TrainField::MinRate, tr("Set schedule minimum rate to %1").arg(double(sy.minRate))});
+    if (ex.enabled != ey.enabled)
+        changes.push_back({TrainField::EarlyStopping, ey.enabled ? tr("Stop early") : tr("Do not stop early")});
+    if (ex.patience != ey.patience)
+        changes.push_back({TrainField::Patience, tr("Set early-stopping patience to %1").arg(ey.patience)});
+    if (ex.monitor != ey.monitor) changes.push_back({TrainField::Monitor, tr("Change what early stopping watches")});
+    if (ex.restoreBest != ey.restoreBest)
+        changes.push_back({TrainField::RestoreBest, ey.restoreBest ? tr("Keep the best epoch") : tr("Keep the last epoch")});
+    // Any other difference (augmentation, ...) makes it a multi-field edit.
     ProjectTraining known = a;
     known.config.epochs = y.epochs;
     known.config.batchSize = y.batchSize;
     known.config.optimizer.kind = y.optimizer.kind;
     known.config.optimizer.learningRate = y.optimizer.learningRate;
+    known.config.optimizer.weightDecay = y.optimizer.weightDecay;
+    known.config.optimizer.schedule.kind = sy.kind;
+    known.config.optimizer.schedule.stepEpochs = sy.stepEpochs;
+    known.config.optimizer.schedule.gamma = sy.gamma;
+    known.config.optimizer.schedule.minRate = sy.minRate;
+    known.config.loss = y.loss;
+    known.config.earlyStopping = ey;
     known.threadBudget = b.threadBudget;
     known.trainBaseline = b.trainBaseline;
     if (a == b) return {tr("No change"), -1};
     if (changes.size() != 1 || !(known == b)) return {tr("Change training settings"), -1};
     const TrainField f = changes.front().first;
     const bool merges = f == TrainField::Epochs || f == TrainField::BatchSize || f == TrainField::LearningRate ||
-                        f == TrainField::Threads;
+                        f == TrainField::Threads || f == TrainField::WeightDecay || f == TrainField::StepEpochs ||
+                        f == TrainField::Gamma || f == TrainField::MinRate || f == TrainField::Patience;
     return {changes.front().second, merges ? trainIds + int(f) : -1};
 }
 

@@ -1,18 +1,25 @@
 #include "ui/widgets/chart_util.h"
 
+#include <QApplication>
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QHorizontalBarSeries>
 #include <QChart>
 #include <QValueAxis>
+#include <QXYSeries>
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <vector>
+
+#include "ui/widgets/theme.h"
 
 namespace skynnet::ui {
 
 QColor submodelColor(int submodel) {
-    if (submodel < 0) return QColor(60, 60, 60);
+    if (submodel < 0) return darkPalette() ? QColor(200, 200, 200) : QColor(60, 60, 60);
     // Tableau 10: distinct and readable on white, repeated beyond ten submodels.
     static const QColor palette[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},
                                      {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127},
@@ -39,6 +46,62 @@ void setNiceRange(QValueAxis* axis, double lo, double hi) {
     axis->setTickCount(int(std::lround((to - from) / step)) + 1);
 }
 
+namespace {
+
+// A little smaller than the text around the chart, so names stay whole under narrow charts.
+void setLegendFont(QChart* chart) {
+    QFont small = QApplication::font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    chart->legend()->setFont(small);
+}
+
+}  // namespace
+
+void styleChart(QChart* chart) {
+    const QChart::ChartTheme theme = darkPalette() ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+    if (chart->theme() == theme) return;
+    // A theme recolours every series; the colours set on purpose are put back.
+    std::vector<std::function<void()>> restore;
+    for (QAbstractSeries* series : chart->series()) {
+        if (auto* xy = qobject_cast<QXYSeries*>(series)) {
+            restore.push_back([xy, pen = xy->pen(), brush = xy->brush()] {
+                xy->setPen(pen);
+                xy->setBrush(brush);
+            });
+        } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
+            restore.push_back([area, pen = area->pen(), brush = area->brush()] {
+                area->setPen(pen);
+                area->setBrush(brush);
+            });
+        } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
+            for (QBarSet* set : bars->barSets())
+                restore.push_back([set, pen = set->pen(), brush = set->brush()] {
+                    set->setPen(pen);
+                    set->setBrush(brush);
+                });
+        }
+    }
+    chart->setTheme(theme);
+    for (const auto& r : restore) r();
+    setLegendFont(chart);  // the theme set its own
+}
+
+QString legendHtml(const QChart* chart) {
+    QStringList entries;
+    for (const QAbstractSeries* series : chart->series()) {
+        const auto* xy = qobject_cast<const QXYSeries*>(series);
+        if (!xy || series->name().isEmpty()) continue;
+        entries << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                       .arg(xy->color().name(), series->name().toHtmlEscaped());
+    }
+    return entries.join(QStringLiteral(" &nbsp; "));
+}
+
+void restyleAllCharts() {
+    for (QWidget* w : QApplication::allWidgets())
+        if (auto* view = qobject_cast<QChartView*>(w)) styleChart(view->chart());
+}
+
 void clearChart(QChart* chart) {
     chart->removeAllSeries();
     for (QAbstractAxis* axis : chart->axes()) {
@@ -49,9 +112,12 @@ void clearChart(QChart* chart) {
 
 void setUpChartView(QChartView* view, const QString& title, QSize minimum) {
     auto* chart = new QChart;
+    styleChart(chart);  // before the rest: a theme sets fonts and margins of its own
     chart->setTitle(title);
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
+    setLegendFont(chart);
+    chart->legend()->setShowToolTips(true);  // the whole name of an entry that is still cut
     chart->setAnimationOptions(QChart::NoAnimation);  // live data: animations lag behind
     // A QChartView starts with a chart of its own, which setChart only releases: without the
     // delete every chart view leaked one (LeakSanitizer).

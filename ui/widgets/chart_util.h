@@ -11,12 +11,22 @@ class QValueAxis;
 
 namespace skynnet::ui {
 
-// Submodel i (0-based) keeps its colour on every chart; -1 is the baseline (dark grey).
+// Submodel i (0-based) keeps its colour on every chart; -1 is the baseline (dark grey, or light
+// grey on a dark palette).
 QColor submodelColor(int submodel);
 QString submodelName(int submodel);  // "submodel 1", "baseline"
 
 // Sets the axis to a range covering [lo, hi] with round tick steps (1, 2, 2.5 or 5 x 10^k).
 void setNiceRange(QValueAxis* axis, double lo, double hi);
+
+// Gives the chart the light or dark chart theme that matches the application's palette, keeping
+// the colours its series were given (the submodels' colours mean the same on every chart).
+void styleChart(QChart* chart);
+// One line naming every line series of the chart in its colour ("■ submodel 1  ■ baseline"),
+// for a legend shared by several charts of the same series.
+QString legendHtml(const QChart* chart);
+// styleChart() for every chart view of the application, after the palette changed.
+void restyleAllCharts();
 
 // Removes (and deletes) every series and axis.
 void clearChart(QChart* chart);

@@ -43,7 +43,8 @@ QVariant ClassMetricsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ClassMetricsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (role != Qt::DisplayRole || orientation != Qt::Horizontal) return {};
+    // The tooltip is the whole name, for a header too narrow to show it.
+    if ((role != Qt::DisplayRole && role != Qt::ToolTipRole) || orientation != Qt::Horizontal) return {};
     static const char* names[] = {"Class", "Precision", "Recall", "F1", "Support"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }

@@ -29,6 +29,7 @@
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/data_options_panel.h"
 #include "ui/widgets/dataset_views.h"
+#include "ui/widgets/eliding_header_view.h"
 #include "ui/widgets/examples.h"
 #include "ui/widgets/sample_grid.h"
 #include "ui/widgets/session_guard.h"
@@ -63,6 +64,7 @@ DataPage::DataPage(ProjectDocument* document, TrainingSession* session, AppSetti
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     preview_ = new QTableView;
+    preview_->setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, preview_));
     previewModel_ = new DatasetTableModel(this);
     preview_->setModel(previewModel_);
     preview_->setAlternatingRowColors(true);

@@ -29,7 +29,7 @@ void hideFromLegend(QChart* chart, QAbstractSeries* s) {
 
 LiveChart::LiveChart(const QString& title, const QString& xTitle, const QString& yTitle, QWidget* parent)
     : QChartView(parent) {
-    setUpChartView(this, title, QSize(260, 200));
+    setUpChartView(this, title, QSize(220, 170));  // four fit beside the settings on a 1024 x 680 screen
     QChart* c = chart();
 
     x_ = new QValueAxis(this);
@@ -221,7 +221,7 @@ void LiveChart::fitAxes() {
     const double pad = span > 0 ? span * 0.04 : std::max(std::abs(maxY_) * 0.1, 0.05);
     double low = includeZero_ ? std::min(0.0, minY_) : minY_ - pad;
     if (minY_ >= 0 && low < 0) low = 0;  // never below zero for values that cannot be negative
-    setNiceRange(yLinear_, low, maxY_ + pad);
+    setNiceRange(yLinear_, low, maxY_ <= upperLimit_ ? std::min(maxY_ + pad, upperLimit_) : maxY_ + pad);
     yLog_->setRange(minPositiveY_ / 1.3, std::max(maxY_, minPositiveY_) * 1.3);
     fitBands();
 }

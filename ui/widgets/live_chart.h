@@ -6,6 +6,7 @@
 #include <QChartView>
 #include <QList>
 #include <QPointF>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -39,6 +40,8 @@ public:
     void setLogarithmic(bool on);
     // Keep 0 on the linear y axis (CPU, memory), so small wobbles do not look like big swings.
     void setIncludeZero(bool on) { includeZero_ = on; }
+    // Values that cannot exceed this (accuracy, R²: 1): the linear y axis stops there, not at 1.1.
+    void setUpperLimit(double limit) { upperLimit_ = limit; }
     bool logarithmic() const { return log_; }
     // The run's pauses on this chart's x axis (seconds of the run's clock), each shaded across the
     // plot; the x axis reaches the last one's end. Replaces the previous list (a pause going on
@@ -79,6 +82,7 @@ private:
     double minX_ = 0, maxX_ = 1, minY_ = 0, maxY_ = 1, minPositiveY_ = 1;
     bool empty_ = true;
     bool includeZero_ = false;
+    double upperLimit_ = std::numeric_limits<double>::infinity();
     int appending_ = 0;                                // beginAppending depth
     std::map<QLineSeries*, QList<QPointF>> pending_;   // collected while appending_, per segment
 };

@@ -1,6 +1,7 @@
 #include "ui/widgets/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -15,12 +16,16 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
 #include <QUndoStack>
 #include <QUndoView>
+#include <algorithm>
+#include <utility>
 
 #include "ui/core/app_settings.h"
 #include "ui/core/project_document.h"
@@ -36,6 +41,7 @@
 #include "ui/widgets/shortcut_list.h"
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/start_page.h"
+#include "ui/widgets/theme.h"
 #include "ui/widgets/train_page.h"
 
 namespace skynnet::ui {
@@ -55,6 +61,7 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     if (QFile::exists(QStringLiteral(":/icons/skynnet.svg")))  // compiled into the app, not into tests
         setWindowIcon(QIcon(QStringLiteral(":/icons/skynnet.svg")));
     setAcceptDrops(true);
+    applyTheme(settings_->theme());  // before any chart is made, so each starts in the theme's colours
     document_ = new ProjectDocument(this);
     session_ = new TrainingSession(document_, this);
 
@@ -77,7 +84,7 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     sidebar_ = new QListWidget;
     sidebar_->setObjectName(QStringLiteral("sidebar"));
     sidebar_->setIconSize(QSize(24, 24));
-    sidebar_->setFixedWidth(150);
+    sidebar_->setFixedWidth(128);  // "5  Results" with its icon; more is taken from the pages at 1024 pixels
     sidebar_->setSpacing(2);
     stack_ = new QStackedWidget;
     const QList<QWidget*> pages{dataPage_, networkPage_, splitPage_, trainPage_, resultsPage_};
@@ -164,6 +171,7 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     });
 
     resize(1400, 900);
+    fitToScreen();  // at QT_SCALE_FACTOR=1.5 a 1600 x 1000 screen has room for 1066 x 666
     restoreGeometry(settings_->windowGeometry());
     restoreState(settings_->windowState());
     updateStatus();
@@ -229,6 +237,18 @@ void MainWindow::buildMenus() {
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
         connect(a, &QAction::triggered, this, [this, i] { showPage(i); });
     }
+    view->addSeparator();
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    themeActions_ = new QActionGroup(this);
+    const std::pair<Theme, QString> themes[] = {{Theme::System, tr("&System")}, {Theme::Light, tr("&Light")}, {Theme::Dark, tr("&Dark")}};
+    for (const auto& [t, text] : themes) {
+        QAction* a = theme->addAction(text);
+        a->setCheckable(true);
+        a->setData(int(t));
+        a->setChecked(t == settings_->theme());
+        themeActions_->addAction(a);
+        connect(a, &QAction::triggered, this, [this, t = t] { setTheme(t); });
+    }
 
     QMenu* train = menuBar()->addMenu(tr("&Train"));
     QAction* start = train->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Start"));
@@ -257,6 +277,21 @@ void MainWindow::buildMenus() {
                                .arg(QApplication::applicationVersion()));
     });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::setTheme(Theme theme, bool save) {
+    applyTheme(theme);
+    if (save) settings_->setTheme(theme);
+    for (QAction* a : themeActions_->actions()) a->setChecked(Theme(a->data().toInt()) == theme);
+}
+
+void MainWindow::fitToScreen() {
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!s) return;
+    // A window manager adds the title bar and borders outside this size: leave room for them.
+    constexpr int frameAllowance = 40;
+    const QRect room = s->availableGeometry();
+    resize(size().boundedTo(QSize(room.width(), room.height() - frameAllowance)));
 }
 
 void MainWindow::showPage(int page) {

@@ -9,6 +9,7 @@
 #include "ui/core/app_settings.h"  // owned through unique_ptr, passed by value
 #include "ui/widgets/project_views.h"
 
+class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QListWidget;
@@ -72,6 +73,11 @@ public:
     bool sidebarMarked(int page) const;
     QString sidebarToolTip(int page) const;
 
+    // View > Theme: applies the palette to the application and its charts, and saves the choice
+    // unless `save` is false (a one-off --theme).
+    void setTheme(Theme theme, bool save = true);
+    QActionGroup* themeActions() const { return themeActions_; }  // System, Light, Dark (data: int(Theme))
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -90,6 +96,7 @@ private:
     void updateTitle();
     void updateSidebarMarks();
     void showWorkspace();
+    void fitToScreen();  // no larger than the available screen
 
     std::unique_ptr<AppSettings> settings_;
     ProjectDocument* document_;
@@ -110,6 +117,7 @@ private:
     QLabel* dataStatus_;
     QLabel* runStatus_;
     bool budgetRestored_ = false;
+    QActionGroup* themeActions_ = nullptr;
 };
 
 }  // namespace skynnet::ui

@@ -23,6 +23,7 @@
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/class_metrics_model.h"
 #include "ui/widgets/confusion_matrix_widget.h"
+#include "ui/widgets/eliding_header_view.h"
 #include "ui/widgets/format.h"
 #include "ui/widgets/run_history_panel.h"
 
@@ -56,6 +57,7 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     outOfDate_->hide();
 
     comparison_ = new QTableView;
+    comparison_->setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, comparison_));  // whole names in tooltips
     comparisonModel_ = new ComparisonTableModel(nullptr, this);  // fed by refresh(): the run on show
     comparison_->setModel(comparisonModel_);
     comparison_->setAlternatingRowColors(true);
@@ -66,7 +68,9 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     metricChart_ = new BarChart(tr("Metric (test set)"));
     wallChart_ = new BarChart(tr("Wall time (s)"));
     cpuChart_ = new BarChart(tr("CPU time (s)"));
-    memoryChart_ = new BarChart(tr("Peak memory: model, buffers and rows (MB)"));
+    memoryChart_ = new BarChart(tr("Peak memory (MB)"));
+    memoryChart_->setToolTip(tr("What each model needs on a machine of its own: parameters, gradients, optimiser state, "
+                                "buffers and its rows"));
     for (BarChart* c : {metricChart_, wallChart_, cpuChart_, memoryChart_}) c->setHorizontal(true);  // names stay whole
     auto* charts = new QGridLayout;
     charts->setSpacing(4);
@@ -89,6 +93,7 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     confusion_ = new ConfusionMatrixWidget;
     classModel_ = new ClassMetricsModel(this);
     classTable_ = new QTableView;
+    classTable_->setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, classTable_));
     classTable_->setModel(classModel_);
     classTable_->verticalHeader()->hide();
     classTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -236,7 +241,7 @@ void ResultsPage::refresh() {
         const double wallBase = r->baseline->wallSeconds;
         text += tr(" — baseline %1 %2. Split run %3 against the baseline's %4")
                     .arg(metric, formatMetric(r->baselineMetric), formatDuration(r->splitWallSeconds), formatDuration(wallBase));
-        if (r->splitWallSeconds > 0) text += tr(" (%1x)").arg(wallBase / r->splitWallSeconds, 0, 'f', 2);
+        if (const QString ratio = speedRatioText(wallBase, r->splitWallSeconds); !ratio.isEmpty()) text += tr(" (%1)").arg(ratio);
         text += QLatin1Char('.');
     }
     if (!shownNote_.isEmpty()) {  // an earlier run stands in for one that did not complete
@@ -266,12 +271,19 @@ void ResultsPage::refresh() {
         cpuV.push_back(r->baseline->cpuSeconds);
         memV.push_back(double(r->baseline->peakBytes()) / 1e6);
     }
-    metricChart_->setTitle(tr("%1 (%2 set; submodels on their own sub-problem)").arg(metric, QString::fromStdString(r->evaluatedOn)));
+    metricChart_->setTitle(tr("%1 (%2 set)").arg(metric, QString::fromStdString(r->evaluatedOn)));
+    metricChart_->setToolTip(tr("The combined model and the baseline on the %1 set; each submodel on its own sub-problem")
+                                 .arg(QString::fromStdString(r->evaluatedOn)));
     metricChart_->setUpperBound(1.0);  // accuracy and R² never exceed 1
     metricChart_->setData(categories, {{metric, metricV, submodelColor(0)}});
     wallChart_->setData(categories, {{tr("wall s"), wallV, submodelColor(1)}});
     cpuChart_->setData(categories, {{tr("CPU s"), cpuV, submodelColor(2)}});
-    memoryChart_->setData(categories, {{tr("MB"), memV, submodelColor(4)}});
+    // Small models in kB, so the axis reads 25, 50, 75 rather than 0.025 cut to "0.0…".
+    const bool kilobytes = *std::max_element(memV.begin(), memV.end()) < 1.0;
+    if (kilobytes)
+        for (double& v : memV) v *= 1000;
+    memoryChart_->setTitle(kilobytes ? tr("Peak memory (kB)") : tr("Peak memory (MB)"));
+    memoryChart_->setData(categories, {{kilobytes ? tr("kB") : tr("MB"), memV, submodelColor(4)}});
 
     modelChoice_->setEnabled(r->baseline.has_value());
     if (!r->baseline) modelChoice_->setCurrentIndex(0);
@@ -327,8 +339,10 @@ void ResultsPage::showErrors() {
     auto* y = new QValueAxis;
     x->setTitleText(tr("true (first target column)"));
     y->setTitleText(tr("predicted"));
-    x->setRange(lo, hi);
-    y->setRange(lo, hi);
+    setNiceRange(x, lo, hi);  // ticks at round values, the same on both axes
+    setNiceRange(y, lo, hi);
+    x->setLabelFormat(QStringLiteral("%.4g"));
+    y->setLabelFormat(QStringLiteral("%.4g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* s : chart->series()) {

@@ -64,7 +64,22 @@ void ScreenshotTour::onProgress(double fraction) {
     if (midTaken_ || fraction < 0.35) return;
     midTaken_ = true;
     grabAll(QStringLiteral("2-during"));
+    grabPaused();
     window_->showPage(MainWindow::TrainPageIndex);
+}
+
+void ScreenshotTour::grabPaused() {
+    TrainingSession* session = window_->session();
+    if (ended_ || !session->running() || session->runsInAnotherProcess()) return;  // nothing to pause
+    // One series of grabs: the run's end, queued meanwhile, waits for the resume.
+    grabbing_ = true;
+    session->pause();
+    settle(800);  // every worker reaches its batch boundary, and the pages show the pause
+    grabAll(QStringLiteral("2-paused"));
+    grabbing_ = true;
+    session->resume();
+    grabbing_ = false;
+    if (ended_) QTimer::singleShot(0, this, &ScreenshotTour::finishWhenIdle);
 }
 
 void ScreenshotTour::onFinished(TrainStatus status, const QString& message) {

@@ -1,7 +1,7 @@
 #pragma once
 // `skynnet --screenshots DIR`: a scripted look at the app for reviewers without a display. Waits
 // for the example data, saves a PNG of every page, starts training, saves every page again
-// mid-training and after the run, then quits the application.
+// mid-training, paused (then resumes) and after the run, then quits the application.
 #include <QDir>
 #include <QObject>
 #include <QTimer>
@@ -24,6 +24,7 @@ public:
 private:
     void afterLoad();
     void onProgress(double fraction);
+    void grabPaused();  // pauses the run, grabs every page, resumes
     void onFinished(skynnet::TrainStatus status, const QString& message);
     void grabAll(const QString& stage);
     void finish(int code, const QString& message);

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QScrollArea>
+#include <QStandardItemModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
@@ -18,9 +19,11 @@
 #include <cmath>
 
 #include "ui/core/plan_table_model.h"
+#include "ui/core/plan_warnings.h"
 #include "ui/core/project_document.h"
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/format.h"
+#include "ui/widgets/limit_spin_box.h"
 #include "ui/widgets/network_check.h"
 #include "ui/widgets/network_diagram.h"
 
@@ -74,6 +77,27 @@ QString explain(Strategy s) {
                        "regression.");
 }
 
+// Why a strategy cannot split this task, for the disabled item's tooltip; empty when it can.
+QString notApplicable(Strategy s, Task task) {
+    const QString taskText = QString::fromStdString(taskName(task));
+    switch (s) {
+    case Strategy::ClassGroups:
+        if (task != Task::Classification)
+            return QObject::tr("Needs a classification task with three or more classes; this data's task is %1.").arg(taskText);
+        break;
+    case Strategy::BinaryShards:
+        if (task != Task::Binary) return QObject::tr("Needs a task of two classes; this data's task is %1.").arg(taskText);
+        break;
+    case Strategy::OutputSplit:
+        if (task != Task::Regression)
+            return QObject::tr("Needs a regression task (target columns); this data's task is %1.").arg(taskText);
+        break;
+    case Strategy::DataShards:
+    case Strategy::Auto: break;  // any task
+    }
+    return {};
+}
+
 }  // namespace
 
 SplitPage::SplitPage(ProjectDocument* document, QWidget* parent) : QWidget(parent), document_(document) {
@@ -93,8 +117,25 @@ void SplitPage::buildUi() {
     strategy_->addItem(tr("Binary shards (two classes)"), int(Strategy::BinaryShards));
     strategy_->addItem(tr("Output split (regression)"), int(Strategy::OutputSplit));
     strategy_->addItem(tr("Data shards (ensemble, any task)"), int(Strategy::DataShards));
-    requested_ = new QSpinBox;
-    requested_->setRange(1, 64);
+    auto* requested = new LimitSpinBox;
+    requested_ = requested;
+    requested_->setRange(1, maxSubmodels);
+    limits_ = new QLabel(tr("1 to %1").arg(maxSubmodels));
+    limits_->setObjectName(QStringLiteral("submodelLimits"));
+    limits_->setToolTip(tr("The page plans from 1 to %1 submodels; a larger number typed is set to %1.").arg(maxSubmodels));
+    auto* requestedRow = new QWidget;
+    auto* requestedLayout = new QHBoxLayout(requestedRow);
+    requestedLayout->setContentsMargins(0, 0, 0, 0);
+    requestedLayout->addWidget(requested_, 1);
+    requestedLayout->addWidget(limits_);
+    limitNote_ = new QLabel;
+    limitNote_->setObjectName(QStringLiteral("submodelLimitNote"));
+    limitNote_->setWordWrap(true);
+    limitNote_->hide();
+    connect(requested, &LimitSpinBox::limitApplied, this, [this](int typed, int limit) {
+        limitNote_->setText(tr("N = %1 is outside 1 to %2: N is set to %3.").arg(typed).arg(maxSubmodels).arg(limit));
+        limitNote_->show();
+    });
     scaleEpochs_ = new QComboBox;
     scaleEpochs_->addItem(tr("Automatic"));
     scaleEpochs_->addItem(tr("On: epochs / F"), true);
@@ -122,8 +163,11 @@ void SplitPage::buildUi() {
     addRow(form, tr("Strategy:"), strategy_,
            tr("How the problem is divided: automatic picks class groups for several classes, binary shards for two, "
               "output split for regression."));
-    addRow(form, tr("Submodels N:"), requested_,
-           tr("How many submodels you ask for; class groups use the largest g with g(g-1)/2 ≤ N, so the plan may train fewer."));
+    addRow(form, tr("Submodels N:"), requestedRow,
+           tr("How many submodels you ask for (1 to %1); class groups use the largest g with g(g-1)/2 ≤ N, so the plan may "
+              "train fewer.").arg(maxSubmodels));
+    requested_->setToolTip(requestedRow->toolTip());
+    form->addRow(limitNote_);
     addRow(form, tr("Scale epochs:"), scaleEpochs_,
            tr("Train each submodel for the epochs divided by its reduction factor F, to save time; automatic does so "
               "only for multiclass networks of dense layers."));
@@ -142,7 +186,10 @@ void SplitPage::buildUi() {
     for (QComboBox* c : {strategy_, scaleEpochs_, binaryCombine_})
         connect(c, &QComboBox::currentIndexChanged, this, &SplitPage::toDocument);
     for (QCheckBox* c : {autoFactor_, shuffle_, fallback_}) connect(c, &QCheckBox::toggled, this, &SplitPage::toDocument);
-    connect(requested_, &QSpinBox::valueChanged, this, &SplitPage::toDocument);
+    connect(requested_, &QSpinBox::valueChanged, this, [this] {
+        limitNote_->hide();  // the note is about the last number typed, not this one
+        toDocument();
+    });
     connect(seed_, &QSpinBox::valueChanged, this, &SplitPage::toDocument);
     connect(factor_, &QDoubleSpinBox::valueChanged, this, &SplitPage::toDocument);
     // Typing "12" is one undo step: the spin box's edits merge until it is left or Enter is pressed.
@@ -161,7 +208,9 @@ void SplitPage::buildUi() {
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
-    chart_ = new BarChart(tr("Each model against the original (% of the original's)"));
+    // Short names: the chart shares the page's lower half with the diagrams, and its tooltip has the figures.
+    chart_ = new BarChart(tr("Against the original (%)"));
+    chart_->setHorizontal(true);  // "sub 12" stays whole down the side
 
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
@@ -220,30 +269,44 @@ void SplitPage::setSubmodels(int n) { requested_->setValue(n); }
 
 QString SplitPage::summaryText() const { return summary_->text(); }
 QString SplitPage::warningsText() const { return warnings_->isHidden() ? QString() : warnings_->text(); }
+QString SplitPage::limitsText() const { return limits_->text(); }
+QString SplitPage::limitNoteText() const { return limitNote_->isHidden() ? QString() : limitNote_->text(); }
 QString SplitPage::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
 
 void SplitPage::fromDocument() {
     updating_ = true;
     const SplitOptions& o = document_->splitOptions();
+    const auto data = document_->dataset();
+    // Strategies that cannot split this data's task stay listed, greyed, with the reason.
+    if (auto* items = qobject_cast<QStandardItemModel*>(strategy_->model()))
+        for (int i = 0; i < strategy_->count(); ++i) {
+            const QString why = data ? notApplicable(Strategy(strategy_->itemData(i).toInt()), data->task) : QString();
+            if (QStandardItem* item = items->item(i)) {
+                item->setEnabled(why.isEmpty());
+                item->setToolTip(why);
+            }
+        }
     strategy_->setCurrentIndex(std::max(0, strategy_->findData(int(o.strategy))));
     requested_->setValue(o.requested);
     scaleEpochs_->setCurrentIndex(!o.scaleEpochs ? 0 : (*o.scaleEpochs ? 1 : 2));
-    autoFactor_->setChecked(!o.dataShardFactor);
-    factor_->setValue(o.dataShardFactor ? *o.dataShardFactor : std::sqrt(double(std::max(1, o.requested))));
-    binaryCombine_->setCurrentIndex(std::max(0, binaryCombine_->findData(int(o.binaryCombine))));
-    shuffle_->setChecked(o.shuffleShards);
-    fallback_->setChecked(o.regressionFallbackToShards);
     seed_->setValue(int(o.seed));
-    // Options that cannot matter for this data and strategy are greyed out, not hidden.
-    const auto data = document_->dataset();
+    // Options that cannot matter for this data and strategy are greyed out, not hidden, and show
+    // nothing rather than a value the plan does not use.
     const bool regression = data && data->task == Task::Regression;
     const Strategy s = data ? resolveStrategy(o.strategy, data->task) : o.strategy;  // what the planner will use
     const bool shards = s == Strategy::DataShards || (s == Strategy::OutputSplit && o.regressionFallbackToShards);
     autoFactor_->setEnabled(shards);
-    factor_->setEnabled(shards && !autoFactor_->isChecked());
-    binaryCombine_->setEnabled(s == Strategy::BinaryShards);
-    shuffle_->setEnabled(s == Strategy::BinaryShards || shards);
+    autoFactor_->setChecked(shards && !o.dataShardFactor);
+    factor_->setEnabled(shards && o.dataShardFactor.has_value());
+    if (shards) factor_->setValue(o.dataShardFactor ? *o.dataShardFactor : std::sqrt(double(std::max(1, o.requested))));
+    else factor_->clear();
+    const bool binary = s == Strategy::BinaryShards;
+    binaryCombine_->setEnabled(binary);
+    binaryCombine_->setCurrentIndex(binary ? std::max(0, binaryCombine_->findData(int(o.binaryCombine))) : -1);
+    shuffle_->setEnabled(binary || shards);
+    shuffle_->setChecked((binary || shards) && o.shuffleShards);
     fallback_->setEnabled(!data || regression);
+    fallback_->setChecked((!data || regression) && o.regressionFallbackToShards);
     updating_ = false;
 }
 
@@ -254,10 +317,13 @@ void SplitPage::toDocument() {
     o.requested = requested_->value();
     const QVariant scale = scaleEpochs_->currentData();
     o.scaleEpochs = scale.isValid() ? std::optional<bool>(scale.toBool()) : std::nullopt;
-    o.dataShardFactor = autoFactor_->isChecked() ? std::nullopt : std::optional<double>(factor_->value());
-    o.binaryCombine = BinaryCombine(binaryCombine_->currentData().toInt());
-    o.shuffleShards = shuffle_->isChecked();
-    o.regressionFallbackToShards = fallback_->isChecked();
+    // A greyed control shows nothing or a value in force: it never overwrites the saved option.
+    if (autoFactor_->isEnabled())
+        o.dataShardFactor = autoFactor_->isChecked() ? std::nullopt : std::optional<double>(factor_->value());
+    if (binaryCombine_->isEnabled() && binaryCombine_->currentIndex() >= 0)
+        o.binaryCombine = BinaryCombine(binaryCombine_->currentData().toInt());
+    if (shuffle_->isEnabled()) o.shuffleShards = shuffle_->isChecked();
+    if (fallback_->isEnabled()) o.regressionFallbackToShards = fallback_->isChecked();
     o.seed = std::uint64_t(seed_->value());
     document_->editSplitOptions(o);  // one undoable step
     fromDocument();  // the enabled states follow the new strategy
@@ -280,6 +346,7 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
     showDiagrams(networks);
     QStringList notes;
     for (const std::string& w : plan->warnings) notes << QString::fromStdString(w);
+    if (document_->hasData()) notes << planWarnings(*plan, document_->planDataInfo()).lines;  // starved submodels
     const SplitOptions& o = document_->splitOptions();
     if (plan->submodelCount() != o.requested && notes.isEmpty())
         notes << tr("N=%1 gives %2 submodels").arg(o.requested).arg(plan->submodelCount());
@@ -308,9 +375,9 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
         memory.push_back(pct(s.memoryBytes, plan->originalMemoryBytes));
     }
     chart_->setData(categories,
-                    {{tr("parameters"), params, submodelColor(0)},
-                     {tr("FLOPs per sample"), flops, submodelColor(1)},
-                     {tr("training memory"), memory, submodelColor(2)}},
+                    {{tr("params"), params, submodelColor(0)},
+                     {tr("FLOPs"), flops, submodelColor(1)},
+                     {tr("memory"), memory, submodelColor(2)}},
                     tr("% of original"));
     chart_->setToolTip(tr("Original: %1 parameters, %2 FLOPs per sample, %3 training memory")
                            .arg(formatCount(plan->originalParams), formatCount(plan->originalFlopsPerSample),

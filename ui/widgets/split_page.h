@@ -29,6 +29,8 @@ class ProjectDocument;
 class SplitPage : public QWidget {
     Q_OBJECT
 public:
+    static constexpr int maxSubmodels = 64;  // the N control's limit
+
     explicit SplitPage(ProjectDocument* document, QWidget* parent = nullptr);
 
     // Like a user changing the controls; the plan preview follows at once.
@@ -45,6 +47,8 @@ public:
     QString errorText() const;     // empty when hidden
     // Every option widget, for the tooltip check of the tests.
     QList<QWidget*> optionWidgets() const;
+    QString limitsText() const;     // the N control's limits, as shown beside it
+    QString limitNoteText() const;  // "N = 100 is outside ...", empty when hidden
 
 private:
     void buildUi();
@@ -59,6 +63,8 @@ private:
 
     QComboBox* strategy_ = nullptr;
     QSpinBox* requested_ = nullptr;
+    QLabel* limits_ = nullptr;
+    QLabel* limitNote_ = nullptr;
     QComboBox* scaleEpochs_ = nullptr;
     QCheckBox* autoFactor_ = nullptr;
     QDoubleSpinBox* factor_ = nullptr;

@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
@@ -32,6 +33,7 @@
 #include "ui/widgets/format.h"
 #include "ui/widgets/network_check.h"
 #include "ui/widgets/run_on_panel.h"
+#include "ui/widgets/train_settings_panel.h"
 #include "ui/widgets/training_charts.h"
 
 namespace skynnet::ui {
@@ -199,13 +201,23 @@ void TrainPage::buildUi() {
     planInfo_->setMaximumWidth(340);
     planInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     sideLayout->addWidget(settingsBox);
+    advanced_ = new TrainSettingsPanel(document_);
+    advanced_->setMaximumWidth(340);
+    sideLayout->addWidget(advanced_);
     sideLayout->addWidget(buildRunOn());
     sideLayout->addWidget(planInfo_);
     sideLayout->addStretch();
     auto* top = new QWidget;
     auto* topLayout = new QHBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
-    topLayout->addWidget(side);
+    // The settings scroll rather than squeeze the charts on a short screen.
+    auto* sideScroll = new QScrollArea;
+    sideScroll->setWidget(side);
+    sideScroll->setWidgetResizable(true);
+    sideScroll->setFrameShape(QFrame::NoFrame);
+    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sideScroll->setMinimumWidth(side->minimumSizeHint().width() + sideScroll->verticalScrollBar()->sizeHint().width());
+    topLayout->addWidget(sideScroll);
     topLayout->addWidget(charts_, 1);
 
     auto* split = new QSplitter(Qt::Vertical);
@@ -289,6 +301,7 @@ void TrainPage::updateButtons() {
     syncPauseButton();
     stop_->setEnabled(running);
     runOn_->setRunning(running);
+    advanced_->setRunning(running);
     if (running) resumeOnHosts_->hide();
     updateResumeRunButton();
     for (QWidget* w : std::initializer_list<QWidget*>{epochs_, batch_, optimizer_, learningRate_, threads_, baseline_})

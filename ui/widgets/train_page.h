@@ -27,6 +27,7 @@ class ProjectDocument;
 class RunOnPanel;
 class TrainingCharts;
 class TrainingSession;
+class TrainSettingsPanel;
 
 class TrainPage : public QWidget {
     Q_OBJECT
@@ -56,6 +57,7 @@ public:
     QString startBlocker() const;
     QString startReasonText() const;  // the visible line's text; empty when hidden
     RunOnPanel* runOnPanel() const { return runOn_; }
+    TrainSettingsPanel* advancedSettings() const { return advanced_; }
     // Offered after a run on the hostfile's machines failed or was stopped: runs it again with --resume.
     QPushButton* resumeOnHostsButton() const { return resumeOnHosts_; }
 
@@ -126,6 +128,7 @@ private:
     QPushButton* saveLog_ = nullptr;
     QLabel* outOfDate_ = nullptr;
     RunOnPanel* runOn_ = nullptr;
+    TrainSettingsPanel* advanced_ = nullptr;
     QPushButton* resumeOnHosts_ = nullptr;
     std::unique_ptr<QTemporaryDir> hostRunDir_;  // the project copy of the last run on the hosts (and its checkpoints)
 };

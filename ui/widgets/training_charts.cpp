@@ -2,12 +2,15 @@
 
 #include <QCheckBox>
 #include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QLineSeries>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "train/metrics.h"
 #include "ui/core/training_session.h"
+#include "ui/widgets/chart_util.h"
 #include "ui/widgets/live_chart.h"
 
 namespace skynnet::ui {
@@ -22,7 +25,8 @@ double overlap(const PauseInterval& p, double from, double to) {
 TrainingCharts::TrainingCharts(TrainingSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     loss_ = new LiveChart(tr("Training loss"), tr("epoch"), tr("loss"));
     metric_ = new LiveChart(tr("Validation metric"), tr("epoch"), tr("metric"));
-    cpu_ = new LiveChart(tr("CPU use"), tr("seconds"), tr("cores busy"));
+    metric_->setUpperLimit(1.0);  // accuracy and R² never exceed 1
+    cpu_ = new LiveChart(tr("CPU use"), tr("seconds"), tr("cores"));  // short: a longer title is cut on a small screen
     memory_ = new LiveChart(tr("Memory: model, buffers and rows"), tr("seconds"), tr("MB"));
     cpu_->setIncludeZero(true);
     memory_->setIncludeZero(true);
@@ -36,9 +40,18 @@ TrainingCharts::TrainingCharts(TrainingSession* session, QWidget* parent) : QWid
     grid->addWidget(metric_, 0, 1);
     grid->addWidget(cpu_, 1, 0);
     grid->addWidget(memory_, 1, 1);
+    // One legend for the four charts: under each chart a quarter of a small screen wide, four
+    // names shrink to "sub…".
+    legend_ = new QLabel;
+    legend_->setObjectName(QStringLiteral("chartsLegend"));
+    legend_->setWordWrap(true);
+    for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->chart()->legend()->hide();
+    auto* top = new QHBoxLayout;
+    top->addWidget(logScale_);
+    top->addWidget(legend_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(logScale_);
+    layout->addLayout(top);
     layout->addLayout(grid, 1);
 
     connect(session_, &TrainingSession::started, this, &TrainingCharts::onStarted);
@@ -60,12 +73,18 @@ void TrainingCharts::showPauses() {
 void TrainingCharts::onStarted(int submodels, bool withBaseline) {
     for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->reset(submodels, withBaseline);
     seen_.clear();
+    refreshLegend();
     if (const auto plan = session_->plan()) {
         const QString name = QString::fromStdString(headlineMetricName(plan->task));
         metric_->chart()->setTitle(tr("Validation %1").arg(name));
         const auto axes = metric_->chart()->axes(Qt::Vertical);
         for (QAbstractAxis* a : axes) a->setTitleText(name);
     }
+}
+
+void TrainingCharts::refreshLegend() {
+    const QString html = legendHtml(loss_->chart());  // every chart has the same series
+    if (legend_->text() != html) legend_->setText(html);
 }
 
 void TrainingCharts::onProgress(const QList<int>& changed, bool baselineChanged) {
@@ -76,6 +95,7 @@ void TrainingCharts::onProgress(const QList<int>& changed, bool baselineChanged)
         if (i >= 0 && i < int(snapshots.size())) update(snapshots[std::size_t(i)]);
     if (baselineChanged) update(session_->baseline());
     for (LiveChart* c : {loss_, metric_, cpu_, memory_}) c->endAppending();
+    refreshLegend();
 }
 
 void TrainingCharts::update(const ModelHistory& s) {

@@ -9,6 +9,7 @@
 #include <map>
 
 class QCheckBox;
+class QLabel;
 
 namespace skynnet {
 struct ModelHistory;
@@ -35,6 +36,7 @@ private:
     void onProgress(const QList<int>& changed, bool baselineChanged);
     void showPauses();
     void update(const ModelHistory& snapshot);
+    void refreshLegend();  // the shared legend names the loss chart's series
 
     struct Seen {
         std::size_t epochs = 0, resources = 0;
@@ -48,6 +50,7 @@ private:
     LiveChart* cpu_;
     LiveChart* memory_;
     QCheckBox* logScale_;
+    QLabel* legend_ = nullptr;
     std::map<int, Seen> seen_;
     QTimer pauseGrowth_;  // while paused: the band of the pause going on widens with the clock
 };

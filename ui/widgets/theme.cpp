@@ -1,0 +1,79 @@
+#include "ui/widgets/theme.h"
+
+#include <QApplication>
+#include <QPalette>
+#include <QStyle>
+#include <QStyleFactory>
+
+#include "ui/widgets/chart_util.h"
+
+namespace skynnet::ui {
+namespace {
+
+struct SystemLook {
+    QString style;
+    QPalette palette;
+};
+
+// The look the application started with, taken before the first change.
+const SystemLook& systemLook() {
+    static const SystemLook look{QApplication::style()->name(), QApplication::palette()};
+    return look;
+}
+
+Theme& current() {
+    static Theme theme = Theme::System;
+    return theme;
+}
+
+QPalette darkPaletteColours() {
+    const QColor window(45, 45, 48), base(30, 30, 32), text(230, 230, 230), disabled(125, 125, 125);
+    QPalette p;
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(40, 40, 43));
+    p.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(140, 140, 140));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, QColor(55, 55, 58));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, QColor(255, 110, 100));
+    p.setColor(QPalette::Light, QColor(80, 80, 84));
+    p.setColor(QPalette::Midlight, QColor(66, 66, 70));
+    p.setColor(QPalette::Mid, QColor(38, 38, 40));
+    p.setColor(QPalette::Dark, QColor(25, 25, 27));
+    p.setColor(QPalette::Shadow, QColor(10, 10, 10));
+    p.setColor(QPalette::Highlight, QColor(42, 110, 200));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(100, 165, 255));
+    p.setColor(QPalette::LinkVisited, QColor(170, 140, 255));
+    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::HighlightedText})
+        p.setColor(QPalette::Disabled, role, disabled);
+    p.setColor(QPalette::Disabled, QPalette::Base, window);
+    p.setColor(QPalette::Disabled, QPalette::Highlight, QColor(70, 70, 74));
+    return p;
+}
+
+}  // namespace
+
+void applyTheme(Theme theme) {
+    const SystemLook& system = systemLook();  // taken before anything changes
+    if (theme == current()) return;
+    current() = theme;
+    if (theme == Theme::System) {
+        QApplication::setStyle(system.style);
+        QApplication::setPalette(system.palette);
+    } else {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(theme == Theme::Dark ? darkPaletteColours() : QApplication::style()->standardPalette());
+    }
+    restyleAllCharts();
+}
+
+Theme appliedTheme() { return current(); }
+
+bool darkPalette() { return QApplication::palette().color(QPalette::Window).lightness() < 128; }
+
+}  // namespace skynnet::ui
