@@ -13,6 +13,7 @@
 #include <QThread>
 #include <QtTest>
 
+#include <algorithm>
 #include <csignal>
 #include <cmath>
 #include <numbers>
@@ -296,6 +297,52 @@ private slots:
         int reused = 0;
         for (const QJsonValue& v : a) reused += v.toObject()["reused"].toBool();
         QCOMPARE(reused, kept);
+    }
+
+    // --progress json: only events on stdout, one per line, for the app to draw; a run that fails
+    // is recorded and named, and the others still make the study.
+    void progressEventsAndFailedRuns() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("events");
+        const CliRun r = runCli(studyArgs(out, {"--submodels", "3", "--seeds", "1,2", "--strategies", "class-groups,binary-shards",
+                                                "--no-ensemble", "--machines", "2", "--progress", "json"}));
+        QCOMPARE(r.exitCode, 1);
+        VERIFY_CONTAINS(r.err.toStdString(), "2 of 6 runs failed (N3-binary-shards-seed1: exit status 1: the binary-shards "
+                                             "strategy needs a binary task");
+        QStringList kinds;
+        QJsonObject plan, summary, error;
+        for (const QString& line : r.out.split('\n', Qt::SkipEmptyParts)) {
+            QJsonParseError parse;
+            const QJsonObject e = QJsonDocument::fromJson(line.toUtf8(), &parse).object();
+            QVERIFY2(parse.error == QJsonParseError::NoError && e.contains("event"), qPrintable(line));
+            kinds << e["event"].toString();
+            if (kinds.last() == "plan") plan = e;
+            if (kinds.last() == "summary") summary = e;
+            if (kinds.last() == "error") error = e;
+        }
+        QCOMPARE(kinds.first(), QString("plan"));
+        QCOMPARE(plan["runs"].toArray().size(), 6);
+        QCOMPARE(kinds.count("run_started"), 6);
+        QCOMPARE(kinds.count("run_finished"), 6);
+        QCOMPARE(kinds.count("summary"), 1);
+        QCOMPARE(kinds.last(), QString("error"));
+        VERIFY_CONTAINS(error["message"].toString().toStdString(), "2 of 6 runs failed");
+        QCOMPARE(summary["summary"].toObject()["configurations"].toArray().size(), 2);  // the failed configuration has none
+
+        const QJsonObject study = readJson(out + "/study.json");
+        const QJsonObject failed = runNamed(study, "N3-binary-shards-seed2");
+        QCOMPARE(failed["status"].toString(), QString("failed"));
+        VERIFY_CONTAINS(failed["error"].toString().toStdString(), "runs/N3-binary-shards-seed2.log");
+        // On 2 machines, 3 submodels scheduled longest first: the longest alone, the other two together.
+        for (const char* name : {"N3-class-groups-seed1", "N3-class-groups-seed2"}) {
+            const QJsonObject run = runNamed(study, name);
+            std::vector<double> t;
+            for (const QJsonValue& v : run["submodel_seconds"].toArray()) t.push_back(v.toDouble());
+            QCOMPARE(int(t.size()), 3);
+            std::sort(t.begin(), t.end(), std::greater<>());
+            QCOMPARE(run["machines_seconds"].toDouble(), std::max(t[0], t[1] + t[2]));
+            QCOMPARE(run["slowest_submodel_seconds"].toDouble(), t[0]);
+        }
     }
 
     void badOptions_data() {

@@ -119,7 +119,8 @@ std::optional<double> remainingSeconds(const std::vector<StudyRun>& runs, const 
 
 Json runEvent(const char* event, int index, const StudyRun& run, int machines) {
     Json e = Json::object({{"event", event}, {"index", index + 1}});
-    for (const auto& [key, value] : runJson(run, machines).items()) e[key] = value;
+    const Json figures = runJson(run, machines);  // a named value: items() only refers to it
+    for (const auto& [key, value] : figures.items()) e[key] = value;
     return e;
 }
 
