@@ -18,6 +18,7 @@ int runPredict(const std::vector<std::string>& args);
 int runPlan(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runMpiCheck(const std::vector<std::string>& args);
+int runStudy(const std::vector<std::string>& args);
 
 // "skynnet-cli: <message>" on stderr, on one line whatever the message holds.
 void printError(const std::string& message);

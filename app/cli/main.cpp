@@ -40,6 +40,7 @@ const char* const usage =
     "  predict   predictions of a saved model, as CSV\n"
     "  export    a saved model as a model file, an ONNX graph or a C++ header\n"
     "  mpi-check start a short MPI job that lists each rank's host, cores and build (for --backend mpi)\n"
+    "  study     train every N (and the plain ensemble) over several seeds: what the split costs and gains\n"
     "\n"
     "Run 'skynnet-cli COMMAND --help' for the options of a command.\n"
     "Other options: --help, --version.\n"
@@ -72,8 +73,9 @@ int dispatch(const std::vector<std::string>& argv) {
     if (command == "plan") return runPlan(rest);
     if (command == "export") return runExport(rest);
     if (command == "mpi-check") return runMpiCheck(rest);
+    if (command == "study") return runStudy(rest);
     if (command.rfind("-", 0) == 0) throw UsageError("unknown option '" + command + "' (expected a command first; see --help)");
-    throw UsageError("unknown command '" + command + "' (expected train, plan, evaluate, predict, export or mpi-check)");
+    throw UsageError("unknown command '" + command + "' (expected train, plan, evaluate, predict, export, mpi-check or study)");
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ std::vector<int> ownedOutputs(const SplitPlan& plan, int index) {
 
 std::string planTable(const SplitPlan& plan, int threads, const std::string& placement) {
     const int s = plan.submodelCount();
-    std::string head = strategyName(plan.strategy) + ": N=" + std::to_string(plan.requested) + " gives S=" +
+    std::string head = planStrategyName(plan) + ": N=" + std::to_string(plan.requested) + " gives S=" +
                        std::to_string(s) + " submodel" + (s == 1 ? "" : "s") + ", F=" + format("%.4g", plan.factor);
     if (!plan.groupClasses.empty()) {
         head += ", " + std::to_string(plan.groups) + " class groups";
@@ -115,7 +115,7 @@ Json planJson(const SplitPlan& plan, int threads) {
     Json groups = Json::array();
     for (const auto& g : plan.groupClasses) groups.push_back(Json(g));
     const std::vector<int> kernels = ThreadBackend::kernelThreadsPerWorker(plan.submodelCount(), threads);
-    Json j = Json::object({{"strategy", strategyName(plan.strategy)},
+    Json j = Json::object({{"strategy", planStrategyName(plan)},
                            {"task", taskName(plan.task)},
                            {"N", plan.requested},
                            {"S", plan.submodelCount()},

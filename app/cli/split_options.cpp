@@ -10,7 +10,7 @@ namespace skynnet::cli {
 const std::vector<OptionSpec>& splitOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
         {"--submodels", "N", "train the Skynnet split: N submodels in parallel, their predictions combined"},
-        {"--strategy", "S", "auto, class-groups, binary-shards, output-split or data-shards (default auto: by task)"},
+        {"--strategy", "S", "auto, class-groups, binary-shards, output-split, data-shards, or ensemble (not a split: N thin networks on all the data, the same parameters in all as the split) (default auto: by task)"},
         {"--scale-epochs", "on|off", "divide the epochs by F (default on for classification with dense layers)"},
         {"--shard-factor", "F", "data-shards width reduction factor, at least 1 (default sqrt(N))"},
         {"--binary-combine", "HOW", "binary-shards combination: most-confident or average (default most-confident)"},
@@ -29,10 +29,16 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
     SplitOptions o;
     o.requested = a.positiveInt("--submodels", 2);
     if (const auto s = a.text("--strategy")) {
-        try {
-            o.strategy = parseStrategy(*s);
-        } catch (const Error& e) {
-            Args::fail("--strategy", e.what());
+        if (*s == ensembleStrategyName) {
+            o.strategy = Strategy::DataShards;  // planned, combined and saved as shards that all hold every row
+            o.ensemble = true;
+        } else {
+            try {
+                o.strategy = parseStrategy(*s);
+            } catch (const Error&) {
+                Args::fail("--strategy", "unknown split strategy '" + *s +
+                                             "' (expected auto, class-groups, binary-shards, output-split, data-shards or ensemble)");
+            }
         }
     }
     if (const auto s = a.text("--scale-epochs")) {
@@ -63,12 +69,12 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
 }
 
 void checkSplitOptionsUsed(const Args& a, const SplitOptions& options, const SplitPlan& plan) {
-    const std::string used = "this plan uses " + strategyName(plan.strategy);
-    const bool shards = plan.strategy == Strategy::BinaryShards || plan.strategy == Strategy::DataShards;
+    const std::string used = "this plan uses " + planStrategyName(plan);
+    const bool shards = plan.strategy == Strategy::BinaryShards || (plan.strategy == Strategy::DataShards && !plan.ensemble);
     if (a.has("--binary-combine") && plan.strategy != Strategy::BinaryShards)
         Args::fail("--binary-combine", "only applies to the binary-shards strategy, " + used);
     if (a.has("--shard-factor") && plan.strategy != Strategy::DataShards)
-        Args::fail("--shard-factor", "only applies to the data-shards strategy, " + used);
+        Args::fail("--shard-factor", "only applies to the data-shards and ensemble strategies, " + used);
     if (a.has("--no-shuffle-shards") && !shards)
         Args::fail("--no-shuffle-shards", "only applies to the binary-shards and data-shards strategies, " + used);
     const bool outputSplitAsked = options.strategy == Strategy::Auto || options.strategy == Strategy::OutputSplit;

@@ -121,6 +121,8 @@ std::string planHelp() {
            "Strategies (auto picks by task): class-groups (multiclass: pairwise class groups, F = g/2),\n"
            "binary-shards (binary: data shards, F = N), output-split (regression: target columns, F = N),\n"
            "data-shards (any task: an averaged ensemble on data shards, F = --shard-factor).\n"
+           "ensemble is not a split but the plain alternative to one: N thin networks that each learn the whole\n"
+           "task from all the samples, averaged, F chosen so that they hold the parameters of the task's split.\n"
            "Submodels are numbered from 1, classes and columns from 0 as in the data.\n\n" +
            formatOptions(planOptionSpecs());
 }

@@ -107,6 +107,7 @@ Json buildTrainReport(const TrainOptions& o, const PreparedData& data, const Net
     r["cpu_seconds"] = figures.cpuSeconds;
     r["peak_memory_bytes"] = figures.peakMemoryBytes;
     r["peak_model_bytes"] = result.peakModelBytes;
+    r["peak_training_bytes"] = result.peakBytes();  // the model's peak plus its rows, as a split's submodels count it
     r["history"] = historyJson(result.history);
     return r;
 }

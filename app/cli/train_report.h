@@ -33,6 +33,7 @@ Json historyJson(const std::vector<EpochStats>& history);
 // {"tool","command","task","data":{...},"network":{...},"settings":{...},"status",
 //  "epochs_run","best_epoch", test metrics ("test_accuracy"... or "test_mse", "test_mae",
 //  "test_r2"), "test_loss", "wall_seconds","train_seconds","cpu_seconds","peak_memory_bytes",
+//  "peak_model_bytes","peak_training_bytes" (the model's peak plus its training rows),
 //  "history":[{"epoch","loss","metric","validation_loss","validation_metric","seconds",
 //  "samples_per_second","learning_rate"}...]}
 Json buildTrainReport(const TrainOptions& options, const PreparedData& data, const NetworkSpec& spec,

@@ -13,6 +13,9 @@ namespace skynnet::detail {
 void planClassGroups(SplitPlan& plan, const DataInfo& data, const SplitOptions& options);
 void planBinaryShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& options);
 void planDataShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& options);
+// SplitOptions::ensemble: every submodel on all the rows; F matches the total parameters of the
+// task's own split of `original` with the same N, unless options.dataShardFactor sets it.
+void planEnsemble(SplitPlan& plan, const DataInfo& data, const SplitOptions& options, const NetworkSpec& original);
 // Falls back to planDataShards (with a warning) when asked to and the target is too narrow.
 void planOutputSplit(SplitPlan& plan, const DataInfo& data, const SplitOptions& options);
 

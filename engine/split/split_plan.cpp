@@ -168,6 +168,10 @@ Strategy resolveStrategy(Strategy requested, Task task) {
     return Strategy::DataShards;
 }
 
+std::string planStrategyName(const SplitPlan& plan) {
+    return plan.ensemble ? ensembleStrategyName : strategyName(plan.strategy);
+}
+
 int shrinkWidth(int width, double factor) {
     // F is g/2 or sqrt(N): a quotient that should be whole may land a hair above it.
     return int(std::ceil(double(width) / factor - 1e-9));
@@ -232,12 +236,18 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
     plan.outputs = taskOutputs(data);
     plan.strategy = resolveStrategy(options.strategy, data.task);
     requireTask(plan.strategy, data.task);
+    if (options.ensemble && plan.strategy != Strategy::DataShards)
+        throw Error("the ensemble is planned as data shards, not as " + strategyName(plan.strategy));
+    plan.ensemble = options.ensemble;
     switch (plan.strategy) {
     case Strategy::ClassGroups: detail::planClassGroups(plan, data, options); break;
     case Strategy::BinaryShards: detail::planBinaryShards(plan, data, options); break;
     case Strategy::OutputSplit: detail::planOutputSplit(plan, data, options); break;
     case Strategy::DataShards:
-    case Strategy::Auto: detail::planDataShards(plan, data, options); break;
+    case Strategy::Auto:
+        if (options.ensemble) detail::planEnsemble(plan, data, options, original);
+        else detail::planDataShards(plan, data, options);
+        break;
     }
 
     plan.original = original;
@@ -249,7 +259,7 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
         try {
             s.spec = shrinkSpec(original, plan.factor, data.task, outputsOf(plan, s));
         } catch (const Error& e) {
-            throw Error(strategyName(plan.strategy) + " with N=" + std::to_string(options.requested) + ": " + e.what());
+            throw Error(planStrategyName(plan) + " with N=" + std::to_string(options.requested) + ": " + e.what());
         }
         s.seed = submodelSeed(options.seed, s.index);
         s.params = paramCount(s.spec);
@@ -269,7 +279,7 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
 std::string planSummary(const SplitPlan& plan) {
     std::ostringstream s;
     const auto mb = [](std::int64_t bytes) { return detail::formatNumber(double(bytes) / 1e6) + " MB"; };
-    s << strategyName(plan.strategy) << ": N=" << plan.requested << " gives S=" << plan.submodelCount()
+    s << planStrategyName(plan) << ": N=" << plan.requested << " gives S=" << plan.submodelCount()
       << " submodel" << (plan.submodelCount() == 1 ? "" : "s") << ", F=" << detail::formatNumber(plan.factor);
     if (plan.groups > 0) s << ", " << plan.groups << " groups";
     s << ", epochs " << plan.epochs;

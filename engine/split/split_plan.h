@@ -27,6 +27,11 @@ struct SplitOptions {
     bool shuffleShards = true;              // off: shards are contiguous blocks in file order (reference)
     BinaryCombine binaryCombine = BinaryCombine::MostConfident;
     bool regressionFallbackToShards = false;  // fewer target columns than N: data shards instead of an error
+    // With the data-shards strategy: the plain ensemble instead (plan_ensemble.cpp), N thin networks
+    // that each learn the whole task from ALL the rows. Not the Skynnet method: the fair alternative
+    // it is compared with. Its F defaults to the one that gives the task's own split's total
+    // parameters (dataShardFactor sets it). Combined, saved and exported as data shards (the mean).
+    bool ensemble = false;
     std::uint64_t seed = 1;                   // shard shuffle and submodel initial weights
     int batchSize = 128;                      // for the memory estimate
     int optimizerSlots = 2;                   // for the memory estimate (2 for Adam)
@@ -72,6 +77,7 @@ struct SplitPlan {
     int effectiveEpochs = 0;  // what each submodel trains
     bool epochsScaled = false;
     BinaryCombine binaryCombine = BinaryCombine::MostConfident;
+    bool ensemble = false;  // strategy data-shards as the plain ensemble (SplitOptions::ensemble)
     int outputs = 1;  // combined output columns
     long samples = 0;
     std::uint64_t seed = 1;
@@ -89,6 +95,9 @@ SplitPlan makePlan(const NetworkSpec& original, const Dataset& train, const Spli
 // The strategy makePlan() uses: the requested one, or for auto the task's own (class-groups,
 // binary-shards, output-split).
 Strategy resolveStrategy(Strategy requested, Task task);
+// The name of the plan's strategy for people and reports: strategyName(), or "ensemble".
+inline constexpr const char* ensembleStrategyName = "ensemble";
+std::string planStrategyName(const SplitPlan& plan);
 
 // The network with every scalable Dense width w made ceil(w / F) and the output layer set for the
 // task with `outputs` units. Throws Error naming the layer whose width would fall below 2.

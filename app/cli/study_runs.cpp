@@ -1,0 +1,120 @@
+#include "study_runs.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <queue>
+
+#include "core/error.h"
+#include "io/atomic_file.h"
+#include "model_input.h"
+
+namespace skynnet::cli {
+
+StudyRun readRunReport(const StudyRunSpec& spec, const std::string& reportPath) {
+    const Json doc = parseJson(readFile(reportPath), reportPath);
+    const JsonField r(doc, reportPath);
+    StudyRun run;
+    run.spec = spec;
+    run.metricName = r.at("metric").asString();
+    const std::optional<JsonField> metric = r.find("test_" + run.metricName);
+    if (!metric) throw Error(reportPath + ": no test_" + run.metricName + " (the run had no test set)");
+    run.metric = metric->asDouble();
+    run.wallSeconds = r.at("wall_seconds").asDouble();
+    run.trainSeconds = r.at("train_seconds").asDouble();
+    run.cpuSeconds = r.at("cpu_seconds").asDouble();
+    run.processPeakMemoryBytes = r.at("peak_memory_bytes").asInt64();
+    if (spec.config.original()) {
+        run.S = 1;
+        run.strategy = "original";
+        run.slowestSubmodelSeconds = run.trainSeconds;
+        run.submodelSeconds = {run.trainSeconds};
+        run.peakMemoryBytes = r.at("peak_training_bytes").asInt64();
+    } else {
+        const JsonField plan = r.at("plan");
+        run.S = plan.at("S").asInt();
+        run.strategy = plan.at("strategy").asString();
+        run.scaleEpochs = plan.at("epochs_scaled").asBool();
+        const JsonField combined = r.at("combined");
+        run.slowestSubmodelSeconds = combined.at("slowest_submodel_seconds").asDouble();
+        run.peakMemoryBytes = combined.at("largest_submodel_peak_memory_bytes").asInt64();
+        for (const JsonField& s : r.at("submodels").asArray()) run.submodelSeconds.push_back(s.at("train_seconds").asDouble());
+    }
+    run.finished = true;
+    return run;
+}
+
+void measureModel(StudyRun& run, const std::string& modelPath, int repetitions) {
+    LoadedModel model = loadTrainedModel(modelPath);
+    run.params = 0;
+    run.flopsPerSample = 0;
+    for (const NetworkSpec& spec : model.saved.specs) {
+        run.params += paramCount(spec);
+        run.flopsPerSample += flopsPerSample(spec);
+    }
+    // Any values do: the cost of a dense or convolutional forward pass does not depend on them.
+    const Matrix rows = Matrix::Constant(latencyBatchRows, model.saved.rawColumns(), 0.5f);
+    std::vector<double> seconds;
+    for (int i = 0; i <= repetitions; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const Matrix out = predictRaw(model.model, model.saved, rows);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (out.rows() != latencyBatchRows) throw Error(modelPath + ": predict() gave " + std::to_string(out.rows()) + " rows");
+        if (i > 0) seconds.push_back(s);  // the first pass warms caches and allocations up
+    }
+    std::sort(seconds.begin(), seconds.end());
+    const std::size_t n = seconds.size();
+    run.latencySeconds = n % 2 ? seconds[n / 2] : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
+}
+
+double machinesSeconds(const std::vector<double>& submodelSeconds, int machines) {
+    if (submodelSeconds.empty()) return 0;
+    std::vector<double> longestFirst = submodelSeconds;
+    std::sort(longestFirst.begin(), longestFirst.end(), std::greater<>());
+    if (machines >= int(longestFirst.size())) return longestFirst.front();
+    // Each machine's busy time; the next submodel goes to the one free first.
+    std::priority_queue<double, std::vector<double>, std::greater<>> busy;
+    for (int k = 0; k < machines; ++k) busy.push(0.0);
+    double end = 0;
+    for (double s : longestFirst) {
+        const double t = busy.top() + s;
+        busy.pop();
+        busy.push(t);
+        end = std::max(end, t);
+    }
+    return end;
+}
+
+Json runJson(const StudyRun& run, int machines) {
+    const StudyConfig& c = run.spec.config;
+    Json j = Json::object({{"run", run.spec.name()},
+                           {"config", c.name()},
+                           {"submodels", c.submodels},
+                           {"seed", run.spec.seed},
+                           {"status", run.finished ? "finished" : "failed"}});
+    if (!run.finished) {
+        j["strategy"] = c.original() ? "original" : c.strategy.empty() ? "auto" : c.strategy;
+        j["error"] = run.error;
+        return j;
+    }
+    j["S"] = run.S;
+    j["strategy"] = run.strategy;
+    j["scale_epochs"] = run.scaleEpochs;
+    j["metric"] = run.metric;
+    j["metric_name"] = run.metricName;
+    j["wall_seconds"] = run.wallSeconds;
+    j["train_seconds"] = run.trainSeconds;
+    j["slowest_submodel_seconds"] = run.slowestSubmodelSeconds;
+    j["machines_seconds"] = machinesSeconds(run.submodelSeconds, machines);
+    j["submodel_seconds"] = run.submodelSeconds;
+    j["cpu_seconds"] = run.cpuSeconds;
+    j["peak_memory_bytes"] = run.peakMemoryBytes;
+    j["process_peak_memory_bytes"] = run.processPeakMemoryBytes;
+    j["params"] = run.params;
+    j["flops_per_sample"] = run.flopsPerSample;
+    j["latency_seconds_per_batch"] = run.latencySeconds ? Json(*run.latencySeconds) : Json();
+    j["reused"] = run.reused;
+    return j;
+}
+
+}  // namespace skynnet::cli
