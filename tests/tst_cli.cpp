@@ -624,6 +624,21 @@ void TestCli::trainSplitWithBaseline() {
     QCOMPARE(combined["confusion_matrix"].toArray(), j["test_confusion_matrix"].toArray());
     QVERIFY(combined["loss"].toDouble(-1) > 0);
     QCOMPARE(j["combined"].toObject()["slowest_submodel_seconds"].toDouble(), slowest);
+    // On S machines: the plan's largest cost (FLOPs per sample x rows x epochs) at the run's CPU
+    // seconds per unit of cost.
+    const QJsonObject planJ = j["plan"].toObject();
+    const QJsonArray planSubs = planJ["submodels"].toArray();
+    double cost = 0, cpu = 0, largestCost = 0;
+    for (int i = 0; i < subs.size(); ++i) {
+        const QJsonObject p = planSubs[i].toObject();
+        const double c = p["flops_per_sample"].toDouble() * p["samples"].toDouble() * planJ["submodel_epochs"].toDouble();
+        cost += c;
+        cpu += subs[i].toObject()["cpu_seconds"].toDouble();
+        largestCost = std::max(largestCost, c);
+    }
+    QVERIFY(largestCost > 0);
+    QVERIFY(qAbs(j["combined"].toObject()["predicted_seconds_on_s_machines"].toDouble() - largestCost * cpu / cost) <=
+            1e-9 * cpu);
 
     const QJsonObject baseline = j["baseline"].toObject();
     QVERIFY2(baseline["metrics"].toObject()["accuracy"].toDouble() >= 0.95,

@@ -23,6 +23,7 @@
 #include <cstring>
 
 #include "cli_support.h"
+#include "process_support.h"
 #include "core/parallel.h"
 #include "core/rng.h"
 #include "split/combined_model_file.h"
@@ -30,6 +31,10 @@
 #include "test_support.h"
 
 namespace {
+
+using skynnet::test::childrenOf;
+using skynnet::test::ended;
+using skynnet::test::mpiRankOf;
 
 const QString blobs10 = "builtin:blobs:classes=10:features=8";
 // Class groups N=3 (groups of 4, 3 and 3 classes): three submodels, small enough for a busy machine.
@@ -79,40 +84,6 @@ void writeText(const QString& path, const QByteArray& text) {
     f.write(text);
 }
 
-// Direct children of a process, from /proc (the ranks are mpirun's children on this machine).
-QList<qint64> childrenOf(qint64 parent) {
-    QList<qint64> out;
-    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
-        bool isPid = false;
-        const qint64 pid = entry.toLongLong(&isPid);
-        if (!isPid) continue;
-        QFile stat("/proc/" + entry + "/stat");
-        if (!stat.open(QIODevice::ReadOnly)) continue;
-        const QString text = QString::fromUtf8(stat.readAll());
-        // "pid (name) state ppid ...": the name may hold spaces, so read after its ')'.
-        const QStringList rest = text.mid(text.lastIndexOf(')') + 2).split(' ');
-        if (rest.size() > 1 && rest[1].toLongLong() == parent) out << pid;
-    }
-    return out;
-}
-
-int mpiRankOf(qint64 pid) {
-    QFile env("/proc/" + QString::number(pid) + "/environ");
-    if (!env.open(QIODevice::ReadOnly)) return -1;
-    for (const QByteArray& v : env.readAll().split('\0'))
-        if (v.startsWith("OMPI_COMM_WORLD_RANK=")) return v.mid(21).toInt();
-    return -1;
-}
-
-// Gone, or ended and waiting to be reaped: not running any more.
-bool ended(qint64 pid) {
-    QFile stat("/proc/" + QString::number(pid) + "/stat");
-    if (!stat.open(QIODevice::ReadOnly)) return true;
-    const QString text = QString::fromUtf8(stat.readAll());
-    const QChar state = text.mid(text.lastIndexOf(')') + 2, 1).at(0);
-    return state == 'Z' || state == 'X';
-}
-
 // Waits until the process's stderr (collected in `err`) holds `text`.
 bool waitForText(QProcess& p, QString& err, const QString& text, int timeoutMs) {
     QElapsedTimer t;
@@ -154,7 +125,9 @@ class TestMpi : public QObject {
 
 private slots:
     void initTestCase() {
-#ifndef SKYNNET_HAVE_MPI
+#if defined(SKYNNET_MPI_OFF)
+        return;  // built without the backend on purpose: only backendAbsentSaysSo runs (init())
+#elif !defined(SKYNNET_HAVE_MPI)
         SKIP_UNLESS_CI("this build has no MPI backend (install libopenmpi-dev openmpi-bin and configure again)");
 #endif
         if (QStandardPaths::findExecutable("mpirun").isEmpty()) SKIP_UNLESS_CI("mpirun is not installed (openmpi-bin)");
@@ -168,6 +141,35 @@ private slots:
             QVERIFY(hosts.open(QIODevice::Append));
             hosts.write(("127.0.0.1 " + host + "\n").c_str());
         }
+    }
+
+    void init() {
+#ifndef SKYNNET_HAVE_MPI
+        if (QByteArray(QTest::currentTestFunction()) != "backendAbsentSaysSo") QSKIP("this build has no MPI backend");
+#else
+        if (QByteArray(QTest::currentTestFunction()) == "backendAbsentSaysSo") QSKIP("this build has the MPI backend");
+#endif
+    }
+
+    // A build without MPI (SKYNNET_MPI=OFF, or MPI not found) has no backend, and says so when it
+    // is asked for: by --backend mpi, by --hosts and by mpi-check.
+    void backendAbsentSaysSo() {
+        const char* absent = "skynnet-cli: this build has no MPI backend (Open MPI was not found at build time)";
+        CliRun r = runCli(splitRun + QStringList{"--backend", "mpi"});
+        QCOMPARE(r.exitCode, 1);
+        VERIFY_CONTAINS(r.err.toStdString(), absent);
+        QTemporaryDir dir;
+        const QString hosts = dir.filePath("hosts");
+        writeText(hosts, "localhost slots=2\n");
+        r = runCli(splitRun + QStringList{"--backend", "mpi", "--hosts", hosts});
+        QCOMPARE(r.exitCode, 1);
+        VERIFY_CONTAINS(r.err.toStdString(), absent);
+        r = runCli({"mpi-check"});
+        QCOMPARE(r.exitCode, 1);
+        VERIFY_CONTAINS(r.err.toStdString(), absent);
+        // The thread backend is all there is, and works.
+        r = runCli(splitRun);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
 
     // Four ranks: rank 0 hands out, three workers train one submodel each. Same model as threads.
@@ -193,6 +195,8 @@ private slots:
         }
         QCOMPARE(ranks, (QSet<QString>{"1", "2", "3"}));
         QVERIFY2(mpi.out.contains("(3 submodels on 3 workers)"), qPrintable(mpi.out));
+        // The plan says where the submodels train: the worker ranks, not threads of rank 0.
+        VERIFY_CONTAINS(mpi.err.toStdString(), "; on 3 mpi workers (ranks 1-3; rank 0 hands out the submodels)\n");
 
         const QJsonObject backend = readJson(report)["backend"].toObject();
         QCOMPARE(backend["name"].toString(), QString("mpi"));
@@ -224,6 +228,25 @@ private slots:
         const CliRun given = runMpi(2, splitRun + QStringList{"--backend", "mpi", "--threads", "3"});
         QVERIFY2(given.exitCode == 0, qPrintable(given.err));
         QCOMPARE(given.err.count(QRegularExpression("started on rank 1 \\(.*, 3 threads\\)")), 3);
+        const CliRun threads = runCli(splitRun + QStringList{"--threads", "1", "--save", dir.filePath("b.skym")});
+        QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
+        const auto a = skynnet::loadCombinedModel(dir.filePath("a.skym").toStdString());
+        const auto b = skynnet::loadCombinedModel(dir.filePath("b.skym").toStdString());
+        QVERIFY(a.weights == b.weights);
+    }
+
+    // Two workers, three submodels: the worker that runs out of work hands its cores to the one
+    // still training (it picks them up at its next batch), which changes no bit of the model.
+    void freedCoresGoToTheBusyRank() {
+        QTemporaryDir dir;
+        const QString report = dir.filePath("r.json");
+        const CliRun mpi = runMpi(3, splitRun + QStringList{"--backend", "mpi", "--save", dir.filePath("a.skym"), "--report", report});
+        QVERIFY2(mpi.exitCode == 0, qPrintable(mpi.err));
+        QCOMPARE(readJson(report)["backend"].toObject()["cores_handed_on"].toInt(), 1);
+        // With --threads the user's choice holds.
+        const CliRun given = runMpi(3, splitRun + QStringList{"--backend", "mpi", "--threads", "1", "--report", report});
+        QVERIFY2(given.exitCode == 0, qPrintable(given.err));
+        QCOMPARE(readJson(report)["backend"].toObject()["cores_handed_on"].toInt(), 0);
         const CliRun threads = runCli(splitRun + QStringList{"--threads", "1", "--save", dir.filePath("b.skym")});
         QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
         const auto a = skynnet::loadCombinedModel(dir.filePath("a.skym").toStdString());
@@ -332,8 +355,9 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("m.skym")));
     }
 
-    // The worker dies while training its second submodel: the first is in the checkpoint, --resume
-    // trains only the other two, and the model equals an uninterrupted run's.
+    // The worker dies while training its second submodel: the first is in the checkpoint (saved by
+    // rank 0), the second's epoch state too (saved by the worker), --resume continues the second
+    // from there and trains the third, and the model equals an uninterrupted run's.
     void killedWorkerResumes() {
         QTemporaryDir dir;
         const QString hosts = dir.filePath("hosts"), model = dir.filePath("m.skym");
@@ -351,6 +375,12 @@ private slots:
         QVERIFY2(waitForMatches(launcher, err, started, 2, 120000), qPrintable(err));
         QString second;
         for (auto it = started.globalMatch(err); it.hasNext();) second = it.next().captured(1);
+        // Killed after a few of its epochs (600 / F = 400 in all), so that the worker has saved its state.
+        const QRegularExpression epochOfSecond("submodel " + second + R"(/3: epoch +3/400 [^\n]*\n)");
+        QVERIFY2(waitForMatches(launcher, err, epochOfSecond, 1, 120000), qPrintable(err));
+        const QRegularExpression firstEpoch("submodel " + second + R"(/3: epoch +1/400 [^\n]*\n)");
+        const QString firstEpochLine = firstEpoch.match(err).captured(0);
+        QVERIFY(!firstEpochLine.isEmpty());
         const QList<qint64> mpirun = childrenOf(launcher.processId());
         QCOMPARE(mpirun.size(), 1);
         qint64 worker = -1;
@@ -369,8 +399,12 @@ private slots:
 
         const CliRun resumed = runCli(mpi + QStringList{"--resume"}, 600000);
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
-        VERIFY_CONTAINS(resumed.err.toStdString(), "resuming from " + model.toStdString() + ".checkpoint: 1 of 3 submodels finished");
+        VERIFY_CONTAINS(resumed.err.toStdString(), "resuming from " + model.toStdString() + ".checkpoint: 1 of 3 submodels finished, submodel " +
+                                                       second.toStdString() + " after epoch ");
         QCOMPARE(resumed.err.count(started), 2);
+        // The worker continued from its state: the epochs before it are replayed as they were
+        // (their timings too), not trained again.
+        QVERIFY2(resumed.err.contains(firstEpochLine), qPrintable(resumed.err));
         QVERIFY(!QDir(model + ".checkpoint").exists());  // removed once the model is written
 
         const QString reference = dir.filePath("threads.skym");
@@ -460,6 +494,10 @@ private slots:
         r = runCli(splitRun + QStringList{"--ship-data"});
         QCOMPARE(r.exitCode, 2);
         VERIFY_CONTAINS(r.err.toStdString(), "--ship-data: needs --backend mpi");
+        // Under mpirun every rank finds the same mistake; only rank 0 says so.
+        r = runMpi(3, {"train", "--data", blobs10, "--backend", "mpi"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.count("--backend: mpi needs --submodels"), 1);
     }
 };
 

@@ -1,6 +1,7 @@
 // skynnet-cli: the engine on the command line, without any Qt. Dispatches to the sub-commands
 // and turns every failure into one line on stderr and a distinct exit status.
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <new>
 #include <string>
@@ -82,7 +83,9 @@ int main(int argc, char** argv) {
     try {
         return dispatch(std::vector<std::string>(argv + 1, argv + argc));
     } catch (const UsageError& e) {
-        printError(e.what());
+        // Every rank of an MPI job parses the same words: one copy of the message is enough.
+        const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+        if (!rank || std::atoi(rank) == 0) printError(e.what());
         return exitUsage;
     } catch (const skynnet::Error& e) {
         printError(e.what());

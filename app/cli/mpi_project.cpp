@@ -67,6 +67,7 @@ int runMpiProject(const std::string& projectPath, int threads, const std::functi
     job.dataFiles = projectDataFiles(loadProject(projectPath).data);
     job.threads = threads;
     auto backend = std::make_shared<MpiBackend>(session, std::move(job));
+    keepAssignmentTable(*backend);
     SplitBackend choice;
     choice.backend = backend;
     choice.report = [backend, &session] {

@@ -81,9 +81,8 @@ struct TempFile {
 
 }  // namespace
 
-int runMpiLaunch(const std::vector<std::string>& words, const TrainOptions& o) {
+int runMpiLaunch(const std::vector<std::string>& words, const MpiLaunch& launch, const std::string& resumeHint) {
     if (!haveMpiBackend()) throw Error(noMpiBackend);
-    MpiLaunch launch{o.hostsFile, o.ranks};
     TempFile assignments;
     setenv(assignmentsVariable, assignments.path.c_str(), 1);
     std::vector<std::string> program = {selfExecutable(), "train"};
@@ -98,10 +97,14 @@ int runMpiLaunch(const std::vector<std::string>& words, const TrainOptions& o) {
         if (dead->rank > 0 && it != table.end() && it->second.second > 0)
             what = " while training submodel " + std::to_string(it->second.second);
         printError("MPI rank " + std::to_string(dead->rank) + " on host " + dead->host + " was ended by " + dead->how +
-                   what + "; every rank of the job has ended" + resumeHint(o));
+                   what + "; every rank of the job has ended" + resumeHint);
         return exitFailure;
     }
     return r.exitCode;
+}
+
+int runMpiLaunch(const std::vector<std::string>& words, const TrainOptions& o) {
+    return runMpiLaunch(words, MpiLaunch{o.hostsFile, o.ranks}, resumeHint(o));
 }
 
 #ifndef SKYNNET_HAVE_MPI
@@ -155,23 +158,6 @@ void serveAsWorker(MpiSession& session, const std::vector<std::string>& words, c
     });
 }
 
-// Keeps the launching process's table of which rank trains which submodel (readAssignments).
-MpiBackend::AssignmentObserver assignmentTable(const std::string& path) {
-    auto table = std::make_shared<std::map<int, std::pair<std::string, int>>>();
-    return [table, path](int rank, const std::string& host, int index) {
-        (*table)[rank] = {host, index + 1};
-        std::ostringstream text;
-        for (const auto& [r, entry] : *table) text << r << ' ' << entry.first << ' ' << entry.second << '\n';
-        try {
-            AtomicFileWriter w(path);
-            w.write(text.str());
-            w.commit();
-        } catch (const Error& e) {
-            printError(std::string("warning: ") + e.what());  // only the death message loses the submodel
-        }
-    };
-}
-
 }  // namespace
 
 bool haveMpiBackend() { return true; }
@@ -195,7 +181,7 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
     job.threads = o.threadsGiven ? o.threads : 0;
     job.shipData = o.shipData;
     auto backend = std::make_shared<MpiBackend>(session, std::move(job));
-    if (const char* path = std::getenv(assignmentsVariable)) backend->setAssignmentObserver(assignmentTable(path));
+    keepAssignmentTable(*backend);
     SplitBackend choice;
     choice.backend = backend;
     choice.report = [backend, &session] {
@@ -203,7 +189,8 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
                              {"ranks", session.size()},
                              {"build", buildId()},
                              {"bytes_sent_per_rank", backend->bytesSentPerRank()},
-                             {"rank0_cpu_seconds", backend->rank0CpuSeconds()}});
+                             {"rank0_cpu_seconds", backend->rank0CpuSeconds()},
+                             {"cores_handed_on", backend->coresHandedOn()}});
     };
     return runSplitTraining(args, o, start, choice);
 }

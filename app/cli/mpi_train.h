@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli_args.h"
+#include "mpi_launch.h"
 #include "train_options.h"
 
 namespace skynnet::cli {
@@ -25,6 +26,8 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
 // MPI job through mpirun, relaying its output. When a rank dies, says which rank, host and
 // submodel, and how to resume. Returns mpirun's exit status (130 when interrupted).
 int runMpiLaunch(const std::vector<std::string>& words, const TrainOptions& options);
+// The same for any command: resumeHint ends the message about a dead rank ("; ... --resume ...").
+int runMpiLaunch(const std::vector<std::string>& words, const MpiLaunch& launch, const std::string& resumeHint);
 
 // The environment variable through which the launching process learns which submodel each rank
 // trains: rank 0 keeps that table in the file it names.

@@ -77,7 +77,7 @@ std::vector<int> ownedOutputs(const SplitPlan& plan, int index) {
     return all;
 }
 
-std::string planTable(const SplitPlan& plan, int threads) {
+std::string planTable(const SplitPlan& plan, int threads, const std::string& placement) {
     const int s = plan.submodelCount();
     std::string head = strategyName(plan.strategy) + ": N=" + std::to_string(plan.requested) + " gives S=" +
                        std::to_string(s) + " submodel" + (s == 1 ? "" : "s") + ", F=" + format("%.4g", plan.factor);
@@ -91,8 +91,10 @@ std::string planTable(const SplitPlan& plan, int threads) {
     if (plan.epochsScaled) head += ", " + std::to_string(plan.effectiveEpochs) + " per submodel (divided by F)";
     else head += " per submodel (not scaled)";
     const std::vector<int> kernels = ThreadBackend::kernelThreadsPerWorker(s, threads);
-    head += "; " + std::to_string(kernels.size()) + " worker" + (kernels.size() == 1 ? "" : "s") + " on " +
-            std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + "\n\n";
+    if (!placement.empty()) head += "; " + placement + "\n\n";
+    else
+        head += "; " + std::to_string(kernels.size()) + " worker" + (kernels.size() == 1 ? "" : "s") + " on " +
+                std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + "\n\n";
 
     const bool regression = plan.task == Task::Regression;
     std::vector<Row> rows = {{"model", regression ? "outputs" : "classes", "samples", "widths", "params",

@@ -12,7 +12,9 @@ namespace skynnet::cli {
 // A heading (strategy, N, S, F, groups, epochs, workers), one row for the original model then one
 // per submodel (classes or outputs, training samples, widths, parameters, MFLOP/sample, training
 // memory), and the warnings. threads: the budget the submodels share.
-std::string planTable(const SplitPlan& plan, int threads);
+// placement: where the submodels train, when not on `threads` threads of this process (e.g. "2 MPI
+// worker ranks").
+std::string planTable(const SplitPlan& plan, int threads, const std::string& placement = {});
 
 // {"strategy","task","N","S","F","groups":[[classes]...],"epochs","submodel_epochs",
 //  "epochs_scaled","samples","workers","kernel_threads":[per worker],

@@ -19,6 +19,7 @@
 #include "plan_view.h"
 #include "progress.h"
 #include "mpi_project.h"
+#include "mpi_train.h"
 #include "project_data.h"
 #include "split/thread_backend.h"
 #include "text_format.h"
@@ -38,6 +39,8 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
         {"--quiet", "", "no progress on stderr"},
         {"--progress", "FORMAT", "text (default) or json: one JSON object per line on stdout, nothing else there"},
         {"--backend", "threads|mpi", "where the submodels train: threads of this process, or (run under mpirun) the ranks of an MPI job, each loading P from the same path (default threads)"},
+        {"--hosts", "FILE", "with --backend mpi: start the MPI job with mpirun on the machines of this Open MPI hostfile"},
+        {"--ranks", "K", "with --hosts: MPI ranks, rank 0 hands out the submodels and K-1 train them (default: 1 + the hostfile's slots)"},
         {"--report", "R", "also write a JSON report of the run to R"},
         {"--resume", "", "continue the run checkpointed in P.skynnet.checkpoint (by this tool or the app)"},
         {"--help", "", "this help"},
@@ -65,7 +68,7 @@ void rejectTrainOptions(const std::vector<std::string>& words) {
 
 std::string projectHelp() {
     return "Usage: skynnet-cli train --project P.skynnet [--threads T] [--quiet] [--report R.json] [--resume]\n"
-           "       [--progress json] [--backend threads|mpi]\n\n"
+           "       [--progress json] [--backend threads|mpi [--hosts FILE [--ranks K]]]\n\n"
            "Trains the project made in the desktop app (its data, network, split options and training\n"
            "settings, as the app would) and saves the trained run into the project file (atomically), so\n"
            "the app shows it on reopening. Ctrl-C stops and leaves the project file as it was.\n"
@@ -132,6 +135,17 @@ int runProjectTraining(const std::vector<std::string>& words) {
     parseProgressFormat(args.text("--progress", "text"));  // a bad value fails before any rank starts work
     const std::string backend = args.text("--backend", "threads");
     if (backend != "threads" && backend != "mpi") Args::fail("--backend", "expected threads or mpi, got '" + backend + "'");
+    if (args.has("--hosts") && backend != "mpi") Args::fail("--hosts", "needs --backend mpi");
+    if (args.has("--ranks") && !args.has("--hosts")) Args::fail("--ranks", "needs --hosts (under mpirun, -np sets the ranks)");
+    if (args.has("--hosts")) {
+        MpiLaunch launch{args.text("--hosts", ""), args.has("--ranks") ? args.positiveInt("--ranks", 2) : 0};
+        if (launch.hostsFile.empty()) Args::fail("--hosts", "expects a hostfile");
+        if (args.has("--ranks") && launch.ranks < 2)
+            Args::fail("--ranks", "must be at least 2 (rank 0 hands out the submodels, the others train them)");
+        return runMpiLaunch(words, launch,
+                            "; the submodels that finished are checkpointed in " + path +
+                                ".checkpoint: run the same command with --resume to train only the missing ones");
+    }
     if (backend == "mpi")
         return runMpiProject(path, args.has("--threads") ? args.positiveInt("--threads", 1) : 0,
                              [&](const SplitBackend& b) { return trainProject(args, path, start, b); });

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "plan_view.h"
+#include "split/schedule.h"
 #include "text_format.h"
 #include "train/metrics.h"
 
@@ -49,6 +50,20 @@ Json submodelJson(const SplitRun& run, int i) {
     return s;
 }
 
+// The training wall time on S machines, one submodel each on one core of this machine's speed:
+// the plan's cost of the largest submodel, at the CPU seconds per unit of cost this run measured
+// over all its submodels (which evens out one submodel's noise). 0 without CPU figures.
+double predictedSecondsOnSMachines(const SplitRun& run) {
+    double cost = 0, cpu = 0, largest = 0;
+    for (int i = 0; i < run.plan.submodelCount(); ++i) {
+        const double c = submodelCost(run.plan, i);
+        cost += c;
+        cpu += run.training.submodelCpuSeconds[std::size_t(i)];
+        largest = std::max(largest, c);
+    }
+    return cost > 0 ? largest * cpu / cost : 0;
+}
+
 std::string metricLine(const char* who, const std::optional<EvaluationSummary>& s) {
     return std::string(who) + " " + (s ? "test " + headline(*s) : "(no test set: --test-fraction 0 and no --test-data)");
 }
@@ -76,6 +91,7 @@ Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
     std::int64_t largest = 0;
     for (int i = 0; i < run.plan.submodelCount(); ++i) largest = std::max(largest, run.submodelPeakBytes(i));
     combined["largest_submodel_peak_memory_bytes"] = largest;
+    combined["predicted_seconds_on_s_machines"] = predictedSecondsOnSMachines(run);
     r["combined"] = combined;
 
     if (run.baseline) {
@@ -114,6 +130,10 @@ void printSplitSummary(std::ostream& out, const SplitRun& run, const RunFigures&
         << fixed(t.submodelWallSeconds[std::size_t(k)], 2) << " s (submodel " << k + 1 << "), cpu " << fixed(t.cpuSeconds, 2)
         << " s (" << s << " submodel" << (s == 1 ? "" : "s") << " on " << t.workers << " worker"
         << (t.workers == 1 ? "" : "s") << ")\n";
+    if (s > 1)
+        out << "on " << s << " machines like this one, a submodel each on one core: about "
+            << fixed(predictedSecondsOnSMachines(run), 2) << " s of training (the plan's cost of the largest submodel at "
+            << "this run's CPU seconds per unit of cost)\n";
     if (run.baseline) {
         const BaselineRun& b = *run.baseline;
         out << "baseline training: wall " << fixed(b.result.wallSeconds, 2) << " s, cpu " << fixed(b.result.cpuSeconds, 2)

@@ -103,7 +103,15 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     run.plan = makePlan(spec, train, *o.split);
     checkSplitOptionsUsed(args, *o.split, run.plan);
     // The warnings are not progress: --quiet keeps them.
-    if (!o.quiet) std::fputs((planTable(run.plan, o.threads) + "\n").c_str(), stderr);
+    std::string placement;
+    if (backend.backend) {
+        const int w = backend.backend->workers(run.plan.submodelCount());
+        placement = "on " + std::to_string(w) + " " + backend.backend->name() + " worker" + (w == 1 ? "" : "s") +
+                    (backend.backend->name() == "mpi"
+                         ? std::string(w == 1 ? " (rank 1" : " (ranks 1-" + std::to_string(w)) + "; rank 0 hands out the submodels)"
+                         : "");
+    }
+    if (!o.quiet) std::fputs((planTable(run.plan, o.threads, placement) + "\n").c_str(), stderr);
     else
         for (const std::string& w : run.plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "core/error.h"
 #include "distributed/mpi_session.h"
@@ -30,10 +31,15 @@ class Rank0Run {
 public:
     Rank0Run(MpiSession& s, const SplitPlan& plan, const SubmodelEvents& events, const CancelToken* cancel,
              const MpiBackend::AssignmentObserver& observer)
-        : s_(s), plan_(plan), events_(events), cancel_(cancel), observer_(observer), busy_(std::size_t(s.size()), -1),
+        : s_(s), plan_(plan), events_(events), cancel_(cancel), observer_(observer), busy_(std::size_t(s.size()), -1), threads_(std::size_t(s.size()), 0),
           hosts_(std::size_t(s.size())), outcomes_(plan.submodels.size()), done_(plan.submodels.size(), false) {
         hosts_[0] = s.host();
     }
+
+    // Without a --threads of the user's, a rank with no more work hands its cores to a busy rank on
+    // the same host, as the thread backend's workers do (split/core_share.h).
+    void handOnCores(bool on) { handOnCores_ = on; }
+    int coresHandedOn() const { return handedOn_; }
 
     // With --ship-data, assignments carry the submodel's rows.
     void shipFrom(const Dataset& train, const Dataset* validation) {
@@ -52,6 +58,7 @@ public:
             const MpiMessage m = s_.receive(-1, -1);
             const Json j = parseMessage(m.bytes, "MPI reply to the job");
             hosts_[std::size_t(m.source)] = JsonField(j).value("host", "?");
+            threads_[std::size_t(m.source)] = JsonField(j).value("threads", 0);
             if (m.tag == TagFailure && refusal.empty()) refusal = JsonField(j).at("error").asString();
             else if (m.tag != TagReady && m.tag != TagFailure)
                 throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank " + std::to_string(m.source));
@@ -79,7 +86,10 @@ public:
     std::vector<SubmodelOutcome> run() {
         for (int i : longestFirst(plan_))
             if (!done_[std::size_t(i)]) order_.push_back(i);
-        for (int r = 1; r < s_.size() && next_ < order_.size(); ++r) assign(r);
+        for (int r = 1; r < s_.size(); ++r) {
+            if (next_ < order_.size()) assign(r);
+            else handOnThreadsOf(r);  // more ranks than submodels: its cores go to a busy neighbour
+        }
         while (std::any_of(busy_.begin(), busy_.end(), [](int i) { return i >= 0; })) {
             const MpiMessage m = s_.receive(-1, -1, [this] { checkCancel(); });
             handle(m);
@@ -105,6 +115,21 @@ private:
 
     void observe(int rank, int index) {
         if (observer_) observer_(rank, hosts_[std::size_t(rank)], index);
+    }
+
+    // The rank's cores go to the busy rank on its host with the fewest (ties: the lowest rank).
+    void handOnThreadsOf(int idle) {
+        const int spare = std::exchange(threads_[std::size_t(idle)], 0);
+        if (!handOnCores_ || stopping_ || spare <= 0) return;
+        int to = -1;
+        for (int r = 1; r < s_.size(); ++r)
+            if (busy_[std::size_t(r)] >= 0 && hosts_[std::size_t(r)] == hosts_[std::size_t(idle)] &&
+                (to < 0 || threads_[std::size_t(r)] < threads_[std::size_t(to)]))
+                to = r;
+        if (to < 0) return;
+        threads_[std::size_t(to)] += spare;
+        ++handedOn_;
+        s_.send(to, TagThreads, dumpJson(Json::object({{"threads", threads_[std::size_t(to)]}})));
     }
 
     void stopAll() {
@@ -133,6 +158,7 @@ private:
             const int index = indexOf(j, m.source);
             WorkerPlace place{m.source, j.at("host").asString(), j.at("threads").asInt()};
             hosts_[std::size_t(m.source)] = place.host;
+            threads_[std::size_t(m.source)] = std::max(threads_[std::size_t(m.source)], place.kernelThreads);
             if (events_.onSubmodelStarted) events_.onSubmodelStarted(index, place);
             return;
         }
@@ -163,7 +189,10 @@ private:
             finished(out, index, events_);
             if (out.result.status == TrainStatus::Failed) stopAll();
             if (!stopping_ && next_ < order_.size()) assign(m.source);
-            else observe(m.source, -1);
+            else {
+                observe(m.source, -1);
+                handOnThreadsOf(m.source);
+            }
             return;
         }
         default:
@@ -189,6 +218,7 @@ private:
     const CancelToken* cancel_;
     const MpiBackend::AssignmentObserver& observer_;
     std::vector<int> busy_;  // per rank: the submodel it trains, -1 when idle
+    std::vector<int> threads_;  // per rank: its kernel threads (0 once it has no more work)
     std::vector<std::string> hosts_;
     std::vector<SubmodelOutcome> outcomes_;
     std::vector<bool> done_;
@@ -198,6 +228,8 @@ private:
     const Dataset* shipValidation_ = nullptr;
     const CheckpointHooks* checkpoint_ = nullptr;
     bool stopping_ = false;  // cancelled, or a submodel failed: nothing more is handed out
+    bool handOnCores_ = false;
+    int handedOn_ = 0;
 };
 
 bool stopped = false;  // one MPI session per process
@@ -221,10 +253,17 @@ std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Data
         job_.plan = plan;
         job_.config = config;
         job_.config.clockOrigin.reset();
+        if (checkpoint && !checkpoint->folder.empty()) {
+            job_.checkpointFolder = checkpoint->folder;
+            const Json key = parseJson(checkpoint->runKey, "checkpoint key");
+            job_.checkpointKey = checkpointRunKeyFromJson(JsonField(key, "checkpoint key"));
+        }
         if (job_.shipData) run.shipFrom(train, validation);
+        run.handOnCores(job_.threads == 0);
         run.loadFinished(checkpoint);
         run.sendJob(job_);
         std::vector<SubmodelOutcome> outcomes = run.run();
+        coresHandedOn_ = run.coresHandedOn();
         stopWorkers(session_, &bytesSent_);
         // The job ends here: waiting in MPI_Finalize, Open MPI's workers poll (about a tenth of a
         // core each), which would slow down whatever rank 0 does next (testing, the baseline).

@@ -29,8 +29,9 @@ public:
     // MPI session (MPI_Finalize) too: a backend trains once.
     // checkpoint: submodels it holds as finished are loaded, not sent out; each submodel that
     // finishes is saved through it on rank 0 as it arrives (a dead rank ends the whole job, so
-    // that is what survives). Epoch states stay with the workers: a submodel that had not
-    // finished trains again from its start, which ends with the same weights.
+    // that is what survives). Epoch states stay with the workers, in the hooks' folder as it is on
+    // their machine: a submodel that had not finished continues from its last epoch end saved
+    // there, or trains again from its start where there is none; both end with the same weights.
     std::vector<SubmodelOutcome> train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                        const TrainConfig& config, const SubmodelEvents& events,
                                        const CancelToken* cancel, const CheckpointHooks* checkpoint = nullptr) override;
@@ -45,6 +46,9 @@ public:
     const std::vector<std::int64_t>& bytesSentPerRank() const { return bytesSent_; }
     // After train(): rank 0's CPU seconds during it (its waits sleep: this stays near zero).
     double rank0CpuSeconds() const { return rank0Cpu_; }
+    // After train(): how often a rank with no more work handed its cores to a busy rank on its host
+    // (only when the job does not fix the workers' threads).
+    int coresHandedOn() const { return coresHandedOn_; }
 
 private:
     MpiSession& session_;
@@ -52,6 +56,7 @@ private:
     AssignmentObserver observer_;
     std::vector<std::int64_t> bytesSent_;
     double rank0Cpu_ = 0;
+    int coresHandedOn_ = 0;
 };
 
 // Tells every worker there is no (more) work and waits until each has said goodbye, so that no

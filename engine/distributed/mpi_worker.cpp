@@ -1,6 +1,7 @@
 #include "distributed/mpi_worker.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 
 #include "core/error.h"
@@ -8,6 +9,7 @@
 #include "distributed/build_id.h"
 #include "distributed/mpi_session.h"
 #include "distributed/shipped_rows.h"
+#include "project/checkpoint_store.h"
 #include "project/project_json.h"
 #include "split/worker_pool.h"
 
@@ -41,7 +43,9 @@ public:
         const int threads = job_.threads > 0 ? job_.threads : std::max(1, hardwareThreads() / std::max(1, s_.workersOnHost()));
         setKernelThreads(threads);
         job_.config.threads = threads;
-        reply(TagReady, Json::object());
+        threads_ = threads;
+        attachCheckpoints();
+        reply(TagReady, Json::object({{"threads", threads}}));
         ready_ = true;
         return true;
     }
@@ -52,6 +56,10 @@ public:
             if (m.tag == TagStop) stopped_ = true;
             if (m.tag == TagStop) return;
             if (m.tag == TagCancel) continue;  // meant for a submodel that has finished since
+            if (m.tag == TagThreads) {
+                takeThreads(m);
+                continue;
+            }
             if (m.tag != TagAssign || !ready_) throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank 0");
             const Json j = parseMessage(m.bytes, "MPI assignment");
             const int index = JsonField(j).at("index").asInt();
@@ -95,6 +103,37 @@ private:
         }
     }
 
+    // A folder this host cannot write costs only the epoch states: its submodels then train from
+    // their start on --resume, which gives the same weights, so the run goes on with a warning.
+    void attachCheckpoints() {
+        if (job_.checkpointFolder.empty()) return;
+        try {
+            store_.emplace(CheckpointStore::attach(job_.checkpointFolder, job_.plan, job_.checkpointKey));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "skynnet-cli: warning: %s: %s; its submodels keep no epoch checkpoints\n", who_.c_str(),
+                         e.what());
+        }
+    }
+
+    // Rank 0 saves the finished submodels; a worker keeps the epoch states of the one it trains,
+    // and continues from the one it finds (an unreadable or other run's file: from the start).
+    std::optional<CheckpointHooks> epochCheckpoints() const {
+        if (!store_) return std::nullopt;
+        CheckpointHooks hooks;
+        const CheckpointStore* store = &*store_;
+        hooks.load = [store, who = who_](int i) -> std::optional<SubmodelResume> {
+            try {
+                return store->load(i);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "skynnet-cli: warning: %s: %s; submodel %d trains from its start\n", who.c_str(), e.what(),
+                             i + 1);
+                return std::nullopt;
+            }
+        };
+        hooks.saveEpoch = [store](int i, const Network& n, const TrainerState& state) { store->saveEpoch(i, n, state); };
+        return hooks;
+    }
+
     // --ship-data: this submodel's rows replace the data, and its row list becomes 0..n-1.
     void receiveRows(int index) {
         const MpiMessage json = s_.receive(0, TagShippedRows);
@@ -110,10 +149,18 @@ private:
         data_.validation = std::move(rows.validation);
     }
 
-    // Between batches: rank 0 may cancel the run, or stop this worker altogether.
+    // Cores of this host that another rank no longer needs, from rank 0; the trainer picks them up
+    // before its next batch (results do not depend on the thread count).
+    void takeThreads(const MpiMessage& m) {
+        const Json j = parseMessage(m.bytes, "MPI threads");
+        threads_ = std::max(1, JsonField(j, "MPI threads").at("threads").asInt());
+    }
+
+    // Between batches: rank 0 may cancel the run, hand on cores, or stop this worker altogether.
     void listen() {
         MpiMessage m;
         while (s_.poll(m, 0, -1)) {
+            if (m.tag == TagThreads) takeThreads(m);
             if (m.tag == TagCancel) cancel_.cancel();
             if (m.tag == TagStop) {
                 cancel_.cancel();
@@ -144,10 +191,12 @@ private:
             listen();
         };
         events.onResources = [&](int i, const ResourceSample& r) { send(TagResources, i, "sample", toJson(r)); };
+        events.kernelThreads = [&](int) { return threads_; };
         const WorkerPlace place{s_.rank(), s_.host(), job_.config.threads};
         const Dataset* validation = data_.validation ? &*data_.validation : nullptr;
-        SubmodelOutcome out =
-            trainSubmodel(job_.plan, index, data_.train, validation, job_.config, events, &cancel_, &place);
+        const std::optional<CheckpointHooks> checkpoint = epochCheckpoints();
+        SubmodelOutcome out = trainSubmodel(job_.plan, index, data_.train, validation, job_.config, events, &cancel_, &place,
+                                            checkpoint ? &*checkpoint : nullptr);
         if (stopped_) return;  // rank 0 wants no result any more
         send(TagFinished, index, "result", toJson(out.result));
         s_.send(0, TagWeights, out.network.flatWeights());
@@ -158,6 +207,8 @@ private:
     MpiJob job_;
     WorkerData data_;
     CancelToken cancel_;
+    std::optional<CheckpointStore> store_;
+    int threads_ = 1;  // kernel threads for the next batch
     bool ready_ = false, stopped_ = false;
 };
 

@@ -22,6 +22,8 @@ EncodedJob encodeJob(const MpiJob& job) {
                            {"plan", toJson(job.plan, writer)},
                            {"threads", job.threads},
                            {"shipData", job.shipData}});
+    if (!job.checkpointFolder.empty())
+        j["checkpoint"] = Json::object({{"folder", job.checkpointFolder}, {"key", toJson(job.checkpointKey)}});
     EncodedJob out;
     Json sizes = Json::array();
     for (const auto& block : writer.blocks()) {
@@ -46,6 +48,10 @@ MpiJob decodeJob(const std::string& json, const std::string& blockBytes) {
     job.config = trainConfigFromJson(j.at("config"));
     job.threads = j.at("threads").asInt();
     job.shipData = j.at("shipData").asBool();
+    if (j.contains("checkpoint")) {
+        job.checkpointFolder = j.at("checkpoint").at("folder").asString();
+        job.checkpointKey = checkpointRunKeyFromJson(j.at("checkpoint").at("key"));
+    }
 
     const std::vector<float> all = floatsFromBytes(blockBytes);
     std::vector<std::vector<float>> blocks;

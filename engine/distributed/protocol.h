@@ -7,8 +7,11 @@
 //   rank 0                         worker
 //   Job + JobBlocks  ------------>  loads the data from the same path, checks build and data hash
 //                    <------------  Ready | Failure
-//   Assign {index}   ------------>  trains it (ShippedRows first with --ship-data)
+//   Assign {index}   ------------>  trains it (ShippedRows first with --ship-data), from its
+//                                   epoch state in the job's checkpoint folder if one is there,
+//                                   saving one there at each epoch end
 //                    <------------  Started, Epoch, Batch, Resources ... Finished + Weights
+//   Threads {n}      ------------>  another rank on its host has no more work: use n threads
 //   Cancel           ------------>  stops the running submodel at its next batch
 //   Stop             ------------>  (no more work)
 //                    <------------  Bye {bytes sent}
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "io/json.h"
+#include "project/checkpoint_file.h"
 #include "project/data_reference.h"
 #include "split/split_plan.h"
 #include "train/train_types.h"
@@ -41,6 +45,7 @@ enum MpiTag : int {
     TagBye,
     TagHello,          // mpi-check: a rank's description
     TagShippedFloats,  // --ship-data: the features and targets after TagShippedRows
+    TagThreads,        // {threads}: the kernel threads the worker may use from its next batch on
 };
 
 // A data file every worker must find with the same content (the training file and its labels).
@@ -57,6 +62,11 @@ struct MpiJob {
     TrainConfig config;
     int threads = 0;        // kernel threads per worker; 0: its host's cores / the workers there
     bool shipData = false;  // rows come with each assignment; workers load no files
+    // Where workers keep their submodels' epoch states ("" when the run has no checkpoints): rank
+    // 0's folder, shared or copied, or created on a worker's machine; and the run's key, which every
+    // state file carries, so a state of another run is never resumed.
+    std::string checkpointFolder;
+    CheckpointRunKey checkpointKey;
 };
 
 // The job as a JSON message and the float blocks that follow it (the plan's rows).

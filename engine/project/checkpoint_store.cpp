@@ -117,11 +117,16 @@ bool CheckpointStore::holdsRun(const std::string& folder) {
     return fs::is_regular_file(runFilePath(folder), ec);
 }
 
-CheckpointStore CheckpointStore::start(const std::string& folder, const SplitPlan& plan, const CheckpointRunKey& key) {
+CheckpointStore CheckpointStore::attach(const std::string& folder, const SplitPlan& plan, const CheckpointRunKey& key) {
     std::error_code ec;
     fs::create_directories(folder, ec);
     if (ec || !fs::is_directory(folder))
         throw Error("cannot create the checkpoint folder " + folder + ": " + (ec ? ec.message() : "not a folder"));
+    return CheckpointStore(folder, plan, key);
+}
+
+CheckpointStore CheckpointStore::start(const std::string& folder, const SplitPlan& plan, const CheckpointRunKey& key) {
+    attach(folder, plan, key);
     removeRunFiles(folder);
     removeStaleTempFiles(folder);
     const Json run = Json::object({{"format", "skynnet-checkpoint"},
@@ -187,6 +192,8 @@ CheckpointHooks CheckpointStore::hooks() const {
     h.load = [this](int i) { return load(i); };
     h.saveEpoch = [this](int i, const Network& n, const TrainerState& s) { saveEpoch(i, n, s); };
     h.saveFinished = [this](int i, const SubmodelOutcome& o) { saveFinished(i, o); };
+    h.folder = folder_;
+    h.runKey = dumpJson(toJson(key_));
     return h;
 }
 

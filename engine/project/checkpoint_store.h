@@ -30,6 +30,11 @@ public:
     // The run saved in `folder`. Throws Error when the folder or its run.json is missing or damaged,
     // or the run is another one (naming the file and what differs).
     static CheckpointStore resume(const std::string& folder, const SplitPlan& plan, const CheckpointRunKey& key);
+    // The same run's folder for a worker process that trains some of its submodels (an MPI rank,
+    // perhaps on a machine without rank 0's files): creates the folder when missing, removes
+    // nothing and writes no run.json; the run's files carry its key, so a file of another run is
+    // refused by load(). Throws Error naming the folder when it cannot be created.
+    static CheckpointStore attach(const std::string& folder, const SplitPlan& plan, const CheckpointRunKey& key);
     // Whether `folder` holds a run.json (a run that can be resumed, or refused).
     static bool holdsRun(const std::string& folder);
 

@@ -66,6 +66,10 @@ struct CheckpointHooks {
     std::function<void(int index, const Network&, const TrainerState&)> saveEpoch;
     // Once a submodel has completed or stopped early (not when cancelled or failed).
     std::function<void(int index, const SubmodelOutcome&)> saveFinished;
+    // Where a worker process (an MPI rank, perhaps on another machine) keeps its submodels' epoch
+    // states for this run: the folder as rank 0 names it and the run's key as JSON text, opaque
+    // here. Empty: the hooks are this process's only.
+    std::string folder, runKey;
 };
 
 class WorkerBackend {

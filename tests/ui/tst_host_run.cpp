@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -30,6 +31,7 @@
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
 #include "class_groups_setup.h"
+#include "process_support.h"
 #include "test_support.h"
 
 #ifndef SKYNNET_CLI_PATH
@@ -243,7 +245,8 @@ private slots:
     }
 
     // A run on the hosts that fails shows the tool's message and offers Resume, which runs the same
-    // copy again with --resume. A stand-in tool plays mpirun's failure (it needs no MPI).
+    // copy again with --resume. A stand-in tool plays the launching skynnet-cli's failure (it needs
+    // no MPI).
     void failedHostRunOffersResume() {
         QTemporaryDir dir;
         const QString calls = dir.filePath("calls.txt");
@@ -260,10 +263,11 @@ private slots:
         QVERIFY(h.open(QIODevice::WriteOnly));
         h.write("localhost slots=4\n");
         h.close();
-        const EnvScope env("SKYNNET_MPIRUN", tool), cli("SKYNNET_CLI", "/opt/skynnet/skynnet-cli");
+        const EnvScope cli("SKYNNET_CLI", tool);
 
         ProjectDocument doc;
         configure(doc, smallBlobs, 2);
+        doc.setFilePath(dir.filePath("p.skynnet"));  // the run's copy goes beside it, where other machines can read it
         TrainingSession session(&doc);
         TrainPage page(&doc, &session, nullptr);
         RunOnPanel* panel = page.runOnPanel();
@@ -297,10 +301,9 @@ private slots:
         const QList<QByteArray> lines = readAll(calls).trimmed().split('\n');
         QCOMPARE(lines.size(), 2);
         const QByteArray first = lines[0], second = lines[1];
-        const QByteArray root = ::geteuid() == 0 ? " --allow-run-as-root" : "";
-        QVERIFY2(first.startsWith("--hostfile " + hostfile.toUtf8() + " -np 4 --oversubscribe" + root +
-                                  " /opt/skynnet/skynnet-cli train --project ") &&
-                     first.endsWith(" --progress json --backend mpi"),
+        // The tool starts mpirun itself, so that it can name the submodel of a rank that dies.
+        QVERIFY2(first.startsWith("train --project " + dir.filePath("p.skynnet.run-").toUtf8()) &&
+                     first.endsWith(" --progress json --backend mpi --hosts " + hostfile.toUtf8() + " --ranks 4"),
                  first.constData());
         QVERIFY(!first.contains("--threads"));
         QCOMPARE(second, first + " --resume");  // the same project copy, continued
@@ -318,7 +321,7 @@ private slots:
         QVERIFY(h.open(QIODevice::WriteOnly));
         h.write("localhost slots=2\n");
         h.close();
-        const EnvScope env("SKYNNET_MPIRUN", tool);
+        const EnvScope env("SKYNNET_CLI", tool);
         ProjectDocument doc;
         configure(doc, smallBlobs, 2);
         ProjectTraining t = doc.trainSettings();
@@ -378,6 +381,52 @@ private slots:
         QVERIFY(mpi);
         QCOMPARE(mpi->combinedTestOutput, inProcess->combinedTestOutput);
         QCOMPARE(mpi->combinedMetric, inProcess->combinedMetric);
+#endif
+    }
+
+    // A worker rank that dies in a run on the hosts: the tool that started mpirun names the rank,
+    // its host and the submodel it was training, and the app shows that message and offers Resume.
+    void deadRankOnTheHostsNamesItsSubmodel() {
+#ifndef SKYNNET_TEST_HAVE_MPI
+        QSKIP("this build has no MPI backend (Open MPI was not found at build time)");
+#else
+        ProjectDocument doc;
+        configure(doc, slowBlobs, 3000);  // minutes if left alone
+        TrainingSession session(&doc);
+        QTemporaryDir dir;
+        const QString copy = dir.filePath("run.skynnet"), hostfile = dir.filePath("hosts");
+        writeProjectCopy(copy, doc, session);
+        QFile h(hostfile);
+        QVERIFY(h.open(QIODevice::WriteOnly));
+        h.write("localhost slots=2\n");
+        h.close();
+        const EnvScope cli("SKYNNET_CLI", SKYNNET_CLI_PATH);
+        const RunCommand command = hostRunCommand(copy, RunPlace{true, hostfile.toStdString(), 3}, 0, false);
+        QSignalSpy finished(&session, &TrainingSession::finished);
+        session.startCommand(command.program, command.arguments, copy);
+        // Both workers have their first submodel.
+        const auto startedCount = [&session] {
+            int n = 0;
+            for (int i = 0; i < 3; ++i) n += session.submodelHost(i).isEmpty() ? 0 : 1;
+            return n;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(startedCount() == 2, hangGuardMs(60000));
+        const QList<qint64> job = skynnet::test::descendantsOf(::getpid());  // the tool, mpirun, the ranks
+        qint64 victim = -1;
+        for (qint64 pid : job)
+            if (skynnet::test::mpiRankOf(pid) == 2) victim = pid;
+        QVERIFY(victim > 0);
+        QVERIFY(::kill(pid_t(victim), SIGKILL) == 0);
+        QVERIFY(finished.wait(hangGuardMs(60000)));
+        QCOMPARE(statusOf(finished), TrainStatus::Failed);
+        const QRegularExpression said(R"(MPI rank 2 on host (\S+) was ended by signal 9 \(Killed\) while training submodel (\d); )"
+                                      R"(every rank of the job has ended; the submodels that finished are checkpointed in )");
+        const QRegularExpressionMatch m = said.match(session.lastMessage());
+        QVERIFY2(m.hasMatch(), qPrintable(session.lastMessage()));
+        QCOMPARE(m.captured(1), QString::fromStdString(localHostName()));
+        QVERIFY(!session.submodelHost(m.captured(2).toInt() - 1).isEmpty());  // one that had started
+        // No process of the job outlives it.
+        for (qint64 pid : job) QTRY_VERIFY_WITH_TIMEOUT(skynnet::test::ended(pid), hangGuardMs(10000));
 #endif
     }
 

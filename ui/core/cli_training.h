@@ -1,6 +1,6 @@
 #pragma once
-// A training run in another process: skynnet-cli with --progress json (under mpirun when it runs
-// on the machines of a hostfile), started through QProcess in a process group of its own. Its
+// A training run in another process: skynnet-cli with --progress json (starting mpirun itself when
+// it runs on the machines of a hostfile), started through QProcess in a process group of its own. Its
 // stdout lines feed a RunEventBuffer (ProgressEventReader), so the session treats it like its
 // in-process runs; stop() ends the whole group, mpirun and every rank it started on this machine,
 // so nothing is left behind. Lives on the GUI thread.

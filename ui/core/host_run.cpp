@@ -5,7 +5,6 @@
 #include <QFileInfo>
 #include <QList>
 #include <map>
-#include <unistd.h>
 
 #include "core/error.h"
 #include "io/json.h"
@@ -22,22 +21,15 @@ QString skynnetCliProgram() {
     return QStringLiteral("skynnet-cli");
 }
 
-QString mpirunProgram() {
-    const QString chosen = qEnvironmentVariable("SKYNNET_MPIRUN");
-    return chosen.isEmpty() ? QStringLiteral("mpirun") : chosen;
-}
-
 RunCommand hostRunCommand(const QString& projectCopy, const RunPlace& place, int threads, bool resume) {
     QStringList train = {QStringLiteral("train"), QStringLiteral("--project"), projectCopy, QStringLiteral("--progress"),
                          QStringLiteral("json")};
-    if (place.onHosts) train << QStringLiteral("--backend") << QStringLiteral("mpi");
+    if (place.onHosts)
+        train << QStringLiteral("--backend") << QStringLiteral("mpi") << QStringLiteral("--hosts")
+              << QString::fromStdString(place.hostfile) << QStringLiteral("--ranks") << QString::number(place.ranks);
     else if (threads > 0) train << QStringLiteral("--threads") << QString::number(threads);
     if (resume) train << QStringLiteral("--resume");
-    if (!place.onHosts) return {skynnetCliProgram(), train};
-    QStringList mpirun = {QStringLiteral("--hostfile"), QString::fromStdString(place.hostfile), QStringLiteral("-np"),
-                          QString::number(place.ranks), QStringLiteral("--oversubscribe")};
-    if (::geteuid() == 0) mpirun << QStringLiteral("--allow-run-as-root");  // Open MPI refuses root otherwise
-    return {mpirunProgram(), mpirun + QStringList{skynnetCliProgram()} + train};
+    return {skynnetCliProgram(), train};
 }
 
 QStringList mpiCheckArguments(const RunPlace& place) {

@@ -1,7 +1,8 @@
 #pragma once
 // Training on the machines of a hostfile, the app's side: the app holds no MPI code. It saves a
-// copy of the project, runs `mpirun ... skynnet-cli train --project COPY --backend mpi --progress
-// json` through TrainingSession::startCommand, and reads the trained run back from the copy.
+// copy of the project, runs `skynnet-cli train --project COPY --backend mpi --hosts F --ranks K
+// --progress json` (which starts mpirun) through TrainingSession::startCommand, and reads the
+// trained run back from the copy.
 // `skynnet-cli mpi-check` lists the machines beforehand.
 #include <QByteArray>
 #include <QString>
@@ -19,14 +20,12 @@ class TrainingSession;
 // else the build tree's (../cli/skynnet-cli from app/gui), else "skynnet-cli" from PATH.
 QString skynnetCliProgram();
 
-// The mpirun the app starts for a run on the hosts: $SKYNNET_MPIRUN if set, else "mpirun" from PATH.
-QString mpirunProgram();
-
-// How to train the project copy. With place.onHosts: mpirun --hostfile F -np K (and
-// --allow-run-as-root as root, --oversubscribe so ranks may outnumber the hostfile's slots)
-// running `skynnet-cli train --project COPY --progress json --backend mpi` on every rank; without:
-// skynnet-cli alone (the thread backend, a run the app watches from outside), with --threads when
-// threads > 0 (on the hosts every rank takes its host's share). resume adds --resume.
+// How to train the project copy: `skynnet-cli train --project COPY --progress json`, with
+// place.onHosts `--backend mpi --hosts F --ranks K`, so that the tool starts mpirun itself and,
+// when a rank dies, names its host and the submodel it trained (which only the launching side
+// can tell: Open MPI then ends every rank); without, the thread backend (a run the app watches
+// from outside), with --threads when threads > 0 (on the hosts every rank takes its host's share).
+// resume adds --resume.
 struct RunCommand {
     QString program;
     QStringList arguments;

@@ -2,6 +2,7 @@
 // through the session, and Resume after such a run failed or was stopped.
 #include <QFileInfo>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTemporaryDir>
 
@@ -26,10 +27,19 @@ void TrainPage::startOnHosts(bool resume) {
     const QString hostfile = QString::fromStdString(t.runOn.hostfile);
     if (hostfile.isEmpty()) return showError(tr("Choose the hostfile of the machines to run on."));
     if (!QFileInfo(hostfile).isFile()) return showError(tr("The hostfile %1 does not exist.").arg(hostfile));
-    // A resumed run trains the same copy again, beside which the tool keeps its checkpoints.
+    // A resumed run trains the same copy again, beside which the tool keeps its checkpoints. Every
+    // rank reads the copy from its path, so it goes beside the saved project (a folder the other
+    // machines share, as clusters share home folders); an untitled project's goes to /tmp, which
+    // only this machine sees.
     if (!resume || !hostRunDir_) {
-        hostRunDir_ = std::make_unique<QTemporaryDir>();
+        const QString project = document_->filePath();
+        hostRunDir_ = project.isEmpty() ? std::make_unique<QTemporaryDir>()
+                                        : std::make_unique<QTemporaryDir>(project + QStringLiteral(".run-XXXXXX"));
         if (!hostRunDir_->isValid()) return showError(tr("Cannot make a folder for the run: %1").arg(hostRunDir_->errorString()));
+        if (project.isEmpty())
+            log_->appendPlainText(tr("The project is untitled, so the run's copy of it is in %1, which other machines "
+                                     "cannot read: save the project in a folder they share to train on them.")
+                                      .arg(hostRunDir_->path()));
     }
     const QString copy = hostRunDir_->filePath(QStringLiteral("run.skynnet"));
     try {
