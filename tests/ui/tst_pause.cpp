@@ -149,7 +149,7 @@ private slots:
     // estimate comes at once, extrapolated from the time spent training only.
     void progressAndEstimateHoldWhilePaused() {
         ProjectDocument doc;
-        configureClassGroups(doc, slowBlobs, 10, "dense:32:relu");
+        configureClassGroups(doc, slowBlobs, 30, "dense:32:relu");  // stopped long before the end
         TrainingSession session(&doc);
         session.setThrottleMilliseconds(20);
         TrainPage page(&doc, &session, nullptr);
@@ -160,6 +160,7 @@ private slots:
         QVERIFY(session.running());
         // Far enough in for an estimate (1% of the work), not near the end.
         QTRY_VERIFY_WITH_TIMEOUT(!overall.isEmpty() && overall.last().at(0).toDouble() > 0.02, hangGuardMs(120000));
+        QVERIFY(session.running());
         session.pause();
         const int emitted = int(overall.count());
         const int bar = page.progressBar()->value();
@@ -198,7 +199,7 @@ private slots:
     // charts shade it and break their lines there, and so does the same run reopened from a file.
     void pausedTimeIsLeftOutKeptAndDrawn() {
         ProjectDocument doc;
-        configureClassGroups(doc, slowBlobs, 2, "dense:32:relu");
+        configureClassGroups(doc, slowBlobs, 20, "dense:32:relu");  // a second or so: paused well before the end
         ProjectTraining t = doc.trainSettings();
         t.trainBaseline = false;
         t.config.resourceReportSeconds = 0.05;
@@ -215,6 +216,7 @@ private slots:
         session.start();
         // A resource sample drawn before the pause, so a line has points on both sides of it.
         QTRY_VERIFY_WITH_TIMEOUT(charts.memoryChart()->pointCount() > 0, hangGuardMs(60000));
+        QVERIFY(session.running());
         session.pause();
         QTest::qWait(600);
         QCOMPARE(charts.memoryChart()->pauseBandCount(), 1);  // shaded while it goes on
