@@ -23,6 +23,7 @@
 #include "spec/network_spec.h"
 #include "split/combined_model_file.h"
 #include "test_support.h"
+#include "window_open.h"
 #include "train/metrics.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
@@ -91,12 +92,6 @@ class TestFiles : public QObject {
         return w;
     }
 
-    static bool openAndWait(MainWindow* w, const QString& path) {
-        QSignalSpy finished(w->projectController(), &ProjectController::openFinished);
-        if (!w->projectController()->openFile(path)) return false;
-        if (finished.isEmpty() && !finished.wait(hangGuardMs(60000))) return false;
-        return finished.count() == 1 && finished.at(0).at(0).toBool();
-    }
 
 private slots:
     void initTestCase() {

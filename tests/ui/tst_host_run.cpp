@@ -91,6 +91,22 @@ struct EnvScope {
     ~EnvScope() { qunsetenv(name.constData()); }
 };
 
+#ifdef SKYNNET_TEST_HAVE_MPI
+// The document's run started as the app starts it on a hostfile of this machine (2 slots, 3
+// ranks), with the real tool: its project copy and hostfile go in `dir`.
+void startOnLocalhost(TrainingSession& session, const ProjectDocument& doc, const QTemporaryDir& dir, int threads) {
+    const QString copy = dir.filePath("run.skynnet"), hostfile = dir.filePath("hosts");
+    writeProjectCopy(copy, doc, session);
+    QFile h(hostfile);
+    QVERIFY(h.open(QIODevice::WriteOnly));
+    h.write("localhost slots=2\n");
+    h.close();
+    const EnvScope cli("SKYNNET_CLI", SKYNNET_CLI_PATH);
+    const RunCommand command = hostRunCommand(copy, RunPlace{true, hostfile.toStdString(), 3}, threads, false);
+    session.startCommand(command.program, command.arguments, copy);
+}
+#endif
+
 }  // namespace
 
 class TestHostRun : public QObject {
@@ -362,15 +378,7 @@ private slots:
         QVERIFY(inProcess);
 
         QTemporaryDir dir;
-        const QString copy = dir.filePath("run.skynnet"), hostfile = dir.filePath("hosts");
-        writeProjectCopy(copy, doc, session);
-        QFile h(hostfile);
-        QVERIFY(h.open(QIODevice::WriteOnly));
-        h.write("localhost slots=2\n");
-        h.close();
-        const EnvScope cli("SKYNNET_CLI", SKYNNET_CLI_PATH);
-        const RunCommand command = hostRunCommand(copy, RunPlace{true, hostfile.toStdString(), 3}, 2, false);
-        session.startCommand(command.program, command.arguments, copy);
+        startOnLocalhost(session, doc, dir, 2);
         QVERIFY(finished.wait(hangGuardMs(120000)));
         QVERIFY2(statusOf(finished) == TrainStatus::Completed, qPrintable(session.lastMessage()));
         for (int i = 0; i < session.plan()->submodelCount(); ++i) {
@@ -394,16 +402,8 @@ private slots:
         configure(doc, slowBlobs, 3000);  // minutes if left alone
         TrainingSession session(&doc);
         QTemporaryDir dir;
-        const QString copy = dir.filePath("run.skynnet"), hostfile = dir.filePath("hosts");
-        writeProjectCopy(copy, doc, session);
-        QFile h(hostfile);
-        QVERIFY(h.open(QIODevice::WriteOnly));
-        h.write("localhost slots=2\n");
-        h.close();
-        const EnvScope cli("SKYNNET_CLI", SKYNNET_CLI_PATH);
-        const RunCommand command = hostRunCommand(copy, RunPlace{true, hostfile.toStdString(), 3}, 0, false);
         QSignalSpy finished(&session, &TrainingSession::finished);
-        session.startCommand(command.program, command.arguments, copy);
+        startOnLocalhost(session, doc, dir, 0);
         // Both workers have their first submodel.
         const auto startedCount = [&session] {
             int n = 0;

@@ -42,6 +42,7 @@
 #include "ui/widgets/live_chart.h"
 #include "ui/widgets/main_window.h"
 #include "test_support.h"
+#include "window_open.h"
 #include "ui/widgets/network_page.h"
 #include "ui/widgets/project_controller.h"
 #include "ui/widgets/results_page.h"
@@ -147,14 +148,6 @@ private:
         w->resize(1280, 860);
         w->show();
         return w;
-    }
-
-    // Opening runs in the background: true once the project is in the window.
-    static bool openAndWait(MainWindow* w, const QString& path) {
-        QSignalSpy finished(w->projectController(), &ProjectController::openFinished);
-        if (!w->projectController()->openFile(path)) return false;
-        if (finished.isEmpty() && !finished.wait(60000)) return false;
-        return finished.count() == 1 && finished.at(0).at(0).toBool() && !w->projectController()->isOpening();
     }
 
     static void loadCsv(MainWindow* w, const QString& path) {

@@ -46,6 +46,7 @@
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
 #include "test_support.h"
+#include "window_open.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -109,12 +110,6 @@ private:
         return w;
     }
 
-    static bool openAndWait(MainWindow* w, const QString& path) {
-        QSignalSpy finished(w->projectController(), &ProjectController::openFinished);
-        if (!w->projectController()->openFile(path)) return false;
-        if (finished.isEmpty() && !finished.wait(60000)) return false;
-        return finished.count() == 1 && finished.at(0).at(0).toBool();
-    }
 
     static void loadCsv(MainWindow* w, const QString& path) {
         w->dataPage()->loadFile(path);

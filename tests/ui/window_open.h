@@ -1,0 +1,22 @@
+#pragma once
+// Opening a project in a test's main window: the open runs in the background, so a test waits for
+// it. Shared by the tests that drive the whole window (projects, files, run history).
+#include <QSignalSpy>
+#include <QString>
+
+#include "test_support.h"
+#include "ui/widgets/main_window.h"
+#include "ui/widgets/project_controller.h"
+
+namespace skynnet::ui {
+
+// True once the project is in the window (and the open has ended); false when it was refused or
+// failed, or did not end within the (machine-scaled) minute.
+inline bool openAndWait(MainWindow* w, const QString& path) {
+    QSignalSpy finished(w->projectController(), &ProjectController::openFinished);
+    if (!w->projectController()->openFile(path)) return false;
+    if (finished.isEmpty() && !finished.wait(hangGuardMs(60000))) return false;
+    return finished.count() == 1 && finished.at(0).at(0).toBool() && !w->projectController()->isOpening();
+}
+
+}  // namespace skynnet::ui
