@@ -232,6 +232,8 @@ private slots:
             QVERIFY2(original[key].toDouble() > 0, key);
         QVERIFY(original["peak_memory_bytes"].toDouble() > 0);
         QVERIFY(runNamed(study, "N3-seed1")["flops_per_sample"].toDouble() > 0);
+        QVERIFY(runNamed(study, "N3-seed1")["predicted_seconds_on_s_machines"].toDouble() > 0);
+        QVERIFY(original["predicted_seconds_on_s_machines"].isNull());
 
         const QJsonObject n3 = configNamed(study, "N3");
         QCOMPARE(n3["runs"].toInt(), 2);

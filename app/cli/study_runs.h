@@ -29,6 +29,9 @@ struct StudyRun {
     double trainSeconds = 0;   // its training
     double slowestSubmodelSeconds = 0;  // what S machines would take (N = 1: the training)
     std::vector<double> submodelSeconds;
+    // The split report's prediction of the training time on S machines, one core each (empty for
+    // N = 1 and for reports without it).
+    std::optional<double> predictedSecondsOnSMachines;
     double cpuSeconds = 0;
     std::int64_t peakMemoryBytes = 0;         // the largest submodel's training peak, its rows counted
     std::int64_t processPeakMemoryBytes = 0;  // the train process's peak resident memory
