@@ -59,23 +59,10 @@ int runMpiProject(const std::string& projectPath, int threads, const std::functi
         return exitOk;
     }
     WorkerRelease release{session};
-    MpiJob job;
-    job.version = skynnetVersion;
-    job.build = buildId();
-    job.host = session.host();
-    job.options = Json::object({{"project", projectPath}});
+    MpiJob job = rank0Job(session, Json::object({{"project", projectPath}}));
     job.dataFiles = projectDataFiles(loadProject(projectPath).data);
     job.threads = threads;
-    auto backend = std::make_shared<MpiBackend>(session, std::move(job));
-    keepAssignmentTable(*backend);
-    SplitBackend choice;
-    choice.backend = backend;
-    choice.report = [backend, &session] {
-        return Json::object({{"name", "mpi"},
-                             {"ranks", session.size()},
-                             {"build", buildId()},
-                             {"bytes_sent_per_rank", backend->bytesSentPerRank()}});
-    };
+    const SplitBackend choice = rank0Backend(session, std::move(job));
     return train(choice);
 }
 

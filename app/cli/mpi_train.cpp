@@ -172,26 +172,11 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
     WorkerRelease release{session};
     checkOutputPaths({{"--save", o.savePath}, {"--report", o.reportPath}});
     setKernelThreads(o.threads);
-    MpiJob job;
-    job.version = skynnetVersion;
-    job.build = buildId();
-    job.host = session.host();
-    job.options = Json::object({{"words", words}});
+    MpiJob job = rank0Job(session, Json::object({{"words", words}}));
     job.dataFiles = dataFiles(o);
     job.threads = o.threadsGiven ? o.threads : 0;
     job.shipData = o.shipData;
-    auto backend = std::make_shared<MpiBackend>(session, std::move(job));
-    keepAssignmentTable(*backend);
-    SplitBackend choice;
-    choice.backend = backend;
-    choice.report = [backend, &session] {
-        return Json::object({{"name", "mpi"},
-                             {"ranks", session.size()},
-                             {"build", buildId()},
-                             {"bytes_sent_per_rank", backend->bytesSentPerRank()},
-                             {"rank0_cpu_seconds", backend->rank0CpuSeconds()},
-                             {"cores_handed_on", backend->coresHandedOn()}});
-    };
+    const SplitBackend choice = rank0Backend(session, std::move(job));
     return runSplitTraining(args, o, start, choice);
 }
 

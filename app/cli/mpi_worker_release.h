@@ -1,6 +1,7 @@
 #pragma once
-// Rank 0's guard for the MPI workers and its table of who trains what, shared by `train --backend
-// mpi` and `train --project P --backend mpi`. Only included where SKYNNET_HAVE_MPI is defined.
+// Rank 0's side of the CLI's MPI runs, shared by `train --backend mpi` and `train --project P
+// --backend mpi`: the guard for the workers, the job's common part, and the backend with its table
+// of who trains what and its report figures. Only included where SKYNNET_HAVE_MPI is defined.
 #include <cstdlib>
 #include <exception>
 #include <map>
@@ -10,8 +11,11 @@
 #include <utility>
 
 #include "core/error.h"
+#include "distributed/build_id.h"
 #include "io/atomic_file.h"
 #include "mpi_train.h"
+#include "split_train.h"
+#include "version.h"
 
 #include "commands.h"
 #include "distributed/mpi_backend.h"
@@ -50,6 +54,35 @@ inline void keepAssignmentTable(MpiBackend& backend) {
             printError(std::string("warning: ") + e.what());  // only the death message loses the submodel
         }
     });
+}
+
+// The job with what every run sends: this build and rank 0's host; the caller adds the data files,
+// threads and options.
+inline MpiJob rank0Job(MpiSession& session, Json options) {
+    MpiJob job;
+    job.version = skynnetVersion;
+    job.build = buildId();
+    job.host = session.host();
+    job.options = std::move(options);
+    return job;
+}
+
+// Rank 0's backend for the job, keeping the assignment table when asked for, and its figures for
+// the report's "backend".
+inline SplitBackend rank0Backend(MpiSession& session, MpiJob job) {
+    auto backend = std::make_shared<MpiBackend>(session, std::move(job));
+    keepAssignmentTable(*backend);
+    SplitBackend choice;
+    choice.backend = backend;
+    choice.report = [backend, &session] {
+        return Json::object({{"name", "mpi"},
+                             {"ranks", session.size()},
+                             {"build", buildId()},
+                             {"bytes_sent_per_rank", backend->bytesSentPerRank()},
+                             {"rank0_cpu_seconds", backend->rank0CpuSeconds()},
+                             {"cores_handed_on", backend->coresHandedOn()}});
+    };
+    return choice;
 }
 
 }  // namespace skynnet::cli
