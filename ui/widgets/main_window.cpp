@@ -18,6 +18,7 @@
 #include <QMimeData>
 #include <QGuiApplication>
 #include <QScreen>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
@@ -91,7 +92,12 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     const QStringList titles{tr("1  Data"), tr("2  Network"), tr("3  Split"), tr("4  Train"), tr("5  Results")};
     for (int i = 0; i < PageCount; ++i) {
         sidebar_->addItem(new QListWidgetItem(style()->standardIcon(pageIcons[i]), titles[i]));
-        stack_->addWidget(pages[i]);
+        // A page taller or wider than a small screen scrolls instead of pushing the window past it.
+        auto* scroll = new QScrollArea;
+        scroll->setWidget(pages[i]);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        stack_->addWidget(scroll);
     }
     connect(sidebar_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
     sidebar_->setCurrentRow(0);
