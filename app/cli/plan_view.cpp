@@ -9,12 +9,6 @@
 namespace skynnet::cli {
 namespace {
 
-std::string format(const char* pattern, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, pattern, v);
-    return buf;
-}
-
 // "0-3,7-9": ascending indices as runs.
 std::string ranges(const std::vector<int>& items) {
     std::string s;

@@ -9,12 +9,6 @@
 namespace skynnet::cli {
 namespace {
 
-std::string format(const char* pattern, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, pattern, v);
-    return buf;
-}
-
 std::string signedFixed(double v, int decimals) { return (v >= 0 ? "+" : "") + fixed(v, decimals); }
 
 // RFC 4180: quoted when the field holds a comma, a quote or a line break.

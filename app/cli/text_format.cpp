@@ -5,6 +5,12 @@
 
 namespace skynnet::cli {
 
+std::string format(const char* pattern, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, pattern, v);
+    return buf;
+}
+
 std::string megabytes(std::int64_t bytes) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f MB", double(bytes) / (1024.0 * 1024.0));

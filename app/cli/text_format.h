@@ -10,6 +10,8 @@ namespace skynnet::cli {
 std::string megabytes(std::int64_t bytes);
 // "850 KB", "12.3 MB" or "1.25 GB": three significant digits whatever the size (binary units).
 std::string memoryText(std::int64_t bytes);
+// One number in a printf pattern: format("%.4g", 0.000123) is "0.000123".
+std::string format(const char* pattern, double v);
 // A fixed number of decimals: "0.8512".
 std::string fixed(double v, int decimals = 4);
 
