@@ -416,6 +416,41 @@ private slots:
         QVERIFY(a.weights == b.weights);
     }
 
+    // A worker whose checkpoint folder is not rank 0's (here: the same relative path from another
+    // working folder, as on a machine of its own) keeps its submodels' epoch states there while
+    // they train, and removes each once rank 0 has saved that submodel as finished: after a
+    // successful run nothing is left on the worker's side. Rank 0 removes its own folder once the
+    // model is written.
+    void workerRemovesItsEpochStates() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("a") && QDir(dir.path()).mkpath("b"));
+        const QStringList train = {SKYNNET_CLI_PATH, "train", "--data", "builtin:blobs:classes=10:features=8:samples=6000",
+                                   "--layers", "dense:32:relu,dense:32:relu", "--submodels", "3", "--epochs", "60",
+                                   "--seed", "5", "--backend", "mpi", "--checkpoint", "ckpt", "--save", "m.skym"};
+        QStringList args;
+        if (geteuid() == 0) args << "--allow-run-as-root";
+        args << "--oversubscribe" << "-np" << "1" << "-wdir" << dir.filePath("a") << train << ":" << "-np" << "2"
+             << "-wdir" << dir.filePath("b") << train;
+        QProcess mpirun;
+        mpirun.start("mpirun", args);
+        QVERIFY(mpirun.waitForStarted());
+        // While the submodels train, the workers' folder holds their epoch states.
+        const QDir workerFolder(dir.filePath("b/ckpt"));
+        int mostStates = 0;
+        QElapsedTimer t;
+        t.start();
+        while (!mpirun.waitForFinished(20) && t.elapsed() < hangGuardMs(300000))
+            mostStates = std::max(mostStates, int(workerFolder.entryList({"submodel-*.ckpt"}, QDir::Files).size()));
+        QCOMPARE(mpirun.state(), QProcess::NotRunning);
+        const QString err = QString::fromUtf8(mpirun.readAllStandardError());
+        QVERIFY2(mpirun.exitStatus() == QProcess::NormalExit && mpirun.exitCode() == 0, qPrintable(err));
+        QVERIFY2(mostStates >= 1, qPrintable(err));
+        QVERIFY(QFile::exists(dir.filePath("a/m.skym")));
+        QVERIFY2(!workerFolder.exists(), qPrintable(workerFolder.entryList(QDir::AllEntries | QDir::NoDotAndDotDot).join(' ')));
+        QVERIFY(!QDir(dir.filePath("a/ckpt")).exists());
+        QVERIFY2(!err.contains("warning"), qPrintable(err));
+    }
+
     // SIGTERM to the launcher (the app's Stop) or to mpirun itself ends every rank.
     void terminatedRunLeavesNoProcess() {
         for (const bool toMpirun : {false, true}) {

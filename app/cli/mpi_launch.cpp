@@ -85,6 +85,9 @@ std::vector<std::string> mpirunCommand(const MpiLaunch& launch, const std::vecto
     std::vector<std::string> c = {"mpirun"};
     if (geteuid() == 0) c.push_back("--allow-run-as-root");
     if (ranks > slots) c.push_back("--oversubscribe");
+    // Unless oversubscribed, Open MPI binds each rank to one core: a worker's kernel threads, and
+    // the cores another worker hands on when it runs out of submodels, would then share that core.
+    c.insert(c.end(), {"--bind-to", "none"});
     if (!launch.hostsFile.empty()) c.insert(c.end(), {"--hostfile", launch.hostsFile});
     c.insert(c.end(), {"-np", std::to_string(ranks)});
     for (const std::string& name : exported) c.insert(c.end(), {"-x", name});

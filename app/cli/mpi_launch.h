@@ -20,7 +20,8 @@ int hostfileSlots(const std::string& path);
 // One rank per slot (this machine: per core) plus rank 0, which hands out work and sleeps.
 int defaultRanks(const MpiLaunch& launch);
 // mpirun's arguments (mpirun itself first): --allow-run-as-root as root, --oversubscribe when the
-// ranks outnumber the slots, --hostfile, -x for each exported environment variable, the program.
+// ranks outnumber the slots, --bind-to none, --hostfile, -x for each exported environment
+// variable, the program.
 std::vector<std::string> mpirunCommand(const MpiLaunch& launch, const std::vector<std::string>& exported,
                                        const std::vector<std::string>& program);
 

@@ -147,6 +147,7 @@ void serveAsWorker(MpiSession& session, const std::vector<std::string>& words, c
     if (!o.shipData) {
         try {
             early = prepareWorkerData(words);
+            session.trace("data prepared (" + std::to_string(early->train.size()) + " training rows)");
         } catch (const std::exception&) {
             // Reported below, with this rank and host, if the job needs that data.
         }
@@ -165,6 +166,10 @@ bool haveMpiBackend() { return true; }
 int runMpiTraining(const std::vector<std::string>& words, const Args& args, const TrainOptions& o,
                    std::chrono::steady_clock::time_point start) {
     MpiSession session;
+    if (session.tracing())
+        session.trace("MPI_Init returned " +
+                      std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
+                      " s after the command started");
     if (session.rank() > 0) {
         serveAsWorker(session, words, o);
         return exitOk;

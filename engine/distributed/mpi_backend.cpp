@@ -53,6 +53,7 @@ public:
             s_.send(r, TagJob, encoded.json);
             s_.send(r, TagJobBlocks, encoded.blocks);
         }
+        s_.trace("job sent");
         std::string refusal;
         for (int ready = 1; ready < s_.size(); ++ready) {
             const MpiMessage m = s_.receive(-1, -1);
@@ -64,6 +65,7 @@ public:
                 throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank " + std::to_string(m.source));
         }
         if (!refusal.empty()) throw Error(refusal);
+        s_.trace("every worker is ready");
     }
 
     // Finished submodels of an earlier run, from the checkpoint: never handed out.
@@ -105,6 +107,7 @@ private:
         const int index = order_[next_++];
         busy_[std::size_t(rank)] = index;
         observe(rank, index);
+        s_.trace("submodel " + std::to_string(index + 1) + " to rank " + std::to_string(rank));
         s_.send(rank, TagAssign, dumpJson(Json::object({{"index", index}})));
         if (shipTrain_) {
             const EncodedRows rows = encodeShippedRows(plan_, index, *shipTrain_, shipValidation_);
@@ -129,6 +132,8 @@ private:
         if (to < 0) return;
         threads_[std::size_t(to)] += spare;
         ++handedOn_;
+        s_.trace("rank " + std::to_string(idle) + "'s cores to rank " + std::to_string(to) + ": " +
+                 std::to_string(threads_[std::size_t(to)]) + " threads");
         s_.send(to, TagThreads, dumpJson(Json::object({{"threads", threads_[std::size_t(to)]}})));
     }
 
@@ -185,7 +190,9 @@ private:
             out.network.setFlatWeights(weights);
             done_[std::size_t(index)] = true;
             busy_[std::size_t(m.source)] = -1;
-            save(out, index);
+            s_.trace("submodel " + std::to_string(index + 1) + " received from rank " + std::to_string(m.source));
+            // Saved as finished here: the worker's epoch state of it is of no more use.
+            if (save(out, index)) s_.send(m.source, TagSaved, dumpJson(Json::object({{"index", index}})));
             finished(out, index, events_);
             if (out.result.status == TrainStatus::Failed) stopAll();
             if (!stopping_ && next_ < order_.size()) assign(m.source);
@@ -201,14 +208,17 @@ private:
         }
     }
 
-    void save(SubmodelOutcome& out, int index) {
+    // Whether the submodel is now in the checkpoint as finished.
+    bool save(SubmodelOutcome& out, int index) {
         const bool done = out.result.status == TrainStatus::Completed || out.result.status == TrainStatus::EarlyStopped;
-        if (!done || !checkpoint_ || !checkpoint_->saveFinished) return;
+        if (!done || !checkpoint_ || !checkpoint_->saveFinished) return false;
         try {
             checkpoint_->saveFinished(index, out);
+            return true;
         } catch (const std::exception& e) {
             out.result.status = TrainStatus::Failed;
             out.result.error = "submodel " + std::to_string(index + 1) + ": " + e.what();
+            return false;
         }
     }
 
@@ -248,6 +258,7 @@ std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Data
                                                const TrainConfig& config, const SubmodelEvents& events,
                                                const CancelToken* cancel, const CheckpointHooks* checkpoint) {
     const double cpuBefore = processCpuSeconds();
+    session_.trace("training starts");
     try {
         Rank0Run run(session_, plan, events, cancel, observer_);
         job_.plan = plan;
@@ -265,9 +276,11 @@ std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Data
         std::vector<SubmodelOutcome> outcomes = run.run();
         coresHandedOn_ = run.coresHandedOn();
         stopWorkers(session_, &bytesSent_);
+        session_.trace("every worker said goodbye");
         // The job ends here: waiting in MPI_Finalize, Open MPI's workers poll (about a tenth of a
         // core each), which would slow down whatever rank 0 does next (testing, the baseline).
         session_.finish();
+        session_.trace("MPI finalized");
         rank0Cpu_ = processCpuSeconds() - cpuBefore;
         return outcomes;
     } catch (...) {

@@ -32,6 +32,8 @@ public:
     // that is what survives). Epoch states stay with the workers, in the hooks' folder as it is on
     // their machine: a submodel that had not finished continues from its last epoch end saved
     // there, or trains again from its start where there is none; both end with the same weights.
+    // Once a submodel is saved here as finished, the worker that trained it removes its epoch state
+    // (a successful run leaves nothing on a worker's machine).
     std::vector<SubmodelOutcome> train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                        const TrainConfig& config, const SubmodelEvents& events,
                                        const CancelToken* cancel, const CheckpointHooks* checkpoint = nullptr) override;

@@ -4,8 +4,10 @@
 
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <thread>
 
 #include "core/error.h"
@@ -34,6 +36,8 @@ bool MpiSession::launchedByMpi() {
 }
 
 MpiSession::MpiSession() : host_(localHostName()) {
+    const char* traceSetting = std::getenv("SKYNNET_MPI_TRACE");
+    tracing_ = traceSetting && *traceSetting && std::strcmp(traceSetting, "0") != 0;
     if (!launchedByMpi())
         throw Error("--backend mpi must be started by an MPI launcher: mpirun -np K skynnet-cli train ... --backend mpi "
                     "(K >= 2), srun under Slurm, or skynnet-cli train ... --hosts FILE --ranks K");
@@ -50,6 +54,23 @@ MpiSession::MpiSession() : host_(localHostName()) {
     const int worker = rank_ > 0 ? 1 : 0;
     check(MPI_Allreduce(&worker, &workersOnHost_, 1, MPI_INT, MPI_SUM, local), "MPI_Allreduce");
     MPI_Comm_free(&local);
+    if (tracing_)
+        trace("MPI_Init done (" + std::to_string(size_) + " ranks, " + std::to_string(workersOnHost_) + " workers on " + host_ + ")");
+}
+
+void MpiSession::trace(const std::string& what) const {
+    if (!tracing_) return;
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    const long ms = long(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
+    std::tm t{};
+    localtime_r(&seconds, &t);
+    // One write per line, so that the ranks' lines do not interleave mid-line.
+    char line[512];
+    std::snprintf(line, sizeof line, "mpi-trace %02d:%02d:%02d.%03ld rank %d: %s\n", t.tm_hour, t.tm_min, t.tm_sec, ms, rank_,
+                  what.c_str());
+    std::fputs(line, stderr);
+    std::fflush(stderr);
 }
 
 MpiSession::~MpiSession() { finish(); }

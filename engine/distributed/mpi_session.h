@@ -52,11 +52,18 @@ public:
     // MPI_Finalize now (it waits for every rank to get there); later calls do nothing.
     void finish();
 
+    // With SKYNNET_MPI_TRACE=1 in the environment, trace() writes "mpi-trace HH:MM:SS.mmm rank R:
+    // what" on stderr: where an MPI run spends its time, told by each rank (the ranks of one host
+    // share its clock). Callers test tracing() first where building the text costs.
+    bool tracing() const { return tracing_; }
+    void trace(const std::string& what) const;
+
 private:
     int rank_ = 0, size_ = 1, ranksOnHost_ = 1, workersOnHost_ = 0;
     std::string host_;
     std::int64_t bytesSent_ = 0;
     bool finished_ = false;
+    bool tracing_ = false;
 };
 
 // Raw float blocks (weights, shipped rows) as the bytes of a message and back.

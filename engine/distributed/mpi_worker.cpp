@@ -1,7 +1,11 @@
 #include "distributed/mpi_worker.h"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <numeric>
 
 #include "core/error.h"
@@ -16,6 +20,15 @@
 namespace skynnet {
 namespace {
 
+// The cores this process may run on: all of the host's, unless the launcher bound the rank to
+// some (mpirun binds each rank to one core when the ranks do not outnumber the slots).
+int allowedCores() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return hardwareThreads();
+    return std::max(1, CPU_COUNT(&set));
+}
+
 class Worker {
 public:
     Worker(MpiSession& s) : s_(s), who_("rank " + std::to_string(s.rank()) + " on host " + s.host()) {}
@@ -26,6 +39,7 @@ public:
         if (first.tag == TagStop) return false;
         if (first.tag != TagJob) throw Error("MPI: expected the job, got message " + std::to_string(first.tag));
         const MpiMessage blocks = s_.receive(0, TagJobBlocks);
+        s_.trace("job received");
         try {
             job_ = decodeJob(first.bytes, blocks.bytes);
             checkBuild(version);
@@ -40,12 +54,21 @@ public:
             reply(TagFailure, Json::object({{"error", who_ + ": " + e.what()}}));
             return true;  // rank 0 refuses the run and stops every worker
         }
-        const int threads = job_.threads > 0 ? job_.threads : std::max(1, hardwareThreads() / std::max(1, s_.workersOnHost()));
+        int threads = job_.threads > 0 ? job_.threads : std::max(1, hardwareThreads() / std::max(1, s_.workersOnHost()));
+        if (threads > cores_) {
+            // More threads than cores would only take turns on them; the results do not change.
+            std::fprintf(stderr,
+                         "skynnet-cli: warning: %s may run on %d core%s only (the launcher bound it: with mpirun add "
+                         "--bind-to none); it trains with %d kernel thread%s instead of %d\n",
+                         who_.c_str(), cores_, cores_ == 1 ? "" : "s", cores_, cores_ == 1 ? "" : "s", threads);
+            threads = cores_;
+        }
         setKernelThreads(threads);
         job_.config.threads = threads;
         threads_ = threads;
         attachCheckpoints();
         reply(TagReady, Json::object({{"threads", threads}}));
+        s_.trace("ready, " + std::to_string(threads) + " kernel threads");
         ready_ = true;
         return true;
     }
@@ -60,6 +83,10 @@ public:
                 takeThreads(m);
                 continue;
             }
+            if (m.tag == TagSaved) {
+                dropEpochState(m);
+                continue;
+            }
             if (m.tag != TagAssign || !ready_) throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank 0");
             const Json j = parseMessage(m.bytes, "MPI assignment");
             const int index = JsonField(j).at("index").asInt();
@@ -69,6 +96,13 @@ public:
     }
 
     void bye() {
+        // The folder this host made for the run, once its epoch states are gone (rank 0's own
+        // folder, where it is shared, still holds run.json: rank 0 decides about it).
+        if (store_) {
+            std::error_code ec;
+            if (std::filesystem::is_empty(store_->folder(), ec) && !ec) std::filesystem::remove(store_->folder(), ec);
+        }
+        s_.trace("bye");
         const Json j = Json::object({{"bytesSent", s_.bytesSent()}});
         s_.send(0, TagBye, dumpJson(j));
     }
@@ -153,14 +187,42 @@ private:
     // before its next batch (results do not depend on the thread count).
     void takeThreads(const MpiMessage& m) {
         const Json j = parseMessage(m.bytes, "MPI threads");
-        threads_ = std::max(1, JsonField(j, "MPI threads").at("threads").asInt());
+        threads_ = std::clamp(JsonField(j, "MPI threads").at("threads").asInt(), 1, cores_);
+        s_.trace("handed " + std::to_string(threads_) + " kernel threads");
     }
 
-    // Between batches: rank 0 may cancel the run, hand on cores, or stop this worker altogether.
+    // Rank 0 has saved the submodel as finished, so its epoch state on this host will never be
+    // resumed: it goes. Where this folder is rank 0's (shared, or on rank 0's host) the file
+    // already holds the finished submodel, which stays for rank 0 to remove.
+    void dropEpochState(const MpiMessage& m) {
+        const Json j = parseMessage(m.bytes, "MPI saved");
+        const int index = JsonField(j, "MPI saved").at("index").asInt();
+        if (!store_ || index < 0 || index >= job_.plan.submodelCount()) return;
+        try {
+            const std::optional<SubmodelResume> saved = store_->load(index);
+            if (saved && !saved->finished) std::filesystem::remove(store_->submodelPath(index));
+        } catch (const std::exception& e) {
+            // Another run's file, or a damaged one: not this worker's to remove.
+            std::fprintf(stderr, "skynnet-cli: warning: %s: %s; left in place\n", who_.c_str(), e.what());
+        }
+    }
+
+    // Before a batch (and at epoch ends): rank 0 may cancel the run, hand on cores, or stop this
+    // worker altogether. Looked at every millisecond at most, so that a handed-on core trains from
+    // the next batch on (not the next batch report, 0.2 s later) while tiny batches of a few
+    // microseconds do not pay for a probe each.
+    void listenSoon() {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastListen_ < std::chrono::milliseconds(1)) return;
+        lastListen_ = now;
+        listen();
+    }
+
     void listen() {
         MpiMessage m;
         while (s_.poll(m, 0, -1)) {
             if (m.tag == TagThreads) takeThreads(m);
+            if (m.tag == TagSaved) dropEpochState(m);
             if (m.tag == TagCancel) cancel_.cancel();
             if (m.tag == TagStop) {
                 cancel_.cancel();
@@ -186,20 +248,23 @@ private:
             send(TagEpoch, i, "stats", toJson(e));
             listen();
         };
-        events.onBatch = [&](int i, const BatchProgress& b) {
-            send(TagBatch, i, "progress", toJson(b));
-            listen();
-        };
+        events.onBatch = [&](int i, const BatchProgress& b) { send(TagBatch, i, "progress", toJson(b)); };
         events.onResources = [&](int i, const ResourceSample& r) { send(TagResources, i, "sample", toJson(r)); };
-        events.kernelThreads = [&](int) { return threads_; };
+        events.kernelThreads = [&](int) {
+            listenSoon();
+            return threads_;
+        };
         const WorkerPlace place{s_.rank(), s_.host(), job_.config.threads};
         const Dataset* validation = data_.validation ? &*data_.validation : nullptr;
         const std::optional<CheckpointHooks> checkpoint = epochCheckpoints();
+        s_.trace("submodel " + std::to_string(index + 1) + " assigned");
         SubmodelOutcome out = trainSubmodel(job_.plan, index, data_.train, validation, job_.config, events, &cancel_, &place,
                                             checkpoint ? &*checkpoint : nullptr);
         if (stopped_) return;  // rank 0 wants no result any more
+        s_.trace("submodel " + std::to_string(index + 1) + " trained");
         send(TagFinished, index, "result", toJson(out.result));
         s_.send(0, TagWeights, out.network.flatWeights());
+        s_.trace("submodel " + std::to_string(index + 1) + " sent");
     }
 
     MpiSession& s_;
@@ -209,6 +274,8 @@ private:
     CancelToken cancel_;
     std::optional<CheckpointStore> store_;
     int threads_ = 1;  // kernel threads for the next batch
+    const int cores_ = allowedCores();
+    std::chrono::steady_clock::time_point lastListen_;
     bool ready_ = false, stopped_ = false;
 };
 

@@ -11,6 +11,8 @@
 //                                   epoch state in the job's checkpoint folder if one is there,
 //                                   saving one there at each epoch end
 //                    <------------  Started, Epoch, Batch, Resources ... Finished + Weights
+//   Saved {index}    ------------>  rank 0 has saved that submodel as finished: the worker
+//                                   removes its epoch state of it (unless the file is rank 0's)
 //   Threads {n}      ------------>  another rank on its host has no more work: use n threads
 //   Cancel           ------------>  stops the running submodel at its next batch
 //   Stop             ------------>  (no more work)
@@ -46,6 +48,7 @@ enum MpiTag : int {
     TagHello,          // mpi-check: a rank's description
     TagShippedFloats,  // --ship-data: the features and targets after TagShippedRows
     TagThreads,        // {threads}: the kernel threads the worker may use from its next batch on
+    TagSaved,          // {index}: rank 0 has checkpointed that submodel as finished
 };
 
 // A data file every worker must find with the same content (the training file and its labels).
