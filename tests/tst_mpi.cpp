@@ -48,11 +48,14 @@ bool hostResolves(const std::string& host) {
     return ok;
 }
 
-// mpirun [--allow-run-as-root] --oversubscribe -np K <arguments>, waited for.
+// mpirun [--allow-run-as-root] --oversubscribe --bind-to none -np K <arguments>, waited for: as
+// the README says to start it (bound to one core each, a worker's threads would share it).
 CliRun runMpirun(const QStringList& arguments, int timeoutMs = 300000) {
     QStringList args;
     if (geteuid() == 0) args << "--allow-run-as-root";
-    args << "--oversubscribe" << arguments;
+    args << "--oversubscribe";
+    if (!arguments.contains("--bind-to")) args << "--bind-to" << "none";
+    args << arguments;
     QProcess p;
     p.start("mpirun", args);
     CliRun r;
@@ -233,6 +236,18 @@ private slots:
         const auto a = skynnet::loadCombinedModel(dir.filePath("a.skym").toStdString());
         const auto b = skynnet::loadCombinedModel(dir.filePath("b.skym").toStdString());
         QVERIFY(a.weights == b.weights);
+
+        // Bound to one core by mpirun, the worker trains with one thread and says why; same model.
+        if (skynnet::hardwareThreads() < 2) return;
+        const CliRun bound = runMpirun(QStringList{"--bind-to", "core", "-np", "2", SKYNNET_CLI_PATH} + splitRun +
+                                       QStringList{"--backend", "mpi", "--save", dir.filePath("c.skym")});
+        QVERIFY2(bound.exitCode == 0, qPrintable(bound.err));
+        VERIFY_CONTAINS(bound.err.toStdString(), "skynnet-cli: warning: rank 1 on host " + skynnet::localHostName() +
+                                                     " may run on 1 core only (the launcher bound it: with mpirun add "
+                                                     "--bind-to none); it trains with 1 kernel thread instead of " +
+                                                     std::to_string(skynnet::hardwareThreads()) + "\n");
+        QCOMPARE(bound.err.count(QRegularExpression("started on rank 1 \\(.*, 1 thread\\)")), 3);
+        QVERIFY(skynnet::loadCombinedModel(dir.filePath("c.skym").toStdString()).weights == b.weights);
     }
 
     // Two workers, three submodels: the worker that runs out of work hands its cores to the one

@@ -55,8 +55,9 @@ public:
             return true;  // rank 0 refuses the run and stops every worker
         }
         int threads = job_.threads > 0 ? job_.threads : std::max(1, hardwareThreads() / std::max(1, s_.workersOnHost()));
-        if (threads > cores_) {
+        if (job_.threads == 0 && threads > cores_) {
             // More threads than cores would only take turns on them; the results do not change.
+            // (A --threads of the user's holds.)
             std::fprintf(stderr,
                          "skynnet-cli: warning: %s may run on %d core%s only (the launcher bound it: with mpirun add "
                          "--bind-to none); it trains with %d kernel thread%s instead of %d\n",
