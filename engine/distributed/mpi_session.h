@@ -43,7 +43,8 @@ public:
     void send(int dest, int tag, const std::string& bytes);
     void send(int dest, int tag, std::span<const float> values);
     // The next message from `source` (-1: any) with `tag` (-1: any). Between probes it sleeps
-    // and calls idle(), which may throw to give up the wait (a cancelled run).
+    // (1 ms, doubling up to 8 ms while nothing comes) and calls idle(), which may throw to give up
+    // the wait (a cancelled run).
     MpiMessage receive(int source = -1, int tag = -1, const std::function<void()>& idle = {});
     // A message already waiting, without sleeping; false when there is none.
     bool poll(MpiMessage& out, int source = -1, int tag = -1);
@@ -52,9 +53,10 @@ public:
     // MPI_Finalize now (it waits for every rank to get there); later calls do nothing.
     void finish();
 
-    // With SKYNNET_MPI_TRACE=1 in the environment, trace() writes "mpi-trace HH:MM:SS.mmm rank R:
-    // what" on stderr: where an MPI run spends its time, told by each rank (the ranks of one host
-    // share its clock). Callers test tracing() first where building the text costs.
+    // With SKYNNET_MPI_TRACE=1 in the environment, trace() writes "mpi-trace HH:MM:SS.mmm rank R
+    // (cpu C s): what" on stderr (C: the process's CPU seconds so far): where an MPI run spends its
+    // time, told by each rank (the ranks of one host share its clock). Callers test tracing()
+    // first where building the text costs.
     bool tracing() const { return tracing_; }
     void trace(const std::string& what) const;
 
