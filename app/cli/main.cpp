@@ -86,7 +86,9 @@ int main(int argc, char** argv) {
         return dispatch(std::vector<std::string>(argv + 1, argv + argc));
     } catch (const UsageError& e) {
         // Every rank of an MPI job parses the same words: one copy of the message is enough.
+        // mpirun names the rank OMPI_COMM_WORLD_RANK, srun (PMIx) PMIX_RANK.
         const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+        if (!rank) rank = std::getenv("PMIX_RANK");
         if (!rank || std::atoi(rank) == 0) printError(e.what());
         return exitUsage;
     } catch (const skynnet::Error& e) {
