@@ -345,6 +345,36 @@ private slots:
                  QString("maxpool: window 3x3 is larger than its 2x5 input"));
     }
 
+    void maxPoolTwoByTwoTakesTheFirstMaximumOfEveryWindow() {
+        // The 2x2 stride-2 window has a path of its own: check it against every window read out by
+        // hand, on odd sizes (a row and a column left out) and values with many ties.
+        const Shape in{3, 7, 5};
+        Rng rng(4);
+        Matrix x(2, in.size());
+        for (Index i = 0; i < x.size(); ++i) x.data()[i] = Scalar(rng.below(3));
+        MaxPool2D pool(2, 2);
+        pool.build(in, rng);
+        QCOMPARE(pool.outputShape(), (Shape{3, 3, 2}));
+        Matrix expected(2, pool.outputShape().size()), upstream(2, pool.outputShape().size());
+        Matrix routed = Matrix::Zero(2, in.size());
+        for (Index n = 0; n < 2; ++n)
+            for (int c = 0, k = 0; c < 3; ++c)
+                for (int oh = 0; oh < 3; ++oh)
+                    for (int ow = 0; ow < 2; ++ow, ++k) {
+                        int best = (c * 7 + 2 * oh) * 5 + 2 * ow;
+                        for (int i = 0; i < 2; ++i)
+                            for (int j = 0; j < 2; ++j) {
+                                const int at = (c * 7 + 2 * oh + i) * 5 + 2 * ow + j;
+                                if (x(n, at) > x(n, best)) best = at;
+                            }
+                        expected(n, k) = x(n, best);
+                        upstream(n, k) = Scalar(k + 1);
+                        routed(n, best) += Scalar(k + 1);
+                    }
+        QVERIFY(pool.forward(x, true) == expected);
+        QVERIFY(*pool.backward(upstream, true) == routed);
+    }
+
     void globalAvgPoolWorkedExample() {
         Rng rng(1);
         GlobalAvgPool gap;
