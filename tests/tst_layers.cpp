@@ -816,6 +816,33 @@ private slots:
         QVERIFY(out.allFinite());
     }
 
+    void predictionHoldsABatchsWorthOfBuffers() {
+        // Inference chunks follow the layers' buffers per row: the CNN held 2 GB of
+        // buffers predicting 1024 rows at a time; a dense network keeps its chunks of 1024.
+        NetworkSpec cnn;
+        cnn.input = Shape{1, 28, 28};
+        cnn.layers = parseLayers("conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu");
+        cnn.setOutputFor(Task::Classification, 10);
+        Network net(cnn, 1);
+        const Index rows = net.predictChunkRows();
+        QVERIFY2(rows >= 64 && rows < 1024, std::to_string(rows).c_str());
+        Rng rng(2);
+        Matrix x(300, 784);
+        for (Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(0.0f, 1.0f);
+        const Matrix all = net.predict(x);
+        QCOMPARE(all.rows(), Index(300));
+        QVERIFY2(net.bufferBytes() < (std::int64_t(40) << 20), std::to_string(net.bufferBytes()).c_str());
+        // A row's prediction does not depend on the chunk it fell in (up to the kernels' rounding).
+        const Matrix first = net.predict(x.topRows(100));
+        QVERIFY((first - all.topRows(100)).cwiseAbs().maxCoeff() < 1e-5f);
+
+        NetworkSpec mlp;
+        mlp.input = Shape::flat(784);
+        mlp.layers = parseLayers("dense:512:relu,dense:256:relu");
+        mlp.setOutputFor(Task::Classification, 10);
+        QCOMPARE(Network(mlp, 1).predictChunkRows(), Index(1024));
+    }
+
     void networkRefusesImpossibleImageShapes() {
         NetworkSpec spec;
         spec.input = Shape{1, 4, 4};

@@ -42,15 +42,15 @@ void requireRowsInside(const RowView& x, const char* what) {
 }
 
 // Network::predict's chunks, gathered from the view: the same products, so the same floats.
-constexpr Index kPredictChunk = 1024;
 Matrix predictRows(Network& net, const RowView& x, const CancelToken* cancel) {
-    if (!x.rows) return net.predict(*x.matrix, cancel, kPredictChunk);
+    const Index chunkRows = net.predictChunkRows();
+    if (!x.rows) return net.predict(*x.matrix, cancel, chunkRows);
     Matrix out(x.size(), net.spec().outputs), part;
-    for (Index start = 0; start < x.size(); start += kPredictChunk) {
-        const Index n = std::min(kPredictChunk, x.size() - start);
+    for (Index start = 0; start < x.size(); start += chunkRows) {
+        const Index n = std::min(chunkRows, x.size() - start);
         part.resize(n, x.cols());
         for (Index i = 0; i < n; ++i) part.row(i) = x.matrix->row(x.row(start + i));
-        Matrix chunk = net.predict(part, cancel, kPredictChunk);
+        Matrix chunk = net.predict(part, cancel, chunkRows);
         if (chunk.rows() != n) return Matrix();  // cancelled
         out.middleRows(start, n) = chunk;
     }
