@@ -283,6 +283,10 @@ private slots:
         for (int p = 0; p < MainWindow::PageCount; ++p) {
             w->showPage(p);
             settle();
+            // On a loaded machine a chart shown for the first time at this scale was seen, once in
+            // a few runs, with four of its labels still "..." from a layout at an earlier size:
+            // the check is of the page as it settles, not of that moment.
+            QTest::qWait(300);
             shoot(w.get(), QStringLiteral("%1-%2-at-%3").arg(MainWindow::pageName(p), asked.join(QLatin1Char('x')),
                                                              qEnvironmentVariable("QT_SCALE_FACTOR")));
             const QSize least = w->minimumSizeHint().expandedTo(w->minimumSize());

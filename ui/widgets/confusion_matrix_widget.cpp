@@ -67,7 +67,9 @@ void ConfusionMatrixWidget::paintEvent(QPaintEvent*) {
     const int n = int(matrix_.size());
     if (n == 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("The confusion matrix appears after a classification run."));
+        // Wrapped: a narrow pane (1024 x 680) cut the one line at both ends.
+        p.drawText(rect().adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("The confusion matrix appears after a classification run."));
         return;
     }
     const QFontMetrics fm(font());
