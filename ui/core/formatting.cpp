@@ -17,6 +17,22 @@ QString formatSeconds(double seconds) {
     return QString::number(seconds, 'f', std::clamp(2 - magnitude, 0, 6));
 }
 
+QString formatDuration(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("?");
+    // Rounded to whole seconds first: 59.7 s is "1 min 00 s", never "60 s".
+    if (seconds < 59.5) {
+        QString text = formatSeconds(seconds);
+        if (text.contains(QLatin1Char('.')) && !text.startsWith(QLatin1Char('<'))) {
+            while (text.endsWith(QLatin1Char('0'))) text.chop(1);
+            if (text.endsWith(QLatin1Char('.'))) text.chop(1);
+        }
+        return text + QStringLiteral(" s");
+    }
+    const long total = std::lround(seconds);
+    if (total < 3600) return QStringLiteral("%1 min %2 s").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
 QString speedRatioText(double baselineSeconds, double splitSeconds) {
     if (!(baselineSeconds > 0) || !(splitSeconds > 0)) return {};
     const double ratio = baselineSeconds / splitSeconds;

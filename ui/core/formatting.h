@@ -7,6 +7,10 @@ namespace skynnet::ui {
 
 QString formatMegabytes(std::int64_t bytes);  // 10^6 bytes, 4 significant digits, as planSummary prints
 QString formatSeconds(double seconds);        // three significant digits: "0.000423", "0.123", "12.3", "123"
+// A duration in prose (headlines, times left): three significant digits without trailing zeros
+// below a minute, so a short run reads "0.0313 s" rather than "0.0 s"; "3 min 05 s", "1 h 02 min"
+// above; "?" when not known (negative or not finite).
+QString formatDuration(double seconds);
 // How the split run's time compares with the baseline's: "2.09x faster", "2.07x slower", "as fast";
 // empty when either time is not positive.
 QString speedRatioText(double baselineSeconds, double splitSeconds);

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include "ui/core/formatting.h"
+
 namespace skynnet::ui {
 
 RunEventBuffer::RunEventBuffer(int submodels) : submodels_(submodels) {
@@ -30,7 +32,7 @@ SubmodelEvents RunEventBuffer::submodelEvents() {
         QString line = QStringLiteral("submodel %1: %2").arg(i + 1).arg(QString::fromStdString(statusName(r.status)));
         if (r.status == TrainStatus::Failed) line += QStringLiteral(": ") + QString::fromStdString(r.error);
         else if (r.status != TrainStatus::Cancelled || !r.history.empty())
-            line += QStringLiteral(" after %1 epoch(s) in %2 s").arg(r.history.size()).arg(r.wallSeconds, 0, 'f', 2);
+            line += QStringLiteral(" after %1 epoch(s) in %2 s").arg(r.history.size()).arg(formatSeconds(r.wallSeconds));
         std::lock_guard lock(mutex_);
         pending_.submodels[std::size_t(i)].finished = r.status;
         pending_.log.append(line);

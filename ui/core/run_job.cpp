@@ -8,6 +8,7 @@
 #include "project/project_file.h"
 #include "split/thread_backend.h"
 #include "train/metrics.h"
+#include "ui/core/formatting.h"
 
 namespace skynnet::ui {
 namespace {
@@ -20,7 +21,7 @@ QString number(double v) { return QString::number(v, 'g', 4); }
 // them back. pausedBefore: the token's pausedSeconds() when the measured part began.
 QString pausedNote(const CancelToken& cancel, double pausedBefore) {
     const double paused = cancel.pausedSeconds() - pausedBefore;
-    return paused > 0 ? QStringLiteral(" (not counting %1 s paused)").arg(paused, 0, 'f', 2) : QString();
+    return paused > 0 ? QStringLiteral(" (not counting %1 s paused)").arg(formatSeconds(paused)) : QString();
 }
 
 // The held-out set the metrics are measured on; without test rows the best remaining stand-in.
@@ -117,8 +118,8 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
         }
         events.log(QStringLiteral("split run: %1 submodel(s) in %2 s wall, %3 s CPU%4")
                        .arg(in.plan.submodelCount())
-                       .arg(split.wallSeconds, 0, 'f', 2)
-                       .arg(split.cpuSeconds, 0, 'f', 2)
+                       .arg(formatSeconds(split.wallSeconds))
+                       .arg(formatSeconds(split.cpuSeconds))
                        .arg(pausedNote(cancel, pausedBefore)));
 
         std::optional<BaselineResult> baseline;
@@ -139,7 +140,7 @@ RunOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
             events.log(QStringLiteral("baseline: %1 after %2 epoch(s) in %3 s%4")
                            .arg(QString::fromStdString(statusName(b.status)))
                            .arg(b.history.size())
-                           .arg(b.wallSeconds, 0, 'f', 2)
+                           .arg(formatSeconds(b.wallSeconds))
                            .arg(pausedNote(cancel, pausedBefore)));
         }
 

@@ -7,6 +7,10 @@
 #include <QBarSet>
 #include <QHorizontalBarSeries>
 #include <QChart>
+#include <QGridLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPixmap>
 #include <QValueAxis>
 #include <QXYSeries>
 #include <algorithm>
@@ -95,6 +99,41 @@ QString legendHtml(const QChart* chart) {
                        .arg(xy->color().name(), series->name().toHtmlEscaped());
     }
     return entries.join(QStringLiteral(" &nbsp; "));
+}
+
+QWidget* makeLineLegend(const QChart* chart, int columns, QWidget* parent) {
+    auto* legend = new QWidget(parent);
+    legend->setObjectName(QStringLiteral("lineLegend"));
+    auto* grid = new QGridLayout(legend);
+    grid->setContentsMargins(4, 0, 4, 0);
+    grid->setHorizontalSpacing(6);
+    grid->setVerticalSpacing(2);
+    const qreal ratio = legend->devicePixelRatioF();
+    const int lineHeight = legend->fontMetrics().height();
+    int entry = 0;
+    for (const QAbstractSeries* series : chart->series()) {
+        const auto* xy = qobject_cast<const QXYSeries*>(series);
+        if (!xy || series->name().isEmpty()) continue;
+        // Long enough to show two dashes of a dashed pen.
+        QPixmap sample(QSize(lineHeight * 2, lineHeight) * ratio);
+        sample.setDevicePixelRatio(ratio);
+        sample.fill(Qt::transparent);
+        QPainter p(&sample);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(xy->pen());
+        p.drawLine(QPointF(1, lineHeight / 2.0), QPointF(lineHeight * 2 - 1, lineHeight / 2.0));
+        p.end();
+        auto* swatch = new QLabel;
+        swatch->setPixmap(sample);
+        auto* name = new QLabel(series->name());
+        name->setObjectName(QStringLiteral("lineLegendName"));
+        const int row = entry / columns, column = 2 * (entry % columns);
+        grid->addWidget(swatch, row, column);
+        grid->addWidget(name, row, column + 1);
+        ++entry;
+    }
+    for (int c = 0; c < columns; ++c) grid->setColumnStretch(2 * c + 1, 1);
+    return legend;
 }
 
 void restyleAllCharts() {

@@ -25,6 +25,11 @@ void styleChart(QChart* chart);
 // One line naming every line series of the chart in its colour ("■ submodel 1  ■ baseline"),
 // for a legend shared by several charts of the same series.
 QString legendHtml(const QChart* chart);
+// A legend of whole names for a chart whose lines differ by dash as well as colour: for each named
+// line series a sample of its pen and its name, `columns` entries a row (the chart's own legend
+// puts every entry in one row and cuts the names to fit it; hide it). Made from the series as they
+// are now.
+QWidget* makeLineLegend(const QChart* chart, int columns, QWidget* parent = nullptr);
 // styleChart() for every chart view of the application, after the palette changed.
 void restyleAllCharts();
 

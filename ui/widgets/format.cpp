@@ -20,12 +20,4 @@ QString formatBytes(std::int64_t bytes) {
     return QString::number(bytes) + QStringLiteral(" B");
 }
 
-QString formatDuration(double seconds) {
-    if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("?");
-    if (seconds < 60) return QString::number(seconds, 'f', seconds < 10 ? 1 : 0) + QStringLiteral(" s");
-    const int total = int(std::lround(seconds));
-    if (total < 3600) return QStringLiteral("%1 min %2 s").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60, 2, 10, QLatin1Char('0'));
-}
-
 }  // namespace skynnet::ui

@@ -33,6 +33,20 @@ namespace {
 // At most this many points in the regression scatter: enough to see the spread, still quick.
 constexpr Index maxScatterPoints = 4000;
 
+// Rows a table keeps in view however short the page: below that the page scrolls instead.
+constexpr int rowsAlwaysShown = 6;
+
+// Caps a table's height at its header and rows, so the layout gives the rest to the charts beside
+// it, and keeps up to rowsAlwaysShown of its rows in view; a longer table shrinks and scrolls.
+void fitHeightToRows(QTableView* table) {
+    const QHeaderView* rows = table->verticalHeader();
+    const int header = table->horizontalHeader()->isHidden() ? 0 : table->horizontalHeader()->sizeHint().height();
+    const int frame = 2 * table->frameWidth() + 2;
+    const int shown = std::min(rows->count(), rowsAlwaysShown);
+    table->setMaximumHeight(header + rows->length() + frame);
+    table->setMinimumHeight(header + shown * rows->defaultSectionSize() + frame);
+}
+
 QStringList classNamesOf(const TrainingSession* session) {
     QStringList names;
     if (const ProjectDocument* doc = session->document())
@@ -81,8 +95,8 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(comparison_, 1);
-    leftLayout->addLayout(charts, 3);
+    leftLayout->addWidget(comparison_);  // as tall as its rows (fitTablesToRows), the charts the rest
+    leftLayout->addLayout(charts, 1);
 
     modelChoice_ = new QComboBox;
     modelChoice_->addItem(tr("Combined model"));
@@ -100,8 +114,8 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     auto* classPane = new QSplitter(Qt::Vertical);
     classPane->addWidget(confusion_);
     classPane->addWidget(classTable_);
-    classPane->setStretchFactor(0, 3);
-    classPane->setStretchFactor(1, 2);
+    classPane->setStretchFactor(0, 1);  // the table as tall as its rows (fitTablesToRows), the matrix the rest
+    classPane->setStretchFactor(1, 0);
 
     scatterView_ = makeChartView(tr("Predicted against true (test set)"));
     errorsStack_ = new QStackedWidget;
@@ -126,6 +140,8 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     content->addWidget(runs_);
     content->setStretchFactor(0, 4);
     content->setStretchFactor(1, 1);
+    content->setChildrenCollapsible(false);
+    content->setSizes({700, 170});  // the run list a few rows tall; scaled to the real height on first show
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(headline_);
@@ -205,6 +221,13 @@ void ResultsPage::updateOutOfDate() {
 
 QString ResultsPage::combinedMetricText() const { return hasResults_ ? metricText_ : QString(); }
 
+int ResultsPage::heightForWidth(int width) const { return layout()->totalMinimumHeightForWidth(width); }
+
+void ResultsPage::fitTablesToRows() {
+    fitHeightToRows(comparison_);
+    fitHeightToRows(classTable_);
+}
+
 void ResultsPage::clear(const QString& why) {
     hasResults_ = false;
     metricText_.clear();
@@ -212,6 +235,7 @@ void ResultsPage::clear(const QString& why) {
     for (BarChart* c : {metricChart_, wallChart_, cpuChart_, memoryChart_}) c->setPlaceholder(tr("no run yet"));
     confusion_->setMatrix({}, {});
     classModel_->clear();
+    fitTablesToRows();
     clearChart(scatterView_->chart());
     scatter_ = nullptr;
     diagonal_ = nullptr;
@@ -288,6 +312,7 @@ void ResultsPage::refresh() {
     modelChoice_->setEnabled(r->baseline.has_value());
     if (!r->baseline) modelChoice_->setCurrentIndex(0);
     showErrors();
+    fitTablesToRows();
 }
 
 void ResultsPage::showErrors() {

@@ -51,6 +51,12 @@ public:
 
     void refresh() override;  // from the session's last results; called when a run completes
 
+    // The least height the page needs at this width. The main window's scroll area asks a page
+    // with a word-wrapped line (the headline) for its height for its width, which a layout takes
+    // from its items' preferred sizes: the page asked for its tables' and charts' whole preferred
+    // height and scrolled on any screen. It scrolls only when its least height does not fit.
+    int heightForWidth(int width) const override;
+
     RunHistoryPanel* runHistory() const { return runs_; }
     // The line above the results saying the run shown is out of date; empty when hidden.
     QString outOfDateText() const;
@@ -64,6 +70,8 @@ private:
     void updateOutOfDate();
     void clear(const QString& why);
     void showErrors();  // confusion matrix / scatter for the model chosen in modelChoice_
+    void fitTablesToRows();  // no taller than their rows, so the charts get the room
+
 
     TrainingSession* session_;
     std::shared_ptr<const ProjectResults> shownResults_;

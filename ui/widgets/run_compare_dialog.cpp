@@ -85,9 +85,20 @@ RunCompareDialog::RunCompareDialog(const ProjectRun& first, const QString& first
     x->setTickInterval(std::max(1.0, std::ceil((maxEpoch - 1) / 8)));
     if (lo <= hi) setNiceRange(y, std::min(0.0, lo), hi);
 
+    // Four names such as "Run 12 submodels (mean)" do not fit in one row under half the dialog:
+    // the chart's own legend cut them to "Run 1 su…". A legend of its own, a run a row, keeps them
+    // whole and shows which line is dashed.
+    chart->legend()->hide();
+    legend_ = makeLineLegend(chart, 2);
+    auto* curvesPane = new QWidget;
+    auto* curvesLayout = new QVBoxLayout(curvesPane);
+    curvesLayout->setContentsMargins(0, 0, 0, 0);
+    curvesLayout->addWidget(curves_, 1);
+    curvesLayout->addWidget(legend_);
+
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(table_);
-    split->addWidget(curves_);
+    split->addWidget(curvesPane);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setSizes({600, 400});

@@ -1,7 +1,7 @@
 #pragma once
 // Two kept runs side by side: their figures (metrics, times, memory, size, how they were made)
 // in one table, and their training-loss curves on one chart (the first run solid, the second
-// dashed; each run's submodels as their mean, and its baseline).
+// dashed; each run's submodels as their mean, and its baseline), named whole in a legend below.
 #include <QDialog>
 
 #include "project/project_file.h"
@@ -20,10 +20,12 @@ public:
 
     QTableWidget* figuresTable() const { return table_; }
     QChartView* curvesView() const { return curves_; }
+    QWidget* curvesLegend() const { return legend_; }  // a QLabel "lineLegendName" per curve
 
 private:
     QTableWidget* table_;
     QChartView* curves_;
+    QWidget* legend_;
 };
 
 }  // namespace skynnet::ui

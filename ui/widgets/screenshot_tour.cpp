@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QScrollArea>
 #include <QThread>
 #include <QTimer>
 #include <cstdio>
@@ -22,6 +23,27 @@ void settle(int ms) {
         QApplication::processEvents(QEventLoop::AllEvents, 20);
         QThread::msleep(10);
     }
+}
+
+// The scroll area the window shows the current page in: the visible one not inside another.
+QScrollArea* pageScrollArea(QWidget* window) {
+    for (QScrollArea* area : window->findChildren<QScrollArea*>()) {
+        if (!area->isVisible()) continue;
+        bool outermost = true;
+        for (QWidget* w = area->parentWidget(); w && w != window && outermost; w = w->parentWidget())
+            outermost = !qobject_cast<QScrollArea*>(w);
+        if (outermost) return area;
+    }
+    return nullptr;
+}
+
+bool save(const QPixmap& picture, const QString& path) {
+    if (!picture.save(path)) {
+        std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
+        return false;
+    }
+    std::printf("%s\n", qPrintable(path));
+    return true;
 }
 
 }  // namespace
@@ -53,6 +75,10 @@ void ScreenshotTour::start() {
 }
 
 void ScreenshotTour::afterLoad() {
+    // The start page first, as the window shows it from File > Start Page.
+    window_->showStartPage();
+    settle(150);
+    save(window_->grab(), dir_.filePath(QStringLiteral("0-start.png")));
     grabAll(QStringLiteral("1-before"));
     trainingStarted_ = true;
     window_->showPage(MainWindow::TrainPageIndex);
@@ -106,9 +132,16 @@ void ScreenshotTour::grabAll(const QString& stage) {
     for (int p = 0; p < MainWindow::PageCount; ++p) {
         window_->showPage(p);
         settle(150);
-        const QString path = dir_.filePath(QStringLiteral("%1-%2-%3.png").arg(stage).arg(p + 1).arg(MainWindow::pageName(p)));
-        if (!window_->grab().save(path)) std::fprintf(stderr, "cannot write %s\n", qPrintable(path));
-        else std::printf("%s\n", qPrintable(path));
+        const QString name = QStringLiteral("%1-%2-%3").arg(stage).arg(p + 1).arg(MainWindow::pageName(p));
+        save(window_->grab(), dir_.filePath(name + QStringLiteral(".png")));
+        // A page taller or wider than the window scrolls there: the whole of it too (in whole/,
+        // beside the window-sized pictures), so what lies beyond the window is looked at as well.
+        const QScrollArea* area = pageScrollArea(window_);
+        QWidget* page = area ? area->widget() : nullptr;
+        if (page && (page->height() > area->viewport()->height() || page->width() > area->viewport()->width())) {
+            dir_.mkpath(QStringLiteral("whole"));
+            save(page->grab(), dir_.filePath(QStringLiteral("whole/") + name + QStringLiteral(".png")));
+        }
     }
     std::fflush(stdout);
     window_->showPage(current);

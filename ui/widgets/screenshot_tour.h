@@ -1,7 +1,8 @@
 #pragma once
 // `skynnet --screenshots DIR`: a scripted look at the app for reviewers without a display. Waits
-// for the example data, saves a PNG of every page, starts training, saves every page again
-// mid-training, paused (then resumes) and after the run, then quits the application.
+// for the example data, saves a PNG of the start page and of every page, starts training, saves
+// every page again mid-training, paused (then resumes) and after the run, then quits the
+// application. A page that scrolls in the window is also saved whole, in DIR/whole/.
 #include <QDir>
 #include <QObject>
 #include <QTimer>

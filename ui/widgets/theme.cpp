@@ -4,8 +4,11 @@
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
+#include <algorithm>
+#include <cmath>
 
 #include "ui/widgets/chart_util.h"
+#include "ui/widgets/palette_icon_style.h"
 
 namespace skynnet::ui {
 namespace {
@@ -24,6 +27,12 @@ const SystemLook& systemLook() {
 Theme& current() {
     static Theme theme = Theme::System;
     return theme;
+}
+
+// WCAG 2's relative luminance: each sRGB channel made linear, weighted as the eye weighs them.
+double relativeLuminance(const QColor& c) {
+    const auto linear = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
 }
 
 QPalette darkPaletteColours() {
@@ -60,19 +69,27 @@ QPalette darkPaletteColours() {
 
 void applyTheme(Theme theme) {
     const SystemLook& system = systemLook();  // taken before anything changes
-    if (theme == current()) return;
+    // The first call installs the style whose icons follow the palette, even for the theme in force.
+    const bool installed = dynamic_cast<const PaletteIconStyle*>(QApplication::style()) != nullptr;
+    if (theme == current() && installed) return;
     current() = theme;
-    if (theme == Theme::System) {
-        QApplication::setStyle(system.style);
-        QApplication::setPalette(system.palette);
-    } else {
-        QApplication::setStyle(QStringLiteral("Fusion"));
-        QApplication::setPalette(theme == Theme::Dark ? darkPaletteColours() : QApplication::style()->standardPalette());
-    }
+    QApplication::setStyle(new PaletteIconStyle(theme == Theme::System ? system.style : QStringLiteral("Fusion")));
+    if (theme == Theme::System) QApplication::setPalette(system.palette);
+    else QApplication::setPalette(theme == Theme::Dark ? darkPaletteColours() : QApplication::style()->standardPalette());
     restyleAllCharts();
 }
 
 Theme appliedTheme() { return current(); }
+
+double contrastRatio(const QColor& a, const QColor& b) {
+    const double la = relativeLuminance(a), lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QColor readableTextOn(const QColor& background) {
+    const QColor black(Qt::black), white(Qt::white);
+    return contrastRatio(background, black) >= contrastRatio(background, white) ? black : white;
+}
 
 bool darkPalette() { return QApplication::palette().color(QPalette::Window).lightness() < 128; }
 

@@ -1,6 +1,9 @@
 #pragma once
 // The application's look for View > Theme: the platform's own palette, or the app's light or dark
-// one (on the Fusion style, which honours a palette everywhere), and the charts following it.
+// one (on the Fusion style, which honours a palette everywhere), and the charts and the style's
+// icons following it.
+#include <QColor>
+
 #include "ui/core/app_settings.h"
 
 namespace skynnet::ui {
@@ -10,5 +13,11 @@ void applyTheme(Theme theme);
 Theme appliedTheme();  // System until applyTheme() chose another
 // Whether the application's palette is a dark one (whatever chose it), for colours drawn by hand.
 bool darkPalette();
+
+// The contrast between two colours as WCAG 2 defines it: from 1 (the same) to 21 (black on white);
+// 4.5 or more reads as body text.
+double contrastRatio(const QColor& a, const QColor& b);
+// Black or white, whichever contrasts more with the background (at least 4.5 on any colour).
+QColor readableTextOn(const QColor& background);
 
 }  // namespace skynnet::ui

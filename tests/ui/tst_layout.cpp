@@ -1,0 +1,454 @@
+// How the window looks on the screens issue 12 names. On a 1600 x 1000 screen the Results page
+// fits without scrolling after runs; at 1024 x 680, at QT_SCALE_FACTOR=1.5 on 1600 x 1000 and at
+// 2 on 2560 x 1600 (each in a child process of this binary, since the screen and scale are fixed
+// when the application starts) the window fits, no page is wider than the window, and no chart
+// cuts a title, an axis title, a tick label or a legend entry. The confusion matrix follows the
+// palette with readable counts, the run-compare dialog names every curve whole, and the Results
+// headline gives durations in significant digits.
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QHeaderView>
+#include <QImage>
+#include <QLabel>
+#include <QLegend>
+#include <QProcess>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+#include "ui/core/app_settings.h"
+#include "ui/core/autosave.h"
+#include "ui/core/formatting.h"
+#include "ui/core/project_document.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/chart_util.h"
+#include "ui/widgets/confusion_matrix_widget.h"
+#include "ui/widgets/data_page.h"
+#include "ui/widgets/main_window.h"
+#include "ui/widgets/palette_icon_style.h"
+#include "ui/widgets/project_controller.h"
+#include "ui/widgets/results_page.h"
+#include "ui/widgets/run_compare_dialog.h"
+#include "ui/widgets/run_history_panel.h"
+#include "ui/widgets/split_page.h"
+#include "ui/widgets/theme.h"
+#include "ui/widgets/train_page.h"
+#include "test_support.h"
+
+using namespace skynnet;
+using namespace skynnet::ui;
+
+namespace {
+
+const QString wineCsv = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/datasets/wine.csv");
+
+// Set in the child processes that check one screen (see pagesFitScreens).
+constexpr char childVariable[] = "SKYNNET_TEST_LAYOUT_CHILD";
+
+// Pictures for a reviewer: with SKYNNET_TEST_SHOTS=DIR, widgets are saved there as PNGs.
+void shoot(QWidget* w, const QString& name) {
+    const QString out = qEnvironmentVariable("SKYNNET_TEST_SHOTS");
+    if (out.isEmpty()) return;
+    QDir().mkpath(out);
+    QTest::qWait(50);
+    w->grab().save(out + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+// The scroll area the window shows the current page in: the visible one not inside another.
+QScrollArea* pageScrollArea(QWidget* window) {
+    for (QScrollArea* area : window->findChildren<QScrollArea*>()) {
+        if (!area->isVisible()) continue;
+        bool outermost = true;
+        for (QWidget* w = area->parentWidget(); w && w != window && outermost; w = w->parentWidget())
+            outermost = !qobject_cast<QScrollArea*>(w);
+        if (outermost) return area;
+    }
+    return nullptr;
+}
+
+// Every text a chart shows that Qt Charts shortened to fit ("sub...", "cores b..."): titles, axis
+// titles, tick labels and legend entries are all text items of the chart's scene.
+QStringList cutTexts(const QChartView* view) {
+    QStringList cut;
+    for (const QGraphicsItem* item : view->scene()->items()) {
+        const auto* text = dynamic_cast<const QGraphicsTextItem*>(item);
+        if (!text || !text->isVisible()) continue;
+        const QString shown = text->toPlainText();
+        if (shown.contains(QStringLiteral("...")) || shown.contains(QChar(0x2026))) cut << shown;
+    }
+    return cut;
+}
+
+// Settles layouts, chart geometry and repaints.
+void settle() {
+    for (int i = 0; i < 5; ++i) {
+        QApplication::processEvents();
+        QTest::qWait(20);
+    }
+}
+
+}  // namespace
+
+class TestLayout : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+
+    std::unique_ptr<MainWindow> makeWindow() {
+        auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+        w->projectController()->autosave()->setDirectory(dir_.filePath(QStringLiteral("recovery")));
+        w->show();
+        return w;
+    }
+
+    // Wine, a small network, class groups N=3, a few epochs with a baseline.
+    static void loadWine(MainWindow* w) {
+        w->dataPage()->loadFile(wineCsv);
+        QVERIFY(w->dataPage()->waitForLoad(30000));
+        ProjectDocument* doc = w->document();
+        NetworkSpec net = doc->network();
+        net.layers = parseLayers("dense:16:relu");
+        doc->editNetwork(net);
+        w->splitPage()->setStrategy(Strategy::ClassGroups);
+        w->splitPage()->setSubmodels(3);
+        ProjectTraining t = doc->trainSettings();
+        t.config.epochs = 4;
+        t.config.batchSize = 16;
+        t.config.resourceReportSeconds = 0.01;
+        t.config.batchReportSeconds = 0.01;
+        t.threadBudget = 2;
+        t.trainBaseline = true;
+        doc->setTrainSettings(t);
+    }
+
+    static void train(MainWindow* w) {
+        QSignalSpy finished(w->session(), &TrainingSession::finished);
+        w->trainPage()->startTraining();
+        QVERIFY(w->session()->running());
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, hangGuardMs(60000));
+        QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Completed);
+    }
+
+    // What is wrong with the current page on this screen, empty when nothing: wider than the
+    // window (cut at the right), a chart smaller than its least size, a chart text cut.
+    static QStringList pageProblems(MainWindow* w, int page) {
+        QStringList problems;
+        const QString name = MainWindow::pageName(page);
+        const QScrollArea* area = pageScrollArea(w);
+        if (!area || !area->widget()) return {name + QStringLiteral(": no scroll area")};
+        if (area->horizontalScrollBar()->maximum() > 0)
+            problems << QStringLiteral("%1 is %2 wide in a %3 window").arg(name).arg(area->widget()->width()).arg(w->width());
+        for (const QChartView* view : area->widget()->findChildren<QChartView*>()) {
+            if (!view->isVisible()) continue;
+            const QString chart = view->chart()->title().isEmpty() ? view->objectName() : view->chart()->title();
+            if (view->width() < view->minimumWidth() || view->height() < view->minimumHeight())
+                problems << QStringLiteral("%1: chart '%2' is %3x%4").arg(name, chart).arg(view->width()).arg(view->height());
+            for (const QString& cut : cutTexts(view)) problems << QStringLiteral("%1: chart '%2' shows '%3'").arg(name, chart, cut);
+        }
+        return problems;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(dir_.isValid());
+    }
+
+    void durationsUseSignificantDigits() {
+        QCOMPARE(formatDuration(0), QStringLiteral("0 s"));
+        QCOMPARE(formatDuration(0.0313), QStringLiteral("0.0313 s"));
+        QCOMPARE(formatDuration(0.000423), QStringLiteral("0.000423 s"));
+        QCOMPARE(formatDuration(0.4), QStringLiteral("0.4 s"));
+        QCOMPARE(formatDuration(4.2), QStringLiteral("4.2 s"));
+        QCOMPARE(formatDuration(9.996), QStringLiteral("10 s"));
+        QCOMPARE(formatDuration(12.34), QStringLiteral("12.3 s"));
+        QCOMPARE(formatDuration(59.4), QStringLiteral("59.4 s"));
+        QCOMPARE(formatDuration(59.7), QStringLiteral("1 min 00 s"));
+        QCOMPARE(formatDuration(125), QStringLiteral("2 min 05 s"));
+        QCOMPARE(formatDuration(3720), QStringLiteral("1 h 02 min"));
+        QCOMPARE(formatDuration(2e-8), QStringLiteral("< 0.000001 s"));
+        QCOMPARE(formatDuration(-1), QStringLiteral("?"));
+        QCOMPARE(formatDuration(std::nan("")), QStringLiteral("?"));
+    }
+
+    // The check the screen tests rely on sees a cut title, and a whole one as whole.
+    void cutTextCheckSeesAShortenedTitle() {
+        BarChart chart(QStringLiteral("A title far too long for a chart this narrow to show whole"));
+        chart.setData({QStringLiteral("a"), QStringLiteral("b")}, {{QStringLiteral("v"), {1, 2}, QColor()}});
+        chart.setMinimumSize(100, 100);
+        chart.resize(120, 200);
+        chart.show();
+        settle();
+        QVERIFY2(!cutTexts(&chart).isEmpty(), "a 120-pixel chart showed its long title whole");
+        chart.setTitle(QStringLiteral("Short"));
+        chart.resize(400, 300);
+        settle();
+        QVERIFY2(cutTexts(&chart).isEmpty(), qPrintable(cutTexts(&chart).join(QStringLiteral(", "))));
+    }
+
+    // The issue's own case: the run list arrived and the page scrolled even at 1600 x 1000.
+    void resultsPageFitsWithoutScrolling() {
+        if (qEnvironmentVariableIsSet(childVariable)) QSKIP("checked by the parent process");
+        QCOMPARE(QGuiApplication::primaryScreen()->availableGeometry().size(), QSize(1600, 1000));
+        auto w = makeWindow();
+        loadWine(w.get());
+        train(w.get());
+        train(w.get());
+        w->showPage(MainWindow::ResultsPageIndex);
+        settle();
+        shoot(w.get(), QStringLiteral("results-1600x1000"));
+        ResultsPage* results = w->resultsPage();
+        QVERIFY(results->hasResults());
+        const QScrollArea* area = pageScrollArea(w.get());
+        QVERIFY(area && area->widget() == results);
+        QVERIFY2(area->verticalScrollBar()->maximum() == 0 && area->horizontalScrollBar()->maximum() == 0,
+                 qPrintable(QStringLiteral("the page is %1x%2 in a %3x%4 view")
+                                .arg(results->width())
+                                .arg(results->height())
+                                .arg(area->viewport()->width())
+                                .arg(area->viewport()->height())));
+        // Everything on it whole: the comparison's rows, both runs in the list, the charts at
+        // least their least size with nothing cut.
+        const QTableView* comparison = results->comparisonTable();
+        QCOMPARE(comparison->model()->rowCount(), 3 + 2);  // combined, 3 submodels, baseline
+        QVERIFY2(comparison->viewport()->height() >= comparison->verticalHeader()->length(),
+                 qPrintable(QStringLiteral("%1 of %2").arg(comparison->viewport()->height()).arg(comparison->verticalHeader()->length())));
+        const QTableView* runs = results->runHistory()->table();
+        QCOMPARE(runs->model()->rowCount(), 2);
+        QVERIFY(runs->viewport()->height() >= runs->verticalHeader()->length());
+        const QStringList problems = pageProblems(w.get(), MainWindow::ResultsPageIndex);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        // The bar charts have room to read: more than their least size.
+        for (BarChart* c : {results->metricChart(), results->wallChart(), results->cpuChart(), results->memoryChart()})
+            QVERIFY2(c->height() >= 220, qPrintable(QStringLiteral("%1: %2 high").arg(c->chart()->title()).arg(c->height())));
+    }
+
+    void pagesFitScreens_data() {
+        QTest::addColumn<QString>("screen");
+        QTest::addColumn<QString>("scale");
+        QTest::newRow("1024x680") << QStringLiteral("1024x680") << QStringLiteral("1");
+        QTest::newRow("1600x1000 at 1.5") << QStringLiteral("1600x1000") << QStringLiteral("1.5");
+        QTest::newRow("2560x1600 at 2") << QStringLiteral("2560x1600") << QStringLiteral("2");
+    }
+
+    void pagesFitScreens() {
+        if (qEnvironmentVariableIsSet(childVariable)) QSKIP("run by the parent process");
+        QFETCH(QString, screen);
+        QFETCH(QString, scale);
+        QProcess child;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QString::fromLatin1(childVariable), screen);
+        env.insert(QStringLiteral("QT_SCALE_FACTOR"), scale);
+        child.setProcessEnvironment(env);
+        child.setProcessChannelMode(QProcess::MergedChannels);
+        child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("pagesFitThisScreen")});
+        QVERIFY(child.waitForStarted());
+        QVERIFY2(child.waitForFinished(hangGuardMs(120000)), "the child did not finish");
+        const QString out = QString::fromLocal8Bit(child.readAll());
+        QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, qPrintable(out));
+        // It ran the check, rather than skipping it.
+        QVERIFY2(out.contains(QStringLiteral("PASS   : TestLayout::pagesFitThisScreen()")), qPrintable(out));
+    }
+
+    // In a child (pagesFitScreens): this process's screen and scale are the ones to check.
+    void pagesFitThisScreen() {
+        if (!qEnvironmentVariableIsSet(childVariable)) QSKIP("run in a child process by pagesFitScreens");
+        const QScreen* screen = QGuiApplication::primaryScreen();
+        const QRect room = screen->availableGeometry();
+        const QStringList asked = qEnvironmentVariable(childVariable).split(QLatin1Char('x'));
+        // The screen in device-independent pixels: 1600 x 1000 at 1.5 leaves 1066 x 666.
+        const double scale = qEnvironmentVariable("QT_SCALE_FACTOR").toDouble();
+        QVERIFY2(std::abs(room.width() - asked.value(0).toInt() / scale) <= 1 &&
+                     std::abs(room.height() - asked.value(1).toInt() / scale) <= 1,
+                 qPrintable(QStringLiteral("%1x%2").arg(room.width()).arg(room.height())));
+        auto w = makeWindow();
+        loadWine(w.get());
+        train(w.get());
+        settle();
+        QVERIFY2(w->width() <= room.width() && w->height() <= room.height(),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(w->width()).arg(w->height()).arg(room.width()).arg(room.height())));
+        QStringList problems;
+        for (int p = 0; p < MainWindow::PageCount; ++p) {
+            w->showPage(p);
+            settle();
+            // On a loaded machine a chart shown for the first time at this scale was seen, once in
+            // a few runs, with four of its labels still "..." from a layout at an earlier size:
+            // the check is of the page as it settles, not of that moment.
+            QTest::qWait(300);
+            shoot(w.get(), QStringLiteral("%1-%2-at-%3").arg(MainWindow::pageName(p), asked.join(QLatin1Char('x')),
+                                                             qEnvironmentVariable("QT_SCALE_FACTOR")));
+            const QSize least = w->minimumSizeHint().expandedTo(w->minimumSize());
+            if (least.width() > room.width() || least.height() > room.height())
+                problems << QStringLiteral("%1 page needs %2x%3").arg(MainWindow::pageName(p)).arg(least.width()).arg(least.height());
+            problems << pageProblems(w.get(), p);
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // Counts on every cell read in both themes, and the cells start from the palette's base.
+    void confusionMatrixFollowsThePalette() {
+        ConfusionMatrixWidget matrix;
+        matrix.setMatrix({{12, 0, 0}, {0, 14, 0}, {0, 1, 9}}, {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
+        matrix.resize(420, 360);
+        matrix.show();
+        for (const Theme theme : {Theme::Light, Theme::Dark}) {
+            applyTheme(theme);
+            settle();
+            const bool dark = theme == Theme::Dark;
+            QCOMPARE(darkPalette(), dark);
+            const QImage image = matrix.grab().toImage();
+            for (int r = 0; r < 3; ++r)
+                for (int c = 0; c < 3; ++c) {
+                    const QString at = QStringLiteral("%1 theme, cell %2,%3").arg(dark ? "dark" : "light").arg(r).arg(c);
+                    const QRect cell = matrix.cellRect(r, c);
+                    const QColor fill = matrix.cellColor(r, c), text = matrix.countColor(r, c);
+                    // Painted as said: a corner of the cell, away from the count, has its fill.
+                    QCOMPARE(image.pixelColor(cell.topLeft() + QPoint(2, 2)).rgb(), fill.rgb());
+                    QVERIFY2(contrastRatio(fill, text) >= 4.5, qPrintable(at));
+                    // The count is written in that colour: the cell's pixel least like the fill
+                    // is the count's colour (antialiasing blends only its edges).
+                    QColor unlike = fill;
+                    int most = 0;
+                    for (int y = cell.top(); y <= cell.bottom(); ++y)
+                        for (int x = cell.left(); x <= cell.right(); ++x) {
+                            const QColor p = image.pixelColor(x, y);
+                            const int d = std::abs(p.red() - fill.red()) + std::abs(p.green() - fill.green()) +
+                                          std::abs(p.blue() - fill.blue());
+                            if (d > most) {
+                                most = d;
+                                unlike = p;
+                            }
+                        }
+                    const int off = std::abs(unlike.red() - text.red()) + std::abs(unlike.green() - text.green()) +
+                                    std::abs(unlike.blue() - text.blue());
+                    QVERIFY2(off <= 60, qPrintable(at + QStringLiteral(": the count's pixels are %1").arg(unlike.name())));
+                }
+            // An empty cell is close to the page's own background: dark in the dark theme.
+            const QColor empty = matrix.cellColor(0, 1);
+            if (dark) QVERIFY2(empty.lightness() < 80, qPrintable(empty.name()));
+            else QVERIFY2(empty.lightness() > 220, qPrintable(empty.name()));
+            QCOMPARE(matrix.countColor(0, 1), dark ? QColor(Qt::white) : QColor(Qt::black));
+            QCOMPARE(matrix.countColor(0, 0), QColor(Qt::white));  // on the full blue of a whole row
+        }
+        applyTheme(Theme::System);
+    }
+
+    // The style's icons stand out from the window in both themes: Fusion's play icon is dark, and
+    // vanished on the dark palette.
+    void iconsFollowThePalette() {
+        const auto meanLightness = [](const QIcon& icon) {
+            const QImage image = icon.pixmap(QSize(24, 24)).toImage();
+            double sum = 0, weight = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    sum += c.alphaF() * c.lightness();
+                    weight += c.alphaF();
+                }
+            return weight > 0 ? sum / weight : -1.0;
+        };
+        for (const Theme theme : {Theme::Light, Theme::Dark, Theme::System}) {
+            applyTheme(theme);
+            const QColor window = QApplication::palette().color(QPalette::Window);
+            for (const QStyle::StandardPixmap which : {QStyle::SP_MediaPlay, QStyle::SP_MediaStop, QStyle::SP_MediaPause}) {
+                const double lightness = meanLightness(QApplication::style()->standardIcon(which));
+                QVERIFY2(lightness >= 0 && std::abs(lightness - window.lightness()) > 80,
+                         qPrintable(QStringLiteral("theme %1, icon %2: lightness %3 on a window of %4")
+                                        .arg(int(theme))
+                                        .arg(int(which))
+                                        .arg(lightness)
+                                        .arg(window.lightness())));
+            }
+        }
+        // The inversion itself: lightness flipped, hue, saturation and alpha kept.
+        QImage image(3, 1, QImage::Format_ARGB32);
+        image.setPixelColor(0, 0, QColor(0, 0, 0));
+        image.setPixelColor(1, 0, QColor(255, 255, 255, 128));
+        image.setPixelColor(2, 0, QColor::fromHsl(120, 255, 64));
+        const QImage inverted = lightnessInverted(image);
+        QCOMPARE(inverted.pixelColor(0, 0), QColor(255, 255, 255));
+        QCOMPARE(inverted.pixelColor(1, 0).rgba(), QColor(0, 0, 0, 128).rgba());
+        const QColor green = inverted.pixelColor(2, 0);  // 8-bit channels: within one step
+        QVERIFY2(std::abs(green.hslHue() - 120) <= 1 && std::abs(green.lightness() - (255 - image.pixelColor(2, 0).lightness())) <= 1,
+                 qPrintable(green.name()));
+    }
+
+    void compareDialogNamesEveryCurveWhole() {
+        if (qEnvironmentVariableIsSet(childVariable)) QSKIP("checked by the parent process");
+        auto w = makeWindow();
+        loadWine(w.get());
+        train(w.get());
+        w->splitPage()->setStrategy(Strategy::DataShards);
+        w->splitPage()->setSubmodels(2);
+        train(w.get());
+        RunHistoryPanel* panel = w->resultsPage()->runHistory();
+        panel->selectRuns({0, 1});
+        RunCompareDialog* dialog = panel->compareSelected();
+        QVERIFY(dialog);
+        settle();
+        shoot(dialog, QStringLiteral("compare-runs"));
+        QVERIFY(!dialog->curvesView()->chart()->legend()->isVisible());
+        QStringList names;
+        for (const QLabel* name : dialog->curvesLegend()->findChildren<QLabel*>(QStringLiteral("lineLegendName"))) {
+            names << name->text();
+            QVERIFY(name->isVisible());
+            QVERIFY2(name->width() >= name->fontMetrics().horizontalAdvance(name->text()),
+                     qPrintable(QStringLiteral("'%1' in %2 pixels").arg(name->text()).arg(name->width())));
+        }
+        QCOMPARE(names, QStringList({QStringLiteral("Run 1 submodels (mean)"), QStringLiteral("Run 1 baseline"),
+                                     QStringLiteral("Run 2 submodels (mean)"), QStringLiteral("Run 2 baseline")}));
+        const QStringList cut = cutTexts(dialog->curvesView());
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QStringLiteral(", "))));
+        dialog->close();
+    }
+
+    // "Split run 0.4 s against the baseline's 0.0 s": the headline's times in significant digits.
+    void resultsHeadlineGivesDurationsInSignificantDigits() {
+        if (qEnvironmentVariableIsSet(childVariable)) QSKIP("checked by the parent process");
+        auto w = makeWindow();
+        loadWine(w.get());
+        train(w.get());
+        const auto r = w->session()->results();
+        QVERIFY(r && r->baseline);
+        const QString headline = w->resultsPage()->headline()->text();
+        const QString times = QStringLiteral("Split run %1 against the baseline's %2")
+                                  .arg(formatDuration(r->splitWallSeconds), formatDuration(r->baseline->wallSeconds));
+        QVERIFY2(headline.contains(times), qPrintable(headline + QStringLiteral(" <- lacks: ") + times));
+        QVERIFY2(headline.contains(QStringLiteral("(%1)").arg(speedRatioText(r->baseline->wallSeconds, r->splitWallSeconds))),
+                 qPrintable(headline));
+        QVERIFY2(!headline.contains(QStringLiteral(" 0.0 s")), qPrintable(headline));
+    }
+};
+
+// The screen comes from SKYNNET_TEST_LAYOUT_CHILD (WIDTHxHEIGHT, in a child process) or is
+// 1600 x 1000: an offscreen screen of that size instead of the offscreen platform's 800 x 600.
+int main(int argc, char** argv) {
+    const QStringList size = qEnvironmentVariableIsSet(childVariable) ? qEnvironmentVariable(childVariable).split(QLatin1Char('x'))
+                                                                       : QStringList{QStringLiteral("1600"), QStringLiteral("1000")};
+    QTemporaryDir config;
+    const QString path = config.filePath(QStringLiteral("screen.json"));
+    QFile f(path);
+    if (size.size() != 2 || !f.open(QIODevice::WriteOnly)) return 3;
+    f.write(QStringLiteral(R"({"screens": [{"name": "screen", "x": 0, "y": 0, "width": %1, "height": %2, "logicalDpi": 96}]})")
+                .arg(size[0], size[1])
+                .toUtf8());
+    f.close();
+    qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + path).toUtf8());
+    QApplication app(argc, argv);
+    TestLayout test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_layout.moc"
