@@ -439,27 +439,26 @@ private slots:
         const std::string project = dir.filePath("p.skynnet").toStdString();
         saveProject(project, blobsProject());
         const QString out = dir.filePath("study");
-        const QStringList args = {"study", "--project", dir.filePath("p.skynnet"), "--submodels", "3", "--seeds", "1,2",
-                                  "--no-ensemble", "--out", out};
+        const QStringList args = {"study", "--project", dir.filePath("p.skynnet"), "--submodels", "3", "--seeds", "1,2", "--out", out};
         const CliRun r = runCli(args);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        VERIFY_CONTAINS(r.err.toStdString(), "study: 4 runs (2 configurations x 2 seeds)");
+        VERIFY_CONTAINS(r.err.toStdString(), "study: 6 runs (3 configurations x 2 seeds)");
         const QJsonObject study = readJson(out + "/study.json");
-        QCOMPARE(study["runs"].toArray().size(), 4);
+        QCOMPARE(study["runs"].toArray().size(), 6);
 
         struct Alone {
             QString run;
             std::uint64_t seed;
-            bool original;
+            int n;
+            bool ensemble;
         };
-        for (const Alone& a : {Alone{"N1-seed1", 1, true}, Alone{"N3-seed2", 2, false}}) {
+        for (const Alone& a : {Alone{"N1-seed1", 1, 1, false}, Alone{"N3-seed2", 2, 3, false}, Alone{"N3-ensemble-seed1", 1, 3, true}}) {
             ProjectData p = blobsProject();
             p.data.seed = p.split.seed = p.training.config.seed = a.seed;
             p.training.trainBaseline = false;
-            if (a.original) {
-                p.split.strategy = Strategy::DataShards;
-                p.split.requested = 1;
-            }
+            p.split.requested = a.n;
+            if (a.n == 1 || a.ensemble) p.split.strategy = Strategy::DataShards;
+            p.split.ensemble = a.ensemble;
             const std::string copy = dir.filePath(a.run + ".skynnet").toStdString();
             saveProject(copy, p);
             const QString report = dir.filePath(a.run + ".json");
@@ -479,11 +478,13 @@ private slots:
         QVERIFY(original["latency_seconds_per_batch"].toDouble() > 0);
         QCOMPARE(runNamed(study, "N3-seed1")["strategy"].toString(), QString("class-groups"));
         QCOMPARE(runNamed(study, "N3-seed1")["S"].toInt(), 3);
+        QCOMPARE(runNamed(study, "N3-ensemble-seed1")["strategy"].toString(), QString("ensemble"));
+        QCOMPARE(runNamed(study, "N3-ensemble-seed1")["S"].toInt(), 3);
         QVERIFY(QFile::exists(out + "/runs/N3-seed1.skym"));
 
         const CliRun again = runCli(args);
         QVERIFY2(again.exitCode == 0, qPrintable(again.err));
-        VERIFY_CONTAINS(again.err.toStdString(), "4 already done");
+        VERIFY_CONTAINS(again.err.toStdString(), "6 already done");
 
         ProjectData changed = blobsProject();
         changed.training.config.epochs = 5;

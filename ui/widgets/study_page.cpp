@@ -142,6 +142,11 @@ StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
     recommendation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     chart_ = makeChartView(tr("Test metric against time"));
     chart_->setMinimumSize(280, 220);
+    xAxis_ = new QValueAxis;
+    yAxis_ = new QValueAxis;
+    xAxis_->setTitleText(tr("wall time (s)"));
+    chart_->chart()->addAxis(xAxis_, Qt::AlignBottom);
+    chart_->chart()->addAxis(yAxis_, Qt::AlignLeft);
 
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
@@ -423,20 +428,21 @@ void StudyPage::refreshTable() {
 
 void StudyPage::refreshChart() {
     QChart* chart = chart_->chart();
-    clearChart(chart);
+    chart->removeAllSeries();
+    QValueAxis* x = xAxis_;
+    QValueAxis* y = yAxis_;
     const std::vector<StudyPoint> points = hasRecord_ ? studyPoints(record_) : std::vector<StudyPoint>{};
     if (points.empty()) {
         chart->setTitle(tr("Test metric against time — no finished runs yet"));
+        y->setTitleText(QString());
+        x->setRange(0, 1);
+        y->setRange(0, 1);
+        styleChart(chart);
         return;
     }
     const QString metric = QString::fromStdString(record_.summary.value("metric_name", std::string("metric")));
     chart->setTitle(tr("Test %1 against mean wall time (± one standard deviation)").arg(metric));
-    auto* x = new QValueAxis;
-    auto* y = new QValueAxis;
-    x->setTitleText(tr("wall time (s)"));
     y->setTitleText(metric);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
     double x0 = points.front().seconds, x1 = x0, y0 = points.front().metric, y1 = y0;
     const auto attach = [&](QXYSeries* s) {
         chart->addSeries(s);

@@ -23,6 +23,7 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QValueAxis;
 
 namespace skynnet::ui {
 
@@ -95,6 +96,7 @@ private:
     QProgressBar* progress_;
     QLabel *status_, *remaining_, *error_, *outOfDate_, *recommendation_;
     QChartView* chart_;
+    QValueAxis *xAxis_, *yAxis_;  // kept across redraws: axes removed and added again left their old grid drawn
     QTableWidget* table_;
 
     QString currentRun_;
