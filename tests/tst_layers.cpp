@@ -345,6 +345,36 @@ private slots:
                  QString("maxpool: window 3x3 is larger than its 2x5 input"));
     }
 
+    void maxPoolTwoByTwoTakesTheFirstMaximumOfEveryWindow() {
+        // The 2x2 stride-2 window has a path of its own: check it against every window read out by
+        // hand, on odd sizes (a row and a column left out) and values with many ties.
+        const Shape in{3, 7, 5};
+        Rng rng(4);
+        Matrix x(2, in.size());
+        for (Index i = 0; i < x.size(); ++i) x.data()[i] = Scalar(rng.below(3));
+        MaxPool2D pool(2, 2);
+        pool.build(in, rng);
+        QCOMPARE(pool.outputShape(), (Shape{3, 3, 2}));
+        Matrix expected(2, pool.outputShape().size()), upstream(2, pool.outputShape().size());
+        Matrix routed = Matrix::Zero(2, in.size());
+        for (Index n = 0; n < 2; ++n)
+            for (int c = 0, k = 0; c < 3; ++c)
+                for (int oh = 0; oh < 3; ++oh)
+                    for (int ow = 0; ow < 2; ++ow, ++k) {
+                        int best = (c * 7 + 2 * oh) * 5 + 2 * ow;
+                        for (int i = 0; i < 2; ++i)
+                            for (int j = 0; j < 2; ++j) {
+                                const int at = (c * 7 + 2 * oh + i) * 5 + 2 * ow + j;
+                                if (x(n, at) > x(n, best)) best = at;
+                            }
+                        expected(n, k) = x(n, best);
+                        upstream(n, k) = Scalar(k + 1);
+                        routed(n, best) += Scalar(k + 1);
+                    }
+        QVERIFY(pool.forward(x, true) == expected);
+        QVERIFY(*pool.backward(upstream, true) == routed);
+    }
+
     void globalAvgPoolWorkedExample() {
         Rng rng(1);
         GlobalAvgPool gap;
@@ -784,6 +814,33 @@ private slots:
         const Matrix out = net.predict(randomMatrix(3, spec.input.size(), 6));
         QCOMPARE(out.rows(), Index(3));
         QVERIFY(out.allFinite());
+    }
+
+    void predictionHoldsABatchsWorthOfBuffers() {
+        // Inference chunks follow the layers' buffers per row: the CNN held 2 GB of
+        // buffers predicting 1024 rows at a time; a dense network keeps its chunks of 1024.
+        NetworkSpec cnn;
+        cnn.input = Shape{1, 28, 28};
+        cnn.layers = parseLayers("conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu");
+        cnn.setOutputFor(Task::Classification, 10);
+        Network net(cnn, 1);
+        const Index rows = net.predictChunkRows();
+        QVERIFY2(rows >= 64 && rows < 1024, std::to_string(rows).c_str());
+        Rng rng(2);
+        Matrix x(300, 784);
+        for (Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(0.0f, 1.0f);
+        const Matrix all = net.predict(x);
+        QCOMPARE(all.rows(), Index(300));
+        QVERIFY2(net.bufferBytes() < (std::int64_t(40) << 20), std::to_string(net.bufferBytes()).c_str());
+        // A row's prediction does not depend on the chunk it fell in (up to the kernels' rounding).
+        const Matrix first = net.predict(x.topRows(100));
+        QVERIFY((first - all.topRows(100)).cwiseAbs().maxCoeff() < 1e-5f);
+
+        NetworkSpec mlp;
+        mlp.input = Shape::flat(784);
+        mlp.layers = parseLayers("dense:512:relu,dense:256:relu");
+        mlp.setOutputFor(Task::Classification, 10);
+        QCOMPARE(Network(mlp, 1).predictChunkRows(), Index(1024));
     }
 
     void networkRefusesImpossibleImageShapes() {

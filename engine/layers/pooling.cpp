@@ -16,11 +16,44 @@ void Pool2D::build(Shape input, Rng&) {
     output_ = Shape{input.channels, (input.height - size_) / stride_ + 1, (input.width - size_) / stride_ + 1};
 }
 
+namespace {
+
+// The 2x2 window of stride 2, nearly every CNN's pooling, without the general loop's bookkeeping:
+// the general one cost a tenth of a training step of the CNN. Same order of comparison,
+// so the same maximum (the first of equal values) as the general loop.
+void maxPool2x2(const Scalar* __restrict sample, Shape in, Shape out, Scalar* __restrict y,
+                std::int32_t* __restrict arg) {
+    const int H = in.height, W = in.width, OH = out.height, OW = out.width;
+    for (int c = 0; c < in.channels; ++c)
+        for (int oh = 0; oh < OH; ++oh) {
+            const int top = (c * H + 2 * oh) * W;
+            const Scalar* r0 = sample + top;
+            const Scalar* r1 = r0 + W;
+            for (int ow = 0; ow < OW; ++ow) {
+                const int j = 2 * ow;
+                Scalar best = r0[j];
+                int at = top + j;
+                if (r0[j + 1] > best) best = r0[j + 1], at = top + j + 1;
+                if (r1[j] > best) best = r1[j], at = top + W + j;
+                if (r1[j + 1] > best) best = r1[j + 1], at = top + W + j + 1;
+                *y++ = best;
+                *arg++ = at;
+            }
+        }
+}
+
+}  // namespace
+
 const Matrix& MaxPool2D::forward(const Matrix& x, bool) {
     const int W = input_.width;
     y_.resize(x.rows(), output_.size());
     argmax_.resize(std::size_t(x.rows() * output_.size()));
     std::int32_t* arg = argmax_.data();
+    if (size_ == 2 && stride_ == 2) {
+        for (Index n = 0; n < x.rows(); ++n)
+            maxPool2x2(x.row(n).data(), input_, output_, y_.row(n).data(), arg + n * output_.size());
+        return y_;
+    }
     for (Index n = 0; n < x.rows(); ++n) {
         const Scalar* sample = x.row(n).data();
         Scalar* out = y_.row(n).data();

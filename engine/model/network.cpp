@@ -220,7 +220,17 @@ void Network::setFlatWeights(const std::vector<Scalar>& w) {
     });
 }
 
+Index Network::predictChunkRows() const {
+    constexpr std::int64_t kBudgetValues = std::int64_t(8) << 20;  // 32 MB of layer buffers
+    constexpr Index kMinRows = 64, kMaxRows = 1024;
+    std::int64_t perRow = 0;
+    for (const LayerFigures& f : describe(spec_)) perRow += f.bufferValuesPerSample;
+    if (perRow <= 0) return kMaxRows;
+    return Index(std::clamp<std::int64_t>(kBudgetValues / perRow, kMinRows, kMaxRows));
+}
+
 Matrix Network::predict(const Matrix& x, const CancelToken* cancel, Index chunk) {
+    if (chunk <= 0) chunk = predictChunkRows();
     Matrix out(x.rows(), spec_.outputs);
     for (Index start = 0; start < x.rows(); start += chunk) {
         if (cancel) cancel->waitWhilePaused();

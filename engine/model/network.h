@@ -50,9 +50,14 @@ public:
     std::vector<Scalar> flatWeights() const;
     void setFlatWeights(const std::vector<Scalar>& w);
 
-    // Inference over any number of rows, in chunks so memory stays bounded. A cancelled token
-    // (checked, and its pause honoured, between chunks) makes it return an empty matrix.
-    Matrix predict(const Matrix& x, const CancelToken* cancel = nullptr, Index chunk = 1024);
+    // Inference over any number of rows, in chunks so memory stays bounded (0: predictChunkRows()).
+    // A cancelled token (checked, and its pause honoured, between chunks) makes it return an empty
+    // matrix.
+    Matrix predict(const Matrix& x, const CancelToken* cancel = nullptr, Index chunk = 0);
+    // The rows of predict()'s chunks: up to 1024, fewer for a network whose layers hold large
+    // buffers per row (a CNN's patches), so inference needs about as much memory as a training
+    // batch rather than gigabytes (the CNN held 2 GB evaluating 1024 rows at a time).
+    Index predictChunkRows() const;
 
 private:
     NetworkSpec spec_;

@@ -1,5 +1,6 @@
 #include "optim/optimizer.h"
 
+#include <array>
 #include <cmath>
 
 #include "core/error.h"
@@ -10,22 +11,30 @@ namespace {
 
 using Segment = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
 
-// Runs f(w, g, slots...) on contiguous segments of one parameter, split over the kernel threads:
-// the update of a large layer is memory-bound and, left serial, costs a fifth of a 2-thread step.
-template <class F>
-void updateInSegments(const Param& p, std::vector<Matrix*> slots, F&& f) {
+// Runs f(i, w, g, slots...) on contiguous segments of every parameter i, split over the kernel
+// threads in one parallel loop: the update of a large layer is memory-bound and, left serial, costs
+// a fifth of a 2-thread step, and a loop per parameter would wake the threads once per parameter.
+// slots(i) gives parameter i's optimiser state matrices (none, one or two).
+template <class Slots, class F>
+void updateInSegments(const std::vector<Param>& params, const SegmentHooks& hooks, Slots&& slots, F&& f) {
     constexpr Index kSegment = 16384;
-    const Index n = p.value->size();
-    const std::int64_t segments = (n + kSegment - 1) / kSegment;
+    std::vector<std::pair<std::size_t, Index>> segments;  // (parameter, first value)
+    for (std::size_t i = 0; i < params.size(); ++i)
+        for (Index begin = 0; begin < params[i].value->size(); begin += kSegment) segments.emplace_back(i, begin);
     auto run = [&](std::int64_t s) {
-        const Index begin = Index(s) * kSegment, len = std::min(kSegment, n - begin);
+        const auto [i, begin] = segments[std::size_t(s)];
+        const Param& p = params[i];
+        const Index len = std::min(kSegment, p.value->size() - begin);
+        const std::array<Matrix*, 2> own = slots(i);
         Segment w(p.value->data() + begin, len), g(p.grad->data() + begin, len);
-        Segment a(slots.size() > 0 ? slots[0]->data() + begin : nullptr, slots.size() > 0 ? len : 0);
-        Segment b(slots.size() > 1 ? slots[1]->data() + begin : nullptr, slots.size() > 1 ? len : 0);
-        f(w, g, a, b);
+        Segment a(own[0] ? own[0]->data() + begin : nullptr, own[0] ? len : 0);
+        Segment b(own[1] ? own[1]->data() + begin : nullptr, own[1] ? len : 0);
+        if (hooks.before) hooks.before(i, begin, len);
+        f(i, w, g, a, b);
+        if (hooks.after) hooks.after(i, begin, len);
     };
-    if (segments == 1) run(0);
-    else parallelFor(0, segments, run);
+    if (segments.size() == 1) run(0);
+    else parallelFor(0, std::int64_t(segments.size()), run);
 }
 
 }  // namespace
@@ -104,26 +113,24 @@ int slotsPerParam(OptimizerKind kind, float momentum) {
     return 2;
 }
 
-void SGD::step(const std::vector<Param>& params) {
+void SGD::step(const std::vector<Param>& params, const SegmentHooks& hooks) {
     if (config_.momentum > 0) ensureSlots(velocity_, params);
     const float mu = config_.momentum, wd = config_.weightDecay, lr = lr_;
     const bool nesterov = config_.nesterov;
-    for (std::size_t i = 0; i < params.size(); ++i) {
-        const bool decays = wd > 0 && params[i].decays;
-        updateInSegments(params[i], mu > 0 ? std::vector<Matrix*>{&velocity_[i]} : std::vector<Matrix*>{}, [&](Segment& w, Segment& g, Segment& v, Segment&) {
-            if (decays) g += wd * w;
-            if (mu <= 0) {
-                w -= lr * g;
-                return;
-            }
-            v = mu * v + g;
-            if (nesterov) w -= lr * (g + mu * v);
-            else w -= lr * v;
-        });
-    }
+    auto slots = [&](std::size_t i) { return std::array<Matrix*, 2>{mu > 0 ? &velocity_[i] : nullptr, nullptr}; };
+    updateInSegments(params, hooks, slots, [&](std::size_t i, Segment& w, Segment& g, Segment& v, Segment&) {
+        if (wd > 0 && params[i].decays) g += wd * w;
+        if (mu <= 0) {
+            w -= lr * g;
+            return;
+        }
+        v = mu * v + g;
+        if (nesterov) w -= lr * (g + mu * v);
+        else w -= lr * v;
+    });
 }
 
-void Adam::step(const std::vector<Param>& params) {
+void Adam::step(const std::vector<Param>& params, const SegmentHooks& hooks) {
     ensureSlots(m_, params);
     ensureSlots(v_, params);
     ++steps_;
@@ -135,31 +142,27 @@ void Adam::step(const std::vector<Param>& params) {
     const float stepSize = lr_ * std::sqrt(c2) / c1;
     const float epsHat = eps * std::sqrt(c2);
     const float lr = lr_;
-    for (std::size_t i = 0; i < params.size(); ++i) {
-        const bool decays = wd > 0 && params[i].decays;
-        updateInSegments(params[i], {&m_[i], &v_[i]}, [&](Segment& w, Segment& g, Segment& m, Segment& v) {
-            if (decays) {
-                if (decoupled) w *= (1.0f - lr * wd);
-                else g += wd * w;
-            }
-            m = b1 * m + (1.0f - b1) * g;
-            v = b2 * v + (1.0f - b2) * g.square();
-            w -= stepSize * m / (v.sqrt() + epsHat);
-        });
-    }
+    auto slots = [&](std::size_t i) { return std::array<Matrix*, 2>{&m_[i], &v_[i]}; };
+    updateInSegments(params, hooks, slots, [&](std::size_t i, Segment& w, Segment& g, Segment& m, Segment& v) {
+        if (wd > 0 && params[i].decays) {
+            if (decoupled) w *= (1.0f - lr * wd);
+            else g += wd * w;
+        }
+        m = b1 * m + (1.0f - b1) * g;
+        v = b2 * v + (1.0f - b2) * g.square();
+        w -= stepSize * m / (v.sqrt() + epsHat);
+    });
 }
 
-void RMSProp::step(const std::vector<Param>& params) {
+void RMSProp::step(const std::vector<Param>& params, const SegmentHooks& hooks) {
     ensureSlots(meanSquare_, params);
     const float rho = config_.rho, eps = config_.epsilon, wd = config_.weightDecay, lr = lr_;
-    for (std::size_t i = 0; i < params.size(); ++i) {
-        const bool decays = wd > 0 && params[i].decays;
-        updateInSegments(params[i], {&meanSquare_[i]}, [&](Segment& w, Segment& g, Segment& s, Segment&) {
-            if (decays) g += wd * w;
-            s = rho * s + (1.0f - rho) * g.square();
-            w -= lr * g / (s.sqrt() + eps);
-        });
-    }
+    auto slots = [&](std::size_t i) { return std::array<Matrix*, 2>{&meanSquare_[i], nullptr}; };
+    updateInSegments(params, hooks, slots, [&](std::size_t i, Segment& w, Segment& g, Segment& s, Segment&) {
+        if (wd > 0 && params[i].decays) g += wd * w;
+        s = rho * s + (1.0f - rho) * g.square();
+        w -= lr * g / (s.sqrt() + eps);
+    });
 }
 
 }  // namespace skynnet

@@ -2,6 +2,7 @@
 // Optimisers update every Param from its gradient with Eigen array expressions (vectorised: a
 // scalar loop here once cost a whole training 2.5x). Weight decay is L2 added to the gradient for
 // SGD, Adam and RMSProp, and decoupled (applied to the weights) for AdamW.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,13 +35,22 @@ struct OptimizerState {
     std::vector<std::vector<Matrix>> lists;
 };
 
+// Work a caller can do on each segment of a parameter inside the update's own parallel loop,
+// while that segment is in cache and without waking the threads again: before the update (e.g. sum
+// the gradient of a split batch into it) and after (e.g. copy the new values to replicas).
+// Arguments: the parameter's index in the list, the first value, the count.
+struct SegmentHooks {
+    std::function<void(std::size_t, Index, Index)> before, after;
+};
+
 class Optimizer {
 public:
     explicit Optimizer(const OptimizerConfig& config) : config_(config), lr_(config.learningRate) {}
     virtual ~Optimizer() = default;
 
     // Updates every parameter from its gradient; the params must be the same list every call.
-    virtual void step(const std::vector<Param>& params) = 0;
+    // With hooks, each segment's before runs just before its update and after just after.
+    virtual void step(const std::vector<Param>& params, const SegmentHooks& hooks = {}) = 0;
     // State slots per parameter (2 for Adam's moments): used for memory estimates.
     virtual int slotsPerParam() const = 0;
     // Applies the schedule for a 0-based epoch.
@@ -69,7 +79,7 @@ int slotsPerParam(OptimizerKind kind, float momentum);
 class SGD final : public Optimizer {
 public:
     explicit SGD(const OptimizerConfig& c) : Optimizer(c) { stateLists_ = {&velocity_}; }
-    void step(const std::vector<Param>& params) override;
+    void step(const std::vector<Param>& params, const SegmentHooks& hooks = {}) override;
     int slotsPerParam() const override { return config_.momentum > 0 ? 1 : 0; }
 
 private:
@@ -79,7 +89,7 @@ private:
 class Adam final : public Optimizer {
 public:
     explicit Adam(const OptimizerConfig& c) : Optimizer(c) { stateLists_ = {&m_, &v_}; }
-    void step(const std::vector<Param>& params) override;
+    void step(const std::vector<Param>& params, const SegmentHooks& hooks = {}) override;
     int slotsPerParam() const override { return 2; }
 
 private:
@@ -89,7 +99,7 @@ private:
 class RMSProp final : public Optimizer {
 public:
     explicit RMSProp(const OptimizerConfig& c) : Optimizer(c) { stateLists_ = {&meanSquare_}; }
-    void step(const std::vector<Param>& params) override;
+    void step(const std::vector<Param>& params, const SegmentHooks& hooks = {}) override;
     int slotsPerParam() const override { return 1; }
 
 private:

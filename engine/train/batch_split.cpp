@@ -37,11 +37,25 @@ int BatchSplit::slicesFor(Index rows, std::int64_t flopsPerSample) {
 
 BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss, Task task, const Matrix& x,
                                               const Matrix& y, std::uint64_t step, int slices, int threads) {
+    const Step total = computeSliceGradients(master, loss, task, x, y, step, slices, threads);
+    sumSliceGradients(threads);
+    return total;
+}
+
+BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& loss, Task task, const Matrix& x,
+                                                   const Matrix& y, std::uint64_t step, int slices, int threads) {
     const Index rows = x.rows();
     slices = int(std::clamp<Index>(slices, 1, std::max<Index>(rows, 1)));
     threads = std::clamp(threads, 1, slices);
-    std::vector<Param> masterParams = master.params();
+    masterParams_ = master.params();
+    const std::vector<Param>& masterParams = masterParams_;
+    slices_ = slices;
+    // Unless the last update copied the new weights over, each replica starts from the master's.
+    const bool copyWeights = !replicasCurrent_;
+    replicasCurrent_ = false;
     while (int(replicas_.size()) < threads - 1) replicas_.push_back(master);
+    replicaParams_.clear();
+    for (Network& r : replicas_) replicaParams_.push_back(r.params());
     // Buffers only grow: the epoch's last, shorter batch would otherwise free them for one step.
     if (sliceGrads_.size() < std::size_t(slices)) sliceGrads_.resize(std::size_t(slices));
     for (std::size_t s = 0; s < std::size_t(slices); ++s) {
@@ -70,8 +84,7 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
         const KernelThreadScope serial(1);
         Network& net = t == 0 ? master : replicas_[std::size_t(t - 1)];
         std::vector<Param> mine = net.params();
-        // A replica starts each step from the master's current weights.
-        if (t > 0)
+        if (t > 0 && copyWeights)
             for (std::size_t i = 0; i < mine.size(); ++i) *mine[i].value = *masterParams[i].value;
         const auto n = std::size_t(t);
         for (int s = nextSlice++; s < slices; s = nextSlice++) {
@@ -89,30 +102,45 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
     });
     master.foldDeferredState(replicas);
     master.deferStateUpdates(false);
-    // The master's gradient is the slices' in slice order, split over the threads by parameter
-    // segment (all parameters' segments in one parallel loop: each region costs a wake-up): each
-    // value is summed in the same order whichever thread sums it.
-    constexpr Index kSegment = 16384;
-    std::vector<std::pair<std::size_t, Index>> segments;  // (parameter, first value)
-    for (std::size_t i = 0; i < masterParams.size(); ++i)
-        for (Index begin = 0; begin < masterParams[i].grad->size(); begin += kSegment) segments.emplace_back(i, begin);
-    const KernelThreadScope sumThreads(threads);
-    parallelFor(0, std::int64_t(segments.size()), [&](std::int64_t g) {
-        using Values = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
-        using ConstValues = Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
-        const auto [i, begin] = segments[std::size_t(g)];
-        Matrix& total = *masterParams[i].grad;
-        const Index len = std::min(kSegment, total.size() - begin);
-        Values sum(total.data() + begin, len);
-        sum = ConstValues(sliceGrads_[0][i].data() + begin, len);
-        for (int s = 1; s < slices; ++s) sum += ConstValues(sliceGrads_[std::size_t(s)][i].data() + begin, len);
-    });
     Step total;
     for (const Step& s : steps_) {
         total.loss += s.loss;
         total.metricSum += s.metricSum;
     }
     return total;
+}
+
+void BatchSplit::sumSlices(std::size_t param, Index begin, Index len) {
+    using Values = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
+    using ConstValues = Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
+    // Each value is summed in slice order whichever thread sums it.
+    Values sum(masterParams_[param].grad->data() + begin, len);
+    sum = ConstValues(sliceGrads_[0][param].data() + begin, len);
+    for (int s = 1; s < slices_; ++s) sum += ConstValues(sliceGrads_[std::size_t(s)][param].data() + begin, len);
+}
+
+void BatchSplit::sumSliceGradients(int threads) {
+    // Split over the threads by parameter segment (all parameters' segments in one parallel loop:
+    // each region costs a wake-up).
+    constexpr Index kSegment = 16384;
+    std::vector<std::pair<std::size_t, Index>> segments;  // (parameter, first value)
+    for (std::size_t i = 0; i < masterParams_.size(); ++i)
+        for (Index begin = 0; begin < masterParams_[i].grad->size(); begin += kSegment) segments.emplace_back(i, begin);
+    const KernelThreadScope sumThreads(threads);
+    parallelFor(0, std::int64_t(segments.size()), [&](std::int64_t g) {
+        const auto [i, begin] = segments[std::size_t(g)];
+        sumSlices(i, begin, std::min(kSegment, masterParams_[i].grad->size() - begin));
+    });
+}
+
+SegmentHooks BatchSplit::optimizerHooks() {
+    SegmentHooks hooks;
+    hooks.before = [this](std::size_t param, Index begin, Index len) { sumSlices(param, begin, len); };
+    hooks.after = [this](std::size_t param, Index begin, Index len) {
+        const Scalar* from = masterParams_[param].value->data() + begin;
+        for (const std::vector<Param>& replica : replicaParams_) std::copy_n(from, len, replica[param].value->data() + begin);
+    };
+    return hooks;
 }
 
 std::int64_t BatchSplit::bufferBytes() const {

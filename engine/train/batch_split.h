@@ -10,6 +10,7 @@
 
 #include "core/task.h"
 #include "losses/loss.h"
+#include "optim/optimizer.h"
 #include "model/network.h"
 
 namespace skynnet {
@@ -34,6 +35,23 @@ public:
     // step: the optimiser step, which with each row's place in the batch seeds its dropout masks.
     Step computeGradients(Network& master, const Loss& loss, Task task, const Matrix& x, const Matrix& y,
                           std::uint64_t step, int slices, int threads);
+
+    // The same in two halves, so that the second can run inside the optimiser's update (see
+    // optimizerHooks): each slice's gradient in its own buffer, then their sum into master's.
+    Step computeSliceGradients(Network& master, const Loss& loss, Task task, const Matrix& x, const Matrix& y,
+                               std::uint64_t step, int slices, int threads);
+    void sumSliceGradients(int threads);
+    // One segment of that sum: master gradient values [begin, begin + len) of parameter `param`.
+    void sumSlices(std::size_t param, Index begin, Index len);
+    // Hooks for the update that follows computeSliceGradients: each segment's gradient is summed
+    // just before it is updated, and its new values go to the replicas just after, so that the next
+    // computeSliceGradients need not copy the weights (an unbalanced serial copy on one thread).
+    SegmentHooks optimizerHooks();
+    // Call after an update that ran with optimizerHooks(): every replica now holds the master's
+    // weights. Anything else that changes master's weights leaves the next step to copy them.
+    void replicasUpdated() { replicasCurrent_ = true; }
+    void masterWeightsChanged() { replicasCurrent_ = false; }
+
     std::int64_t bufferBytes() const;
 
 private:
@@ -41,6 +59,10 @@ private:
     std::vector<std::vector<Matrix>> sliceGrads_;  // per slice: its parameter gradients
     std::vector<Matrix> xs_, ys_, grads_;          // per thread: the slice's rows and output gradient
     std::vector<Step> steps_;                      // per slice
+    std::vector<Param> masterParams_;              // of the last step
+    std::vector<std::vector<Param>> replicaParams_;  // of the last step, per replica
+    int slices_ = 0;                               // of the last step
+    bool replicasCurrent_ = false;                 // the replicas hold the master's weights
 };
 
 // One forward and backward pass of a whole batch on one network: loss and correct predictions.

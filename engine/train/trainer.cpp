@@ -42,15 +42,15 @@ void requireRowsInside(const RowView& x, const char* what) {
 }
 
 // Network::predict's chunks, gathered from the view: the same products, so the same floats.
-constexpr Index kPredictChunk = 1024;
 Matrix predictRows(Network& net, const RowView& x, const CancelToken* cancel) {
-    if (!x.rows) return net.predict(*x.matrix, cancel, kPredictChunk);
+    const Index chunkRows = net.predictChunkRows();
+    if (!x.rows) return net.predict(*x.matrix, cancel, chunkRows);
     Matrix out(x.size(), net.spec().outputs), part;
-    for (Index start = 0; start < x.size(); start += kPredictChunk) {
-        const Index n = std::min(kPredictChunk, x.size() - start);
+    for (Index start = 0; start < x.size(); start += chunkRows) {
+        const Index n = std::min(chunkRows, x.size() - start);
         part.resize(n, x.cols());
         for (Index i = 0; i < n; ++i) part.row(i) = x.matrix->row(x.row(start + i));
-        Matrix chunk = net.predict(part, cancel, kPredictChunk);
+        Matrix chunk = net.predict(part, cancel, chunkRows);
         if (chunk.rows() != n) return Matrix();  // cancelled
         out.middleRows(start, n) = chunk;
     }
@@ -97,7 +97,7 @@ double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
     BatchSplit::Step step;
     if (slices > 1) {
         if (!split_) split_ = std::make_unique<BatchSplit>();
-        step = split_->computeGradients(net_, *loss_, task_, x, y, steps_, slices, kernelThreads());
+        step = split_->computeSliceGradients(net_, *loss_, task_, x, y, steps_, slices, kernelThreads());
     } else {
         // Single-threaded kernels: a parallel matrix product blocks its sums by its thread count.
         const KernelThreadScope serial(1);
@@ -107,7 +107,15 @@ double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
     ++steps_;
     peakThreads_ = std::max(peakThreads_, kernelThreads());
     lastBatchMetricSum_ = step.metricSum;
-    optimizer_->step(params_);
+    if (slices > 1) {
+        // The slices' sum and the replicas' new weights ride in the update's own parallel loop.
+        optimizer_->step(params_, split_->optimizerHooks());
+        split_->replicasUpdated();
+    } else {
+        optimizer_->step(params_);
+        // The replicas missed this update (an epoch's last, short batch).
+        if (split_) split_->masterWeightsChanged();
+    }
     return step.loss;
 }
 
@@ -241,6 +249,7 @@ void Trainer::resumeFrom(const TrainerState& state) {
     shuffleRng_.setState(state.shuffleRng);
     peakModelBytes_ = std::max(peakModelBytes_, state.peakModelBytes);
     resumed_ = state;
+    if (split_) split_->masterWeightsChanged();
 }
 
 TrainerState Trainer::stateNow(const TrainResult& sofar, double best, int sinceBest,
@@ -310,8 +319,10 @@ TrainResult Trainer::fit(const RowView& x, const Matrix& y, const RowView* xVal,
         if (callbacks.onCheckpoint && e + 1 < config_.epochs)
             callbacks.onCheckpoint(stateNow(result, best, sinceBest, bestWeights));
     }
-    if (es.enabled && es.restoreBest && !bestWeights.empty() && result.status != TrainStatus::Failed)
+    if (es.enabled && es.restoreBest && !bestWeights.empty() && result.status != TrainStatus::Failed) {
         net_.setFlatWeights(bestWeights);
+        if (split_) split_->masterWeightsChanged();
+    }
     result.wallSeconds = resumed_.wallSeconds + fitClock_.seconds();
     result.cpuSeconds = resumed_.cpuSeconds + cpuSeconds() - cpuStart_;
     result.peakModelBytes = peakModelBytes_;

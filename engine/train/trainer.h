@@ -23,7 +23,8 @@ class Trainer {
 public:
     Trainer(Network& network, const TrainConfig& config, Task task);
 
-    // One optimiser step on one batch; returns the batch loss before the step.
+    // One optimiser step on one batch; returns the batch loss before the step. Between batches the
+    // network's weights change only through this trainer: its batch split's replicas keep a copy.
     double trainBatch(const Matrix& x, const Matrix& y);
     // One pass over the data in seeded shuffled batches. Validation is optional (nullptr).
     struct EpochOutcome {

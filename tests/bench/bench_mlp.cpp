@@ -4,13 +4,14 @@
 //   mlp  784-512-256-10 (ReLU, softmax cross-entropy, Adam, batch 128)
 //   cnn  conv32 3x3-relu-maxpool2-conv64 3x3-relu-maxpool2-dense128-relu-dense10 (Adam, batch 128)
 // Prints figures and asserts nothing: speed is measured here, never in a unit test.
-//   skynnet-bench [EPOCHS=3] [SAMPLES=60000] [NETS=mlp,cnn]
+//   skynnet-bench [EPOCHS=3] [SAMPLES=60000] [NETS=mlp,cnn] [THREADS=1,2]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/parallel.h"
@@ -59,6 +60,16 @@ int main(int argc, char** argv) {
     const int epochs = argc > 1 ? std::atoi(argv[1]) : 3;
     const int samples = argc > 2 ? std::atoi(argv[2]) : 60000;
     const std::string nets = argc > 3 ? argv[3] : "mlp,cnn";
+    std::vector<int> threadCounts;
+    std::stringstream threadList(argc > 4 ? argv[4] : "1,2");
+    for (std::string t; std::getline(threadList, t, ',');) {
+        const int n = std::atoi(t.c_str());
+        if (n != 1 && n != 2) {
+            std::fprintf(stderr, "threads must be 1 or 2, not '%s'\n", t.c_str());
+            return 2;
+        }
+        threadCounts.push_back(n);
+    }
     Matrix x, y, xt, yt;
     const bool real = std::filesystem::exists(kTrain);
     if (real) {
@@ -94,7 +105,7 @@ int main(int argc, char** argv) {
             std::printf("RESULT skynnet net=%s not built: %s\n", net.c_str(), e.what());
             continue;
         }
-        for (int threads : {1, 2}) {
+        for (int threads : threadCounts) {
             setKernelThreads(threads);
             Network model(spec, 1);
             const double flops = trainingFlopsPerSample(model);
