@@ -19,6 +19,7 @@
 #include <numbers>
 
 #include "core/statistics.h"
+#include "project/project_file.h"
 #include "split/split_plan.h"
 
 #include "cli_support.h"
@@ -65,6 +66,19 @@ QStringList trainOptions(int epochs = 4) {
 
 QStringList studyArgs(const QString& out, const QStringList& extra, int epochs = 4) {
     return QStringList{"study"} + trainOptions(epochs) + extra + QStringList{"--out", out};
+}
+
+// A project as the app saves it: blobs of 4 classes, class groups into N=3, 4 epochs, a baseline.
+ProjectData blobsProject() {
+    ProjectData p;
+    p.data.train.path = "builtin:blobs:samples=400:classes=4";
+    p.network.layers = parseLayers("dense:16:relu");
+    p.split.strategy = Strategy::ClassGroups;
+    p.split.requested = 3;
+    p.training.config.epochs = 4;
+    p.training.threadBudget = 2;
+    p.training.trainBaseline = true;
+    return p;
 }
 
 // The run of study.json named `name` ("N2-seed1").
@@ -415,6 +429,82 @@ private slots:
         const CliRun again = runCli(studyArgs(out, {"--submodels", "2", "--seeds", "1", "--no-ensemble"}));
         QVERIFY2(again.exitCode == 0, qPrintable(again.err));
         VERIFY_CONTAINS(again.err.toStdString(), "2 already done");
+    }
+
+    // study --project: each run is `train --project` of the project with the run's seed (data split,
+    // split and batch order) and N, without the baseline; N=1 is the project's network on all its
+    // rows. The same options continue; a changed project is refused, as are train options.
+    void projectStudyRunsAreTheProjectsTraining() {
+        QTemporaryDir dir;
+        const std::string project = dir.filePath("p.skynnet").toStdString();
+        saveProject(project, blobsProject());
+        const QString out = dir.filePath("study");
+        const QStringList args = {"study", "--project", dir.filePath("p.skynnet"), "--submodels", "3", "--seeds", "1,2", "--out", out};
+        const CliRun r = runCli(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        VERIFY_CONTAINS(r.err.toStdString(), "study: 6 runs (3 configurations x 2 seeds)");
+        const QJsonObject study = readJson(out + "/study.json");
+        QCOMPARE(study["runs"].toArray().size(), 6);
+
+        struct Alone {
+            QString run;
+            std::uint64_t seed;
+            int n;
+            bool ensemble;
+        };
+        for (const Alone& a : {Alone{"N1-seed1", 1, 1, false}, Alone{"N3-seed2", 2, 3, false}, Alone{"N3-ensemble-seed1", 1, 3, true}}) {
+            ProjectData p = blobsProject();
+            p.data.seed = p.split.seed = p.training.config.seed = a.seed;
+            p.training.trainBaseline = false;
+            p.split.requested = a.n;
+            if (a.n == 1 || a.ensemble) p.split.strategy = Strategy::DataShards;
+            p.split.ensemble = a.ensemble;
+            const std::string copy = dir.filePath(a.run + ".skynnet").toStdString();
+            saveProject(copy, p);
+            const QString report = dir.filePath(a.run + ".json");
+            const CliRun t = runCli({"train", "--project", QString::fromStdString(copy), "--report", report});
+            QVERIFY2(t.exitCode == 0, qPrintable(t.err));
+            const QJsonObject alone = readJson(report), inStudy = runNamed(study, a.run);
+            QCOMPARE(inStudy["status"].toString(), QString("finished"));
+            QCOMPARE(inStudy["metric"].toDouble(), alone["combined"].toDouble());
+            QCOMPARE(alone["evaluated_on"].toString(), QString("test"));
+            const ProjectData trained = loadProject(copy);
+            QCOMPARE(inStudy["S"].toInt(), trained.runs.back().plan.submodelCount());
+            QVERIFY(!trained.runs.back().results->baseline);
+        }
+        const QJsonObject original = runNamed(study, "N1-seed1");
+        QCOMPARE(original["strategy"].toString(), QString("original"));
+        QCOMPARE(original["S"].toInt(), 1);
+        QVERIFY(original["latency_seconds_per_batch"].toDouble() > 0);
+        QCOMPARE(runNamed(study, "N3-seed1")["strategy"].toString(), QString("class-groups"));
+        QCOMPARE(runNamed(study, "N3-seed1")["S"].toInt(), 3);
+        QCOMPARE(runNamed(study, "N3-ensemble-seed1")["strategy"].toString(), QString("ensemble"));
+        QCOMPARE(runNamed(study, "N3-ensemble-seed1")["S"].toInt(), 3);
+        QVERIFY(QFile::exists(out + "/runs/N3-seed1.skym"));
+
+        const CliRun again = runCli(args);
+        QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+        VERIFY_CONTAINS(again.err.toStdString(), "6 already done");
+
+        ProjectData changed = blobsProject();
+        changed.training.config.epochs = 5;
+        saveProject(project, changed);
+        const CliRun refused = runCli(args);
+        QCOMPARE(refused.exitCode, 1);
+        VERIFY_CONTAINS(refused.err.toStdString(), "holds a study made with other options (--project: the project's path, data, "
+                                                   "network, split or training differ;");
+
+        const CliRun withData = runCli({"study", "--project", dir.filePath("p.skynnet"), "--data", "x.csv", "--submodels", "3",
+                                        "--out", dir.filePath("other")});
+        QCOMPARE(withData.exitCode, 2);
+        VERIFY_CONTAINS(withData.err.toStdString(), "--data: cannot be combined with --project (the project holds its data, network and settings)");
+        ProjectData untested = blobsProject();
+        untested.data.testFraction = 0;
+        saveProject(project, untested);
+        const CliRun noTest = runCli({"study", "--project", dir.filePath("p.skynnet"), "--submodels", "3", "--out", dir.filePath("other")});
+        QCOMPARE(noTest.exitCode, 1);
+        VERIFY_CONTAINS(noTest.err.toStdString(), "the project has no test set (a study compares test metrics)");
+        QVERIFY(!QFile::exists(dir.filePath("other")));
     }
 
     void help() {

@@ -16,6 +16,7 @@
 #include "study_chart.h"
 #include "study_child.h"
 #include "study_outputs.h"
+#include "study_project.h"
 #include "text_format.h"
 
 namespace skynnet::cli {
@@ -25,11 +26,23 @@ namespace fs = std::filesystem;
 
 struct RunFiles {
     std::string report, model, log;
+    std::string project;  // with --project: the copy the run trains
 };
 
 RunFiles filesOf(const StudyOptions& o, const StudyRunSpec& run) {
     const std::string base = o.outDir + "/runs/" + run.name();
-    return {base + ".json", base + ".skym", base + ".log"};
+    return {base + ".json", base + ".skym", base + ".log", base + ".skynnet"};
+}
+
+// A finished run's figures, from its report (and with --project its trained copy).
+StudyRun readRun(const StudyOptions& o, const StudyRunSpec& spec, const RunFiles& f) {
+    return o.onProject() ? readProjectRun(spec, f.report, f.project, f.model) : readRunReport(spec, f.report);
+}
+
+// With --progress json: the aggregates of the runs finished so far, without the inference figures
+// (measured once all runs are done), so that a front end shows a stopped study's table too.
+void writePartialSummary(const std::vector<StudyRun>& runs, const StudyOptions& o) {
+    writeEvent(Json::object({{"event", "partial_summary"}, {"summary", summaryJson(summarizeStudy(runs, o))}}));
 }
 
 // A word as a shell would need it.
@@ -153,9 +166,9 @@ int runStudy(const std::vector<std::string>& words) {
     for (std::size_t i = 0; i < specs.size(); ++i) {
         runs[i].spec = specs[i];
         const RunFiles f = filesOf(o, specs[i]);
-        if (!fs::exists(f.report) || !fs::exists(f.model)) continue;
+        if (!fs::exists(f.report) || !(fs::exists(f.model) || (o.onProject() && fs::exists(f.project)))) continue;
         try {
-            runs[i] = readRunReport(specs[i], f.report);
+            runs[i] = readRun(o, specs[i], f);
             runs[i].reused = true;
             pending[i] = false;
             ++reused;
@@ -181,11 +194,14 @@ int runStudy(const std::vector<std::string>& words) {
         writeEvent(Json::object({{"event", "plan"}, {"out", o.outDir}, {"runs", list}, {"configurations", configs}, {"seeds", o.seeds}}));
         for (std::size_t i = 0; i < specs.size(); ++i)
             if (!pending[i]) writeEvent(runEvent("run_finished", int(i), runs[i], o.machines));
+        if (reused > 0) writePartialSummary(runs, o);
     }
     std::fprintf(stderr, "study: %d runs (%zu configurations x %zu seeds) in %s, %d already done\n", total,
                  o.configs().size(), o.seeds.size(), o.outDir.c_str(), reused);
 
     const std::string self = selfExecutable();
+    std::optional<ProjectData> project;
+    if (o.onProject()) project = loadStudyProject(o.project);
     bool stopped = false;
     {
         StudyStopGuard guard;
@@ -199,7 +215,15 @@ int runStudy(const std::vector<std::string>& words) {
             // A run stopped earlier left its checkpoints: this one starts afresh, so its times are whole.
             std::error_code ec;
             fs::remove_all(f.model + ".checkpoint", ec);
-            const std::vector<std::string> args = runTrainArgs(o, specs[i], f.report, f.model);
+            std::vector<std::string> args;
+            if (project) {
+                fs::remove_all(f.project + ".checkpoint", ec);
+                fs::remove(f.model, ec);  // a model left from an earlier copy is not this run's
+                saveProject(f.project, runProjectCopy(*project, specs[i]));
+                args = projectRunArgs(f.project, f.report, o.train.threadsGiven ? o.train.threads : 0);
+            } else {
+                args = runTrainArgs(o, specs[i], f.report, f.model);
+            }
             std::fprintf(stderr, "study: run %zu/%d %s started (log %s)\n", i + 1, total, specs[i].name().c_str(), f.log.c_str());
             if (json) {
                 std::vector<std::string> command = {self};
@@ -216,7 +240,7 @@ int runStudy(const std::vector<std::string>& words) {
             StudyRun& run = runs[i];
             if (exit.exitCode == 0 && fs::exists(f.report)) {
                 try {
-                    run = readRunReport(specs[i], f.report);
+                    run = readRun(o, specs[i], f);
                 } catch (const Error& e) {
                     run.error = e.what();
                 }
@@ -235,6 +259,7 @@ int runStudy(const std::vector<std::string>& words) {
                 Json e = runEvent("run_finished", int(i), run, o.machines);
                 e["remaining_seconds"] = left ? Json(*left) : Json();
                 writeEvent(e);
+                writePartialSummary(runs, o);
             }
             if (exit.stopped) {
                 stopped = true;
@@ -269,7 +294,8 @@ int runStudy(const std::vector<std::string>& words) {
     writeFileAtomically(o.outDir + "/study.md", studyMarkdown(summary, commandLine));
     writeStudyChart(o.outDir + "/study.png", summary);
     if (json) {
-        Json e = Json::object({{"event", "summary"}, {"summary", document.at("summary")}});
+        // The runs again, now with their inference figures.
+        Json e = Json::object({{"event", "summary"}, {"summary", document.at("summary")}, {"runs", document.at("runs")}});
         e["files"] = Json::array({o.outDir + "/study.json", o.outDir + "/study.csv", o.outDir + "/study.md", o.outDir + "/study.png"});
         writeEvent(e);
     }

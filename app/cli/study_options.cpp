@@ -6,7 +6,9 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/parallel.h"
 #include "split_options.h"
+#include "study_project.h"
 
 namespace skynnet::cli {
 namespace {
@@ -21,6 +23,7 @@ const std::vector<OptionSpec>& ownSpecs() {
         {"--out", "DIR", "the study's folder, created if needed; a rerun with the same options continues it"},
         {"--machines", "K", "the recommendation on K machines: S submodels scheduled on them longest first (default 1)"},
         {"--progress", "FORMAT", "text (default: progress lines on stderr) or json: one JSON object per line on stdout"},
+        {"--project", "P", "study the project P.skynnet made in the app: each run trains a copy of it (train --project) with the run's N, strategy, epoch choice and seed"},
         {"--help", "", "show this help"},
     };
     return specs;
@@ -40,7 +43,6 @@ const std::map<std::string, std::string>& refusedOptions() {
         {"--hosts", "the study's runs train on this machine's threads"},
         {"--ranks", "the study's runs train on this machine's threads"},
         {"--ship-data", "the study's runs train on this machine's threads"},
-        {"--project", "a study takes --data and the train options, not a project"},
     };
     return refused;
 }
@@ -150,7 +152,8 @@ Json StudyOptions::setupJson() const {
                          {"seeds", seeds},
                          {"strategies", strategyNames},
                          {"scale_epochs", scaleNames},
-                         {"ensemble", ensemble}});
+                         {"ensemble", ensemble},
+                         {"project", projectSetup}});
 }
 
 std::vector<StudyRunSpec> studyRuns(const StudyOptions& options) {
@@ -207,10 +210,17 @@ std::string studyHelp() {
            "\nEvery other option is a train option ('skynnet-cli train --help'), passed to each run as given;\n"
            "the split's strategy knobs (--shard-factor, --binary-combine, ...) to the split runs only. A test set\n"
            "is needed. Not accepted: --seed, --strategy, --save, --report, --checkpoint, --resume, --baseline,\n"
-           "--backend, --hosts, --ranks, --ship-data, --project.\n"
+           "--backend, --hosts, --ranks, --ship-data.\n"
+           "\nWith --project P (a project made in the app, with a test set) every run is instead\n"
+           "  skynnet-cli train --project DIR/runs/<config>-seed<S>.skynnet --report DIR/runs/<config>-seed<S>.json\n"
+           "on a copy of P with the run's seed (as the data split's, the split's and the batch order's seed), N\n"
+           "(N=1: the project's network on all its training rows), strategy (auto: the project's own) and epoch\n"
+           "choice (default: the project's), without a baseline; only --threads goes with it.\n"
            "\nWith --progress json, stdout gets one JSON object per line: {\"event\":\"plan\",\"runs\":[...]},\n"
-           "then per run \"run_started\" and \"run_finished\" (its figures, \"remaining_seconds\"), then \"summary\"\n"
-           "(the aggregates and the recommendation, as in study.json), or \"error\" {\"message\"}.\n";
+           "then per run \"run_started\" and \"run_finished\" (its figures, \"remaining_seconds\") followed by\n"
+           "\"partial_summary\" (the aggregates of the runs finished so far, no inference figures yet), then\n"
+           "\"summary\" (the aggregates and the recommendation, and the runs, as in study.json), or \"error\"\n"
+           "{\"message\"}.\n";
 }
 
 StudyOptions parseStudyOptions(const std::vector<std::string>& words) {
@@ -270,6 +280,22 @@ StudyOptions parseStudyOptions(const std::vector<std::string>& words) {
     o.outDir = a.required("--out");
     o.machines = a.positiveInt("--machines", 1);
     o.progress = parseProgressFormat(a.text("--progress", "text"));
+    if (a.has("--project")) {
+        // The project holds its data, network and settings; only where the runs train is the study's.
+        for (const std::string& w : o.trainWords) {
+            const std::string name = w.substr(0, w.find('='));
+            if (name.rfind("--", 0) == 0 && name != "--threads")
+                Args::fail(name, "cannot be combined with --project (the project holds its data, network and settings)");
+        }
+        o.project = a.required("--project");
+        const ProjectData project = loadStudyProject(o.project);
+        o.projectSetup = studyProjectSetup(project, o.project);
+        o.train.threadsGiven = a.has("--threads");
+        o.train.threads = o.train.threadsGiven                  ? a.positiveInt("--threads", 1)
+                          : project.training.threadBudget > 0 ? project.training.threadBudget
+                                                              : hardwareThreads();
+        return o;
+    }
 
     // Every run's command line is checked now, not when its turn comes after hours of others.
     for (const StudyConfig& c : o.configs()) {
@@ -289,6 +315,11 @@ void checkSameStudy(const Json& recorded, const StudyOptions& options, const std
         {"train_options", "the train options"}, {"submodels", "--submodels"}, {"seeds", "--seeds"},
         {"strategies", "--strategies"},         {"scale_epochs", "--scale-epochs"}, {"ensemble", "--no-ensemble"}};
     std::vector<std::string> differences;
+    const Json recordedProject = recorded.contains("project") ? recorded.at("project") : Json();
+    if (recordedProject != here.at("project"))
+        differences.push_back(recordedProject.is_null()   ? "--project: a study of train options there, of a project here"
+                              : !options.onProject() ? "--project: a study of a project there, of train options here"
+                                                     : "--project: the project's path, data, network, split or training differ");
     for (const auto& [key, option] : fields) {
         const Json there = recorded.contains(key) ? recorded.at(key) : Json();
         if (there == here.at(key)) continue;

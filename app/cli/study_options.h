@@ -35,6 +35,11 @@ struct StudyOptions {
     std::string outDir;
     int machines = 1;  // K, for the recommendation
     ProgressFormat progress = ProgressFormat::Text;
+    // --project P: the runs train copies of this project (study_project.h) instead of the train words.
+    std::string project;
+    Json projectSetup;  // studyProjectSetup of it, for setupJson
+
+    bool onProject() const { return !project.empty(); }
 
     // The original first, then per N > 1 each strategy and epoch choice (the ensemble last).
     std::vector<StudyConfig> configs() const;

@@ -342,6 +342,12 @@ void saveProject(const std::string& path, const ProjectData& p) {
                                {"training", trainingJson(p.training)},
                                {"runs", std::move(runs)}});
         if (!p.extra.is_null()) header["extra"] = p.extra;
+        // The study: only when there is one, so a project without it is written as before.
+        if (p.study) {
+            Json study = Json::object({{"record", p.study->record}});
+            if (p.study->settings) study["settings"] = toJson(*p.study->settings, dir);
+            header["study"] = std::move(study);
+        }
     } catch (const Error& e) {
         throw Error(context + ": " + e.what());
     }
@@ -372,6 +378,13 @@ ProjectData loadProject(const std::string& path) {
     p.training = trainingFromJson(h.at("training"));
     for (const JsonField& run : h.at("runs").asArray()) p.runs.push_back(runFromJson(run, blocks, dir));
     p.extra = h.value("extra", Json());
+    if (const auto study = h.find("study"); study && !study->isNull()) {
+        ProjectStudy s;
+        s.record = study->value("record", Json());
+        if (const auto settings = study->find("settings"); settings && !settings->isNull())
+            s.settings = runSettingsFromJson(*settings, dir);
+        p.study = std::move(s);
+    }
     return p;
 }
 

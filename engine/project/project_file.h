@@ -14,7 +14,8 @@
 //                  "baselineWeightsBlock"}, "pauses": [{"startSeconds", "endSeconds"}],
 //                  optional "id", "startedAt", "log" and "settings":
 //                  {"data", "network", "split", "training"} as the project's own}],
-//    "extra":    free-form (the front end's own state)}
+//    "extra":    free-form (the front end's own state),
+//    "study":    optional {"settings": as a run's, "record": free-form} (ProjectStudy)}
 // Data paths are stored relative to the project's folder and absolute (data_reference.h).
 #include <cstdint>
 #include <optional>
@@ -113,6 +114,17 @@ struct ProjectRun {
     std::string log;                      // the run's log lines, each ending in '\n'
 };
 
+// The split study of the app's Study page (skynnet-cli study run on this project), kept with the
+// project. Optional in the file ("study"): builds before it ignore the field, and files without it
+// read as having none. The record is the front end's (options, runs and summary, in the fields of
+// study.json); the engine only keeps it, with the settings the study was made from, so a front end
+// can tell when the project has changed since.
+struct ProjectStudy {
+    std::optional<RunSettings> settings;  // empty: not recorded
+    Json record;
+    bool operator==(const ProjectStudy&) const = default;
+};
+
 struct ProjectData {
     ProjectDataSource data;
     NetworkSpec network;
@@ -120,6 +132,7 @@ struct ProjectData {
     ProjectTraining training;
     std::vector<ProjectRun> runs;  // oldest first; the last is the one a front end shows
     Json extra;                    // free-form front-end state; null when absent
+    std::optional<ProjectStudy> study;
 };
 
 // Atomic: the old file stays intact if the save fails or the process dies meanwhile. Data paths

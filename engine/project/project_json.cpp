@@ -269,7 +269,7 @@ TrainConfig trainConfigFromJson(const JsonField& j) {
 }
 
 Json toJson(const SplitOptions& o) {
-    return Json::object({{"strategy", strategyName(o.strategy)},
+    Json j = Json::object({{"strategy", strategyName(o.strategy)},
                          {"requested", o.requested},
                          {"scaleEpochs", o.scaleEpochs ? Json(*o.scaleEpochs) : Json()},
                          {"dataShardFactor", o.dataShardFactor ? Json(*o.dataShardFactor) : Json()},
@@ -280,6 +280,10 @@ Json toJson(const SplitOptions& o) {
                          {"batchSize", o.batchSize},
                          {"optimizerSlots", o.optimizerSlots},
                          {"epochs", o.epochs}});
+    // The plain ensemble (a study's comparison runs): written only when set, so every other
+    // project reads and writes as before, and builds before it read it as its data shards.
+    if (o.ensemble) j["ensemble"] = true;
+    return j;
 }
 
 SplitOptions splitOptionsFromJson(const JsonField& j) {
@@ -299,6 +303,7 @@ SplitOptions splitOptionsFromJson(const JsonField& j) {
     o.batchSize = intAtLeast(j.at("batchSize"), 1);
     o.optimizerSlots = intAtLeast(j.at("optimizerSlots"), 0);
     o.epochs = intAtLeast(j.at("epochs"), 0);
+    o.ensemble = j.value("ensemble", false);
     return o;
 }
 
@@ -307,7 +312,7 @@ Json toJson(const SplitPlan& p, BlockWriter& blocks) {
     for (const auto& g : p.groupClasses) groups.push_back(Json(g));
     Json subs = Json::array();
     for (const auto& s : p.submodels) subs.push_back(toJson(s, blocks));
-    return Json::object({{"strategy", strategyName(p.strategy)},
+    Json j = Json::object({{"strategy", strategyName(p.strategy)},
                          {"task", taskName(p.task)},
                          {"requested", p.requested},
                          {"factor", p.factor},
@@ -326,6 +331,8 @@ Json toJson(const SplitPlan& p, BlockWriter& blocks) {
                          {"originalMemoryBytes", p.originalMemoryBytes},
                          {"submodels", std::move(subs)},
                          {"warnings", p.warnings}});
+    if (p.ensemble) j["ensemble"] = true;  // as SplitOptions: only when set
+    return j;
 }
 
 SplitPlan splitPlanFromJson(const JsonField& j, BlockReader& blocks) {
@@ -353,6 +360,8 @@ SplitPlan splitPlanFromJson(const JsonField& j, BlockReader& blocks) {
     if (subs.asArray().empty()) subs.fail("must list at least one submodel");
     for (const JsonField& s : subs.asArray()) p.submodels.push_back(submodelPlanFromJson(s, blocks));
     p.warnings = j.at("warnings").get<std::vector<std::string>>();
+    p.ensemble = j.value("ensemble", false);
+    if (p.ensemble && p.strategy != Strategy::DataShards) j.at("ensemble").fail("is only for the data-shards strategy");
     return p;
 }
 

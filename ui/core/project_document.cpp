@@ -196,6 +196,7 @@ void ProjectDocument::restore(const ProjectDataSource& settings, std::shared_ptr
 void ProjectDocument::reset() {
     setFilePath(QString());
     setRuns({});
+    setStudy(std::nullopt, false);
     NetworkSpec network;
     network.layers = defaultLayers(0);
     SplitOptions split;
@@ -287,6 +288,13 @@ std::vector<ProjectRun> ProjectDocument::earlierRuns() const {
     for (std::size_t i = 0; i < runs_.size(); ++i)
         if (int(i) != shownRun_) out.push_back(runs_[i]);
     return out;
+}
+
+void ProjectDocument::setStudy(std::optional<ProjectStudy> study, bool modifies) {
+    if (study == study_) return;
+    study_ = std::move(study);
+    emit studyChanged();
+    if (modifies) markModified();
 }
 
 void ProjectDocument::setRuns(std::vector<ProjectRun> runs) {

@@ -148,6 +148,11 @@ public:
     // After the session adopted run `index` (its plan() now sessionPlan); emits shownRunChanged.
     void setShownRun(int index, std::shared_ptr<const SplitPlan> sessionPlan);
 
+    // The Study page's split study (ProjectStudy), kept with the project; empty when there is none.
+    // A new one marks the document modified unless `modifies` is false (a project being opened).
+    const std::optional<ProjectStudy>& study() const { return study_; }
+    void setStudy(std::optional<ProjectStudy> study, bool modifies = true);
+
 signals:
     void dataChanged();
     void networkChanged();
@@ -157,6 +162,7 @@ signals:
     void filePathChanged(const QString& path);
     void runsChanged();
     void shownRunChanged();  // the session shows another kept run (opened from the list or a file)
+    void studyChanged();
 
 private:
     // setData's work without touching the undo history or the modified state.
@@ -194,6 +200,7 @@ private:
     int shownRun_ = -1;
     std::weak_ptr<const SplitPlan> shownPlan_;
     int nextRunNumber_ = 1;  // for ids of runs added in this session
+    std::optional<ProjectStudy> study_;
 };
 
 }  // namespace skynnet::ui

@@ -29,6 +29,7 @@ ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingS
     if (!document.showsSessionRun(session.plan()))
         if (auto run = session.lastRun()) p.runs.push_back(std::move(*run));
     p.extra = extra;
+    p.study = document.study();
     return s;
 }
 
@@ -120,6 +121,7 @@ void applyProjectDocument(ProjectDocument& document, const TrainingSession& sess
     document.restore(project.data, opened.data.train, opened.data.test, project.network, project.split, project.training);
     if (opened.prepared) document.adoptPrepared(std::move(opened.prepared), document.dataRevision());
     document.setRuns(project.runs);  // the last one is shown by applyProjectRun
+    document.setStudy(project.study, false);
 }
 
 void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath) {

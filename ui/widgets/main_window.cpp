@@ -42,6 +42,7 @@
 #include "ui/widgets/shortcut_list.h"
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/start_page.h"
+#include "ui/widgets/study_page.h"
 #include "ui/widgets/theme.h"
 #include "ui/widgets/train_page.h"
 
@@ -51,7 +52,7 @@ namespace {
 // Each page's own icon; none of them a tick, which only marks work that exists (updateSidebarMarks).
 constexpr QStyle::StandardPixmap pageIcons[] = {QStyle::SP_DirOpenIcon, QStyle::SP_FileDialogDetailedView,
                                                  QStyle::SP_FileDialogListView, QStyle::SP_MediaPlay,
-                                                 QStyle::SP_FileDialogContentsView};
+                                                 QStyle::SP_FileDialogContentsView, QStyle::SP_FileDialogInfoView};
 
 QString modelFilter() { return MainWindow::tr("Skynnet models (*.skym);;All files (*)"); }
 
@@ -71,6 +72,7 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     splitPage_ = new SplitPage(document_);
     trainPage_ = new TrainPage(document_, session_, settings_.get());
     resultsPage_ = new ResultsPage(session_);
+    studyPage_ = new StudyPage(document_);
 
     project_ = new ProjectController({.document = document_,
                                       .session = session_,
@@ -88,8 +90,8 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     sidebar_->setFixedWidth(128);  // "5  Results" with its icon; more is taken from the pages at 1024 pixels
     sidebar_->setSpacing(2);
     stack_ = new QStackedWidget;
-    const QList<QWidget*> pages{dataPage_, networkPage_, splitPage_, trainPage_, resultsPage_};
-    const QStringList titles{tr("1  Data"), tr("2  Network"), tr("3  Split"), tr("4  Train"), tr("5  Results")};
+    const QList<QWidget*> pages{dataPage_, networkPage_, splitPage_, trainPage_, resultsPage_, studyPage_};
+    const QStringList titles{tr("1  Data"), tr("2  Network"), tr("3  Split"), tr("4  Train"), tr("5  Results"), tr("6  Study")};
     for (int i = 0; i < PageCount; ++i) {
         sidebar_->addItem(new QListWidgetItem(style()->standardIcon(pageIcons[i]), titles[i]));
         // A page taller or wider than a small screen scrolls instead of pushing the window past it.
@@ -160,6 +162,7 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     connect(document_, &ProjectDocument::dataChanged, this, &MainWindow::updateSidebarMarks);
     connect(session_, &TrainingSession::started, this, &MainWindow::updateSidebarMarks);
     connect(session_, &TrainingSession::finished, this, &MainWindow::updateSidebarMarks);
+    connect(document_, &ProjectDocument::studyChanged, this, &MainWindow::updateSidebarMarks);
     connect(document_, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &ProjectDocument::filePathChanged, this, [this](const QString& path) {
         if (!path.isEmpty()) budgetRestored_ = true;  // a project brings its own thread budget
@@ -346,11 +349,13 @@ QString MainWindow::sidebarToolTip(int page) const { return sidebar_->item(page)
 void MainWindow::updateSidebarMarks() {
     const bool data = document_->hasData();
     const bool results = bool(session_->results());
-    const bool done[PageCount] = {data, false, false, false, results};
+    const bool studied = studyPage_->hasStudy() && studyPage_->record().complete;
+    const bool done[PageCount] = {data, false, false, false, results, studied};
     const QString tips[PageCount] = {data ? tr("Data loaded") : tr("No data loaded yet"), tr("The network to split"),
                                      tr("How the network is split"),
                                      session_->running() ? tr("Training") : tr("Start, watch and stop training"),
-                                     results ? tr("The results of the last run") : tr("No results yet: train first")};
+                                     results ? tr("The results of the last run") : tr("No results yet: train first"),
+                                     studied ? tr("The project's split study") : tr("What the split costs and gains, over seeds")};
     for (int i = 0; i < PageCount; ++i) {
         QListWidgetItem* item = sidebar_->item(i);
         item->setIcon(style()->standardIcon(done[i] ? QStyle::SP_DialogApplyButton : pageIcons[i]));
@@ -362,7 +367,7 @@ void MainWindow::updateSidebarMarks() {
 int MainWindow::currentPage() const { return stack_->currentIndex(); }
 
 QString MainWindow::pageName(int page) {
-    static const char* const names[] = {"data", "network", "split", "train", "results"};
+    static const char* const names[] = {"data", "network", "split", "train", "results", "study"};
     return page >= 0 && page < PageCount ? QString::fromLatin1(names[page]) : QString();
 }
 

@@ -26,13 +26,14 @@ class ProjectDocument;
 class ResultsPage;
 class SplitPage;
 class StartPage;
+class StudyPage;
 class TrainPage;
 class TrainingSession;
 
 class MainWindow : public QMainWindow, private ProjectWindowView {
     Q_OBJECT
 public:
-    enum Page { DataPageIndex, NetworkPageIndex, SplitPageIndex, TrainPageIndex, ResultsPageIndex, PageCount };
+    enum Page { DataPageIndex, NetworkPageIndex, SplitPageIndex, TrainPageIndex, ResultsPageIndex, StudyPageIndex, PageCount };
 
     // settings: null uses the application's own (QSettings of the organisation/application name).
     explicit MainWindow(std::unique_ptr<AppSettings> settings = nullptr, QWidget* parent = nullptr);
@@ -46,6 +47,7 @@ public:
     SplitPage* splitPage() const { return splitPage_; }
     TrainPage* trainPage() const { return trainPage_; }
     ResultsPage* resultsPage() const { return resultsPage_; }
+    StudyPage* studyPage() const { return studyPage_; }
     // New, Open, Save, Export, autosave and their questions (replaceable in tests).
     ProjectController* projectController() const { return project_; }
     QDockWidget* historyDock() const { return historyDock_; }
@@ -112,6 +114,7 @@ private:
     SplitPage* splitPage_;
     TrainPage* trainPage_;
     ResultsPage* resultsPage_;
+    StudyPage* studyPage_;
     ProjectController* project_;
     QDockWidget* historyDock_;
     QLabel* dataStatus_;

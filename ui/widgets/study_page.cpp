@@ -1,0 +1,502 @@
+#include "ui/widgets/study_page.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+#include "ui/core/host_run.h"
+#include "ui/core/project_document.h"
+#include "ui/core/run_history.h"
+#include "ui/core/study_setup.h"
+#include "ui/core/study_summary.h"
+#include "ui/widgets/chart_util.h"
+
+namespace skynnet::ui {
+namespace {
+
+// The epoch choices as the CLI's --scale-epochs lists them, in the combo box's order.
+const QList<QStringList>& scaleChoices() {
+    static const QList<QStringList> choices = {{QStringLiteral("default")},
+                                               {QStringLiteral("on")},
+                                               {QStringLiteral("off")},
+                                               {QStringLiteral("on"), QStringLiteral("off")}};
+    return choices;
+}
+
+QString durationText(double seconds) {
+    const long s = std::lround(std::max(seconds, 0.0));
+    if (s < 60) return StudyPage::tr("%1 s").arg(s);
+    if (s < 3600) return StudyPage::tr("%1 min %2 s").arg(s / 60).arg(s % 60);
+    return StudyPage::tr("%1 h %2 min").arg(s / 3600).arg(s % 3600 / 60);
+}
+
+// A run_finished event as study.json's "runs" entry: without the event's own fields.
+Json runOf(const Json& event) {
+    Json run = event;
+    for (const char* key : {"event", "index", "remaining_seconds"}) run.erase(key);
+    return run;
+}
+
+}  // namespace
+
+StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document), process_(new StudyProcess(this)) {
+    submodels_ = new QLineEdit(listText(StudyChoice{}.submodels));
+    submodels_->setObjectName(QStringLiteral("studySubmodels"));
+    submodels_->setToolTip(tr("The numbers of submodels N to compare, e.g. 1,3,6; N=1, the original model, always runs"));
+    seeds_ = new QLineEdit(listText(StudyChoice{}.seeds));
+    seeds_->setObjectName(QStringLiteral("studySeeds"));
+    seeds_->setToolTip(tr("Every configuration runs once per seed (as the data split's, the split's and the batch order's seed)"));
+    strategies_ = new QLineEdit(QStringLiteral("auto"));
+    strategies_->setObjectName(QStringLiteral("studyStrategies"));
+    strategies_->setToolTip(tr("auto (the project's strategy), or a list such as class-groups,data-shards"));
+    scaleEpochs_ = new QComboBox;
+    scaleEpochs_->setObjectName(QStringLiteral("studyScaleEpochs"));
+    scaleEpochs_->addItems({tr("as the project"), tr("scaled by F"), tr("not scaled"), tr("both")});
+    ensemble_ = new QCheckBox(tr("Also the plain ensemble of each N"));
+    ensemble_->setChecked(true);
+    ensemble_->setToolTip(tr("N thin networks on all the data with the split's parameters in all: the fair alternative"));
+    machines_ = new QSpinBox;
+    machines_->setObjectName(QStringLiteral("studyMachines"));
+    machines_->setRange(1, 1024);
+    machines_->setToolTip(tr("The recommendation on K machines: each run's submodels scheduled on them longest first"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("N list:"), submodels_);
+    form->addRow(tr("Seeds:"), seeds_);
+    form->addRow(tr("Strategies:"), strategies_);
+    form->addRow(tr("Epochs:"), scaleEpochs_);
+    form->addRow(QString(), ensemble_);
+    form->addRow(tr("Machines K:"), machines_);
+
+    startButton_ = new QPushButton(tr("Start"));
+    startButton_->setObjectName(QStringLiteral("studyStart"));
+    stopButton_ = new QPushButton(tr("Stop"));
+    stopButton_->setObjectName(QStringLiteral("studyStop"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(startButton_);
+    buttons->addWidget(stopButton_);
+    buttons->addStretch();
+
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setFormat(tr("%v of %m runs"));
+    status_ = new QLabel;
+    status_->setObjectName(QStringLiteral("studyStatus"));
+    status_->setWordWrap(true);
+    remaining_ = new QLabel;
+    remaining_->setObjectName(QStringLiteral("studyRemaining"));
+    error_ = new QLabel;
+    error_->setObjectName(QStringLiteral("studyError"));
+    error_->setWordWrap(true);
+    error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    error_->setStyleSheet(QStringLiteral("QLabel { color: #c62828; }"));
+    error_->hide();
+    outOfDate_ = new QLabel;
+    outOfDate_->setObjectName(QStringLiteral("studyOutOfDate"));
+    outOfDate_->setWordWrap(true);
+    outOfDate_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #6b4a00; border: 1px solid #e0c070;"
+                                             " border-radius: 4px; padding: 4px; }"));
+    outOfDate_->hide();
+
+    auto* setup = new QGroupBox(tr("Split study"));
+    auto* setupLayout = new QVBoxLayout(setup);
+    auto* intro = new QLabel(tr("What the split costs and gains on this project, over seeds: every run trains the "
+                                "project with one N and one seed."));
+    intro->setWordWrap(true);
+    setupLayout->addWidget(intro);
+    setupLayout->addLayout(form);
+    setupLayout->addLayout(buttons);
+    setupLayout->addWidget(progress_);
+    setupLayout->addWidget(status_);
+    setupLayout->addWidget(remaining_);
+    setupLayout->addWidget(error_);
+    setupLayout->addStretch();
+
+    recommendation_ = new QLabel;
+    recommendation_->setObjectName(QStringLiteral("studyRecommendation"));
+    recommendation_->setWordWrap(true);
+    recommendation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    chart_ = makeChartView(tr("Test metric against time"));
+    chart_->setMinimumSize(280, 220);
+    xAxis_ = new QValueAxis;
+    yAxis_ = new QValueAxis;
+    xAxis_->setTitleText(tr("wall time (s)"));
+    chart_->chart()->addAxis(xAxis_, Qt::AlignBottom);
+    chart_->chart()->addAxis(yAxis_, Qt::AlignLeft);
+
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(outOfDate_);
+    rightLayout->addWidget(chart_, 1);
+    rightLayout->addWidget(recommendation_);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(setup, 0);
+    top->addWidget(right, 1);
+
+    table_ = new QTableWidget;
+    table_->setObjectName(QStringLiteral("studyTable"));
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->setMinimumHeight(120);
+
+    auto* upper = new QWidget;
+    upper->setLayout(top);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(upper);
+    splitter->addWidget(table_);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    connect(startButton_, &QPushButton::clicked, this, [this] { start(); });
+    connect(stopButton_, &QPushButton::clicked, this, &StudyPage::stop);
+    connect(machines_, &QSpinBox::valueChanged, this, &StudyPage::refreshResults);
+    connect(process_, &StudyProcess::progressEvent, this, &StudyPage::onEvent);
+    connect(process_, &StudyProcess::ended, this, &StudyPage::onEnded);
+    connect(document_, &ProjectDocument::studyChanged, this, [this] {
+        if (!keeping_) loadFromDocument();
+    });
+    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged})
+        connect(document_, signal, this, &StudyPage::refreshOutOfDate);
+    remainingTimer_.setInterval(1000);
+    connect(&remainingTimer_, &QTimer::timeout, this, &StudyPage::updateRemaining);
+
+    loadFromDocument();
+}
+
+void StudyPage::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) refreshChart();
+}
+
+std::optional<StudyChoice> StudyPage::readChoice() {
+    StudyChoice c;
+    try {
+        c.submodels = parseSubmodelList(submodels_->text());
+        c.seeds = parseSeedList(seeds_->text());
+        c.strategies.clear();
+        for (const QString& s : strategies_->text().split(QLatin1Char(','))) c.strategies << s.trimmed();
+        if (c.strategies.contains(QString())) throw Error(tr("Strategies: expects a comma-separated list, got '%1'").arg(strategies_->text()).toStdString());
+    } catch (const Error& e) {
+        showError(QString::fromUtf8(e.what()));
+        return std::nullopt;
+    }
+    c.scaleEpochs = scaleChoices().value(scaleEpochs_->currentIndex(), scaleChoices().front());
+    c.ensemble = ensemble_->isChecked();
+    return c;
+}
+
+void StudyPage::showChoice(const StudyChoice& c) {
+    submodels_->setText(listText(c.submodels));
+    seeds_->setText(listText(c.seeds));
+    strategies_->setText(c.strategies.join(QLatin1Char(',')));
+    scaleEpochs_->setCurrentIndex(std::max(0, int(scaleChoices().indexOf(c.scaleEpochs))));
+    ensemble_->setChecked(c.ensemble);
+}
+
+void StudyPage::showError(const QString& message) {
+    error_->setText(message);
+    error_->setVisible(!message.isEmpty());
+}
+
+bool StudyPage::start() {
+    if (running()) return false;
+    showError(QString());
+    if (!document_->hasData()) {
+        showError(tr("Load the data first: a study trains the project."));
+        return false;
+    }
+    const std::optional<StudyChoice> choice = readChoice();
+    if (!choice) return false;
+    // The same choices on an unchanged project continue the study in its folder; anything else
+    // starts afresh.
+    const std::optional<ProjectStudy>& kept = document_->study();
+    const bool continues = hasRecord_ && record_.choice == *choice && kept && studyOutOfDateParts(*kept, *document_).isEmpty() &&
+                           !record_.folder.isEmpty() && QDir(record_.folder).exists();
+    StudyRecord record;
+    if (continues) {
+        record = record_;
+    } else {
+        record.choice = *choice;
+        record.folder = studyFolderFor(document_->filePath());
+        if (!clearStudyFolder(record.folder)) {
+            showError(tr("Cannot remove the earlier study in %1").arg(record.folder));
+            return false;
+        }
+    }
+    record.complete = false;
+    const QString projectCopy = studyProjectPath(record.folder);
+    try {
+        if (!QDir().mkpath(record.folder)) throw Error(tr("cannot create the folder %1").arg(record.folder).toStdString());
+        writeStudyProject(projectCopy, *document_);
+    } catch (const Error& e) {
+        showError(QString::fromUtf8(e.what()));
+        return false;
+    }
+    record_ = record;
+    hasRecord_ = true;
+    ProjectStudy study;
+    study.settings = continues && kept ? kept->settings : std::optional<RunSettings>(currentRunSettings(*document_));
+    study.record = record_.toJson();
+    keeping_ = true;
+    document_->setStudy(study);
+    keeping_ = false;
+    currentRun_.clear();
+    remainingSeconds_.reset();
+    process_->start(skynnetCliProgram(), studyArguments(*choice, projectCopy, record_.folder, 0));
+    status_->setText(continues ? tr("Continuing the study in %1…").arg(record_.folder) : tr("Starting the study in %1…").arg(record_.folder));
+    refreshState();
+    refreshResults();
+    if (running()) remainingTimer_.start();
+    emit runningChanged(running());
+    return running();
+}
+
+void StudyPage::stop() {
+    if (!running()) return;
+    status_->setText(tr("Stopping: the run in progress ends, the finished ones are kept…"));
+    process_->stop();
+}
+
+void StudyPage::onEvent(const Json& e) {
+    const std::string kind = e.value("event", std::string());
+    if (kind == "plan") {
+        record_.total = int(e.value("runs", Json::array()).size());
+    } else if (kind == "run_started") {
+        currentRun_ = QString::fromStdString(e.value("run", std::string()));
+        status_->setText(tr("Run %1 of %2: %3").arg(e.value("index", 0)).arg(record_.total).arg(currentRun_));
+    } else if (kind == "run_finished") {
+        record_.addRun(runOf(e));
+        if (e.contains("remaining_seconds")) {
+            remainingSeconds_ = e.at("remaining_seconds").is_number() ? std::optional<double>(e.at("remaining_seconds").get<double>())
+                                                                       : std::nullopt;
+            sinceEstimate_.start();
+        }
+    } else if (kind == "partial_summary" || kind == "summary") {
+        record_.summary = e.value("summary", Json());
+        record_.complete = kind == "summary";
+        for (const Json& run : e.value("runs", Json::array())) record_.addRun(run);
+    } else {
+        return;  // an error event: the end reports it
+    }
+    keepInDocument();
+    refreshState();
+    refreshResults();
+}
+
+void StudyPage::onEnded(StudyProcess::Outcome outcome, const QString& message) {
+    remainingTimer_.stop();
+    remainingSeconds_.reset();
+    currentRun_.clear();
+    const int finished = record_.finishedRuns();
+    switch (outcome) {
+    case StudyProcess::Outcome::Completed:
+        status_->setText(tr("Finished: %1 runs.").arg(finished));
+        break;
+    case StudyProcess::Outcome::Stopped:
+        status_->setText(tr("Stopped: %1 of %2 runs are finished and kept; Start continues the study.").arg(finished).arg(record_.total));
+        break;
+    case StudyProcess::Outcome::Failed:
+        status_->setText(record_.complete ? tr("Finished with errors.") : tr("The study failed."));
+        showError(message);
+        break;
+    }
+    keepInDocument();
+    refreshState();
+    refreshResults();
+    emit runningChanged(false);
+}
+
+void StudyPage::keepInDocument() {
+    std::optional<ProjectStudy> study = document_->study();
+    if (!study) study = ProjectStudy{};
+    study->record = record_.toJson();
+    keeping_ = true;
+    document_->setStudy(study);
+    keeping_ = false;
+}
+
+void StudyPage::loadFromDocument() {
+    if (running()) return;
+    const std::optional<ProjectStudy>& study = document_->study();
+    hasRecord_ = false;
+    record_ = StudyRecord{};
+    showError(QString());
+    if (study && !study->record.is_null()) {
+        try {
+            record_ = StudyRecord::fromJson(study->record);
+            hasRecord_ = true;
+            showChoice(record_.choice);
+        } catch (const Error& e) {
+            showError(tr("The project's study cannot be shown: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
+    if (hasRecord_) {
+        const int finished = record_.finishedRuns();
+        status_->setText(record_.complete ? tr("Study of %1 runs.").arg(finished)
+                                          : tr("%1 of %2 runs finished; Start continues the study.").arg(finished).arg(record_.total));
+    } else {
+        status_->setText(tr("No study yet: choose the N list and seeds, then Start."));
+    }
+    refreshState();
+    refreshResults();
+}
+
+void StudyPage::refreshState() {
+    const bool busy = running();
+    startButton_->setEnabled(!busy);
+    stopButton_->setEnabled(busy);
+    for (QWidget* w : std::initializer_list<QWidget*>{submodels_, seeds_, strategies_, scaleEpochs_, ensemble_}) w->setEnabled(!busy);
+    progress_->setRange(0, std::max(record_.total, 1));
+    progress_->setValue(std::min(int(record_.runs.size()), std::max(record_.total, 1)));
+    updateRemaining();
+    refreshOutOfDate();
+}
+
+void StudyPage::updateRemaining() {
+    if (!running()) {
+        remaining_->clear();
+        return;
+    }
+    if (!remainingSeconds_) {
+        remaining_->setText(tr("Time remaining: known once a run has finished"));
+        return;
+    }
+    const double left = *remainingSeconds_ - sinceEstimate_.elapsed() / 1000.0;
+    remaining_->setText(left > 0 ? tr("About %1 left").arg(durationText(left)) : tr("Almost done"));
+}
+
+void StudyPage::refreshOutOfDate() {
+    const std::optional<ProjectStudy>& study = document_->study();
+    const QStringList parts = study && hasRecord_ ? studyOutOfDateParts(*study, *document_) : QStringList();
+    outOfDate_->setText(parts.isEmpty() ? QString()
+                                        : outOfDateText(parts).replace(tr("this run"), tr("this study")) +
+                                              tr(" Start runs a new study."));
+    outOfDate_->setVisible(!parts.isEmpty());
+}
+
+void StudyPage::refreshResults() {
+    refreshChart();
+    refreshTable();
+    recommendation_->setText(hasRecord_ && record_.summary.is_object() ? recommendationText(recommendStudy(record_, machines_->value()))
+                                                                        : QString());
+}
+
+void StudyPage::refreshTable() {
+    const std::vector<QStringList> rows = hasRecord_ ? studyTableRows(record_, machines_->value()) : std::vector<QStringList>{};
+    table_->clear();
+    table_->setRowCount(rows.empty() ? 0 : int(rows.size()) - 1);
+    table_->setColumnCount(rows.empty() ? 0 : int(rows.front().size()));
+    if (rows.empty()) return;
+    table_->setHorizontalHeaderLabels(rows.front());
+    for (std::size_t r = 1; r < rows.size(); ++r)
+        for (int c = 0; c < rows[r].size(); ++c) {
+            auto* item = new QTableWidgetItem(rows[r][c]);
+            item->setTextAlignment(c == 0 || c == 3 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            table_->setItem(int(r) - 1, c, item);
+        }
+    table_->resizeColumnsToContents();
+}
+
+void StudyPage::refreshChart() {
+    QChart* chart = chart_->chart();
+    chart->removeAllSeries();
+    QValueAxis* x = xAxis_;
+    QValueAxis* y = yAxis_;
+    const std::vector<StudyPoint> points = hasRecord_ ? studyPoints(record_) : std::vector<StudyPoint>{};
+    if (points.empty()) {
+        chart->setTitle(tr("Test metric against time — no finished runs yet"));
+        y->setTitleText(QString());
+        x->setRange(0, 1);
+        y->setRange(0, 1);
+        styleChart(chart);
+        return;
+    }
+    const QString metric = QString::fromStdString(record_.summary.value("metric_name", std::string("metric")));
+    chart->setTitle(tr("Test %1 against mean wall time (± one standard deviation)").arg(metric));
+    y->setTitleText(metric);
+    double x0 = points.front().seconds, x1 = x0, y0 = points.front().metric, y1 = y0;
+    const auto attach = [&](QXYSeries* s) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    };
+    const auto hideFromLegend = [&](QAbstractSeries* s) {
+        for (QLegendMarker* m : chart->legend()->markers(s)) m->setVisible(false);
+    };
+    int colour = 0;
+    for (const StudyPoint& p : points) {
+        const QColor c = p.original ? submodelColor(-1) : submodelColor(colour++);
+        auto* bars = new QLineSeries;  // the error bars: one standard deviation each way, both axes
+        bars->setPen(QPen(c, 1.5));
+        bars->append(p.seconds - p.secondsStdDev, p.metric);
+        bars->append(p.seconds + p.secondsStdDev, p.metric);
+        attach(bars);
+        hideFromLegend(bars);
+        auto* vertical = new QLineSeries;
+        vertical->setPen(QPen(c, 1.5));
+        vertical->append(p.seconds, p.metric - p.metricStdDev);
+        vertical->append(p.seconds, p.metric + p.metricStdDev);
+        attach(vertical);
+        hideFromLegend(vertical);
+        auto* point = new QScatterSeries;
+        point->setName(p.original ? tr("%1 (the original)").arg(p.config) : p.config);
+        point->setColor(c);
+        point->setBorderColor(c);
+        point->setMarkerShape(p.original ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
+        point->setMarkerSize(p.original ? 14 : 10);
+        point->append(p.seconds, p.metric);
+        attach(point);
+        x0 = std::min(x0, p.seconds - p.secondsStdDev);
+        x1 = std::max(x1, p.seconds + p.secondsStdDev);
+        y0 = std::min(y0, p.metric - p.metricStdDev);
+        y1 = std::max(y1, p.metric + p.metricStdDev);
+    }
+    // The original's seed noise: what the recommendation counts as within it.
+    const StudyRecommendation r = recommendStudy(record_, machines_->value());
+    if (r.threshold) {
+        auto* line = new QLineSeries;
+        line->setName(tr("original − 1 sd"));
+        QPen pen(submodelColor(-1), 1, Qt::DashLine);
+        line->setPen(pen);
+        const double pad = std::max((x1 - x0) * 0.1, 1e-3);
+        line->append(std::max(0.0, x0 - pad), *r.threshold);
+        line->append(x1 + pad, *r.threshold);
+        attach(line);
+        y0 = std::min(y0, *r.threshold);
+    }
+    const double xPad = std::max((x1 - x0) * 0.08, 1e-3), yPad = std::max((y1 - y0) * 0.08, 1e-4);
+    setNiceRange(x, std::max(0.0, x0 - xPad), x1 + xPad);
+    setNiceRange(y, y0 - yPad, y1 + yPad);
+    styleChart(chart);
+}
+
+}  // namespace skynnet::ui
