@@ -21,11 +21,13 @@
 #include "mpi_project.h"
 #include "mpi_train.h"
 #include "project_data.h"
+#include "run_record.h"
 #include "split/thread_backend.h"
 #include "text_format.h"
 #include "train/metrics.h"
 #include "train/resources.h"
 #include "train_options.h"
+#include "version.h"
 
 namespace skynnet::cli {
 namespace {
@@ -159,12 +161,17 @@ int trainProject(const Args& args, const std::string& path, Clock::time_point st
     const bool quiet = args.flag("--quiet");
     const bool json = parseProgressFormat(args.text("--progress", "text")) == ProgressFormat::Json;
 
+    const std::string startedAt = isoUtcNow();
     ProjectData p = loadProject(path);
     if (const auto problems = p.data.problems(); !problems.empty()) {
         std::string list;
         for (const std::string& s : problems) list += (list.empty() ? "" : "; ") + s;
         throw Error(path + ": data file " + list + " (open the project in the app to point to the data)");
     }
+    // The run's record as the app keeps one: what it is made from, taken before it trains.
+    RunSettings settings = runSettingsOf(p);
+    RunLog log;
+    log.add(std::string("skynnet-cli ") + skynnetVersion + " train --project " + path + " on " + localHostName());
     const int budget = p.training.threadBudget > 0 ? p.training.threadBudget : hardwareThreads();
     const int threads = args.positiveInt("--threads", budget);
     setKernelThreads(threads);
@@ -191,19 +198,27 @@ int trainProject(const Args& args, const std::string& path, Clock::time_point st
     else
         for (const std::string& w : plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 
+    log.add(runStartLine(plan, threads, p.training.trainBaseline));
+    for (const std::string& w : plan.warnings) log.add("note: " + w);
+
     if (json) writePlanEvent(plan, p.training.trainBaseline);
     const std::optional<CheckpointStore> checkpoints =
         openCheckpoints(path + ".checkpoint", args.flag("--resume"), quiet, plan, config, train, val);
+    if (args.flag("--resume")) log.add("resuming from " + path + ".checkpoint: " + checkpoints->progressText());
     const CheckpointHooks hooks = checkpointHooks(*checkpoints);
     ParallelTrainer trainer(plan, config, backend.backend ? backend.backend : std::make_shared<ThreadBackend>(threads));
-    ParallelResult split =
-        trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(plan, quiet), &cancel, &hooks);
+    ParallelResult split = trainer.train(
+        train, val, loggingFinishes(json ? jsonSubmodelEvents() : submodelProgress(plan, quiet), log), &cancel, &hooks);
     const Json backendFigures = backend.report ? backend.report() : Json();
     if (split.status == TrainStatus::Cancelled || interrupt.interrupted())
         return interruptedExit(" while the submodels trained");
     if (split.status == TrainStatus::Failed) throw Error(split.error);
+    log.add("split run: " + std::to_string(plan.submodelCount()) + " submodel(s) in " + fixed(split.wallSeconds, 2) +
+            " s wall, " + fixed(split.cpuSeconds, 2) + " s CPU");
     std::optional<BaselineResult> baseline;
     if (p.training.trainBaseline) {
+        log.add("baseline: training the original model " + plan.original.widthsSummary() + " for " +
+                std::to_string(plan.epochs) + " epoch(s)");
         if (!quiet)
             std::fprintf(stderr, "baseline: training the original model %s (%lld parameters), %d epochs\n",
                          plan.original.widthsSummary().c_str(), static_cast<long long>(plan.originalParams), plan.epochs);
@@ -215,6 +230,9 @@ int trainProject(const Args& args, const std::string& path, Clock::time_point st
         if (baseline->result.status == TrainStatus::Cancelled || interrupt.interrupted())
             return interruptedExit(" while the baseline trained");
         if (baseline->result.status == TrainStatus::Failed) throw Error("baseline: " + baseline->result.error);
+        log.add("baseline: " + statusName(baseline->result.status) + " after " +
+                std::to_string(baseline->result.history.size()) + " epoch(s) in " + fixed(baseline->result.wallSeconds, 2) +
+                " s");
     }
 
     std::string evaluatedOn;
@@ -246,7 +264,15 @@ int trainProject(const Args& args, const std::string& path, Clock::time_point st
     r.baselineTestOutput = std::move(baselineOutput);
     r.testTargets = eval.targetMatrix();
     r.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    log.add("finished: " + message);
+    run.id = newRunId(p.runs);
+    run.startedAt = startedAt;
+    run.settings = std::move(settings);
+    run.log = log.text();
     p.runs.push_back(std::move(run));
+    // The app opens a project on the run it showed when saved: this one now.
+    if (p.extra.is_null()) p.extra = Json::object();
+    if (p.extra.is_object()) p.extra[shownRunKey] = int(p.runs.size()) - 1;
 
     if (interrupt.interrupted()) return interruptedExit();
     Json report = reportOf(path, p, p.runs.back(), threads, r.wallSeconds);

@@ -37,6 +37,9 @@ namespace skynnet {
 
 inline constexpr int projectFormatVersion = 1;
 inline constexpr const char* projectFileSuffix = ".skynnet";
+// The key in a project's "extra" of the run a front end shows: its index in "runs" (runs are only
+// ever added). A tool that adds a run sets it to the new run, so the app shows that one next.
+inline constexpr const char* shownRunKey = "shownRun";
 
 // Where the app trains: in its own process, or by skynnet-cli under mpirun on the machines of an
 // Open MPI hostfile. Optional in the file ("training.runOn"): projects without it run here.

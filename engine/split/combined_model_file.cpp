@@ -1,6 +1,7 @@
 #include "io/json_fields.h"
 #include "split/combined_model_file.h"
 
+#include <algorithm>
 #include <climits>
 #include <span>
 
@@ -197,6 +198,34 @@ CombinedModel buildCombinedModel(const SavedCombinedModel& m) {
 
 Matrix predictRaw(CombinedModel& model, const SavedCombinedModel& m, const Matrix& raw) {
     return model.predict(m.preprocessing.fitted() ? m.preprocessing.apply(raw) : raw);
+}
+
+Matrix predictRaw(CombinedModel& model, const SavedCombinedModel& m, const Matrix& raw, const CancelToken* cancel,
+                  const std::function<void(double fraction)>& progress) {
+    Matrix scaled;
+    if (m.preprocessing.fitted()) scaled = m.preprocessing.apply(raw);
+    const Matrix& x = m.preprocessing.fitted() ? scaled : raw;
+    const double total = double(x.rows()) * double(model.submodelCount());
+    double done = 0;
+    if (progress) progress(0.0);  // the rows are ready: predicting begins
+    std::vector<Matrix> outs;
+    for (int i = 0; i < model.submodelCount(); ++i) {
+        Network& net = model.submodel(i);
+        // Whole chunks per slice, so every chunk holds the rows it holds in one predict over all
+        // of them: the same bits as CombinedModel::predict.
+        const Index slice = 8 * net.predictChunkRows();
+        Matrix out(x.rows(), net.spec().outputs);
+        for (Index start = 0; start < x.rows(); start += slice) {
+            const Index n = std::min(slice, x.rows() - start);
+            Matrix part = net.predict(x.middleRows(start, n), cancel);
+            if (cancel && cancel->cancelled()) return Matrix();
+            out.middleRows(start, n) = part;
+            done += double(n);
+            if (progress) progress(done / total);
+        }
+        outs.push_back(std::move(out));
+    }
+    return combine(outs, model.rule());
 }
 
 void validate(const SavedCombinedModel& m, const std::string& context) {

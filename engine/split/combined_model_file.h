@@ -8,6 +8,7 @@
 // One type serves both kinds of file: a single network (kind "single", spec_json.h) is read as a
 // combined model of one submodel under the identity rule (data shards averaging one output, which
 // returns it bit for bit), so predict, evaluate and export handle one shape of model.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,12 @@ CombinedModel buildCombinedModel(const SavedCombinedModel& m);
 // Raw features -> the model's outputs: the saved preprocessing, then `model` (built from m).
 // Without fitted preprocessing the rows go to the networks as they are.
 Matrix predictRaw(CombinedModel& model, const SavedCombinedModel& m, const Matrix& raw);
+// The same bits, for a front end that shows progress and offers Cancel: each submodel runs over
+// slices of whole predict chunks, `progress` (optional) hears 0 first and the fraction done after
+// each slice, and a cancelled token (checked, its pause honoured, between chunks) makes it return
+// an empty matrix.
+Matrix predictRaw(CombinedModel& model, const SavedCombinedModel& m, const Matrix& raw, const CancelToken* cancel,
+                  const std::function<void(double fraction)>& progress);
 
 // Throws Error("<context>: <field>: <problem>") when the parts disagree: strategy and task, the
 // rule against each network's outputs, weight counts, input widths, name lists.

@@ -25,7 +25,8 @@ std::string number(double v) {
 
 }  // namespace
 
-ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& saved, const DataRequest& request) {
+ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& saved, const DataRequest& request,
+                             const CancelToken* cancel, const std::function<void(double fraction)>& progress) {
     ModelPredictions p;
     const DataKind kind = dataKind(request.path);
     ImageFiles images;
@@ -36,7 +37,9 @@ ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& sav
     } else {
         images.data = loadLike(request, saved.schema, false);
     }
-    p.outputs = predictRaw(model, saved, images.data.features);
+    if (cancel && cancel->cancelled()) return p;  // stopped while the data loaded
+    p.outputs = cancel || progress ? predictRaw(model, saved, images.data.features, cancel, progress)
+                                   : predictRaw(model, saved, images.data.features);
     return p;
 }
 

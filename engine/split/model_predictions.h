@@ -2,6 +2,7 @@
 // A saved model's answers for new data, the way `skynnet-cli predict` writes them and the desktop
 // app's Open Model saves them: one code path, so both front ends read the same data the same way
 // and write the same CSV.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,10 @@ struct ModelPredictions {
 
 // Loads `request` like the model's schema, without targets (a CSV may lack its target column;
 // an image file or a folder of images, its subfolders included, is read unlabelled), and runs the
-// model on it. Throws Error naming the data file.
-ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& saved, const DataRequest& request);
+// model on it. Throws Error naming the data file. With a token and a progress callback (both
+// optional) as predictRaw takes them: empty outputs once the token is cancelled.
+ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& saved, const DataRequest& request,
+                             const CancelToken* cancel = nullptr, const std::function<void(double fraction)>& progress = {});
 
 // The predictions CSV: a header, then one row per sample. Classes: "predicted" (the class name)
 // and "probability_<class>" for every class (both classes of a binary model); regression: one

@@ -1,15 +1,27 @@
 // Files and first start: the window title names the project, a project finds its data beside it
-// by name and fingerprint, File > Open Model measures a .skym and saves its predictions as the
-// command-line tool does, a model opened as a project is offered as a model, the start page opens
-// with nothing loaded, the sidebar marks only what exists, and the help: the manual, the shortcut
-// list read from the real actions, and tooltips in plain language.
+// by name and fingerprint, the Locate and Export file dialogs open where the last one was left,
+// File > Open Model measures a .skym and saves its predictions as the command-line tool does, on a
+// worker with progress and Cancel, a model opened as a project is offered as a model, the start
+// page opens with nothing loaded, the sidebar marks only what exists, and the help: the manual,
+// the shortcut list read from the real actions, and tooltips in plain language.
 #include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTimer>
+#include <algorithm>
+#include <cstring>
+#include <functional>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -27,6 +39,7 @@
 #include "train/metrics.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
+#include "ui/core/model_job.h"
 #include "ui/core/project_document.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/data_page.h"
@@ -62,6 +75,79 @@ bool copyFile(const QString& from, const QString& to) {
 }
 
 const QString wineCsv = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/datasets/wine.csv");
+
+bool sameBits(const Matrix& a, const Matrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
+}
+
+// Answers the modal dialogs the code under test opens (a QMessageBox, a QFileDialog), one handler
+// per dialog in the order they appear: each gets the dialog and closes it. Polls, because the
+// static QFileDialog functions and QMessageBox::exec run their own event loops.
+class ModalAnswers : public QObject {
+public:
+    using Handler = std::function<void(QWidget* dialog)>;
+    explicit ModalAnswers(QList<Handler> handlers) : handlers_(std::move(handlers)) {
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (!modal || modal == answered_ || handlers_.isEmpty()) return;
+            answered_ = modal;
+            handlers_.takeFirst()(modal);
+        });
+        timer_.start(20);
+    }
+    bool allAnswered() const { return handlers_.isEmpty(); }
+
+private:
+    QList<Handler> handlers_;
+    QPointer<QWidget> answered_;
+    QTimer timer_;
+};
+
+// The Locate prompt's box: press its "Locate…" button.
+void pressLocate(QWidget* dialog) {
+    auto* box = qobject_cast<QMessageBox*>(dialog);
+    QVERIFY(box);
+    for (QAbstractButton* b : box->buttons())
+        if (b->text() == QStringLiteral("Locate…")) return b->click();
+    QFAIL("no Locate… button");
+}
+
+// A file dialog: note the folder it opened in, then choose `file` (empty: cancel).
+ModalAnswers::Handler chooseFile(QString* openedIn, const QString& file) {
+    return [openedIn, file](QWidget* dialog) {
+        auto* d = qobject_cast<QFileDialog*>(dialog);
+        QVERIFY(d);
+        *openedIn = d->directory().absolutePath();
+        if (file.isEmpty()) return d->reject();
+        d->selectFile(file);
+        static_cast<QDialog*>(d)->accept();  // public in QDialog; QFileDialog::accept runs
+    };
+}
+
+// Pictures for a reviewer: with SKYNNET_TEST_SHOTS=DIR, widgets are saved there as PNGs.
+void shoot(QWidget* w, const QString& name) {
+    const QString out = qEnvironmentVariable("SKYNNET_TEST_SHOTS");
+    if (out.isEmpty()) return;
+    QDir().mkpath(out);
+    QTest::qWait(50);  // let layouts settle
+    w->grab().save(out + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+// Wine's rows `times` over as one CSV: enough rows for several slices of a model's prediction.
+QString repeatedWine(const QString& path, int times) {
+    QFile in(wineCsv);
+    if (!in.open(QIODevice::ReadOnly)) return {};
+    const QByteArray all = in.readAll();
+    const qsizetype headerEnd = all.indexOf('\n') + 1;
+    QByteArray body = all.mid(headerEnd);
+    if (!body.endsWith('\n')) body += '\n';
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+    out.write(all.left(headerEnd));
+    for (int i = 0; i < times; ++i) out.write(body);
+    return path;
+}
 const QString exampleProject = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
 
 }  // namespace
@@ -96,6 +182,7 @@ class TestFiles : public QObject {
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs);  // Qt's own dialogs, which a test can answer
         QVERIFY(dir_.isValid());
         // The example project's trained combined model, as File > Export writes it.
         const ProjectData example = loadProject(exampleProject.toStdString());
@@ -307,6 +394,177 @@ private slots:
         QCOMPARE(a.errors.size(), 1);
         QVERIFY2(a.errors[0].contains(junk + QStringLiteral(" is not a Skynnet project file")), qPrintable(a.errors[0]));
         w->close();
+    }
+
+    // Measuring and predicting run on a worker: the dialog answers while the job holds (paused at
+    // its first chunk of rows), shows what it does, and Cancel ends it with nothing written; then
+    // the same jobs run to the end and give the engine's numbers and the command-line tool's CSV.
+    void openModelWorksOffTheGuiThreadWithCancel() {
+        const QString big = repeatedWine(dir_.filePath(QStringLiteral("models/wine-x60.csv")), 60);
+        QVERIFY(!big.isEmpty());
+        OpenModelDialog dialog(nullptr);
+        dialog.show();
+        QVERIFY2(dialog.loadModel(model_), qPrintable(dialog.statusText()));
+        dialog.setDataPath(big);
+        QSignalSpy finished(&dialog, &OpenModelDialog::jobFinished);
+
+        dialog.job()->pause();
+        QVERIFY(dialog.startEvaluate());
+        QVERIFY(dialog.busy());
+        QVERIFY(!dialog.evaluateButton()->isEnabled());
+        QVERIFY(!dialog.predictButton()->isEnabled());
+        QVERIFY(dialog.cancelButton()->isVisible());
+        QVERIFY(dialog.cancelButton()->isEnabled());
+        QVERIFY(dialog.progressBar()->isVisible());
+        // The event loop runs while the worker reads the data and then holds at its first chunk.
+        QTRY_COMPARE_WITH_TIMEOUT(dialog.job()->stage(), ModelJob::Predicting, hangGuardMs(30000));
+        QTRY_COMPARE(dialog.findChild<QLabel*>(QStringLiteral("openModelStage"))->text(), QStringLiteral("Predicting…"));
+        QVERIFY(dialog.busy());
+        QVERIFY(!dialog.startEvaluate());  // one job at a time
+        shoot(&dialog, QStringLiteral("open-model-measuring"));
+        dialog.cancelButton()->click();
+        QVERIFY(finished.wait(hangGuardMs(30000)));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+        QCOMPARE(dialog.statusText(), QStringLiteral("Cancelled: the model was not measured."));
+        QVERIFY(dialog.metricText().isEmpty());
+        QVERIFY(!dialog.busy());
+        QVERIFY(!dialog.progressBar()->isVisible());
+        QVERIFY(dialog.evaluateButton()->isEnabled());
+        shoot(&dialog, QStringLiteral("open-model-cancelled"));
+
+        // A cancelled save leaves no file.
+        const QString out = dir_.filePath(QStringLiteral("models/big-predictions.csv"));
+        QVERIFY(dialog.startPredictions(out));
+        QTRY_COMPARE_WITH_TIMEOUT(dialog.job()->stage(), ModelJob::Predicting, hangGuardMs(30000));
+        dialog.cancelJob();
+        QVERIFY(finished.wait(hangGuardMs(30000)));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+        QCOMPARE(dialog.statusText(), QStringLiteral("Cancelled: no predictions were written."));
+        QVERIFY(!QFileInfo::exists(out));
+
+        // Resumed, the same jobs end: the engine's metric over all rows, the tool's CSV byte for byte.
+        dialog.job()->resume();
+        QVERIFY2(dialog.evaluate(), qPrintable(dialog.statusText()));
+        const SavedCombinedModel saved = loadAnyModel(model_.toStdString());
+        CombinedModel built = buildCombinedModel(saved);
+        DataRequest request;
+        request.path = big.toStdString();
+        const Dataset data = loadLike(request, saved.schema, true);
+        QCOMPARE(data.size(), 178 * 60);
+        const Matrix whole = predictRaw(built, saved, data.features);
+        const double accuracy = headlineMetric(saved.task(), whole, data.targetMatrix());
+        QCOMPARE(dialog.metricText(), QStringLiteral("accuracy %1 on 10680 samples").arg(accuracy, 0, 'f', 4));
+        QVERIFY2(dialog.savePredictions(out), qPrintable(dialog.statusText()));
+        QCOMPARE(dialog.statusText(), QString(QStringLiteral("Wrote 10680 predictions to ") + out));
+        shoot(&dialog, QStringLiteral("open-model-done"));
+        const QString fromCli = dir_.filePath(QStringLiteral("models/big-cli-predictions.csv"));
+        const CliRun cli = runCli({"predict", "--model", model_, "--data", big, "--output", fromCli});
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+        QCOMPARE(readAll(out), readAll(fromCli));
+
+        // The sliced prediction the job runs is predictRaw's, bit for bit, and says how far it got.
+        std::vector<double> fractions;
+        const Matrix sliced = predictRaw(built, saved, data.features, nullptr, [&](double f) { fractions.push_back(f); });
+        QVERIFY(sameBits(sliced, whole));
+        QCOMPARE(fractions.size(), std::size_t(1 + 2 * 3));  // the start, then two slices of 8192 rows for each of 3 submodels
+        QCOMPARE(fractions.front(), 0.0);
+        QCOMPARE(fractions.back(), 1.0);
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+        CancelToken stop;
+        stop.cancel();
+        QCOMPARE(predictRaw(built, saved, data.features, &stop, {}).size(), Index(0));
+    }
+
+    // The Locate dialog opens where the user last found moved data, the Export dialog's Browse…
+    // where the last export went; before either, beside the old file or the suggestion.
+    void locateAndExportDialogsRememberTheirFolder() {
+        const QString data = dir_.filePath(QStringLiteral("locate/data/wine.csv"));
+        QVERIFY(copyFile(wineCsv, data));
+        const QString project = dir_.filePath(QStringLiteral("locate/project/wine.skynnet"));
+        QVERIFY(QDir().mkpath(QFileInfo(project).absolutePath()));
+        const QString settingsFile = dir_.filePath(QStringLiteral("locate-settings.ini"));
+        const auto window = [&] {
+            auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(settingsFile));
+            ProjectController::Prompts& p = w->projectController()->prompts();  // locateData stays the real one
+            p.unsavedChanges = [](const QString&) { return QMessageBox::Discard; };
+            p.showError = [](const QString& title, const QString& message) { QFAIL(qPrintable(title + ": " + message)); };
+            w->projectController()->autosave()->setDirectory(dir_.filePath(QStringLiteral("recovery")));
+            w->show();
+            return w;
+        };
+        {
+            auto w = window();
+            w->dataPage()->loadFile(data);
+            QVERIFY(w->dataPage()->waitForLoad(hangGuardMs(30000)));
+            QVERIFY(w->projectController()->saveTo(project));
+            w->close();
+        }
+        // The data moves to another folder under another name.
+        const QString moved = dir_.filePath(QStringLiteral("locate/elsewhere/wine-copy.csv"));
+        QVERIFY(copyFile(data, moved));
+        QVERIFY(QFile::remove(data));
+        {
+            auto w = window();
+            QString openedIn;
+            ModalAnswers answers({pressLocate, chooseFile(&openedIn, moved)});
+            QVERIFY(openAndWait(w.get(), project));
+            QVERIFY(answers.allAnswered());
+            QCOMPARE(openedIn, QFileInfo(data).absolutePath());  // nothing remembered yet: where it was
+            QCOMPARE(QString::fromStdString(w->document()->dataSettings().train.path), moved);
+            QCOMPARE(w->settings()->lastLocateFolder(), QFileInfo(moved).absolutePath());
+            w->close();
+        }
+        {
+            // The project still names the old place: asked again, the dialog opens where the user
+            // found it last time, in a later session too.
+            auto w = window();
+            QString openedIn;
+            ModalAnswers answers({pressLocate, chooseFile(&openedIn, QString())});
+            QVERIFY(openAndWait(w.get(), project));
+            QVERIFY(answers.allAnswered());
+            QCOMPARE(openedIn, QFileInfo(moved).absolutePath());
+            QVERIFY(!w->document()->hasData());  // cancelled: opened without its data
+            QCOMPARE(w->settings()->lastLocateFolder(), QFileInfo(moved).absolutePath());
+            w->close();
+        }
+
+        // Export: Browse… opens at the suggestion first, then where the chosen file went.
+        AppSettings settings(settingsFile);
+        const SavedCombinedModel m = loadAnyModel(model_.toStdString());
+        const QString chosen = dir_.filePath(QStringLiteral("exports/picked/wine-model.skym"));
+        QVERIFY(QDir().mkpath(QFileInfo(chosen).absolutePath()));
+        {
+            ExportDialog dialog(m, dir_.filePath(QStringLiteral("out/wine-model")), &settings);
+            QCOMPARE(dialog.browseStart(), dir_.filePath(QStringLiteral("out/wine-model.skym")));
+            QVERIFY(QDir().mkpath(dir_.filePath(QStringLiteral("out"))));
+            QString openedIn;
+            ModalAnswers answers({chooseFile(&openedIn, chosen)});
+            dialog.browseButton()->click();
+            QVERIFY(answers.allAnswered());
+            QCOMPARE(openedIn, dir_.filePath(QStringLiteral("out")));
+            QCOMPARE(dialog.path(), chosen);
+            QCOMPARE(settings.lastExportFolder(), QFileInfo(chosen).absolutePath());
+        }
+        {
+            ExportDialog dialog(m, dir_.filePath(QStringLiteral("out/other")), &settings);
+            QCOMPARE(dialog.path(), dir_.filePath(QStringLiteral("out/other.skym")));  // the suggestion stays
+            QCOMPARE(dialog.browseStart(), QFileInfo(chosen).absolutePath() + QStringLiteral("/other.skym"));
+            QString openedIn;
+            ModalAnswers answers({chooseFile(&openedIn, QString())});
+            dialog.browseButton()->click();
+            QVERIFY(answers.allAnswered());
+            QCOMPARE(openedIn, QFileInfo(chosen).absolutePath());
+            QCOMPARE(dialog.path(), dir_.filePath(QStringLiteral("out/other.skym")));  // cancelled: unchanged
+            // An export typed by hand is remembered as well; a failed one is not.
+            const QString typed = dir_.filePath(QStringLiteral("exports/typed/other.skym"));
+            QVERIFY(QDir().mkpath(QFileInfo(typed).absolutePath()));
+            dialog.setPath(dir_.filePath(QStringLiteral("exports/no/such/folder/other.skym")));
+            QVERIFY(!dialog.exportNow());
+            QCOMPARE(settings.lastExportFolder(), QFileInfo(chosen).absolutePath());
+            dialog.setPath(typed);
+            QVERIFY2(dialog.exportNow(), qPrintable(dialog.statusText()));
+            QCOMPARE(settings.lastExportFolder(), QFileInfo(typed).absolutePath());
+        }
     }
 
     // The native export is a .skym, whatever suffix the suggestion had.

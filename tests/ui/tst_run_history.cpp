@@ -2,10 +2,13 @@
 // made from, its log and its trained weights, through save and reopen; dropping a run's weights
 // shrinks the file and keeps its curves; Stop keeps the earlier runs and the last completed
 // result; runs that no longer match the project's data, network or split are marked; two runs
-// compare side by side; the log is saved as a text file and comes back with a reopened project.
+// compare side by side; the log is saved as a text file and comes back with a reopened project;
+// the run shown is saved and shown again; runs of `skynnet-cli train --project` and runs the app
+// has the tool train (as for a hostfile) are kept with their settings and log like the app's own.
 #include <QChart>
 #include <QChartView>
 #include <QDateTime>
+#include <QTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -24,12 +27,14 @@
 #include <cstring>
 #include <functional>
 
+#include "cli_support.h"
 #include "io/container.h"
 #include "project/data_reference.h"
 #include "split/combined_model.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
 #include "ui/core/formatting.h"
+#include "ui/core/host_run.h"
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
 #include "ui/core/run_history.h"
@@ -75,6 +80,15 @@ QString withoutTimes(const QString& log) {
     for (QString& line : lines)
         if (line.size() >= 10 && line[2] == QLatin1Char(':') && line[5] == QLatin1Char(':')) line = line.mid(10);
     return lines.join(QLatin1Char('\n'));
+}
+
+// Every line of a run's log is stamped "HH:mm:ss  ".
+bool allLinesStamped(const std::string& log) {
+    const QStringList lines = QString::fromStdString(log).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString& line : lines)
+        if (!QTime::fromString(line.left(8), QStringLiteral("HH:mm:ss")).isValid() || line.mid(8, 2) != QStringLiteral("  "))
+            return false;
+    return !lines.isEmpty();
 }
 
 // The shown run's headline numbers are what the Results page and a comparison read.
@@ -558,6 +572,151 @@ private slots:
         QCOMPARE(w->document()->runs().size(), std::size_t(3));
         const ProjectRun& added = w->document()->runs()[2];
         QVERIFY(!added.id.empty() && added.settings && !added.log.empty());
+        QVERIFY(w->close());
+    }
+
+    // The run picked in the list is saved with the project and shown again when it is reopened;
+    // a project without that field, or with a value that is no run's, shows its last run.
+    void shownRunIsSavedAndShownAgain() {
+        const QString path = dir_.filePath(QStringLiteral("shown-first.skynnet"));
+        {
+            auto w = makeWindow();
+            QVERIFY(openAndWait(w.get(), project_));
+            RunHistoryPanel* panel = w->resultsPage()->runHistory();
+            panel->selectRuns({0});
+            QVERIFY(panel->openSelected());
+            QCOMPARE(w->document()->shownRun(), 0);
+            QVERIFY(w->projectController()->saveTo(path));
+            QVERIFY(w->close());
+        }
+        ProjectData p = loadProject(path.toStdString());
+        QCOMPARE(JsonField(p.extra).at(shownRunKey).asInt(), 0);
+        QCOMPARE(shownRunOf(p), 0);
+        {
+            auto w = makeWindow();
+            QVERIFY(openAndWait(w.get(), path));
+            QCOMPARE(w->document()->shownRun(), 0);
+            QVERIFY(!w->document()->isModified());
+            QCOMPARE(w->resultsPage()->shownRunIndex(), 0);
+            QCOMPARE(w->session()->plan()->submodelCount(), 3);
+            QCOMPARE(w->resultsPage()->combinedMetricText(), formatMetric(runsBefore_[0].results->combinedMetric));
+            const QString log = w->trainPage()->logView()->toPlainText();
+            for (const QString& line : QString::fromStdString(runsBefore_[0].log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                QVERIFY2(log.contains(line), qPrintable(line));
+            QVERIFY(!log.contains(QStringLiteral("N=2")));
+            QVERIFY(w->close());
+        }
+        // Older projects (no field) and values that are no run's index: the last run.
+        for (const Json& value : {Json(), Json(7), Json(-1), Json("0")}) {
+            ProjectData q = p;
+            if (value.is_null()) q.extra.erase(shownRunKey);
+            else q.extra[shownRunKey] = value;
+            QCOMPARE(shownRunOf(q), 1);
+        }
+        p.extra.erase(shownRunKey);
+        const QString older = dir_.filePath(QStringLiteral("shown-unrecorded.skynnet"));
+        saveProject(older.toStdString(), p);
+        auto w = makeWindow();
+        QVERIFY(openAndWait(w.get(), older));
+        QCOMPARE(w->document()->shownRun(), 1);
+        QCOMPARE(w->session()->plan()->submodelCount(), 2);
+        QVERIFY(w->close());
+    }
+
+    // `skynnet-cli train --project` keeps its run as the app keeps one: an id, the start time, the
+    // settings it was made from (the data fingerprinted) and its log, whose lines are the app's;
+    // the app opens the project on that run, up to date, with its log.
+    void cliRunIsRecordedWithSettingsAndLog() {
+        const QString path = dir_.filePath(QStringLiteral("cli-trained.skynnet"));
+        QVERIFY(QFile::copy(project_, path));
+        const QDateTime before = QDateTime::currentDateTimeUtc().addSecs(-1);
+        const CliRun cli = runCli({"train", "--project", path, "--quiet"});
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+        const QDateTime after = QDateTime::currentDateTimeUtc().addSecs(1);
+
+        const ProjectData p = loadProject(path.toStdString());
+        QCOMPARE(p.runs.size(), std::size_t(3));
+        const ProjectRun& r = p.runs[2];
+        QCOMPARE(r.id, std::string("run-3"));  // after the app's run-1 and run-2
+        const QDateTime at = QDateTime::fromString(QString::fromStdString(r.startedAt), Qt::ISODate);
+        QVERIFY2(at.isValid() && at.timeSpec() == Qt::UTC && at >= before && at <= after, r.startedAt.c_str());
+        QVERIFY(r.settings);
+        QCOMPARE(r.settings->network, p.network);
+        QCOMPARE(r.settings->split, p.split);
+        QCOMPARE(r.settings->training, p.training);
+        QCOMPARE(r.settings->data.train.path, QFileInfo(csv_).absoluteFilePath().toStdString());
+        QVERIFY(r.settings->data.train.fingerprint && *r.settings->data.train.fingerprint == fileFingerprint(csv_.toStdString()));
+        QVERIFY(allLinesStamped(r.log));
+        const QString log = withoutTimes(QString::fromStdString(r.log));
+        // The same first line as the app's run of the same settings (runs[1]: data shards, N=2).
+        const QString appStart = withoutTimes(QString::fromStdString(runsBefore_[1].log)).section(QLatin1Char('\n'), 0, 0);
+        QVERIFY2(appStart.startsWith(QStringLiteral("training 2 submodel(s): data-shards, N=2")), qPrintable(appStart));
+        QVERIFY2(log.contains(QLatin1Char('\n') + appStart + QLatin1Char('\n')), qPrintable(log));
+        VERIFY_CONTAINS(log.toStdString(), "skynnet-cli " );
+        VERIFY_CONTAINS(log.toStdString(), " train --project " + path.toStdString());
+        VERIFY_CONTAINS(log.toStdString(), "\nsubmodel 1: completed after 4 epoch(s) in ");
+        VERIFY_CONTAINS(log.toStdString(), "\nsubmodel 2: completed after 4 epoch(s) in ");
+        VERIFY_CONTAINS(log.toStdString(), "\nsplit run: 2 submodel(s) in ");
+        VERIFY_CONTAINS(log.toStdString(), "\nbaseline: training the original model ");
+        VERIFY_CONTAINS(log.toStdString(), "\nbaseline: completed after 4 epoch(s) in ");
+        VERIFY_CONTAINS(log.toStdString(), "\nfinished: " + r.message + "\n");
+        QCOMPARE(JsonField(p.extra).at(shownRunKey).asInt(), 2);
+
+        auto w = makeWindow();
+        QVERIFY(openAndWait(w.get(), path));
+        ProjectDocument* doc = w->document();
+        QCOMPARE(doc->runs().size(), std::size_t(3));
+        QCOMPARE(doc->shownRun(), 2);
+        QCOMPARE(w->resultsPage()->shownRunIndex(), 2);
+        const QAbstractItemModel* list = w->resultsPage()->runHistory()->model();
+        QCOMPARE(cell(list, 0, RunListModel::Started), runStartText(r));
+        QCOMPARE(cell(list, 0, RunListModel::Matches), QStringLiteral("up to date"));
+        QVERIFY(w->resultsPage()->outOfDateText().isEmpty());
+        const QString view = w->trainPage()->logView()->toPlainText();
+        for (const QString& line : QString::fromStdString(r.log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            QVERIFY2(view.contains(line), qPrintable(line));
+        QCOMPARE(w->resultsPage()->combinedMetricText(), formatMetric(r.results->combinedMetric));
+        QVERIFY(w->close());
+    }
+
+    // A run the app has skynnet-cli train in another process, as it does on the machines of a
+    // hostfile (here the tool's thread backend, which needs no MPI): kept with the app's record,
+    // and its log is back when the project is reopened.
+    void toolRunFromTheAppKeepsItsLog() {
+        const QString path = dir_.filePath(QStringLiteral("tool-run.skynnet"));
+        QTemporaryDir runDir;
+        QVERIFY(runDir.isValid());
+        {
+            auto w = makeWindow();
+            QVERIFY(openAndWait(w.get(), project_));
+            const QString copy = runDir.filePath(QStringLiteral("run.skynnet"));
+            writeProjectCopy(copy, *w->document(), *w->session());
+            qputenv("SKYNNET_CLI", QByteArrayLiteral(SKYNNET_CLI_PATH));
+            const RunCommand command = hostRunCommand(copy, RunPlace{}, 2, false);
+            qunsetenv("SKYNNET_CLI");
+            QSignalSpy finished(w->session(), &TrainingSession::finished);
+            w->session()->startCommand(command.program, command.arguments, copy);
+            QVERIFY(w->session()->runsInAnotherProcess());
+            QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, hangGuardMs(120000));
+            QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Completed);
+            QCOMPARE(w->document()->runs().size(), std::size_t(3));
+            const ProjectRun& r = w->document()->runs()[2];
+            QVERIFY(r.settings && r.settings->network == w->document()->network());
+            VERIFY_CONTAINS(r.log, "running: " + command.program.toStdString() + " train --project " + copy.toStdString());
+            VERIFY_CONTAINS(r.log, "submodel 1: completed after 4 epoch(s)");
+            VERIFY_CONTAINS(r.log, "finished: combined accuracy ");
+            QVERIFY(allLinesStamped(r.log));
+            QVERIFY(w->projectController()->saveTo(path));
+            QVERIFY(w->close());
+        }
+        const ProjectData saved = loadProject(path.toStdString());
+        QCOMPARE(saved.runs.size(), std::size_t(3));
+        auto w = makeWindow();
+        QVERIFY(openAndWait(w.get(), path));
+        QCOMPARE(w->document()->shownRun(), 2);
+        const QString view = w->trainPage()->logView()->toPlainText();
+        for (const QString& line : QString::fromStdString(saved.runs[2].log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            QVERIFY2(view.contains(line), qPrintable(line));
         QVERIFY(w->close());
     }
 };

@@ -10,6 +10,8 @@ namespace {
 const QString threadBudgetKey = QStringLiteral("training/threadBudget");
 const QString lastDataFolderKey = QStringLiteral("files/lastDataFolder");
 const QString recentFilesKey = QStringLiteral("files/recent");
+const QString lastLocateFolderKey = QStringLiteral("files/lastLocateFolder");
+const QString lastExportFolderKey = QStringLiteral("files/lastExportFolder");
 const QString geometryKey = QStringLiteral("window/geometry");
 const QString stateKey = QStringLiteral("window/state");
 const QString logScaleKey = QStringLiteral("charts/logScale");
@@ -38,6 +40,12 @@ void AppSettings::setThreadBudget(int threads) { s_->setValue(threadBudgetKey, s
 
 QString AppSettings::lastDataFolder() const { return s_->value(lastDataFolderKey, QDir::homePath()).toString(); }
 void AppSettings::setLastDataFolder(const QString& folder) { s_->setValue(lastDataFolderKey, folder); }
+
+QString AppSettings::lastLocateFolder() const { return s_->value(lastLocateFolderKey).toString(); }
+void AppSettings::setLastLocateFolder(const QString& folder) { s_->setValue(lastLocateFolderKey, folder); }
+
+QString AppSettings::lastExportFolder() const { return s_->value(lastExportFolderKey).toString(); }
+void AppSettings::setLastExportFolder(const QString& folder) { s_->setValue(lastExportFolderKey, folder); }
 
 // Recent files and recent projects are the same kind of list: most recent first, no blanks or
 // repeats, at most maxRecentFiles.

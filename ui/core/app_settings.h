@@ -46,6 +46,13 @@ public:
     QString lastProjectFolder() const;  // default: the home folder
     void setLastProjectFolder(const QString& folder);
 
+    // Where File > Locate Data last found a moved data file, and where the last model export went;
+    // empty until then (the dialogs then start beside the old file or the project).
+    QString lastLocateFolder() const;
+    void setLastLocateFolder(const QString& folder);
+    QString lastExportFolder() const;
+    void setLastExportFolder(const QString& folder);
+
     int autosaveMinutes() const;  // between recovery saves of a modified project; 0: off; default 3
     void setAutosaveMinutes(int minutes);
     // The recovery file of a session that has not ended cleanly yet; empty when none. Set by each

@@ -16,6 +16,14 @@ ProjectDataSource withFingerprints(const ProjectDataSource& settings, Fingerprin
     return d;
 }
 
+int shownRunOf(const ProjectData& project) {
+    const int last = int(project.runs.size()) - 1;
+    const auto saved = project.extra.is_object() ? JsonField(project.extra).find(shownRunKey) : std::nullopt;
+    if (!saved || !saved->isInteger()) return last;
+    const std::int64_t index = saved->asInt64();
+    return index >= 0 && index <= last ? int(index) : last;
+}
+
 ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
     ProjectSnapshot s;
     s.data = document.dataSettings();
@@ -26,9 +34,14 @@ ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingS
     p.training = document.trainSettings();
     p.runs = document.runs();
     // A run the document does not keep (a session without a RunRecorder) is saved as before.
+    int shown = document.shownRun();
     if (!document.showsSessionRun(session.plan()))
-        if (auto run = session.lastRun()) p.runs.push_back(std::move(*run));
-    p.extra = extra;
+        if (auto run = session.lastRun()) {
+            p.runs.push_back(std::move(*run));
+            shown = int(p.runs.size()) - 1;
+        }
+    p.extra = extra.is_null() ? Json::object() : extra;
+    if (shown >= 0 && p.extra.is_object()) p.extra[shownRunKey] = shown;
     p.study = document.study();
     return s;
 }
@@ -86,7 +99,7 @@ void checkWeightsFit(const ProjectRun& run) {
 // Both parts of opening that do not touch the document: the last run checked (throws Error when
 // its weights do not fit its plan) and the data prepared.
 void completeOpened(OpenedProject& o) {
-    if (!o.project.runs.empty()) checkWeightsFit(o.project.runs.back());
+    if (const int shown = shownRunOf(o.project); shown >= 0) checkWeightsFit(o.project.runs[std::size_t(shown)]);
     if (!o.data.train) return;
     try {
         o.prepared = std::make_shared<const PreparedData>(
@@ -120,16 +133,15 @@ void applyProjectDocument(ProjectDocument& document, const TrainingSession& sess
     document.setFilePath(QString());  // restoring is not an edit of the previous file
     document.restore(project.data, opened.data.train, opened.data.test, project.network, project.split, project.training);
     if (opened.prepared) document.adoptPrepared(std::move(opened.prepared), document.dataRevision());
-    document.setRuns(project.runs);  // the last one is shown by applyProjectRun
+    document.setRuns(project.runs);  // the shown one is shown by applyProjectRun
     document.setStudy(project.study, false);
 }
 
 void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath) {
     if (session.running()) throw Error("cannot open a project while training runs");
-    if (!opened.project.runs.empty()) {
-        const int last = int(document.runs().size()) - 1;
-        session.adoptRun(std::move(opened.project.runs.back()));
-        document.setShownRun(last, session.plan());
+    if (const int shown = shownRunOf(opened.project); shown >= 0 && std::size_t(shown) < document.runs().size()) {
+        session.adoptRun(std::move(opened.project.runs[std::size_t(shown)]));
+        document.setShownRun(shown, session.plan());
     } else {
         session.clearRun();
     }

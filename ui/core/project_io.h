@@ -21,6 +21,10 @@ ProjectDataSource withFingerprints(const ProjectDataSource& settings, Fingerprin
 
 // What a save writes, copied on the GUI thread (cheap: weights and curves are values): the data
 // settings, whose files are fingerprinted when written, and the rest of the project.
+// The run a project shows when it is opened: the index saved in its "extra" (shownRunKey), else
+// (older projects, or a value that is not a run's index) the last; -1 for a project without runs.
+int shownRunOf(const ProjectData& project);
+
 struct ProjectSnapshot {
     ProjectDataSource data;
     std::shared_ptr<FingerprintCache> fingerprints;  // the document's
@@ -29,7 +33,7 @@ struct ProjectSnapshot {
 // Network, split, training, the document's kept runs (and the session's run if it is not one of
 // them) with their weights (copies of
 // values the document and the session hold in the project file's own types), and `extra`
-// (front-end state). GUI thread.
+// (front-end state) with the index of the run the session shows under shownRunKey. GUI thread.
 ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra = {});
 // The runs' records of their data files get the fingerprints they lack (a run records its
 // settings when it starts, before anything was hashed), from the cache; any thread.
@@ -45,8 +49,8 @@ void saveProjectFile(const QString& path, const ProjectDocument& document, const
                      const Json& extra = {});
 
 // The slow part of opening a project, done on any thread: its data loaded (an error goes to
-// `dataProblem`, and the project opens without it) and prepared for training, and the last run's
-// weights checked against its plan.
+// `dataProblem`, and the project opens without it) and prepared for training, and the weights of
+// the run to show checked against its plan.
 struct OpenedProject {
     ProjectData project;
     LoadedData data;  // null train: opened without data
@@ -54,15 +58,15 @@ struct OpenedProject {
     QString dataProblem;  // the loader's message when the data could not be loaded
 };
 // loadData: load the data the project names (its paths already relocated by the caller).
-// Throws Error when the last run's weights do not fit its plan.
+// Throws Error when the shown run's weights do not fit its plan.
 OpenedProject openProjectData(ProjectData project, bool loadItsData);
 
 // Puts an opened project into the document and the session: data, settings, network, earlier
-// runs, and the last run shown as the session's. The document becomes clean with `filePath` as
+// runs, and the run it showed when saved (shownRunOf) as the session's. The document becomes clean with `filePath` as
 // its file. GUI thread, and short: everything slow was done by openProjectData.
 void applyProject(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath);
 // applyProject in two steps, so a front end can let the event loop run between them (each makes
-// every page refresh): the document's data, settings, network and earlier runs; then the last
+// every page refresh): the document's data, settings, network and earlier runs; then the shown
 // run, the file path and the clean state. Throws Error when training runs.
 void applyProjectDocument(ProjectDocument& document, const TrainingSession& session, OpenedProject& opened);
 void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath);
@@ -71,7 +75,7 @@ void applyProjectRun(ProjectDocument& document, TrainingSession& session, Opened
 // index out of range. Showing another run is no change to save.
 bool showKeptRun(ProjectDocument& document, TrainingSession& session, int index);
 // openProjectData's work with `data` already loaded, then applyProject, on the calling thread.
-// Throws Error (before changing anything) when the last run's weights do not fit its plan.
+// Throws Error (before changing anything) when the shown run's weights do not fit its plan.
 void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project, const LoadedData* data,
                   const QString& filePath);
 

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -15,6 +16,7 @@
 
 #include "export/cpp_export.h"
 #include "export/onnx_export.h"
+#include "ui/core/app_settings.h"
 #include "ui/widgets/format.h"
 
 namespace skynnet::ui {
@@ -41,8 +43,8 @@ std::int64_t totalParams(const SavedCombinedModel& m) {
 
 }  // namespace
 
-ExportDialog::ExportDialog(SavedCombinedModel model, const QString& suggestedPath, QWidget* parent)
-    : QDialog(parent), model_(std::move(model)) {
+ExportDialog::ExportDialog(SavedCombinedModel model, const QString& suggestedPath, AppSettings* settings, QWidget* parent)
+    : QDialog(parent), model_(std::move(model)), settings_(settings) {
     setWindowTitle(tr("Export the combined model"));
     format_ = new QComboBox;
     format_->addItem(tr("Skynnet model file (.skym)"), int(NativeModel));
@@ -59,11 +61,11 @@ ExportDialog::ExportDialog(SavedCombinedModel model, const QString& suggestedPat
         format_->setItemData(Onnx, tr("This build was made without the ONNX library"), Qt::ToolTipRole);
     }
     path_ = new QLineEdit(withoutSuffix(suggestedPath) + QLatin1String(suffixes[NativeModel]));
-    auto* browse = new QPushButton(tr("Browse…"));
-    connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
+    browse_ = new QPushButton(tr("Browse…"));
+    connect(browse_, &QPushButton::clicked, this, &ExportDialog::browse);
     auto* pathRow = new QHBoxLayout;
     pathRow->addWidget(path_, 1);
-    pathRow->addWidget(browse);
+    pathRow->addWidget(browse_);
 
     preprocessing_ = new QCheckBox(tr("Include the preprocessing (input: raw feature columns)"));
     preprocessing_->setChecked(true);
@@ -134,10 +136,18 @@ void ExportDialog::onFormatChanged() {
     status_->hide();
 }
 
+QString ExportDialog::browseStart() const {
+    const QString last = settings_ ? settings_->lastExportFolder() : QString();
+    if (last.isEmpty() || !QFileInfo(last).isDir()) return path();
+    return QDir(last).filePath(QFileInfo(path()).fileName());
+}
+
 void ExportDialog::browse() {
     const QString filters[] = {tr("Skynnet model (*.skym)"), tr("ONNX (*.onnx)"), tr("C++ header (*.h *.hpp)")};
-    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export to"), path(), filters[format()]);
-    if (!chosen.isEmpty()) path_->setText(chosen);
+    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export to"), browseStart(), filters[format()]);
+    if (chosen.isEmpty()) return;
+    path_->setText(chosen);
+    if (settings_) settings_->setLastExportFolder(QFileInfo(chosen).absolutePath());
 }
 
 void ExportDialog::showStatus(const QString& text, bool error) {
@@ -187,6 +197,7 @@ bool ExportDialog::exportNow() {
         return false;
     }
     if (written_.isEmpty()) written_ << target;
+    if (settings_) settings_->setLastExportFolder(QFileInfo(target).absolutePath());
     showStatus(written_.size() == 1 ? tr("Wrote %1").arg(target) : tr("Wrote %1 files: %2").arg(written_.size()).arg(written_.join(QStringLiteral(", "))),
                false);
     return true;

@@ -15,13 +15,18 @@ class QPushButton;
 
 namespace skynnet::ui {
 
+class AppSettings;
+
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:
     enum Format { NativeModel, Onnx, CppHeader };
 
     // suggestedPath: where to write, without the suffix the format adds (e.g. the project's name).
-    ExportDialog(SavedCombinedModel model, const QString& suggestedPath, QWidget* parent = nullptr);
+    // settings (may be null): Browse… opens in the folder of the last export, which a successful
+    // export or a file chosen with Browse… sets.
+    ExportDialog(SavedCombinedModel model, const QString& suggestedPath, AppSettings* settings = nullptr,
+                 QWidget* parent = nullptr);
 
     Format format() const;
     void setFormat(Format format);  // the path's suffix follows
@@ -36,6 +41,9 @@ public:
     QString statusText() const;
     QStringList writtenFiles() const { return written_; }
     QPushButton* exportButton() const { return export_; }
+    QPushButton* browseButton() const { return browse_; }
+    // Where Browse… opens: the remembered export folder with the current file name, else the path.
+    QString browseStart() const;
 
 private:
     void browse();
@@ -43,6 +51,7 @@ private:
     void showStatus(const QString& text, bool error);
 
     SavedCombinedModel model_;
+    AppSettings* settings_;
     QComboBox* format_;
     QLineEdit* path_;
     QCheckBox* preprocessing_;
@@ -50,6 +59,7 @@ private:
     QLineEdit* namespace_;
     QLabel* status_;
     QPushButton* export_;
+    QPushButton* browse_;
     QStringList written_;
 };
 

@@ -8,26 +8,18 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "core/error.h"
 #include "data/data_source.h"
-#include "io/atomic_file.h"
 #include "split/combined_model.h"
 #include "split/combined_model_file.h"
-#include "split/model_predictions.h"
-#include "train/metrics.h"
 #include "ui/core/app_settings.h"
+#include "ui/core/model_job.h"
 #include "ui/widgets/format.h"
 
 namespace skynnet::ui {
-
-struct OpenModelDialog::Loaded {
-    SavedCombinedModel saved;
-    CombinedModel model;
-};
-
 namespace {
 
 struct WaitCursor {
@@ -59,7 +51,8 @@ QString taskText(const SavedCombinedModel& m) {
 
 }  // namespace
 
-OpenModelDialog::OpenModelDialog(AppSettings* settings, QWidget* parent) : QDialog(parent), settings_(settings) {
+OpenModelDialog::OpenModelDialog(AppSettings* settings, QWidget* parent)
+    : QDialog(parent), settings_(settings), job_(new ModelJob(this)) {
     setWindowTitle(tr("Open Model"));
     summary_ = new QLabel(tr("No model opened."));
     summary_->setObjectName(QStringLiteral("modelSummary"));
@@ -78,7 +71,7 @@ OpenModelDialog::OpenModelDialog(AppSettings* settings, QWidget* parent) : QDial
 
     evaluate_ = new QPushButton(tr("Measure"));
     evaluate_->setToolTip(tr("Run the model on the data and compare its answers with the data's own labels or targets"));
-    connect(evaluate_, &QPushButton::clicked, this, &OpenModelDialog::evaluate);
+    connect(evaluate_, &QPushButton::clicked, this, &OpenModelDialog::startEvaluate);
     predict_ = new QPushButton(tr("Predict and Save CSV…"));
     predict_->setToolTip(tr("Run the model on the data and save one row per sample: the predicted class and each "
                             "class's probability, or the predicted values"));
@@ -96,6 +89,25 @@ OpenModelDialog::OpenModelDialog(AppSettings* settings, QWidget* parent) : QDial
     big.setBold(true);
     metric_->setFont(big);
 
+    // While a job runs: what it does, how far it got, and Cancel.
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 100);
+    stage_ = new QLabel;
+    stage_->setObjectName(QStringLiteral("openModelStage"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setToolTip(tr("Stop measuring or predicting; no file is written"));
+    connect(cancel_, &QPushButton::clicked, this, &OpenModelDialog::cancelJob);
+    progressRow_ = new QWidget;
+    auto* progressLayout = new QHBoxLayout(progressRow_);
+    progressLayout->setContentsMargins(0, 0, 0, 0);
+    progressLayout->addWidget(stage_);
+    progressLayout->addWidget(progress_, 1);
+    progressLayout->addWidget(cancel_);
+    progressRow_->hide();
+    connect(job_, &ModelJob::progressChanged, this,
+            [this](ModelJob::Stage stage, double fraction) { onJobProgress(int(stage), fraction); });
+    connect(job_, &ModelJob::finished, this, &OpenModelDialog::onJobFinished);
+
     status_ = new QLabel;
     status_->setObjectName(QStringLiteral("openModelStatus"));
     status_->setWordWrap(true);
@@ -105,6 +117,7 @@ OpenModelDialog::OpenModelDialog(AppSettings* settings, QWidget* parent) : QDial
     auto* form = new QFormLayout;
     form->addRow(tr("Data:"), dataRow);
     form->addRow(QString(), actions);
+    form->addRow(QString(), progressRow_);
     form->addRow(tr("Result:"), metric_);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
@@ -125,7 +138,7 @@ OpenModelDialog::~OpenModelDialog() = default;
 bool OpenModelDialog::loadModel(const QString& path) {
     try {
         WaitCursor wait;
-        auto loaded = std::make_unique<Loaded>();
+        auto loaded = std::make_shared<LoadedModel>();
         loaded->saved = loadAnyModel(path.toStdString());
         loaded->model = buildCombinedModel(loaded->saved);
         model_ = std::move(loaded);
@@ -164,9 +177,10 @@ QString OpenModelDialog::metricText() const { return metric_->text(); }
 QString OpenModelDialog::statusText() const { return status_->isHidden() ? QString() : status_->text(); }
 
 void OpenModelDialog::updateButtons() {
-    const bool ready = model_ && !dataPath().isEmpty();
+    const bool ready = model_ && !dataPath().isEmpty() && !job_->running();
     evaluate_->setEnabled(ready);
     predict_->setEnabled(ready);
+    data_->setEnabled(!job_->running());
 }
 
 void OpenModelDialog::showStatus(const QString& text, bool error) {
@@ -191,50 +205,99 @@ DataRequest requestFor(const QString& path) {
 
 }  // namespace
 
-bool OpenModelDialog::evaluate() {
+bool OpenModelDialog::canStart(const QString& missingData) {
+    if (job_->running()) return false;  // the buttons are disabled meanwhile
     if (!model_ || dataPath().isEmpty()) {
-        showStatus(model_ ? tr("Choose the data to measure the model on.") : tr("Open a model first."), true);
-        return false;
-    }
-    metric_->clear();
-    try {
-        WaitCursor wait;
-        const Dataset data = loadLike(requestFor(dataPath()), model_->saved.schema, true);
-        if (data.size() == 0) throw Error(dataPath().toStdString() + ": no samples to measure the model on");
-        const Matrix out = predictRaw(model_->model, model_->saved, data.features);
-        const Task task = model_->saved.task();
-        const double value = headlineMetric(task, out, data.targetMatrix());
-        metric_->setText(tr("%1 %2 on %3 samples")
-                             .arg(QString::fromStdString(headlineMetricName(task)))
-                             .arg(value, 0, 'f', 4)
-                             .arg(data.size()));
-        const std::string skipped = data.skippedFilesWarning();
-        if (skipped.empty()) status_->hide();
-        else showStatus(QString::fromStdString(skipped), true);
-    } catch (const std::exception& e) {
-        showStatus(tr("Cannot measure the model: %1").arg(QString::fromUtf8(e.what())), true);
+        showStatus(model_ ? missingData : tr("Open a model first."), true);
         return false;
     }
     return true;
 }
 
-bool OpenModelDialog::savePredictions(const QString& csvPath) {
-    if (!model_ || dataPath().isEmpty()) {
-        showStatus(model_ ? tr("Choose the data to predict.") : tr("Open a model first."), true);
-        return false;
-    }
-    try {
-        WaitCursor wait;
-        const ModelPredictions p = predictData(model_->model, model_->saved, requestFor(dataPath()));
-        writeFileAtomically(csvPath.toStdString(), predictionsCsv(model_->saved, p));
-        QString text = tr("Wrote %1 predictions to %2").arg(p.outputs.rows()).arg(csvPath);
-        if (!p.warning.empty()) text += QLatin1Char('\n') + QString::fromStdString(p.warning);
-        showStatus(text, false);
-    } catch (const std::exception& e) {
-        showStatus(tr("Cannot save the predictions: %1").arg(QString::fromUtf8(e.what())), true);
-        return false;
-    }
+bool OpenModelDialog::startEvaluate() {
+    if (!canStart(tr("Choose the data to measure the model on."))) return false;
+    metric_->clear();
+    status_->hide();
+    job_->measure(model_, requestFor(dataPath()));
+    updateButtons();
     return true;
+}
+
+bool OpenModelDialog::startPredictions(const QString& csvPath) {
+    if (!canStart(tr("Choose the data to predict."))) return false;
+    status_->hide();
+    job_->predict(model_, requestFor(dataPath()), csvPath);
+    updateButtons();
+    return true;
+}
+
+bool OpenModelDialog::busy() const { return job_->running(); }
+
+void OpenModelDialog::cancelJob() {
+    if (!job_->running()) return;
+    job_->cancel();
+    stage_->setText(tr("Cancelling…"));
+    cancel_->setEnabled(false);
+}
+
+bool OpenModelDialog::waitForJob(int timeoutMs) { return job_->waitForFinished(timeoutMs) && lastJobOk_; }
+
+bool OpenModelDialog::evaluate() { return startEvaluate() && waitForJob(); }
+
+bool OpenModelDialog::savePredictions(const QString& csvPath) { return startPredictions(csvPath) && waitForJob(); }
+
+void OpenModelDialog::onJobProgress(int stage, double fraction) {
+    progressRow_->show();
+    if (!cancel_->isEnabled()) return;  // "Cancelling…" stays until the job has ended
+    switch (ModelJob::Stage(stage)) {
+    case ModelJob::Reading:
+        stage_->setText(tr("Reading the data…"));
+        progress_->setRange(0, 0);  // no measure of how far a file has been read
+        return;
+    case ModelJob::Predicting:
+        stage_->setText(tr("Predicting…"));
+        progress_->setRange(0, 100);
+        progress_->setValue(int(fraction * 100.0));
+        return;
+    case ModelJob::Writing:
+        stage_->setText(tr("Writing the file…"));
+        progress_->setRange(0, 0);
+        return;
+    case ModelJob::Idle: return;
+    }
+}
+
+void OpenModelDialog::onJobFinished(const ModelJobResult& r) {
+    progressRow_->hide();
+    cancel_->setEnabled(true);
+    progress_->setRange(0, 100);
+    progress_->setValue(0);
+    updateButtons();
+    lastJobOk_ = r.ok;
+    const bool measuring = r.kind == ModelJobResult::Measure;
+    if (r.cancelled) {
+        showStatus(measuring ? tr("Cancelled: the model was not measured.") : tr("Cancelled: no predictions were written."),
+                   false);
+    } else if (!r.ok) {
+        showStatus((measuring ? tr("Cannot measure the model: %1") : tr("Cannot save the predictions: %1")).arg(r.error), true);
+    } else if (measuring) {
+        metric_->setText(tr("%1 %2 on %3 samples")
+                             .arg(QString::fromStdString(r.metricName))
+                             .arg(r.metric, 0, 'f', 4)
+                             .arg(r.samples));
+        if (r.warning.isEmpty()) status_->hide();
+        else showStatus(r.warning, true);
+    } else {
+        QString text = tr("Wrote %1 predictions to %2").arg(r.samples).arg(r.csvPath);
+        if (!r.warning.isEmpty()) text += QLatin1Char('\n') + r.warning;
+        showStatus(text, false);
+    }
+    emit jobFinished(r.ok);
+}
+
+void OpenModelDialog::reject() {
+    job_->cancel();
+    QDialog::reject();
 }
 
 void OpenModelDialog::browseData() {
@@ -252,7 +315,7 @@ void OpenModelDialog::choosePredictionsFile() {
     const QString suggestion = (data.exists() ? data.absolutePath() : QFileInfo(modelPath_).absolutePath()) +
                                QLatin1Char('/') + QFileInfo(modelPath_).completeBaseName() + QStringLiteral("-predictions.csv");
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Predictions"), suggestion, tr("CSV files (*.csv)"));
-    if (!path.isEmpty()) savePredictions(path);
+    if (!path.isEmpty()) startPredictions(path);
 }
 
 }  // namespace skynnet::ui

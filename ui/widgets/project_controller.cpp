@@ -53,6 +53,13 @@ QString recoveryOrigin(const Json& extra) {
     return origin && origin->isString() ? QString::fromStdString(origin->asString()) : QString();
 }
 
+// Where the Locate dialog opens: where the user last found moved data (data sent together tends
+// to land in one place), else the folder the file was expected in.
+QString locateStartFolder(const AppSettings& settings, const QString& oldPath) {
+    const QString last = settings.lastLocateFolder();
+    return !last.isEmpty() && QFileInfo(last).isDir() ? last : QFileInfo(oldPath).absolutePath();
+}
+
 // A project file and a model file share one container; only reading it as a model tells which.
 bool holdsModel(const QString& path) {
     try {
@@ -125,8 +132,11 @@ ProjectController::ProjectController(const Collaborators& with, QObject* parent)
         box.exec();
         if (asIs && box.clickedButton() == asIs) return oldPath;
         if (box.clickedButton() != locate) return QString();
-        return QFileDialog::getOpenFileName(window_->dialogParent(), tr("Locate %1").arg(QFileInfo(oldPath).fileName()),
-                                            QFileInfo(oldPath).absolutePath(), tr("All files (*)"));
+        const QString chosen =
+            QFileDialog::getOpenFileName(window_->dialogParent(), tr("Locate %1").arg(QFileInfo(oldPath).fileName()),
+                                         locateStartFolder(*settings_, oldPath), tr("All files (*)"));
+        if (!chosen.isEmpty()) settings_->setLastLocateFolder(QFileInfo(chosen).absolutePath());
+        return chosen;
     };
     prompts_.chooseProjectFile = [this](bool forSaving, const QString& suggestion) {
         return forSaving ? QFileDialog::getSaveFileName(window_->dialogParent(), tr("Save Project"), suggestion, projectFilter())
@@ -457,7 +467,7 @@ void ProjectController::showExportDialog() {
     const QString base = project.isEmpty() ? settings_->lastProjectFolder() + QStringLiteral("/model")
                                            : QFileInfo(project).absolutePath() + QLatin1Char('/') +
                                                  QFileInfo(project).completeBaseName() + QStringLiteral("-model");
-    ExportDialog dialog(*model, base, window_->dialogParent());
+    ExportDialog dialog(*model, base, settings_, window_->dialogParent());
     dialog.exec();
 }
 
