@@ -60,9 +60,15 @@ const Matrix* ActivationLayer::backward(const Matrix& gradOut, bool needInputGra
 }
 
 const Matrix& ReLU::forward(const Matrix& x, bool) {
+    if (rectifiedInput_) return x;
     y_.resize(x.rows(), x.cols());
     y_.array() = x.array().max(Scalar(0));
     return y_;
+}
+
+const Matrix* ReLU::backward(const Matrix& gradOut, bool needInputGrad) {
+    if (rectifiedInput_) return needInputGrad ? &gradOut : nullptr;
+    return ActivationLayer::backward(gradOut, needInputGrad);
 }
 
 void ReLU::inputGradient(const Matrix& g) {

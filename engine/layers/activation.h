@@ -29,10 +29,17 @@ class ReLU final : public ActivationLayer {
 public:
     std::string kind() const override { return "relu"; }
     const Matrix& forward(const Matrix& x, bool training) override;
+    const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override;
     std::unique_ptr<Layer> clone() const override { return std::make_unique<ReLU>(*this); }
+    // The layer below applies this ReLU itself (Conv2D::rectifyOutput): values and gradients pass
+    // through unchanged.
+    void takeRectifiedInput() { rectifiedInput_ = true; }
 
 protected:
     void inputGradient(const Matrix& gradOut) override;
+
+private:
+    bool rectifiedInput_ = false;
 };
 
 class LeakyReLU final : public ActivationLayer {

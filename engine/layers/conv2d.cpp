@@ -120,7 +120,10 @@ const Matrix& Conv2D::forward(const Matrix& x, bool) {
             const Scalar b = options_.bias ? bias_(0, f) : Scalar(0);
             const Scalar* src = byFilter_.row(f).data() + n * P;
             Scalar* dst = y_.row(n).data() + f * P;
-            for (Index p = 0; p < P; ++p) dst[p] = src[p] + b;
+            if (rectified_)
+                for (Index p = 0; p < P; ++p) dst[p] = std::max(src[p] + b, Scalar(0));
+            else
+                for (Index p = 0; p < P; ++p) dst[p] = src[p] + b;
         }
     return y_;
 }
@@ -133,7 +136,13 @@ const Matrix* Conv2D::backward(const Matrix& gradOut, bool needInputGrad) {
         for (Index f = 0; f < F; ++f) {
             const Scalar* src = gradOut.row(n).data() + f * P;
             Scalar* dst = byFilter_.row(f).data() + n * P;
-            for (Index p = 0; p < P; ++p) dst[p] = src[p];
+            if (rectified_) {
+                // The ReLU's gradient: where it let the value through (ReLU::inputGradient's mask).
+                const Scalar* out = y_.row(n).data() + f * P;
+                for (Index p = 0; p < P; ++p) dst[p] = out[p] > Scalar(0) ? src[p] : Scalar(0);
+            } else {
+                for (Index p = 0; p < P; ++p) dst[p] = src[p];
+            }
         }
     gemm(byFilter_, Op::None, columns_, Op::Transpose, gradWeights_);
     if (options_.bias) gradBias_ = byFilter_.rowwise().sum().transpose();

@@ -47,6 +47,10 @@ public:
     // (1, filters), empty without bias.
     Matrix& bias() { return bias_; }
     const Matrix& bias() const { return bias_; }
+    // The network puts the ReLU that follows this layer into its output copy (and the ReLU's
+    // gradient mask into its output-gradient copy): two passes over the largest activations of a
+    // CNN saved. The ReLU layer then passes values through (ReLU::takeRectifiedInput).
+    void rectifyOutput() { rectified_ = true; }
 
 private:
     Index positions() const { return Index(output_.height) * output_.width; }
@@ -64,6 +68,7 @@ private:
     Matrix byFilter_;     // (F, N * P): the product's output, then the output gradient in that order
     Matrix gradColumns_;  // (C*kH*kW, N * P)
     Matrix y_, gradInput_;
+    bool rectified_ = false;
 };
 
 }  // namespace skynnet

@@ -83,8 +83,14 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
             [&](const ConvSpec& c) {
                 build(where, expected, [&](auto add) {
                     const ConvOptions options{c.filters, c.kernelH, c.kernelW, c.stride, c.padding == Padding::Same, c.bias};
-                    add(std::make_unique<Conv2D>(options, initFor(c.activation)));
-                    if (auto act = makeActivation(c.activation)) add(std::move(act));
+                    auto conv = std::make_unique<Conv2D>(options, initFor(c.activation));
+                    auto act = makeActivation(c.activation);
+                    if (auto* relu = dynamic_cast<ReLU*>(act.get())) {
+                        conv->rectifyOutput();
+                        relu->takeRectifiedInput();
+                    }
+                    add(std::move(conv));
+                    if (act) add(std::move(act));
                 });
             },
             [&](const MaxPoolSpec& p) {
