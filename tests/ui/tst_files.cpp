@@ -120,8 +120,9 @@ ModalAnswers::Handler chooseFile(QString* openedIn, const QString& file) {
         QVERIFY(d);
         *openedIn = d->directory().absolutePath();
         if (file.isEmpty()) return d->reject();
-        d->selectFile(file);
-        static_cast<QDialog*>(d)->accept();  // public in QDialog; QFileDialog::accept runs
+        d->setDirectory(QFileInfo(file).absolutePath());
+        d->selectFile(QFileInfo(file).fileName());
+        static_cast<QDialog*>(d)->done(QDialog::Accepted);  // as accept() would once the folder is listed
     };
 }
 
