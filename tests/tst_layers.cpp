@@ -517,6 +517,60 @@ private slots:
         QVERIFY(l->backward(Matrix::Ones(4, l->outputShape().size()), false) == nullptr);
     }
 
+    void convGradientsAcrossChunks_data() {
+        QTest::addColumn<int>("filters");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<int>("stride");
+        QTest::addColumn<bool>("same");
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("side");
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("chunks");
+        // The chunk comes from the shape: (patch + filters) * positions values, 2^17 in all.
+        QTest::newRow("3 per chunk, the last of 1") << 8 << 3 << 1 << false << 4 << 30 << 7 << 3;  // (36 + 8) * 784
+        QTest::newRow("stride 2, same, 9 then 1") << 6 << 3 << 2 << true << 3 << 40 << 10 << 2;     // (27 + 6) * 400
+        QTest::newRow("1 per chunk") << 2 << 3 << 1 << false << 16 << 24 << 3 << 3;                // (144 + 2) * 484
+        QTest::newRow("a batch of 1") << 4 << 3 << 1 << false << 2 << 6 << 1 << 1;
+    }
+    void convGradientsAcrossChunks() {
+        QFETCH(int, filters);
+        QFETCH(int, kernel);
+        QFETCH(int, stride);
+        QFETCH(bool, same);
+        QFETCH(int, channels);
+        QFETCH(int, side);
+        QFETCH(int, batch);
+        QFETCH(int, chunks);
+        Conv2D conv(ConvOptions{filters, kernel, kernel, stride, same, true}, Init::He);
+        Rng rng(8);
+        conv.build(Shape{channels, side, side}, rng);
+        conv.bias() = randomMatrix(1, filters, 9);
+        QCOMPARE((batch + conv.chunkSamples() - 1) / conv.chunkSamples(), Index(chunks));
+        const Matrix x = awayFromZero(batch, conv.inputShape().size(), 21);
+        // Each row's output is its own, whichever chunk holds it.
+        const Matrix all = conv.forward(x, true);
+        for (Index n = 0; n < batch; ++n) {
+            const Matrix one = x.row(n);
+            const Scalar diff = (conv.forward(one, true) - all.row(n)).cwiseAbs().maxCoeff();
+            QVERIFY2(diff < 1e-5f, std::to_string(diff).c_str());
+        }
+        expectPassed(checkLayer(conv, x, true, 23));
+        // The weight gradient over all chunks is the sum of each row's own.
+        conv.forward(x, true);
+        conv.backward(Matrix::Ones(batch, conv.outputShape().size()), false);
+        const Matrix whole = *conv.params()[0].grad, wholeBias = *conv.params()[1].grad;
+        Matrix sum = Matrix::Zero(whole.rows(), whole.cols()), sumBias = Matrix::Zero(1, filters);
+        for (Index n = 0; n < batch; ++n) {
+            const Matrix one = x.row(n);
+            conv.forward(one, true);
+            QVERIFY(conv.backward(Matrix::Ones(1, conv.outputShape().size()), false) == nullptr);
+            sum += *conv.params()[0].grad;
+            sumBias += *conv.params()[1].grad;
+        }
+        QVERIFY2((whole - sum).cwiseAbs().maxCoeff() < 1e-4f * (1 + sum.cwiseAbs().maxCoeff()), "weight gradient");
+        QVERIFY2((wholeBias - sumBias).cwiseAbs().maxCoeff() < 1e-4f * (1 + sumBias.cwiseAbs().maxCoeff()), "bias gradient");
+    }
+
     void dropoutMasksFollowTheRowsNotTheCaller() {
         Dropout whole(0.5f);
         Rng rng(6);
