@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "io/json.h"
+#include "layers/conv2d.h"
 #include "spec/network_spec.h"
 #include "spec/spec_json.h"
 #include "test_support.h"
@@ -44,7 +45,11 @@ private slots:
         QCOMPARE(c.params, std::int64_t(320));
         QCOMPARE(c.flopsPerSample, std::int64_t(2 * 9 * 32 * 26 * 26));
         QCOMPARE(c.state, std::int64_t(0));
-        QCOMPARE(c.bufferValuesPerSample, std::int64_t(4 * 32 * 26 * 26 + 2 * 9 * 26 * 26));
+        QCOMPARE(c.bufferValuesPerSample, std::int64_t(4 * 32 * 26 * 26));
+        // One chunk's columns (9 x 676 a sample) and product (32 x 676): 2^17 / (41 * 676) = 4
+        // samples at a time, as the layer itself takes them.
+        QCOMPARE(c.bufferValuesFixed, std::int64_t(4 * (9 + 32) * 26 * 26));
+        QCOMPARE(convChunkSamples(9, 32, 26 * 26), Index(4));
 
         // 5x3 kernel, stride 2, same padding, no bias, on (3, 7, 8): out ceil(7/2) x ceil(8/2).
         ConvSpec s;

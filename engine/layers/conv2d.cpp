@@ -7,13 +7,13 @@
 #include "core/gemm.h"
 
 namespace skynnet {
-namespace {
 
-// A chunk's columns and product together: half of a 1 MB L2, all of a 512 KB one, and never a
-// machine's figure (the chunk fixes the order of the weight gradient's sum).
-constexpr Index kChunkValues = Index(1) << 17;
-
-}  // namespace
+Index convChunkSamples(Index patchSize, Index filters, Index positions) {
+    // A chunk's columns and product together: half of a 1 MB L2, all of a 512 KB one, and never a
+    // machine's figure (the chunk fixes the order of the weight gradient's sum).
+    constexpr Index kChunkValues = Index(1) << 17;
+    return std::max<Index>(1, kChunkValues / ((patchSize + filters) * positions));
+}
 
 int convOutputLength(int in, int kernel, int stride, bool same) {
     return same ? (in + stride - 1) / stride : (in - kernel) / stride + 1;
@@ -46,7 +46,7 @@ void Conv2D::build(Shape input, Rng& rng) {
     bias_ = o.bias ? Matrix::Zero(1, o.filters) : Matrix(1, 0);
     gradWeights_ = Matrix::Zero(weights_.rows(), weights_.cols());
     gradBias_ = Matrix::Zero(1, bias_.cols());
-    chunk_ = std::max<Index>(1, kChunkValues / ((patchSize() + o.filters) * positions()));
+    chunk_ = convChunkSamples(patchSize(), o.filters, positions());
 }
 
 namespace {

@@ -28,6 +28,9 @@ struct ConvOptions {
 // The output length along one axis, and the padding before it (0 for valid).
 int convOutputLength(int in, int kernel, int stride, bool same);
 int convPaddingBefore(int in, int kernel, int stride, bool same);
+// The samples a convolution takes at a time: its columns (patchSize x positions per sample) and
+// product (filters x positions) fit in 512 KB together, at least one sample.
+Index convChunkSamples(Index patchSize, Index filters, Index positions);
 
 class Conv2D final : public Layer {
 public:

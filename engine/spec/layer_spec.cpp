@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "layers/conv2d.h"
 
 namespace skynnet {
 namespace {
@@ -132,9 +133,11 @@ LayerFigures figures(const ConvSpec& layer, Shape input) {
     const std::int64_t window = std::int64_t(input.channels) * layer.kernelH * layer.kernelW;
     f.params = window * layer.filters + (layer.bias ? layer.filters : 0);
     f.flopsPerSample = 2 * window * layer.filters * oh * ow;
-    // Output, activation and input-gradient buffers as a dense layer has, plus the unfolded input
-    // windows (im2col) and their gradient.
-    f.bufferValuesPerSample = buffersPerLayer * f.output.size() + 2 * window * oh * ow;
+    // Output, activation and input-gradient buffers as a dense layer has, plus one chunk's
+    // unfolded input windows (im2col, later their gradient) and product (Conv2D).
+    f.bufferValuesPerSample = buffersPerLayer * f.output.size();
+    const std::int64_t positions = std::int64_t(oh) * ow;
+    f.bufferValuesFixed = convChunkSamples(window, layer.filters, positions) * (window + layer.filters) * positions;
     return f;
 }
 

@@ -120,8 +120,10 @@ struct LayerFigures {
     Shape output;
     std::int64_t params = 0;
     std::int64_t flopsPerSample = 0;
-    // Floats the layer's forward and backward buffers hold per sample of a batch.
+    // Floats the layer's forward and backward buffers hold per sample of a batch, and whatever
+    // the batch size (a convolution's chunk of columns and product).
     std::int64_t bufferValuesPerSample = 0;
+    std::int64_t bufferValuesFixed = 0;
     // Values saved with the weights that training does not optimise (BatchNorm's running mean
     // and variance); Network::flatWeights() holds them after the layer's parameters.
     std::int64_t state = 0;

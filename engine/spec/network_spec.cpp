@@ -225,7 +225,7 @@ std::int64_t trainingMemoryBytes(const NetworkSpec& spec, int batchSize, int slo
     for (const auto& f : figures) {
         values += f.params * (2 + slotsPerParam);  // weights, gradients, optimiser slots
         values += f.state;
-        values += std::int64_t(batchSize) * f.bufferValuesPerSample;
+        values += std::int64_t(batchSize) * f.bufferValuesPerSample + f.bufferValuesFixed;
     }
     values += std::int64_t(batchSize) * spec.input.size();  // the gathered input batch
     return values * std::int64_t(sizeof(float));
