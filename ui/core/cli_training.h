@@ -5,10 +5,9 @@
 // in-process runs; stop() ends the whole group, mpirun and every rank it started on this machine,
 // so nothing is left behind. Lives on the GUI thread.
 #include <QObject>
-#include <QProcess>
 #include <QStringList>
-#include <QTimer>
 
+#include "ui/core/grouped_process.h"
 #include "ui/core/progress_events.h"
 
 namespace skynnet::ui {
@@ -18,7 +17,7 @@ class CliTraining : public QObject {
 public:
     // The buffer must outlive this object.
     CliTraining(RunEventBuffer& events, int submodels, QObject* parent = nullptr);
-    ~CliTraining() override;  // kills the group if it still runs
+    // Destroyed while it runs, it kills the group.
 
     void start(const QString& program, const QStringList& arguments);
     // SIGTERM to the process group, SIGKILL to it if it has not ended `graceMs` later. Open MPI
@@ -26,11 +25,11 @@ public:
     // ends (about a second here), so the grace is long enough that it never needs the SIGKILL,
     // which would reach mpirun but not its ranks.
     void stop(int graceMs = 10000);
-    bool running() const { return process_.state() != QProcess::NotRunning; }
+    bool running() const { return process_.running(); }
     // Blocks until the process ended and `ended` was emitted; false on timeout.
-    bool waitForFinished(int timeoutMs = -1);
+    bool waitForFinished(int timeoutMs = -1) { return process_.waitForFinished(timeoutMs); }
     // The group's id (the tool's pid), 0 before start.
-    qint64 processGroup() const { return group_; }
+    qint64 processGroup() const { return process_.processGroup(); }
 
     // How it went, once ended: Completed with the result event and exit status 0; Cancelled after
     // stop(); otherwise Failed with the error event's message, else the tool's last stderr line.
@@ -42,17 +41,10 @@ signals:
     void ended();
 
 private:
-    void readLines();
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
-    void signalGroup(int signal);
 
-    QProcess process_;
+    GroupedProcess process_;
     ProgressEventReader reader_;
-    QByteArray partial_;  // an unfinished stdout line
-    QByteArray stderr_;
-    QTimer killTimer_;
-    qint64 group_ = 0;
-    bool stopping_ = false, done_ = false;
     TrainStatus status_ = TrainStatus::Failed;
     QString message_;
 };

@@ -1,17 +1,16 @@
 #pragma once
 // `skynnet-cli study ... --progress json` run by the Study page, through QProcess in a process
-// group of its own as CliTraining runs a training (cli_training.h). The study starts each run as
+// group of its own (grouped_process.h), as CliTraining runs a training. The study starts each run as
 // a child train process of its own and passes SIGTERM on to it, keeping the runs already finished:
 // stop() sends SIGTERM to the study's group, then SIGKILL to it if it has not ended `graceMs`
 // later (each train child dies with its study: PR_SET_PDEATHSIG). The study itself dies with the
 // app the same way, so no run outlives it. Every stdout line is one JSON event (app/cli
 // study_options.cpp, studyHelp). Lives on the GUI thread.
 #include <QObject>
-#include <QProcess>
 #include <QStringList>
-#include <QTimer>
 
 #include "io/json.h"
+#include "ui/core/grouped_process.h"
 
 namespace skynnet::ui {
 
@@ -20,15 +19,15 @@ class StudyProcess : public QObject {
 public:
     enum class Outcome { Completed, Stopped, Failed };
 
+    // Destroyed while it runs, it kills the group.
     explicit StudyProcess(QObject* parent = nullptr);
-    ~StudyProcess() override;  // kills the group if it still runs
 
     void start(const QString& program, const QStringList& arguments);
-    void stop(int graceMs = 30000);
-    bool running() const { return process_.state() != QProcess::NotRunning; }
+    void stop(int graceMs = 30000) { process_.stop(graceMs); }
+    bool running() const { return process_.running(); }
     // Blocks until the process ended and `ended` was emitted; false on timeout.
-    bool waitForFinished(int timeoutMs = -1);
-    qint64 processGroup() const { return group_; }
+    bool waitForFinished(int timeoutMs = -1) { return process_.waitForFinished(timeoutMs); }
+    qint64 processGroup() const { return process_.processGroup(); }
 
 signals:
     // One per stdout line that is a JSON object.
@@ -38,17 +37,11 @@ signals:
     void ended(skynnet::ui::StudyProcess::Outcome outcome, const QString& message);
 
 private:
-    void readLines();
     void feed(const QByteArray& line);
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
-    void signalGroup(int signal);
-    void finish(Outcome outcome, const QString& message);
 
-    QProcess process_;
-    QByteArray partial_, stderr_;
-    QTimer killTimer_;
-    qint64 group_ = 0;
-    bool stopping_ = false, done_ = false, summarized_ = false;
+    GroupedProcess process_;
+    bool summarized_ = false;
     QString error_;  // the last error event's message
 };
 
