@@ -162,6 +162,27 @@ private:
         return problems;
     }
 
+    // The Split page's plan table: every row in view and no column beyond its width; on a large
+    // screen the role whole as well (on a small one it may end in "…", whole in its tooltip).
+    static QStringList planTableProblems(MainWindow* w, bool roleWhole) {
+        QStringList problems;
+        const QTableView* table = w->splitPage()->planTable();
+        if (table->model()->rowCount() != 4) problems << QStringLiteral("plan table has %1 rows").arg(table->model()->rowCount());
+        if (table->horizontalScrollBar()->maximum() > 0)
+            problems << QStringLiteral("plan table scrolls sideways: %1 of %2 pixels")
+                            .arg(table->viewport()->width())
+                            .arg(table->horizontalHeader()->length());
+        if (table->viewport()->height() < table->verticalHeader()->length())
+            problems << QStringLiteral("plan table shows %1 of %2 pixels of rows")
+                            .arg(table->viewport()->height())
+                            .arg(table->verticalHeader()->length());
+        const auto* view = static_cast<const QAbstractItemView*>(table);
+        const int role = 1;  // PlanTableModel::Role
+        if (roleWhole && table->columnWidth(role) < view->sizeHintForColumn(role))
+            problems << QStringLiteral("plan table's role column is %1 of %2 pixels").arg(table->columnWidth(role)).arg(view->sizeHintForColumn(role));
+        return problems;
+    }
+
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
@@ -226,6 +247,11 @@ private slots:
                 QVERIFY(axis);
                 QVERIFY2(axis->tickCount() >= 3, qPrintable(at + QString::number(axis->tickCount())));
                 QVERIFY2(axis->min() <= 0 && axis->max() >= (view == &live ? 0.0121 : 0.0123), qPrintable(at));
+                if (view == &live) {  // the cores along y: as many ticks as the height holds, at least three
+                    const auto* y = qobject_cast<const QValueAxis*>(view->chart()->axes(Qt::Vertical).value(0));
+                    QVERIFY(y && y->min() <= 0.51 && y->max() >= 0.9);
+                    QVERIFY2(y->tickCount() >= 3, qPrintable(at + QString::number(y->tickCount())));
+                }
             }
         }
     }
@@ -265,6 +291,18 @@ private slots:
         // The bar charts have room to read: more than their least size.
         for (BarChart* c : {results->metricChart(), results->wallChart(), results->cpuChart(), results->memoryChart()})
             QVERIFY2(c->height() >= 220, qPrintable(QStringLiteral("%1: %2 high").arg(c->chart()->title()).arg(c->height())));
+    }
+
+    void splitPlanTableIsWholeOnALargeScreen() {
+        if (qEnvironmentVariableIsSet(childVariable)) QSKIP("checked by the parent process");
+        auto w = makeWindow();
+        loadWine(w.get());
+        w->showPage(MainWindow::SplitPageIndex);
+        settle();
+        shoot(w.get(), QStringLiteral("split-1600x1000"));
+        const QStringList problems = pageProblems(w.get(), MainWindow::SplitPageIndex) + planTableProblems(w.get(), true);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QVERIFY2(pageScrollArea(w.get())->verticalScrollBar()->maximum() == 0, "the Split page scrolls at 1600 x 1000");
     }
 
     void pagesFitScreens_data() {
@@ -325,6 +363,7 @@ private slots:
             if (least.width() > room.width() || least.height() > room.height())
                 problems << QStringLiteral("%1 page needs %2x%3").arg(MainWindow::pageName(p)).arg(least.width()).arg(least.height());
             problems << pageProblems(w.get(), p);
+            if (p == MainWindow::SplitPageIndex) problems << planTableProblems(w.get(), false);
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }

@@ -93,13 +93,14 @@ void setNiceRange(QValueAxis* axis, double lo, double hi, double labelRoom, Qt::
 }
 
 double labelRoom(const QChartView* view, Qt::Orientation along) {
-    // The plot area is of the last layout; while the view shrinks it is larger than the axis will
-    // be, so the smaller of it and an estimate from the view: along x less the value labels at the
-    // left, along y less the title, the time axis and the legend.
+    // Qt Charts shares out an axis' own length: along x the chart's width (the plot area and the
+    // value labels at its left), along y its height less title and legend (the plot area and the
+    // time axis under it). The plot area is of the last layout, larger than the axis will be while
+    // the view shrinks: the smaller of it and an estimate from the view's size.
     const QRectF plot = view->chart()->plotArea();
     const bool x = along == Qt::Horizontal;
-    const double estimate = x ? view->width() - 70 : view->height() - 95;
-    const double laidOut = x ? plot.width() : plot.height();
+    const double estimate = x ? view->width() - 70 : view->height() - 60;
+    const double laidOut = x ? plot.width() : plot.height() + 30;
     return std::max(30.0, plot.isEmpty() ? estimate : std::min(laidOut, estimate));
 }
 

@@ -211,7 +211,7 @@ void SplitPage::buildUi() {
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->installEventFilter(this);  // fitPlanColumns() on every resize
+    table_->viewport()->installEventFilter(this);  // fitPlanColumns() on every resize, at the new width
     // Short names: the chart shares the page's upper half with the diagrams, and its tooltip has the figures.
     chart_ = new BarChart(tr("Against the original (%)"));
     chart_->setHorizontal(true);  // "sub 12" stays whole down the side
@@ -257,7 +257,7 @@ void SplitPage::buildUi() {
 int SplitPage::heightForWidth(int width) const { return layout()->totalMinimumHeightForWidth(width); }
 
 bool SplitPage::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == table_ && event->type() == QEvent::Resize) fitPlanColumns();
+    if (watched == table_->viewport() && event->type() == QEvent::Resize) fitPlanColumns();
     return QWidget::eventFilter(watched, event);
 }
 
