@@ -372,6 +372,9 @@ private slots:
                         routed(n, best) += Scalar(k + 1);
                     }
         QVERIFY(pool.forward(x, true) == expected);
+        // A gradient through every window first: the buffer the next pass reuses holds no zero to
+        // rely on, so the left-out row and column must be written too.
+        pool.backward(Matrix::Constant(2, pool.outputShape().size(), 7), true);
         QVERIFY(*pool.backward(upstream, true) == routed);
     }
 
@@ -510,7 +513,62 @@ private slots:
         }
         const Matrix x = distinctValues(4, shape.size(), 12);
         expectPassed(checkLayer(*l, x, training, 19));
+        l->forward(x, training);  // the input checkLayer gave it is gone, and layers keep a pointer to theirs
         QVERIFY(l->backward(Matrix::Ones(4, l->outputShape().size()), false) == nullptr);
+    }
+
+    void convGradientsAcrossChunks_data() {
+        QTest::addColumn<int>("filters");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<int>("stride");
+        QTest::addColumn<bool>("same");
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("side");
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("chunks");
+        // The chunk comes from the shape: (patch + filters) * positions values, 2^17 in all.
+        QTest::newRow("3 per chunk, the last of 1") << 8 << 3 << 1 << false << 4 << 30 << 7 << 3;  // (36 + 8) * 784
+        QTest::newRow("stride 2, same, 9 then 1") << 6 << 3 << 2 << true << 3 << 40 << 10 << 2;     // (27 + 6) * 400
+        QTest::newRow("1 per chunk") << 2 << 3 << 1 << false << 16 << 24 << 3 << 3;                // (144 + 2) * 484
+        QTest::newRow("a batch of 1") << 4 << 3 << 1 << false << 2 << 6 << 1 << 1;
+    }
+    void convGradientsAcrossChunks() {
+        QFETCH(int, filters);
+        QFETCH(int, kernel);
+        QFETCH(int, stride);
+        QFETCH(bool, same);
+        QFETCH(int, channels);
+        QFETCH(int, side);
+        QFETCH(int, batch);
+        QFETCH(int, chunks);
+        Conv2D conv(ConvOptions{filters, kernel, kernel, stride, same, true}, Init::He);
+        Rng rng(8);
+        conv.build(Shape{channels, side, side}, rng);
+        conv.bias() = randomMatrix(1, filters, 9);
+        QCOMPARE((batch + conv.chunkSamples() - 1) / conv.chunkSamples(), Index(chunks));
+        const Matrix x = awayFromZero(batch, conv.inputShape().size(), 21);
+        // Each row's output is its own, whichever chunk holds it.
+        const Matrix all = conv.forward(x, true);
+        for (Index n = 0; n < batch; ++n) {
+            const Matrix one = x.row(n);
+            const Scalar diff = (conv.forward(one, true) - all.row(n)).cwiseAbs().maxCoeff();
+            QVERIFY2(diff < 1e-5f, std::to_string(diff).c_str());
+        }
+        expectPassed(checkLayer(conv, x, true, 23));
+        // The weight gradient over all chunks is the sum of each row's own.
+        conv.forward(x, true);
+        conv.backward(Matrix::Ones(batch, conv.outputShape().size()), false);
+        const Matrix whole = *conv.params()[0].grad, wholeBias = *conv.params()[1].grad;
+        Matrix sum = Matrix::Zero(whole.rows(), whole.cols()), sumBias = Matrix::Zero(1, filters);
+        for (Index n = 0; n < batch; ++n) {
+            const Matrix one = x.row(n);
+            conv.forward(one, true);
+            QVERIFY(conv.backward(Matrix::Ones(1, conv.outputShape().size()), false) == nullptr);
+            sum += *conv.params()[0].grad;
+            sumBias += *conv.params()[1].grad;
+        }
+        QVERIFY2((whole - sum).cwiseAbs().maxCoeff() < 1e-4f * (1 + sum.cwiseAbs().maxCoeff()), "weight gradient");
+        QVERIFY2((wholeBias - sumBias).cwiseAbs().maxCoeff() < 1e-4f * (1 + sumBias.cwiseAbs().maxCoeff()), "bias gradient");
     }
 
     void dropoutMasksFollowTheRowsNotTheCaller() {

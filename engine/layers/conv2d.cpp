@@ -1,12 +1,17 @@
 #include "layers/conv2d.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/error.h"
 #include "core/gemm.h"
 
 namespace skynnet {
 namespace {
+
+// A chunk's columns and product together: half of a 1 MB L2, all of a 512 KB one, and never a
+// machine's figure (the chunk fixes the order of the weight gradient's sum).
+constexpr Index kChunkValues = Index(1) << 17;
 
 }  // namespace
 
@@ -41,115 +46,177 @@ void Conv2D::build(Shape input, Rng& rng) {
     bias_ = o.bias ? Matrix::Zero(1, o.filters) : Matrix(1, 0);
     gradWeights_ = Matrix::Zero(weights_.rows(), weights_.cols());
     gradBias_ = Matrix::Zero(1, bias_.cols());
+    chunk_ = std::max<Index>(1, kChunkValues / ((patchSize() + o.filters) * positions()));
 }
 
-void Conv2D::im2col(const Matrix& x) {
-    const int C = input_.channels, H = input_.height, W = input_.width;
-    const int kH = options_.kernelH, kW = options_.kernelW, s = options_.stride;
-    const int OH = output_.height, OW = output_.width;
-    const Index P = positions(), N = x.rows();
-    columns_.resize(patchSize(), N * P);
-    // Row (c, i, j) of the columns holds, for every sample and output position, the input value
-    // under the kernel's tap (i, j) of channel c: with stride 1 a run of OW consecutive inputs.
-    for (int c = 0; c < C; ++c)
-        for (int i = 0; i < kH; ++i)
-            for (int j = 0; j < kW; ++j) {
-                Scalar* row = columns_.row((Index(c) * kH + i) * kW + j).data();
-                // Output columns whose tap falls inside the input width: [owBegin, owEnd).
-                const int left = j - padLeft_;
-                const int owBegin = std::clamp((-left + s - 1) / s, 0, OW);
-                const int owEnd = std::clamp(left >= W ? 0 : (W - 1 - left) / s + 1, owBegin, OW);
-                for (Index n = 0; n < N; ++n) {
-                    const Scalar* plane = x.row(n).data() + Index(c) * H * W;
-                    for (int oh = 0; oh < OH; ++oh) {
-                        Scalar* dst = row + n * P + Index(oh) * OW;
-                        const int h = oh * s + i - padTop_;
-                        if (h < 0 || h >= H) {
-                            std::fill(dst, dst + OW, Scalar(0));
-                            continue;
-                        }
-                        const Scalar* line = plane + Index(h) * W;
-                        std::fill(dst, dst + owBegin, Scalar(0));
-                        // A plain loop: runs of 11-26 values cost memmove more in calls than in copying.
-                        if (s == 1)
-                            for (int ow = owBegin; ow < owEnd; ++ow) dst[ow] = line[ow + left];
-                        else
-                            for (int ow = owBegin; ow < owEnd; ++ow) dst[ow] = line[ow * s + left];
-                        std::fill(dst + owEnd, dst + OW, Scalar(0));
-                    }
-                }
-            }
+namespace {
+
+// The output positions [begin, end) along one axis whose tap `offset` (tap index minus padding)
+// falls inside an input of length `in`.
+struct Inside {
+    int begin, end;
+};
+Inside insideRange(int offset, int in, int out, int stride) {
+    const int begin = std::clamp((-offset + stride - 1) / stride, 0, out);
+    return {begin, std::clamp(offset >= in ? 0 : (in - 1 - offset) / stride + 1, begin, out)};
 }
 
-void Conv2D::col2im(Index rows) {
+// Runs of 11-26 values: a call to memcpy costs more than such a run, and the compiler turns
+// any copy loop into one, so runs of up to 32 are copied as straight-line blocks of 8 (the last
+// one overlapping the one before).
+constexpr int kBlock = 8;
+// 8 floats that may sit anywhere (align 4): one AVX load or store, two SSE ones.
+typedef Scalar Block __attribute__((vector_size(kBlock * sizeof(Scalar)), aligned(alignof(Scalar))));
+
+void copyBlock(Scalar* dst, const Scalar* src) { *reinterpret_cast<Block*>(dst) = *reinterpret_cast<const Block*>(src); }
+
+void copyValues(Scalar* __restrict dst, const Scalar* __restrict src, int n) {
+    if (n < kBlock) {
+        for (int k = 0; k < n; ++k) dst[k] = src[k];
+    } else if (n > 4 * kBlock) {
+        std::memcpy(dst, src, std::size_t(n) * sizeof(Scalar));
+    } else {
+        copyBlock(dst, src);
+        if (n > 2 * kBlock) copyBlock(dst + kBlock, src + kBlock);
+        if (n > 3 * kBlock) copyBlock(dst + 2 * kBlock, src + 2 * kBlock);
+        copyBlock(dst + n - kBlock, src + n - kBlock);
+    }
+}
+
+void zeroValues(Scalar* dst, int n) {
+    for (int k = 0; k < n; ++k) dst[k] = 0;
+}
+
+// `line` is the input row, `left` the tap's column offset in it.
+void copyRun(Scalar* __restrict dst, const Scalar* __restrict line, int left, int stride, Inside ow, int OW) {
+    if (ow.begin > 0) zeroValues(dst, ow.begin);
+    if (stride == 1)
+        copyValues(dst + ow.begin, line + ow.begin + left, ow.end - ow.begin);
+    else
+        for (int k = ow.begin; k < ow.end; ++k) dst[k] = line[k * stride + left];
+    if (ow.end < OW) zeroValues(dst + ow.end, OW - ow.end);
+}
+
+void addRun(Scalar* __restrict line, const Scalar* __restrict src, int left, int stride, Inside ow) {
+    if (stride == 1)
+        for (int k = ow.begin; k < ow.end; ++k) line[k + left] += src[k];
+    else
+        for (int k = ow.begin; k < ow.end; ++k) line[k * stride + left] += src[k];
+}
+
+}  // namespace
+
+void Conv2D::im2col(const Matrix& x, Index first, Index N) {
     const int C = input_.channels, H = input_.height, W = input_.width;
     const int kH = options_.kernelH, kW = options_.kernelW, s = options_.stride;
     const int OH = output_.height, OW = output_.width;
     const Index P = positions();
-    gradInput_.setZero(rows, input_.size());
-    // The transpose of im2col: every tap's column entries add back onto the inputs they copied.
+    // Row (c, i, j) of the columns holds, for every sample and output position, the input value
+    // under the kernel's tap (i, j) of channel c: with stride 1 a run of OW consecutive inputs.
     for (int c = 0; c < C; ++c)
-        for (int i = 0; i < kH; ++i)
+        for (int i = 0; i < kH; ++i) {
+            const int top = i - padTop_;
+            const Inside oh = insideRange(top, H, OH, s);
             for (int j = 0; j < kW; ++j) {
-                const Scalar* row = gradColumns_.row((Index(c) * kH + i) * kW + j).data();
+                Scalar* row = columns_.data() + ((Index(c) * kH + i) * kW + j) * N * P;
                 const int left = j - padLeft_;
-                const int owBegin = std::clamp((-left + s - 1) / s, 0, OW);
-                const int owEnd = std::clamp(left >= W ? 0 : (W - 1 - left) / s + 1, owBegin, OW);
-                for (Index n = 0; n < rows; ++n) {
-                    Scalar* plane = gradInput_.row(n).data() + Index(c) * H * W;
-                    for (int oh = 0; oh < OH; ++oh) {
-                        const int h = oh * s + i - padTop_;
-                        if (h < 0 || h >= H) continue;
-                        const Scalar* src = row + n * P + Index(oh) * OW;
-                        Scalar* line = plane + Index(h) * W;
-                        for (int ow = owBegin; ow < owEnd; ++ow) line[ow * s + left] += src[ow];
-                    }
+                const Inside ow = insideRange(left, W, OW, s);
+                for (Index n = 0; n < N; ++n) {
+                    Scalar* dst = row + n * P;
+                    const Scalar* plane = x.row(first + n).data() + Index(c) * H * W;
+                    std::fill(dst, dst + Index(oh.begin) * OW, Scalar(0));
+                    for (int r = oh.begin; r < oh.end; ++r)
+                        copyRun(dst + Index(r) * OW, plane + Index(r * s + top) * W, left, s, ow, OW);
+                    std::fill(dst + Index(oh.end) * OW, dst + P, Scalar(0));
                 }
             }
+        }
+}
+
+void Conv2D::col2im(Index first, Index N) {
+    const int C = input_.channels, H = input_.height, W = input_.width;
+    const int kH = options_.kernelH, kW = options_.kernelW, s = options_.stride;
+    const int OH = output_.height, OW = output_.width;
+    const Index P = positions();
+    // Zeroed chunk by chunk, while the rows are about to be written anyway.
+    gradInput_.middleRows(first, N).setZero();
+    // The transpose of im2col: every tap's column entries add back onto the inputs they copied.
+    for (int c = 0; c < C; ++c)
+        for (int i = 0; i < kH; ++i) {
+            const int top = i - padTop_;
+            const Inside oh = insideRange(top, H, OH, s);
+            for (int j = 0; j < kW; ++j) {
+                const Scalar* row = columns_.data() + ((Index(c) * kH + i) * kW + j) * N * P;
+                const int left = j - padLeft_;
+                const Inside ow = insideRange(left, W, OW, s);
+                for (Index n = 0; n < N; ++n) {
+                    Scalar* plane = gradInput_.row(first + n).data() + Index(c) * H * W;
+                    const Scalar* src = row + n * P;
+                    for (int r = oh.begin; r < oh.end; ++r)
+                        addRun(plane + Index(r * s + top) * W, src + Index(r) * OW, left, s, ow);
+                }
+            }
+        }
 }
 
 const Matrix& Conv2D::forward(const Matrix& x, bool) {
-    const Index P = positions(), F = options_.filters, N = x.rows();
-    im2col(x);
-    // (F, N * P) = W (F, K) x columns (K, N * P): filter-major already, so each sample's output
-    // plane of a filter is one contiguous run, copied out with its bias.
-    gemm(weights_, Op::None, columns_, Op::None, byFilter_);
+    const Index P = positions(), F = options_.filters, K = patchSize(), N = x.rows();
+    x_ = &x;
+    columns_.resize(K, chunk_ * P);
+    byFilter_.resize(F, chunk_ * P);
     y_.resize(N, F * P);
-    for (Index n = 0; n < N; ++n)
-        for (Index f = 0; f < F; ++f) {
-            const Scalar b = options_.bias ? bias_(0, f) : Scalar(0);
-            const Scalar* src = byFilter_.row(f).data() + n * P;
-            Scalar* dst = y_.row(n).data() + f * P;
-            if (rectified_)
-                for (Index p = 0; p < P; ++p) dst[p] = std::max(src[p] + b, Scalar(0));
-            else
-                for (Index p = 0; p < P; ++p) dst[p] = src[p] + b;
-        }
+    for (Index first = 0; first < N; first += chunk_) {
+        const Index n = std::min(chunk_, N - first), ld = n * P;
+        im2col(x, first, n);
+        // (F, n * P) = W (F, K) x columns (K, n * P): filter-major already, so each sample's
+        // output plane of a filter is one contiguous run, copied out with its bias.
+        gemmOnColumns(Op::None, Op::None, F, ld, K, 1, weights_.data(), K, columns_.data(), ld, 0, byFilter_.data(), ld);
+        for (Index s = 0; s < n; ++s)
+            for (Index f = 0; f < F; ++f) {
+                const Scalar b = options_.bias ? bias_(0, f) : Scalar(0);
+                const Scalar* src = byFilter_.data() + f * ld + s * P;
+                Scalar* dst = y_.row(first + s).data() + f * P;
+                if (rectified_)
+                    for (Index p = 0; p < P; ++p) dst[p] = std::max(src[p] + b, Scalar(0));
+                else
+                    for (Index p = 0; p < P; ++p) dst[p] = src[p] + b;
+            }
+    }
     return y_;
 }
 
 const Matrix* Conv2D::backward(const Matrix& gradOut, bool needInputGrad) {
-    const Index P = positions(), F = options_.filters, N = gradOut.rows();
-    // The output gradient in the products' (F, N * P) order, reusing the forward buffer.
-    byFilter_.resize(F, N * P);
-    for (Index n = 0; n < N; ++n)
-        for (Index f = 0; f < F; ++f) {
-            const Scalar* src = gradOut.row(n).data() + f * P;
-            Scalar* dst = byFilter_.row(f).data() + n * P;
-            if (rectified_) {
-                // The ReLU's gradient: where it let the value through (ReLU::inputGradient's mask).
-                const Scalar* out = y_.row(n).data() + f * P;
-                for (Index p = 0; p < P; ++p) dst[p] = out[p] > Scalar(0) ? src[p] : Scalar(0);
-            } else {
-                for (Index p = 0; p < P; ++p) dst[p] = src[p];
+    const Index P = positions(), F = options_.filters, K = patchSize(), N = gradOut.rows();
+    if (!x_ || x_->rows() != N) throw Error("conv backward without its forward pass");
+    if (options_.bias) gradBias_.setZero();
+    if (N == 0) gradWeights_.setZero();
+    if (needInputGrad) gradInput_.resize(N, input_.size());
+    for (Index first = 0; first < N; first += chunk_) {
+        const Index n = std::min(chunk_, N - first), ld = n * P;
+        // The output gradient in the products' (F, n * P) order.
+        for (Index s = 0; s < n; ++s)
+            for (Index f = 0; f < F; ++f) {
+                const Scalar* src = gradOut.row(first + s).data() + f * P;
+                Scalar* dst = byFilter_.data() + f * ld + s * P;
+                if (rectified_) {
+                    // The ReLU's gradient: where it let the value through (ReLU::inputGradient's mask).
+                    const Scalar* out = y_.row(first + s).data() + f * P;
+                    for (Index p = 0; p < P; ++p) dst[p] = out[p] > Scalar(0) ? src[p] : Scalar(0);
+                } else {
+                    for (Index p = 0; p < P; ++p) dst[p] = src[p];
+                }
             }
-        }
-    gemm(byFilter_, Op::None, columns_, Op::Transpose, gradWeights_);
-    if (options_.bias) gradBias_ = byFilter_.rowwise().sum().transpose();
-    if (!needInputGrad) return nullptr;
-    gemm(weights_, Op::Transpose, byFilter_, Op::None, gradColumns_);
-    col2im(N);
-    return &gradInput_;
+        im2col(*x_, first, n);
+        // Chunk by chunk into the weight gradient, always in chunk order.
+        gemmOnColumns(Op::None, Op::Transpose, F, K, ld, 1, byFilter_.data(), ld, columns_.data(), ld, first == 0 ? 0 : 1,
+                      gradWeights_.data(), K);
+        if (options_.bias) gradBias_ += Eigen::Map<const Matrix>(byFilter_.data(), F, ld).rowwise().sum().transpose();
+        if (!needInputGrad) continue;
+        // The columns' gradient over the columns, which the weight gradient no longer needs.
+        gemmOnColumns(Op::Transpose, Op::None, K, ld, F, 1, weights_.data(), K, byFilter_.data(), ld, 0, columns_.data(), ld);
+        col2im(first, n);
+    }
+    return needInputGrad ? &gradInput_ : nullptr;
 }
 
 std::vector<Param> Conv2D::params() {
@@ -161,7 +228,7 @@ std::vector<Param> Conv2D::params() {
 std::int64_t Conv2D::flopsPerSample() const { return 2 * std::int64_t(weights_.size()) * positions(); }
 
 std::int64_t Conv2D::bufferBytes() const {
-    return matrixBytes(columns_) + matrixBytes(byFilter_) + matrixBytes(gradColumns_) + matrixBytes(y_) +
+    return matrixBytes(columns_) + matrixBytes(byFilter_) + matrixBytes(y_) +
            matrixBytes(gradInput_) + matrixBytes(gradWeights_) + matrixBytes(gradBias_);
 }
 

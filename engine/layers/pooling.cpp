@@ -1,5 +1,7 @@
 #include "layers/pooling.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 
 namespace skynnet {
@@ -42,6 +44,22 @@ void maxPool2x2(const Scalar* __restrict sample, Shape in, Shape out, Scalar* __
         }
 }
 
+// Its backward pass: each pair of input rows is zeroed just before its windows' maxima are written
+// into it, while it is in L1, rather than the whole gradient zeroed first and scattered into after.
+void maxPool2x2Backward(const Scalar* __restrict g, const std::int32_t* __restrict arg, Shape in, Shape out,
+                        Scalar* __restrict gin) {
+    const int H = in.height, W = in.width, OH = out.height, OW = out.width;
+    for (int c = 0; c < in.channels; ++c) {
+        Scalar* plane = gin + c * H * W;
+        for (int oh = 0; oh < OH; ++oh) {
+            std::fill(plane + 2 * oh * W, plane + (2 * oh + 2) * W, Scalar(0));
+            // Windows side by side: no two share a maximum.
+            for (int ow = 0; ow < OW; ++ow) gin[*arg++] = *g++;
+        }
+        std::fill(plane + 2 * OH * W, plane + H * W, Scalar(0));  // an odd last row no window covers
+    }
+}
+
 }  // namespace
 
 const Matrix& MaxPool2D::forward(const Matrix& x, bool) {
@@ -73,8 +91,15 @@ const Matrix& MaxPool2D::forward(const Matrix& x, bool) {
 
 const Matrix* MaxPool2D::backward(const Matrix& gradOut, bool needInputGrad) {
     if (!needInputGrad) return nullptr;
-    gradInput_.setZero(gradOut.rows(), input_.size());
     const std::int32_t* arg = argmax_.data();
+    if (size_ == 2 && stride_ == 2) {
+        gradInput_.resize(gradOut.rows(), input_.size());
+        for (Index n = 0; n < gradOut.rows(); ++n)
+            maxPool2x2Backward(gradOut.row(n).data(), arg + n * output_.size(), input_, output_,
+                               gradInput_.row(n).data());
+        return &gradInput_;
+    }
+    gradInput_.setZero(gradOut.rows(), input_.size());
     for (Index n = 0; n < gradOut.rows(); ++n) {
         const Scalar* g = gradOut.row(n).data();
         Scalar* gin = gradInput_.row(n).data();
