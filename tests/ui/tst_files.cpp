@@ -10,7 +10,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
@@ -44,6 +43,7 @@
 #include "ui/core/training_session.h"
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/export_dialog.h"
+#include "ui/widgets/file_chooser.h"
 #include "ui/widgets/help_window.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/open_model_dialog.h"
@@ -81,9 +81,9 @@ bool sameBits(const Matrix& a, const Matrix& b) {
            std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
 }
 
-// Answers the modal dialogs the code under test opens (a QMessageBox, a QFileDialog), one handler
-// per dialog in the order they appear: each gets the dialog and closes it. Polls, because the
-// static QFileDialog functions and QMessageBox::exec run their own event loops.
+// Answers the modal dialogs the code under test opens (a QMessageBox), one handler per dialog in
+// the order they appear: each gets the dialog and closes it. Polls, because QMessageBox::exec
+// runs its own event loop.
 class ModalAnswers : public QObject {
 public:
     using Handler = std::function<void(QWidget* dialog)>;
@@ -113,18 +113,20 @@ void pressLocate(QWidget* dialog) {
     QFAIL("no Locate… button");
 }
 
-// A file dialog: note the folder it opened in, then choose `file` (empty: cancel).
-ModalAnswers::Handler chooseFile(QString* openedIn, const QString& file) {
-    return [openedIn, file](QWidget* dialog) {
-        auto* d = qobject_cast<QFileDialog*>(dialog);
-        QVERIFY(d);
-        *openedIn = d->directory().absolutePath();
-        if (file.isEmpty()) return d->reject();
-        d->setDirectory(QFileInfo(file).absolutePath());
-        d->selectFile(QFileInfo(file).fileName());
-        static_cast<QDialog*>(d)->done(QDialog::Accepted);  // as accept() would once the folder is listed
-    };
-}
+// Answers the app's file dialogs (askForFile) while it lives, in the order they are asked: notes
+// each request (where the dialog would have started) and gives the next answer, empty: cancelled.
+class FileAnswers {
+public:
+    explicit FileAnswers(QStringList answers) : answers_(std::move(answers)) {}
+    QList<FileRequest> asked;
+
+private:
+    QStringList answers_;
+    ScopedFileChooser chooser_{[this](QWidget*, const FileRequest& r) {
+        asked << r;
+        return answers_.isEmpty() ? QString() : answers_.takeFirst();
+    }};
+};
 
 // Pictures for a reviewer: with SKYNNET_TEST_SHOTS=DIR, widgets are saved there as PNGs.
 void shoot(QWidget* w, const QString& name) {
@@ -479,10 +481,6 @@ private slots:
     // The Locate dialog opens where the user last found moved data, the Export dialog's Browse…
     // where the last export went; before either, beside the old file or the suggestion.
     void locateAndExportDialogsRememberTheirFolder() {
-        // The test answers Qt's own file dialog, which lists a folder in the background: its
-        // selection held in some runs and not in others (then the dialog stays open and the test
-        // hangs). Skipped until the answer waits for the listing reliably; the feature is untested.
-        QSKIP("answering QFileDialog is not reliable yet (selection lost while the folder is listed)");
         const QString data = dir_.filePath(QStringLiteral("locate/data/wine.csv"));
         QVERIFY(copyFile(wineCsv, data));
         const QString project = dir_.filePath(QStringLiteral("locate/project/wine.skynnet"));
@@ -510,11 +508,14 @@ private slots:
         QVERIFY(QFile::remove(data));
         {
             auto w = window();
-            QString openedIn;
-            ModalAnswers answers({pressLocate, chooseFile(&openedIn, moved)});
+            ModalAnswers answers({pressLocate});
+            FileAnswers files({moved});
             QVERIFY(openAndWait(w.get(), project));
             QVERIFY(answers.allAnswered());
-            QCOMPARE(openedIn, QFileInfo(data).absolutePath());  // nothing remembered yet: where it was
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].kind, FileRequest::OpenFile);
+            QCOMPARE(files.asked[0].caption, QStringLiteral("Locate wine.csv"));
+            QCOMPARE(files.asked[0].start, QFileInfo(data).absolutePath());  // nothing remembered yet: where it was
             QCOMPARE(QString::fromStdString(w->document()->dataSettings().train.path), moved);
             QCOMPARE(w->settings()->lastLocateFolder(), QFileInfo(moved).absolutePath());
             w->close();
@@ -523,11 +524,12 @@ private slots:
             // The project still names the old place: asked again, the dialog opens where the user
             // found it last time, in a later session too.
             auto w = window();
-            QString openedIn;
-            ModalAnswers answers({pressLocate, chooseFile(&openedIn, QString())});
+            ModalAnswers answers({pressLocate});
+            FileAnswers files({QString()});
             QVERIFY(openAndWait(w.get(), project));
             QVERIFY(answers.allAnswered());
-            QCOMPARE(openedIn, QFileInfo(moved).absolutePath());
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].start, QFileInfo(moved).absolutePath());
             QVERIFY(!w->document()->hasData());  // cancelled: opened without its data
             QCOMPARE(w->settings()->lastLocateFolder(), QFileInfo(moved).absolutePath());
             w->close();
@@ -542,11 +544,11 @@ private slots:
             ExportDialog dialog(m, dir_.filePath(QStringLiteral("out/wine-model")), &settings);
             QCOMPARE(dialog.browseStart(), dir_.filePath(QStringLiteral("out/wine-model.skym")));
             QVERIFY(QDir().mkpath(dir_.filePath(QStringLiteral("out"))));
-            QString openedIn;
-            ModalAnswers answers({chooseFile(&openedIn, chosen)});
+            FileAnswers files({chosen});
             dialog.browseButton()->click();
-            QVERIFY(answers.allAnswered());
-            QCOMPARE(openedIn, dir_.filePath(QStringLiteral("out")));
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].kind, FileRequest::SaveFile);
+            QCOMPARE(files.asked[0].start, dir_.filePath(QStringLiteral("out/wine-model.skym")));
             QCOMPARE(dialog.path(), chosen);
             QCOMPARE(settings.lastExportFolder(), QFileInfo(chosen).absolutePath());
         }
@@ -554,11 +556,10 @@ private slots:
             ExportDialog dialog(m, dir_.filePath(QStringLiteral("out/other")), &settings);
             QCOMPARE(dialog.path(), dir_.filePath(QStringLiteral("out/other.skym")));  // the suggestion stays
             QCOMPARE(dialog.browseStart(), QFileInfo(chosen).absolutePath() + QStringLiteral("/other.skym"));
-            QString openedIn;
-            ModalAnswers answers({chooseFile(&openedIn, QString())});
+            FileAnswers files({QString()});
             dialog.browseButton()->click();
-            QVERIFY(answers.allAnswered());
-            QCOMPARE(openedIn, QFileInfo(chosen).absolutePath());
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].start, QFileInfo(chosen).absolutePath() + QStringLiteral("/other.skym"));
             QCOMPARE(dialog.path(), dir_.filePath(QStringLiteral("out/other.skym")));  // cancelled: unchanged
             // An export typed by hand is remembered as well; a failed one is not.
             const QString typed = dir_.filePath(QStringLiteral("exports/typed/other.skym"));

@@ -7,6 +7,7 @@
 #include <QBarSet>
 #include <QHorizontalBarSeries>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPainter>
@@ -35,19 +36,72 @@ QString submodelName(int submodel) {
     return submodel < 0 ? QStringLiteral("baseline") : QStringLiteral("submodel %1").arg(submodel + 1);
 }
 
-void setNiceRange(QValueAxis* axis, double lo, double hi) {
+namespace {
+
+// The tick labels Qt Charts draws for a range and step, in the axis' printf-style label format.
+QString tickLabel(const QValueAxis* axis, double value) {
+    const QByteArray format = axis->labelFormat().toLatin1();
+    if (format.isEmpty()) return QString::number(value);
+    if (format.contains('d') || format.contains('i')) return QString::asprintf(format.constData(), qint64(std::llround(value)));
+    return QString::asprintf(format.constData(), value);
+}
+
+// Whether every label of ticks from..to by step fits the share of `room` Qt Charts gives it.
+bool labelsFit(const QValueAxis* axis, double from, double to, double step, double room, Qt::Orientation along) {
+    const int ticks = int(std::lround((to - from) / step)) + 1;
+    // Qt Charts: room / ticks less 4 pixels padding each side, for the text and half a pixel of
+    // margin each side; one pixel more for rounding.
+    const double share = room / ticks - 2 * 4.0 - 2;
+    const QFontMetricsF metrics(axis->labelsFont());
+    if (along == Qt::Vertical) return metrics.height() + 1.0 <= share;  // one line, whatever the digits
+    for (int i = 0; i < ticks; ++i) {
+        const double v = from + i * step;
+        if (metrics.horizontalAdvance(tickLabel(axis, std::abs(v) < step * 1e-9 ? 0.0 : v)) + 1.0 > share) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+void setNiceRange(QValueAxis* axis, double lo, double hi, double labelRoom, Qt::Orientation along) {
     if (!(hi > lo)) hi = lo + (lo == 0 ? 1 : std::abs(lo) * 0.1);
     const double raw = (hi - lo) / 5;
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    double power = std::pow(10.0, std::floor(std::log10(raw)));
     double step = 10 * power;
     for (double m : {1.0, 2.0, 2.5, 5.0})
         if (m * power >= raw) {
             step = m * power;
             break;
         }
-    const double from = std::floor(lo / step + 1e-9) * step, to = std::ceil(hi / step - 1e-9) * step;
-    axis->setRange(from, to);
-    axis->setTickCount(int(std::lround((to - from) / step)) + 1);
+    const auto from = [&] { return std::floor(lo / step + 1e-9) * step; };
+    const auto to = [&] { return std::ceil(hi / step - 1e-9) * step; };
+    // Coarser round steps (2 rather than 2.5, whose labels are longer) until the labels fit; two
+    // ticks, the range's ends, at the most.
+    for (int tries = 0; labelRoom > 0 && tries < 12 && std::lround((to() - from()) / step) > 1 &&
+                        !labelsFit(axis, from(), to(), step, labelRoom, along);
+         ++tries) {
+        const double m = step / power;
+        if (m < 1.5) step = 2 * power;
+        else if (m < 4) step = 5 * power;
+        else {
+            power *= 10;
+            step = power;
+        }
+    }
+    axis->setRange(from(), to());
+    axis->setTickCount(int(std::lround((to() - from()) / step)) + 1);
+}
+
+double labelRoom(const QChartView* view, Qt::Orientation along) {
+    // Qt Charts shares out an axis' own length: along x the chart's width (the plot area and the
+    // value labels at its left), along y its height less title and legend (the plot area and the
+    // time axis under it). The plot area is of the last layout, larger than the axis will be while
+    // the view shrinks: the smaller of it and an estimate from the view's size.
+    const QRectF plot = view->chart()->plotArea();
+    const bool x = along == Qt::Horizontal;
+    const double estimate = x ? view->width() - 70 : view->height() - 60;
+    const double laidOut = x ? plot.width() : plot.height() + 30;
+    return std::max(30.0, plot.isEmpty() ? estimate : std::min(laidOut, estimate));
 }
 
 namespace {
@@ -182,7 +236,18 @@ void BarChart::setTitle(const QString& title) {
     chart()->setTitle(title);
 }
 
+void BarChart::fitValueAxis() {
+    const Qt::Orientation along = horizontal_ ? Qt::Horizontal : Qt::Vertical;
+    if (valueAxis_) setNiceRange(valueAxis_, valueLow_, valueHigh_, labelRoom(this, along), along);
+}
+
+void BarChart::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    fitValueAxis();  // the labels' room changed with the size
+}
+
 void BarChart::setPlaceholder(const QString& text) {
+    valueAxis_ = nullptr;
     clearChart(chart());
     chart()->setTitle(title_ + QStringLiteral(" — ") + text);
     bars_ = 0;
@@ -201,6 +266,7 @@ void BarChart::setData(const QStringList& categoriesIn, const std::vector<Set>& 
         for (Set& s : sets) std::reverse(s.values.begin(), s.values.end());
     }
     QChart* c = chart();
+    valueAxis_ = nullptr;
     clearChart(c);
     c->setTitle(title_);
     QAbstractBarSeries* series = horizontal_ ? static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries) : new QBarSeries;
@@ -224,13 +290,17 @@ void BarChart::setData(const QStringList& categoriesIn, const std::vector<Set>& 
     small.setPointSizeF(small.pointSizeF() * 0.8);  // category names stay whole on narrow charts
     x->setLabelsFont(small);
     auto* y = new QValueAxis;
+    y->setLabelFormat(QStringLiteral("%.6g"));
+    valueAxis_ = nullptr;
     if (upperBound_ > 0 && top <= upperBound_ && top > upperBound_ / 2) {
         y->setRange(bottom, upperBound_);
         y->setTickCount(6);
     } else {
-        setNiceRange(y, bottom, top > 0 ? top * 1.02 : 1);
+        valueAxis_ = y;
+        valueLow_ = bottom;
+        valueHigh_ = top > 0 ? top * 1.02 : 1;
+        fitValueAxis();
     }
-    y->setLabelFormat(QStringLiteral("%.6g"));
     if (!valueTitle.isEmpty()) y->setTitleText(valueTitle);
     c->addAxis(x, horizontal_ ? Qt::AlignLeft : Qt::AlignBottom);
     c->addAxis(y, horizontal_ ? Qt::AlignBottom : Qt::AlignLeft);

@@ -16,8 +16,14 @@ namespace skynnet::ui {
 QColor submodelColor(int submodel);
 QString submodelName(int submodel);  // "submodel 1", "baseline"
 
-// Sets the axis to a range covering [lo, hi] with round tick steps (1, 2, 2.5 or 5 x 10^k).
-void setNiceRange(QValueAxis* axis, double lo, double hi);
+// Sets the axis to a range covering [lo, hi] with round tick steps (1, 2, 2.5 or 5 x 10^k). Qt
+// Charts gives each tick label the axis' length over the tick count and cuts a label longer (along
+// x) or taller (along y) than its share to "0.0..." or "...": with labelRoom (> 0, the axis' length
+// in pixels) the step grows until every label, in the axis' label format and font, fits its share.
+void setNiceRange(QValueAxis* axis, double lo, double hi, double labelRoom = 0, Qt::Orientation along = Qt::Horizontal);
+// The length an axis along `along` of the view's chart has for its labels: its plot area, or an
+// estimate from the view's size before the chart was laid out at this size.
+double labelRoom(const QChartView* view, Qt::Orientation along);
 
 // Gives the chart the light or dark chart theme that matches the application's palette, keeping
 // the colours its series were given (the submodels' colours mean the same on every chart).
@@ -61,9 +67,16 @@ public:
     void setHorizontal(bool on) { horizontal_ = on; }
     int barCount() const { return bars_; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void fitValueAxis();  // the value axis' round range, its labels fitting the chart's width
+
     QString title_;
     int bars_ = 0;
+    QValueAxis* valueAxis_ = nullptr;  // when its range is fitted to the values (not capped)
+    double valueLow_ = 0, valueHigh_ = 1;
     double upperBound_ = 0;
     bool horizontal_ = false;
 };

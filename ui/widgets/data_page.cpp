@@ -1,10 +1,10 @@
 #include "ui/widgets/data_page.h"
 
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -31,6 +31,7 @@
 #include "ui/widgets/dataset_views.h"
 #include "ui/widgets/eliding_header_view.h"
 #include "ui/widgets/examples.h"
+#include "ui/widgets/file_chooser.h"
 #include "ui/widgets/sample_grid.h"
 #include "ui/widgets/session_guard.h"
 
@@ -174,9 +175,9 @@ QLayout* DataPage::buildToolbar() {
 
 void DataPage::openFileDialog() {
     const QString dir = settings_ ? settings_->lastDataFolder() : QString();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open data"), dir,
-        tr("Data files (*.csv *.tsv *.txt *.gz *-ubyte *.idx*);;CSV/TSV (*.csv *.tsv *.txt);;IDX images (*ubyte* *.idx* *.gz);;All files (*)"));
+    const QString path = askForFile(
+        this, {FileRequest::OpenFile, tr("Open data"), dir,
+               tr("Data files (*.csv *.tsv *.txt *.gz *-ubyte *.idx*);;CSV/TSV (*.csv *.tsv *.txt);;IDX images (*ubyte* *.idx* *.gz);;All files (*)")});
     if (path.isEmpty()) return;
     if (settings_) settings_->setLastDataFolder(QFileInfo(path).absolutePath());
     loadFile(path);
@@ -184,7 +185,7 @@ void DataPage::openFileDialog() {
 
 void DataPage::openFolderDialog() {
     const QString dir = settings_ ? settings_->lastDataFolder() : QString();
-    const QString path = QFileDialog::getExistingDirectory(this, tr("Open image folder (one subfolder per class)"), dir);
+    const QString path = askForFile(this, {FileRequest::Folder, tr("Open image folder (one subfolder per class)"), dir, {}});
     if (path.isEmpty()) return;
     if (settings_) settings_->setLastDataFolder(QFileInfo(path).absolutePath());
     loadFile(path);

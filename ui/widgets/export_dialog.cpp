@@ -4,7 +4,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -17,6 +16,7 @@
 #include "export/cpp_export.h"
 #include "export/onnx_export.h"
 #include "ui/core/app_settings.h"
+#include "ui/widgets/file_chooser.h"
 #include "ui/widgets/format.h"
 
 namespace skynnet::ui {
@@ -144,7 +144,7 @@ QString ExportDialog::browseStart() const {
 
 void ExportDialog::browse() {
     const QString filters[] = {tr("Skynnet model (*.skym)"), tr("ONNX (*.onnx)"), tr("C++ header (*.h *.hpp)")};
-    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export to"), browseStart(), filters[format()]);
+    const QString chosen = askForFile(this, {FileRequest::SaveFile, tr("Export to"), browseStart(), filters[format()]});
     if (chosen.isEmpty()) return;
     path_->setText(chosen);
     if (settings_) settings_->setLastExportFolder(QFileInfo(chosen).absolutePath());

@@ -207,21 +207,27 @@ void LiveChart::setLogarithmic(bool on) {
     fitAxes();
 }
 
+void LiveChart::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    fitAxes();  // the time axis' labels have another room
+}
+
 void LiveChart::fitAxes() {
     if (empty_) {
-        x_->setRange(0, pauses_.empty() ? 1.0 : std::max(1.0, pauses_.back().endSeconds));
-        yLinear_->setRange(0, 1);
+        setNiceRange(x_, 0, pauses_.empty() ? 1.0 : std::max(1.0, pauses_.back().endSeconds), labelRoom(this, Qt::Horizontal));
+        setNiceRange(yLinear_, 0, 1, labelRoom(this, Qt::Vertical), Qt::Vertical);
         yLog_->setRange(0.01, 1);
         fitBands();
         return;
     }
     const double maxX = pauses_.empty() ? maxX_ : std::max(maxX_, pauses_.back().endSeconds);
-    setNiceRange(x_, std::min(0.0, minX_), maxX > minX_ ? maxX : minX_ + 1);
+    setNiceRange(x_, std::min(0.0, minX_), maxX > minX_ ? maxX : minX_ + 1, labelRoom(this, Qt::Horizontal));
     const double span = maxY_ - minY_;
     const double pad = span > 0 ? span * 0.04 : std::max(std::abs(maxY_) * 0.1, 0.05);
     double low = includeZero_ ? std::min(0.0, minY_) : minY_ - pad;
     if (minY_ >= 0 && low < 0) low = 0;  // never below zero for values that cannot be negative
-    setNiceRange(yLinear_, low, maxY_ <= upperLimit_ ? std::min(maxY_ + pad, upperLimit_) : maxY_ + pad);
+    setNiceRange(yLinear_, low, maxY_ <= upperLimit_ ? std::min(maxY_ + pad, upperLimit_) : maxY_ + pad,
+                 labelRoom(this, Qt::Vertical), Qt::Vertical);
     yLog_->setRange(minPositiveY_ / 1.3, std::max(maxY_, minPositiveY_) * 1.3);
     fitBands();
 }

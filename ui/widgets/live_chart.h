@@ -58,6 +58,9 @@ public:
     int seriesCount() const { return int(lines_.size()); }  // lines, not segments
     int pointCount() const;  // over every line
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     struct Line {
         std::vector<QLineSeries*> segments;

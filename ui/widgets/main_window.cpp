@@ -6,7 +6,6 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QIcon>
@@ -33,6 +32,7 @@
 #include "ui/core/training_session.h"
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/examples.h"
+#include "ui/widgets/file_chooser.h"
 #include "ui/widgets/help_window.h"
 #include "ui/widgets/network_page.h"
 #include "ui/widgets/open_model_dialog.h"
@@ -318,7 +318,7 @@ bool MainWindow::startPageShown() const { return central_->currentWidget() == st
 OpenModelDialog* MainWindow::openModel(const QString& path) {
     QString file = path;
     if (file.isEmpty()) {
-        file = QFileDialog::getOpenFileName(this, tr("Open Model"), settings_->lastProjectFolder(), modelFilter());
+        file = askForFile(this, {FileRequest::OpenFile, tr("Open Model"), settings_->lastProjectFolder(), modelFilter()});
         if (file.isEmpty()) return nullptr;
     }
     settings_->setLastProjectFolder(QFileInfo(file).absolutePath());

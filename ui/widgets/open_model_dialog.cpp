@@ -2,7 +2,6 @@
 
 #include <QApplication>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -17,6 +16,7 @@
 #include "split/combined_model_file.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/model_job.h"
+#include "ui/widgets/file_chooser.h"
 #include "ui/widgets/format.h"
 
 namespace skynnet::ui {
@@ -302,9 +302,9 @@ void OpenModelDialog::reject() {
 
 void OpenModelDialog::browseData() {
     const QString start = dataPath().isEmpty() ? (settings_ ? settings_->lastDataFolder() : QString()) : dataPath();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Data for the model"), start,
-        tr("Data files (*.csv *.tsv *.txt *.gz *-ubyte *.idx* *.png *.jpg *.jpeg *.bmp);;All files (*)"));
+    const QString path = askForFile(
+        this, {FileRequest::OpenFile, tr("Data for the model"), start,
+               tr("Data files (*.csv *.tsv *.txt *.gz *-ubyte *.idx* *.png *.jpg *.jpeg *.bmp);;All files (*)")});
     if (path.isEmpty()) return;
     if (settings_) settings_->setLastDataFolder(QFileInfo(path).absolutePath());
     data_->setText(path);
@@ -314,7 +314,7 @@ void OpenModelDialog::choosePredictionsFile() {
     const QFileInfo data(dataPath());
     const QString suggestion = (data.exists() ? data.absolutePath() : QFileInfo(modelPath_).absolutePath()) +
                                QLatin1Char('/') + QFileInfo(modelPath_).completeBaseName() + QStringLiteral("-predictions.csv");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Predictions"), suggestion, tr("CSV files (*.csv)"));
+    const QString path = askForFile(this, {FileRequest::SaveFile, tr("Save Predictions"), suggestion, tr("CSV files (*.csv)")});
     if (!path.isEmpty()) startPredictions(path);
 }
 

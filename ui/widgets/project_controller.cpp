@@ -4,7 +4,6 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QMenu>
@@ -24,6 +23,7 @@
 #include "ui/core/run_recorder.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/export_dialog.h"
+#include "ui/widgets/file_chooser.h"
 #include "ui/widgets/session_guard.h"
 
 namespace skynnet::ui {
@@ -132,15 +132,14 @@ ProjectController::ProjectController(const Collaborators& with, QObject* parent)
         box.exec();
         if (asIs && box.clickedButton() == asIs) return oldPath;
         if (box.clickedButton() != locate) return QString();
-        const QString chosen =
-            QFileDialog::getOpenFileName(window_->dialogParent(), tr("Locate %1").arg(QFileInfo(oldPath).fileName()),
-                                         locateStartFolder(*settings_, oldPath), tr("All files (*)"));
+        const QString chosen = askForFile(window_->dialogParent(), {FileRequest::OpenFile, tr("Locate %1").arg(QFileInfo(oldPath).fileName()),
+                                                                    locateStartFolder(*settings_, oldPath), tr("All files (*)")});
         if (!chosen.isEmpty()) settings_->setLastLocateFolder(QFileInfo(chosen).absolutePath());
         return chosen;
     };
     prompts_.chooseProjectFile = [this](bool forSaving, const QString& suggestion) {
-        return forSaving ? QFileDialog::getSaveFileName(window_->dialogParent(), tr("Save Project"), suggestion, projectFilter())
-                         : QFileDialog::getOpenFileName(window_->dialogParent(), tr("Open Project"), suggestion, projectFilter());
+        return forSaving ? askForFile(window_->dialogParent(), {FileRequest::SaveFile, tr("Save Project"), suggestion, projectFilter()})
+                         : askForFile(window_->dialogParent(), {FileRequest::OpenFile, tr("Open Project"), suggestion, projectFilter()});
     };
     prompts_.restoreRecovery = [this](const QString&, const QString& original) {
         const QString what = original.isEmpty() ? tr("an untitled project") : QFileInfo(original).fileName();

@@ -26,6 +26,7 @@
 #include "ui/widgets/eliding_header_view.h"
 #include "ui/widgets/format.h"
 #include "ui/widgets/run_history_panel.h"
+#include "ui/widgets/table_height.h"
 
 namespace skynnet::ui {
 namespace {
@@ -35,17 +36,6 @@ constexpr Index maxScatterPoints = 4000;
 
 // Rows a table keeps in view however short the page: below that the page scrolls instead.
 constexpr int rowsAlwaysShown = 6;
-
-// Caps a table's height at its header and rows, so the layout gives the rest to the charts beside
-// it, and keeps up to rowsAlwaysShown of its rows in view; a longer table shrinks and scrolls.
-void fitHeightToRows(QTableView* table) {
-    const QHeaderView* rows = table->verticalHeader();
-    const int header = table->horizontalHeader()->isHidden() ? 0 : table->horizontalHeader()->sizeHint().height();
-    const int frame = 2 * table->frameWidth() + 2;
-    const int shown = std::min(rows->count(), rowsAlwaysShown);
-    table->setMaximumHeight(header + rows->length() + frame);
-    table->setMinimumHeight(header + shown * rows->defaultSectionSize() + frame);
-}
 
 QStringList classNamesOf(const TrainingSession* session) {
     QStringList names;
@@ -224,8 +214,8 @@ QString ResultsPage::combinedMetricText() const { return hasResults_ ? metricTex
 int ResultsPage::heightForWidth(int width) const { return layout()->totalMinimumHeightForWidth(width); }
 
 void ResultsPage::fitTablesToRows() {
-    fitHeightToRows(comparison_);
-    fitHeightToRows(classTable_);
+    fitHeightToRows(comparison_, rowsAlwaysShown);
+    fitHeightToRows(classTable_, rowsAlwaysShown);
 }
 
 void ResultsPage::clear(const QString& why) {
@@ -364,10 +354,12 @@ void ResultsPage::showErrors() {
     auto* y = new QValueAxis;
     x->setTitleText(tr("true (first target column)"));
     y->setTitleText(tr("predicted"));
-    setNiceRange(x, lo, hi);  // ticks at round values, the same on both axes
-    setNiceRange(y, lo, hi);
     x->setLabelFormat(QStringLiteral("%.4g"));
     y->setLabelFormat(QStringLiteral("%.4g"));
+    // Ticks at round values whose labels fit along x (where the room is less), the same on both axes.
+    setNiceRange(x, lo, hi, labelRoom(scatterView_, Qt::Horizontal));
+    y->setRange(x->min(), x->max());
+    y->setTickCount(x->tickCount());
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* s : chart->series()) {

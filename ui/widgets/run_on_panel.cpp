@@ -1,7 +1,6 @@
 #include "ui/widgets/run_on_panel.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -11,6 +10,7 @@
 
 #include "core/error.h"
 #include "ui/core/host_run.h"
+#include "ui/widgets/file_chooser.h"
 
 namespace skynnet::ui {
 
@@ -107,7 +107,7 @@ void RunOnPanel::updateEnabled() {
 }
 
 void RunOnPanel::browse() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open MPI hostfile"), hostfile_->text());
+    const QString path = askForFile(this, {FileRequest::OpenFile, tr("Open MPI hostfile"), hostfile_->text(), {}});
     if (path.isEmpty()) return;
     hostfile_->setText(path);
     emit edited();

@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -22,10 +23,12 @@
 #include "ui/core/plan_warnings.h"
 #include "ui/core/project_document.h"
 #include "ui/widgets/chart_util.h"
+#include "ui/widgets/eliding_header_view.h"
 #include "ui/widgets/format.h"
 #include "ui/widgets/limit_spin_box.h"
 #include "ui/widgets/network_check.h"
 #include "ui/widgets/network_diagram.h"
+#include "ui/widgets/table_height.h"
 
 namespace skynnet::ui {
 namespace {
@@ -203,12 +206,13 @@ void SplitPage::buildUi() {
     error_ = banner(errorStyle, "splitError");
 
     table_ = new QTableView;
+    table_->setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, table_));  // whole names in tooltips
     table_->setModel(model_);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    // Short names: the chart shares the page's lower half with the diagrams, and its tooltip has the figures.
+    table_->viewport()->installEventFilter(this);  // fitPlanColumns() on every resize, at the new width
+    // Short names: the chart shares the page's upper half with the diagrams, and its tooltip has the figures.
     chart_ = new BarChart(tr("Against the original (%)"));
     chart_->setHorizontal(true);  // "sub 12" stays whole down the side
 
@@ -231,32 +235,42 @@ void SplitPage::buildUi() {
     diagramScroll->setWidget(diagrams_);
     diagramScroll->setWidgetResizable(true);
     diagramScroll->setToolTip(tr("The original network and every submodel's, with each layer's output shape"));
-    auto* lower = new QSplitter(Qt::Horizontal);
-    lower->addWidget(chart_);
-    lower->addWidget(diagramScroll);
-    lower->setStretchFactor(0, 1);
-    lower->setStretchFactor(1, 1);
-    lower->setSizes({400, 500});  // room for the original and three submodels at 1280 pixels wide
-    auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(table_);
-    right->addWidget(lower);
-    right->setStretchFactor(0, 2);
-    right->setStretchFactor(1, 3);
-    auto* rightBox = new QWidget;
-    auto* rightLayout = new QVBoxLayout(rightBox);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(summary_);
-    rightLayout->addWidget(error_);
-    rightLayout->addWidget(warnings_);
-    rightLayout->addWidget(right, 1);
+    // The options, the chart and the diagrams side by side; the plan's table below them across the
+    // whole page, where its eight columns fit on a 1024-pixel screen (beside the options they did not).
+    auto* upper = new QSplitter(Qt::Horizontal);
+    upper->addWidget(left);
+    upper->addWidget(chart_);
+    upper->addWidget(diagramScroll);
+    upper->setStretchFactor(0, 0);
+    upper->setStretchFactor(1, 1);
+    upper->setStretchFactor(2, 1);
+    upper->setSizes({340, 400, 500});  // room for the original and three submodels at 1280 pixels wide
 
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(left);
-    split->addWidget(rightBox);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 5);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(split);
+    layout->addWidget(upper, 1);
+    layout->addWidget(summary_);
+    layout->addWidget(error_);
+    layout->addWidget(warnings_);
+    layout->addWidget(table_);  // as tall as its rows (fitHeightToRows), the rest above
+}
+
+int SplitPage::heightForWidth(int width) const { return layout()->totalMinimumHeightForWidth(width); }
+
+bool SplitPage::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_->viewport() && event->type() == QEvent::Resize) fitPlanColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void SplitPage::fitPlanColumns() {
+    // Every column as wide as its contents while they fit; when they do not, the role (the one
+    // long text, whole in its tooltip) takes what the figures leave and ends in "…".
+    QHeaderView* header = table_->horizontalHeader();
+    const QAbstractItemView* view = table_;  // QTableView hides the public sizeHintForColumn
+    int wanted = 0;
+    for (int c = 0; c < PlanTableModel::ColumnCount; ++c) wanted += std::max(view->sizeHintForColumn(c), header->sectionSizeHint(c));
+    const bool fits = wanted <= table_->viewport()->width();
+    header->setSectionResizeMode(PlanTableModel::Role, fits ? QHeaderView::ResizeToContents : QHeaderView::Stretch);
+    header->setStretchLastSection(fits);
 }
 
 QList<QWidget*> SplitPage::optionWidgets() const {
@@ -337,6 +351,7 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
     explanation_->setText(explain(plan ? plan->strategy : document_->splitOptions().strategy));
     if (!plan) {
         warnings_->hide();
+        fitHeightToRows(table_, 6);
         chart_->setPlaceholder(error.isEmpty() ? tr("no plan") : tr("invalid request"));
         showDiagrams({});
         return;
@@ -364,6 +379,8 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
                      .arg(formatBytes(concurrent), formatBytes(have));
     warnings_->setText(notes.join(QLatin1Char('\n')));
     warnings_->setVisible(!notes.isEmpty());
+    fitHeightToRows(table_, 6);
+    fitPlanColumns();
 
     QStringList categories{tr("original")};
     std::vector<double> params{100}, flops{100}, memory{100};

@@ -50,8 +50,17 @@ public:
     QString limitsText() const;     // the N control's limits, as shown beside it
     QString limitNoteText() const;  // "N = 100 is outside ...", empty when hidden
 
+    // The least height for the width: a page scrolls on the height for width of its layout, which
+    // a layout takes from its items' preferred sizes (a chart's is its last size), and so this page
+    // scrolled at 1024 x 680. It scrolls only when its least height does not fit (as ResultsPage).
+    int heightForWidth(int width) const override;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void buildUi();
+    void fitPlanColumns();  // the table's columns to its width
     void fromDocument();  // controls <- document
     void toDocument();    // controls -> document
     void onPlanChanged(const QString& summary, const QString& error);

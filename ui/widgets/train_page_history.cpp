@@ -2,7 +2,6 @@
 // a text file; a kept run shown from the list or a reopened project brings its own log back) and
 // the line that says when the run shown no longer matches the project's data, network or split.
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
@@ -15,6 +14,7 @@
 #include "ui/core/project_document.h"
 #include "ui/core/run_history.h"
 #include "ui/core/training_session.h"
+#include "ui/widgets/file_chooser.h"
 #include "ui/widgets/train_page.h"
 
 namespace skynnet::ui {
@@ -81,8 +81,8 @@ void TrainPage::saveLog() {
     const QString folder = project.isEmpty() ? (settings_ ? settings_->lastProjectFolder() : QString())
                                              : QFileInfo(project).absolutePath();
     const QString base = project.isEmpty() ? QStringLiteral("training") : QFileInfo(project).completeBaseName();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Log"), folder + QLatin1Char('/') + base + QStringLiteral("-log.txt"),
-                                                      tr("Text files (*.txt);;All files (*)"));
+    const QString path = askForFile(this, {FileRequest::SaveFile, tr("Save Log"), folder + QLatin1Char('/') + base + QStringLiteral("-log.txt"),
+                                           tr("Text files (*.txt);;All files (*)")});
     if (path.isEmpty()) return;
     QString error;
     if (!saveLogTo(path, &error)) showError(tr("The log could not be saved: %1").arg(error));
