@@ -450,7 +450,9 @@ private slots:
         QCOMPARE(k.exitCode, -1);
         QVERIFY(!QFile::exists(killed));
         QVERIFY(QFile::exists(killed + ".checkpoint/run.json"));
-        QVERIFY(QFile::exists(killed + ".checkpoint/submodel-1.ckpt"));
+        // The submodel that saved epoch 2 first, whichever it was: under load a thread may start
+        // its submodel two epochs after the other.
+        QVERIFY(!QDir(killed + ".checkpoint").entryList({"submodel-*.ckpt"}, QDir::Files).isEmpty());
 
         // Without --resume an earlier run's folder is not overwritten.
         const CliRun fresh = runCli(common + QStringList{"--save", killed});
