@@ -228,6 +228,7 @@ private slots:
         configureWine(doc, 5);
         doc.setFilePath(dir.filePath("wine.skynnet"));
         StudyPage page(&doc);
+        QCOMPARE(page.progressBar()->text(), QString("no study yet"));
         choose(page, "1,3", "1,2", false);
         QVERIFY2(page.start(), qPrintable(page.errorLabel()->text()));
         QVERIFY(page.running());
@@ -235,6 +236,7 @@ private slots:
         QVERIFY(page.process()->waitForFinished(hangGuardMs(300000)));
         QVERIFY2(page.errorLabel()->isHidden(), qPrintable(page.errorLabel()->text()));
         QCOMPARE(page.statusLabel()->text(), QString("Finished: 4 runs."));
+        QCOMPARE(page.progressBar()->text(), QString("4 of 4 runs"));
         const StudyRecord& r = page.record();
         QVERIFY(r.complete);
         QCOMPARE(r.total, 4);

@@ -103,7 +103,7 @@ StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
     progress_ = new QProgressBar;
     progress_->setRange(0, 1);
     progress_->setValue(0);
-    progress_->setFormat(tr("%v of %m runs"));
+    progress_->setFormat(tr("no study yet"));  // refreshState() counts the runs once there is a study
     status_ = new QLabel;
     status_->setObjectName(QStringLiteral("studyStatus"));
     status_->setWordWrap(true);
@@ -377,6 +377,8 @@ void StudyPage::refreshState() {
     for (QWidget* w : std::initializer_list<QWidget*>{submodels_, seeds_, strategies_, scaleEpochs_, ensemble_}) w->setEnabled(!busy);
     progress_->setRange(0, std::max(record_.total, 1));
     progress_->setValue(std::min(int(record_.runs.size()), std::max(record_.total, 1)));
+    // Before the first study there are no runs to count: "0 of 1 runs" would describe one.
+    progress_->setFormat(record_.total > 0 ? tr("%v of %m runs") : tr("no study yet"));
     updateRemaining();
     refreshOutOfDate();
 }
