@@ -1,5 +1,7 @@
 #pragma once
 // Running the built skynnet-cli from a test, as a user would from a shell.
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -36,4 +38,18 @@ inline CliRun runCli(const QStringList& args, int timeoutMs = 120000, const QPro
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+// How many running processes have `text` in their command line (read from /proc): none may be
+// left behind once a run ends.
+inline int processesMentioning(const QString& text) {
+    int n = 0;
+    for (const QString& pid : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool number = false;
+        pid.toInt(&number);
+        if (!number) continue;
+        QFile f("/proc/" + pid + "/cmdline");
+        if (f.open(QIODevice::ReadOnly) && QString::fromUtf8(f.readAll()).contains(text)) ++n;
+    }
+    return n;
 }

@@ -94,18 +94,6 @@ QJsonObject configNamed(const QJsonObject& study, const QString& name) {
     return {};
 }
 
-// Processes whose command line mentions `text` (a study's folder): none must outlive the study.
-int processesMentioning(const QString& text) {
-    int n = 0;
-    for (const QString& pid : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        bool number = false;
-        pid.toInt(&number);
-        if (!number) continue;
-        QFile f("/proc/" + pid + "/cmdline");
-        if (f.open(QIODevice::ReadOnly) && QString::fromUtf8(f.readAll()).contains(text)) ++n;
-    }
-    return n;
-}
 
 }  // namespace
 

@@ -31,6 +31,7 @@
 #include "ui/core/training_session.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/study_page.h"
+#include "cli_support.h"  // processesMentioning
 #include "test_support.h"
 
 #ifndef SKYNNET_CLI_PATH
@@ -84,17 +85,6 @@ const Json* configNamed(const Json& summary, const std::string& name) {
     return nullptr;
 }
 
-int processesMentioning(const QString& text) {
-    int n = 0;
-    for (const QString& pid : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        bool number = false;
-        pid.toInt(&number);
-        if (!number) continue;
-        QFile f("/proc/" + pid + "/cmdline");
-        if (f.open(QIODevice::ReadOnly) && QString::fromUtf8(f.readAll()).contains(text)) ++n;
-    }
-    return n;
-}
 
 Json run(const std::string& config, int n, std::uint64_t seed, std::vector<double> submodelSeconds, double metric) {
     return Json::object({{"run", config + "-seed" + std::to_string(seed)},
