@@ -10,7 +10,9 @@
 #include <QMenu>
 #include <QLabel>
 #include <QScatterSeries>
+#include <QGroupBox>
 #include <QSet>
+#include <QSplitter>
 #include <QValueAxis>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -384,14 +386,20 @@ private slots:
             hi = std::max({hi, p.x(), p.y()});
         }
         QChartView* view = page->scatterView();
+        // The splitter between the figures and the errors, moved as a user would.
+        QSplitter* columns = nullptr;
+        for (QSplitter* s : page->findChildren<QSplitter*>())
+            if (s->orientation() == Qt::Horizontal && s->count() == 2 && qobject_cast<QGroupBox*>(s->widget(1))) columns = s;
+        QVERIFY(columns);
         QSet<int> tickCounts;
-        for (const QSize size : {QSize(1600, 1000), QSize(1024, 680), QSize(1300, 800), QSize(1600, 1000)}) {
-            window_->resize(size);
+        for (const int errorsWidth : {700, 250, 450, 700}) {
+            const int total = columns->width();
+            columns->setSizes({total - errorsWidth, errorsWidth});
             for (int i = 0; i < 5; ++i) {
                 QApplication::processEvents();
                 QTest::qWait(20);
             }
-            const QString at = QStringLiteral("%1x%2 (chart %3 wide): ").arg(size.width()).arg(size.height()).arg(view->width());
+            const QString at = QStringLiteral("errors %1 of %2 (chart %3 wide): ").arg(errorsWidth).arg(total).arg(view->width());
             const auto* x = qobject_cast<const QValueAxis*>(view->chart()->axes(Qt::Horizontal).value(0));
             const auto* y = qobject_cast<const QValueAxis*>(view->chart()->axes(Qt::Vertical).value(0));
             QVERIFY(x && y);
@@ -409,7 +417,6 @@ private slots:
             tickCounts.insert(x->tickCount());
         }
         QVERIFY2(tickCounts.size() > 1, "every size gave the same ticks: the check saw no refit");
-        window_->resize(1280, 860);
     }
 
     void invalidNetworkIsFlaggedBeforeTraining() {

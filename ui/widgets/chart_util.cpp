@@ -304,7 +304,10 @@ void BarChart::setData(const QStringList& categoriesIn, const std::vector<Set>& 
             bottom = std::min(bottom, v);
             ++bars_;
         }
-        if (s.color.isValid()) set->setColor(s.color);
+        if (s.color.isValid()) {
+            set->setColor(s.color);
+            set->setBorderColor(s.color);  // the dark theme's light border made thin bars look white
+        }
         series->append(set);
     }
     c->addSeries(series);
