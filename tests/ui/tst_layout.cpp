@@ -21,6 +21,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
@@ -366,8 +367,12 @@ private slots:
         w->showPage(MainWindow::SplitPageIndex);
         settle();
         shoot(w.get(), QStringLiteral("split-1600x1000"));
-        const QStringList problems = pageProblems(w.get(), MainWindow::SplitPageIndex) + planTableProblems(w.get(), true);
+        const QStringList problems =
+            pageProblems(w.get(), MainWindow::SplitPageIndex) + planTableProblems(w.get(), true) + diagramProblems(w.get());
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        // Room for the diagrams and the chart side by side here (on a 1024-pixel screen the chart
+        // goes under them).
+        QCOMPARE(w->splitPage()->figures()->orientation(), Qt::Horizontal);
         QVERIFY2(pageScrollArea(w.get())->verticalScrollBar()->maximum() == 0, "the Split page scrolls at 1600 x 1000");
     }
 
@@ -429,7 +434,11 @@ private slots:
             if (least.width() > room.width() || least.height() > room.height())
                 problems << QStringLiteral("%1 page needs %2x%3").arg(MainWindow::pageName(p)).arg(least.width()).arg(least.height());
             problems << pageProblems(w.get(), p);
-            if (p == MainWindow::SplitPageIndex) problems << planTableProblems(w.get(), false) << diagramProblems(w.get());
+            if (p == MainWindow::SplitPageIndex) {
+                problems << planTableProblems(w.get(), false) << diagramProblems(w.get());
+                if (room.width() < 1100 && w->splitPage()->figures()->orientation() != Qt::Vertical)
+                    problems << QStringLiteral("the Split page's chart is beside the diagrams on a %1-pixel screen").arg(room.width());
+            }
             if (p == MainWindow::ResultsPageIndex) problems << runListProblems(w.get());
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
