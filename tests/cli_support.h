@@ -1,5 +1,6 @@
 #pragma once
 // Running the built skynnet-cli from a test, as a user would from a shell.
+#include <QByteArray>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -11,6 +12,13 @@
 #ifndef SKYNNET_CLI_PATH  // tests/CMakeLists.txt passes the built tool's path; this is its usual place
 #define SKYNNET_CLI_PATH SKYNNET_BINARY_DIR "/app/cli/skynnet-cli"
 #endif
+
+// Sets an environment variable (SKYNNET_CLI: which tool the app runs) while in scope.
+struct EnvScope {
+    QByteArray name;
+    EnvScope(const char* n, const QString& value) : name(n) { qputenv(n, value.toUtf8()); }
+    ~EnvScope() { qunsetenv(name.constData()); }
+};
 
 struct CliRun {
     int exitCode = -1;

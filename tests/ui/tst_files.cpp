@@ -8,12 +8,15 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
@@ -33,6 +36,7 @@
 #include "project/project_file.h"
 #include "spec/network_spec.h"
 #include "split/combined_model_file.h"
+#include "test_shots.h"
 #include "test_support.h"
 #include "window_open.h"
 #include "train/metrics.h"
@@ -48,8 +52,10 @@
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/open_model_dialog.h"
 #include "ui/widgets/project_controller.h"
+#include "ui/widgets/run_on_panel.h"
 #include "ui/widgets/shortcut_list.h"
 #include "ui/widgets/start_page.h"
+#include "ui/widgets/train_page.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -128,15 +134,6 @@ private:
     }};
 };
 
-// Pictures for a reviewer: with SKYNNET_TEST_SHOTS=DIR, widgets are saved there as PNGs.
-void shoot(QWidget* w, const QString& name) {
-    const QString out = qEnvironmentVariable("SKYNNET_TEST_SHOTS");
-    if (out.isEmpty()) return;
-    QDir().mkpath(out);
-    QTest::qWait(50);  // let layouts settle
-    w->grab().save(out + QLatin1Char('/') + name + QStringLiteral(".png"));
-}
-
 // Wine's rows `times` over as one CSV: enough rows for several slices of a model's prediction.
 QString repeatedWine(const QString& path, int times) {
     QFile in(wineCsv);
@@ -160,8 +157,9 @@ class TestFiles : public QObject {
     QTemporaryDir dir_;
     QString model_;  // the example project's trained model, exported as a .skym
 
-    std::unique_ptr<MainWindow> makeWindow(Answers& a) {
-        auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+    std::unique_ptr<MainWindow> makeWindow(Answers& a, const QString& settingsFile = {}) {
+        const QString ini = settingsFile.isEmpty() ? dir_.filePath(QStringLiteral("settings.ini")) : settingsFile;
+        auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(ini));
         ProjectController::Prompts& p = w->projectController()->prompts();
         p.unsavedChanges = [](const QString&) { return QMessageBox::Discard; };
         p.locateData = [&a](const QString& problem, const QString&) {
@@ -571,6 +569,175 @@ private slots:
             QVERIFY2(dialog.exportNow(), qPrintable(dialog.statusText()));
             QCOMPARE(settings.lastExportFolder(), QFileInfo(typed).absolutePath());
         }
+    }
+
+    // File > Open Data: the dialog starts in the home folder, then where data was last opened from
+    // (in a later session too); the chosen file is loaded, and a cancel changes nothing.
+    void openDataDialogRemembersItsFolder() {
+        const QString settingsFile = dir_.filePath(QStringLiteral("open-data-settings.ini"));
+        const QString chosen = dir_.filePath(QStringLiteral("open-data/picked/wine.csv"));
+        QVERIFY(copyFile(wineCsv, chosen));
+        const auto openData = [](MainWindow* w) {
+            for (QAction* a : w->menuBar()->actions().first()->menu()->actions())
+                if (a->text() == QStringLiteral("Open &Data…")) return a->trigger();
+            QFAIL("no File > Open Data…");
+        };
+        {
+            Answers a;
+            auto w = makeWindow(a, settingsFile);
+            FileAnswers files({chosen});
+            openData(w.get());
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].kind, FileRequest::OpenFile);
+            QCOMPARE(files.asked[0].caption, QStringLiteral("Open data"));
+            QCOMPARE(files.asked[0].start, QDir::homePath());  // nothing remembered yet
+            QVERIFY(w->dataPage()->waitForLoad(hangGuardMs(30000)));
+            QVERIFY(w->document()->hasData());
+            QCOMPARE(QString::fromStdString(w->document()->dataSettings().train.path), chosen);
+            QCOMPARE(w->document()->dataset()->size(), Index(178));
+            QCOMPARE(w->settings()->lastDataFolder(), QFileInfo(chosen).absolutePath());
+            w->close();
+        }
+        {
+            Answers a;
+            auto w = makeWindow(a, settingsFile);
+            FileAnswers files({QString()});
+            openData(w.get());
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].start, QFileInfo(chosen).absolutePath());
+            QVERIFY(!w->dataPage()->isLoading());
+            QVERIFY(!w->document()->hasData());  // cancelled: nothing loaded
+            w->close();
+        }
+    }
+
+    // File > Open Model starts where the last project or model was opened and opens the chosen
+    // model; in its dialog, the data's Browse… starts where data was last opened and remembers the
+    // new folder, and Predict and Save CSV… suggests a file beside the data and writes it there.
+    void openModelDialogsUseTheChosenFiles() {
+        const QString settingsFile = dir_.filePath(QStringLiteral("open-model-settings.ini"));
+        const QString dataFolder = dir_.filePath(QStringLiteral("open-model/data"));
+        const QString csv = dataFolder + QStringLiteral("/wine.csv");
+        QVERIFY(copyFile(wineCsv, csv));
+        Answers a;
+        auto w = makeWindow(a, settingsFile);
+        OpenModelDialog* dialog = nullptr;
+        {
+            FileAnswers files({model_});
+            dialog = w->openModel();
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].kind, FileRequest::OpenFile);
+            QCOMPARE(files.asked[0].caption, QStringLiteral("Open Model"));
+            QCOMPARE(files.asked[0].start, QDir::homePath());
+        }
+        QVERIFY(dialog);
+        QVERIFY2(dialog->hasModel(), qPrintable(dialog->statusText()));
+        QCOMPARE(dialog->modelPath(), model_);
+        QCOMPARE(w->settings()->lastProjectFolder(), QFileInfo(model_).absolutePath());
+        {
+            FileAnswers files({csv});
+            dialog->browseButton()->click();
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].kind, FileRequest::OpenFile);
+            QCOMPARE(files.asked[0].start, QDir::homePath());  // no data opened yet
+            QCOMPARE(dialog->dataPath(), csv);
+            QCOMPARE(w->settings()->lastDataFolder(), dataFolder);
+        }
+        const QString out = dataFolder + QStringLiteral("/chosen-predictions.csv");
+        {
+            FileAnswers files({out});
+            QSignalSpy finished(dialog, &OpenModelDialog::jobFinished);
+            dialog->predictButton()->click();
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].kind, FileRequest::SaveFile);
+            QCOMPARE(files.asked[0].start, dataFolder + QStringLiteral("/wine-predictions.csv"));
+            QVERIFY(finished.count() == 1 || finished.wait(hangGuardMs(30000)));
+            QCOMPARE(finished.at(0).at(0).toBool(), true);
+        }
+        QCOMPARE(readAll(out).count('\n'), 179);  // the header and one line per row
+        dialog->close();
+        {
+            // The next Open Model starts in the model's folder; cancelled, nothing opens.
+            FileAnswers files({QString()});
+            QVERIFY(!w->openModel());
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].start, QFileInfo(model_).absolutePath());
+        }
+        w->close();
+    }
+
+    // Save Log… suggests <project>-log.txt beside the saved project (training-log.txt in the last
+    // project folder before it is saved) and writes the log to the file chosen.
+    void saveLogWritesTheChosenFile() {
+        const QString settingsFile = dir_.filePath(QStringLiteral("save-log-settings.ini"));
+        const QString lastFolder = dir_.filePath(QStringLiteral("save-log/last"));
+        QVERIFY(QDir().mkpath(lastFolder));
+        AppSettings(settingsFile).setLastProjectFolder(lastFolder);
+        Answers a;
+        auto w = makeWindow(a, settingsFile);
+        TrainPage* train = w->trainPage();
+        train->logView()->setPlainText(QStringLiteral("first line\nsecond line"));
+        {
+            FileAnswers files({QString()});
+            train->saveLogButton()->click();
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].kind, FileRequest::SaveFile);
+            QCOMPARE(files.asked[0].caption, QStringLiteral("Save Log"));
+            QCOMPARE(files.asked[0].start, lastFolder + QStringLiteral("/training-log.txt"));
+        }
+        w->dataPage()->loadFile(wineCsv);
+        QVERIFY(w->dataPage()->waitForLoad(hangGuardMs(30000)));
+        const QString project = dir_.filePath(QStringLiteral("save-log/project/wine.skynnet"));
+        QVERIFY(QDir().mkpath(QFileInfo(project).absolutePath()));
+        QVERIFY(w->projectController()->saveTo(project));
+        train->logView()->setPlainText(QStringLiteral("first line\nsecond line"));
+        const QString chosen = dir_.filePath(QStringLiteral("save-log/elsewhere/run.txt"));
+        QVERIFY(QDir().mkpath(QFileInfo(chosen).absolutePath()));
+        {
+            FileAnswers files({chosen});
+            train->saveLogButton()->click();
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].start, QFileInfo(project).absolutePath() + QStringLiteral("/wine-log.txt"));
+        }
+        QCOMPARE(readAll(chosen), QByteArray("first line\nsecond line\n"));
+        QVERIFY(train->errorText().isEmpty());
+        w->close();
+    }
+
+    // The hostfile's Browse… starts in the project's folder while none is chosen, then at the
+    // chosen one; the file chosen becomes the project's hostfile, and a cancel keeps it.
+    void hostfilePickerUsesTheChosenFile() {
+        Answers a;
+        auto w = makeWindow(a, dir_.filePath(QStringLiteral("hostfile-settings.ini")));
+        w->dataPage()->loadFile(wineCsv);
+        QVERIFY(w->dataPage()->waitForLoad(hangGuardMs(30000)));
+        const QString project = dir_.filePath(QStringLiteral("hosts/project/wine.skynnet"));
+        QVERIFY(QDir().mkpath(QFileInfo(project).absolutePath()));
+        QVERIFY(w->projectController()->saveTo(project));
+        const QString hostfile = dir_.filePath(QStringLiteral("hosts/cluster/hostfile"));
+        QVERIFY(QDir().mkpath(QFileInfo(hostfile).absolutePath()));
+        writeFileAtomicallyForTest(hostfile, "localhost slots=2\n");
+        RunOnPanel* panel = w->trainPage()->runOnPanel();
+        panel->targetBox()->setCurrentIndex(1);  // the machines in a hostfile
+        QVERIFY(panel->browseButton()->isEnabled());
+        {
+            FileAnswers files({hostfile});
+            panel->browseButton()->click();
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].kind, FileRequest::OpenFile);
+            QCOMPARE(files.asked[0].caption, QStringLiteral("Open MPI hostfile"));
+            QCOMPARE(files.asked[0].start, QFileInfo(project).absolutePath());
+        }
+        QCOMPARE(panel->hostfileEdit()->text(), hostfile);
+        QCOMPARE(QString::fromStdString(w->document()->trainSettings().runOn.hostfile), hostfile);
+        {
+            FileAnswers files({QString()});
+            panel->browseButton()->click();
+            QCOMPARE(files.asked.size(), 1);
+            QCOMPARE(files.asked[0].start, hostfile);
+        }
+        QCOMPARE(QString::fromStdString(w->document()->trainSettings().runOn.hostfile), hostfile);
+        w->close();
     }
 
     // The native export is a .skym, whatever suffix the suggestion had.

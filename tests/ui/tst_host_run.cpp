@@ -31,12 +31,10 @@
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
 #include "class_groups_setup.h"
+#include "cli_support.h"  // SKYNNET_CLI_PATH, EnvScope
 #include "process_support.h"
 #include "test_support.h"
 
-#ifndef SKYNNET_CLI_PATH
-#define SKYNNET_CLI_PATH SKYNNET_BINARY_DIR "/app/cli/skynnet-cli"
-#endif
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -85,12 +83,6 @@ QStringList liveGroupMembers(pid_t group) {
 TrainStatus statusOf(const QSignalSpy& finished) { return finished.last().at(0).value<TrainStatus>(); }
 
 // Restores the environment variable when the test ends, however it ends.
-struct EnvScope {
-    QByteArray name;
-    EnvScope(const char* n, const QString& value) : name(n) { qputenv(n, value.toUtf8()); }
-    ~EnvScope() { qunsetenv(name.constData()); }
-};
-
 #ifdef SKYNNET_TEST_HAVE_MPI
 // The document's run started as the app starts it on a hostfile of this machine (2 slots, 3
 // ranks), with the real tool: its project copy and hostfile go in `dir`.

@@ -14,12 +14,14 @@
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
+#include <QSet>
 #include <QLegend>
 #include <QProcess>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
@@ -38,6 +40,7 @@
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/live_chart.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/network_diagram.h"
 #include "ui/widgets/palette_icon_style.h"
 #include "ui/widgets/project_controller.h"
 #include "ui/widgets/results_page.h"
@@ -46,6 +49,8 @@
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/theme.h"
 #include "ui/widgets/train_page.h"
+#include "ui/widgets/window_grab.h"
+#include "test_shots.h"
 #include "test_support.h"
 
 using namespace skynnet;
@@ -57,27 +62,6 @@ const QString wineCsv = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/datasets/w
 
 // Set in the child processes that check one screen (see pagesFitScreens).
 constexpr char childVariable[] = "SKYNNET_TEST_LAYOUT_CHILD";
-
-// Pictures for a reviewer: with SKYNNET_TEST_SHOTS=DIR, widgets are saved there as PNGs.
-void shoot(QWidget* w, const QString& name) {
-    const QString out = qEnvironmentVariable("SKYNNET_TEST_SHOTS");
-    if (out.isEmpty()) return;
-    QDir().mkpath(out);
-    QTest::qWait(50);
-    w->grab().save(out + QLatin1Char('/') + name + QStringLiteral(".png"));
-}
-
-// The scroll area the window shows the current page in: the visible one not inside another.
-QScrollArea* pageScrollArea(QWidget* window) {
-    for (QScrollArea* area : window->findChildren<QScrollArea*>()) {
-        if (!area->isVisible()) continue;
-        bool outermost = true;
-        for (QWidget* w = area->parentWidget(); w && w != window && outermost; w = w->parentWidget())
-            outermost = !qobject_cast<QScrollArea*>(w);
-        if (outermost) return area;
-    }
-    return nullptr;
-}
 
 // Every text a chart shows that Qt Charts shortened to fit ("sub...", "cores b..."): titles, axis
 // titles, tick labels and legend entries are all text items of the chart's scene.
@@ -183,6 +167,32 @@ private:
         return problems;
     }
 
+    // The Split page's diagrams: all of them in view, none scrolled out sideways.
+    static QStringList diagramProblems(MainWindow* w) {
+        const QScrollArea* area = w->splitPage()->diagramScroll();
+        if (w->splitPage()->diagrams().size() != 4) return {QStringLiteral("%1 diagrams").arg(w->splitPage()->diagrams().size())};
+        if (area->horizontalScrollBar()->maximum() > 0)
+            return {QStringLiteral("the diagrams scroll sideways: %1 of %2 pixels").arg(area->viewport()->width()).arg(area->widget()->width())};
+        return {};
+    }
+
+    // The Results page's run list: in the window, without scrolling the page, with its rows.
+    static QStringList runListProblems(MainWindow* w) {
+        const QTableView* runs = w->resultsPage()->runHistory()->table();
+        const QScrollArea* area = pageScrollArea(w);
+        QStringList problems;
+        if (area->verticalScrollBar()->maximum() > 0)
+            problems << QStringLiteral("the Results page scrolls by %1 pixels").arg(area->verticalScrollBar()->maximum());
+        const QRect inWindow(runs->viewport()->mapTo(w, QPoint(0, 0)), runs->viewport()->size());
+        const QRect viewport(area->viewport()->mapTo(w, QPoint(0, 0)), area->viewport()->size());
+        if (!viewport.contains(inWindow))
+            problems << QStringLiteral("the run list (%1,%2 %3x%4) is not in the page's view")
+                            .arg(inWindow.x()).arg(inWindow.y()).arg(inWindow.width()).arg(inWindow.height());
+        if (runs->viewport()->height() < runs->verticalHeader()->length())
+            problems << QStringLiteral("the run list shows %1 of %2 pixels of rows").arg(runs->viewport()->height()).arg(runs->verticalHeader()->length());
+        return problems;
+    }
+
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
@@ -256,6 +266,60 @@ private slots:
         }
     }
 
+    // An empty live chart (the Train page before a run) at its size on a 1024 x 680 screen reads
+    // 0, 0.25, ..., 1 up its side, not just 0, 0.5, 1; taller, no fewer ticks; nothing cut.
+    void emptyChartsTickAsTheirRoomAllows() {
+        LiveChart empty(QStringLiteral("Training loss"), QStringLiteral("epoch"), QStringLiteral("loss"));
+        empty.reset(3, true);
+        empty.chart()->legend()->hide();  // as on the Train page, whose four charts share one legend
+        empty.show();
+        int previous = 0;
+        for (const QSize size : {QSize(250, 180), QSize(250, 260), QSize(400, 420)}) {
+            empty.resize(size);
+            settle();
+            const QString at = QStringLiteral("%1x%2: ").arg(size.width()).arg(size.height());
+            QVERIFY2(cutTexts(&empty).isEmpty(), qPrintable(at + cutTexts(&empty).join(QStringLiteral(", "))));
+            const auto* y = qobject_cast<const QValueAxis*>(empty.chart()->axes(Qt::Vertical).value(0));
+            QVERIFY(y);
+            QCOMPARE(y->min(), 0.0);
+            QCOMPARE(y->max(), 1.0);
+            QVERIFY2(y->tickCount() >= 5, qPrintable(at + QString::number(y->tickCount())));
+            QVERIFY2(y->tickCount() >= previous, qPrintable(at + QString::number(y->tickCount())));
+            previous = y->tickCount();
+        }
+    }
+
+    // An axis ends at the first round tick at or above the data: the Split page's percentages (the
+    // original at 100) ran to 150, and a loss starting at 0.98 to 1.2.
+    void axesEndAtTheFirstRoundTickAboveTheData() {
+        BarChart bars(QStringLiteral("Against the original (%)"));
+        bars.setHorizontal(true);
+        bars.setData({QStringLiteral("original"), QStringLiteral("sub 1"), QStringLiteral("sub 2"), QStringLiteral("sub 3")},
+                     {{QStringLiteral("params"), {100, 52.5, 52.5, 52.5}, QColor()},
+                      {QStringLiteral("FLOPs"), {100, 52.1, 52.1, 52.1}, QColor()},
+                      {QStringLiteral("memory"), {100, 58.2, 58.2, 58.2}, QColor()}},
+                     QStringLiteral("% of original"));
+        LiveChart loss(QStringLiteral("Training loss"), QStringLiteral("epoch"), QStringLiteral("loss"));
+        loss.reset(1, false);
+        loss.chart()->legend()->hide();
+        for (int i = 1; i <= 30; ++i) loss.append(0, i, 0.98 / i);
+        for (QChartView* view : std::initializer_list<QChartView*>{&bars, &loss}) {
+            view->show();
+            for (const int width : {240, 300, 420, 640}) {
+                view->resize(width, 240);
+                settle();
+                const QString at = QStringLiteral("%1 at %2 pixels: ").arg(view->chart()->title()).arg(width);
+                QVERIFY2(cutTexts(view).isEmpty(), qPrintable(at + cutTexts(view).join(QStringLiteral(", "))));
+                const Qt::Orientation values = view == &bars ? Qt::Horizontal : Qt::Vertical;
+                const auto* axis = qobject_cast<const QValueAxis*>(view->chart()->axes(values).value(0));
+                QVERIFY(axis);
+                QCOMPARE(axis->min(), 0.0);
+                QCOMPARE(axis->max(), view == &bars ? 100.0 : 1.0);
+                QVERIFY2(axis->tickCount() >= 3, qPrintable(at + QString::number(axis->tickCount())));
+            }
+        }
+    }
+
     // The issue's own case: the run list arrived and the page scrolled even at 1600 x 1000.
     void resultsPageFitsWithoutScrolling() {
         if (qEnvironmentVariableIsSet(childVariable)) QSKIP("checked by the parent process");
@@ -288,6 +352,9 @@ private slots:
         QVERIFY(runs->viewport()->height() >= runs->verticalHeader()->length());
         const QStringList problems = pageProblems(w.get(), MainWindow::ResultsPageIndex);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        // Nor do the results scroll in their own pane on this screen.
+        QVERIFY2(results->resultsPane()->verticalScrollBar()->maximum() == 0,
+                 qPrintable(QStringLiteral("the results pane scrolls by %1").arg(results->resultsPane()->verticalScrollBar()->maximum())));
         // The bar charts have room to read: more than their least size.
         for (BarChart* c : {results->metricChart(), results->wallChart(), results->cpuChart(), results->memoryChart()})
             QVERIFY2(c->height() >= 220, qPrintable(QStringLiteral("%1: %2 high").arg(c->chart()->title()).arg(c->height())));
@@ -300,8 +367,12 @@ private slots:
         w->showPage(MainWindow::SplitPageIndex);
         settle();
         shoot(w.get(), QStringLiteral("split-1600x1000"));
-        const QStringList problems = pageProblems(w.get(), MainWindow::SplitPageIndex) + planTableProblems(w.get(), true);
+        const QStringList problems =
+            pageProblems(w.get(), MainWindow::SplitPageIndex) + planTableProblems(w.get(), true) + diagramProblems(w.get());
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        // Room for the diagrams and the chart side by side here (on a 1024-pixel screen the chart
+        // goes under them).
+        QCOMPARE(w->splitPage()->figures()->orientation(), Qt::Horizontal);
         QVERIFY2(pageScrollArea(w.get())->verticalScrollBar()->maximum() == 0, "the Split page scrolls at 1600 x 1000");
     }
 
@@ -363,7 +434,12 @@ private slots:
             if (least.width() > room.width() || least.height() > room.height())
                 problems << QStringLiteral("%1 page needs %2x%3").arg(MainWindow::pageName(p)).arg(least.width()).arg(least.height());
             problems << pageProblems(w.get(), p);
-            if (p == MainWindow::SplitPageIndex) problems << planTableProblems(w.get(), false);
+            if (p == MainWindow::SplitPageIndex) {
+                problems << planTableProblems(w.get(), false) << diagramProblems(w.get());
+                if (room.width() < 1100 && w->splitPage()->figures()->orientation() != Qt::Vertical)
+                    problems << QStringLiteral("the Split page's chart is beside the diagrams on a %1-pixel screen").arg(room.width());
+            }
+            if (p == MainWindow::ResultsPageIndex) problems << runListProblems(w.get());
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
@@ -412,6 +488,50 @@ private slots:
             else QVERIFY2(empty.lightness() > 220, qPrintable(empty.name()));
             QCOMPARE(matrix.countColor(0, 1), dark ? QColor(Qt::white) : QColor(Qt::black));
             QCOMPARE(matrix.countColor(0, 0), QColor(Qt::white));  // on the full blue of a whole row
+        }
+        applyTheme(Theme::System);
+    }
+
+    // The network diagram's blocks are tints of the palette's base: pale in the light theme, deep in
+    // the dark one (they stayed light beige there), with the palette's text readable on each, an
+    // impossible layer's too; every kind keeps a hue of its own.
+    void networkDiagramFollowsThePalette() {
+        NetworkSpec spec;
+        spec.input = Shape{1, 12, 12};
+        spec.layers = parseLayers("conv:8:3x3:relu,maxpool:2,dropout:0.2,flatten,dense:16:relu");
+        spec.setOutputFor(Task::Classification, 3);
+        NetworkSpec impossible = spec;
+        impossible.input = Shape{1, 2, 2};  // too small for the 3x3 convolution
+        NetworkDiagram good, bad;
+        good.setNetwork(spec);
+        bad.setNetwork(impossible);
+        QVERIFY(!bad.blocks()[1].problem.isEmpty());
+        for (NetworkDiagram* d : {&good, &bad}) {
+            d->resize(d->sizeHint());
+            d->show();
+        }
+        for (const Theme theme : {Theme::Light, Theme::Dark}) {
+            applyTheme(theme);
+            settle();
+            const bool dark = theme == Theme::Dark;
+            QSet<QRgb> fills;
+            for (NetworkDiagram* d : {&good, &bad}) {
+                const QImage image = d->grab().toImage();
+                for (int i = 0; i < int(d->blocks().size()); ++i) {
+                    const NetworkDiagram::Block& b = d->blocks()[std::size_t(i)];
+                    const QString at = QStringLiteral("%1 theme, block '%2'").arg(dark ? "dark" : "light", b.title);
+                    const QColor fill = d->blockFill(i);
+                    // Painted as said: inside the left edge, away from the centred text.
+                    const QRect r = d->blockRect(i);
+                    QCOMPARE(image.pixelColor(r.left() + 3, r.center().y()).rgb(), fill.rgb());
+                    if (dark) QVERIFY2(fill.lightness() < 100, qPrintable(at + QStringLiteral(": ") + fill.name()));
+                    else QVERIFY2(fill.lightness() > 190, qPrintable(at + QStringLiteral(": ") + fill.name()));
+                    if (b.shape == QStringLiteral("?")) continue;  // after an impossible layer: greyed on purpose
+                    QVERIFY2(contrastRatio(fill, d->blockTextColor(i)) >= 4.5, qPrintable(at));
+                    if (d == &good) fills.insert(fill.rgb());
+                }
+            }
+            QCOMPARE(fills.size(), 6);  // input, conv, pool, other (dropout and flatten), dense, output
         }
         applyTheme(Theme::System);
     }

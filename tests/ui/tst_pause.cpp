@@ -23,6 +23,7 @@
 
 #include "class_groups_setup.h"
 #include "project/project_file.h"
+#include "test_shots.h"
 #include "test_support.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/project_document.h"
@@ -56,15 +57,6 @@ int segmentsOf(const LiveChart& chart, int lines) {
     int n = 0;
     for (int id = -1; id < lines; ++id) n += int(chart.segments(id).size());
     return n;
-}
-
-// Pictures for a reviewer: with SKYNNET_TEST_SHOTS=DIR, widgets are saved there as PNGs.
-void shoot(QWidget* w, const QString& name) {
-    const QString out = qEnvironmentVariable("SKYNNET_TEST_SHOTS");
-    if (out.isEmpty()) return;
-    QDir().mkpath(out);
-    QTest::qWait(50);  // let charts and layouts settle
-    w->grab().save(out + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 
 // The band's extent on the x axis, from its upper edge.

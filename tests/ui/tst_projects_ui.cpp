@@ -41,6 +41,7 @@
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/live_chart.h"
 #include "ui/widgets/main_window.h"
+#include "test_shots.h"
 #include "test_support.h"
 #include "window_open.h"
 #include "ui/widgets/network_page.h"
@@ -91,15 +92,6 @@ QStringList cells(const QAbstractItemModel* m) {
 QList<QPointF> points(LiveChart* chart, int id) {
     QLineSeries* s = chart->series(id);
     return s ? s->points() : QList<QPointF>();
-}
-
-// Pictures for a reviewer: with SKYNNET_TEST_SHOTS=DIR, widgets are saved there as PNGs.
-void shoot(QWidget* w, const QString& name) {
-    const QString out = qEnvironmentVariable("SKYNNET_TEST_SHOTS");
-    if (out.isEmpty()) return;
-    QDir().mkpath(out);
-    QTest::qWait(50);  // let charts and layouts settle
-    w->grab().save(out + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 
 // A disk that fills up at the third write of every save.

@@ -50,6 +50,7 @@
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
+#include "test_shots.h"
 #include "test_support.h"
 #include "window_open.h"
 
@@ -64,15 +65,6 @@ bool sameBits(const Matrix& a, const Matrix& b) {
 }
 
 QString cell(const QAbstractItemModel* m, int row, int column) { return m->index(row, column).data().toString(); }
-
-// Pictures for a reviewer: with SKYNNET_TEST_SHOTS=DIR, widgets are saved there as PNGs.
-void shoot(QWidget* w, const QString& name) {
-    const QString out = qEnvironmentVariable("SKYNNET_TEST_SHOTS");
-    if (out.isEmpty()) return;
-    QDir().mkpath(out);
-    QTest::qWait(50);  // let charts and layouts settle
-    w->grab().save(out + QLatin1Char('/') + name + QStringLiteral(".png"));
-}
 
 // Log lines without their "HH:mm:ss  " stamps.
 QString withoutTimes(const QString& log) {

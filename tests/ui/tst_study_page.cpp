@@ -16,8 +16,6 @@
 #include <QTest>
 
 #include <QApplication>
-#include <QElapsedTimer>
-#include <QThread>
 #include <cmath>
 
 #include "io/atomic_file.h"
@@ -31,12 +29,10 @@
 #include "ui/core/training_session.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/study_page.h"
-#include "cli_support.h"  // processesMentioning
+#include "ui/widgets/window_grab.h"
+#include "cli_support.h"  // processesMentioning, EnvScope, SKYNNET_CLI_PATH
 #include "test_support.h"
 
-#ifndef SKYNNET_CLI_PATH
-#define SKYNNET_CLI_PATH SKYNNET_BINARY_DIR "/app/cli/skynnet-cli"
-#endif
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -44,12 +40,6 @@ using namespace skynnet::ui;
 namespace {
 
 const QString wineCsv = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/datasets/wine.csv");
-
-struct EnvScope {
-    QByteArray name;
-    EnvScope(const char* n, const QString& value) : name(n) { qputenv(n, value.toUtf8()); }
-    ~EnvScope() { qunsetenv(name.constData()); }
-};
 
 // The wine data, class groups of N=3, a few epochs on 2 threads, no baseline.
 void configureWine(ProjectDocument& doc, int epochs) {
@@ -132,22 +122,13 @@ StudyRecord workedExample() {
     return r;
 }
 
-void settle(int ms) {
-    QElapsedTimer clock;
-    clock.start();
-    while (clock.elapsed() < ms) {
-        QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(10);
-    }
-}
-
 // The window on the Study page in both themes at both sizes: <dir>/<stage>-<theme>-<w>x<h>.png.
 void grabStudyPage(MainWindow& w, const QString& dir, const QString& stage) {
     for (Theme theme : {Theme::Light, Theme::Dark}) {
         w.setTheme(theme, false);
         for (QSize size : {QSize(1600, 1000), QSize(1024, 680)}) {
             w.resize(size);
-            settle(300);
+            settleEvents(300);
             const QString name = QStringLiteral("%1-%2-%3x%4.png")
                                      .arg(stage, theme == Theme::Dark ? QStringLiteral("dark") : QStringLiteral("light"))
                                      .arg(size.width())

@@ -10,6 +10,10 @@
 #include <QMenu>
 #include <QLabel>
 #include <QScatterSeries>
+#include <QGroupBox>
+#include <QSet>
+#include <QSplitter>
+#include <QValueAxis>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -372,6 +376,47 @@ private slots:
         QVERIFY(page->scatterSeries());
         QVERIFY(page->scatterSeries()->count() > 0);
         QCOMPARE(page->combinedMetricText(), formatMetric(window_->session()->results()->combinedMetric));
+
+        // The scatter's axes are refitted to every new size of the window: the tick step is the
+        // one a fresh fit at that size gives (its labels fitting the room), not the first size's.
+        window_->showPage(MainWindow::ResultsPageIndex);
+        double lo = 1e300, hi = -1e300;
+        for (const QPointF& p : page->scatterSeries()->points()) {
+            lo = std::min({lo, p.x(), p.y()});
+            hi = std::max({hi, p.x(), p.y()});
+        }
+        QChartView* view = page->scatterView();
+        // The splitter between the figures and the errors, moved as a user would.
+        QSplitter* columns = nullptr;
+        for (QSplitter* s : page->findChildren<QSplitter*>())
+            if (s->orientation() == Qt::Horizontal && s->count() == 2 && qobject_cast<QGroupBox*>(s->widget(1))) columns = s;
+        QVERIFY(columns);
+        QSet<int> tickCounts;
+        for (const int errorsWidth : {700, 250, 450, 700}) {
+            const int total = columns->width();
+            columns->setSizes({total - errorsWidth, errorsWidth});
+            for (int i = 0; i < 5; ++i) {
+                QApplication::processEvents();
+                QTest::qWait(20);
+            }
+            const QString at = QStringLiteral("errors %1 of %2 (chart %3 wide): ").arg(errorsWidth).arg(total).arg(view->width());
+            const auto* x = qobject_cast<const QValueAxis*>(view->chart()->axes(Qt::Horizontal).value(0));
+            const auto* y = qobject_cast<const QValueAxis*>(view->chart()->axes(Qt::Vertical).value(0));
+            QVERIFY(x && y);
+            QValueAxis fresh;
+            fresh.setLabelFormat(x->labelFormat());
+            fresh.setLabelsFont(x->labelsFont());
+            setNiceRange(&fresh, lo, hi, labelRoom(view, Qt::Horizontal));
+            QVERIFY2(x->tickCount() == fresh.tickCount() && x->min() == fresh.min() && x->max() == fresh.max(),
+                     qPrintable(at + QStringLiteral("%1 ticks %2..%3, a fresh fit %4 ticks %5..%6")
+                                         .arg(x->tickCount()).arg(x->min()).arg(x->max())
+                                         .arg(fresh.tickCount()).arg(fresh.min()).arg(fresh.max())));
+            QCOMPARE(y->min(), x->min());  // the same ticks on both axes
+            QCOMPARE(y->max(), x->max());
+            QCOMPARE(y->tickCount(), x->tickCount());
+            tickCounts.insert(x->tickCount());
+        }
+        QVERIFY2(tickCounts.size() > 1, "every size gave the same ticks: the check saw no refit");
     }
 
     void invalidNetworkIsFlaggedBeforeTraining() {

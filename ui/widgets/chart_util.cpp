@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "ui/widgets/theme.h"
@@ -53,7 +54,15 @@ bool labelsFit(const QValueAxis* axis, double from, double to, double step, doub
     // margin each side; one pixel more for rounding.
     const double share = room / ticks - 2 * 4.0 - 2;
     const QFontMetricsF metrics(axis->labelsFont());
-    if (along == Qt::Vertical) return metrics.height() + 1.0 <= share;  // one line, whatever the digits
+    if (along == Qt::Vertical) {
+        // One line whatever the digits. `room` is the plot's height: Qt Charts hides a label nearer
+        // the one below than its height and cuts one taller than its share of the axis (the plot
+        // and the time axis under it, some 60 pixels more). Measured on an empty 250 x 180 chart:
+        // ticks 18 pixels apart read, 16 apart lost labels; a fifth of a line between them reads well.
+        const double lineHeight = metrics.height();
+        const double apart = room / std::max(1, ticks - 1);
+        return apart >= 1.2 * lineHeight + 2 && (room + 60) / ticks - 2 * 4.0 - 2 >= lineHeight + 1;
+    }
     for (int i = 0; i < ticks; ++i) {
         const double v = from + i * step;
         if (metrics.horizontalAdvance(tickLabel(axis, std::abs(v) < step * 1e-9 ? 0.0 : v)) + 1.0 > share) return false;
@@ -75,13 +84,15 @@ void setNiceRange(QValueAxis* axis, double lo, double hi, double labelRoom, Qt::
         }
     const auto from = [&] { return std::floor(lo / step + 1e-9) * step; };
     const auto to = [&] { return std::ceil(hi / step - 1e-9) * step; };
-    // Coarser round steps (2 rather than 2.5, whose labels are longer) until the labels fit; two
-    // ticks, the range's ends, at the most.
-    for (int tries = 0; labelRoom > 0 && tries < 12 && std::lround((to() - from()) / step) > 1 &&
+    // The next round step (1, 2, 2.5, 5, 10, ...) until the labels fit; two ticks, the range's ends,
+    // at the most. 2.5 is tried too: its labels are longer along x (labelsFit says whether they
+    // fit), and on an empty 0..1 chart it is the difference between five ticks and three.
+    for (int tries = 0; labelRoom > 0 && tries < 16 && std::lround((to() - from()) / step) > 1 &&
                         !labelsFit(axis, from(), to(), step, labelRoom, along);
          ++tries) {
         const double m = step / power;
         if (m < 1.5) step = 2 * power;
+        else if (m < 2.2) step = 2.5 * power;
         else if (m < 4) step = 5 * power;
         else {
             power *= 10;
@@ -93,15 +104,27 @@ void setNiceRange(QValueAxis* axis, double lo, double hi, double labelRoom, Qt::
 }
 
 double labelRoom(const QChartView* view, Qt::Orientation along) {
-    // Qt Charts shares out an axis' own length: along x the chart's width (the plot area and the
-    // value labels at its left), along y its height less title and legend (the plot area and the
-    // time axis under it). The plot area is of the last layout, larger than the axis will be while
-    // the view shrinks: the smaller of it and an estimate from the view's size.
+    // The plot area's width along x (less than the chart's width Qt Charts shares out, so labels
+    // that fit it are never cut), its height along y (see labelsFit). The plot area is of the last
+    // layout, larger than it will be while the view shrinks: the smaller of it and an estimate from
+    // the view's size (title and time axis take some 90 pixels of the height).
     const QRectF plot = view->chart()->plotArea();
     const bool x = along == Qt::Horizontal;
-    const double estimate = x ? view->width() - 70 : view->height() - 60;
-    const double laidOut = x ? plot.width() : plot.height() + 30;
+    const double estimate = x ? view->width() - 70 : view->height() - 90;
+    const double laidOut = x ? plot.width() : plot.height();
     return std::max(30.0, plot.isEmpty() ? estimate : std::min(laidOut, estimate));
+}
+
+void refitWhenLaidOut(QChartView* view, std::function<void()> refit) {
+    auto lastSize = std::make_shared<QSize>();
+    QObject::connect(
+        view->chart(), &QChart::plotAreaChanged, view,
+        [view, lastSize, refit = std::move(refit)] {
+            if (view->size() == *lastSize) return;
+            *lastSize = view->size();
+            refit();
+        },
+        Qt::QueuedConnection);
 }
 
 namespace {
@@ -229,6 +252,7 @@ QChartView* makeChartView(const QString& title, QWidget* parent) {
 
 BarChart::BarChart(const QString& title, QWidget* parent) : QChartView(parent), title_(title) {
     setUpChartView(this, title, QSize(240, 180));
+    refitWhenLaidOut(this, [this] { fitValueAxis(); });
 }
 
 void BarChart::setTitle(const QString& title) {
@@ -280,7 +304,10 @@ void BarChart::setData(const QStringList& categoriesIn, const std::vector<Set>& 
             bottom = std::min(bottom, v);
             ++bars_;
         }
-        if (s.color.isValid()) set->setColor(s.color);
+        if (s.color.isValid()) {
+            set->setColor(s.color);
+            set->setBorderColor(s.color);  // the dark theme's light border made thin bars look white
+        }
         series->append(set);
     }
     c->addSeries(series);
@@ -298,7 +325,7 @@ void BarChart::setData(const QStringList& categoriesIn, const std::vector<Set>& 
     } else {
         valueAxis_ = y;
         valueLow_ = bottom;
-        valueHigh_ = top > 0 ? top * 1.02 : 1;
+        valueHigh_ = top > 0 ? top : 1;  // the axis ends at the first round tick at or above the longest bar
         fitValueAxis();
     }
     if (!valueTitle.isEmpty()) y->setTitleText(valueTitle);

@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <vector>
 
 class QValueAxis;
@@ -16,14 +17,22 @@ namespace skynnet::ui {
 QColor submodelColor(int submodel);
 QString submodelName(int submodel);  // "submodel 1", "baseline"
 
-// Sets the axis to a range covering [lo, hi] with round tick steps (1, 2, 2.5 or 5 x 10^k). Qt
+// Sets the axis to a range covering [lo, hi] with round tick steps (1, 2, 2.5 or 5 x 10^k), from
+// the last round tick at or below lo to the first at or above hi (pad the data before, not here). Qt
 // Charts gives each tick label the axis' length over the tick count and cuts a label longer (along
-// x) or taller (along y) than its share to "0.0..." or "...": with labelRoom (> 0, the axis' length
-// in pixels) the step grows until every label, in the axis' label format and font, fits its share.
+// x) or taller (along y) than its share to "0.0..." or "...", and hides a label too near the one
+// before: with labelRoom (> 0, the plot area's length along the axis in pixels, see labelRoom())
+// the step grows until every label, in the axis' label format and font, fits and stays apart.
 void setNiceRange(QValueAxis* axis, double lo, double hi, double labelRoom = 0, Qt::Orientation along = Qt::Horizontal);
-// The length an axis along `along` of the view's chart has for its labels: its plot area, or an
-// estimate from the view's size before the chart was laid out at this size.
+// The length of the view's plot area along `along`, for setNiceRange: as laid out, or an estimate
+// from the view's size before the chart was laid out at this size.
 double labelRoom(const QChartView* view, Qt::Orientation along);
+
+// Calls `refit` once the view's chart is laid out at a new size of the view: a resize comes before
+// the chart's new plot area, on which labelRoom() measures. Queued, and once per size, so a refit
+// that moves the plot area again (wider tick labels) starts no other: refitting from within the
+// chart's layout recursed until the stack ran out.
+void refitWhenLaidOut(QChartView* view, std::function<void()> refit);
 
 // Gives the chart the light or dark chart theme that matches the application's palette, keeping
 // the colours its series were given (the submodels' colours mean the same on every chart).

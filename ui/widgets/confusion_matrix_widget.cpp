@@ -13,11 +13,6 @@ namespace {
 // Correct predictions in blue, confusions in red (the charts' submodel 1 and 4 colours).
 const QColor correctHue(31, 119, 180), confusedHue(214, 39, 40);
 
-QColor blend(const QColor& from, const QColor& to, double amount) {
-    const auto mix = [amount](int a, int b) { return int(std::lround(a + (b - a) * amount)); };
-    return QColor(mix(from.red(), to.red()), mix(from.green(), to.green()), mix(from.blue(), to.blue()));
-}
-
 }  // namespace
 
 ConfusionMatrixWidget::ConfusionMatrixWidget(QWidget* parent) : QWidget(parent) {

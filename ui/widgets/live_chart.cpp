@@ -44,6 +44,7 @@ LiveChart::LiveChart(const QString& title, const QString& xTitle, const QString&
     yLog_->setMinorTickCount(-1);
     c->addAxis(x_, Qt::AlignBottom);
     c->addAxis(yLinear_, Qt::AlignLeft);
+    refitWhenLaidOut(this, [this] { fitAxesOrDefer(); });
     fitAxes();
 }
 
@@ -222,8 +223,9 @@ void LiveChart::fitAxes() {
     }
     const double maxX = pauses_.empty() ? maxX_ : std::max(maxX_, pauses_.back().endSeconds);
     setNiceRange(x_, std::min(0.0, minX_), maxX > minX_ ? maxX : minX_ + 1, labelRoom(this, Qt::Horizontal));
-    const double span = maxY_ - minY_;
-    const double pad = span > 0 ? span * 0.04 : std::max(std::abs(maxY_) * 0.1, 0.05);
+    // The axis ends at the round ticks around the data: a pad on top of that (the line off the
+    // plot's edge) made 0.98 reach 1.2. A flat line gets a span around its value.
+    const double pad = maxY_ > minY_ ? 0.0 : std::max(std::abs(maxY_) * 0.1, 0.05);
     double low = includeZero_ ? std::min(0.0, minY_) : minY_ - pad;
     if (minY_ >= 0 && low < 0) low = 0;  // never below zero for values that cannot be negative
     setNiceRange(yLinear_, low, maxY_ <= upperLimit_ ? std::min(maxY_ + pad, upperLimit_) : maxY_ + pad,

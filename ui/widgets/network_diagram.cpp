@@ -8,6 +8,7 @@
 
 #include "ui/core/network_figures.h"
 #include "ui/core/project_document.h"
+#include "ui/widgets/theme.h"
 
 namespace skynnet::ui {
 namespace {
@@ -27,18 +28,23 @@ NetworkDiagram::BlockKind kindOf(const LayerSpec& layer) {
         [](const ActivationSpec&) { return K::Other; });
 }
 
-// Fill colours by kind, light enough for dark text; an impossible layer is red whatever its kind.
-QColor fillOf(NetworkDiagram::BlockKind kind) {
+// Each kind's hue (the charts' Tableau colours), tinted over the palette's base: pale on a light
+// palette, deep on a dark one, so the palette's own text reads on every block.
+QColor hueOf(NetworkDiagram::BlockKind kind) {
     switch (kind) {
-    case NetworkDiagram::BlockKind::Input: return QColor(0xe8, 0xe8, 0xe8);
-    case NetworkDiagram::BlockKind::Conv: return QColor(0xd6, 0xe6, 0xfa);
-    case NetworkDiagram::BlockKind::Pool: return QColor(0xd8, 0xf0, 0xe4);
-    case NetworkDiagram::BlockKind::Dense: return QColor(0xfd, 0xe8, 0xcc);
-    case NetworkDiagram::BlockKind::Other: return QColor(0xee, 0xe6, 0xf4);
-    case NetworkDiagram::BlockKind::Output: return QColor(0xfa, 0xd9, 0xb0);
+    case NetworkDiagram::BlockKind::Input: return QColor(127, 127, 127);
+    case NetworkDiagram::BlockKind::Conv: return QColor(31, 119, 180);
+    case NetworkDiagram::BlockKind::Pool: return QColor(44, 160, 44);
+    case NetworkDiagram::BlockKind::Dense: return QColor(255, 127, 14);
+    case NetworkDiagram::BlockKind::Other: return QColor(148, 103, 189);
+    case NetworkDiagram::BlockKind::Output: return QColor(230, 110, 0);
     }
-    return Qt::white;
+    return QColor(127, 127, 127);
 }
+
+const QColor problemHue(214, 39, 40);
+
+bool isUnknown(const NetworkDiagram::Block& b) { return b.shape == QStringLiteral("?"); }
 
 }  // namespace
 
@@ -111,6 +117,23 @@ QRect NetworkDiagram::blockRect(int i) const {
     return {x, margin + titleHeight() + i * (blockHeight + arrowGap), w, blockHeight};
 }
 
+QColor NetworkDiagram::blockFill(int i) const {
+    const Block& b = blocks_.at(std::size_t(i));
+    const QColor base = palette().color(QPalette::Base);
+    const bool dark = base.lightness() < 128;
+    if (!b.problem.isEmpty()) return blend(base, problemHue, dark ? 0.35 : 0.14);
+    if (isUnknown(b)) return blend(base, palette().color(QPalette::Text), 0.05);
+    const double strength = b.kind == BlockKind::Output ? 0.32 : 0.2;
+    return blend(base, hueOf(b.kind), dark ? strength + 0.12 : strength);
+}
+
+QColor NetworkDiagram::blockTextColor(int i) const {
+    const Block& b = blocks_.at(std::size_t(i));
+    if (!b.problem.isEmpty()) return palette().color(QPalette::Base).lightness() < 128 ? QColor(0xff, 0xc0, 0xbc) : QColor(0x8a, 0x1c, 0x1c);
+    if (isUnknown(b)) return palette().color(QPalette::PlaceholderText);
+    return palette().color(QPalette::Text);
+}
+
 void NetworkDiagram::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
@@ -126,27 +149,27 @@ void NetworkDiagram::paintEvent(QPaintEvent*) {
     QFont small = font();
     if (font().pointSizeF() > 0) small.setPointSizeF(font().pointSizeF() * 0.9);
     const QFontMetrics fm(font()), sm(small);
+    const QColor lineColor = blend(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.55);
     for (int i = 0; i < int(blocks_.size()); ++i) {
         const Block& b = blocks_[std::size_t(i)];
         const QRect r = blockRect(i);
         if (i > 0) {  // the arrow from the block above
             const int x = r.center().x(), top = r.top() - arrowGap + 1, tip = r.top() - 1;
-            p.setPen(QPen(QColor(0x70, 0x70, 0x70), 1.5));
+            p.setPen(QPen(lineColor, 1.5));
             p.drawLine(x, top, x, tip - 4);
             QPainterPath head;
             head.moveTo(x, tip);
             head.lineTo(x - 4, tip - 6);
             head.lineTo(x + 4, tip - 6);
             head.closeSubpath();
-            p.fillPath(head, QColor(0x70, 0x70, 0x70));
+            p.fillPath(head, lineColor);
         }
         const bool bad = !b.problem.isEmpty();
-        const bool unknown = b.shape == QStringLiteral("?");
-        p.setPen(QPen(bad ? QColor(0xc0, 0x30, 0x30) : QColor(0x90, 0x90, 0x90), bad ? 2 : 1));
-        p.setBrush(bad ? QColor(0xfd, 0xe2, 0xe1) : unknown ? QColor(0xf4, 0xf4, 0xf4) : fillOf(b.kind));
+        p.setPen(QPen(bad ? problemHue : blend(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.45), bad ? 2 : 1));
+        p.setBrush(blockFill(i));
         p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
         const QRect text = r.adjusted(6, 2, -6, -2);
-        p.setPen(bad ? QColor(0x8a, 0x1c, 0x1c) : unknown ? QColor(Qt::gray) : QColor(0x20, 0x20, 0x20));
+        p.setPen(blockTextColor(i));
         // A title too long for a narrow diagram (a submodel's) is drawn smaller, then without its
         // last word (the activation, which the tooltip still names), before it is cut.
         QFont titleFont = font();
@@ -159,7 +182,6 @@ void NetworkDiagram::paintEvent(QPaintEvent*) {
         p.setFont(titleFont);
         p.drawText(text, Qt::AlignHCenter | Qt::AlignTop, QFontMetrics(titleFont).elidedText(title, Qt::ElideRight, text.width()));
         p.setFont(small);
-        if (!bad && !unknown) p.setPen(QColor(0x40, 0x40, 0x60));
         p.drawText(text, Qt::AlignHCenter | Qt::AlignBottom, sm.elidedText(b.shape, Qt::ElideRight, text.width()));
     }
 }

@@ -1,6 +1,7 @@
 #pragma once
 // A drawn network: one block per layer from the input to the output, each with the layer's kind
-// and settings and its output shape (C×H×W), joined by arrows and coloured by kind. A layer that
+// and settings and its output shape (C×H×W), joined by arrows and coloured by kind in tints of the
+// palette's base (pale on a light palette, deep on a dark one). A layer that
 // cannot take its input is drawn red with the engine's message as its tooltip. The Network page
 // shows the document's network (follow()), the Split page one diagram per submodel (setNetwork()).
 #include <QPointer>
@@ -36,6 +37,11 @@ public:
     // "title · shape" per block, input first: what the diagram says, for tests and tooltips.
     QStringList blockTexts() const;
 
+    // How block i is painted, from the palette: its kind's hue over the base, and the text on it.
+    QColor blockFill(int i) const;
+    QColor blockTextColor(int i) const;
+    QRect blockRect(int i) const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -44,7 +50,6 @@ protected:
     bool event(QEvent* event) override;  // a tooltip per block
 
 private:
-    QRect blockRect(int i) const;
     int titleHeight() const;
 
     QPointer<ProjectDocument> document_;

@@ -63,11 +63,11 @@ OpenModelDialog::OpenModelDialog(AppSettings* settings, QWidget* parent)
     data_->setPlaceholderText(tr("A CSV/TSV file, IDX images, an image folder or builtin:NAME"));
     data_->setToolTip(tr("Data laid out like the model's training data. Measuring needs its labels or target column; "
                          "predicting does not."));
-    auto* browse = new QPushButton(tr("Browse…"));
-    connect(browse, &QPushButton::clicked, this, &OpenModelDialog::browseData);
+    browse_ = new QPushButton(tr("Browse…"));
+    connect(browse_, &QPushButton::clicked, this, &OpenModelDialog::browseData);
     auto* dataRow = new QHBoxLayout;
     dataRow->addWidget(data_, 1);
-    dataRow->addWidget(browse);
+    dataRow->addWidget(browse_);
 
     evaluate_ = new QPushButton(tr("Measure"));
     evaluate_->setToolTip(tr("Run the model on the data and compare its answers with the data's own labels or targets"));

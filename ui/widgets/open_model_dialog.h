@@ -58,6 +58,7 @@ public:
     QPushButton* cancelButton() const { return cancel_; }
     QPushButton* evaluateButton() const { return evaluate_; }
     QPushButton* predictButton() const { return predict_; }
+    QPushButton* browseButton() const { return browse_; }  // the data file's Browse…
 
 signals:
     void jobFinished(bool ok);
@@ -81,6 +82,7 @@ private:
     bool lastJobOk_ = false;
     QLabel* summary_;
     QLineEdit* data_;
+    QPushButton* browse_;
     QPushButton* evaluate_;
     QPushButton* predict_;
     QLabel* metric_;

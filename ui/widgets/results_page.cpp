@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -108,6 +109,10 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     classPane->setStretchFactor(1, 0);
 
     scatterView_ = makeChartView(tr("Predicted against true (test set)"));
+    // Refitted at every new size, and again once the chart is laid out at it (a resize comes
+    // before the chart's new plot area, which the labels' room is measured on).
+    scatterView_->installEventFilter(this);
+    refitWhenLaidOut(scatterView_, [this] { fitScatterAxes(); });
     errorsStack_ = new QStackedWidget;
     errorsStack_->addWidget(classPane);
     errorsStack_->addWidget(scatterView_);
@@ -124,14 +129,25 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     split->setStretchFactor(1, 2);
     split->setSizes({880, 440});  // scaled to the real width on first show
 
+    // The results over the run list, with a splitter between them. On a short screen the results
+    // scroll in their own pane, so the run list is in view without scrolling the page (it was
+    // below the window at 1024 x 680).
+    resultsPane_ = new QScrollArea;
+    QScrollArea* resultsPane = resultsPane_;
+    resultsPane->setObjectName(QStringLiteral("resultsPane"));
+    resultsPane->setWidget(split);
+    resultsPane->setWidgetResizable(true);
+    resultsPane->setFrameShape(QFrame::NoFrame);
+    resultsPane->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the page's width is the window's
+    resultsPane->setMinimumHeight(160);
     runs_ = new RunHistoryPanel(session_->document(), session_);
     auto* content = new QSplitter(Qt::Vertical);
-    content->addWidget(split);
+    content->addWidget(resultsPane);
     content->addWidget(runs_);
     content->setStretchFactor(0, 4);
     content->setStretchFactor(1, 1);
     content->setChildrenCollapsible(false);
-    content->setSizes({700, 170});  // the run list a few rows tall; scaled to the real height on first show
+    content->setSizes({720, 160});  // the run list a few rows tall; scaled to the real height on first show
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(headline_);
@@ -229,6 +245,7 @@ void ResultsPage::clear(const QString& why) {
     clearChart(scatterView_->chart());
     scatter_ = nullptr;
     diagonal_ = nullptr;
+    scatterX_ = scatterY_ = nullptr;
 }
 
 void ResultsPage::refresh() {
@@ -327,6 +344,7 @@ void ResultsPage::showErrors() {
 
     errorsStack_->setCurrentIndex(1);
     QChart* chart = scatterView_->chart();
+    scatterX_ = scatterY_ = nullptr;
     clearChart(chart);
     scatter_ = new QScatterSeries;
     scatter_->setName(baseline ? tr("baseline") : tr("combined"));
@@ -356,16 +374,31 @@ void ResultsPage::showErrors() {
     y->setTitleText(tr("predicted"));
     x->setLabelFormat(QStringLiteral("%.4g"));
     y->setLabelFormat(QStringLiteral("%.4g"));
-    // Ticks at round values whose labels fit along x (where the room is less), the same on both axes.
-    setNiceRange(x, lo, hi, labelRoom(scatterView_, Qt::Horizontal));
-    y->setRange(x->min(), x->max());
-    y->setTickCount(x->tickCount());
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* s : chart->series()) {
         s->attachAxis(x);
         s->attachAxis(y);
     }
+    scatterX_ = x;
+    scatterY_ = y;
+    scatterLow_ = lo;
+    scatterHigh_ = hi;
+    fitScatterAxes();
+}
+
+void ResultsPage::fitScatterAxes() {
+    if (!scatterX_ || !scatterY_) return;
+    // Ticks at round values whose labels fit along x (where the room is less), the same on both axes.
+    setNiceRange(scatterX_, scatterLow_, scatterHigh_, labelRoom(scatterView_, Qt::Horizontal));
+    scatterY_->setRange(scatterX_->min(), scatterX_->max());
+    scatterY_->setTickCount(scatterX_->tickCount());
+}
+
+bool ResultsPage::eventFilter(QObject* watched, QEvent* event) {
+    // The labels' room changed with the chart's size: a step that fitted may no longer, or a finer one may.
+    if (watched == scatterView_ && event->type() == QEvent::Resize) fitScatterAxes();
+    return QWidget::eventFilter(watched, event);
 }
 
 }  // namespace skynnet::ui

@@ -11,11 +11,13 @@
 
 class QComboBox;
 class QLabel;
+class QScrollArea;
 class QStackedWidget;
 class QTableView;
 class QChartView;
 class QScatterSeries;
 class QLineSeries;
+class QValueAxis;
 
 namespace skynnet {
 struct ProjectResults;
@@ -44,6 +46,7 @@ public:
     QTableView* classMetricsTable() const { return classTable_; }
     ConfusionMatrixWidget* confusionMatrix() const { return confusion_; }
     QScatterSeries* scatterSeries() const { return scatter_; }
+    QChartView* scatterView() const { return scatterView_; }
     BarChart* metricChart() const { return metricChart_; }
     BarChart* wallChart() const { return wallChart_; }
     BarChart* cpuChart() const { return cpuChart_; }
@@ -58,6 +61,8 @@ public:
     int heightForWidth(int width) const override;
 
     RunHistoryPanel* runHistory() const { return runs_; }
+    // The results above the run list, scrolling on their own when the window is short.
+    QScrollArea* resultsPane() const { return resultsPane_; }
     // The line above the results saying the run shown is out of date; empty when hidden.
     QString outOfDateText() const;
     // The kept run (index into ProjectDocument::runs()) whose results are shown; -1 when none or
@@ -71,6 +76,8 @@ private:
     void clear(const QString& why);
     void showErrors();  // confusion matrix / scatter for the model chosen in modelChoice_
     void fitTablesToRows();  // no taller than their rows, so the charts get the room
+    void fitScatterAxes();   // the scatter's round range, its labels fitting the chart's size
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 
     TrainingSession* session_;
@@ -84,6 +91,7 @@ private:
     QLabel* headline_;
     QLabel* outOfDate_;
     RunHistoryPanel* runs_;
+    QScrollArea* resultsPane_;
     ComparisonTableModel* comparisonModel_;
     QTableView* comparison_;
     BarChart* metricChart_;
@@ -98,6 +106,9 @@ private:
     QChartView* scatterView_;
     QScatterSeries* scatter_ = nullptr;
     QLineSeries* diagonal_ = nullptr;
+    QValueAxis* scatterX_ = nullptr;
+    QValueAxis* scatterY_ = nullptr;
+    double scatterLow_ = 0, scatterHigh_ = 1;
 };
 
 }  // namespace skynnet::ui

@@ -107,7 +107,9 @@ void RunOnPanel::updateEnabled() {
 }
 
 void RunOnPanel::browse() {
-    const QString path = askForFile(this, {FileRequest::OpenFile, tr("Open MPI hostfile"), hostfile_->text(), {}});
+    const QString chosen = hostfile_->text().trimmed();
+    const QString start = !chosen.isEmpty() || !startFolder_ ? chosen : startFolder_();
+    const QString path = askForFile(this, {FileRequest::OpenFile, tr("Open MPI hostfile"), start, {}});
     if (path.isEmpty()) return;
     hostfile_->setText(path);
     emit edited();

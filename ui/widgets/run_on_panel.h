@@ -5,6 +5,7 @@
 // cores, or shows why it failed (no mpirun, a build without the MPI backend, a host down).
 #include <QGroupBox>
 #include <QProcess>
+#include <functional>
 #include <memory>
 
 #include "project/project_file.h"
@@ -30,7 +31,10 @@ public:
     QComboBox* targetBox() const { return target_; }
     QLineEdit* hostfileEdit() const { return hostfile_; }
     QSpinBox* ranksBox() const { return ranks_; }
+    QPushButton* browseButton() const { return browse_; }
     QPushButton* checkButton() const { return check_; }
+    // Where Browse… starts while no hostfile is chosen (the hostfile's own folder once one is).
+    void setStartFolder(std::function<QString()> folder) { startFolder_ = std::move(folder); }
     QLabel* checkResult() const { return result_; }
     // Whether a check is running (for tests, which wait for it to end).
     bool checking() const;
@@ -53,6 +57,7 @@ private:
     QPushButton* check_ = nullptr;
     QLabel* result_ = nullptr;
     std::unique_ptr<QProcess> checkProcess_;
+    std::function<QString()> startFolder_;
     bool updating_ = false, running_ = false;
 };
 

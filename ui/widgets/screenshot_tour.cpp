@@ -1,9 +1,7 @@
 #include "ui/widgets/screenshot_tour.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QScrollArea>
-#include <QThread>
 #include <QTimer>
 #include <cstdio>
 
@@ -11,31 +9,10 @@
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/train_page.h"
+#include "ui/widgets/window_grab.h"
 
 namespace skynnet::ui {
 namespace {
-
-// Lets queued signals, layouts and chart repaints settle before a grab.
-void settle(int ms) {
-    QElapsedTimer clock;
-    clock.start();
-    while (clock.elapsed() < ms) {
-        QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(10);
-    }
-}
-
-// The scroll area the window shows the current page in: the visible one not inside another.
-QScrollArea* pageScrollArea(QWidget* window) {
-    for (QScrollArea* area : window->findChildren<QScrollArea*>()) {
-        if (!area->isVisible()) continue;
-        bool outermost = true;
-        for (QWidget* w = area->parentWidget(); w && w != window && outermost; w = w->parentWidget())
-            outermost = !qobject_cast<QScrollArea*>(w);
-        if (outermost) return area;
-    }
-    return nullptr;
-}
 
 bool save(const QPixmap& picture, const QString& path) {
     if (!picture.save(path)) {
@@ -77,7 +54,7 @@ void ScreenshotTour::start() {
 void ScreenshotTour::afterLoad() {
     // The start page first, as the window shows it from File > Start Page.
     window_->showStartPage();
-    settle(150);
+    settleEvents(150);
     save(window_->grab(), dir_.filePath(QStringLiteral("0-start.png")));
     grabAll(QStringLiteral("1-before"));
     trainingStarted_ = true;
@@ -100,7 +77,7 @@ void ScreenshotTour::grabPaused() {
     // One series of grabs: the run's end, queued meanwhile, waits for the resume.
     grabbing_ = true;
     session->pause();
-    settle(800);  // every worker reaches its batch boundary, and the pages show the pause
+    settleEvents(800);  // every worker reaches its batch boundary, and the pages show the pause
     grabAll(QStringLiteral("2-paused"));
     grabbing_ = true;
     session->resume();
@@ -131,7 +108,7 @@ void ScreenshotTour::grabAll(const QString& stage) {
     const int current = window_->currentPage();
     for (int p = 0; p < MainWindow::PageCount; ++p) {
         window_->showPage(p);
-        settle(150);
+        settleEvents(150);
         const QString name = QStringLiteral("%1-%2-%3").arg(stage).arg(p + 1).arg(MainWindow::pageName(p));
         save(window_->grab(), dir_.filePath(name + QStringLiteral(".png")));
         // A page taller or wider than the window scrolls there: the whole of it too (in whole/,

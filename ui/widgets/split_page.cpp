@@ -231,20 +231,26 @@ void SplitPage::buildUi() {
     diagramsLayout->setContentsMargins(0, 0, 0, 0);
     diagramsLayout->setSpacing(4);
     diagramsLayout->addStretch();
-    auto* diagramScroll = new QScrollArea;
-    diagramScroll->setWidget(diagrams_);
-    diagramScroll->setWidgetResizable(true);
-    diagramScroll->setToolTip(tr("The original network and every submodel's, with each layer's output shape"));
-    // The options, the chart and the diagrams side by side; the plan's table below them across the
-    // whole page, where its eight columns fit on a 1024-pixel screen (beside the options they did not).
+    diagramScroll_ = new QScrollArea;
+    diagramScroll_->setWidget(diagrams_);
+    diagramScroll_->setWidgetResizable(true);
+    diagramScroll_->setToolTip(tr("The original network and every submodel's, with each layer's output shape"));
+    // The diagrams and the chart side by side where the diagrams fit beside the chart, else the
+    // chart under them (arrangeFigures): on a 1024-pixel screen the diagrams of three submodels
+    // scrolled sideways beside it.
+    figures_ = new QSplitter(Qt::Horizontal);
+    figures_->addWidget(diagramScroll_);
+    figures_->addWidget(chart_);
+    figures_->setChildrenCollapsible(false);
+    figures_->installEventFilter(this);  // arrangeFigures() at every new size
+    // The options beside the figures; the plan's table below them across the whole page, where its
+    // eight columns fit on a 1024-pixel screen (beside the options they did not).
     auto* upper = new QSplitter(Qt::Horizontal);
     upper->addWidget(left);
-    upper->addWidget(chart_);
-    upper->addWidget(diagramScroll);
+    upper->addWidget(figures_);
     upper->setStretchFactor(0, 0);
     upper->setStretchFactor(1, 1);
-    upper->setStretchFactor(2, 1);
-    upper->setSizes({340, 400, 500});  // room for the original and three submodels at 1280 pixels wide
+    upper->setSizes({340, 900});
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(upper, 1);
@@ -258,7 +264,36 @@ int SplitPage::heightForWidth(int width) const { return layout()->totalMinimumHe
 
 bool SplitPage::eventFilter(QObject* watched, QEvent* event) {
     if (watched == table_->viewport() && event->type() == QEvent::Resize) fitPlanColumns();
+    // After the splitter's own resize handling, which shares the new size out in proportion.
+    if (watched == figures_ && event->type() == QEvent::Resize)
+        QMetaObject::invokeMethod(this, &SplitPage::arrangeFigures, Qt::QueuedConnection);
     return QWidget::eventFilter(watched, event);
+}
+
+int SplitPage::diagramsWidth() const {
+    return diagrams_->sizeHint().width() + 2 * diagramScroll_->frameWidth();
+}
+
+void SplitPage::arrangeFigures() {
+    // Side by side when every diagram has its preferred width beside the chart at its least;
+    // otherwise the diagrams across the whole width, which holds them at their least, and the
+    // chart under them.
+    const int width = figures_->width();
+    const bool beside = width >= diagramsWidth() + chart_->minimumWidth() + figures_->handleWidth();
+    const Qt::Orientation wanted = beside ? Qt::Horizontal : Qt::Vertical;
+    const bool turned = wanted != figures_->orientation() || !figuresArranged_;
+    figuresArranged_ = true;
+    figures_->setOrientation(wanted);
+    if (beside) {
+        if (turned) figures_->setSizes({diagramsWidth(), width - diagramsWidth()});
+    } else {
+        // The diagrams as tall as they are, the chart the rest, at every height (a splitter shares
+        // a new height out in proportion, and the diagrams' last block went out of view).
+        const int height = figures_->height();
+        const int diagrams = std::min(diagrams_->sizeHint().height() + 2 * diagramScroll_->frameWidth() + 4,
+                                      height - chart_->minimumHeight() - figures_->handleWidth());
+        figures_->setSizes({diagrams, height - diagrams});
+    }
 }
 
 void SplitPage::fitPlanColumns() {
@@ -414,6 +449,8 @@ void SplitPage::showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>&
         diagramList_[qsizetype(i)]->setTitle(networks[i].first);
         diagramList_[qsizetype(i)]->setNetwork(networks[i].second);
     }
+    figuresArranged_ = false;  // other diagrams: perhaps another arrangement
+    arrangeFigures();
 }
 
 }  // namespace skynnet::ui

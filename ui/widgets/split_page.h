@@ -16,7 +16,9 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QScrollArea;
 class QSpinBox;
+class QSplitter;
 class QTableView;
 
 namespace skynnet::ui {
@@ -42,6 +44,9 @@ public:
     BarChart* planChart() const { return chart_; }
     // The original's diagram, then one per submodel; none without a plan.
     const QList<NetworkDiagram*>& diagrams() const { return diagramList_; }
+    QScrollArea* diagramScroll() const { return diagramScroll_; }
+    // The diagrams and the chart: side by side, or the chart under the diagrams on a narrow page.
+    QSplitter* figures() const { return figures_; }
     QString summaryText() const;
     QString warningsText() const;  // empty when hidden
     QString errorText() const;     // empty when hidden
@@ -65,6 +70,8 @@ private:
     void toDocument();    // controls -> document
     void onPlanChanged(const QString& summary, const QString& error);
     void showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>& networks);  // title, network
+    void arrangeFigures();     // side by side or one over the other, by the room
+    int diagramsWidth() const;  // all diagrams at their preferred width
 
     ProjectDocument* document_;
     PlanTableModel* model_;
@@ -88,6 +95,9 @@ private:
     QTableView* table_ = nullptr;
     BarChart* chart_ = nullptr;
     QWidget* diagrams_ = nullptr;
+    QScrollArea* diagramScroll_ = nullptr;
+    QSplitter* figures_ = nullptr;
+    bool figuresArranged_ = false;
     QList<NetworkDiagram*> diagramList_;
 };
 

@@ -497,7 +497,9 @@ void StudyPage::refreshChart() {
     }
     const double xPad = std::max((x1 - x0) * 0.08, 1e-3), yPad = std::max((y1 - y0) * 0.08, 1e-4);
     setNiceRange(x, std::max(0.0, x0 - xPad), x1 + xPad);
-    setNiceRange(y, y0 - yPad, y1 + yPad);
+    // Accuracy and R² never exceed 1: a standard deviation above it is cut at the top, not drawn
+    // on an axis that reads 1.02.
+    setNiceRange(y, y0 - yPad, y0 < 1 ? std::min(y1 + yPad, 1.0) : y1 + yPad);
     styleChart(chart);
 }
 

@@ -86,6 +86,11 @@ double contrastRatio(const QColor& a, const QColor& b) {
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
+QColor blend(const QColor& from, const QColor& to, double amount) {
+    const auto mix = [amount](int a, int b) { return int(std::lround(a + (b - a) * amount)); };
+    return QColor(mix(from.red(), to.red()), mix(from.green(), to.green()), mix(from.blue(), to.blue()));
+}
+
 QColor readableTextOn(const QColor& background) {
     const QColor black(Qt::black), white(Qt::white);
     return contrastRatio(background, black) >= contrastRatio(background, white) ? black : white;

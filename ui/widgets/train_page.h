@@ -67,6 +67,9 @@ public:
     // Writes the log view's text to `path` (atomically); false with the reason in *error.
     bool saveLogTo(const QString& path, QString* error = nullptr) const;
     void saveLog();  // asks where, then saveLogTo; a failure shows in the error banner
+    // Where Save Log… and the hostfile's Browse… start: the saved project's folder, else the last
+    // folder a project was opened from or saved to.
+    QString projectFolder() const;
     QString outOfDateText() const;  // empty when the line is hidden
 
     // What the Start button does: checks the network, then starts the session.

@@ -76,10 +76,14 @@ bool TrainPage::saveLogTo(const QString& path, QString* error) const {
     return ok;
 }
 
+QString TrainPage::projectFolder() const {
+    const QString project = document_->filePath();
+    return project.isEmpty() ? (settings_ ? settings_->lastProjectFolder() : QString()) : QFileInfo(project).absolutePath();
+}
+
 void TrainPage::saveLog() {
     const QString project = document_->filePath();
-    const QString folder = project.isEmpty() ? (settings_ ? settings_->lastProjectFolder() : QString())
-                                             : QFileInfo(project).absolutePath();
+    const QString folder = projectFolder();
     const QString base = project.isEmpty() ? QStringLiteral("training") : QFileInfo(project).completeBaseName();
     const QString path = askForFile(this, {FileRequest::SaveFile, tr("Save Log"), folder + QLatin1Char('/') + base + QStringLiteral("-log.txt"),
                                            tr("Text files (*.txt);;All files (*)")});

@@ -17,6 +17,7 @@ namespace skynnet::ui {
 QWidget* TrainPage::buildRunOn() {
     runOn_ = new RunOnPanel;
     runOn_->setMaximumWidth(340);
+    runOn_->setStartFolder([this] { return projectFolder(); });
     connect(runOn_, &RunOnPanel::edited, this, &TrainPage::toDocument);
     return runOn_;
 }
