@@ -340,14 +340,16 @@ private slots:
         // The same on "two hosts" (ranks 0 and 2, ranks 1 and 3), each worker in folder b: rank 1,
         // which would prepare its host's copy, refuses, and so do the others; no rank waits for
         // rows that never come.
-        const CliRun two = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + train +
-                                         QStringList{":", "-np", "3", "-wdir", dir.filePath("b")} + train,
+        QStringList train2 = train;
+        train2.last() = dir.filePath("m2.skym");  // the refused run above left its checkpoint folder
+        const CliRun two = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + train2 +
+                                         QStringList{":", "-np", "3", "-wdir", dir.filePath("b")} + train2,
                                      300000, {"SKYNNET_MPI_TEST_HOSTS=2"});
         QCOMPARE(two.exitCode, 1);
         QVERIFY2(two.err.contains(QRegularExpression("rank [123] on host " + QRegularExpression::escape(QString::fromStdString(skynnet::localHostName())) +
                                                       ": the data file d.csv differs from rank 0's")),
                  qPrintable(two.err));
-        QVERIFY(!QFile::exists(dir.filePath("m.skym")));
+        QVERIFY(!QFile::exists(dir.filePath("m2.skym")));
     }
 
     // --ship-data: the worker's folder has no data file; rank 0 sends each submodel's rows and the

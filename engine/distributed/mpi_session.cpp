@@ -77,7 +77,12 @@ MpiSession::MpiSession() : host_(localHostName()) {
     const int worker = rank_ > 0 ? 1 : 0;
     check(MPI_Allreduce(&worker, &workersOnHost_, 1, MPI_INT, MPI_SUM, local), "MPI_Allreduce");
     handles_ = std::make_unique<Handles>();
-    if (const int k = testHosts(); k > 1) {
+    // The largest setting of the host's ranks counts: every rank must make the same calls, even
+    // where a launcher passed the variable to some of them only (mpirun -x in an MPMD launch).
+    const int mine = testHosts();
+    int k = 1;
+    check(MPI_Allreduce(&mine, &k, 1, MPI_INT, MPI_MAX, local), "MPI_Allreduce");
+    if (k > 1) {
         check(MPI_Comm_split(local, rank_ % k, rank_, &handles_->dataGroup), "MPI_Comm_split");
         MPI_Comm_free(&local);
     } else {
