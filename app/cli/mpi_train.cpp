@@ -173,9 +173,28 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
     // MPI_Init mostly waits (for the launcher and the other ranks: about 0.3 s of which it
     // computes a tenth), so rank 0 prepares its data meanwhile, on a thread of its own that calls
     // no MPI. Every other rank waits for the job first.
+    // As soon as the preparation knows the rows' size, rank 0 allocates the block it shares them
+    // in with the other ranks of its host and fills its pages (host_rows.h), while the
+    // preparation goes on.
     std::future<PreparedData> early;
+    std::promise<std::size_t> rowBytes;
+    std::future<std::size_t> rowBytesKnown = rowBytes.get_future();
     if (MpiSession::launchedByMpi() && MpiSession::launcherRank() == 0)
-        early = std::async(std::launch::async, [&o] { return prepareData(o); });
+        early = std::async(std::launch::async, [&o, &rowBytes] {
+            bool told = false;
+            try {
+                PreparedData p = prepareData(o, DataUse::Training, [&](const PreparedData& raw) {
+                    const Index columns = raw.preprocessing.outputColumns();
+                    rowBytes.set_value(rowBytesOnHost(raw.train.size(), raw.validation.size(), columns,
+                                                      raw.train.targets.cols()));
+                    told = true;
+                });
+                return p;
+            } catch (...) {
+                if (!told) rowBytes.set_value(0);  // no block: the error comes out of early.get()
+                throw;
+            }
+        });
     MpiSession session;
     if (session.tracing())
         session.trace("MPI_Init returned " +
@@ -186,6 +205,9 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
         return exitOk;
     }
     WorkerRelease release{session};
+    const bool shareRows = shareRowsByDefault() && !o.shipData;
+    if (early.valid() && shareRows && !session.dataPeers().empty())
+        if (const std::size_t bytes = rowBytesKnown.get(); bytes > 0) reserveRowsOnHost(session, bytes);
     checkOutputPaths({{"--save", o.savePath}, {"--report", o.reportPath}});
     setKernelThreads(o.threads);
     MpiJob job = rank0Job(session, Json::object({{"words", words}}));

@@ -1,5 +1,8 @@
 #include "distributed/host_rows.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdlib>
 
@@ -60,6 +63,28 @@ SubmodelData HostRows::submodelData() const {
     return d;
 }
 
+std::size_t rowBytesOnHost(Index trainRows, Index validationRows, Index columns, Index targetColumns) {
+    return std::size_t(trainRows + validationRows) * std::size_t(columns + targetColumns) * sizeof(float);
+}
+
+void reserveRowsOnHost(MpiSession& s, std::size_t bytes) {
+    const std::string text = dumpJson(Json::object({{"bytes", bytes}}));
+    for (const int peer : s.dataPeers()) s.send(peer, TagHostBlock, text);
+    const std::span<std::byte> block = s.allocateSharedBlock(bytes);
+    // Where the kernel can, in one call; else by touching each page.
+#ifdef MADV_POPULATE_WRITE
+    if (madvise(block.data(), block.size(), MADV_POPULATE_WRITE) == 0) {
+        s.trace("shared block of " + std::to_string(bytes >> 20) + " MiB allocated");
+        return;
+    }
+#endif
+    const long page = sysconf(_SC_PAGESIZE);
+    for (std::size_t at = 0; at < block.size(); at += std::size_t(page > 0 ? page : 4096)) block[at] = std::byte{0};
+    s.trace("shared block of " + std::to_string(bytes >> 20) + " MiB allocated");
+}
+
+void acceptHostBlock(MpiSession& s) { s.allocateSharedBlock(0); }
+
 HostRows shareRowsOnHost(MpiSession& s, const Dataset& train, const Dataset* validation) {
     Json description = Json::object({{"train", describeRows(train)}});
     std::size_t floats = rowFloatCount(train);
@@ -69,7 +94,11 @@ HostRows shareRowsOnHost(MpiSession& s, const Dataset& train, const Dataset* val
     }
     const std::string text = dumpJson(description);
     for (const int peer : s.dataPeers()) s.send(peer, TagHostRows, text);
-    const std::span<std::byte> block = s.allocateSharedBlock(floats * sizeof(float));
+    // The block rank 0 allocated early (reserveRowsOnHost), or one allocated now.
+    const std::span<std::byte> block = s.sharedBlock().empty() ? s.allocateSharedBlock(floats * sizeof(float)) : s.sharedBlock();
+    if (block.size() < floats * sizeof(float))
+        throw Error("MPI: the shared block of " + std::to_string(block.size()) + " bytes is too small for the rows' " +
+                    std::to_string(floats * sizeof(float)));
     float* at = reinterpret_cast<float*>(block.data());
     // Most of this is the block's first touch (the kernel zeroes and maps each page, about as
     // long as the copy of a fresh matrix would take), while the other ranks here wait.
@@ -93,7 +122,7 @@ std::optional<HostRows> rowsSharedOnHost(MpiSession& s) {
     const JsonField j(doc, "MPI host rows from rank " + std::to_string(s.dataLeader()));
     if (const auto error = j.find("error"))
         throw Error("rank " + std::to_string(s.dataLeader()) + ", which prepares this host's rows, could not: " + error->asString());
-    const std::span<std::byte> block = s.allocateSharedBlock(0);
+    const std::span<std::byte> block = s.sharedBlock().empty() ? s.allocateSharedBlock(0) : s.sharedBlock();
     if (!fromLeader(s, TagHostRowsReady)) return std::nullopt;
     HostRows h = readBlock(j, block, s.dataLeader());
     s.trace("rows read from rank " + std::to_string(s.dataLeader()) + "'s shared block");

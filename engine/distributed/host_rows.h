@@ -41,6 +41,16 @@ struct HostRows {
     SubmodelData submodelData() const;
 };
 
+// Rank 0 on its own host may allocate the block before it sends the job, as soon as its data
+// preparation knows the size (rowBytesOnHost of the parts, still raw, with the preprocessing's
+// output columns), and fill its pages while the preparation goes on: most of the time the block
+// takes is the kernel's first touch of each page. Sends HostBlock {bytes} to the group's other
+// ranks, which take part in the allocation when they meet it before the job (acceptHostBlock).
+std::size_t rowBytesOnHost(Index trainRows, Index validationRows, Index columns, Index targetColumns);
+void reserveRowsOnHost(MpiSession& s, std::size_t bytes);
+// A worker's side of reserveRowsOnHost, when it meets HostBlock instead of the job.
+void acceptHostBlock(MpiSession& s);
+
 // The leader's side: shares the rows with the group's other ranks (there must be some) and returns
 // them as those ranks see them, so that the leader may drop its own copy.
 HostRows shareRowsOnHost(MpiSession& s, const Dataset& train, const Dataset* validation);

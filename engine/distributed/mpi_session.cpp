@@ -136,12 +136,14 @@ std::span<std::byte> MpiSession::allocateSharedBlock(std::size_t bytes) {
     int unit = 0;
     void* leaders = nullptr;
     check(MPI_Win_shared_query(handles_->block, 0, &size, &unit, &leaders), "MPI_Win_shared_query");
-    return {static_cast<std::byte*>(leaders), std::size_t(size)};
+    block_ = {static_cast<std::byte*>(leaders), std::size_t(size)};
+    return block_;
 }
 
 void MpiSession::freeSharedBlock() {
     if (handles_->block == MPI_WIN_NULL) return;
     MPI_Win_free(&handles_->block);
+    block_ = {};
 }
 
 void MpiSession::send(int dest, int tag, const std::string& bytes) {

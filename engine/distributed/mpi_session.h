@@ -55,6 +55,8 @@ public:
     // too; nothing when there is none) or MPI_Finalize. Throws Error naming the host.
     std::span<std::byte> allocateSharedBlock(std::size_t bytes);
     void freeSharedBlock();
+    // The leader's block once allocated (empty before, and after freeSharedBlock()).
+    std::span<std::byte> sharedBlock() const { return block_; }
     // Bytes this rank has sent so far, message contents only.
     std::int64_t bytesSent() const { return bytesSent_; }
 
@@ -81,6 +83,7 @@ public:
 private:
     int rank_ = 0, size_ = 1, ranksOnHost_ = 1, workersOnHost_ = 0, dataLeader_ = 0;
     std::vector<int> dataPeers_;
+    std::span<std::byte> block_;
     // MPI_Comm and MPI_Win handles (ints in Open MPI, pointers elsewhere), kept opaque so that
     // mpi.h stays in the .cpp: the data group's communicator and the shared block's window.
     struct Handles;

@@ -36,7 +36,11 @@ public:
 
     // Returns false when rank 0 stopped this worker before any work.
     bool accept(const std::string& version, const PrepareWorkerData& prepare) {
-        const MpiMessage first = s_.receive(0, -1);
+        MpiMessage first = s_.receive(0, -1);
+        if (first.tag == TagHostBlock) {  // rank 0, this host's first rank, allocates early
+            acceptHostBlock(s_);
+            first = s_.receive(0, -1);
+        }
         if (first.tag == TagStop) return false;
         if (first.tag != TagJob) throw Error("MPI: expected the job, got message " + std::to_string(first.tag));
         const MpiMessage blocks = s_.receive(0, TagJobBlocks);

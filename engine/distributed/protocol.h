@@ -56,6 +56,7 @@ enum MpiTag : int {
     TagAccepted,       // {host}: the worker runs rank 0's build and finds the same data files
     TagHostRows,       // host_rows.h: the rows a host's first rank shares, described (or why not)
     TagHostRowsReady,  // host_rows.h: they are in the shared block
+    TagHostBlock,      // host_rows.h: {bytes}, before the job: rank 0 allocates the block early
 };
 
 // A data file every worker must find with the same content (the training file and its labels).
