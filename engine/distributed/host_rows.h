@@ -8,7 +8,7 @@
 //
 //   leader                                 each other rank of the group
 //   HostRows {train, validation} ------->  (or {error}: no block, and they fail with it)
-//   allocateSharedBlock(size)    -------   allocateSharedBlock(0)
+//   allocateSharedBlock(size)    -------   allocateSharedBlock(0)  (unless reserveRowsOnHost did)
 //   copies the floats in
 //   HostRowsReady                ------->  copies the labels and targets, views the features
 //

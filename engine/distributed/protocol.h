@@ -5,6 +5,7 @@
 // training data crosses the network unless --ship-data asks for it.
 //
 //   rank 0                         worker
+//   (HostBlock {bytes} ---------->  on rank 0's host: the shared block allocated early, host_rows.h)
 //   Job + JobBlocks  ------------>  checks build and data hash
 //                    <------------  Accepted | Failure
 //   (every worker accepted: the ranks of each host share one prepared copy of the rows,
