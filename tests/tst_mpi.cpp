@@ -50,10 +50,12 @@ bool hostResolves(const std::string& host) {
 
 // mpirun [--allow-run-as-root] --oversubscribe --bind-to none -np K <arguments>, waited for: as
 // the README says to start it (bound to one core each, a worker's threads would share it).
-CliRun runMpirun(const QStringList& arguments, int timeoutMs = 300000) {
+// environment: NAME=VALUE settings for every rank (mpirun -x).
+CliRun runMpirun(const QStringList& arguments, int timeoutMs = 300000, const QStringList& environment = {}) {
     QStringList args;
     if (geteuid() == 0) args << "--allow-run-as-root";
     args << "--oversubscribe";
+    for (const QString& setting : environment) args << "-x" << setting;
     if (!arguments.contains("--bind-to")) args << "--bind-to" << "none";
     args << arguments;
     QProcess p;
@@ -71,8 +73,24 @@ CliRun runMpirun(const QStringList& arguments, int timeoutMs = 300000) {
     return r;
 }
 
-CliRun runMpi(int ranks, const QStringList& cliArgs) {
-    return runMpirun(QStringList{"-np", QString::number(ranks), SKYNNET_CLI_PATH} + cliArgs);
+CliRun runMpi(int ranks, const QStringList& cliArgs, const QStringList& environment = {}) {
+    return runMpirun(QStringList{"-np", QString::number(ranks), SKYNNET_CLI_PATH} + cliArgs, 300000, environment);
+}
+
+// With SKYNNET_MPI_TRACE=1: the ranks that read their rows from rank `leader`'s shared block.
+QSet<QString> ranksReadingFrom(const CliRun& r, int leader) {
+    QSet<QString> ranks;
+    const QRegularExpression read(QString(R"(mpi-trace \S+ rank (\d+) \(cpu [^)]*\): rows read from rank %1's shared block)").arg(leader));
+    for (auto it = read.globalMatch(r.err); it.hasNext();) ranks << it.next().captured(1);
+    return ranks;
+}
+
+// With SKYNNET_MPI_TRACE=1: the worker ranks that prepared rows of their own.
+QSet<QString> ranksPreparing(const CliRun& r) {
+    QSet<QString> ranks;
+    const QRegularExpression prepared(R"(mpi-trace \S+ rank ([1-9]\d*) \(cpu [^)]*\): data prepared)");
+    for (auto it = prepared.globalMatch(r.err); it.hasNext();) ranks << it.next().captured(1);
+    return ranks;
 }
 
 QJsonObject readJson(const QString& path) {
@@ -176,12 +194,16 @@ private slots:
     }
 
     // Four ranks: rank 0 hands out, three workers train one submodel each. Same model as threads.
+    // The workers prepared no data: they read the copy rank 0 prepared, in memory they share.
     void mpiMatchesThreads() {
         QTemporaryDir dir;
         const QString mpiModel = dir.filePath("mpi.skym"), threadModel = dir.filePath("threads.skym");
         const QString report = dir.filePath("mpi.json");
-        const CliRun mpi = runMpi(4, splitRun + QStringList{"--backend", "mpi", "--save", mpiModel, "--report", report});
+        const CliRun mpi = runMpi(4, splitRun + QStringList{"--backend", "mpi", "--save", mpiModel, "--report", report},
+                                  {"SKYNNET_MPI_TRACE=1"});
         QVERIFY2(mpi.exitCode == 0, qPrintable(mpi.err));
+        QCOMPARE(ranksReadingFrom(mpi, 0), (QSet<QString>{"1", "2", "3"}));
+        QCOMPARE(ranksPreparing(mpi), QSet<QString>());
         const CliRun threads = runCli(splitRun + QStringList{"--threads", "2", "--save", threadModel});
         QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
 
@@ -219,6 +241,35 @@ private slots:
         for (Eigen::Index k = 0; k < x.size(); ++k) x.data()[k] = float(rng.uniform() * 6 - 3);
         skynnet::CombinedModel ma = skynnet::buildCombinedModel(a), mb = skynnet::buildCombinedModel(b);
         QVERIFY(sameBits(skynnet::predictRaw(ma, a, x), skynnet::predictRaw(mb, b, x)));
+    }
+
+    // The other ways a worker gets its rows give the same bits. SKYNNET_MPI_SHARE_DATA=0: every
+    // worker prepares its own copy. SKYNNET_MPI_TEST_HOSTS=2: this machine acts as two hosts, ranks
+    // 0 and 2 on one (rank 2 reads rank 0's copy), ranks 1 and 3 on the other, where rank 1, a
+    // worker, prepares the copy that it and rank 3 read, as the first rank of any other host does.
+    void everyWayToTheRowsGivesTheSameModel() {
+        QTemporaryDir dir;
+        const CliRun threads = runCli(splitRun + QStringList{"--threads", "2", "--save", dir.filePath("threads.skym")});
+        QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
+        const auto reference = skynnet::loadCombinedModel(dir.filePath("threads.skym").toStdString());
+
+        const QString own = dir.filePath("own.skym");
+        const CliRun unshared = runMpi(4, splitRun + QStringList{"--backend", "mpi", "--save", own},
+                                       {"SKYNNET_MPI_TRACE=1", "SKYNNET_MPI_SHARE_DATA=0"});
+        QVERIFY2(unshared.exitCode == 0, qPrintable(unshared.err));
+        QCOMPARE(ranksPreparing(unshared), (QSet<QString>{"1", "2", "3"}));
+        QVERIFY2(!unshared.err.contains("shared block"), qPrintable(unshared.err));
+        QVERIFY(skynnet::loadCombinedModel(own.toStdString()).weights == reference.weights);
+
+        const QString twoHosts = dir.filePath("two-hosts.skym");
+        const CliRun split = runMpi(4, splitRun + QStringList{"--backend", "mpi", "--save", twoHosts},
+                                    {"SKYNNET_MPI_TRACE=1", "SKYNNET_MPI_TEST_HOSTS=2"});
+        QVERIFY2(split.exitCode == 0, qPrintable(split.err));
+        QCOMPARE(ranksReadingFrom(split, 0), QSet<QString>{"2"});
+        QCOMPARE(ranksReadingFrom(split, 1), QSet<QString>{"3"});
+        QCOMPARE(ranksPreparing(split), QSet<QString>{"1"});
+        VERIFY_CONTAINS(split.err.toStdString(), "): rows shared with 1 ranks on this host (");
+        QVERIFY(skynnet::loadCombinedModel(twoHosts.toStdString()).weights == reference.weights);
     }
 
     // More submodels than workers: the freed rank takes the next one; the model still matches.
@@ -285,6 +336,20 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": the data file d.csv differs from rank 0's");
         QVERIFY(!QFile::exists(dir.filePath("m.skym")));
+
+        // The same on "two hosts" (ranks 0 and 2, ranks 1 and 3), each worker in folder b: rank 1,
+        // which would prepare its host's copy, refuses, and so do the others; no rank waits for
+        // rows that never come.
+        QStringList train2 = train;
+        train2.last() = dir.filePath("m2.skym");  // the refused run above left its checkpoint folder
+        const CliRun two = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + train2 +
+                                         QStringList{":", "-np", "3", "-wdir", dir.filePath("b")} + train2,
+                                     300000, {"SKYNNET_MPI_TEST_HOSTS=2"});
+        QCOMPARE(two.exitCode, 1);
+        QVERIFY2(two.err.contains(QRegularExpression("rank [123] on host " + QRegularExpression::escape(QString::fromStdString(skynnet::localHostName())) +
+                                                      ": the data file d.csv differs from rank 0's")),
+                 qPrintable(two.err));
+        QVERIFY(!QFile::exists(dir.filePath("m2.skym")));
     }
 
     // --ship-data: the worker's folder has no data file; rank 0 sends each submodel's rows and the

@@ -14,6 +14,7 @@
 #include "mpi_launch.h"
 
 #ifdef SKYNNET_HAVE_MPI
+#include <future>
 #include <memory>
 #include <optional>
 
@@ -22,6 +23,7 @@
 #include "core/parallel.h"
 #include "data/idx_loader.h"
 #include "distributed/build_id.h"
+#include "distributed/host_rows.h"
 #include "distributed/mpi_backend.h"
 #include "distributed/mpi_session.h"
 #include "mpi_worker_release.h"
@@ -139,12 +141,15 @@ WorkerData prepareWorkerData(const std::vector<std::string>& words) {
     return d;
 }
 
-// A worker's life. It prepares the data from its own command line while rank 0 prepares and
-// plans (the same work, done at once instead of one after the other) and uses it when the job
-// asks for exactly that; a job with other options is prepared from the job's.
+// A worker's life. One that prepares its own rows (the first rank of a host other than rank 0's,
+// or any rank when the ranks of a host share none: host_rows.h) prepares them from its own
+// command line while rank 0 prepares and plans (the same work, done at once instead of one after
+// the other) and uses them when the job asks for exactly that; a job with other options is
+// prepared from the job's. The others wait for the job and read their host's copy, so that a host
+// prepares the data once.
 void serveAsWorker(MpiSession& session, const std::vector<std::string>& words, const TrainOptions& o) {
     std::optional<WorkerData> early;
-    if (!o.shipData) {
+    if (!o.shipData && preparesOwnRows(session, shareRowsByDefault())) {
         try {
             early = prepareWorkerData(words);
             session.trace("data prepared (" + std::to_string(early->train.size()) + " training rows)");
@@ -165,6 +170,31 @@ bool haveMpiBackend() { return true; }
 
 int runMpiTraining(const std::vector<std::string>& words, const Args& args, const TrainOptions& o,
                    std::chrono::steady_clock::time_point start) {
+    // MPI_Init mostly waits (for the launcher and the other ranks: about 0.3 s of which it
+    // computes a tenth), so rank 0 prepares its data meanwhile, on a thread of its own that calls
+    // no MPI. Every other rank waits for the job first.
+    // As soon as the preparation knows the rows' size, rank 0 allocates the block it shares them
+    // in with the other ranks of its host and fills its pages (host_rows.h), while the
+    // preparation goes on.
+    std::future<PreparedData> early;
+    std::promise<std::size_t> rowBytes;
+    std::future<std::size_t> rowBytesKnown = rowBytes.get_future();
+    if (MpiSession::launchedByMpi() && MpiSession::launcherRank() == 0)
+        early = std::async(std::launch::async, [&o, &rowBytes] {
+            bool told = false;
+            try {
+                PreparedData p = prepareData(o, DataUse::Training, [&](const PreparedData& raw) {
+                    const Index columns = raw.preprocessing.outputColumns();
+                    rowBytes.set_value(rowBytesOnHost(raw.train.size(), raw.validation.size(), columns,
+                                                      raw.train.targets.cols()));
+                    told = true;
+                });
+                return p;
+            } catch (...) {
+                if (!told) rowBytes.set_value(0);  // no block: the error comes out of early.get()
+                throw;
+            }
+        });
     MpiSession session;
     if (session.tracing())
         session.trace("MPI_Init returned " +
@@ -175,6 +205,9 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
         return exitOk;
     }
     WorkerRelease release{session};
+    const bool shareRows = shareRowsByDefault() && !o.shipData;
+    if (early.valid() && shareRows && !session.dataPeers().empty())
+        if (const std::size_t bytes = rowBytesKnown.get(); bytes > 0) reserveRowsOnHost(session, bytes);
     checkOutputPaths({{"--save", o.savePath}, {"--report", o.reportPath}});
     setKernelThreads(o.threads);
     MpiJob job = rank0Job(session, Json::object({{"words", words}}));
@@ -182,7 +215,12 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
     job.threads = o.threadsGiven ? o.threads : 0;
     job.shipData = o.shipData;
     const SplitBackend choice = rank0Backend(session, std::move(job));
-    return runSplitTraining(args, o, start, choice);
+    if (!early.valid()) return runSplitTraining(args, o, start, choice);
+    return runSplitTraining(args, o, start, choice, [&early, &session] {
+        PreparedData data = early.get();
+        session.trace("data prepared (" + std::to_string(data.train.size()) + " training rows)");
+        return data;
+    });
 }
 
 #endif

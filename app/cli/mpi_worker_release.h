@@ -18,6 +18,7 @@
 #include "version.h"
 
 #include "commands.h"
+#include "distributed/host_rows.h"
 #include "distributed/mpi_backend.h"
 #include "distributed/mpi_session.h"
 
@@ -64,6 +65,7 @@ inline MpiJob rank0Job(MpiSession& session, Json options) {
     job.build = buildId();
     job.host = session.host();
     job.options = std::move(options);
+    job.shareData = shareRowsByDefault();
     return job;
 }
 

@@ -82,10 +82,10 @@ Json splitResultEvent(const SplitRun& run, const RunFigures& figures, const Trai
 }  // namespace
 
 int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::steady_clock::time_point start,
-                     const SplitBackend& backend) {
+                     const SplitBackend& backend, const std::function<PreparedData()>& prepared) {
     CancelToken cancel;
     InterruptGuard interrupt(cancel);
-    PreparedData data = prepareData(o);
+    PreparedData data = prepared ? prepared() : prepareData(o);
     if (interrupt.interrupted()) return interruptedExit();
     const NetworkSpec spec = buildNetworkSpec(o, data);
     const TrainConfig config = buildTrainConfig(o, data.task());

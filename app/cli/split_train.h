@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli_args.h"
+#include "data/prepared_data.h"
 #include "io/json.h"
 #include "split/worker_pool.h"
 #include "train_options.h"
@@ -23,7 +24,9 @@ struct SplitBackend {
 };
 
 // options.split must be set; start is when the command started (for the whole run's wall time).
+// prepared: the data, when the caller started preparing it already (prepareData(options, Training)
+// otherwise).
 int runSplitTraining(const Args& args, const TrainOptions& options, std::chrono::steady_clock::time_point start,
-                     const SplitBackend& backend = {});
+                     const SplitBackend& backend = {}, const std::function<PreparedData()>& prepared = {});
 
 }  // namespace skynnet::cli

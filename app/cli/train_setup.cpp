@@ -7,7 +7,7 @@
 
 namespace skynnet::cli {
 
-PreparedData prepareData(const TrainOptions& o, DataUse use) {
+PreparedData prepareData(const TrainOptions& o, DataUse use, const std::function<void(const PreparedData&)>& split) {
     PreparationSettings settings;
     settings.validationFraction = o.validationFraction;
     settings.testFraction = o.testFraction;
@@ -22,6 +22,7 @@ PreparedData prepareData(const TrainOptions& o, DataUse use) {
     if (use != DataUse::Submodels)
         for (const std::string& w : p.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (use == DataUse::Planning) return p;
+    if (split) split(p);
     if (o.testData && use != DataUse::Submodels) {
         p.test = loadLike(*o.testData, p.schema, true);
         if (const std::string w = p.test.skippedFilesWarning(); !w.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());

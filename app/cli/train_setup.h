@@ -2,6 +2,8 @@
 // Turns parsed train options into what the engine trains on: the data split and preprocessed,
 // the NetworkSpec and the TrainConfig. Separate from the command so another front end (the split
 // planner's `plan`, or split training) can build the same inputs and train them differently.
+#include <functional>
+
 #include "data/data_source.h"
 #include "data/prepared_data.h"
 #include "model/saved_model.h"
@@ -21,7 +23,10 @@ enum class DataUse {
 // Loads --data (and --test-data) and prepares it the engine's way (data/prepared_data.h) with the
 // seed. Throws Error for data problems, including data that cannot support training
 // (partitionData); prints the partition's warnings on stderr.
-PreparedData prepareData(const TrainOptions& options, DataUse use = DataUse::Training);
+// split, if given, is called with the parts still raw, the preprocessing fitted (what their
+// prepared size follows from), before the preprocessing is applied.
+PreparedData prepareData(const TrainOptions& options, DataUse use = DataUse::Training,
+                         const std::function<void(const PreparedData&)>& split = {});
 NetworkSpec buildNetworkSpec(const TrainOptions& options, const PreparedData& data);
 // The options' config with the loss chosen for the task (a loss that does not fit the task,
 // losses/task_losses.h, is a UsageError naming --loss).

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "distributed/host_rows.h"
 #include "distributed/mpi_session.h"
 #include "distributed/shipped_rows.h"
 #include "split/schedule.h"
@@ -47,23 +48,46 @@ public:
         shipValidation_ = validation;
     }
 
-    void sendJob(const MpiJob& job) {
+    // Sends the job; once every worker has accepted it, shares this host's rows with the workers
+    // here (host_rows.h: the first rank of each other host does the same there), then waits until
+    // every worker has its rows. Throws Error with the first refusal, which names its rank.
+    void sendJob(const MpiJob& job, const Dataset& train, const Dataset* validation) {
         const EncodedJob encoded = encodeJob(job);
         for (int r = 1; r < s_.size(); ++r) {
             s_.send(r, TagJob, encoded.json);
             s_.send(r, TagJobBlocks, encoded.blocks);
         }
         s_.trace("job sent");
+        // Per rank: 0 waiting, 1 accepted, 2 ready. A worker that fails says so once and no more.
+        std::vector<int> stage(std::size_t(s_.size()), 0);
         std::string refusal;
-        for (int ready = 1; ready < s_.size(); ++ready) {
-            const MpiMessage m = s_.receive(-1, -1);
-            const Json j = parseMessage(m.bytes, "MPI reply to the job");
-            hosts_[std::size_t(m.source)] = JsonField(j).value("host", "?");
-            threads_[std::size_t(m.source)] = JsonField(j).value("threads", 0);
-            if (m.tag == TagFailure && refusal.empty()) refusal = JsonField(j).at("error").asString();
-            else if (m.tag != TagReady && m.tag != TagFailure)
-                throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank " + std::to_string(m.source));
-        }
+        const auto awaitAll = [&](int wanted) {
+            const auto waiting = [&] {
+                for (int r = 1; r < s_.size(); ++r)
+                    if (stage[std::size_t(r)] < wanted) return true;
+                return false;
+            };
+            while (waiting()) {
+                const MpiMessage m = s_.receive(-1, -1);
+                const Json j = parseMessage(m.bytes, "MPI reply to the job");
+                int& at = stage[std::size_t(m.source)];
+                if (m.tag == TagFailure) {
+                    if (refusal.empty()) refusal = JsonField(j).at("error").asString();
+                    at = 2;
+                } else if (m.tag == TagAccepted || m.tag == TagReady) {
+                    hosts_[std::size_t(m.source)] = JsonField(j).value("host", "?");
+                    at = std::max(at, m.tag == TagAccepted ? 1 : 2);
+                    if (m.tag == TagReady) threads_[std::size_t(m.source)] = JsonField(j).value("threads", 0);
+                } else {
+                    throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank " + std::to_string(m.source));
+                }
+            }
+        };
+        awaitAll(1);
+        if (!refusal.empty()) throw Error(refusal);
+        s_.trace("every worker accepted the job");
+        if (job.shareData && !job.shipData && !s_.dataPeers().empty()) shareRowsOnHost(s_, train, validation);
+        awaitAll(2);
         if (!refusal.empty()) throw Error(refusal);
         s_.trace("every worker is ready");
     }
@@ -272,7 +296,7 @@ std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Data
         if (job_.shipData) run.shipFrom(train, validation);
         run.handOnCores(job_.threads == 0);
         run.loadFinished(checkpoint);
-        run.sendJob(job_);
+        run.sendJob(job_, train, validation);
         std::vector<SubmodelOutcome> outcomes = run.run();
         coresHandedOn_ = run.coresHandedOn();
         stopWorkers(session_, &bytesSent_);
@@ -293,6 +317,8 @@ void stopWorkers(MpiSession& s, std::vector<std::int64_t>* bytesSent) {
     if (stopped) return;
     stopped = true;
     for (int r = 1; r < s.size(); ++r) s.send(r, TagStop, std::string("{}"));
+    // With the workers on this host, which free it as they stop (their training is over then).
+    s.freeSharedBlock();
     std::vector<std::int64_t> sent(std::size_t(s.size()), 0);
     // Whatever a worker still had on its way (progress of a cancelled submodel) is read and
     // dropped; its goodbye comes last.

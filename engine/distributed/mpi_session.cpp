@@ -33,12 +33,29 @@ void check(int code, const char* what) {
     throw Error(std::string("MPI: ") + what + " failed: " + text);
 }
 
+// SKYNNET_MPI_TEST_HOSTS=K: how many hosts one machine acts as for sharing the data (1 unless set).
+int testHosts() {
+    const char* v = std::getenv("SKYNNET_MPI_TEST_HOSTS");
+    return v && std::atoi(v) > 1 ? std::atoi(v) : 1;
+}
+
 }  // namespace
+
+struct MpiSession::Handles {
+    MPI_Comm dataGroup = MPI_COMM_NULL;
+    MPI_Win block = MPI_WIN_NULL;
+};
 
 bool MpiSession::launchedByMpi() {
     for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
         if (std::getenv(name)) return true;
     return false;
+}
+
+int MpiSession::launcherRank() {
+    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+        if (const char* v = std::getenv(name); v && *v) return std::atoi(v);
+    return -1;
 }
 
 MpiSession::MpiSession() : host_(localHostName()) {
@@ -59,7 +76,25 @@ MpiSession::MpiSession() : host_(localHostName()) {
     // Rank 0 only hands out work: count the workers that share this host.
     const int worker = rank_ > 0 ? 1 : 0;
     check(MPI_Allreduce(&worker, &workersOnHost_, 1, MPI_INT, MPI_SUM, local), "MPI_Allreduce");
-    MPI_Comm_free(&local);
+    handles_ = std::make_unique<Handles>();
+    // The largest setting of the host's ranks counts: every rank must make the same calls, even
+    // where a launcher passed the variable to some of them only (mpirun -x in an MPMD launch).
+    const int mine = testHosts();
+    int k = 1;
+    check(MPI_Allreduce(&mine, &k, 1, MPI_INT, MPI_MAX, local), "MPI_Allreduce");
+    if (k > 1) {
+        check(MPI_Comm_split(local, rank_ % k, rank_, &handles_->dataGroup), "MPI_Comm_split");
+        MPI_Comm_free(&local);
+    } else {
+        handles_->dataGroup = local;
+    }
+    int groupSize = 0;
+    MPI_Comm_size(handles_->dataGroup, &groupSize);
+    std::vector<int> group(std::size_t(groupSize), 0);
+    check(MPI_Allgather(&rank_, 1, MPI_INT, group.data(), 1, MPI_INT, handles_->dataGroup), "MPI_Allgather");
+    dataLeader_ = *std::min_element(group.begin(), group.end());
+    for (const int r : group)
+        if (r != rank_) dataPeers_.push_back(r);
     if (tracing_)
         trace("MPI_Init done (" + std::to_string(size_) + " ranks, " + std::to_string(workersOnHost_) + " workers on " + host_ + ")");
 }
@@ -84,7 +119,31 @@ MpiSession::~MpiSession() { finish(); }
 void MpiSession::finish() {
     if (finished_) return;
     finished_ = true;
+    if (handles_->dataGroup != MPI_COMM_NULL) MPI_Comm_free(&handles_->dataGroup);
     MPI_Finalize();
+}
+
+std::span<std::byte> MpiSession::allocateSharedBlock(std::size_t bytes) {
+    if (handles_->block != MPI_WIN_NULL) throw Error("MPI: a second shared block in one session");
+    void* mine = nullptr;
+    const int code = MPI_Win_allocate_shared(MPI_Aint(bytes), 1, MPI_INFO_NULL, handles_->dataGroup, &mine, &handles_->block);
+    if (code != MPI_SUCCESS) {
+        handles_->block = MPI_WIN_NULL;
+        check(code, ("MPI_Win_allocate_shared (" + std::to_string(bytes >> 20) + " MiB on host " + host_ + ")").c_str());
+    }
+    // The group's rank 0 is its lowest world rank (the split's key), the leader.
+    MPI_Aint size = 0;
+    int unit = 0;
+    void* leaders = nullptr;
+    check(MPI_Win_shared_query(handles_->block, 0, &size, &unit, &leaders), "MPI_Win_shared_query");
+    block_ = {static_cast<std::byte*>(leaders), std::size_t(size)};
+    return block_;
+}
+
+void MpiSession::freeSharedBlock() {
+    if (handles_->block == MPI_WIN_NULL) return;
+    MPI_Win_free(&handles_->block);
+    block_ = {};
 }
 
 void MpiSession::send(int dest, int tag, const std::string& bytes) {

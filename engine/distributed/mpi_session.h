@@ -5,7 +5,9 @@
 // engine, which on a machine whose every core trains a submodel steals one of them, so a wait is
 // a probe followed by a short sleep until something arrives.
 #include <cstdint>
+#include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,6 +24,9 @@ public:
     // Whether this process was started by an MPI launcher (mpirun, srun, ...): MPI_Init outside
     // one would start a singleton job, which is never what a user meant.
     static bool launchedByMpi();
+    // The rank the launcher gave this process, read from its environment before MPI_Init (-1 when
+    // it names none), so that rank 0 can start preparing its data while MPI_Init waits.
+    static int launcherRank();
     // MPI_Init (threads: funnelled, only the main thread calls MPI). Throws Error when the
     // process was not started by a launcher.
     MpiSession();
@@ -37,6 +42,21 @@ public:
     int ranksOnHost() const { return ranksOnHost_; }
     // How many of them are workers (every rank but 0).
     int workersOnHost() const { return workersOnHost_; }
+    // The ranks that share one prepared copy of the data (distributed/host_rows.h): those of this
+    // host, or with SKYNNET_MPI_TEST_HOSTS=K in the environment (for tests: one machine acting as
+    // K hosts) those of this host whose rank is this one's modulo K. The first of them, the lowest
+    // rank, prepares the copy: rank 0 on its own host.
+    int dataLeader() const { return dataLeader_; }
+    // The world ranks of the others in that group, in order.
+    const std::vector<int>& dataPeers() const { return dataPeers_; }
+    // Collective over that group (MPI_Win_allocate_shared): this rank gives `bytes` (the leader
+    // the copy's size, the others 0) and every rank gets the leader's block, which the leader
+    // writes and the others only read. One block per session, until freeSharedBlock() (collective
+    // too; nothing when there is none) or MPI_Finalize. Throws Error naming the host.
+    std::span<std::byte> allocateSharedBlock(std::size_t bytes);
+    void freeSharedBlock();
+    // The leader's block once allocated (empty before, and after freeSharedBlock()).
+    std::span<std::byte> sharedBlock() const { return block_; }
     // Bytes this rank has sent so far, message contents only.
     std::int64_t bytesSent() const { return bytesSent_; }
 
@@ -61,7 +81,13 @@ public:
     void trace(const std::string& what) const;
 
 private:
-    int rank_ = 0, size_ = 1, ranksOnHost_ = 1, workersOnHost_ = 0;
+    int rank_ = 0, size_ = 1, ranksOnHost_ = 1, workersOnHost_ = 0, dataLeader_ = 0;
+    std::vector<int> dataPeers_;
+    std::span<std::byte> block_;
+    // MPI_Comm and MPI_Win handles (ints in Open MPI, pointers elsewhere), kept opaque so that
+    // mpi.h stays in the .cpp: the data group's communicator and the shared block's window.
+    struct Handles;
+    std::unique_ptr<Handles> handles_;
     std::string host_;
     std::int64_t bytesSent_ = 0;
     bool finished_ = false;

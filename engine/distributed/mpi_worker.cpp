@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "distributed/build_id.h"
+#include "distributed/host_rows.h"
 #include "distributed/mpi_session.h"
 #include "distributed/shipped_rows.h"
 #include "project/checkpoint_store.h"
@@ -35,24 +36,35 @@ public:
 
     // Returns false when rank 0 stopped this worker before any work.
     bool accept(const std::string& version, const PrepareWorkerData& prepare) {
-        const MpiMessage first = s_.receive(0, -1);
+        MpiMessage first = s_.receive(0, -1);
+        if (first.tag == TagHostBlock) {  // rank 0, this host's first rank, allocates early
+            acceptHostBlock(s_);
+            first = s_.receive(0, -1);
+        }
         if (first.tag == TagStop) return false;
         if (first.tag != TagJob) throw Error("MPI: expected the job, got message " + std::to_string(first.tag));
         const MpiMessage blocks = s_.receive(0, TagJobBlocks);
         s_.trace("job received");
+        std::string refusal;
         try {
             job_ = decodeJob(first.bytes, blocks.bytes);
-            checkBuild(version);
-            checkData();
-            if (!job_.shipData) {
-                data_ = prepare(job_);
-                if (long(data_.train.size()) != job_.plan.samples)
-                    throw Error("the training data has " + std::to_string(data_.train.size()) + " rows here, " +
-                                std::to_string(job_.plan.samples) + " on rank 0 (" + job_.host + ")");
-            }
         } catch (const std::exception& e) {
             reply(TagFailure, Json::object({{"error", who_ + ": " + e.what()}}));
             return true;  // rank 0 refuses the run and stops every worker
+        }
+        try {
+            checkBuild(version);
+            checkData();
+        } catch (const std::exception& e) {
+            refusal = e.what();
+        }
+        if (!refusal.empty()) reply(TagFailure, Json::object({{"error", who_ + ": " + refusal}}));
+        else reply(TagAccepted, Json::object());
+        const std::string failure = loadRows(prepare, refusal);
+        if (stopped_ || !refusal.empty()) return !stopped_;
+        if (!failure.empty()) {
+            reply(TagFailure, Json::object({{"error", failure}}));
+            return true;
         }
         int threads = job_.threads > 0 ? job_.threads : std::max(1, hardwareThreads() / std::max(1, s_.workersOnHost()));
         if (job_.threads == 0 && threads > cores_) {
@@ -103,6 +115,8 @@ public:
             std::error_code ec;
             if (std::filesystem::is_empty(store_->folder(), ec) && !ec) std::filesystem::remove(store_->folder(), ec);
         }
+        // Collective with the host's other ranks, rank 0 included on its own host (stopWorkers).
+        s_.freeSharedBlock();
         s_.trace("bye");
         const Json j = Json::object({{"bytesSent", s_.bytesSent()}});
         s_.send(0, TagBye, dumpJson(j));
@@ -112,6 +126,54 @@ private:
     void reply(int tag, Json j) {
         j["host"] = s_.host();
         s_.send(0, tag, dumpJson(j));
+    }
+
+    // The rows this worker trains on, its own or its host's shared copy; returns why there are
+    // none ("" when there are). With --ship-data they come with each assignment instead. A worker
+    // that refused the job still takes its part in its host's sharing: the others wait for it.
+    // Rank 0 may stop the job meanwhile (stopped_).
+    std::string loadRows(const PrepareWorkerData& prepare, const std::string& refusal) {
+        if (job_.shipData) return "";
+        std::string failure;
+        try {
+            const bool sharing = job_.shareData && !s_.dataPeers().empty();
+            if (!sharing) {
+                if (refusal.empty()) own_ = prepare(job_);
+            } else if (s_.dataLeader() == s_.rank()) {
+                shareOwnRows(prepare, refusal);
+            } else {
+                shared_ = rowsSharedOnHost(s_);
+                stopped_ = !shared_;
+            }
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+        if (failure.empty() && refusal.empty() && !stopped_ && rows().trainFeatures.rows != job_.plan.samples)
+            failure = "the training data has " + std::to_string(rows().trainFeatures.rows) + " rows here, " +
+                      std::to_string(job_.plan.samples) + " on rank 0 (" + job_.host + ")";
+        return failure.empty() ? failure : who_ + ": " + failure;
+    }
+
+    // As the first rank of a host (not rank 0's): prepares the rows, shares them with the host's
+    // other ranks and keeps only the shared copy; or tells them why there is none.
+    void shareOwnRows(const PrepareWorkerData& prepare, const std::string& refusal) {
+        if (!refusal.empty()) {
+            refuseRowsOnHost(s_, refusal);
+            return;
+        }
+        WorkerData mine;
+        try {
+            mine = prepare(job_);
+        } catch (const std::exception& e) {
+            refuseRowsOnHost(s_, e.what());
+            throw;
+        }
+        shared_ = shareRowsOnHost(s_, mine.train, mine.validation ? &*mine.validation : nullptr);
+    }
+
+    SubmodelData rows() const {
+        if (shared_) return shared_->submodelData();
+        return SubmodelData::ownFeatures(own_.train, own_.validation ? &*own_.validation : nullptr);
     }
 
     void checkBuild(const std::string& version) const {
@@ -180,8 +242,8 @@ private:
             throw Error("MPI: rank 0 shipped " + std::to_string(rows.train.size()) + " rows for submodel " +
                         std::to_string(index + 1) + ", which learns from " + std::to_string(planRows.size()));
         std::iota(planRows.begin(), planRows.end(), 0);
-        data_.train = std::move(rows.train);
-        data_.validation = std::move(rows.validation);
+        own_.train = std::move(rows.train);
+        own_.validation = std::move(rows.validation);
     }
 
     // Cores of this host that another rank no longer needs, from rank 0; the trainer picks them up
@@ -256,10 +318,9 @@ private:
             return threads_;
         };
         const WorkerPlace place{s_.rank(), s_.host(), job_.config.threads};
-        const Dataset* validation = data_.validation ? &*data_.validation : nullptr;
         const std::optional<CheckpointHooks> checkpoint = epochCheckpoints();
         s_.trace("submodel " + std::to_string(index + 1) + " assigned");
-        SubmodelOutcome out = trainSubmodel(job_.plan, index, data_.train, validation, job_.config, events, &cancel_, &place,
+        SubmodelOutcome out = trainSubmodel(job_.plan, index, rows(), job_.config, events, &cancel_, &place,
                                             checkpoint ? &*checkpoint : nullptr);
         if (stopped_) return;  // rank 0 wants no result any more
         s_.trace("submodel " + std::to_string(index + 1) + " trained");
@@ -271,7 +332,8 @@ private:
     MpiSession& s_;
     std::string who_;
     MpiJob job_;
-    WorkerData data_;
+    WorkerData own_;                  // rows this worker prepared, or was shipped
+    std::optional<HostRows> shared_;  // or the copy its host's ranks share
     CancelToken cancel_;
     std::optional<CheckpointStore> store_;
     int threads_ = 1;  // kernel threads for the next batch

@@ -21,7 +21,8 @@ EncodedJob encodeJob(const MpiJob& job) {
                            {"config", toJson(job.config)},
                            {"plan", toJson(job.plan, writer)},
                            {"threads", job.threads},
-                           {"shipData", job.shipData}});
+                           {"shipData", job.shipData},
+                           {"shareData", job.shareData}});
     if (!job.checkpointFolder.empty())
         j["checkpoint"] = Json::object({{"folder", job.checkpointFolder}, {"key", toJson(job.checkpointKey)}});
     EncodedJob out;
@@ -48,6 +49,7 @@ MpiJob decodeJob(const std::string& json, const std::string& blockBytes) {
     job.config = trainConfigFromJson(j.at("config"));
     job.threads = j.at("threads").asInt();
     job.shipData = j.at("shipData").asBool();
+    job.shareData = j.at("shareData").asBool();
     if (j.contains("checkpoint")) {
         job.checkpointFolder = j.at("checkpoint").at("folder").asString();
         job.checkpointKey = checkpointRunKeyFromJson(j.at("checkpoint").at("key"));

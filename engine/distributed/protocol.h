@@ -5,7 +5,12 @@
 // training data crosses the network unless --ship-data asks for it.
 //
 //   rank 0                         worker
-//   Job + JobBlocks  ------------>  loads the data from the same path, checks build and data hash
+//   (HostBlock {bytes} ---------->  on rank 0's host: the shared block allocated early, host_rows.h)
+//   Job + JobBlocks  ------------>  checks build and data hash
+//                    <------------  Accepted | Failure
+//   (every worker accepted: the ranks of each host share one prepared copy of the rows,
+//    host_rows.h, rank 0 preparing its own host's; else rank 0 sends Stop)
+//                                   loads the rows (or reads its host's copy)
 //                    <------------  Ready | Failure
 //   Assign {index}   ------------>  trains it (ShippedRows first with --ship-data), from its
 //                                   epoch state in the job's checkpoint folder if one is there,
@@ -49,6 +54,10 @@ enum MpiTag : int {
     TagShippedFloats,  // --ship-data: the features and targets after TagShippedRows
     TagThreads,        // {threads}: the kernel threads the worker may use from its next batch on
     TagSaved,          // {index}: rank 0 has checkpointed that submodel as finished
+    TagAccepted,       // {host}: the worker runs rank 0's build and finds the same data files
+    TagHostRows,       // host_rows.h: the rows a host's first rank shares, described (or why not)
+    TagHostRowsReady,  // host_rows.h: they are in the shared block
+    TagHostBlock,      // host_rows.h: {bytes}, before the job: rank 0 allocates the block early
 };
 
 // A data file every worker must find with the same content (the training file and its labels).
@@ -65,6 +74,9 @@ struct MpiJob {
     TrainConfig config;
     int threads = 0;        // kernel threads per worker; 0: its host's cores / the workers there
     bool shipData = false;  // rows come with each assignment; workers load no files
+    // The ranks of each host read one prepared copy of the rows, which the host's first rank
+    // prepares (host_rows.h); false: every worker prepares its own.
+    bool shareData = true;
     // Where workers keep their submodels' epoch states ("" when the run has no checkpoints): rank
     // 0's folder, shared or copied, or created on a worker's machine; and the run's key, which every
     // state file carries, so a state of another run is never resumed.

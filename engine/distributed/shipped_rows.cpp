@@ -2,51 +2,27 @@
 
 #include "core/error.h"
 #include "distributed/protocol.h"
+#include "distributed/row_description.h"
 #include "split/sub_problem.h"
 
 namespace skynnet {
 namespace {
 
 Json describe(const Dataset& d, std::vector<float>& floats) {
-    floats.insert(floats.end(), d.features.data(), d.features.data() + d.features.size());
-    floats.insert(floats.end(), d.targets.data(), d.targets.data() + d.targets.size());
-    return Json::object({{"task", taskName(d.task)},
-                         {"classNames", d.classNames},
-                         {"targetNames", d.targetNames},
-                         {"featureNames", d.featureNames},
-                         {"sampleShape", {d.sampleShape.channels, d.sampleShape.height, d.sampleShape.width}},
-                         {"rows", d.features.rows()},
-                         {"columns", d.features.cols()},
-                         {"targetColumns", d.targets.cols()},
-                         {"labels", d.labels}});
+    const std::size_t at = floats.size();
+    floats.resize(at + rowFloatCount(d));
+    copyRowFloats(d, floats.data() + at);
+    return describeRows(d);
 }
 
-Matrix take(const std::vector<float>& floats, std::size_t& at, Index rows, Index cols, const JsonField& where) {
-    const std::size_t n = std::size_t(rows) * std::size_t(cols);
-    if (n > floats.size() - at) where.fail("needs " + std::to_string(n) + " floats, the message has " + std::to_string(floats.size() - at) + " left");
-    Matrix m(rows, cols);
-    std::copy(floats.begin() + std::ptrdiff_t(at), floats.begin() + std::ptrdiff_t(at + n), m.data());
-    at += n;
-    return m;
-}
-
-Dataset rebuild(const JsonField& j, const std::vector<float>& floats, std::size_t& at) {
-    Dataset d;
+Dataset rebuild(const JsonField& j, std::span<const float>& floats) {
+    DescribedRows r = readRowDescription(j);
+    Dataset& d = r.data;
     d.source = "rows shipped by rank 0";
-    d.task = parseTask(j.at("task").asString());
-    d.classNames = j.at("classNames").get<std::vector<std::string>>();
-    d.targetNames = j.at("targetNames").get<std::vector<std::string>>();
-    d.featureNames = j.at("featureNames").get<std::vector<std::string>>();
-    const auto shape = j.at("sampleShape").get<std::vector<int>>();
-    if (shape.size() != 3) j.at("sampleShape").fail("expects 3 numbers");
-    d.sampleShape = Shape{shape[0], shape[1], shape[2]};
-    const Index rows = j.at("rows").asInt64(), cols = j.at("columns").asInt64();
-    d.features = take(floats, at, rows, cols, j.at("rows"));
-    d.targets = take(floats, at, rows > 0 && j.at("targetColumns").asInt64() > 0 ? rows : 0, j.at("targetColumns").asInt64(),
-                     j.at("targetColumns"));
-    d.labels = j.at("labels").get<std::vector<int>>();
+    d.features = Eigen::Map<const Matrix>(takeFloats(floats, r.featureFloats(), j.at("rows")).data(), r.rows, r.columns);
+    d.targets = r.targets(takeFloats(floats, r.targetFloats(), j.at("targetColumns")));
     d.validate();
-    return d;
+    return std::move(d);
 }
 
 }  // namespace
@@ -64,10 +40,10 @@ ShippedRows decodeShippedRows(const std::string& json, const std::vector<float>&
     const Json doc = parseMessage(json, "MPI shipped rows");
     const JsonField j(doc, "MPI shipped rows");
     ShippedRows r;
-    std::size_t at = 0;
-    r.train = rebuild(j.at("train"), floats, at);
-    if (const auto v = j.find("validation")) r.validation = rebuild(*v, floats, at);
-    if (at != floats.size()) j.fail("carries " + std::to_string(floats.size() - at) + " floats too many");
+    std::span<const float> left(floats);
+    r.train = rebuild(j.at("train"), left);
+    if (const auto v = j.find("validation")) r.validation = rebuild(*v, left);
+    if (!left.empty()) j.fail("carries " + std::to_string(left.size()) + " floats too many");
     return r;
 }
 

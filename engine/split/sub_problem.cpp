@@ -26,6 +26,10 @@ Matrix gatherRows(const Matrix& m, const std::vector<int>& rows) {
 }
 
 std::vector<int> ownRows(const CombinationRule& rule, int index, const Dataset& data) {
+    return ownRows(rule, index, data, data.size());
+}
+
+std::vector<int> ownRows(const CombinationRule& rule, int index, const Dataset& data, Index rowCount) {
     std::vector<int> rows;
     if (rule.strategy == Strategy::ClassGroups) {
         const auto local = localIndex(rule, index, data.classCount());
@@ -33,7 +37,7 @@ std::vector<int> ownRows(const CombinationRule& rule, int index, const Dataset& 
             if (local[std::size_t(data.labels[r])] >= 0) rows.push_back(int(r));
         return rows;
     }
-    rows.resize(std::size_t(data.size()));
+    rows.resize(std::size_t(rowCount));
     std::iota(rows.begin(), rows.end(), 0);
     return rows;
 }

@@ -20,6 +20,8 @@ Matrix gatherRows(const Matrix& m, const std::vector<int>& rows);
 // The rows of `data` submodel `index` answers for when evaluated: the samples of its own classes
 // for class groups, every row otherwise (shards are a training-time split only).
 std::vector<int> ownRows(const CombinationRule& rule, int index, const Dataset& data);
+// The same for a dataset of `rows` rows whose features are kept elsewhere (SubmodelData).
+std::vector<int> ownRows(const CombinationRule& rule, int index, const Dataset& data, Index rows);
 // Targets of submodel `index` for the given rows; throws Error if a row's class is not its own.
 Matrix submodelTargets(const CombinationRule& rule, int index, const Dataset& data, const std::vector<int>& rows);
 SubProblem subProblem(const CombinationRule& rule, int index, const Dataset& data, const std::vector<int>& rows);

@@ -32,9 +32,24 @@ std::string localHostName() {
     return name;
 }
 
+SubmodelData SubmodelData::ownFeatures(const Dataset& train, const Dataset* validation) {
+    SubmodelData d;
+    d.train = &train;
+    d.trainFeatures = MatrixView(train.features);
+    d.validation = validation;
+    if (validation) d.validationFeatures = MatrixView(validation->features);
+    return d;
+}
+
 SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& train, const Dataset* validation,
                               const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel,
                               const WorkerPlace* place, const CheckpointHooks* checkpoint) {
+    return trainSubmodel(plan, index, SubmodelData::ownFeatures(train, validation), config, events, cancel, place, checkpoint);
+}
+
+SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const SubmodelData& data, const TrainConfig& config,
+                              const SubmodelEvents& events, const CancelToken* cancel, const WorkerPlace* place,
+                              const CheckpointHooks* checkpoint) {
     SubmodelOutcome out;
     const SubmodelPlan& sp = plan.submodels[std::size_t(index)];
     try {
@@ -64,13 +79,13 @@ SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& t
         // The rows stay in the shared datasets; only the targets, in this submodel's own output
         // format, are its own.
         const CombinationRule rule = plan.rule();
-        const RowView x{&train.features, &sp.rows};
-        const Matrix y = submodelTargets(rule, index, train, sp.rows);
+        const RowView x{data.trainFeatures, &sp.rows};
+        const Matrix y = submodelTargets(rule, index, *data.train, sp.rows);
         std::vector<int> valRows;
-        if (validation) valRows = ownRows(rule, index, *validation);
-        const RowView xVal{validation ? &validation->features : nullptr, &valRows};
+        if (data.validation) valRows = ownRows(rule, index, *data.validation, data.validationFeatures.rows);
+        const RowView xVal{data.validationFeatures, &valRows};
         Matrix yVal;
-        if (!valRows.empty()) yVal = submodelTargets(rule, index, *validation, valRows);
+        if (!valRows.empty()) yVal = submodelTargets(rule, index, *data.validation, valRows);
         const bool hasVal = !valRows.empty();
 
         TrainConfig c = config;

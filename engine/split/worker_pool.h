@@ -11,6 +11,7 @@
 #include "core/cancel.h"
 #include "model/network.h"
 #include "split/split_plan.h"
+#include "train/row_view.h"
 #include "train/train_types.h"
 #include "train/trainer_state.h"
 
@@ -88,6 +89,19 @@ public:
                                                const CancelToken* cancel, const CheckpointHooks* checkpoint = nullptr) = 0;
 };
 
+// The data a submodel trains on: the training and validation sets (labels, targets, names) and
+// their feature matrices, which need not be the sets' own: the MPI ranks of one host read one copy
+// in memory they share (distributed/host_rows.h), the sets keeping no features of their own.
+// Everything is borrowed. ownFeatures() views the sets' own matrices.
+struct SubmodelData {
+    const Dataset* train = nullptr;
+    MatrixView trainFeatures;
+    const Dataset* validation = nullptr;  // none when null
+    MatrixView validationFeatures;
+
+    static SubmodelData ownFeatures(const Dataset& train, const Dataset* validation);
+};
+
 // One submodel's whole training on the calling thread: its sub-problem (its rows read in place from
 // `train` and `validation`, its own targets), Network(spec, seed), a
 // Trainer for the plan's effective epochs with a shuffle seed derived from config.seed and the
@@ -100,6 +114,10 @@ public:
 SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& train, const Dataset* validation,
                               const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel,
                               const WorkerPlace* place = nullptr, const CheckpointHooks* checkpoint = nullptr);
+// The same, the rows read from wherever `data` says they are.
+SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const SubmodelData& data, const TrainConfig& config,
+                              const SubmodelEvents& events, const CancelToken* cancel, const WorkerPlace* place = nullptr,
+                              const CheckpointHooks* checkpoint = nullptr);
 // The outcome of a submodel skipped because the run was cancelled (or another one failed) first.
 SubmodelOutcome skippedSubmodel(const SplitPlan& plan, int index, const SubmodelEvents& events);
 

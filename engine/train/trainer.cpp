@@ -19,7 +19,7 @@ double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(
 // Rows order[begin, end) of the view, where order indexes the view's rows.
 void gatherRows(const RowView& from, const std::vector<int>& order, std::size_t begin, std::size_t end, Matrix& to) {
     to.resize(Index(end - begin), from.cols());
-    for (std::size_t i = begin; i < end; ++i) to.row(Index(i - begin)) = from.matrix->row(from.row(order[i]));
+    for (std::size_t i = begin; i < end; ++i) to.row(Index(i - begin)) = from.matrix.row(from.row(order[i]));
 }
 
 void gatherRows(const Matrix& from, const std::vector<int>& order, std::size_t begin, std::size_t end, Matrix& to) {
@@ -36,20 +36,20 @@ std::int64_t dataBytesOf(const RowView& x, const Matrix& y, const RowView* xVal,
 void requireRowsInside(const RowView& x, const char* what) {
     if (!x.rows) return;
     for (const int r : *x.rows)
-        if (r < 0 || r >= x.matrix->rows())
+        if (r < 0 || r >= x.matrix.rows)
             throw Error(std::string(what) + " row " + std::to_string(r) + " is outside the data's " +
-                        std::to_string(x.matrix->rows()) + " rows");
+                        std::to_string(x.matrix.rows) + " rows");
 }
 
 // Network::predict's chunks, gathered from the view: the same products, so the same floats.
 Matrix predictRows(Network& net, const RowView& x, const CancelToken* cancel) {
     const Index chunkRows = net.predictChunkRows();
-    if (!x.rows) return net.predict(*x.matrix, cancel, chunkRows);
+    if (!x.rows && x.whole) return net.predict(*x.whole, cancel, chunkRows);
     Matrix out(x.size(), net.spec().outputs), part;
     for (Index start = 0; start < x.size(); start += chunkRows) {
         const Index n = std::min(chunkRows, x.size() - start);
         part.resize(n, x.cols());
-        for (Index i = 0; i < n; ++i) part.row(i) = x.matrix->row(x.row(start + i));
+        for (Index i = 0; i < n; ++i) part.row(i) = x.matrix.row(x.row(start + i));
         Matrix chunk = net.predict(part, cancel, chunkRows);
         if (chunk.rows() != n) return Matrix();  // cancelled
         out.middleRows(start, n) = chunk;
