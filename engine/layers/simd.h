@@ -39,6 +39,10 @@ inline Vec add(Vec a, Vec b) { return _mm_add_ps(a, b); }
 inline Vec max(Vec a, Vec b) { return _mm_max_ps(a, b); }
 #endif
 
+// Makes the compiler hold v in a register: a value several multiply-adds use is then loaded once
+// (GCC otherwise folds the load into each of them, and the loads, not the multiply-adds, set the pace).
+inline void inRegister(Vec& v) { asm("" : "+v"(v)); }
+
 // The sum of a vector's lanes, always in the same order (lane 0 first).
 inline float sum(Vec v) {
     alignas(64) float lanes[kLanes];
