@@ -562,8 +562,8 @@ private slots:
         QFETCH(int, chunks);
         if (batch == 0) batch = 2 * convBlockSamples() + 3;
         ConvOptions options{filters, kernel, kernel, stride, same, true};
-        options.forceIm2col = im2col;
-        QCOMPARE(convIsDirect(options), !im2col && stride == 1);
+        if (im2col) options.path = ConvOptions::Path::Im2col;
+        QCOMPARE(convIsDirect(Shape{channels, side, side}, options), !im2col && stride == 1);
         Conv2D conv(options, Init::He);
         Rng rng(8);
         conv.build(Shape{channels, side, side}, rng);
@@ -625,12 +625,15 @@ private slots:
         ConvOptions options{filters, kernelH, kernelW, 1, same, true};
         const Shape input{channels, height, width};
         ConvOptions forced = options;
-        forced.forceIm2col = true;
+        options.path = ConvOptions::Path::Direct;
+        forced.path = ConvOptions::Path::Im2col;
         Conv2D direct(options, Init::He), im2col(forced, Init::He);
         Rng a(5), b(5);
         direct.build(input, a);
         im2col.build(input, b);
         QVERIFY(direct.direct() && !im2col.direct());
+        // Unforced, one input channel takes im2col (faster there), more take the direct kernels.
+        QCOMPARE(convIsDirect(input, ConvOptions{filters, kernelH, kernelW, 1, same, true}), channels > 1);
         QVERIFY(direct.weights() == im2col.weights());
         direct.bias() = im2col.bias() = randomMatrix(1, filters, 6);
         if (rectified) {

@@ -15,7 +15,18 @@ Index convChunkSamples(Index patchSize, Index filters, Index positions) {
     return std::max<Index>(1, kChunkValues / ((patchSize + filters) * positions));
 }
 
-bool convIsDirect(const ConvOptions& options) { return options.stride == 1 && !options.forceIm2col; }
+bool convIsDirect(Shape input, const ConvOptions& options) {
+    // One input channel: conv32 3x3 on 28 x 28 took 2.6 ms forward and backward for 64 samples
+    // on the direct path against 2.4 on im2col (9 taps leave the tiles' set-up and the transposes
+    // of the 32 x 26 x 26 output and its gradient to dominate); conv64 3x3 on 32 x 13 x 13 took
+    // 10.6 against 15.5.
+    switch (options.path) {
+    case ConvOptions::Path::Im2col: return false;
+    case ConvOptions::Path::Direct: return true;
+    case ConvOptions::Path::Auto: break;
+    }
+    return options.stride == 1 && input.channels > 1;
+}
 
 namespace {
 
@@ -42,7 +53,7 @@ DirectBlocks directBlocks(Shape input, const ConvOptions& o) {
 
 std::int64_t convFixedBufferValues(Shape input, const ConvOptions& o) {
     const std::int64_t taps = std::int64_t(o.kernelH) * o.kernelW, patch = input.channels * taps;
-    if (convIsDirect(o)) {
+    if (convIsDirect(input, o)) {
         const DirectBlocks b = directBlocks(input, o);
         const std::int64_t filters = roundUpToFilterBlock(o.filters);
         return convBlockSamples() * (b.in.block.size() + b.grad.block.size() + b.outValues) + filters * patch +
@@ -66,6 +77,8 @@ int convPaddingBefore(int in, int kernel, int stride, bool same) {
 Conv2D::Conv2D(ConvOptions options, Init init) : options_(options), init_(init) {
     if (options.filters < 1 || options.kernelH < 1 || options.kernelW < 1 || options.stride < 1)
         throw Error("conv needs at least 1 filter, a kernel of at least 1x1 and a stride of at least 1");
+    if (options.path == ConvOptions::Path::Direct && options.stride != 1)
+        throw Error("conv: the direct kernels take stride 1 only, not " + std::to_string(options.stride));
 }
 
 void Conv2D::build(Shape input, Rng& rng) {
@@ -84,7 +97,7 @@ void Conv2D::build(Shape input, Rng& rng) {
     bias_ = o.bias ? Matrix::Zero(1, o.filters) : Matrix(1, 0);
     gradWeights_ = Matrix::Zero(weights_.rows(), weights_.cols());
     gradBias_ = Matrix::Zero(1, bias_.cols());
-    direct_ = convIsDirect(o);
+    direct_ = convIsDirect(input, o);
     chunk_ = direct_ ? convBlockSamples() : convChunkSamples(patchSize(), o.filters, positions());
     if (direct_) {
         const DirectBlocks b = directBlocks(input, o);

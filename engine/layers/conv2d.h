@@ -25,8 +25,9 @@ struct ConvOptions {
     // valid: no padding, out = floor((in - kernel) / stride) + 1.
     bool samePadding = false;
     bool bias = true;
-    // The im2col path even at stride 1 (tests compare the two paths).
-    bool forceIm2col = false;
+    // Auto: the direct kernels at stride 1 on more than one input channel, im2col otherwise.
+    // Tests force either (Direct needs stride 1).
+    enum class Path { Auto, Im2col, Direct } path = Path::Auto;
 };
 
 // The output length along one axis, and the padding before it (0 for valid).
@@ -35,8 +36,8 @@ int convPaddingBefore(int in, int kernel, int stride, bool same);
 // The samples a convolution takes at a time: its columns (patchSize x positions per sample) and
 // product (filters x positions) fit in 512 KB together, at least one sample.
 Index convChunkSamples(Index patchSize, Index filters, Index positions);
-// Stride 1 (and no forceIm2col) takes the direct kernels.
-bool convIsDirect(const ConvOptions& options);
+// Whether a convolution of `input` takes the direct kernels (see ConvOptions::path).
+bool convIsDirect(Shape input, const ConvOptions& options);
 // The buffer values a convolution holds whatever the batch: the direct path's blocks (input,
 // output gradient, output or input gradient) and packed filters, or the im2col path's chunk of
 // columns and product.
