@@ -49,22 +49,28 @@ void forEachRun(Shape shape, BlockPlacement at, Run&& run) {
     }
 }
 
+// Zeros vectors [begin, end) of a block: runs of 1 to 30 vectors, written as vectors rather than
+// through memset's call (the padding's short runs made memset 2% of a CNN's training step).
+void zeroVectors(Scalar* block, Index begin, Index end) {
+    for (Index v = begin; v < end; ++v) simd::store(block + v * L, simd::zero());
+}
+
 // Zeros the block's padding (the values outside `shape` at `at`) and its channels past shape's.
 void zeroPadding(Shape shape, BlockPlacement at, Scalar* block) {
     const Shape b = at.block;
-    const Index row = Index(b.width) * L;
     for (int c = 0; c < b.channels; ++c) {
-        Scalar* plane = block + Index(c) * b.height * row;
+        const Index plane = Index(c) * b.height * b.width;  // in vectors
         if (c >= shape.channels) {
-            std::fill(plane, plane + b.height * row, Scalar(0));
+            zeroVectors(block, plane, plane + Index(b.height) * b.width);
             continue;
         }
-        std::fill(plane, plane + at.top * row, Scalar(0));
+        zeroVectors(block, plane, plane + Index(at.top) * b.width);
         for (int h = at.top; h < at.top + shape.height; ++h) {
-            std::fill(plane + h * row, plane + (h * b.width + at.left) * Index(L), Scalar(0));
-            std::fill(plane + (h * b.width + at.left + shape.width) * Index(L), plane + (h + 1) * row, Scalar(0));
+            const Index row = plane + Index(h) * b.width;
+            zeroVectors(block, row, row + at.left);
+            zeroVectors(block, row + at.left + shape.width, row + b.width);
         }
-        std::fill(plane + (at.top + shape.height) * row, plane + b.height * row, Scalar(0));
+        zeroVectors(block, plane + Index(at.top + shape.height) * b.width, plane + Index(b.height) * b.width);
     }
 }
 
