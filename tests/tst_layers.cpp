@@ -345,26 +345,40 @@ private slots:
                  QString("maxpool: window 3x3 is larger than its 2x5 input"));
     }
 
+    void maxPoolTwoByTwoTakesTheFirstMaximumOfEveryWindow_data() {
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("width");
+        // Odd sizes (a row and a column left out); rows of more windows than a vector holds (18
+        // windows: a full vector of 16 and 2 more), and of exactly 16.
+        QTest::newRow("3x7x5") << 3 << 7 << 5;
+        QTest::newRow("2x5x37") << 2 << 5 << 37;
+        QTest::newRow("1x4x32") << 1 << 4 << 32;
+    }
     void maxPoolTwoByTwoTakesTheFirstMaximumOfEveryWindow() {
         // The 2x2 stride-2 window has a path of its own: check it against every window read out by
-        // hand, on odd sizes (a row and a column left out) and values with many ties.
-        const Shape in{3, 7, 5};
+        // hand, on values with many ties.
+        QFETCH(int, channels);
+        QFETCH(int, height);
+        QFETCH(int, width);
+        const Shape in{channels, height, width};
         Rng rng(4);
         Matrix x(2, in.size());
         for (Index i = 0; i < x.size(); ++i) x.data()[i] = Scalar(rng.below(3));
         MaxPool2D pool(2, 2);
         pool.build(in, rng);
-        QCOMPARE(pool.outputShape(), (Shape{3, 3, 2}));
+        const int OH = height / 2, OW = width / 2;
+        QCOMPARE(pool.outputShape(), (Shape{channels, OH, OW}));
         Matrix expected(2, pool.outputShape().size()), upstream(2, pool.outputShape().size());
         Matrix routed = Matrix::Zero(2, in.size());
         for (Index n = 0; n < 2; ++n)
-            for (int c = 0, k = 0; c < 3; ++c)
-                for (int oh = 0; oh < 3; ++oh)
-                    for (int ow = 0; ow < 2; ++ow, ++k) {
-                        int best = (c * 7 + 2 * oh) * 5 + 2 * ow;
+            for (int c = 0, k = 0; c < channels; ++c)
+                for (int oh = 0; oh < OH; ++oh)
+                    for (int ow = 0; ow < OW; ++ow, ++k) {
+                        int best = (c * height + 2 * oh) * width + 2 * ow;
                         for (int i = 0; i < 2; ++i)
                             for (int j = 0; j < 2; ++j) {
-                                const int at = (c * 7 + 2 * oh + i) * 5 + 2 * ow + j;
+                                const int at = (c * height + 2 * oh + i) * width + 2 * ow + j;
                                 if (x(n, at) > x(n, best)) best = at;
                             }
                         expected(n, k) = x(n, best);
@@ -524,13 +538,17 @@ private slots:
         QTest::addColumn<bool>("same");
         QTest::addColumn<int>("channels");
         QTest::addColumn<int>("side");
-        QTest::addColumn<int>("batch");
+        QTest::addColumn<bool>("im2col");
+        QTest::addColumn<int>("batch");  // 0: two blocks of the direct path and 3 rows
         QTest::addColumn<int>("chunks");
-        // The chunk comes from the shape: (patch + filters) * positions values, 2^17 in all.
-        QTest::newRow("3 per chunk, the last of 1") << 8 << 3 << 1 << false << 4 << 30 << 7 << 3;  // (36 + 8) * 784
-        QTest::newRow("stride 2, same, 9 then 1") << 6 << 3 << 2 << true << 3 << 40 << 10 << 2;     // (27 + 6) * 400
-        QTest::newRow("1 per chunk") << 2 << 3 << 1 << false << 16 << 24 << 3 << 3;                // (144 + 2) * 484
-        QTest::newRow("a batch of 1") << 4 << 3 << 1 << false << 2 << 6 << 1 << 1;
+        // im2col: the chunk comes from the shape, (patch + filters) * positions values, 2^17 in all.
+        QTest::newRow("3 per chunk, the last of 1") << 8 << 3 << 1 << false << 4 << 30 << true << 7 << 3;  // (36 + 8) * 784
+        QTest::newRow("stride 2, same, 9 then 1") << 6 << 3 << 2 << true << 3 << 40 << false << 10 << 2;  // (27 + 6) * 400
+        QTest::newRow("1 per chunk") << 2 << 3 << 1 << false << 16 << 24 << true << 3 << 3;               // (144 + 2) * 484
+        // Direct: blocks of convBlockSamples() samples, the last one part full.
+        QTest::newRow("direct, 3 blocks") << 6 << 3 << 1 << false << 3 << 9 << false << 0 << 3;
+        QTest::newRow("direct, same, 3 blocks") << 5 << 3 << 1 << true << 2 << 7 << false << 0 << 3;
+        QTest::newRow("a batch of 1") << 4 << 3 << 1 << false << 2 << 6 << false << 1 << 1;
     }
     void convGradientsAcrossChunks() {
         QFETCH(int, filters);
@@ -539,9 +557,14 @@ private slots:
         QFETCH(bool, same);
         QFETCH(int, channels);
         QFETCH(int, side);
+        QFETCH(bool, im2col);
         QFETCH(int, batch);
         QFETCH(int, chunks);
-        Conv2D conv(ConvOptions{filters, kernel, kernel, stride, same, true}, Init::He);
+        if (batch == 0) batch = 2 * convBlockSamples() + 3;
+        ConvOptions options{filters, kernel, kernel, stride, same, true};
+        if (im2col) options.path = ConvOptions::Path::Im2col;
+        QCOMPARE(convIsDirect(Shape{channels, side, side}, options), !im2col && stride == 1);
+        Conv2D conv(options, Init::He);
         Rng rng(8);
         conv.build(Shape{channels, side, side}, rng);
         conv.bias() = randomMatrix(1, filters, 9);
@@ -569,6 +592,73 @@ private slots:
         }
         QVERIFY2((whole - sum).cwiseAbs().maxCoeff() < 1e-4f * (1 + sum.cwiseAbs().maxCoeff()), "weight gradient");
         QVERIFY2((wholeBias - sumBias).cwiseAbs().maxCoeff() < 1e-4f * (1 + sumBias.cwiseAbs().maxCoeff()), "bias gradient");
+    }
+
+    void convDirectMatchesIm2col_data() {
+        QTest::addColumn<int>("filters");
+        QTest::addColumn<int>("kernelH");
+        QTest::addColumn<int>("kernelW");
+        QTest::addColumn<bool>("same");
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("rectified");
+        // The two convolutions, then odd counts of filters and channels (not a multiple of
+        // the kernels' group of 4), rectangular kernels and images, same padding, and rows wider
+        // than a vector.
+        QTest::newRow("conv1 of the CNN") << 32 << 3 << 3 << false << 1 << 28 << 28 << true;
+        QTest::newRow("conv2 of the CNN") << 64 << 3 << 3 << false << 32 << 13 << 13 << true;
+        QTest::newRow("5 filters, 3 channels, 2x3") << 5 << 2 << 3 << false << 3 << 7 << 9 << false;
+        QTest::newRow("same, 3x3") << 6 << 3 << 3 << true << 2 << 6 << 5 << true;
+        QTest::newRow("same, 4x2, wide") << 3 << 4 << 2 << true << 1 << 5 << 37 << false;
+        QTest::newRow("1x1") << 7 << 1 << 1 << false << 5 << 3 << 4 << true;
+    }
+    void convDirectMatchesIm2col() {
+        QFETCH(int, filters);
+        QFETCH(int, kernelH);
+        QFETCH(int, kernelW);
+        QFETCH(bool, same);
+        QFETCH(int, channels);
+        QFETCH(int, height);
+        QFETCH(int, width);
+        QFETCH(bool, rectified);
+        ConvOptions options{filters, kernelH, kernelW, 1, same, true};
+        const Shape input{channels, height, width};
+        ConvOptions forced = options;
+        options.path = ConvOptions::Path::Direct;
+        forced.path = ConvOptions::Path::Im2col;
+        Conv2D direct(options, Init::He), im2col(forced, Init::He);
+        Rng a(5), b(5);
+        direct.build(input, a);
+        im2col.build(input, b);
+        QVERIFY(direct.direct() && !im2col.direct());
+        // Unforced, one input channel takes im2col (faster there), more take the direct kernels.
+        QCOMPARE(convIsDirect(input, ConvOptions{filters, kernelH, kernelW, 1, same, true}), channels > 1);
+        QVERIFY(direct.weights() == im2col.weights());
+        direct.bias() = im2col.bias() = randomMatrix(1, filters, 6);
+        if (rectified) {
+            direct.rectifyOutput();
+            im2col.rectifyOutput();
+        }
+        // Two full blocks and a part-full one.
+        const Index batch = 2 * convBlockSamples() + 3;
+        const Matrix x = randomMatrix(batch, input.size(), 7);
+        const Matrix g = randomMatrix(batch, direct.outputShape().size(), 8);
+        const auto close = [](const Matrix& p, const Matrix& q) {
+            return (p - q).cwiseAbs().maxCoeff() <= 1e-5f * (1 + q.cwiseAbs().maxCoeff());
+        };
+        QVERIFY(close(direct.forward(x, true), im2col.forward(x, true)));
+        const Matrix dx = *direct.backward(g, true);
+        QVERIFY(close(dx, *im2col.backward(g, true)));
+        for (std::size_t i = 0; i < direct.params().size(); ++i)
+            QVERIFY(close(*direct.params()[i].grad, *im2col.params()[i].grad));
+        // The buffers each path holds are the estimate's (LayerFigures::bufferValuesFixed), plus
+        // the output, the input gradient and the parameters' gradients.
+        for (Conv2D* conv : {&direct, &im2col}) {
+            const std::int64_t perBatch = batch * (input.size() + conv->outputShape().size()) + conv->paramCount();
+            QCOMPARE(conv->bufferBytes(),
+                     std::int64_t(sizeof(Scalar)) * (convFixedBufferValues(input, conv->options()) + perBatch));
+        }
     }
 
     void dropoutMasksFollowTheRowsNotTheCaller() {

@@ -15,6 +15,55 @@ Index convChunkSamples(Index patchSize, Index filters, Index positions) {
     return std::max<Index>(1, kChunkValues / ((patchSize + filters) * positions));
 }
 
+bool convIsDirect(Shape input, const ConvOptions& options) {
+    // One input channel: conv32 3x3 on 28 x 28 took 2.6 ms forward and backward for 64 samples
+    // on the direct path against 2.4 on im2col (9 taps leave the tiles' set-up and the transposes
+    // of the 32 x 26 x 26 output and its gradient to dominate); conv64 3x3 on 32 x 13 x 13 took
+    // 10.6 against 15.5.
+    switch (options.path) {
+    case ConvOptions::Path::Im2col: return false;
+    case ConvOptions::Path::Direct: return true;
+    case ConvOptions::Path::Auto: break;
+    }
+    return options.stride == 1 && input.channels > 1;
+}
+
+namespace {
+
+// The direct path's blocks: the input padded to (OH + kH - 1, OW + kW - 1), the output gradient
+// padded by kernel - 1 on every side, and the larger of the output and the input gradient.
+struct DirectBlocks {
+    BlockPlacement in, grad;
+    Index outValues = 0;  // per sample
+};
+DirectBlocks directBlocks(Shape input, const ConvOptions& o) {
+    const int kH = o.kernelH, kW = o.kernelW;
+    const int OH = convOutputLength(input.height, kH, 1, o.samePadding), OW = convOutputLength(input.width, kW, 1, o.samePadding);
+    DirectBlocks b;
+    b.in = {Shape{input.channels, OH + kH - 1, OW + kW - 1}, convPaddingBefore(input.height, kH, 1, o.samePadding),
+            convPaddingBefore(input.width, kW, 1, o.samePadding)};
+    const int filters = roundUpToFilterBlock(o.filters);
+    b.grad = {Shape{filters, OH + 2 * (kH - 1), OW + 2 * (kW - 1)}, kH - 1, kW - 1};
+    b.outValues = std::max(Index(filters) * OH * OW, roundUpToFilterBlock(input.channels) * b.in.block.height *
+                                                         Index(b.in.block.width));
+    return b;
+}
+
+}  // namespace
+
+std::int64_t convFixedBufferValues(Shape input, const ConvOptions& o) {
+    const std::int64_t taps = std::int64_t(o.kernelH) * o.kernelW, patch = input.channels * taps;
+    if (convIsDirect(input, o)) {
+        const DirectBlocks b = directBlocks(input, o);
+        const std::int64_t filters = roundUpToFilterBlock(o.filters);
+        return convBlockSamples() * (b.in.block.size() + b.grad.block.size() + b.outValues) + filters * patch +
+               roundUpToFilterBlock(input.channels) * filters * taps;
+    }
+    const std::int64_t positions = std::int64_t(convOutputLength(input.height, o.kernelH, o.stride, o.samePadding)) *
+                                   convOutputLength(input.width, o.kernelW, o.stride, o.samePadding);
+    return convChunkSamples(patch, o.filters, positions) * (patch + o.filters) * positions;
+}
+
 int convOutputLength(int in, int kernel, int stride, bool same) {
     return same ? (in + stride - 1) / stride : (in - kernel) / stride + 1;
 }
@@ -28,6 +77,8 @@ int convPaddingBefore(int in, int kernel, int stride, bool same) {
 Conv2D::Conv2D(ConvOptions options, Init init) : options_(options), init_(init) {
     if (options.filters < 1 || options.kernelH < 1 || options.kernelW < 1 || options.stride < 1)
         throw Error("conv needs at least 1 filter, a kernel of at least 1x1 and a stride of at least 1");
+    if (options.path == ConvOptions::Path::Direct && options.stride != 1)
+        throw Error("conv: the direct kernels take stride 1 only, not " + std::to_string(options.stride));
 }
 
 void Conv2D::build(Shape input, Rng& rng) {
@@ -46,7 +97,13 @@ void Conv2D::build(Shape input, Rng& rng) {
     bias_ = o.bias ? Matrix::Zero(1, o.filters) : Matrix(1, 0);
     gradWeights_ = Matrix::Zero(weights_.rows(), weights_.cols());
     gradBias_ = Matrix::Zero(1, bias_.cols());
-    chunk_ = convChunkSamples(patchSize(), o.filters, positions());
+    direct_ = convIsDirect(input, o);
+    chunk_ = direct_ ? convBlockSamples() : convChunkSamples(patchSize(), o.filters, positions());
+    if (direct_) {
+        const DirectBlocks b = directBlocks(input, o);
+        inAt_ = b.in;
+        gradAt_ = b.grad;
+    }
 }
 
 namespace {
@@ -159,9 +216,57 @@ void Conv2D::col2im(Index first, Index N) {
         }
 }
 
+void Conv2D::forwardDirect(const Matrix& x) {
+    const Index N = x.rows();
+    const DirectBlocks b = directBlocks(input_, options_);
+    inBlock_.resize(1, convBlockSamples() * inAt_.block.size());
+    outBlock_.resize(1, convBlockSamples() * b.outValues);
+    packFilters(weights_, input_.channels, options_.kernelH, options_.kernelW, false, packed_);
+    const int zeroBottom = inAt_.block.height - input_.height - inAt_.top;
+    const BlockPlacement outAt{Shape{roundUpToFilterBlock(options_.filters), output_.height, output_.width}};
+    for (Index first = 0; first < N; first += chunk_) {
+        const Index n = std::min(chunk_, N - first);
+        rowsToBlock(x.row(first).data(), x.cols(), n, input_, inAt_, inBlock_.data());
+        correlateBlock(inBlock_.data(), inAt_.block, packed_, options_.bias ? bias_.data() : nullptr, rectified_,
+                       inAt_.top, zeroBottom, outBlock_.data());
+        blockToRows(outBlock_.data(), outAt, output_, n, y_.row(first).data(), y_.cols());
+    }
+}
+
+void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
+    const Index N = gradOut.rows();
+    const int kH = options_.kernelH, kW = options_.kernelW;
+    gradBlock_.resize(1, convBlockSamples() * gradAt_.block.size());
+    packFilters(weights_, input_.channels, kH, kW, true, flipped_);
+    const BlockPlacement dxAt{Shape{roundUpToFilterBlock(input_.channels), inAt_.block.height, inAt_.block.width},
+                              inAt_.top, inAt_.left};
+    const BlockPlacement gradAt =
+        needInputGrad ? gradAt_ : BlockPlacement{Shape{gradAt_.block.channels, output_.height, output_.width}};
+    for (Index first = 0; first < N; first += chunk_) {
+        const Index n = std::min(chunk_, N - first);
+        // The output gradient, through the ReLU's mask where this layer applied it; padded only
+        // for the input gradient.
+        rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, output_, gradAt, gradBlock_.data(),
+                    rectified_ ? y_.row(first).data() : nullptr, options_.bias ? gradBias_.data() : nullptr);
+        rowsToBlock(x_->row(first).data(), x_->cols(), n, input_, inAt_, inBlock_.data());
+        // Block by block into the weight gradient, always in block order.
+        weightGradientBlock(gradBlock_.data(), gradAt, output_.height, output_.width, inBlock_.data(), inAt_.block, kH,
+                            kW, options_.filters, gradWeights_.data(), first > 0);
+        if (!needInputGrad) continue;
+        // The full correlation of the output gradient with the flipped filters, over the padded input.
+        correlateBlock(gradBlock_.data(), gradAt_.block, flipped_, nullptr, false, kH - 1, kH - 1, outBlock_.data());
+        blockToRows(outBlock_.data(), dxAt, input_, n, gradInput_.row(first).data(), gradInput_.cols());
+    }
+}
+
 const Matrix& Conv2D::forward(const Matrix& x, bool) {
     const Index P = positions(), F = options_.filters, K = patchSize(), N = x.rows();
     x_ = &x;
+    if (direct_) {
+        y_.resize(N, output_.size());
+        forwardDirect(x);
+        return y_;
+    }
     columns_.resize(K, chunk_ * P);
     byFilter_.resize(F, chunk_ * P);
     y_.resize(N, F * P);
@@ -191,6 +296,10 @@ const Matrix* Conv2D::backward(const Matrix& gradOut, bool needInputGrad) {
     if (options_.bias) gradBias_.setZero();
     if (N == 0) gradWeights_.setZero();
     if (needInputGrad) gradInput_.resize(N, input_.size());
+    if (direct_) {
+        backwardDirect(gradOut, needInputGrad);
+        return needInputGrad ? &gradInput_ : nullptr;
+    }
     for (Index first = 0; first < N; first += chunk_) {
         const Index n = std::min(chunk_, N - first), ld = n * P;
         // The output gradient in the products' (F, n * P) order.
@@ -228,7 +337,9 @@ std::vector<Param> Conv2D::params() {
 std::int64_t Conv2D::flopsPerSample() const { return 2 * std::int64_t(weights_.size()) * positions(); }
 
 std::int64_t Conv2D::bufferBytes() const {
-    return matrixBytes(columns_) + matrixBytes(byFilter_) + matrixBytes(y_) +
+    const auto packed = [](const PackedFilters& p) { return std::int64_t(p.values.size() * sizeof(Scalar)); };
+    return matrixBytes(columns_) + matrixBytes(byFilter_) + matrixBytes(inBlock_) + matrixBytes(gradBlock_) +
+           matrixBytes(outBlock_) + packed(packed_) + packed(flipped_) + matrixBytes(y_) +
            matrixBytes(gradInput_) + matrixBytes(gradWeights_) + matrixBytes(gradBias_);
 }
 

@@ -9,6 +9,8 @@
 // stay in the core's L2 cache: the whole batch's columns (9 MB for conv64 3x3 on 64 samples) made
 // im2col, col2im and the copies around the products a third of a CNN's training step, spent
 // waiting for memory. The backward pass builds each chunk's columns again from the input.
+// Stride 1 takes the direct kernels of layers/conv_direct.h instead, on blocks of samples.
+#include "layers/conv_direct.h"
 #include "layers/init.h"
 #include "layers/layer.h"
 
@@ -23,6 +25,9 @@ struct ConvOptions {
     // valid: no padding, out = floor((in - kernel) / stride) + 1.
     bool samePadding = false;
     bool bias = true;
+    // Auto: the direct kernels at stride 1 on more than one input channel, im2col otherwise.
+    // Tests force either (Direct needs stride 1).
+    enum class Path { Auto, Im2col, Direct } path = Path::Auto;
 };
 
 // The output length along one axis, and the padding before it (0 for valid).
@@ -31,6 +36,12 @@ int convPaddingBefore(int in, int kernel, int stride, bool same);
 // The samples a convolution takes at a time: its columns (patchSize x positions per sample) and
 // product (filters x positions) fit in 512 KB together, at least one sample.
 Index convChunkSamples(Index patchSize, Index filters, Index positions);
+// Whether a convolution of `input` takes the direct kernels (see ConvOptions::path).
+bool convIsDirect(Shape input, const ConvOptions& options);
+// The buffer values a convolution holds whatever the batch: the direct path's blocks (input,
+// output gradient, output or input gradient) and packed filters, or the im2col path's chunk of
+// columns and product.
+std::int64_t convFixedBufferValues(Shape input, const ConvOptions& options);
 
 class Conv2D final : public Layer {
 public:
@@ -57,9 +68,11 @@ public:
     // gradient mask into its output-gradient copy): two passes over the largest activations of a
     // CNN saved. The ReLU layer then passes values through (ReLU::takeRectifiedInput).
     void rectifyOutput() { rectified_ = true; }
-    // Samples per chunk: from the layer's shape alone (never the machine or the thread count), so
-    // the weight gradient's sum over the chunks always runs in the same order.
+    // Samples per chunk (a block of convBlockSamples() on the direct path): from the layer's shape
+    // and the build alone (never the machine or the thread count), so the weight gradient's sum
+    // over the chunks always runs in the same order.
     Index chunkSamples() const { return chunk_; }
+    bool direct() const { return direct_; }
 
 private:
     Index positions() const { return Index(output_.height) * output_.width; }
@@ -70,6 +83,8 @@ private:
     // columns_ as the gradient of those columns -> rows [first, first + n) of gradInput_, adding up
     // the entries of overlapping windows.
     void col2im(Index first, Index n);
+    void forwardDirect(const Matrix& x);
+    void backwardDirect(const Matrix& gradOut, bool needInputGrad);
 
     ConvOptions options_;
     Init init_;
@@ -79,6 +94,13 @@ private:
     // One chunk of n samples, stored packed (row stride n * P) in buffers sized for a whole chunk.
     Matrix columns_;   // (C*kH*kW, chunk * P): the columns, in backward then their gradient
     Matrix byFilter_;  // (F, chunk * P): the product's output, then the output gradient in that order
+    // The direct path: one block of samples at a time. The input block is padded for same
+    // padding, the output gradient's by kernel - 1 all round (its input gradient is then a valid
+    // correlation); the output block holds the output in forward, the input gradient in backward.
+    bool direct_ = false;
+    BlockPlacement inAt_, gradAt_;
+    Matrix inBlock_, gradBlock_, outBlock_;
+    PackedFilters packed_, flipped_;
     const Matrix* x_ = nullptr;  // the input of the last forward pass, for backward's columns
     Matrix y_, gradInput_;
     bool rectified_ = false;

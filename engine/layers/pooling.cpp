@@ -1,5 +1,7 @@
 #include "layers/pooling.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 
 #include "core/error.h"
@@ -22,25 +24,64 @@ namespace {
 
 // The 2x2 window of stride 2, nearly every CNN's pooling, without the general loop's bookkeeping:
 // the general one cost a tenth of a training step of the CNN. Same order of comparison,
-// so the same maximum (the first of equal values) as the general loop.
+// so the same maximum (the first of equal values) as the general loop. Without branches: which
+// value of a window wins is a coin toss, and the mispredicted branches made this loop a sixth of
+// the CNN's training step.
+void maxPool2x2Row(const Scalar* __restrict r0, int top, int W, int OW, Scalar* __restrict y, std::int32_t* __restrict arg) {
+    const Scalar* r1 = r0 + W;
+    int ow = 0;
+#if defined(__AVX512F__)
+    // 16 windows at a time: their 32 values of each row split into left and right columns.
+    const __m512i left = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i right = _mm512_add_epi32(left, _mm512_set1_epi32(1));
+    for (; ow < OW; ow += 16) {
+        const int m = std::min(16, OW - ow), j = 2 * ow;
+        const __mmask16 lanes = __mmask16((1u << m) - 1);
+        // The values 2 m of each row covers: the first 16 and the rest.
+        const __mmask16 low = __mmask16((1u << std::min(16, 2 * m)) - 1);
+        const __mmask16 high = __mmask16((1u << std::max(0, 2 * m - 16)) - 1);
+        const __m512 a0 = _mm512_maskz_loadu_ps(low, r0 + j), a1 = _mm512_maskz_loadu_ps(high, r0 + j + 16);
+        const __m512 b0 = _mm512_maskz_loadu_ps(low, r1 + j), b1 = _mm512_maskz_loadu_ps(high, r1 + j + 16);
+        const __m512 v[4] = {_mm512_permutex2var_ps(a0, left, a1), _mm512_permutex2var_ps(a0, right, a1),
+                             _mm512_permutex2var_ps(b0, left, b1), _mm512_permutex2var_ps(b0, right, b1)};
+        const __m512i first = _mm512_add_epi32(_mm512_set1_epi32(top + j), _mm512_slli_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), 1));
+        const int offset[4] = {0, 1, W, W + 1};
+        __m512 best = v[0];
+        __m512i at = first;
+        for (int k = 1; k < 4; ++k) {
+            const __mmask16 better = _mm512_cmp_ps_mask(v[k], best, _CMP_GT_OQ);
+            best = _mm512_mask_mov_ps(best, better, v[k]);
+            at = _mm512_mask_mov_epi32(at, better, _mm512_add_epi32(first, _mm512_set1_epi32(offset[k])));
+        }
+        _mm512_mask_storeu_ps(y + ow, lanes, best);
+        _mm512_mask_storeu_epi32(arg + ow, lanes, at);
+    }
+#endif
+    for (; ow < OW; ++ow) {
+        const int j = 2 * ow;
+        Scalar best = r0[j];
+        int at = top + j;
+        const Scalar v[3] = {r0[j + 1], r1[j], r1[j + 1]};
+        const int where[3] = {top + j + 1, top + W + j, top + W + j + 1};
+        for (int k = 0; k < 3; ++k) {
+            const bool better = v[k] > best;
+            best = better ? v[k] : best;
+            at = better ? where[k] : at;
+        }
+        y[ow] = best;
+        arg[ow] = at;
+    }
+}
+
 void maxPool2x2(const Scalar* __restrict sample, Shape in, Shape out, Scalar* __restrict y,
                 std::int32_t* __restrict arg) {
     const int H = in.height, W = in.width, OH = out.height, OW = out.width;
     for (int c = 0; c < in.channels; ++c)
         for (int oh = 0; oh < OH; ++oh) {
             const int top = (c * H + 2 * oh) * W;
-            const Scalar* r0 = sample + top;
-            const Scalar* r1 = r0 + W;
-            for (int ow = 0; ow < OW; ++ow) {
-                const int j = 2 * ow;
-                Scalar best = r0[j];
-                int at = top + j;
-                if (r0[j + 1] > best) best = r0[j + 1], at = top + j + 1;
-                if (r1[j] > best) best = r1[j], at = top + W + j;
-                if (r1[j + 1] > best) best = r1[j + 1], at = top + W + j + 1;
-                *y++ = best;
-                *arg++ = at;
-            }
+            maxPool2x2Row(sample + top, top, W, OW, y, arg);
+            y += OW;
+            arg += OW;
         }
 }
 

@@ -133,11 +133,12 @@ LayerFigures figures(const ConvSpec& layer, Shape input) {
     const std::int64_t window = std::int64_t(input.channels) * layer.kernelH * layer.kernelW;
     f.params = window * layer.filters + (layer.bias ? layer.filters : 0);
     f.flopsPerSample = 2 * window * layer.filters * oh * ow;
-    // Output, activation and input-gradient buffers as a dense layer has, plus one chunk's
-    // unfolded input windows (im2col, later their gradient) and product (Conv2D).
+    // Output, activation and input-gradient buffers as a dense layer has, plus the blocks and
+    // packed filters of the direct path or one chunk's unfolded input windows (im2col, later their
+    // gradient) and product, as Conv2D holds them.
     f.bufferValuesPerSample = buffersPerLayer * f.output.size();
-    const std::int64_t positions = std::int64_t(oh) * ow;
-    f.bufferValuesFixed = convChunkSamples(window, layer.filters, positions) * (window + layer.filters) * positions;
+    f.bufferValuesFixed = convFixedBufferValues(
+        input, ConvOptions{layer.filters, layer.kernelH, layer.kernelW, layer.stride, layer.padding == Padding::Same, layer.bias});
     return f;
 }
 
