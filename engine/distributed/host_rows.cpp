@@ -72,14 +72,14 @@ void reserveRowsOnHost(MpiSession& s, std::size_t bytes) {
     for (const int peer : s.dataPeers()) s.send(peer, TagHostBlock, text);
     const std::span<std::byte> block = s.allocateSharedBlock(bytes);
     // Where the kernel can, in one call; else by touching each page.
+    bool populated = false;
 #ifdef MADV_POPULATE_WRITE
-    if (madvise(block.data(), block.size(), MADV_POPULATE_WRITE) == 0) {
-        s.trace("shared block of " + std::to_string(bytes >> 20) + " MiB allocated");
-        return;
-    }
+    populated = madvise(block.data(), block.size(), MADV_POPULATE_WRITE) == 0;
 #endif
-    const long page = sysconf(_SC_PAGESIZE);
-    for (std::size_t at = 0; at < block.size(); at += std::size_t(page > 0 ? page : 4096)) block[at] = std::byte{0};
+    if (!populated) {
+        const long page = sysconf(_SC_PAGESIZE);
+        for (std::size_t at = 0; at < block.size(); at += std::size_t(page > 0 ? page : 4096)) block[at] = std::byte{0};
+    }
     s.trace("shared block of " + std::to_string(bytes >> 20) + " MiB allocated");
 }
 
