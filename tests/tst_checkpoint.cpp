@@ -6,12 +6,17 @@
 #include <QtTest>
 
 #include <atomic>
+#include <cerrno>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 
+#include "core/error.h"
 #include "core/rng.h"
 #include "data/dataset.h"
+#include "io/file_faults.h"
 #include "project/checkpoint_store.h"
+#include "project/latest_write_queue.h"
 #include "project/project_file.h"
 #include "split/parallel_trainer.h"
 #include "split/thread_backend.h"
@@ -353,6 +358,100 @@ private slots:
         QVERIFY(!QFile::exists(tmp.filePath("run.checkpoint/run.json")));
         QVERIFY(!QFile::exists(tmp.filePath("run.checkpoint/submodel-1.ckpt")));
         QVERIFY(QFile::exists(tmp.filePath("run.checkpoint/notes.txt")));  // not the run's: kept, and its folder
+    }
+
+    void writeQueueKeepsTheLatestOfEachKey() {
+        LatestWriteQueue queue;
+        std::mutex m;
+        std::condition_variable cv;
+        bool release = false, started = false;
+        std::vector<std::string> done;
+        const auto record = [&](std::string what) {
+            const std::lock_guard lock(m);
+            done.push_back(std::move(what));
+        };
+        // The first write of key 1 holds the queue's thread; meanwhile 1 gets two more, 2 one.
+        queue.post(1, [&] {
+            std::unique_lock lock(m);
+            started = true;
+            cv.notify_all();
+            cv.wait(lock, [&] { return release; });
+            done.push_back("1a");
+        });
+        {
+            std::unique_lock lock(m);
+            cv.wait(lock, [&] { return started; });
+        }
+        queue.post(1, [&] { record("1b"); });
+        queue.post(2, [&] { record("2a"); });
+        queue.post(1, [&] { record("1c"); });  // replaces 1b, which never ran
+        {
+            const std::lock_guard lock(m);
+            release = true;
+        }
+        cv.notify_all();
+        queue.drainAll();
+        QCOMPARE(done, (std::vector<std::string>{"1a", "1c", "2a"}));
+        // A failed write is reported once, by the key's next drain or post, and never to another key.
+        queue.post(3, [] { throw Error("cannot save x: No space left on device"); });
+        queue.drain(2);
+        QVERIFY_THROWS_EXCEPTION(Error, queue.drain(3));
+        queue.drain(3);
+        queue.post(3, [] { throw Error("disk gone"); });
+        queue.drainAll();
+        QVERIFY_THROWS_EXCEPTION(Error, queue.post(3, [&] { record("3b"); }));
+        // What waits when the queue goes is written.
+        {
+            LatestWriteQueue last;
+            last.post(7, [&] { record("7"); });
+        }
+        QCOMPARE(done.back(), std::string("7"));
+    }
+
+    void storeSavesEpochsInTheBackgroundAndReportsTheirErrors() {
+        const Dataset train = blobs(6, 30, 8, 3);
+        const SplitPlan plan = threeGroups(train, 2);
+        QTemporaryDir tmp;
+        const std::string folder = tmp.filePath("bg.checkpoint").toStdString();
+        const CheckpointStore store = CheckpointStore::start(folder, plan, checkpointRunKey(plan, config(2), train, nullptr));
+        const SubmodelPlan& sp = plan.submodels[0];
+        Network net(sp.spec, sp.seed);
+        TrainerState s;
+        const auto nextEpoch = [&s] {
+            ++s.epochsDone;
+            EpochStats e;
+            e.epoch = s.epochsDone;
+            s.history.push_back(e);
+        };
+        for (int e = 1; e <= 20; ++e) {
+            nextEpoch();
+            store.saveEpoch(0, net, s);
+        }
+        const auto saved = store.load(0);  // waits for the queue: the latest epoch, whichever were written
+        QVERIFY(saved && !saved->finished);
+        QCOMPARE(saved->state.epochsDone, 20);
+        QVERIFY(saved->weights == net.flatWeights());
+        // A full disk under an epoch's save: the next save of that submodel says so, the file is
+        // the one before.
+        struct FullDisk {
+            FullDisk() { setSaveFaultHook([](SaveStep step, int, const char*) { return step == SaveStep::Write ? ENOSPC : 0; }); }
+            ~FullDisk() { setSaveFaultHook(nullptr); }
+        };
+        {
+            const FullDisk full;
+            nextEpoch();
+            store.saveEpoch(0, net, s);
+            store.waitForSaves();
+        }
+        try {
+            nextEpoch();
+            store.saveEpoch(0, net, s);
+            QFAIL("the failed save was not reported");
+        } catch (const Error& e) {
+            VERIFY_CONTAINS(std::string(e.what()), "submodel-1.ckpt");
+            VERIFY_CONTAINS(std::string(e.what()), "No space left on device");
+        }
+        QCOMPARE(store.load(0)->state.epochsDone, 20);
     }
 
     void storeRefusesAnotherRun() {

@@ -3,8 +3,10 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <thread>
 
 #include "core/cancel.h"
@@ -15,6 +17,7 @@
 #include "optim/optimizer.h"
 #include "train/batch_split.h"
 #include "train/metrics.h"
+#include "train/resources.h"
 #include "train/trainer.h"
 
 #include "test_support.h"
@@ -114,6 +117,57 @@ private slots:
         makeOptimizer(c)->step(p.params());
         QVERIFY(std::abs(p.w(0, 0) - 0.99f) < 1e-4f);
         QVERIFY(std::abs(p.w(0, 1) - 1.01f) < 1e-5f);
+    }
+
+    void smallUpdatesStayOnTheCallingThread() {
+        // The update of a small network takes microseconds: a second thread woken for it spins for
+        // milliseconds after, on a core a sibling submodel could use, and its CPU time counts
+        // against the submodel. Four parameters of 4096 values stay on this thread with a budget of
+        // 2; four of 65536 values are worth both threads.
+        auto teamOfUpdate = [](Index cols) {
+            std::vector<Matrix> values(4, Matrix::Constant(1, cols, 1.0f)), grads(4, Matrix::Constant(1, cols, 0.5f));
+            std::vector<Param> params;
+            for (std::size_t i = 0; i < values.size(); ++i) params.push_back({&values[i], &grads[i], true});
+            std::atomic<int> widest{0};
+            SegmentHooks hooks;
+            hooks.before = [&](std::size_t, Index, Index) {
+                for (int seen = widest.load(); currentTeamSize() > seen;)
+                    widest.compare_exchange_weak(seen, currentTeamSize());
+            };
+            const KernelThreadScope budget(2);
+            makeOptimizer(OptimizerConfig{})->step(params, hooks);
+            // Every segment was updated, alike.
+            const bool updated = values[0](0, 0) < 1.0f && values[3](0, cols - 1) == values[0](0, 0);
+            return std::pair(widest.load(), updated);
+        };
+        QCOMPARE(teamOfUpdate(4096), std::pair(1, true));
+        QCOMPARE(teamOfUpdate(65536), std::pair(2, true));
+        QCOMPARE(threadsWorthFor(10, 32768), 1);
+        const KernelThreadScope three(3);
+        QCOMPARE(threadsWorthFor(40000 * 3, 40000), 3);
+        QCOMPARE(threadsWorthFor(40000 * 9, 40000), 3);  // never more than the budget
+    }
+
+    void workerCpuCountsTheKernelTeam() {
+        // Each of the team's 2 threads burns 60 ms of its own CPU clock: the worker's CPU time
+        // grows by both, read without a parallel region of its own (the team's clocks are kept).
+        const auto ownCpu = [] {
+            timespec ts{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+            return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+        };
+        const KernelThreadScope budget(2);
+        const double before = workerCpuSeconds();
+        std::atomic<int> team{0};
+        volatile double sink = 0;
+        parallelRegion(2, [&](int) {
+            team = std::max(team.load(), currentTeamSize());
+            const double start = ownCpu();
+            while (ownCpu() - start < 0.06) sink = sink + 1;
+        });
+        const double used = workerCpuSeconds() - before;
+        if (team.load() < 2) QSKIP("OpenMP granted one thread (OMP_THREAD_LIMIT?)");
+        QVERIFY2(used >= 0.119 && used < 0.5, std::to_string(used).c_str());
     }
 
     void weightDecayL2AndDecoupled() {

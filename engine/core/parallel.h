@@ -3,6 +3,7 @@
 // calling thread's own thread count, so each worker thread can set its kernel budget without
 // touching the others (Eigen::setNbThreads is global and deliberately never called).
 #include <cstdint>
+#include <utility>
 
 namespace skynnet {
 
@@ -29,11 +30,30 @@ private:
     int saved_;
 };
 
-// Runs body(i) for i in [begin, end), split over the calling thread's kernel threads.
+// How many of the calling thread's kernel threads `work` is worth, when a thread pays for itself
+// only with `minWorkPerThread` of it. A woken OpenMP thread spins for milliseconds after its region
+// before it sleeps: regions around tiny work (a small network's whole update takes microseconds)
+// keep a second core busy doing nothing, which a submodel's CPU time then counts, and which under
+// load takes the core from a sibling that has real work.
+int threadsWorthFor(std::int64_t work, std::int64_t minWorkPerThread);
+
+// Runs body(i) for i in [begin, end), split over up to `threads` threads; one thread runs the loop
+// here, without a parallel region.
+template <class Body>
+void parallelFor(std::int64_t begin, std::int64_t end, int threads, Body&& body) {
+    if (threads <= 1 || end - begin <= 1) {
+        for (std::int64_t i = begin; i < end; ++i) body(i);
+        return;
+    }
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::int64_t i = begin; i < end; ++i) body(i);
+}
+
+// The same over all the calling thread's kernel threads (for work that is large whatever its count,
+// such as decoding image files).
 template <class Body>
 void parallelFor(std::int64_t begin, std::int64_t end, Body&& body) {
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = begin; i < end; ++i) body(i);
+    parallelFor(begin, end, kernelThreads(), std::forward<Body>(body));
 }
 
 // Runs body(t) once for each t in [0, threads), spread over a team of up to `threads` threads.

@@ -15,6 +15,9 @@ using Segment = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
 // threads in one parallel loop: the update of a large layer is memory-bound and, left serial, costs
 // a fifth of a 2-thread step, and a loop per parameter would wake the threads once per parameter.
 // slots(i) gives parameter i's optimiser state matrices (none, one or two).
+// Below this many values per thread, a second thread costs more than its share of the update.
+constexpr std::int64_t kValuesPerThread = 32768;
+
 template <class Slots, class F>
 void updateInSegments(const std::vector<Param>& params, const SegmentHooks& hooks, Slots&& slots, F&& f) {
     constexpr Index kSegment = 16384;
@@ -33,8 +36,9 @@ void updateInSegments(const std::vector<Param>& params, const SegmentHooks& hook
         f(i, w, g, a, b);
         if (hooks.after) hooks.after(i, begin, len);
     };
-    if (segments.size() == 1) run(0);
-    else parallelFor(0, std::int64_t(segments.size()), run);
+    std::int64_t values = 0;
+    for (const Param& p : params) values += p.value->size();
+    parallelFor(0, std::int64_t(segments.size()), threadsWorthFor(values, kValuesPerThread), run);
 }
 
 }  // namespace

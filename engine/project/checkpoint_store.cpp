@@ -10,6 +10,7 @@
 #include "data/dataset.h"
 #include "io/atomic_file.h"
 #include "io/json_fields.h"
+#include "project/latest_write_queue.h"
 #include "project/project_json.h"
 
 namespace skynnet {
@@ -110,7 +111,8 @@ CheckpointRunKey checkpointRunKey(const SplitPlan& plan, const TrainConfig& conf
 }
 
 CheckpointStore::CheckpointStore(std::string folder, SplitPlan plan, CheckpointRunKey key)
-    : folder_(std::move(folder)), plan_(std::move(plan)), key_(std::move(key)) {}
+    : folder_(std::move(folder)), plan_(std::move(plan)), key_(std::move(key)),
+      writes_(std::make_shared<LatestWriteQueue>()) {}
 
 bool CheckpointStore::holdsRun(const std::string& folder) {
     std::error_code ec;
@@ -164,6 +166,7 @@ std::string CheckpointStore::submodelPath(int index) const {
 }
 
 std::optional<SubmodelResume> CheckpointStore::load(int index) const {
+    writes_->drain(index);  // what was saved, not what was on disk before it
     const std::string path = submodelPath(index);
     std::error_code ec;
     if (!fs::exists(path, ec)) return std::nullopt;
@@ -173,19 +176,24 @@ std::optional<SubmodelResume> CheckpointStore::load(int index) const {
 }
 
 void CheckpointStore::saveEpoch(int index, const Network& network, const TrainerState& state) const {
-    SubmodelResume r;
-    r.weights = network.flatWeights();
-    r.state = state;
-    saveCheckpointFile(submodelPath(index), key_, index, r);
+    // A copy of the state now; the file is written on the queue's thread (see latest_write_queue.h).
+    auto r = std::make_shared<SubmodelResume>();
+    r->weights = network.flatWeights();
+    r->state = state;
+    writes_->post(index, [path = submodelPath(index), key = key_, index, r] { saveCheckpointFile(path, key, index, *r); });
 }
 
 void CheckpointStore::saveFinished(int index, const SubmodelOutcome& outcome) const {
-    SubmodelResume r;
-    r.finished = true;
-    r.weights = outcome.network.flatWeights();
-    r.result = outcome.result;
-    saveCheckpointFile(submodelPath(index), key_, index, r);
+    // Once per submodel, and its result must be on disk before anyone is told it has finished.
+    auto r = std::make_shared<SubmodelResume>();
+    r->finished = true;
+    r->weights = outcome.network.flatWeights();
+    r->result = outcome.result;
+    writes_->post(index, [path = submodelPath(index), key = key_, index, r] { saveCheckpointFile(path, key, index, *r); });
+    writes_->drain(index);
 }
+
+void CheckpointStore::waitForSaves() const { writes_->drainAll(); }
 
 CheckpointHooks CheckpointStore::hooks() const {
     CheckpointHooks h;

@@ -5,6 +5,7 @@
 // leaves whole files only, so a resumed run loads finished submodels, continues the others from
 // their last epoch end, and ends with the same bits as a run never interrupted.
 // A single network (no split) is submodel 0 of a one-submodel plan.
+#include <memory>
 #include <string>
 
 #include "project/checkpoint_file.h"
@@ -12,6 +13,7 @@
 namespace skynnet {
 
 struct Dataset;
+class LatestWriteQueue;
 
 // A single network (no split) as the one submodel of a plan: its checkpoints use the same folder
 // and files. seed: the network's initial weights (Network(spec, seed)).
@@ -43,8 +45,13 @@ public:
     // Thread-safe for different indices (each has a file of its own). load() of a missing file is
     // nullopt; of a damaged one throws Error naming it.
     std::optional<SubmodelResume> load(int index) const;
+    // Queued: the file is written on a thread of the store's own, a newer epoch replacing one not
+    // yet written (latest_write_queue.h). A failed write is thrown by the next save of that index.
     void saveEpoch(int index, const Network& network, const TrainerState& state) const;
+    // Written before it returns (an epoch still queued for the index is dropped).
     void saveFinished(int index, const SubmodelOutcome& outcome) const;
+    // Returns once every queued save is on disk (the last copy of a store waits too, as it goes).
+    void waitForSaves() const;
     // Hooks calling the functions above; the store must outlive every use of them.
     CheckpointHooks hooks() const;
 
@@ -53,7 +60,10 @@ public:
     std::string progressText() const;
     // After a successful run: the run's files and then the folder, if nothing else is in it.
     // Best effort: never throws (a model already written must not be reported as a failure).
-    void removeFolder() const noexcept { removeFolder(folder_); }
+    void removeFolder() const noexcept {
+        waitForSaves();
+        removeFolder(folder_);
+    }
     static void removeFolder(const std::string& folder) noexcept;
 
 private:
@@ -61,6 +71,7 @@ private:
     std::string folder_;
     SplitPlan plan_;
     CheckpointRunKey key_;
+    std::shared_ptr<LatestWriteQueue> writes_;  // shared by the store's copies
 };
 
 }  // namespace skynnet

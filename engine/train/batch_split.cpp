@@ -127,7 +127,11 @@ void BatchSplit::sumSliceGradients(int threads) {
     for (std::size_t i = 0; i < masterParams_.size(); ++i)
         for (Index begin = 0; begin < masterParams_[i].grad->size(); begin += kSegment) segments.emplace_back(i, begin);
     const KernelThreadScope sumThreads(threads);
-    parallelFor(0, std::int64_t(segments.size()), [&](std::int64_t g) {
+    std::int64_t values = 0;
+    for (const Param& p : masterParams_) values += p.grad->size();
+    constexpr std::int64_t kSummedValuesPerThread = 32768;
+    parallelFor(0, std::int64_t(segments.size()), threadsWorthFor(values * slices_, kSummedValuesPerThread),
+                [&](std::int64_t g) {
         const auto [i, begin] = segments[std::size_t(g)];
         sumSlices(i, begin, std::min(kSegment, masterParams_[i].grad->size() - begin));
     });

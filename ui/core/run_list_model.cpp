@@ -79,13 +79,17 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && Column(section) == WallTime)
+        return tr("The whole run's wall time: the split's training and, when it was trained, the baseline's, with "
+                  "the data preparation and the evaluation (pauses not counted)");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
     case Started: return tr("Started");
     case Status: return tr("Status");
     case Strategy: return tr("Strategy");
     case Metric: return tr("Metric");
-    case WallTime: return tr("Wall time");
+    // Not the split's wall time of the table above: the run's, the baseline's included.
+    case WallTime: return tr("Run time");
     case Size: return tr("Size");
     case Matches: return tr("Project");
     case ColumnCount: break;

@@ -145,6 +145,9 @@ StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
     xAxis_ = new QValueAxis;
     yAxis_ = new QValueAxis;
     xAxis_->setTitleText(tr("wall time (s)"));
+    // Significant digits, not Qt's fixed two decimals ("0.50", "12.00" on a seconds axis).
+    xAxis_->setLabelFormat(QStringLiteral("%.4g"));
+    yAxis_->setLabelFormat(QStringLiteral("%.4g"));
     chart_->chart()->addAxis(xAxis_, Qt::AlignBottom);
     chart_->chart()->addAxis(yAxis_, Qt::AlignLeft);
 
@@ -496,10 +499,11 @@ void StudyPage::refreshChart() {
         y0 = std::min(y0, *r.threshold);
     }
     const double xPad = std::max((x1 - x0) * 0.08, 1e-3), yPad = std::max((y1 - y0) * 0.08, 1e-4);
-    setNiceRange(x, std::max(0.0, x0 - xPad), x1 + xPad);
+    setNiceRange(x, std::max(0.0, x0 - xPad), x1 + xPad, labelRoom(chart_, Qt::Horizontal));
     // Accuracy and R² never exceed 1: a standard deviation above it is cut at the top, not drawn
     // on an axis that reads 1.02.
-    setNiceRange(y, y0 - yPad, y0 < 1 ? std::min(y1 + yPad, 1.0) : y1 + yPad);
+    setNiceRange(y, y0 - yPad, y0 < 1 ? std::min(y1 + yPad, 1.0) : y1 + yPad, labelRoom(chart_, Qt::Vertical),
+                 Qt::Vertical);
     styleChart(chart);
 }
 
