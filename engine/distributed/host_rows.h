@@ -13,7 +13,8 @@
 //   HostRowsReady                ------->  copies the labels and targets, views the features
 //
 // The peers wait by sleeping between probes (MpiSession::receive), never in a collective call
-// that spins, so that they do not take the cores the leader prepares and copies with.
+// that spins, so that they do not take the cores the leader prepares and copies with. The block
+// also holds the group's doorbells (MpiSession), and lives until the job ends (releaseWorkers).
 #include <optional>
 #include <string>
 
