@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -13,6 +14,7 @@
 #include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTime>
 #include <QtTest>
 
 #include <netdb.h>
@@ -318,6 +320,57 @@ private slots:
         const auto a = skynnet::loadCombinedModel(dir.filePath("a.skym").toStdString());
         const auto b = skynnet::loadCombinedModel(dir.filePath("b.skym").toStdString());
         QVERIFY(a.weights == b.weights);
+    }
+
+    // The job ends only after rank 0's outputs: the workers say goodbye (their figures are in the
+    // report) once the submodels are back, then sleep, holding the host's shared block, while
+    // rank 0 tests, trains the baseline and writes the report and model; only then does rank 0
+    // release them (they free the block and finalize). The baseline rank 0 trains meanwhile is
+    // the thread backend's, bit for bit.
+    void jobEndsAfterTheOutputs() {
+        QTemporaryDir dir;
+        const QString report = dir.filePath("mpi.json"), threadsReport = dir.filePath("threads.json");
+        const CliRun mpi = runMpi(3, splitRun + QStringList{"--backend", "mpi", "--baseline", "--report", report},
+                                  {"SKYNNET_MPI_TRACE=1"});
+        QVERIFY2(mpi.exitCode == 0, qPrintable(mpi.err));
+        // Trace times are the host's local clock, to the millisecond, as is the report's mtime.
+        const auto traced = [&](const QString& rank, const QString& what) {
+            const QRegularExpression line(QString(R"(mpi-trace (\S+) rank %1 \(cpu [^)]*\): %2\n)").arg(rank, what));
+            const auto m = line.match(mpi.err);
+            return m.hasMatch() ? QTime::fromString(m.captured(1), "HH:mm:ss.zzz") : QTime();
+        };
+        const QTime written = QFileInfo(report).lastModified().time();
+        const QTime stopped = traced("0", "every worker said goodbye"), released = traced("0", "workers released");
+        QVERIFY2(stopped.isValid() && released.isValid(), qPrintable(mpi.err));
+        QVERIFY2(stopped <= written && written <= released, qPrintable(mpi.err));
+        for (const QString rank : {"1", "2"}) {
+            const QTime bye = traced(rank, "bye"), free = traced(rank, "released");
+            QVERIFY2(bye.isValid() && bye <= written, qPrintable(mpi.err));
+            QVERIFY2(free.isValid() && written <= free, qPrintable(mpi.err));
+        }
+        const QJsonArray bytes = readJson(report)["backend"].toObject()["bytes_sent_per_rank"].toArray();
+        QCOMPARE(bytes.size(), 3);
+        for (const auto& b : bytes) QVERIFY(b.toDouble() > 0);
+
+        const CliRun threads = runCli(splitRun + QStringList{"--baseline", "--threads", QString::number(skynnet::hardwareThreads()),
+                                                             "--report", threadsReport});
+        QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
+        const QJsonObject a = readJson(report)["baseline"].toObject(), b = readJson(threadsReport)["baseline"].toObject();
+        // Each epoch's losses and metrics, without its times.
+        const auto learned = [](const QJsonObject& baseline) {
+            QJsonArray out;
+            for (const auto& e : baseline["history"].toArray()) {
+                QJsonObject epoch = e.toObject();
+                epoch.remove("seconds");
+                epoch.remove("samples_per_second");
+                out.append(epoch);
+            }
+            return out;
+        };
+        QVERIFY(!learned(a).isEmpty());
+        QCOMPARE(learned(a), learned(b));
+        QVERIFY(!a["metrics"].toObject().isEmpty());
+        QCOMPARE(a["metrics"].toObject(), b["metrics"].toObject());
     }
 
     // A worker whose data file differs from rank 0's refuses the job, naming its rank and host.

@@ -25,12 +25,13 @@
 namespace skynnet::cli {
 
 // However rank 0 leaves (success, a refused job, bad options), the workers are released first:
-// otherwise they would wait for a job forever.
+// otherwise they would wait for a job forever. On success this is after rank 0 has written its
+// outputs, the job's end (freeing the shared block, MPI_Finalize) kept out of the run's time.
 struct WorkerRelease {
     MpiSession& session;
     ~WorkerRelease() {
         try {
-            stopWorkers(session);
+            releaseWorkers(session);
         } catch (const std::exception& e) {
             printError(std::string("could not stop the MPI workers: ") + e.what());
         }

@@ -13,7 +13,8 @@
 //   HostRowsReady                ------->  copies the labels and targets, views the features
 //
 // The peers wait by sleeping between probes (MpiSession::receive), never in a collective call
-// that spins, so that they do not take the cores the leader prepares and copies with.
+// that spins, so that they do not take the cores the leader prepares and copies with. The block
+// also holds the group's doorbells (MpiSession), and lives until the job ends (releaseWorkers).
 #include <optional>
 #include <string>
 
@@ -51,9 +52,15 @@ void reserveRowsOnHost(MpiSession& s, std::size_t bytes);
 // A worker's side of reserveRowsOnHost, when it meets HostBlock instead of the job.
 void acceptHostBlock(MpiSession& s);
 
+// Rank 0, once it has sent the job: copies its rows into the block it reserved early, while the
+// workers check the job, rather than after they have accepted it. false when it reserved none
+// (shareRowsOnHost copies them then). Rank 0 keeps none of the block's pages mapped: it trains
+// nothing, and its memory stays what a thread-backend run's is (the pages stay in the segment).
+bool writeRowsOnHost(MpiSession& s, const Dataset& train, const Dataset* validation);
 // The leader's side: shares the rows with the group's other ranks (there must be some) and returns
-// them as those ranks see them, so that the leader may drop its own copy.
-HostRows shareRowsOnHost(MpiSession& s, const Dataset& train, const Dataset* validation);
+// them as those ranks see them, so that the leader may drop its own copy. written: by
+// writeRowsOnHost already.
+HostRows shareRowsOnHost(MpiSession& s, const Dataset& train, const Dataset* validation, bool written = false);
 // The leader's side when it has no rows: the others fail with `error` instead of waiting.
 void refuseRowsOnHost(MpiSession& s, const std::string& error);
 // Any other rank's side. nullopt when rank 0, the leader on its own host, stopped the job instead;

@@ -58,6 +58,10 @@ public:
             s_.send(r, TagJobBlocks, encoded.blocks);
         }
         s_.trace("job sent");
+        // This host's rows go into the block while the workers check the job (wasted only when
+        // one refuses it).
+        const bool sharing = job.shareData && !job.shipData && !s_.dataPeers().empty();
+        const bool written = sharing && writeRowsOnHost(s_, train, validation);
         // Per rank: 0 waiting, 1 accepted, 2 ready. A worker that fails says so once and no more.
         std::vector<int> stage(std::size_t(s_.size()), 0);
         std::string refusal;
@@ -86,7 +90,7 @@ public:
         awaitAll(1);
         if (!refusal.empty()) throw Error(refusal);
         s_.trace("every worker accepted the job");
-        if (job.shareData && !job.shipData && !s_.dataPeers().empty()) shareRowsOnHost(s_, train, validation);
+        if (sharing) shareRowsOnHost(s_, train, validation, written);
         awaitAll(2);
         if (!refusal.empty()) throw Error(refusal);
         s_.trace("every worker is ready");
@@ -266,7 +270,7 @@ private:
     int handedOn_ = 0;
 };
 
-bool stopped = false;  // one MPI session per process
+bool stopped = false, released = false;  // one MPI session per process
 
 }  // namespace
 
@@ -299,12 +303,12 @@ std::vector<SubmodelOutcome> MpiBackend::train(const SplitPlan& plan, const Data
         run.sendJob(job_, train, validation);
         std::vector<SubmodelOutcome> outcomes = run.run();
         coresHandedOn_ = run.coresHandedOn();
+        // The job itself ends only once rank 0 has written its outputs (releaseWorkers): freeing
+        // the host's block (each rank unmaps it page by page) and MPI_Finalize take a good part
+        // of a second of CPU together, which the thread backend does not spend before its results.
+        // Until then the workers sleep, not in MPI_Finalize, where Open MPI polls (about a tenth
+        // of a core each, which would slow down testing and the baseline).
         stopWorkers(session_, &bytesSent_);
-        session_.trace("every worker said goodbye");
-        // The job ends here: waiting in MPI_Finalize, Open MPI's workers poll (about a tenth of a
-        // core each), which would slow down whatever rank 0 does next (testing, the baseline).
-        session_.finish();
-        session_.trace("MPI finalized");
         rank0Cpu_ = processCpuSeconds() - cpuBefore;
         return outcomes;
     } catch (...) {
@@ -317,8 +321,7 @@ void stopWorkers(MpiSession& s, std::vector<std::int64_t>* bytesSent) {
     if (stopped) return;
     stopped = true;
     for (int r = 1; r < s.size(); ++r) s.send(r, TagStop, std::string("{}"));
-    // With the workers on this host, which free it as they stop (their training is over then).
-    s.freeSharedBlock();
+    s.trace("stop sent");
     std::vector<std::int64_t> sent(std::size_t(s.size()), 0);
     // Whatever a worker still had on its way (progress of a cancelled submodel) is read and
     // dropped; its goodbye comes last.
@@ -330,7 +333,18 @@ void stopWorkers(MpiSession& s, std::vector<std::int64_t>* bytesSent) {
         --left;
     }
     sent[0] = s.bytesSent();
+    s.trace("every worker said goodbye");
     if (bytesSent) *bytesSent = std::move(sent);
+}
+
+void releaseWorkers(MpiSession& s) {
+    if (released) return;
+    stopWorkers(s);
+    released = true;
+    for (int r = 1; r < s.size(); ++r) s.send(r, TagFinish, std::string("{}"));
+    // With the workers on this host, which free it once they have this message.
+    s.freeSharedBlock();
+    s.trace("workers released");
 }
 
 }  // namespace skynnet

@@ -25,8 +25,8 @@ public:
     std::string name() const override { return "mpi"; }
     int workers(int submodels) const override;
     // Throws Error when a worker refuses the job (another build, other data: the message names
-    // its rank and host). Stops every worker before it returns or throws, and on success ends the
-    // MPI session (MPI_Finalize) too: a backend trains once.
+    // its rank and host). Stops every worker before it returns or throws (stopWorkers): a backend
+    // trains once. The job ends with releaseWorkers, once rank 0 has written its outputs.
     // checkpoint: submodels it holds as finished are loaded, not sent out; each submodel that
     // finishes is saved through it on rank 0 as it arrives (a dead rank ends the whole job, so
     // that is what survives). Epoch states stay with the workers, in the hooks' folder as it is on
@@ -63,7 +63,12 @@ private:
 
 // Tells every worker there is no (more) work and waits until each has said goodbye, so that no
 // message is left in flight when MPI finalizes. Done once per session; later calls return at once.
-// bytesSent, if given, gets each rank's sent bytes (rank 0 first).
+// bytesSent, if given, gets each rank's sent bytes (rank 0 first). The workers then sleep (they
+// hold their host's block) until releaseWorkers.
 void stopWorkers(MpiSession& session, std::vector<std::int64_t>* bytesSent = nullptr);
+// Stops the workers if that has not happened yet, then lets them end: they free their host's
+// block (with rank 0 on its own host) and finalize, as rank 0 does next (MpiSession::finish, or its
+// destructor). Done once per session.
+void releaseWorkers(MpiSession& session);
 
 }  // namespace skynnet

@@ -22,8 +22,13 @@ namespace {
 // short against any epoch, while a rank that waits long (rank 0 between progress reports, a worker
 // with no more submodels) wakes only 125 times a second. Each wake-up takes a core from the
 // training for a moment, and a training team of several threads waits for the one it took.
+// Where every rank the message may come from rings this rank's doorbell (they share its host's
+// block), the sleep ends when one does, and the timeout, up to 64 ms, only covers a ring missed.
 constexpr auto firstProbeSleep = std::chrono::milliseconds(1);
 constexpr auto longestProbeSleep = std::chrono::milliseconds(8);
+constexpr auto longestRungSleep = std::chrono::milliseconds(64);
+// Per rank of the data group, one doorbell word on a cache line of its own, at the block's end.
+constexpr std::size_t doorbellBytes = 64;
 
 void check(int code, const char* what) {
     if (code == MPI_SUCCESS) return;
@@ -92,7 +97,9 @@ MpiSession::MpiSession() : host_(localHostName()) {
     MPI_Comm_size(handles_->dataGroup, &groupSize);
     std::vector<int> group(std::size_t(groupSize), 0);
     check(MPI_Allgather(&rank_, 1, MPI_INT, group.data(), 1, MPI_INT, handles_->dataGroup), "MPI_Allgather");
-    dataLeader_ = *std::min_element(group.begin(), group.end());
+    std::sort(group.begin(), group.end());
+    group_ = group;
+    dataLeader_ = group.front();
     for (const int r : group)
         if (r != rank_) dataPeers_.push_back(r);
     if (tracing_)
@@ -121,12 +128,17 @@ void MpiSession::finish() {
     finished_ = true;
     if (handles_->dataGroup != MPI_COMM_NULL) MPI_Comm_free(&handles_->dataGroup);
     MPI_Finalize();
+    trace("MPI finalized");
 }
 
 std::span<std::byte> MpiSession::allocateSharedBlock(std::size_t bytes) {
     if (handles_->block != MPI_WIN_NULL) throw Error("MPI: a second shared block in one session");
     void* mine = nullptr;
-    const int code = MPI_Win_allocate_shared(MPI_Aint(bytes), 1, MPI_INFO_NULL, handles_->dataGroup, &mine, &handles_->block);
+    // The leader's part ends with the group's doorbells (a new segment: zeroed). Sizes rounded up
+    // to whole doorbells keep them aligned.
+    const std::size_t bells = doorbellBytes * group_.size();
+    const std::size_t own = rank_ == dataLeader_ ? (bytes + doorbellBytes - 1) / doorbellBytes * doorbellBytes + bells : 0;
+    const int code = MPI_Win_allocate_shared(MPI_Aint(own), 1, MPI_INFO_NULL, handles_->dataGroup, &mine, &handles_->block);
     if (code != MPI_SUCCESS) {
         handles_->block = MPI_WIN_NULL;
         check(code, ("MPI_Win_allocate_shared (" + std::to_string(bytes >> 20) + " MiB on host " + host_ + ")").c_str());
@@ -136,19 +148,43 @@ std::span<std::byte> MpiSession::allocateSharedBlock(std::size_t bytes) {
     int unit = 0;
     void* leaders = nullptr;
     check(MPI_Win_shared_query(handles_->block, 0, &size, &unit, &leaders), "MPI_Win_shared_query");
-    block_ = {static_cast<std::byte*>(leaders), std::size_t(size)};
+    if (std::size_t(size) < bells) throw Error("MPI: the shared block on host " + host_ + " has no room for its doorbells");
+    std::byte* base = static_cast<std::byte*>(leaders);
+    block_ = {base, std::size_t(size) - bells};
+    doorbells_.clear();
+    for (std::size_t i = 0; i < group_.size(); ++i)
+        doorbells_.emplace_back(reinterpret_cast<std::uint32_t*>(base + block_.size() + i * doorbellBytes));
     return block_;
+}
+
+const Doorbell* MpiSession::doorbellOf(int rank) const {
+    if (doorbells_.empty()) return nullptr;
+    const auto at = std::lower_bound(group_.begin(), group_.end(), rank);
+    if (at == group_.end() || *at != rank) return nullptr;
+    return &doorbells_[std::size_t(at - group_.begin())];
+}
+
+bool MpiSession::everySenderRings(int source) const {
+    if (doorbells_.empty()) return false;
+    if (source >= 0) return doorbellOf(source) != nullptr;
+    return int(group_.size()) == size_;
 }
 
 void MpiSession::freeSharedBlock() {
     if (handles_->block == MPI_WIN_NULL) return;
     MPI_Win_free(&handles_->block);
     block_ = {};
+    doorbells_.clear();
 }
 
 void MpiSession::send(int dest, int tag, const std::string& bytes) {
     if (bytes.size() > std::size_t(INT_MAX)) throw Error("MPI: a message of " + std::to_string(bytes.size()) + " bytes is too large");
-    check(MPI_Send(bytes.data(), int(bytes.size()), MPI_BYTE, dest, tag, MPI_COMM_WORLD), "MPI_Send");
+    // Started, then rung, then completed: a large message is only taken once the receiver
+    // probes, and a receiver that sleeps until its doorbell rings would otherwise never come.
+    MPI_Request request;
+    check(MPI_Isend(bytes.data(), int(bytes.size()), MPI_BYTE, dest, tag, MPI_COMM_WORLD, &request), "MPI_Isend");
+    if (const Doorbell* bell = doorbellOf(dest)) bell->ring();
+    check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
     bytesSent_ += std::int64_t(bytes.size());
 }
 
@@ -161,8 +197,12 @@ void MpiSession::send(int dest, int tag, std::span<const float> values) {
 bool MpiSession::poll(MpiMessage& out, int source, int tag) {
     int flag = 0;
     MPI_Status status;
-    check(MPI_Iprobe(source < 0 ? MPI_ANY_SOURCE : source, tag < 0 ? MPI_ANY_TAG : tag, MPI_COMM_WORLD, &flag, &status),
-          "MPI_Iprobe");
+    // Twice: Open MPI's probe looks at the messages it has taken in, and only when none matches
+    // makes progress, taking in what has arrived since, without looking again. One probe would
+    // see a message that came during the sleep only at the next wake-up.
+    for (int probe = 0; probe < 2 && !flag; ++probe)
+        check(MPI_Iprobe(source < 0 ? MPI_ANY_SOURCE : source, tag < 0 ? MPI_ANY_TAG : tag, MPI_COMM_WORLD, &flag, &status),
+              "MPI_Iprobe");
     if (!flag) return false;
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
@@ -176,12 +216,16 @@ bool MpiSession::poll(MpiMessage& out, int source, int tag) {
 MpiMessage MpiSession::receive(int source, int tag, const std::function<void()>& idle) {
     MpiMessage m;
     auto sleep = firstProbeSleep;
-    while (!poll(m, source, tag)) {
+    for (;;) {
+        // Read before the probe, so that a ring between the probe and the wait ends the wait.
+        const Doorbell* bell = doorbellOf(rank_);
+        const std::uint32_t seen = bell ? bell->count() : 0;
+        if (poll(m, source, tag)) return m;
         if (idle) idle();
-        std::this_thread::sleep_for(sleep);
-        sleep = std::min(2 * sleep, longestProbeSleep);
+        if (bell) bell->wait(seen, sleep);
+        else std::this_thread::sleep_for(sleep);
+        sleep = std::min(2 * sleep, everySenderRings(source) ? longestRungSleep : longestProbeSleep);
     }
-    return m;
 }
 
 void MpiSession::abort(int code) {

@@ -3,7 +3,10 @@
 // headers). Messages are tagged byte strings (JSON text, or raw float blocks) between ranks of
 // MPI_COMM_WORLD. Waiting never busy-polls: Open MPI's blocking calls spin inside its progress
 // engine, which on a machine whose every core trains a submodel steals one of them, so a wait is
-// a probe followed by a short sleep until something arrives.
+// a probe followed by a short sleep until something arrives. Once the ranks of a host share a
+// block, a send to one of them also rings its doorbell (doorbell.h), and a rank whose senders all
+// ring sleeps until one does (or, should a ring be missed, 64 ms at most) instead of waking every
+// few milliseconds to probe.
 #include <cstdint>
 #include <cstddef>
 #include <functional>
@@ -11,6 +14,8 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#include "distributed/doorbell.h"
 
 namespace skynnet {
 
@@ -63,8 +68,9 @@ public:
     void send(int dest, int tag, const std::string& bytes);
     void send(int dest, int tag, std::span<const float> values);
     // The next message from `source` (-1: any) with `tag` (-1: any). Between probes it sleeps
-    // (1 ms, doubling up to 8 ms while nothing comes) and calls idle(), which may throw to give up
-    // the wait (a cancelled run).
+    // (1 ms, doubling up to 8 ms while nothing comes; up to 64 ms, ended by a ring, when every
+    // rank it may come from rings this one's doorbell) and calls idle(), which may throw to give
+    // up the wait (a cancelled run).
     MpiMessage receive(int source = -1, int tag = -1, const std::function<void()>& idle = {});
     // A message already waiting, without sleeping; false when there is none.
     bool poll(MpiMessage& out, int source = -1, int tag = -1);
@@ -81,8 +87,15 @@ public:
     void trace(const std::string& what) const;
 
 private:
+    // The doorbell of a rank of this data group while the block is there (else null).
+    const Doorbell* doorbellOf(int rank) const;
+    // Whether every rank a message from `source` (-1: any) may come from rings this one's doorbell.
+    bool everySenderRings(int source) const;
+
     int rank_ = 0, size_ = 1, ranksOnHost_ = 1, workersOnHost_ = 0, dataLeader_ = 0;
+    std::vector<int> group_;  // the data group's world ranks, this one's included, in order
     std::vector<int> dataPeers_;
+    std::vector<Doorbell> doorbells_;  // one per rank of group_, at the end of the block
     std::span<std::byte> block_;
     // MPI_Comm and MPI_Win handles (ints in Open MPI, pointers elsewhere), kept opaque so that
     // mpi.h stays in the .cpp: the data group's communicator and the shared block's window.

@@ -115,11 +115,16 @@ public:
             std::error_code ec;
             if (std::filesystem::is_empty(store_->folder(), ec) && !ec) std::filesystem::remove(store_->folder(), ec);
         }
-        // Collective with the host's other ranks, rank 0 included on its own host (stopWorkers).
-        s_.freeSharedBlock();
         s_.trace("bye");
         const Json j = Json::object({{"bytesSent", s_.bytesSent()}});
         s_.send(0, TagBye, dumpJson(j));
+        // Rank 0 ends the job once its outputs are written; until then this rank sleeps (on its
+        // doorbell where it has one), holding the block the host's ranks share.
+        while (s_.receive(0, -1).tag != TagFinish) {
+        }
+        // Collective with the host's other ranks, rank 0 included on its own host (releaseWorkers).
+        s_.freeSharedBlock();
+        s_.trace("released");
     }
 
 private:

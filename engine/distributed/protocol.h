@@ -22,6 +22,8 @@
 //   Cancel           ------------>  stops the running submodel at its next batch
 //   Stop             ------------>  (no more work)
 //                    <------------  Bye {bytes sent}
+//   (rank 0 tests, trains the baseline and writes its outputs; the workers sleep meanwhile)
+//   Finish           ------------>  frees the host's block (collective on the host), finalizes
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -58,6 +60,7 @@ enum MpiTag : int {
     TagHostRows,       // host_rows.h: the rows a host's first rank shares, described (or why not)
     TagHostRowsReady,  // host_rows.h: they are in the shared block
     TagHostBlock,      // host_rows.h: {bytes}, before the job: rank 0 allocates the block early
+    TagFinish,         // after Bye: rank 0 is done, the job ends (free the host's block, finalize)
 };
 
 // A data file every worker must find with the same content (the training file and its labels).
