@@ -661,6 +661,119 @@ private slots:
         }
     }
 
+    void convPoolingItsOutputMatchesConvThenMaxPool_data() {
+        QTest::addColumn<int>("filters");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<bool>("same");
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("im2col");
+        QTest::addColumn<bool>("rectified");
+        // The two convolutions (conv64's 11 x 11 output leaves a row and a column no
+        // window covers), odd filter counts and shapes, no ReLU, same padding, both paths.
+        QTest::newRow("conv1 of the CNN, im2col") << 32 << 3 << false << 1 << 28 << 28 << true << true;
+        QTest::newRow("conv2 of the CNN, direct") << 64 << 3 << false << 32 << 13 << 13 << false << true;
+        QTest::newRow("conv2 of the CNN, im2col") << 64 << 3 << false << 32 << 13 << 13 << true << true;
+        QTest::newRow("5 filters, 3 channels, 7x10, direct") << 5 << 3 << false << 3 << 7 << 10 << false << true;
+        QTest::newRow("linear, direct") << 6 << 2 << false << 2 << 9 << 8 << false << false;
+        QTest::newRow("linear, im2col") << 6 << 2 << false << 2 << 9 << 8 << true << false;
+        QTest::newRow("same, direct") << 3 << 3 << true << 2 << 5 << 7 << false << true;
+    }
+    void convPoolingItsOutputMatchesConvThenMaxPool() {
+        QFETCH(int, filters);
+        QFETCH(int, kernel);
+        QFETCH(bool, same);
+        QFETCH(int, channels);
+        QFETCH(int, height);
+        QFETCH(int, width);
+        QFETCH(bool, im2col);
+        QFETCH(bool, rectified);
+        ConvOptions options{filters, kernel, kernel, 1, same, true};
+        options.path = im2col ? ConvOptions::Path::Im2col : ConvOptions::Path::Direct;
+        const Shape input{channels, height, width};
+        Conv2D fused(options, Init::He), conv(options, Init::He);
+        if (rectified) {
+            fused.rectifyOutput();
+            conv.rectifyOutput();
+        }
+        fused.poolOutput();
+        Rng a(5), b(5), c(5);
+        fused.build(input, a);
+        conv.build(input, b);
+        QCOMPARE(fused.direct(), !im2col);
+        QVERIFY(fused.weights() == conv.weights());
+        fused.bias() = conv.bias() = randomMatrix(1, filters, 6);
+        MaxPool2D pool(2, 2);
+        pool.build(conv.outputShape(), c);
+        QCOMPARE(fused.pooledShape(), pool.outputShape());
+        // Two full blocks and a part-full one; inputs of both signs, so that some windows are
+        // wholly negative before the ReLU.
+        const Index batch = 2 * convBlockSamples() + 3;
+        const Matrix x = randomMatrix(batch, input.size(), 7);
+        const Matrix g = randomMatrix(batch, pool.outputShape().size(), 8);
+        // The same values, compared in the same order: the same maxima.
+        const Matrix y = fused.forward(x, true);
+        QVERIFY(y == pool.forward(conv.forward(x, true), true));
+        QVERIFY((y.array() == 0).any() == rectified);
+        const Matrix dx = *fused.backward(g, true);
+        const auto close = [](const Matrix& p, const Matrix& q) {
+            return (p - q).cwiseAbs().maxCoeff() <= 1e-5f * (1 + q.cwiseAbs().maxCoeff());
+        };
+        QVERIFY(close(dx, *conv.backward(*pool.backward(g, true), true)));
+        for (std::size_t i = 0; i < fused.params().size(); ++i)
+            QVERIFY(close(*fused.params()[i].grad, *conv.params()[i].grad));
+        // Without the input gradient (the first layer) the weights' gradients are the same.
+        const Matrix dw = *fused.params()[0].grad;
+        fused.forward(x, true);
+        QVERIFY(fused.backward(g, false) == nullptr);
+        QVERIFY(close(*fused.params()[0].grad, dw));
+    }
+
+    void gradientCheckConvPoolingItsOutput_data() {
+        QTest::addColumn<bool>("im2col");
+        QTest::addColumn<bool>("rectified");
+        QTest::newRow("direct, relu") << false << true;
+        QTest::newRow("direct, linear") << false << false;
+        QTest::newRow("im2col, relu") << true << true;
+        QTest::newRow("im2col, linear") << true << false;
+    }
+    void gradientCheckConvPoolingItsOutput() {
+        QFETCH(bool, im2col);
+        QFETCH(bool, rectified);
+        // Few windows (2 x 3 of 3 filters on 5 x 6 outputs: an odd row left out): among
+        // many, some hold values closer than the check's step, and its differences then jump from
+        // one maximum to another (the comparison with conv then maxpool covers the large shapes).
+        ConvOptions options{3, 2, 2, 1, false, true};
+        options.path = im2col ? ConvOptions::Path::Im2col : ConvOptions::Path::Direct;
+        Conv2D fused(options, Init::He);
+        if (rectified) fused.rectifyOutput();
+        fused.poolOutput();
+        Rng rng(4);
+        fused.build(Shape{2, 6, 7}, rng);
+        fused.bias() = randomMatrix(1, 3, 6);
+        QCOMPARE(fused.pooledShape(), (Shape{3, 2, 3}));
+        expectPassed(checkLayer(fused, awayFromZero(2, fused.inputShape().size(), 9), true, 10));
+    }
+
+    void networkFusesConvReluMaxPool() {
+        NetworkSpec spec;
+        spec.input = Shape{1, 16, 16};  // 14, 7, 5, 4, 3, 1
+        spec.layers = parseLayers("conv:3:3x3:relu,maxpool:2,conv:4:3x3:relu,maxpool:2:s1,conv:2:2x2:tanh,maxpool:2,flatten");
+        spec.setOutputFor(Task::Classification, 3);
+        Network net(spec, 5);
+        std::vector<const Conv2D*> convs;
+        for (const auto& l : net.layers())
+            if (const auto* conv = dynamic_cast<const Conv2D*>(l.get())) convs.push_back(conv);
+        QCOMPARE(convs.size(), std::size_t(3));
+        // Only a 2x2 pool of stride 2, after a ReLU or no activation, is taken into the conv.
+        QVERIFY(convs[0]->pooled());
+        QVERIFY(!convs[1]->pooled());
+        QVERIFY(!convs[2]->pooled());
+        const Matrix x = awayFromZero(6, spec.input.size(), 3);
+        expectPassed(checkNetwork(net, SoftmaxCrossEntropy(), x, oneHot({0, 1, 2, 1, 0, 2}, 3)));
+    }
+
     void dropoutMasksFollowTheRowsNotTheCaller() {
         Dropout whole(0.5f);
         Rng rng(6);

@@ -5,6 +5,8 @@
 
 #include "core/error.h"
 #include "core/gemm.h"
+#include "layers/pool_block.h"
+#include "layers/pooling.h"
 
 namespace skynnet {
 
@@ -104,7 +106,15 @@ void Conv2D::build(Shape input, Rng& rng) {
         inAt_ = b.in;
         gradAt_ = b.grad;
     }
+    if (pooled_) {
+        if (output_.height < 2 || output_.width < 2)
+            throw Error("conv: the 2x2 max pool after it needs an output of at least 2x2, not " +
+                        std::to_string(output_.height) + "x" + std::to_string(output_.width));
+        pooledShape_ = Shape{output_.channels, output_.height / 2, output_.width / 2};
+    }
 }
+
+void Conv2D::poolOutput() { pooled_ = true; }
 
 namespace {
 
@@ -223,13 +233,26 @@ void Conv2D::forwardDirect(const Matrix& x) {
     outBlock_.resize(1, convBlockSamples() * b.outValues);
     packFilters(weights_, input_.channels, options_.kernelH, options_.kernelW, false, packed_);
     const int zeroBottom = inAt_.block.height - input_.height - inAt_.top;
-    const BlockPlacement outAt{Shape{roundUpToFilterBlock(options_.filters), output_.height, output_.width}};
+    const int filters = roundUpToFilterBlock(options_.filters);
+    const BlockPlacement outAt{Shape{filters, output_.height, output_.width}};
+    const BlockPlacement poolAt{Shape{filters, pooledShape_.height, pooledShape_.width}};
+    const Index codeValues = convBlockSamples() * poolAt.block.size();
+    if (pooled_) {
+        poolBlock_.resize(1, codeValues);
+        poolCodes_.resize(1, codeValues * ((N + chunk_ - 1) / chunk_));
+    }
     for (Index first = 0; first < N; first += chunk_) {
         const Index n = std::min(chunk_, N - first);
         rowsToBlock(x.row(first).data(), x.cols(), n, input_, inAt_, inBlock_.data());
         correlateBlock(inBlock_.data(), inAt_.block, packed_, options_.bias ? bias_.data() : nullptr, rectified_,
                        inAt_.top, zeroBottom, outBlock_.data());
-        blockToRows(outBlock_.data(), outAt, output_, n, y_.row(first).data(), y_.cols());
+        if (!pooled_) {
+            blockToRows(outBlock_.data(), outAt, output_, n, y_.row(first).data(), y_.cols());
+            continue;
+        }
+        maxPoolBlock(outBlock_.data(), outAt.block, rectified_, poolBlock_.data(),
+                     poolCodes_.data() + first / chunk_ * codeValues);
+        blockToRows(poolBlock_.data(), poolAt, pooledShape_, n, y_.row(first).data(), y_.cols());
     }
 }
 
@@ -242,12 +265,21 @@ void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
                               inAt_.top, inAt_.left};
     const BlockPlacement gradAt =
         needInputGrad ? gradAt_ : BlockPlacement{Shape{gradAt_.block.channels, output_.height, output_.width}};
+    const BlockPlacement poolAt{Shape{roundUpToFilterBlock(options_.filters), pooledShape_.height, pooledShape_.width}};
+    const Index codeValues = convBlockSamples() * poolAt.block.size();
     for (Index first = 0; first < N; first += chunk_) {
         const Index n = std::min(chunk_, N - first);
         // The output gradient, through the ReLU's mask where this layer applied it; padded only
-        // for the input gradient.
-        rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, output_, gradAt, gradBlock_.data(),
-                    rectified_ ? y_.row(first).data() : nullptr, options_.bias ? gradBias_.data() : nullptr);
+        // for the input gradient. Pooled: each window's gradient to its maximum, when the ReLU let
+        // that through.
+        if (pooled_) {
+            rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, pooledShape_, poolAt, poolBlock_.data());
+            unpoolBlock(poolBlock_.data(), poolCodes_.data() + first / chunk_ * codeValues, output_, gradAt,
+                        gradBlock_.data(), options_.bias ? gradBias_.data() : nullptr);
+        } else {
+            rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, output_, gradAt, gradBlock_.data(),
+                        rectified_ ? y_.row(first).data() : nullptr, options_.bias ? gradBias_.data() : nullptr);
+        }
         rowsToBlock(x_->row(first).data(), x_->cols(), n, input_, inAt_, inBlock_.data());
         // Block by block into the weight gradient, always in block order.
         weightGradientBlock(gradBlock_.data(), gradAt, output_.height, output_.width, inBlock_.data(), inAt_.block, kH,
@@ -262,14 +294,16 @@ void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
 const Matrix& Conv2D::forward(const Matrix& x, bool) {
     const Index P = positions(), F = options_.filters, K = patchSize(), N = x.rows();
     x_ = &x;
+    y_.resize(N, pooled_ ? pooledShape_.size() : output_.size());
     if (direct_) {
-        y_.resize(N, output_.size());
         forwardDirect(x);
         return y_;
     }
     columns_.resize(K, chunk_ * P);
     byFilter_.resize(F, chunk_ * P);
-    y_.resize(N, F * P);
+    const Shape plane{1, output_.height, output_.width}, pooledPlane{1, pooledShape_.height, pooledShape_.width};
+    const Index PP = pooledPlane.size();
+    if (pooled_) poolArgmax_.resize(std::size_t(N * pooledShape_.size()));
     for (Index first = 0; first < N; first += chunk_) {
         const Index n = std::min(chunk_, N - first), ld = n * P;
         im2col(x, first, n);
@@ -279,7 +313,17 @@ const Matrix& Conv2D::forward(const Matrix& x, bool) {
         for (Index s = 0; s < n; ++s)
             for (Index f = 0; f < F; ++f) {
                 const Scalar b = options_.bias ? bias_(0, f) : Scalar(0);
-                const Scalar* src = byFilter_.data() + f * ld + s * P;
+                Scalar* src = byFilter_.data() + f * ld + s * P;
+                if (pooled_) {
+                    // The plane with its bias (and ReLU) in place, in L1, then pooled.
+                    if (rectified_)
+                        for (Index p = 0; p < P; ++p) src[p] = std::max(src[p] + b, Scalar(0));
+                    else
+                        for (Index p = 0; p < P; ++p) src[p] += b;
+                    const Index at = (first + s) * pooledShape_.size() + f * PP;
+                    maxPool2x2(src, plane, pooledPlane, y_.data() + at, poolArgmax_.data() + at);
+                    continue;
+                }
                 Scalar* dst = y_.row(first + s).data() + f * P;
                 if (rectified_)
                     for (Index p = 0; p < P; ++p) dst[p] = std::max(src[p] + b, Scalar(0));
@@ -307,7 +351,16 @@ const Matrix* Conv2D::backward(const Matrix& gradOut, bool needInputGrad) {
             for (Index f = 0; f < F; ++f) {
                 const Scalar* src = gradOut.row(first + s).data() + f * P;
                 Scalar* dst = byFilter_.data() + f * ld + s * P;
-                if (rectified_) {
+                if (pooled_) {
+                    // Each window's gradient to its maximum, where the ReLU let that through.
+                    const Index at = (first + s) * pooledShape_.size() + f * pooledShape_.height * pooledShape_.width;
+                    const Index PP = Index(pooledShape_.height) * pooledShape_.width;
+                    const Scalar* g = gradOut.data() + at;
+                    const Scalar* pooledY = y_.data() + at;
+                    const std::int32_t* arg = poolArgmax_.data() + at;
+                    std::fill(dst, dst + P, Scalar(0));
+                    for (Index k = 0; k < PP; ++k) dst[arg[k]] = rectified_ && !(pooledY[k] > Scalar(0)) ? Scalar(0) : g[k];
+                } else if (rectified_) {
                     // The ReLU's gradient: where it let the value through (ReLU::inputGradient's mask).
                     const Scalar* out = y_.row(first + s).data() + f * P;
                     for (Index p = 0; p < P; ++p) dst[p] = out[p] > Scalar(0) ? src[p] : Scalar(0);

@@ -68,6 +68,14 @@ public:
     // gradient mask into its output-gradient copy): two passes over the largest activations of a
     // CNN saved. The ReLU layer then passes values through (ReLU::takeRectifiedInput).
     void rectifyOutput() { rectified_ = true; }
+    // The network also puts a 2x2 max pool of stride 2 that follows (after the ReLU, if any) into
+    // this layer: forward returns the pooled output (pooledShape()), backward takes its gradient,
+    // and the full output is never written out (layers/pool_block.h says why). The MaxPool2D layer
+    // then passes values through (MaxPool2D::takePooledInput). outputShape() stays the
+    // convolution's, which the layer after it is built on. Needs an output of at least 2 x 2.
+    void poolOutput();
+    bool pooled() const { return pooled_; }
+    Shape pooledShape() const { return pooledShape_; }
     // Samples per chunk (a block of convBlockSamples() on the direct path): from the layer's shape
     // and the build alone (never the machine or the thread count), so the weight gradient's sum
     // over the chunks always runs in the same order.
@@ -104,6 +112,13 @@ private:
     const Matrix* x_ = nullptr;  // the input of the last forward pass, for backward's columns
     Matrix y_, gradInput_;
     bool rectified_ = false;
+    // The fused max pool: the pooled block (forward's output, backward's incoming gradient), and
+    // where each window's maximum was: per block its codes (pool_block.h) on the direct path,
+    // per pooled value its index in the sample's filter plane on the im2col path.
+    bool pooled_ = false;
+    Shape pooledShape_;
+    Matrix poolBlock_, poolCodes_;
+    std::vector<std::int32_t> poolArgmax_;
 };
 
 }  // namespace skynnet

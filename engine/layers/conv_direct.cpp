@@ -55,8 +55,9 @@ void zeroVectors(Scalar* block, Index begin, Index end) {
     for (Index v = begin; v < end; ++v) simd::store(block + v * L, simd::zero());
 }
 
-// Zeros the block's padding (the values outside `shape` at `at`) and its channels past shape's.
-void zeroPadding(Shape shape, BlockPlacement at, Scalar* block) {
+}  // namespace
+
+void zeroBlockPadding(Shape shape, BlockPlacement at, Scalar* block) {
     const Shape b = at.block;
     for (int c = 0; c < b.channels; ++c) {
         const Index plane = Index(c) * b.height * b.width;  // in vectors
@@ -73,6 +74,8 @@ void zeroPadding(Shape shape, BlockPlacement at, Scalar* block) {
         zeroVectors(block, plane + Index(at.top + shape.height) * b.width, plane + Index(b.height) * b.width);
     }
 }
+
+namespace {
 
 #if defined(__AVX512F__)
 // r[i] lane j <-> r[j] lane i.
@@ -105,7 +108,7 @@ inline void transpose16(__m512 r[16]) {
 
 void rowsToBlock(const Scalar* x, Index stride, Index n, Shape shape, BlockPlacement at, Scalar* block,
                  const Scalar* mask, Scalar* channelSums) {
-    zeroPadding(shape, at, block);
+    zeroBlockPadding(shape, at, block);
 #if defined(__AVX512F__)
     // 16 samples' runs of up to 16 values at a time, turned into up to 16 vectors of 16 samples.
     __m512 sum = _mm512_setzero_ps();

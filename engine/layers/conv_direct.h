@@ -24,6 +24,9 @@ struct BlockPlacement {
     int top = 0, left = 0;
 };
 
+// Zeros the block's padding (the values outside `shape` at `at`) and its channels past shape's.
+void zeroBlockPadding(Shape shape, BlockPlacement at, Scalar* block);
+
 // Rows [0, n) of x (row stride `stride`, n <= convBlockSamples()) as a block: every value of
 // `shape` placed at `at`, zeros in the padding and in the lanes past n. With `mask`, rows of the
 // same layout, a value goes in only where the mask's is above zero (a ReLU's gradient). With
