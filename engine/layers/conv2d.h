@@ -25,7 +25,7 @@ struct ConvOptions {
     // valid: no padding, out = floor((in - kernel) / stride) + 1.
     bool samePadding = false;
     bool bias = true;
-    // Auto: the direct kernels at stride 1 on more than one input channel, im2col otherwise.
+    // Auto: the direct kernels at stride 1, im2col otherwise.
     // Tests force either (Direct needs stride 1).
     enum class Path { Auto, Im2col, Direct } path = Path::Auto;
 };
