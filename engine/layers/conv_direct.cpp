@@ -240,11 +240,16 @@ void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& pf, co
                             for (int j = 0; j < kW; ++j) {
                                 Vec w[FB];
                                 for (int f = 0; f < FB; ++f) w[f] = simd::broadcast(wi[j * FB + f]);
+                                // Opaque to the compiler: it otherwise keeps the columns tap j + 1
+                                // shares with tap j in registers, runs out of them and spills
+                                // accumulators (a sixth of the kernel's time went to one reload).
+                                const Scalar* rj = r + j * L;
+                                simd::opaque(rj);
 #pragma GCC unroll 8
                                 for (int p = 0; p < PB; ++p) {
                                     // Held in a register: 4 multiply-adds read it (held weights
                                     // spill: 24 accumulators and 6 columns fill the registers).
-                                    Vec x = simd::load(r + (p + j) * L);
+                                    Vec x = simd::load(rj + p * L);
                                     simd::inRegister(x);
                                     for (int f = 0; f < FB; ++f) acc[f][p] = simd::fma(x, w[f], acc[f][p]);
                                 }

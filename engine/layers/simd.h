@@ -58,6 +58,9 @@ inline Vec selectEqual(Vec a, Vec b, Vec then) { return _mm_and_ps(_mm_cmpeq_ps(
 // Makes the compiler hold v in a register: a value several multiply-adds use is then loaded once
 // (GCC otherwise folds the load into each of them, and the loads, not the multiply-adds, set the pace).
 inline void inRegister(Vec& v) { asm("" : "+v"(v)); }
+// Makes the compiler forget where p points, so it cannot match loads through it with others.
+template <class T>
+inline void opaque(T*& p) { asm("" : "+r"(p)); }
 
 // The sum of a vector's lanes, always in the same order (lane 0 first).
 inline float sum(Vec v) {
