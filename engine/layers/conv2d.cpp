@@ -118,6 +118,11 @@ void Conv2D::build(Shape input, Rng& rng) {
 
 void Conv2D::poolOutput() { pooled_ = true; }
 
+OutputExtent Conv2D::pooledExtent() const {
+    if (!pooled_) return {output_.height, output_.width};
+    return {2 * pooledShape_.height, 2 * pooledShape_.width};
+}
+
 namespace {
 
 // The output positions [begin, end) along one axis whose tap `offset` (tap index minus padding)
@@ -246,8 +251,9 @@ void Conv2D::forwardDirect(const Matrix& x) {
     for (Index first = 0; first < N; first += chunk_) {
         const Index n = std::min(chunk_, N - first);
         rowsToBlock(x.row(first).data(), x.cols(), n, input_, inAt_, inBlock_.data());
+        // Pooled: the last row and column of an odd output are in no window, never computed.
         correlateBlock(inBlock_.data(), inAt_.block, packed_, options_.bias ? bias_.data() : nullptr, rectified_,
-                       inAt_.top, zeroBottom, outBlock_.data());
+                       inAt_.top, zeroBottom, outBlock_.data(), pooledExtent());
         if (!pooled_) {
             blockToRows(outBlock_.data(), outAt, output_, n, y_.row(first).data(), y_.cols());
             continue;
@@ -284,11 +290,14 @@ void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
         }
         rowsToBlock(x_->row(first).data(), x_->cols(), n, input_, inAt_, inBlock_.data());
         // Block by block into the weight gradient, always in block order.
-        weightGradientBlock(gradBlock_.data(), gradAt, output_.height, output_.width, inBlock_.data(), inAt_.block, kH,
+        // Pooled, the gradient is zero past the windows: those positions add nothing.
+        const OutputExtent g = pooledExtent();
+        weightGradientBlock(gradBlock_.data(), gradAt, g.rows, g.columns, inBlock_.data(), inAt_.block, kH,
                             kW, options_.filters, gradWeights_.data(), first > 0);
         if (!needInputGrad) continue;
         // The full correlation of the output gradient with the flipped filters, over the padded input.
-        correlateBlock(gradBlock_.data(), gradAt_.block, flipped_, nullptr, false, kH - 1, kH - 1, outBlock_.data());
+        correlateBlock(gradBlock_.data(), gradAt_.block, flipped_, nullptr, false, kH - 1,
+                       kH - 1 + output_.height - g.rows, outBlock_.data());
         blockToRows(outBlock_.data(), dxAt, input_, n, gradInput_.row(first).data(), gradInput_.cols());
     }
 }

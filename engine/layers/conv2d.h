@@ -91,6 +91,8 @@ private:
     // columns_ as the gradient of those columns -> rows [first, first + n) of gradInput_, adding up
     // the entries of overlapping windows.
     void col2im(Index first, Index n);
+    // The output positions that count: all, or those the fused pool's windows cover.
+    OutputExtent pooledExtent() const;
     void forwardDirect(const Matrix& x);
     void backwardDirect(const Matrix& gradOut, bool needInputGrad);
 

@@ -208,17 +208,18 @@ void packFilters(const Matrix& weights, int channels, int kH, int kW, bool flipp
 }
 
 void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& pf, const Scalar* bias, bool rectify,
-                    int zeroTop, int zeroBottom, Scalar* out) {
+                    int zeroTop, int zeroBottom, Scalar* out, OutputExtent only) {
     const int C = pf.channels, kH = pf.kernelH, kW = pf.kernelW, taps = kH * kW;
     const int Hin = inShape.height, Win = inShape.width, OH = Hin - kH + 1, OW = Win - kW + 1;
+    const int rows = only.rows > 0 ? std::min(only.rows, OH) : OH, columns = only.columns > 0 ? std::min(only.columns, OW) : OW;
     const int groups = roundUpToFilterBlock(pf.filters) / FB;
     const Index plane = Index(Hin) * Win * L, outPlane = Index(OH) * OW * L, row = Index(Win) * L;
     // Each output row in tiles of about equal width (11 = 6 + 5, 26 = 6 + 5 + 5 + 5 + 5).
-    const int tiles = (OW + kTile - 1) / kTile;
-    for (int oh = 0; oh < OH; ++oh) {
+    const int tiles = (columns + kTile - 1) / kTile;
+    for (int oh = 0; oh < rows; ++oh) {
         const int iBegin = std::max(0, zeroTop - oh), iEnd = std::min(kH, Hin - zeroBottom - oh);
         for (int t = 0; t < tiles; ++t) {
-            const int ow0 = OW * t / tiles, width = OW * (t + 1) / tiles - ow0;
+            const int ow0 = columns * t / tiles, width = columns * (t + 1) / tiles - ow0;
             withTile<kTile>(width, [&](auto tileWidth) {
                 constexpr int PB = decltype(tileWidth)::value;
                 // Every filter group on this tile, its input (C x kH rows of PB + kW - 1 vectors) still
