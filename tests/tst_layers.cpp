@@ -759,7 +759,7 @@ private slots:
     void networkFusesConvReluMaxPool() {
         NetworkSpec spec;
         spec.input = Shape{1, 16, 16};  // 14, 7, 5, 4, 3, 1
-        spec.layers = parseLayers("conv:3:3x3:relu,maxpool:2,conv:4:3x3:relu,maxpool:2:s1,conv:2:2x2:tanh,maxpool:2,flatten");
+        spec.layers = parseLayers("conv:4:3x3:relu,maxpool:2,conv:4:3x3:relu,maxpool:2:s1,conv:2:2x2:tanh,maxpool:2,flatten");
         spec.setOutputFor(Task::Classification, 3);
         Network net(spec, 5);
         std::vector<const Conv2D*> convs;
@@ -770,8 +770,59 @@ private slots:
         QVERIFY(convs[0]->pooled());
         QVERIFY(!convs[1]->pooled());
         QVERIFY(!convs[2]->pooled());
-        const Matrix x = awayFromZero(6, spec.input.size(), 3);
-        expectPassed(checkNetwork(net, SoftmaxCrossEntropy(), x, oneHot({0, 1, 2, 1, 0, 2}, 3)));
+        // The first hands its pooled output to the second as blocks.
+        QVERIFY(convs[0]->handsBlocks());
+        QVERIFY(!convs[1]->handsBlocks());
+        // A whole block and a part-full one.
+        const Index rows = convBlockSamples() + 2;
+        const Matrix x = awayFromZero(rows, spec.input.size(), 3);
+        std::vector<int> labels;
+        for (Index r = 0; r < rows; ++r) labels.push_back(int(r % 3));
+        expectPassed(checkNetwork(net, SoftmaxCrossEntropy(), x, oneHot(labels, 3)));
+    }
+
+    void convHandingBlocksOverMatchesRows_data() {
+        QTest::addColumn<int>("batch");  // 0: two whole blocks and 3 rows
+        QTest::newRow("whole blocks and a part-full one") << 0;
+        QTest::newRow("a part-full block only") << 5;
+    }
+    void convHandingBlocksOverMatchesRows() {
+        QFETCH(int, batch);
+        if (batch == 0) batch = 2 * convBlockSamples() + 3;
+        // conv8 3x3 on 1 x 12 x 12, pooled to 8 x 5 x 5, then conv4 3x3: as rows, and as blocks.
+        ConvOptions first{8, 3, 3, 1, false, true}, second{4, 3, 3, 1, false, true};
+        Conv2D a1(first, Init::He), a2(second, Init::He);
+        a1.rectifyOutput();
+        a1.poolOutput();
+        Rng r1(3), r2(4);
+        a1.build(Shape{1, 12, 12}, r1);
+        a2.build(a1.pooledShape(), r2);
+        a1.bias() = randomMatrix(1, 8, 5);
+        a2.bias() = randomMatrix(1, 4, 6);
+        Conv2D b1 = a1, b2 = a2;
+        QVERIFY(b1.handBlocksTo(b2));
+        QVERIFY(b1.handsBlocks() && !a1.handsBlocks());
+        const Matrix x = randomMatrix(batch, 144, 7);
+        const Matrix g = randomMatrix(batch, a2.outputShape().size(), 8);
+        // The same values in the same order: the same floats.
+        QVERIFY(a2.forward(a1.forward(x, true), true) == b2.forward(b1.forward(x, true), true));
+        QVERIFY(a1.backward(*a2.backward(g, true), false) == nullptr);
+        QVERIFY(b1.backward(*b2.backward(g, true), false) == nullptr);
+        for (std::size_t i = 0; i < 2; ++i) {
+            QVERIFY(*a1.params()[i].grad == *b1.params()[i].grad);
+            QVERIFY(*a2.params()[i].grad == *b2.params()[i].grad);
+        }
+        // Not where the layouts differ: filters not a multiple of the group of 4, same padding.
+        ConvOptions six{6, 3, 3, 1, false, true}, padded{4, 3, 3, 1, true, true};
+        Conv2D c1(six, Init::He), c2(second, Init::He), d1(first, Init::He), d2(padded, Init::He);
+        for (Conv2D* c : {&c1, &d1}) c->poolOutput();
+        c1.build(Shape{1, 12, 12}, r1);
+        c2.build(c1.pooledShape(), r2);
+        d1.build(Shape{1, 12, 12}, r1);
+        d2.build(d1.pooledShape(), r2);
+        QVERIFY(!c1.handBlocksTo(c2));
+        QVERIFY(!d1.handBlocksTo(d2));
+        QVERIFY(!c1.handsBlocks() && !d1.handsBlocks());
     }
 
     void dropoutMasksFollowTheRowsNotTheCaller() {

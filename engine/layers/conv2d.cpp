@@ -118,6 +118,17 @@ void Conv2D::build(Shape input, Rng& rng) {
 
 void Conv2D::poolOutput() { pooled_ = true; }
 
+bool Conv2D::handBlocksTo(Conv2D& next) {
+    // Whole blocks of one are whole blocks of the other: the same samples a block, and the pooled
+    // block's layout is the next one's input block (no padding, no channels added).
+    const int filters = roundUpToFilterBlock(options_.filters);
+    const bool fits = direct_ && pooled_ && next.direct_ && chunk_ == next.chunk_ && filters == options_.filters &&
+                      next.input_ == pooledShape_ && next.inAt_.block == next.input_ &&
+                      roundUpToFilterBlock(next.input_.channels) == next.input_.channels;
+    if (fits) blockOutput_ = next.blockInput_ = true;
+    return fits;
+}
+
 OutputExtent Conv2D::pooledExtent() const {
     if (!pooled_) return {output_.height, output_.width};
     return {2 * pooledShape_.height, 2 * pooledShape_.width};
@@ -250,17 +261,20 @@ void Conv2D::forwardDirect(const Matrix& x) {
     }
     for (Index first = 0; first < N; first += chunk_) {
         const Index n = std::min(chunk_, N - first);
-        rowsToBlock(x.row(first).data(), x.cols(), n, input_, inAt_, inBlock_.data());
+        const bool inBlocks = blockInput_ && n == chunk_;
+        if (!inBlocks) rowsToBlock(x.row(first).data(), x.cols(), n, input_, inAt_, inBlock_.data());
         // Pooled: the last row and column of an odd output are in no window, never computed.
-        correlateBlock(inBlock_.data(), inAt_.block, packed_, options_.bias ? bias_.data() : nullptr, rectified_,
-                       inAt_.top, zeroBottom, outBlock_.data(), pooledExtent());
+        correlateBlock(inBlocks ? x.row(first).data() : inBlock_.data(), inAt_.block, packed_,
+                       options_.bias ? bias_.data() : nullptr, rectified_, inAt_.top, zeroBottom, outBlock_.data(),
+                       pooledExtent());
         if (!pooled_) {
             blockToRows(outBlock_.data(), outAt, output_, n, y_.row(first).data(), y_.cols());
             continue;
         }
-        maxPoolBlock(outBlock_.data(), outAt.block, rectified_, poolBlock_.data(),
+        const bool outBlocks = blockOutput_ && n == chunk_;
+        maxPoolBlock(outBlock_.data(), outAt.block, rectified_, outBlocks ? y_.row(first).data() : poolBlock_.data(),
                      poolCodes_.data() + first / chunk_ * codeValues);
-        blockToRows(poolBlock_.data(), poolAt, pooledShape_, n, y_.row(first).data(), y_.cols());
+        if (!outBlocks) blockToRows(poolBlock_.data(), poolAt, pooledShape_, n, y_.row(first).data(), y_.cols());
     }
 }
 
@@ -280,24 +294,30 @@ void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
         // The output gradient, through the ReLU's mask where this layer applied it; padded only
         // for the input gradient. Pooled: each window's gradient to its maximum, when the ReLU let
         // that through.
+        const bool full = n == chunk_;
         if (pooled_) {
-            rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, pooledShape_, poolAt, poolBlock_.data());
-            unpoolBlock(poolBlock_.data(), poolCodes_.data() + first / chunk_ * codeValues, output_, gradAt,
-                        gradBlock_.data(), options_.bias ? gradBias_.data() : nullptr);
+            const bool outBlocks = blockOutput_ && full;
+            if (!outBlocks)
+                rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, pooledShape_, poolAt, poolBlock_.data());
+            unpoolBlock(outBlocks ? gradOut.row(first).data() : poolBlock_.data(),
+                        poolCodes_.data() + first / chunk_ * codeValues, output_, gradAt, gradBlock_.data(),
+                        options_.bias ? gradBias_.data() : nullptr);
         } else {
             rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, output_, gradAt, gradBlock_.data(),
                         rectified_ ? y_.row(first).data() : nullptr, options_.bias ? gradBias_.data() : nullptr);
         }
-        rowsToBlock(x_->row(first).data(), x_->cols(), n, input_, inAt_, inBlock_.data());
+        const bool inBlocks = blockInput_ && full;
+        if (!inBlocks) rowsToBlock(x_->row(first).data(), x_->cols(), n, input_, inAt_, inBlock_.data());
         // Block by block into the weight gradient, always in block order.
         // Pooled, the gradient is zero past the windows: those positions add nothing.
         const OutputExtent g = pooledExtent();
-        weightGradientBlock(gradBlock_.data(), gradAt, g.rows, g.columns, inBlock_.data(), inAt_.block, kH,
-                            kW, options_.filters, gradWeights_.data(), first > 0);
+        weightGradientBlock(gradBlock_.data(), gradAt, g.rows, g.columns, inBlocks ? x_->row(first).data() : inBlock_.data(),
+                            inAt_.block, kH, kW, options_.filters, gradWeights_.data(), first > 0);
         if (!needInputGrad) continue;
         // The full correlation of the output gradient with the flipped filters, over the padded input.
         correlateBlock(gradBlock_.data(), gradAt_.block, flipped_, nullptr, false, kH - 1,
-                       kH - 1 + output_.height - g.rows, outBlock_.data());
+                       kH - 1 + output_.height - g.rows, inBlocks ? gradInput_.row(first).data() : outBlock_.data());
+        if (inBlocks) continue;
         blockToRows(outBlock_.data(), dxAt, input_, n, gradInput_.row(first).data(), gradInput_.cols());
     }
 }

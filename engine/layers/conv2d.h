@@ -75,6 +75,14 @@ public:
     // convolution's, which the layer after it is built on. Needs an output of at least 2 x 2.
     void poolOutput();
     bool pooled() const { return pooled_; }
+    // The network hands this layer's pooled output to the direct convolution right after it as
+    // blocks (conv_direct.h's layout) rather than rows, and the input gradient back the same way:
+    // rows [16 b, 16 b + 16) of the output hold block b, the part-full last block stays rows. That
+    // saves four transposes of the largest activations between the two (half of all a CNN's).
+    // Only the two layers read those rows (the layers between pass them through). False, and
+    // nothing changed, where the shapes or paths do not allow it.
+    bool handBlocksTo(Conv2D& next);
+    bool handsBlocks() const { return blockOutput_; }
     Shape pooledShape() const { return pooledShape_; }
     // Samples per chunk (a block of convBlockSamples() on the direct path): from the layer's shape
     // and the build alone (never the machine or the thread count), so the weight gradient's sum
@@ -121,6 +129,9 @@ private:
     Shape pooledShape_;
     Matrix poolBlock_, poolCodes_;
     std::vector<std::int32_t> poolArgmax_;
+    // handBlocksTo: whole blocks out (this layer's output and its gradient) or in (its input and
+    // input gradient).
+    bool blockOutput_ = false, blockInput_ = false;
 };
 
 }  // namespace skynnet

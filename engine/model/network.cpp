@@ -68,12 +68,16 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
             if (auto act = makeActivation(d.activation)) add(std::move(act));
         };
     };
-    // Whether the convolution before pools its own output (Conv2D::poolOutput).
-    bool pooledByConv = false;
+    // pooling: the convolution just built, when it takes the max pool that follows into itself
+    // (Conv2D::poolOutput); feeding: that convolution once the pool is built, whose output is then
+    // the next layer's input (a convolution may take it as blocks, Conv2D::handBlocksTo).
+    Conv2D* pooling = nullptr;
+    Conv2D* feeding = nullptr;
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
         const std::string where = "layer " + std::to_string(i + 1);
         const LayerSpec& l = spec.layers[i];
-        const bool poolTaken = std::exchange(pooledByConv, false);
+        Conv2D* const poolTaken = std::exchange(pooling, nullptr);
+        Conv2D* const fed = std::exchange(feeding, nullptr);
         const LayerFigures expected = figures(l, shape);
         visitLayer(
             l,
@@ -102,9 +106,11 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
                     if (pool && pool->size == 2 && pool->effectiveStride() == 2 && (relu || !act) && out.height >= 2 &&
                         out.width >= 2) {
                         conv->poolOutput();
-                        pooledByConv = true;
+                        pooling = conv.get();
                     }
+                    Conv2D& built = *conv;
                     add(std::move(conv));
+                    if (fed) fed->handBlocksTo(built);
                     if (act) add(std::move(act));
                 });
             },
@@ -112,6 +118,7 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
                 build(where, expected, [&](auto add) {
                     auto pool = std::make_unique<MaxPool2D>(p.size, p.effectiveStride());
                     if (poolTaken) pool->takePooledInput();
+                    feeding = poolTaken;
                     add(std::move(pool));
                 });
             },
