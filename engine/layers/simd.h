@@ -62,13 +62,19 @@ inline void inRegister(Vec& v) { asm("" : "+v"(v)); }
 template <class T>
 inline void opaque(T*& p) { asm("" : "+r"(p)); }
 
-// The sum of a vector's lanes, always in the same order (lane 0 first).
+// The sum of a vector's lanes, always in the same order: with AVX-512 a tree (halves, then
+// quarters, ...: 8 instructions where 16 dependent additions were a sixth of the weight gradient's
+// kernel), otherwise lane 0 first.
 inline float sum(Vec v) {
+#if defined(__AVX512F__)
+    return _mm512_reduce_add_ps(v);
+#else
     alignas(64) float lanes[kLanes];
     store(lanes, v);
     float total = 0;
     for (float x : lanes) total += x;
     return total;
+#endif
 }
 
 }  // namespace skynnet::simd
