@@ -723,6 +723,8 @@ private slots:
         QVERIFY(close(dx, *conv.backward(*pool.backward(g, true), true)));
         for (std::size_t i = 0; i < fused.params().size(); ++i)
             QVERIFY(close(*fused.params()[i].grad, *conv.params()[i].grad));
+        // The full output is never held: fewer buffers than the two layers'.
+        QVERIFY(fused.bufferBytes() < conv.bufferBytes() + pool.bufferBytes());
         // Without the input gradient (the first layer) the weights' gradients are the same.
         const Matrix dw = *fused.params()[0].grad;
         fused.forward(x, true);

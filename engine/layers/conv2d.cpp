@@ -424,7 +424,8 @@ std::int64_t Conv2D::bufferBytes() const {
     const auto packed = [](const PackedFilters& p) { return std::int64_t(p.values.size() * sizeof(Scalar)); };
     return matrixBytes(columns_) + matrixBytes(byFilter_) + matrixBytes(inBlock_) + matrixBytes(gradBlock_) +
            matrixBytes(outBlock_) + packed(packed_) + packed(flipped_) + matrixBytes(y_) +
-           matrixBytes(gradInput_) + matrixBytes(gradWeights_) + matrixBytes(gradBias_);
+           matrixBytes(gradInput_) + matrixBytes(gradWeights_) + matrixBytes(gradBias_) + matrixBytes(poolBlock_) +
+           matrixBytes(poolCodes_) + std::int64_t(poolArgmax_.size() * sizeof(std::int32_t));
 }
 
 }  // namespace skynnet
