@@ -17,7 +17,7 @@ Index convChunkSamples(Index patchSize, Index filters, Index positions) {
     return std::max<Index>(1, kChunkValues / ((patchSize + filters) * positions));
 }
 
-bool convIsDirect(Shape input, const ConvOptions& options) {
+bool convIsDirect(Shape, const ConvOptions& options) {
     // One input channel as well, since the convolution pools its own output (poolOutput): the
     // issue's CNN trained 1.5x faster with conv32 3x3 on 28 x 28 direct than on im2col (1 thread,
     // Zen 5), whose 9-tap products wait for memory. Before the fused pool the direct path took
