@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <tuple>
 
 #include "core/gemm.h"
 #include "core/parallel.h"
@@ -94,18 +95,34 @@ private slots:
         }
     }
 
+    void routesAroundNarrowLibraries() {
+        // The shape's choice where the library has full-width kernels for this CPU, Eigen
+        // otherwise, but OpenBLAS into 16 columns or fewer.
+        const std::tuple<Op, Index, Index, Index> shapes[] = {{Op::None, 64, 256, 10},    {Op::None, 7744, 64, 288},
+                                                              {Op::Transpose, 64, 288, 7744}, {Op::None, 128, 512, 784},
+                                                              {Op::None, 128, 10, 256},      {Op::None, 32, 9, 43264}};
+        for (const auto& [opA, m, n, k] : shapes) {
+            const GemmBackend byShape = gemmBackendByShape(opA, Op::None, m, n, k);
+            const GemmBackend expected = gemmBackendFullWidth(byShape) ? byShape
+                                         : n <= 16 && byShape == GemmBackend::OpenBlas ? GemmBackend::OpenBlas
+                                                                                       : GemmBackend::Eigen;
+            QCOMPARE(gemmBackendFor(opA, Op::None, m, n, k), expected);
+        }
+        QVERIFY(gemmBackendFullWidth(GemmBackend::Eigen));
+    }
+
     void routesEachShapeClass() {
-        QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 64, 256, 10), GemmBackend::Eigen);
-        QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 7744, 64, 288), GemmBackend::Blis);
-        QCOMPARE(gemmBackendFor(Op::None, Op::None, 7744, 288, 64), GemmBackend::Blis);
-        QCOMPARE(gemmBackendFor(Op::Transpose, Op::None, 64, 288, 7744), GemmBackend::OpenBlas);
-        QCOMPARE(gemmBackendFor(Op::None, Op::None, 128, 512, 784), GemmBackend::OpenBlas);
-        QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 43264, 32, 9), GemmBackend::OpenBlas);
+        QCOMPARE(gemmBackendByShape(Op::None, Op::Transpose, 64, 256, 10), GemmBackend::Eigen);
+        QCOMPARE(gemmBackendByShape(Op::None, Op::Transpose, 7744, 64, 288), GemmBackend::Blis);
+        QCOMPARE(gemmBackendByShape(Op::None, Op::None, 7744, 288, 64), GemmBackend::Blis);
+        QCOMPARE(gemmBackendByShape(Op::Transpose, Op::None, 64, 288, 7744), GemmBackend::OpenBlas);
+        QCOMPARE(gemmBackendByShape(Op::None, Op::None, 128, 512, 784), GemmBackend::OpenBlas);
+        QCOMPARE(gemmBackendByShape(Op::None, Op::Transpose, 43264, 32, 9), GemmBackend::OpenBlas);
         // Conv with patches as columns: the wide outputs and conv1's weight gradient.
-        QCOMPARE(gemmBackendFor(Op::None, Op::None, 32, 43264, 9), GemmBackend::Blis);
-        QCOMPARE(gemmBackendFor(Op::Transpose, Op::None, 288, 7744, 64), GemmBackend::Blis);
-        QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 32, 9, 43264), GemmBackend::Blis);
-        QCOMPARE(gemmBackendFor(Op::None, Op::Transpose, 64, 288, 7744), GemmBackend::OpenBlas);
+        QCOMPARE(gemmBackendByShape(Op::None, Op::None, 32, 43264, 9), GemmBackend::Blis);
+        QCOMPARE(gemmBackendByShape(Op::Transpose, Op::None, 288, 7744, 64), GemmBackend::Blis);
+        QCOMPARE(gemmBackendByShape(Op::None, Op::Transpose, 32, 9, 43264), GemmBackend::Blis);
+        QCOMPARE(gemmBackendByShape(Op::None, Op::Transpose, 64, 288, 7744), GemmBackend::OpenBlas);
     }
 
     void matrixFormChecksAndResizes() {

@@ -46,20 +46,20 @@ private slots:
         QCOMPARE(c.flopsPerSample, std::int64_t(2 * 9 * 32 * 26 * 26));
         QCOMPARE(c.state, std::int64_t(0));
         QCOMPARE(c.bufferValuesPerSample, std::int64_t(4 * 32 * 26 * 26));
-        // Stride 1, one channel: the im2col path's chunk of columns (9 x 676 a sample) and product
-        // (32 x 676): 2^17 / (41 * 676) = 4 samples at a time, as the layer itself takes them.
-        QCOMPARE(c.bufferValuesFixed, std::int64_t(4 * (9 + 32) * 26 * 26));
-        QCOMPARE(convChunkSamples(9, 32, 26 * 26), Index(4));
-        // The direct kernels (forced here, taken on more than one channel): blocks of convBlockSamples() samples (16 with AVX-512):
+        // Stride 1 takes the direct kernels: blocks of convBlockSamples() samples (16 with AVX-512):
         // the input (1 x 28 x 28), the output gradient padded by 2 all round (32 x 30 x 30) and the
         // larger of the output (32 x 26 x 26) and the input gradient (1 channel rounded up to a
         // filter group of 4, 4 x 28 x 28); then the packed filters (32 x 9) and the flipped ones
         // (4 x 32 x 9).
-        ConvOptions direct{32, 3, 3, 1, false, true};
-        direct.path = ConvOptions::Path::Direct;
-        QCOMPARE(convFixedBufferValues(Shape{1, 28, 28}, direct),
+        QCOMPARE(c.bufferValuesFixed,
                  std::int64_t(convBlockSamples()) * (28 * 28 + 32 * 30 * 30 + 32 * 26 * 26) + 32 * 9 + 4 * 32 * 9);
-        // conv64 3x3 on 32 x 13 x 13 takes them unforced: blocks of 32 x 13 x 13, 64 x 15 x 15 and
+        // im2col (forced here, taken for strides above 1): a chunk of columns (9 x 676 a sample)
+        // and product (32 x 676), 2^17 / (41 * 676) = 4 samples at a time, as the layer takes them.
+        ConvOptions im2col{32, 3, 3, 1, false, true};
+        im2col.path = ConvOptions::Path::Im2col;
+        QCOMPARE(convFixedBufferValues(Shape{1, 28, 28}, im2col), std::int64_t(4 * (9 + 32) * 26 * 26));
+        QCOMPARE(convChunkSamples(9, 32, 26 * 26), Index(4));
+        // conv64 3x3 on 32 x 13 x 13: blocks of 32 x 13 x 13, 64 x 15 x 15 and
         // 64 x 11 x 11 (more than 32 x 13 x 13), filters 64 x 288 and 32 x 64 x 9.
         ConvSpec conv2{64, 3, 3};
         QCOMPARE(figures(conv2, Shape{32, 13, 13}).bufferValuesFixed,

@@ -632,8 +632,8 @@ private slots:
         direct.build(input, a);
         im2col.build(input, b);
         QVERIFY(direct.direct() && !im2col.direct());
-        // Unforced, one input channel takes im2col (faster there), more take the direct kernels.
-        QCOMPARE(convIsDirect(input, ConvOptions{filters, kernelH, kernelW, 1, same, true}), channels > 1);
+        // Unforced, stride 1 takes the direct kernels.
+        QVERIFY(convIsDirect(input, ConvOptions{filters, kernelH, kernelW, 1, same, true}));
         QVERIFY(direct.weights() == im2col.weights());
         direct.bias() = im2col.bias() = randomMatrix(1, filters, 6);
         if (rectified) {
@@ -659,6 +659,172 @@ private slots:
             QCOMPARE(conv->bufferBytes(),
                      std::int64_t(sizeof(Scalar)) * (convFixedBufferValues(input, conv->options()) + perBatch));
         }
+    }
+
+    void convPoolingItsOutputMatchesConvThenMaxPool_data() {
+        QTest::addColumn<int>("filters");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<bool>("same");
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("im2col");
+        QTest::addColumn<bool>("rectified");
+        // The two convolutions (conv64's 11 x 11 output leaves a row and a column no
+        // window covers), odd filter counts and shapes, no ReLU, same padding, both paths.
+        QTest::newRow("conv1 of the CNN, im2col") << 32 << 3 << false << 1 << 28 << 28 << true << true;
+        QTest::newRow("conv2 of the CNN, direct") << 64 << 3 << false << 32 << 13 << 13 << false << true;
+        QTest::newRow("conv2 of the CNN, im2col") << 64 << 3 << false << 32 << 13 << 13 << true << true;
+        QTest::newRow("5 filters, 3 channels, 7x10, direct") << 5 << 3 << false << 3 << 7 << 10 << false << true;
+        QTest::newRow("linear, direct") << 6 << 2 << false << 2 << 9 << 8 << false << false;
+        QTest::newRow("linear, im2col") << 6 << 2 << false << 2 << 9 << 8 << true << false;
+        QTest::newRow("same, direct") << 3 << 3 << true << 2 << 5 << 7 << false << true;
+    }
+    void convPoolingItsOutputMatchesConvThenMaxPool() {
+        QFETCH(int, filters);
+        QFETCH(int, kernel);
+        QFETCH(bool, same);
+        QFETCH(int, channels);
+        QFETCH(int, height);
+        QFETCH(int, width);
+        QFETCH(bool, im2col);
+        QFETCH(bool, rectified);
+        ConvOptions options{filters, kernel, kernel, 1, same, true};
+        options.path = im2col ? ConvOptions::Path::Im2col : ConvOptions::Path::Direct;
+        const Shape input{channels, height, width};
+        Conv2D fused(options, Init::He), conv(options, Init::He);
+        if (rectified) {
+            fused.rectifyOutput();
+            conv.rectifyOutput();
+        }
+        fused.poolOutput();
+        Rng a(5), b(5), c(5);
+        fused.build(input, a);
+        conv.build(input, b);
+        QCOMPARE(fused.direct(), !im2col);
+        QVERIFY(fused.weights() == conv.weights());
+        fused.bias() = conv.bias() = randomMatrix(1, filters, 6);
+        MaxPool2D pool(2, 2);
+        pool.build(conv.outputShape(), c);
+        QCOMPARE(fused.pooledShape(), pool.outputShape());
+        // Two full blocks and a part-full one; inputs of both signs, so that some windows are
+        // wholly negative before the ReLU.
+        const Index batch = 2 * convBlockSamples() + 3;
+        const Matrix x = randomMatrix(batch, input.size(), 7);
+        const Matrix g = randomMatrix(batch, pool.outputShape().size(), 8);
+        // The same values, compared in the same order: the same maxima.
+        const Matrix y = fused.forward(x, true);
+        QVERIFY(y == pool.forward(conv.forward(x, true), true));
+        QVERIFY((y.array() == 0).any() == rectified);
+        const Matrix dx = *fused.backward(g, true);
+        const auto close = [](const Matrix& p, const Matrix& q) {
+            return (p - q).cwiseAbs().maxCoeff() <= 1e-5f * (1 + q.cwiseAbs().maxCoeff());
+        };
+        QVERIFY(close(dx, *conv.backward(*pool.backward(g, true), true)));
+        for (std::size_t i = 0; i < fused.params().size(); ++i)
+            QVERIFY(close(*fused.params()[i].grad, *conv.params()[i].grad));
+        // The full output is never held: fewer buffers than the two layers'.
+        QVERIFY(fused.bufferBytes() < conv.bufferBytes() + pool.bufferBytes());
+        // Without the input gradient (the first layer) the weights' gradients are the same.
+        const Matrix dw = *fused.params()[0].grad;
+        fused.forward(x, true);
+        QVERIFY(fused.backward(g, false) == nullptr);
+        QVERIFY(close(*fused.params()[0].grad, dw));
+    }
+
+    void gradientCheckConvPoolingItsOutput_data() {
+        QTest::addColumn<bool>("im2col");
+        QTest::addColumn<bool>("rectified");
+        QTest::newRow("direct, relu") << false << true;
+        QTest::newRow("direct, linear") << false << false;
+        QTest::newRow("im2col, relu") << true << true;
+        QTest::newRow("im2col, linear") << true << false;
+    }
+    void gradientCheckConvPoolingItsOutput() {
+        QFETCH(bool, im2col);
+        QFETCH(bool, rectified);
+        // Few windows (2 x 3 of 3 filters on 5 x 6 outputs: an odd row left out): among
+        // many, some hold values closer than the check's step, and its differences then jump from
+        // one maximum to another (the comparison with conv then maxpool covers the large shapes).
+        ConvOptions options{3, 2, 2, 1, false, true};
+        options.path = im2col ? ConvOptions::Path::Im2col : ConvOptions::Path::Direct;
+        Conv2D fused(options, Init::He);
+        if (rectified) fused.rectifyOutput();
+        fused.poolOutput();
+        Rng rng(4);
+        fused.build(Shape{2, 6, 7}, rng);
+        fused.bias() = randomMatrix(1, 3, 6);
+        QCOMPARE(fused.pooledShape(), (Shape{3, 2, 3}));
+        expectPassed(checkLayer(fused, awayFromZero(2, fused.inputShape().size(), 9), true, 10));
+    }
+
+    void networkFusesConvReluMaxPool() {
+        NetworkSpec spec;
+        spec.input = Shape{1, 16, 16};  // 14, 7, 5, 4, 3, 1
+        spec.layers = parseLayers("conv:4:3x3:relu,maxpool:2,conv:4:3x3:relu,maxpool:2:s1,conv:2:2x2:tanh,maxpool:2,flatten");
+        spec.setOutputFor(Task::Classification, 3);
+        Network net(spec, 5);
+        std::vector<const Conv2D*> convs;
+        for (const auto& l : net.layers())
+            if (const auto* conv = dynamic_cast<const Conv2D*>(l.get())) convs.push_back(conv);
+        QCOMPARE(convs.size(), std::size_t(3));
+        // Only a 2x2 pool of stride 2, after a ReLU or no activation, is taken into the conv.
+        QVERIFY(convs[0]->pooled());
+        QVERIFY(!convs[1]->pooled());
+        QVERIFY(!convs[2]->pooled());
+        // The first hands its pooled output to the second as blocks.
+        QVERIFY(convs[0]->handsBlocks());
+        QVERIFY(!convs[1]->handsBlocks());
+        // A whole block and a part-full one.
+        const Index rows = convBlockSamples() + 2;
+        const Matrix x = awayFromZero(rows, spec.input.size(), 3);
+        std::vector<int> labels;
+        for (Index r = 0; r < rows; ++r) labels.push_back(int(r % 3));
+        expectPassed(checkNetwork(net, SoftmaxCrossEntropy(), x, oneHot(labels, 3)));
+    }
+
+    void convHandingBlocksOverMatchesRows_data() {
+        QTest::addColumn<int>("batch");  // 0: two whole blocks and 3 rows
+        QTest::newRow("whole blocks and a part-full one") << 0;
+        QTest::newRow("a part-full block only") << 5;
+    }
+    void convHandingBlocksOverMatchesRows() {
+        QFETCH(int, batch);
+        if (batch == 0) batch = 2 * convBlockSamples() + 3;
+        // conv8 3x3 on 1 x 12 x 12, pooled to 8 x 5 x 5, then conv4 3x3: as rows, and as blocks.
+        ConvOptions first{8, 3, 3, 1, false, true}, second{4, 3, 3, 1, false, true};
+        Conv2D a1(first, Init::He), a2(second, Init::He);
+        a1.rectifyOutput();
+        a1.poolOutput();
+        Rng r1(3), r2(4);
+        a1.build(Shape{1, 12, 12}, r1);
+        a2.build(a1.pooledShape(), r2);
+        a1.bias() = randomMatrix(1, 8, 5);
+        a2.bias() = randomMatrix(1, 4, 6);
+        Conv2D b1 = a1, b2 = a2;
+        QVERIFY(b1.handBlocksTo(b2));
+        QVERIFY(b1.handsBlocks() && !a1.handsBlocks());
+        const Matrix x = randomMatrix(batch, 144, 7);
+        const Matrix g = randomMatrix(batch, a2.outputShape().size(), 8);
+        // The same values in the same order: the same floats.
+        QVERIFY(a2.forward(a1.forward(x, true), true) == b2.forward(b1.forward(x, true), true));
+        QVERIFY(a1.backward(*a2.backward(g, true), false) == nullptr);
+        QVERIFY(b1.backward(*b2.backward(g, true), false) == nullptr);
+        for (std::size_t i = 0; i < 2; ++i) {
+            QVERIFY(*a1.params()[i].grad == *b1.params()[i].grad);
+            QVERIFY(*a2.params()[i].grad == *b2.params()[i].grad);
+        }
+        // Not where the layouts differ: filters not a multiple of the group of 4, same padding.
+        ConvOptions six{6, 3, 3, 1, false, true}, padded{4, 3, 3, 1, true, true};
+        Conv2D c1(six, Init::He), c2(second, Init::He), d1(first, Init::He), d2(padded, Init::He);
+        for (Conv2D* c : {&c1, &d1}) c->poolOutput();
+        c1.build(Shape{1, 12, 12}, r1);
+        c2.build(c1.pooledShape(), r2);
+        d1.build(Shape{1, 12, 12}, r1);
+        d2.build(d1.pooledShape(), r2);
+        QVERIFY(!c1.handBlocksTo(c2));
+        QVERIFY(!d1.handBlocksTo(d2));
+        QVERIFY(!c1.handsBlocks() && !d1.handsBlocks());
     }
 
     void dropoutMasksFollowTheRowsNotTheCaller() {

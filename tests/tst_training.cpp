@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "layers/batch_norm.h"
+#include "layers/conv2d.h"
 #include "model/network.h"
 #include "optim/optimizer.h"
 #include "train/batch_split.h"
@@ -733,6 +734,38 @@ private slots:
         Network one = run(1);
         auto& bn = dynamic_cast<BatchNorm&>(*one.layers()[1]);
         QVERIFY(!bn.runningMean().isZero());  // the state moved
+        for (int threads : {2, 3}) {
+            Network other = run(threads);
+            QVERIFY2(other.flatWeights() == one.flatWeights(), std::to_string(threads).c_str());
+            QVERIFY(other.predict(x) == one.predict(x));
+        }
+    }
+
+    void cnnPoolingInItsConvolutionsDoesNotDependOnKernelThreads() {
+        // The CNN in small: each convolution takes its ReLU and max pool, the first hands
+        // its output to the second as blocks: whole ones, and a part-full one in the epoch's last,
+        // shorter batch (410 rows).
+        Matrix x8, y;
+        noise(410, 25, x8, y);
+        // 12 x 12 images: the 8 x 8 noise and its first 80 values again.
+        Matrix x(410, 144);
+        x << x8, x8.leftCols(80);
+        NetworkSpec spec;
+        spec.input = Shape{1, 12, 12};
+        spec.layers = parseLayers("conv:8:3x3:relu,maxpool:2,conv:8:3x3:relu,maxpool:2,flatten,dense:6:relu");
+        spec.setOutputFor(Task::Classification, 4);
+        QCOMPARE(BatchSplit::slicesFor(192, flopsPerSample(spec)), 3);
+        auto run = [&](int threads) {
+            Network net(spec, 8);
+            TrainConfig c = quickConfig(2);
+            c.batchSize = 192;
+            c.optimizer.kind = OptimizerKind::Adam;
+            c.threads = threads;
+            Trainer(net, c, Task::Classification).fit(x, y);
+            return net;
+        };
+        Network one = run(1);
+        QVERIFY(dynamic_cast<const Conv2D&>(*one.layers()[0]).handsBlocks());
         for (int threads : {2, 3}) {
             Network other = run(threads);
             QVERIFY2(other.flatWeights() == one.flatWeights(), std::to_string(threads).c_str());

@@ -2,6 +2,10 @@
 
 #include <cblas.h>
 
+#include <algorithm>
+#include <cctype>
+#include <string>
+
 extern "C" {
 #include <blis.h>
 }
@@ -71,12 +75,55 @@ const char* gemmBackendName(GemmBackend backend) {
 // - everything else (the dense products of batch slices, the weight gradients of conv2, 64 x 288
 //   x 7744, and of dense layers): OpenBLAS 69-84 on the large ones, against Eigen 22-59 and BLIS
 //   35-86.
-GemmBackend gemmBackendFor(Op opA, Op, Index m, Index n, Index k) {
+GemmBackend gemmBackendByShape(Op opA, Op, Index m, Index n, Index k) {
     if (n >= 2048) return GemmBackend::Blis;
     if (k >= 2048 && n <= 16) return GemmBackend::Blis;
     if (k <= 16 && n >= 128) return GemmBackend::Eigen;
     if (opA == Op::None && m >= 2048 && k >= 32) return GemmBackend::Blis;
     return GemmBackend::OpenBlas;
+}
+
+namespace {
+
+std::string lowercase(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+}  // namespace
+
+bool gemmBackendFullWidth(GemmBackend backend) {
+    switch (backend) {
+    case GemmBackend::Eigen: return true;
+    case GemmBackend::OpenBlas: {
+#if defined(__AVX512F__)
+        // Its AVX-512 kernels; Debian's 0.3.21 takes its Haswell ones on CPUs it does not know
+        // (a Zen 5: 41-47% of the FMA peak on the dense products, against Eigen's 55-65%).
+        static const bool wide = [] {
+            const std::string core = lowercase(openblas_get_corename());
+            return core == "skylakex" || core == "cooperlake" || core == "sapphirerapids";
+        }();
+        return wide;
+#else
+        return true;
+#endif
+    }
+    case GemmBackend::Blis: {
+        // BLIS 0.9 runs its generic kernels on a CPU it does not know (a Zen 5: 4-15% of the peak).
+        static const bool known = lowercase(bli_arch_string(bli_arch_query_id())) != "generic";
+        return known;
+    }
+    }
+    return true;
+}
+
+GemmBackend gemmBackendFor(Op opA, Op opB, Index m, Index n, Index k) {
+    const GemmBackend byShape = gemmBackendByShape(opA, opB, m, n, k);
+    if (gemmBackendFullWidth(byShape)) return byShape;
+    // Eigen in place of a library whose kernels are narrower here, but on the products into 16
+    // columns or fewer (the output layer's 10 units), where OpenBLAS's narrow kernels still match
+    // or beat it (Zen 5: 51-59 GFLOP/s against 31-57).
+    return n <= 16 && byShape == GemmBackend::OpenBlas ? GemmBackend::OpenBlas : GemmBackend::Eigen;
 }
 
 void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a,
@@ -109,9 +156,11 @@ void gemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar*
 // 3x3 on 28x28), GFLOP/s of a 118 peak: BLIS 90, 91 and 103 for W x columns, g x columns^T and
 // W^T x g of conv2, against OpenBLAS 68, 92 and 86 and Eigen 65, 73 and 71; BLIS 83 and 82 for
 // conv1's two, against Eigen 55 and 39 and OpenBLAS 36 and 28.
+// Where BLIS runs its generic kernels, Eigen: 58-117 GFLOP/s on a Zen 5, BLIS 9-29.
 void gemmOnColumns(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda,
                    const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc) {
-    gemmWith(GemmBackend::Blis, opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    const GemmBackend backend = gemmBackendFullWidth(GemmBackend::Blis) ? GemmBackend::Blis : GemmBackend::Eigen;
+    gemmWith(backend, opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void gemm(const Matrix& a, Op opA, const Matrix& b, Op opB, Matrix& c) {

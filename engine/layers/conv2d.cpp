@@ -5,6 +5,8 @@
 
 #include "core/error.h"
 #include "core/gemm.h"
+#include "layers/pool_block.h"
+#include "layers/pooling.h"
 
 namespace skynnet {
 
@@ -15,17 +17,19 @@ Index convChunkSamples(Index patchSize, Index filters, Index positions) {
     return std::max<Index>(1, kChunkValues / ((patchSize + filters) * positions));
 }
 
-bool convIsDirect(Shape input, const ConvOptions& options) {
-    // One input channel: conv32 3x3 on 28 x 28 took 2.6 ms forward and backward for 64 samples
-    // on the direct path against 2.4 on im2col (9 taps leave the tiles' set-up and the transposes
-    // of the 32 x 26 x 26 output and its gradient to dominate); conv64 3x3 on 32 x 13 x 13 took
-    // 10.6 against 15.5.
+bool convIsDirect(Shape, const ConvOptions& options) {
+    // One input channel as well, since the convolution pools its own output (poolOutput): the
+    // issue's CNN trained 1.5x faster with conv32 3x3 on 28 x 28 direct than on im2col (1 thread,
+    // Zen 5), whose 9-tap products wait for memory. Before the fused pool the direct path took
+    // 2.6 ms forward and backward for 64 samples against im2col's 2.4 there (the transposes of the
+    // 32 x 26 x 26 output and its gradient dominated); conv64 3x3 on 32 x 13 x 13 took 10.6
+    // against 15.5.
     switch (options.path) {
     case ConvOptions::Path::Im2col: return false;
     case ConvOptions::Path::Direct: return true;
     case ConvOptions::Path::Auto: break;
     }
-    return options.stride == 1 && input.channels > 1;
+    return options.stride == 1;
 }
 
 namespace {
@@ -104,6 +108,30 @@ void Conv2D::build(Shape input, Rng& rng) {
         inAt_ = b.in;
         gradAt_ = b.grad;
     }
+    if (pooled_) {
+        if (output_.height < 2 || output_.width < 2)
+            throw Error("conv: the 2x2 max pool after it needs an output of at least 2x2, not " +
+                        std::to_string(output_.height) + "x" + std::to_string(output_.width));
+        pooledShape_ = Shape{output_.channels, output_.height / 2, output_.width / 2};
+    }
+}
+
+void Conv2D::poolOutput() { pooled_ = true; }
+
+bool Conv2D::handBlocksTo(Conv2D& next) {
+    // Whole blocks of one are whole blocks of the other: the same samples a block, and the pooled
+    // block's layout is the next one's input block (no padding, no channels added).
+    const int filters = roundUpToFilterBlock(options_.filters);
+    const bool fits = direct_ && pooled_ && next.direct_ && chunk_ == next.chunk_ && filters == options_.filters &&
+                      next.input_ == pooledShape_ && next.inAt_.block == next.input_ &&
+                      roundUpToFilterBlock(next.input_.channels) == next.input_.channels;
+    if (fits) blockOutput_ = next.blockInput_ = true;
+    return fits;
+}
+
+OutputExtent Conv2D::pooledExtent() const {
+    if (!pooled_) return {output_.height, output_.width};
+    return {2 * pooledShape_.height, 2 * pooledShape_.width};
 }
 
 namespace {
@@ -223,13 +251,30 @@ void Conv2D::forwardDirect(const Matrix& x) {
     outBlock_.resize(1, convBlockSamples() * b.outValues);
     packFilters(weights_, input_.channels, options_.kernelH, options_.kernelW, false, packed_);
     const int zeroBottom = inAt_.block.height - input_.height - inAt_.top;
-    const BlockPlacement outAt{Shape{roundUpToFilterBlock(options_.filters), output_.height, output_.width}};
+    const int filters = roundUpToFilterBlock(options_.filters);
+    const BlockPlacement outAt{Shape{filters, output_.height, output_.width}};
+    const BlockPlacement poolAt{Shape{filters, pooledShape_.height, pooledShape_.width}};
+    const Index codeValues = convBlockSamples() * poolAt.block.size();
+    if (pooled_) {
+        poolBlock_.resize(1, codeValues);
+        poolCodes_.resize(1, codeValues * ((N + chunk_ - 1) / chunk_));
+    }
     for (Index first = 0; first < N; first += chunk_) {
         const Index n = std::min(chunk_, N - first);
-        rowsToBlock(x.row(first).data(), x.cols(), n, input_, inAt_, inBlock_.data());
-        correlateBlock(inBlock_.data(), inAt_.block, packed_, options_.bias ? bias_.data() : nullptr, rectified_,
-                       inAt_.top, zeroBottom, outBlock_.data());
-        blockToRows(outBlock_.data(), outAt, output_, n, y_.row(first).data(), y_.cols());
+        const bool inBlocks = blockInput_ && n == chunk_;
+        if (!inBlocks) rowsToBlock(x.row(first).data(), x.cols(), n, input_, inAt_, inBlock_.data());
+        // Pooled: the last row and column of an odd output are in no window, never computed.
+        correlateBlock(inBlocks ? x.row(first).data() : inBlock_.data(), inAt_.block, packed_,
+                       options_.bias ? bias_.data() : nullptr, rectified_, inAt_.top, zeroBottom, outBlock_.data(),
+                       pooledExtent());
+        if (!pooled_) {
+            blockToRows(outBlock_.data(), outAt, output_, n, y_.row(first).data(), y_.cols());
+            continue;
+        }
+        const bool outBlocks = blockOutput_ && n == chunk_;
+        maxPoolBlock(outBlock_.data(), outAt.block, rectified_, outBlocks ? y_.row(first).data() : poolBlock_.data(),
+                     poolCodes_.data() + first / chunk_ * codeValues);
+        if (!outBlocks) blockToRows(poolBlock_.data(), poolAt, pooledShape_, n, y_.row(first).data(), y_.cols());
     }
 }
 
@@ -242,19 +287,37 @@ void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
                               inAt_.top, inAt_.left};
     const BlockPlacement gradAt =
         needInputGrad ? gradAt_ : BlockPlacement{Shape{gradAt_.block.channels, output_.height, output_.width}};
+    const BlockPlacement poolAt{Shape{roundUpToFilterBlock(options_.filters), pooledShape_.height, pooledShape_.width}};
+    const Index codeValues = convBlockSamples() * poolAt.block.size();
     for (Index first = 0; first < N; first += chunk_) {
         const Index n = std::min(chunk_, N - first);
         // The output gradient, through the ReLU's mask where this layer applied it; padded only
-        // for the input gradient.
-        rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, output_, gradAt, gradBlock_.data(),
-                    rectified_ ? y_.row(first).data() : nullptr, options_.bias ? gradBias_.data() : nullptr);
-        rowsToBlock(x_->row(first).data(), x_->cols(), n, input_, inAt_, inBlock_.data());
+        // for the input gradient. Pooled: each window's gradient to its maximum, when the ReLU let
+        // that through.
+        const bool full = n == chunk_;
+        if (pooled_) {
+            const bool outBlocks = blockOutput_ && full;
+            if (!outBlocks)
+                rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, pooledShape_, poolAt, poolBlock_.data());
+            unpoolBlock(outBlocks ? gradOut.row(first).data() : poolBlock_.data(),
+                        poolCodes_.data() + first / chunk_ * codeValues, output_, gradAt, gradBlock_.data(),
+                        options_.bias ? gradBias_.data() : nullptr);
+        } else {
+            rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, output_, gradAt, gradBlock_.data(),
+                        rectified_ ? y_.row(first).data() : nullptr, options_.bias ? gradBias_.data() : nullptr);
+        }
+        const bool inBlocks = blockInput_ && full;
+        if (!inBlocks) rowsToBlock(x_->row(first).data(), x_->cols(), n, input_, inAt_, inBlock_.data());
         // Block by block into the weight gradient, always in block order.
-        weightGradientBlock(gradBlock_.data(), gradAt, output_.height, output_.width, inBlock_.data(), inAt_.block, kH,
-                            kW, options_.filters, gradWeights_.data(), first > 0);
+        // Pooled, the gradient is zero past the windows: those positions add nothing.
+        const OutputExtent g = pooledExtent();
+        weightGradientBlock(gradBlock_.data(), gradAt, g.rows, g.columns, inBlocks ? x_->row(first).data() : inBlock_.data(),
+                            inAt_.block, kH, kW, options_.filters, gradWeights_.data(), first > 0);
         if (!needInputGrad) continue;
         // The full correlation of the output gradient with the flipped filters, over the padded input.
-        correlateBlock(gradBlock_.data(), gradAt_.block, flipped_, nullptr, false, kH - 1, kH - 1, outBlock_.data());
+        correlateBlock(gradBlock_.data(), gradAt_.block, flipped_, nullptr, false, kH - 1,
+                       kH - 1 + output_.height - g.rows, inBlocks ? gradInput_.row(first).data() : outBlock_.data());
+        if (inBlocks) continue;
         blockToRows(outBlock_.data(), dxAt, input_, n, gradInput_.row(first).data(), gradInput_.cols());
     }
 }
@@ -262,14 +325,16 @@ void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
 const Matrix& Conv2D::forward(const Matrix& x, bool) {
     const Index P = positions(), F = options_.filters, K = patchSize(), N = x.rows();
     x_ = &x;
+    y_.resize(N, pooled_ ? pooledShape_.size() : output_.size());
     if (direct_) {
-        y_.resize(N, output_.size());
         forwardDirect(x);
         return y_;
     }
     columns_.resize(K, chunk_ * P);
     byFilter_.resize(F, chunk_ * P);
-    y_.resize(N, F * P);
+    const Shape plane{1, output_.height, output_.width}, pooledPlane{1, pooledShape_.height, pooledShape_.width};
+    const Index PP = pooledPlane.size();
+    if (pooled_) poolArgmax_.resize(std::size_t(N * pooledShape_.size()));
     for (Index first = 0; first < N; first += chunk_) {
         const Index n = std::min(chunk_, N - first), ld = n * P;
         im2col(x, first, n);
@@ -279,7 +344,17 @@ const Matrix& Conv2D::forward(const Matrix& x, bool) {
         for (Index s = 0; s < n; ++s)
             for (Index f = 0; f < F; ++f) {
                 const Scalar b = options_.bias ? bias_(0, f) : Scalar(0);
-                const Scalar* src = byFilter_.data() + f * ld + s * P;
+                Scalar* src = byFilter_.data() + f * ld + s * P;
+                if (pooled_) {
+                    // The plane with its bias (and ReLU) in place, in L1, then pooled.
+                    if (rectified_)
+                        for (Index p = 0; p < P; ++p) src[p] = std::max(src[p] + b, Scalar(0));
+                    else
+                        for (Index p = 0; p < P; ++p) src[p] += b;
+                    const Index at = (first + s) * pooledShape_.size() + f * PP;
+                    maxPool2x2(src, plane, pooledPlane, y_.data() + at, poolArgmax_.data() + at);
+                    continue;
+                }
                 Scalar* dst = y_.row(first + s).data() + f * P;
                 if (rectified_)
                     for (Index p = 0; p < P; ++p) dst[p] = std::max(src[p] + b, Scalar(0));
@@ -307,7 +382,16 @@ const Matrix* Conv2D::backward(const Matrix& gradOut, bool needInputGrad) {
             for (Index f = 0; f < F; ++f) {
                 const Scalar* src = gradOut.row(first + s).data() + f * P;
                 Scalar* dst = byFilter_.data() + f * ld + s * P;
-                if (rectified_) {
+                if (pooled_) {
+                    // Each window's gradient to its maximum, where the ReLU let that through.
+                    const Index at = (first + s) * pooledShape_.size() + f * pooledShape_.height * pooledShape_.width;
+                    const Index PP = Index(pooledShape_.height) * pooledShape_.width;
+                    const Scalar* g = gradOut.data() + at;
+                    const Scalar* pooledY = y_.data() + at;
+                    const std::int32_t* arg = poolArgmax_.data() + at;
+                    std::fill(dst, dst + P, Scalar(0));
+                    for (Index k = 0; k < PP; ++k) dst[arg[k]] = rectified_ && !(pooledY[k] > Scalar(0)) ? Scalar(0) : g[k];
+                } else if (rectified_) {
                     // The ReLU's gradient: where it let the value through (ReLU::inputGradient's mask).
                     const Scalar* out = y_.row(first + s).data() + f * P;
                     for (Index p = 0; p < P; ++p) dst[p] = out[p] > Scalar(0) ? src[p] : Scalar(0);
@@ -340,7 +424,8 @@ std::int64_t Conv2D::bufferBytes() const {
     const auto packed = [](const PackedFilters& p) { return std::int64_t(p.values.size() * sizeof(Scalar)); };
     return matrixBytes(columns_) + matrixBytes(byFilter_) + matrixBytes(inBlock_) + matrixBytes(gradBlock_) +
            matrixBytes(outBlock_) + packed(packed_) + packed(flipped_) + matrixBytes(y_) +
-           matrixBytes(gradInput_) + matrixBytes(gradWeights_) + matrixBytes(gradBias_);
+           matrixBytes(gradInput_) + matrixBytes(gradWeights_) + matrixBytes(gradBias_) + matrixBytes(poolBlock_) +
+           matrixBytes(poolCodes_) + std::int64_t(poolArgmax_.size() * sizeof(std::int32_t));
 }
 
 }  // namespace skynnet

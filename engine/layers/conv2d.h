@@ -25,7 +25,7 @@ struct ConvOptions {
     // valid: no padding, out = floor((in - kernel) / stride) + 1.
     bool samePadding = false;
     bool bias = true;
-    // Auto: the direct kernels at stride 1 on more than one input channel, im2col otherwise.
+    // Auto: the direct kernels at stride 1, im2col otherwise.
     // Tests force either (Direct needs stride 1).
     enum class Path { Auto, Im2col, Direct } path = Path::Auto;
 };
@@ -68,6 +68,22 @@ public:
     // gradient mask into its output-gradient copy): two passes over the largest activations of a
     // CNN saved. The ReLU layer then passes values through (ReLU::takeRectifiedInput).
     void rectifyOutput() { rectified_ = true; }
+    // The network also puts a 2x2 max pool of stride 2 that follows (after the ReLU, if any) into
+    // this layer: forward returns the pooled output (pooledShape()), backward takes its gradient,
+    // and the full output is never written out (layers/pool_block.h says why). The MaxPool2D layer
+    // then passes values through (MaxPool2D::takePooledInput). outputShape() stays the
+    // convolution's, which the layer after it is built on. Needs an output of at least 2 x 2.
+    void poolOutput();
+    bool pooled() const { return pooled_; }
+    // The network hands this layer's pooled output to the direct convolution right after it as
+    // blocks (conv_direct.h's layout) rather than rows, and the input gradient back the same way:
+    // rows [16 b, 16 b + 16) of the output hold block b, the part-full last block stays rows. That
+    // saves four transposes of the largest activations between the two (half of all a CNN's).
+    // Only the two layers read those rows (the layers between pass them through). False, and
+    // nothing changed, where the shapes or paths do not allow it.
+    bool handBlocksTo(Conv2D& next);
+    bool handsBlocks() const { return blockOutput_; }
+    Shape pooledShape() const { return pooledShape_; }
     // Samples per chunk (a block of convBlockSamples() on the direct path): from the layer's shape
     // and the build alone (never the machine or the thread count), so the weight gradient's sum
     // over the chunks always runs in the same order.
@@ -83,6 +99,8 @@ private:
     // columns_ as the gradient of those columns -> rows [first, first + n) of gradInput_, adding up
     // the entries of overlapping windows.
     void col2im(Index first, Index n);
+    // The output positions that count: all, or those the fused pool's windows cover.
+    OutputExtent pooledExtent() const;
     void forwardDirect(const Matrix& x);
     void backwardDirect(const Matrix& gradOut, bool needInputGrad);
 
@@ -104,6 +122,16 @@ private:
     const Matrix* x_ = nullptr;  // the input of the last forward pass, for backward's columns
     Matrix y_, gradInput_;
     bool rectified_ = false;
+    // The fused max pool: the pooled block (forward's output, backward's incoming gradient), and
+    // where each window's maximum was: per block its codes (pool_block.h) on the direct path,
+    // per pooled value its index in the sample's filter plane on the im2col path.
+    bool pooled_ = false;
+    Shape pooledShape_;
+    Matrix poolBlock_, poolCodes_;
+    std::vector<std::int32_t> poolArgmax_;
+    // handBlocksTo: whole blocks out (this layer's output and its gradient) or in (its input and
+    // input gradient).
+    bool blockOutput_ = false, blockInput_ = false;
 };
 
 }  // namespace skynnet

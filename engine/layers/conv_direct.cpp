@@ -55,8 +55,9 @@ void zeroVectors(Scalar* block, Index begin, Index end) {
     for (Index v = begin; v < end; ++v) simd::store(block + v * L, simd::zero());
 }
 
-// Zeros the block's padding (the values outside `shape` at `at`) and its channels past shape's.
-void zeroPadding(Shape shape, BlockPlacement at, Scalar* block) {
+}  // namespace
+
+void zeroBlockPadding(Shape shape, BlockPlacement at, Scalar* block) {
     const Shape b = at.block;
     for (int c = 0; c < b.channels; ++c) {
         const Index plane = Index(c) * b.height * b.width;  // in vectors
@@ -73,6 +74,8 @@ void zeroPadding(Shape shape, BlockPlacement at, Scalar* block) {
         zeroVectors(block, plane + Index(at.top + shape.height) * b.width, plane + Index(b.height) * b.width);
     }
 }
+
+namespace {
 
 #if defined(__AVX512F__)
 // r[i] lane j <-> r[j] lane i.
@@ -105,7 +108,7 @@ inline void transpose16(__m512 r[16]) {
 
 void rowsToBlock(const Scalar* x, Index stride, Index n, Shape shape, BlockPlacement at, Scalar* block,
                  const Scalar* mask, Scalar* channelSums) {
-    zeroPadding(shape, at, block);
+    zeroBlockPadding(shape, at, block);
 #if defined(__AVX512F__)
     // 16 samples' runs of up to 16 values at a time, turned into up to 16 vectors of 16 samples.
     __m512 sum = _mm512_setzero_ps();
@@ -205,17 +208,18 @@ void packFilters(const Matrix& weights, int channels, int kH, int kW, bool flipp
 }
 
 void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& pf, const Scalar* bias, bool rectify,
-                    int zeroTop, int zeroBottom, Scalar* out) {
+                    int zeroTop, int zeroBottom, Scalar* out, OutputExtent only) {
     const int C = pf.channels, kH = pf.kernelH, kW = pf.kernelW, taps = kH * kW;
     const int Hin = inShape.height, Win = inShape.width, OH = Hin - kH + 1, OW = Win - kW + 1;
+    const int rows = only.rows > 0 ? std::min(only.rows, OH) : OH, columns = only.columns > 0 ? std::min(only.columns, OW) : OW;
     const int groups = roundUpToFilterBlock(pf.filters) / FB;
     const Index plane = Index(Hin) * Win * L, outPlane = Index(OH) * OW * L, row = Index(Win) * L;
     // Each output row in tiles of about equal width (11 = 6 + 5, 26 = 6 + 5 + 5 + 5 + 5).
-    const int tiles = (OW + kTile - 1) / kTile;
-    for (int oh = 0; oh < OH; ++oh) {
+    const int tiles = (columns + kTile - 1) / kTile;
+    for (int oh = 0; oh < rows; ++oh) {
         const int iBegin = std::max(0, zeroTop - oh), iEnd = std::min(kH, Hin - zeroBottom - oh);
         for (int t = 0; t < tiles; ++t) {
-            const int ow0 = OW * t / tiles, width = OW * (t + 1) / tiles - ow0;
+            const int ow0 = columns * t / tiles, width = columns * (t + 1) / tiles - ow0;
             withTile<kTile>(width, [&](auto tileWidth) {
                 constexpr int PB = decltype(tileWidth)::value;
                 // Every filter group on this tile, its input (C x kH rows of PB + kW - 1 vectors) still
@@ -237,11 +241,16 @@ void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& pf, co
                             for (int j = 0; j < kW; ++j) {
                                 Vec w[FB];
                                 for (int f = 0; f < FB; ++f) w[f] = simd::broadcast(wi[j * FB + f]);
+                                // Opaque to the compiler: it otherwise keeps the columns tap j + 1
+                                // shares with tap j in registers, runs out of them and spills
+                                // accumulators (a sixth of the kernel's time went to one reload).
+                                const Scalar* rj = r + j * L;
+                                simd::opaque(rj);
 #pragma GCC unroll 8
                                 for (int p = 0; p < PB; ++p) {
                                     // Held in a register: 4 multiply-adds read it (held weights
                                     // spill: 24 accumulators and 6 columns fill the registers).
-                                    Vec x = simd::load(r + (p + j) * L);
+                                    Vec x = simd::load(rj + p * L);
                                     simd::inRegister(x);
                                     for (int f = 0; f < FB; ++f) acc[f][p] = simd::fma(x, w[f], acc[f][p]);
                                 }

@@ -24,6 +24,9 @@ struct BlockPlacement {
     int top = 0, left = 0;
 };
 
+// Zeros the block's padding (the values outside `shape` at `at`) and its channels past shape's.
+void zeroBlockPadding(Shape shape, BlockPlacement at, Scalar* block);
+
 // Rows [0, n) of x (row stride `stride`, n <= convBlockSamples()) as a block: every value of
 // `shape` placed at `at`, zeros in the padding and in the lanes past n. With `mask`, rows of the
 // same layout, a value goes in only where the mask's is above zero (a ReLU's gradient). With
@@ -45,9 +48,13 @@ void packFilters(const Matrix& weights, int channels, int kernelH, int kernelW, 
 // out (roundUp(filters), inShape.height - kH + 1, inShape.width - kW + 1) block = bias (may be
 // null) + the valid correlation of `in` (inShape, filters.channels channels) with the filters,
 // optionally rectified. Rows of `in` before zeroTop and the last zeroBottom are known zero: they
-// are skipped.
+// are skipped. With `only` (rows, columns), just the output values of the first rows and
+// columns are written, the rest left as they were (a 2x2 max pool of an odd size reads no more).
+struct OutputExtent {
+    int rows = 0, columns = 0;
+};
 void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& filters, const Scalar* bias, bool rectify,
-                    int zeroTop, int zeroBottom, Scalar* out);
+                    int zeroTop, int zeroBottom, Scalar* out, OutputExtent only = {});
 
 // grad (filters, C * kH * kW) = (accumulate ? grad : 0) + the sum over the block's samples and the
 // output positions (oh, ow) < (outH, outW) of g(f, oh, ow) * in(c, oh + i, ow + j). g's values sit

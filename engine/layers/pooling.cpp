@@ -73,6 +73,8 @@ void maxPool2x2Row(const Scalar* __restrict r0, int top, int W, int OW, Scalar* 
     }
 }
 
+}  // namespace
+
 void maxPool2x2(const Scalar* __restrict sample, Shape in, Shape out, Scalar* __restrict y,
                 std::int32_t* __restrict arg) {
     const int H = in.height, W = in.width, OH = out.height, OW = out.width;
@@ -84,6 +86,8 @@ void maxPool2x2(const Scalar* __restrict sample, Shape in, Shape out, Scalar* __
             arg += OW;
         }
 }
+
+namespace {
 
 // Its backward pass: each pair of input rows is zeroed just before its windows' maxima are written
 // into it, while it is in L1, rather than the whole gradient zeroed first and scattered into after.
@@ -104,6 +108,7 @@ void maxPool2x2Backward(const Scalar* __restrict g, const std::int32_t* __restri
 }  // namespace
 
 const Matrix& MaxPool2D::forward(const Matrix& x, bool) {
+    if (pooledInput_) return x;
     const int W = input_.width;
     y_.resize(x.rows(), output_.size());
     argmax_.resize(std::size_t(x.rows() * output_.size()));
@@ -132,6 +137,7 @@ const Matrix& MaxPool2D::forward(const Matrix& x, bool) {
 
 const Matrix* MaxPool2D::backward(const Matrix& gradOut, bool needInputGrad) {
     if (!needInputGrad) return nullptr;
+    if (pooledInput_) return &gradOut;
     const std::int32_t* arg = argmax_.data();
     if (size_ == 2 && stride_ == 2) {
         gradInput_.resize(gradOut.rows(), input_.size());

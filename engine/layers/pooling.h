@@ -45,9 +45,19 @@ public:
     std::int64_t bufferBytes() const override;
     std::unique_ptr<Layer> clone() const override { return std::make_unique<MaxPool2D>(*this); }
 
+    // The convolution below pools its own output (Conv2D::poolOutput): values and gradients pass
+    // through unchanged.
+    void takePooledInput() { pooledInput_ = true; }
+
 private:
     std::vector<std::int32_t> argmax_;  // per output value, the index of its maximum in the sample
+    bool pooledInput_ = false;
 };
+
+// The 2x2 max pool of stride 2 of one sample of shape `in` into `out` (in's halved, rounded
+// down), with per output value the index of its maximum in the sample (the first of equal values,
+// in the order top left, top right, bottom left, bottom right), as MaxPool2D computes them.
+void maxPool2x2(const Scalar* sample, Shape in, Shape out, Scalar* y, std::int32_t* arg);
 
 class AvgPool2D final : public Pool2D {
 public:

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <variant>
 
 #include "core/error.h"
 #include "layers/batch_norm.h"
@@ -66,9 +68,16 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
             if (auto act = makeActivation(d.activation)) add(std::move(act));
         };
     };
+    // pooling: the convolution just built, when it takes the max pool that follows into itself
+    // (Conv2D::poolOutput); feeding: that convolution once the pool is built, whose output is then
+    // the next layer's input (a convolution may take it as blocks, Conv2D::handBlocksTo).
+    Conv2D* pooling = nullptr;
+    Conv2D* feeding = nullptr;
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
         const std::string where = "layer " + std::to_string(i + 1);
         const LayerSpec& l = spec.layers[i];
+        Conv2D* const poolTaken = std::exchange(pooling, nullptr);
+        Conv2D* const fed = std::exchange(feeding, nullptr);
         const LayerFigures expected = figures(l, shape);
         visitLayer(
             l,
@@ -85,16 +94,33 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
                     const ConvOptions options{c.filters, c.kernelH, c.kernelW, c.stride, c.padding == Padding::Same, c.bias};
                     auto conv = std::make_unique<Conv2D>(options, initFor(c.activation));
                     auto act = makeActivation(c.activation);
-                    if (auto* relu = dynamic_cast<ReLU*>(act.get())) {
+                    auto* relu = dynamic_cast<ReLU*>(act.get());
+                    if (relu) {
                         conv->rectifyOutput();
                         relu->takeRectifiedInput();
                     }
+                    // A 2x2 max pool of stride 2 right after (and after the ReLU, if that is
+                    // the activation): the convolution pools too.
+                    const auto* pool = i + 1 < spec.layers.size() ? std::get_if<MaxPoolSpec>(&spec.layers[i + 1]) : nullptr;
+                    const Shape out = expected.output;
+                    if (pool && pool->size == 2 && pool->effectiveStride() == 2 && (relu || !act) && out.height >= 2 &&
+                        out.width >= 2) {
+                        conv->poolOutput();
+                        pooling = conv.get();
+                    }
+                    Conv2D& built = *conv;
                     add(std::move(conv));
+                    if (fed) fed->handBlocksTo(built);
                     if (act) add(std::move(act));
                 });
             },
             [&](const MaxPoolSpec& p) {
-                build(where, expected, [&](auto add) { add(std::make_unique<MaxPool2D>(p.size, p.effectiveStride())); });
+                build(where, expected, [&](auto add) {
+                    auto pool = std::make_unique<MaxPool2D>(p.size, p.effectiveStride());
+                    if (poolTaken) pool->takePooledInput();
+                    feeding = poolTaken;
+                    add(std::move(pool));
+                });
             },
             [&](const AvgPoolSpec& p) {
                 build(where, expected, [&](auto add) { add(std::make_unique<AvgPool2D>(p.size, p.effectiveStride())); });
