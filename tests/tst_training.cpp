@@ -83,6 +83,18 @@ TrainConfig quickConfig(int epochs) {
     return c;
 }
 
+// Two epochs of Adam in batches of 192 rows (3 slices of work for the small CNNs here) on
+// `threads` kernel threads, from the weights of seed 8.
+Network trainedInBatchesOf192(const NetworkSpec& spec, const Matrix& x, const Matrix& y, int threads) {
+    Network net(spec, 8);
+    TrainConfig c = quickConfig(2);
+    c.batchSize = 192;
+    c.optimizer.kind = OptimizerKind::Adam;
+    c.threads = threads;
+    Trainer(net, c, Task::Classification).fit(x, y);
+    return net;
+}
+
 }  // namespace
 
 class TestTraining : public QObject {
@@ -722,15 +734,7 @@ private slots:
         spec.layers = parseLayers("conv:16:3x3:same:linear,bn,activation:relu,conv:16:3x3:relu,maxpool:2,flatten,bn");
         spec.setOutputFor(Task::Classification, 4);
         QCOMPARE(BatchSplit::slicesFor(192, flopsPerSample(spec)), 3);
-        auto run = [&](int threads) {
-            Network net(spec, 8);
-            TrainConfig c = quickConfig(2);
-            c.batchSize = 192;
-            c.optimizer.kind = OptimizerKind::Adam;
-            c.threads = threads;
-            Trainer(net, c, Task::Classification).fit(x, y);
-            return net;
-        };
+        auto run = [&](int threads) { return trainedInBatchesOf192(spec, x, y, threads); };
         Network one = run(1);
         auto& bn = dynamic_cast<BatchNorm&>(*one.layers()[1]);
         QVERIFY(!bn.runningMean().isZero());  // the state moved
@@ -755,15 +759,7 @@ private slots:
         spec.layers = parseLayers("conv:8:3x3:relu,maxpool:2,conv:8:3x3:relu,maxpool:2,flatten,dense:6:relu");
         spec.setOutputFor(Task::Classification, 4);
         QCOMPARE(BatchSplit::slicesFor(192, flopsPerSample(spec)), 3);
-        auto run = [&](int threads) {
-            Network net(spec, 8);
-            TrainConfig c = quickConfig(2);
-            c.batchSize = 192;
-            c.optimizer.kind = OptimizerKind::Adam;
-            c.threads = threads;
-            Trainer(net, c, Task::Classification).fit(x, y);
-            return net;
-        };
+        auto run = [&](int threads) { return trainedInBatchesOf192(spec, x, y, threads); };
         Network one = run(1);
         QVERIFY(dynamic_cast<const Conv2D&>(*one.layers()[0]).handsBlocks());
         for (int threads : {2, 3}) {
