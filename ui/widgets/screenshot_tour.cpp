@@ -66,9 +66,16 @@ void ScreenshotTour::onProgress(double fraction) {
     // Past a third every chart has points, and most of the run is still to come.
     if (midTaken_ || fraction < 0.35) return;
     midTaken_ = true;
-    grabAll(QStringLiteral("2-during"));
-    grabPaused();
-    window_->showPage(MainWindow::TrainPageIndex);
+    // Not from here: the progress comes from inside the session's flush, on its timer, and Qt
+    // delivers no timer event again while that timer's handler runs, so the pages would show
+    // nothing trained during the grabs (the paused pages the run as it was 2 s before the pause).
+    grabbing_ = true;  // the run's end, should it come first, waits for these grabs
+    QTimer::singleShot(0, this, [this] {
+        grabAll(QStringLiteral("2-during"));
+        grabPaused();
+        window_->showPage(MainWindow::TrainPageIndex);
+        if (ended_) QTimer::singleShot(0, this, &ScreenshotTour::finishWhenIdle);
+    });
 }
 
 void ScreenshotTour::grabPaused() {
