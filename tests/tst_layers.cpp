@@ -707,15 +707,16 @@ private slots:
         MaxPool2D pool(2, 2);
         pool.build(conv.outputShape(), c);
         QCOMPARE(fused.pooledShape(), pool.outputShape());
-        // Two full blocks and a part-full one; inputs of both signs, so that some windows are
-        // wholly negative before the ReLU.
+        // Two full blocks and a part-full one; inputs of both signs.
         const Index batch = 2 * convBlockSamples() + 3;
         const Matrix x = randomMatrix(batch, input.size(), 7);
         const Matrix g = randomMatrix(batch, pool.outputShape().size(), 8);
         // The same values, compared in the same order: the same maxima.
         const Matrix y = fused.forward(x, true);
         QVERIFY(y == pool.forward(conv.forward(x, true), true));
-        QVERIFY((y.array() == 0).any() == rectified);
+        // The ReLU took effect, or there was none. (Not "some maximum is 0": whether a window is
+        // wholly negative depends on the batch, which is 11 rows where blocks are of 4 samples.)
+        QVERIFY(rectified ? y.minCoeff() >= 0 : y.minCoeff() < 0);
         const Matrix dx = *fused.backward(g, true);
         const auto close = [](const Matrix& p, const Matrix& q) {
             return (p - q).cwiseAbs().maxCoeff() <= 1e-5f * (1 + q.cwiseAbs().maxCoeff());
