@@ -31,7 +31,7 @@ struct Stored {
 // op(X)(i, j) from X as stored.
 Scalar element(const Stored& x, Op op, Index i, Index j) { return op == Op::None ? x.at(i, j) : x.at(j, i); }
 
-const GemmBackend kBackends[] = {GemmBackend::Eigen, GemmBackend::OpenBlas, GemmBackend::Blis};
+const GemmBackend kBackends[] = {GemmBackend::Eigen, GemmBackend::OpenBlas, GemmBackend::Blis, GemmBackend::OneDnn};
 
 }  // namespace
 
@@ -96,14 +96,15 @@ private slots:
     }
 
     void routesAroundNarrowLibraries() {
-        // The shape's choice where the library has full-width kernels for this CPU, Eigen
-        // otherwise, but OpenBLAS into 16 columns or fewer.
+        // The shape's choice where the library has full-width kernels for this CPU, oneDNN
+        // otherwise, or where it is narrow too, Eigen but OpenBLAS into 16 columns or fewer.
         const std::tuple<Op, Index, Index, Index> shapes[] = {{Op::None, 64, 256, 10},    {Op::None, 7744, 64, 288},
                                                               {Op::Transpose, 64, 288, 7744}, {Op::None, 128, 512, 784},
                                                               {Op::None, 128, 10, 256},      {Op::None, 32, 9, 43264}};
         for (const auto& [opA, m, n, k] : shapes) {
             const GemmBackend byShape = gemmBackendByShape(opA, Op::None, m, n, k);
-            const GemmBackend expected = gemmBackendFullWidth(byShape) ? byShape
+            const GemmBackend expected = gemmBackendFullWidth(byShape)                  ? byShape
+                                         : gemmBackendFullWidth(GemmBackend::OneDnn)        ? GemmBackend::OneDnn
                                          : n <= 16 && byShape == GemmBackend::OpenBlas ? GemmBackend::OpenBlas
                                                                                        : GemmBackend::Eigen;
             QCOMPARE(gemmBackendFor(opA, Op::None, m, n, k), expected);
@@ -138,16 +139,42 @@ private slots:
         // The same product with 1 and 2 kernel threads on the calling thread: the same bits.
         Rng rng(5);
         const Stored a(300, 200, 0, rng), b(200, 150, 0, rng);
-        bool restored = true;
-        auto run = [&](int threads) {
-            const KernelThreadScope scope(threads);
-            std::vector<Scalar> c(300 * 150);
-            gemm(Op::None, Op::None, 300, 150, 200, 1, a.v.data(), 200, b.v.data(), 150, 0, c.data(), 150);
-            restored = restored && kernelThreads() == threads;  // the kernel's own scope is undone
-            return c;
-        };
-        QVERIFY(run(1) == run(2));
-        QVERIFY(restored);
+        for (GemmBackend backend : kBackends) {
+            bool restored = true;
+            auto run = [&](int threads) {
+                const KernelThreadScope scope(threads);
+                std::vector<Scalar> c(300 * 150);
+                gemmWith(backend, Op::None, Op::None, 300, 150, 200, 1, a.v.data(), 200, b.v.data(), 150, 0, c.data(),
+                         150);
+                restored = restored && kernelThreads() == threads;  // the kernel's own scope is undone
+                return c;
+            };
+            QVERIFY2(run(1) == run(2), gemmBackendName(backend));
+            QVERIFY(restored);
+        }
+    }
+
+    void bitsDoNotDependOnWhereTheMatricesLie() {
+        // A batch slice runs on the master network or on a replica, whose weights and buffers lie
+        // elsewhere: a kernel whose summation order followed the addresses would make the weights
+        // depend on which thread took which slice.
+        Rng rng(6);
+        const Index m = 64, n = 70, k = 130;
+        const Stored a(m, k, 0, rng), b(k, n, 0, rng);
+        for (GemmBackend backend : kBackends)
+            for (Op opB : {Op::None, Op::Transpose}) {
+                auto run = [&](std::size_t shift) {
+                    // The same values, moved by `shift` floats from the vectors' own alignment.
+                    std::vector<Scalar> as(a.v.size() + shift), bs(b.v.size() + shift), cs(std::size_t(m * n) + shift);
+                    std::copy(a.v.begin(), a.v.end(), as.begin() + long(shift));
+                    std::copy(b.v.begin(), b.v.end(), bs.begin() + long(shift));
+                    gemmWith(backend, Op::None, opB, m, n, k, 1, as.data() + shift, k, bs.data() + shift,
+                             opB == Op::None ? n : k, 0, cs.data() + shift, n);
+                    return std::vector<Scalar>(cs.begin() + long(shift), cs.end());
+                };
+                const std::vector<Scalar> first = run(0);
+                for (std::size_t shift : {1, 3, 16, 1024}) QVERIFY2(run(shift) == first, gemmBackendName(backend));
+            }
     }
 };
 

@@ -9,6 +9,7 @@
 extern "C" {
 #include <blis.h>
 }
+#include <oneapi/dnnl/dnnl.h>
 
 #include "core/error.h"
 #include "core/parallel.h"
@@ -51,6 +52,14 @@ void blisGemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Sca
                  nullptr, &rntm);
 }
 
+void oneDnnGemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,
+                Index ldb, Scalar beta, Scalar* c, Index ldc) {
+    // Row-major, like ours. It runs on omp_get_max_threads() threads: 1 here (gemmWith's scope).
+    const dnnl_status_t status = dnnl_sgemm(opA == Op::None ? 'N' : 'T', opB == Op::None ? 'N' : 'T', m, n, k, alpha, a,
+                                            lda, b, ldb, beta, c, ldc);
+    if (status != dnnl_success) throw Error("oneDNN sgemm failed with status " + std::to_string(int(status)));
+}
+
 }  // namespace
 
 const char* gemmBackendName(GemmBackend backend) {
@@ -58,6 +67,7 @@ const char* gemmBackendName(GemmBackend backend) {
     case GemmBackend::Eigen: return "eigen";
     case GemmBackend::OpenBlas: return "openblas";
     case GemmBackend::Blis: return "blis";
+    case GemmBackend::OneDnn: return "onednn";
     }
     return "eigen";
 }
@@ -113,6 +123,20 @@ bool gemmBackendFullWidth(GemmBackend backend) {
         static const bool known = lowercase(bli_arch_string(bli_arch_query_id())) != "generic";
         return known;
     }
+    case GemmBackend::OneDnn: {
+        // oneDNN picks its kernels by the CPU's instruction sets, not by its model name.
+#if defined(__AVX512F__) || defined(__AVX2__)
+#if defined(__AVX512F__)
+        constexpr dnnl_cpu_isa_t buildWidth = dnnl_cpu_isa_avx512_core;
+#else
+        constexpr dnnl_cpu_isa_t buildWidth = dnnl_cpu_isa_avx2;
+#endif
+        static const bool wide = (dnnl_get_effective_cpu_isa() & buildWidth) == buildWidth;
+#else
+        constexpr bool wide = true;  // a build for the baseline x86-64 has SSE's 4 lanes: oneDNN has them all
+#endif
+        return wide;
+    }
     }
     return true;
 }
@@ -120,9 +144,14 @@ bool gemmBackendFullWidth(GemmBackend backend) {
 GemmBackend gemmBackendFor(Op opA, Op opB, Index m, Index n, Index k) {
     const GemmBackend byShape = gemmBackendByShape(opA, opB, m, n, k);
     if (gemmBackendFullWidth(byShape)) return byShape;
-    // Eigen in place of a library whose kernels are narrower here, but on the products into 16
-    // columns or fewer (the output layer's 10 units), where OpenBLAS's narrow kernels still match
-    // or beat it (Zen 5: 51-59 GFLOP/s against 31-57).
+    // oneDNN in place of a library whose kernels are narrower here: on a Zen 5 (skynnet-gemm-bench,
+    // one core of a 253-261 GFLOP/s peak) 224-244 GFLOP/s on the dense products of 784-512 and
+    // 512-256 slices, where Eigen gives 157-173, OpenBLAS's Haswell kernels 110-122 and BLIS's
+    // generic ones 38-40; 112-195 on those of the 10-unit output layer (Eigen 48-113, OpenBLAS
+    // 67-95); 166-254 on conv2's im2col products (Eigen 110-170).
+    if (gemmBackendFullWidth(GemmBackend::OneDnn)) return GemmBackend::OneDnn;
+    // Eigen otherwise, but on the products into 16 columns or fewer (the output layer's 10 units),
+    // where OpenBLAS's narrow kernels still match or beat it (Zen 5: 51-59 GFLOP/s against 31-57).
     return n <= 16 && byShape == GemmBackend::OpenBlas ? GemmBackend::OpenBlas : GemmBackend::Eigen;
 }
 
@@ -143,6 +172,7 @@ void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Sc
     case GemmBackend::Eigen: eigenGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
     case GemmBackend::OpenBlas: openBlasGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
     case GemmBackend::Blis: blisGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
+    case GemmBackend::OneDnn: oneDnnGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
     }
     throw Error(std::string("unknown GEMM backend ") + gemmBackendName(backend));
 }
@@ -156,10 +186,13 @@ void gemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar*
 // 3x3 on 28x28), GFLOP/s of a 118 peak: BLIS 90, 91 and 103 for W x columns, g x columns^T and
 // W^T x g of conv2, against OpenBLAS 68, 92 and 86 and Eigen 65, 73 and 71; BLIS 83 and 82 for
 // conv1's two, against Eigen 55 and 39 and OpenBLAS 36 and 28.
-// Where BLIS runs its generic kernels, Eigen: 58-117 GFLOP/s on a Zen 5, BLIS 9-29.
+// Where BLIS runs its generic kernels, oneDNN: 192-254 GFLOP/s on a Zen 5 (but 64-65 on conv1's
+// g x columns^T into 9 columns, where Eigen gives 66-73), against BLIS 14-40; else Eigen.
 void gemmOnColumns(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda,
                    const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc) {
-    const GemmBackend backend = gemmBackendFullWidth(GemmBackend::Blis) ? GemmBackend::Blis : GemmBackend::Eigen;
+    const GemmBackend backend = gemmBackendFullWidth(GemmBackend::Blis)     ? GemmBackend::Blis
+                                : gemmBackendFullWidth(GemmBackend::OneDnn) ? GemmBackend::OneDnn
+                                                                            : GemmBackend::Eigen;
     gemmWith(backend, opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 

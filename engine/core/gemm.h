@@ -23,14 +23,15 @@ void gemmOnColumns(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, cons
 // c = op(a) * op(b), c resized to fit.
 void gemm(const Matrix& a, Op opA, const Matrix& b, Op opB, Matrix& c);
 
-enum class GemmBackend { Eigen, OpenBlas, Blis };
+enum class GemmBackend { Eigen, OpenBlas, Blis, OneDnn };
 // The backend measured fastest for the shape's class where every library has kernels for the CPU.
 GemmBackend gemmBackendByShape(Op opA, Op opB, Index m, Index n, Index k);
 // Whether the library runs kernels for this CPU as wide as this build's vectors (a choice of the
 // machine, fixed for the process: the floats still never depend on the threads).
 bool gemmBackendFullWidth(GemmBackend backend);
-// The backend gemm() takes for a product of this shape: by shape, Eigen in place of a library
-// that is narrower here (but OpenBLAS's products into 16 columns or fewer).
+// The backend gemm() takes for a product of this shape: by shape, oneDNN in place of a library
+// that is narrower here (or, where oneDNN is narrower too, Eigen but OpenBLAS's products into 16
+// columns or fewer).
 GemmBackend gemmBackendFor(Op opA, Op opB, Index m, Index n, Index k);
 const char* gemmBackendName(GemmBackend backend);
 // One backend's product, whatever the shape (benchmarks, tests comparing the backends).

@@ -131,6 +131,10 @@ std::vector<Backend> backends() {
     } else {
         std::printf("blis: not installed (libblis-dev)\n");
     }
+    b.push_back({"onednn", [](Op ta, Op tb, Index m, Index n, Index k, const Scalar* a, Index lda, const Scalar* bm,
+                              Index ldb, Scalar* c, Index ldc) {
+                     gemmWith(GemmBackend::OneDnn, ta, tb, m, n, k, 1, a, lda, bm, ldb, 0, c, ldc);
+                 }});
     b.push_back({"engine", [](Op ta, Op tb, Index m, Index n, Index k, const Scalar* a, Index lda, const Scalar* bm,
                               Index ldb, Scalar* c, Index ldc) {
                      gemm(ta, tb, m, n, k, 1, a, lda, bm, ldb, 0, c, ldc);
