@@ -143,9 +143,10 @@ private slots:
             for (std::size_t i = 0; i < values.size(); ++i) params.push_back({&values[i], &grads[i], true});
             std::atomic<int> widest{0};
             SegmentHooks hooks;
-            hooks.before = [&](std::size_t, Index, Index) {
+            hooks.gradient = [&](std::size_t i, Index begin, Index len, Scalar* to) {
                 for (int seen = widest.load(); currentTeamSize() > seen;)
                     widest.compare_exchange_weak(seen, currentTeamSize());
+                std::copy_n(grads[i].data() + begin, len, to);
             };
             const KernelThreadScope budget(2);
             makeOptimizer(OptimizerConfig{})->step(params, hooks);

@@ -36,11 +36,16 @@ struct OptimizerState {
 };
 
 // Work a caller can do on each segment of a parameter inside the update's own parallel loop,
-// while that segment is in cache and without waking the threads again: before the update (e.g. sum
-// the gradient of a split batch into it) and after (e.g. copy the new values to replicas).
+// while that segment is in cache and without waking the threads again: before the update, provide
+// the segment's gradient (e.g. the sum of a split batch's slice gradients), and after it (e.g. copy
+// the new values to replicas).
 // Arguments: the parameter's index in the list, the first value, the count.
 struct SegmentHooks {
-    std::function<void(std::size_t, Index, Index)> before, after;
+    // Writes the gradient of the segment into `to` (count values, a scratch buffer of the update's
+    // thread), which the update then reads in place of the parameter's gradient matrix: a sum made
+    // there stays in the L1 cache and never goes out to memory.
+    std::function<void(std::size_t, Index, Index, Scalar* to)> gradient;
+    std::function<void(std::size_t, Index, Index)> after;
 };
 
 class Optimizer {

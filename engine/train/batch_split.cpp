@@ -44,7 +44,16 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
 
 BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& loss, Task task, const Matrix& x,
                                                    const Matrix& y, std::uint64_t step, int slices, int threads) {
-    const Index rows = x.rows();
+    const BatchRows rowsOf = [&](Index begin, Index end, Matrix& xs, Matrix& ys) {
+        xs = x.middleRows(begin, end - begin);
+        ys = y.middleRows(begin, end - begin);
+    };
+    return computeSliceGradients(master, loss, task, x.rows(), rowsOf, step, slices, threads);
+}
+
+BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& loss, Task task, Index rows,
+                                                   const BatchRows& rowsOf, std::uint64_t step, int slices,
+                                                   int threads) {
     slices = int(std::clamp<Index>(slices, 1, std::max<Index>(rows, 1)));
     threads = std::clamp(threads, 1, slices);
     masterParams_ = master.params();
@@ -94,8 +103,7 @@ BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& 
             std::vector<Matrix>& own = sliceGrads_[std::size_t(s)];
             for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
             net.setBatchOrigin(step, begin);
-            xs_[n] = x.middleRows(begin, end - begin);
-            ys_[n] = y.middleRows(begin, end - begin);
+            rowsOf(begin, end, xs_[n], ys_[n]);
             steps_[std::size_t(s)] = forwardBackward(net, loss, task, xs_[n], ys_[n], rows, grads_[n]);
             for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
         }
@@ -110,13 +118,15 @@ BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& 
     return total;
 }
 
-void BatchSplit::sumSlices(std::size_t param, Index begin, Index len) {
+void BatchSplit::sumSlices(std::size_t param, Index begin, Index len, Scalar* to) const {
     using Values = Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
     using ConstValues = Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>>;
+    const auto slice = [&](int s) { return ConstValues(sliceGrads_[std::size_t(s)][param].data() + begin, len); };
     // Each value is summed in slice order whichever thread sums it.
-    Values sum(masterParams_[param].grad->data() + begin, len);
-    sum = ConstValues(sliceGrads_[0][param].data() + begin, len);
-    for (int s = 1; s < slices_; ++s) sum += ConstValues(sliceGrads_[std::size_t(s)][param].data() + begin, len);
+    Values sum(to, len);
+    if (slices_ == 1) sum = slice(0);
+    else sum = slice(0) + slice(1);
+    for (int s = 2; s < slices_; ++s) sum += slice(s);
 }
 
 void BatchSplit::sumSliceGradients(int threads) {
@@ -133,13 +143,13 @@ void BatchSplit::sumSliceGradients(int threads) {
     parallelFor(0, std::int64_t(segments.size()), threadsWorthFor(values * slices_, kSummedValuesPerThread),
                 [&](std::int64_t g) {
         const auto [i, begin] = segments[std::size_t(g)];
-        sumSlices(i, begin, std::min(kSegment, masterParams_[i].grad->size() - begin));
+        sumSlices(i, begin, std::min(kSegment, masterParams_[i].grad->size() - begin), masterParams_[i].grad->data() + begin);
     });
 }
 
 SegmentHooks BatchSplit::optimizerHooks() {
     SegmentHooks hooks;
-    hooks.before = [this](std::size_t param, Index begin, Index len) { sumSlices(param, begin, len); };
+    hooks.gradient = [this](std::size_t param, Index begin, Index len, Scalar* to) { sumSlices(param, begin, len, to); };
     hooks.after = [this](std::size_t param, Index begin, Index len) {
         const Scalar* from = masterParams_[param].value->data() + begin;
         for (const std::vector<Param>& replica : replicaParams_) std::copy_n(from, len, replica[param].value->data() + begin);

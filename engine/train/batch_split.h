@@ -6,6 +6,7 @@
 // order. So 1, 2 or 8 threads compute the same floats, and a scheduler may give a running model
 // more cores. One parallel region per step instead of one per matrix product (Eigen's own parallel
 // products scaled only 1.2x on these 2-core machines).
+#include <functional>
 #include <vector>
 
 #include "core/task.h"
@@ -40,12 +41,18 @@ public:
     // optimizerHooks): each slice's gradient in its own buffer, then their sum into master's.
     Step computeSliceGradients(Network& master, const Loss& loss, Task task, const Matrix& x, const Matrix& y,
                                std::uint64_t step, int slices, int threads);
+    // Fills x and y with rows [begin, end) of a batch: the thread that takes a slice gathers its
+    // rows itself, so the batch is never gathered whole on one thread and then copied again.
+    using BatchRows = std::function<void(Index begin, Index end, Matrix& x, Matrix& y)>;
+    Step computeSliceGradients(Network& master, const Loss& loss, Task task, Index rows, const BatchRows& rowsOf,
+                               std::uint64_t step, int slices, int threads);
     void sumSliceGradients(int threads);
-    // One segment of that sum: master gradient values [begin, begin + len) of parameter `param`.
-    void sumSlices(std::size_t param, Index begin, Index len);
+    // One segment of that sum: gradient values [begin, begin + len) of parameter `param`, into `to`.
+    void sumSlices(std::size_t param, Index begin, Index len, Scalar* to) const;
     // Hooks for the update that follows computeSliceGradients: each segment's gradient is summed
-    // just before it is updated, and its new values go to the replicas just after, so that the next
-    // computeSliceGradients need not copy the weights (an unbalanced serial copy on one thread).
+    // just before it is updated (into the update's scratch: master's gradient is not written), and
+    // its new values go to the replicas just after, so that the next computeSliceGradients need not
+    // copy the weights (an unbalanced serial copy on one thread).
     SegmentHooks optimizerHooks();
     // Call after an update that ran with optimizerHooks(): every replica now holds the master's
     // weights. Anything else that changes master's weights leaves the next step to copy them.

@@ -85,24 +85,43 @@ Trainer::Trainer(Network& network, const TrainConfig& config, Task task)
     start_ = lastResources_ = Clock::now();
 }
 
-double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
-    const KernelThreadScope scope(config_.threads);
-    if (y.cols() != net_.spec().outputs)
-        throw Error("targets have " + std::to_string(y.cols()) + " columns, the network outputs " +
+void Trainer::requireTargetColumns(Index columns) const {
+    if (columns != net_.spec().outputs)
+        throw Error("targets have " + std::to_string(columns) + " columns, the network outputs " +
                     std::to_string(net_.spec().outputs));
+}
+
+double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
+    requireTargetColumns(y.cols());
+    if (y.rows() != x.rows())
+        throw Error("a batch of " + std::to_string(x.rows()) + " rows has " + std::to_string(y.rows()) + " target rows");
+    const BatchSplit::BatchRows rowsOf = [&](Index begin, Index end, Matrix& xs, Matrix& ys) {
+        xs = x.middleRows(begin, end - begin);
+        ys = y.middleRows(begin, end - begin);
+    };
+    return trainBatch(x.rows(), rowsOf, &x, &y);
+}
+
+double Trainer::trainBatch(Index rows, const BatchSplit::BatchRows& rowsOf, const Matrix* x, const Matrix* y) {
+    const KernelThreadScope scope(config_.threads);
     // The batch's slices depend on the batch and the network alone, so the floats do not depend
     // on the kernel threads; the threads only take slices. A batch of one slice (a small step) is
     // done before a second thread would even wake up: it stays on this thread.
-    const int slices = BatchSplit::slicesFor(x.rows(), flopsPerSample_);
+    const int slices = BatchSplit::slicesFor(rows, flopsPerSample_);
     BatchSplit::Step step;
     if (slices > 1) {
         if (!split_) split_ = std::make_unique<BatchSplit>();
-        step = split_->computeSliceGradients(net_, *loss_, task_, x, y, steps_, slices, kernelThreads());
+        step = split_->computeSliceGradients(net_, *loss_, task_, rows, rowsOf, steps_, slices, kernelThreads());
     } else {
         // Single-threaded kernels: a parallel matrix product blocks its sums by its thread count.
         const KernelThreadScope serial(1);
         net_.setBatchOrigin(steps_, 0);
-        step = forwardBackward(net_, *loss_, task_, x, y, x.rows(), grad_);
+        if (!x || !y) {
+            rowsOf(0, rows, xBatch_, yBatch_);
+            x = &xBatch_;
+            y = &yBatch_;
+        }
+        step = forwardBackward(net_, *loss_, task_, *x, *y, rows, grad_);
     }
     ++steps_;
     peakThreads_ = std::max(peakThreads_, kernelThreads());
@@ -162,6 +181,7 @@ Trainer::EpochOutcome Trainer::trainEpoch(const RowView& x, const Matrix& y, con
     if (x.size() != y.rows())
         throw Error(std::to_string(x.size()) + " samples but " + std::to_string(y.rows()) + " target rows");
     if (x.size() == 0) throw Error("no training samples");
+    requireTargetColumns(y.cols());
     requireRowsInside(x, "training");
     if (xVal) requireRowsInside(*xVal, "validation");
     dataBytes_ = dataBytesOf(x, y, xVal, yVal);
@@ -185,11 +205,20 @@ Trainer::EpochOutcome Trainer::trainEpoch(const RowView& x, const Matrix& y, con
         if (callbacks.kernelThreads)
             if (const int t = callbacks.kernelThreads(); t > 0) config_.threads = t;
         const std::size_t begin = std::size_t(b) * bs, end = std::min(n, begin + bs);
-        gatherRows(x, order, begin, end, xBatch_);
-        if (config_.augmentation.enabled())
+        double value = 0;
+        if (config_.augmentation.enabled()) {
+            // Augmentation draws from one stream along the whole batch: gathered whole first.
+            gatherRows(x, order, begin, end, xBatch_);
             augmentRows(xBatch_, net_.spec().input, config_.augmentation, augmentationStream(config_.seed, steps_));
-        gatherRows(y, order, begin, end, yBatch_);
-        const double value = trainBatch(xBatch_, yBatch_);
+            gatherRows(y, order, begin, end, yBatch_);
+            value = trainBatch(xBatch_, yBatch_);
+        } else {
+            const BatchSplit::BatchRows rowsOf = [&](Index first, Index last, Matrix& xs, Matrix& ys) {
+                gatherRows(x, order, begin + std::size_t(first), begin + std::size_t(last), xs);
+                gatherRows(y, order, begin + std::size_t(first), begin + std::size_t(last), ys);
+            };
+            value = trainBatch(Index(end - begin), rowsOf, nullptr, nullptr);
+        }
         if (!std::isfinite(value)) {
             outcome.status = TrainStatus::Failed;
             outcome.error = "training diverged: the loss became " + std::string(std::isnan(value) ? "NaN" : "infinite") +

@@ -59,6 +59,10 @@ public:
     const Loss& loss() const { return *loss_; }
 
 private:
+    // One step on a batch of `rows` rows that rowsOf gathers, slice by slice where the batch is
+    // split; x and y, when given, are the whole batch already gathered.
+    double trainBatch(Index rows, const BatchSplit::BatchRows& rowsOf, const Matrix* x, const Matrix* y);
+    void requireTargetColumns(Index columns) const;
     void maybeReportResources(const TrainCallbacks& callbacks, bool force);
     double cpuSeconds() const;  // of the calling thread and its kernel team
     TrainerState stateNow(const TrainResult& sofar, double best, int sinceBest, const std::vector<Scalar>& bestWeights) const;
