@@ -752,9 +752,9 @@ private slots:
         // shorter batch (410 rows).
         Matrix x8, y;
         noise(410, 25, x8, y);
-        // 12 x 12 images: the 8 x 8 noise and its first 80 values again.
+        // 12 x 12 images: the 8 x 8 noise twice, then its first 16 values again.
         Matrix x(410, 144);
-        x << x8, x8.leftCols(80);
+        x << x8, x8, x8.leftCols(16);
         NetworkSpec spec;
         spec.input = Shape{1, 12, 12};
         spec.layers = parseLayers("conv:8:3x3:relu,maxpool:2,conv:8:3x3:relu,maxpool:2,flatten,dense:6:relu");
