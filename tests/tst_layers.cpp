@@ -175,7 +175,9 @@ private slots:
 
         // Derivatives at points where they are known exactly.
         const Matrix ones = Matrix::Ones(1, 5);
-        gelu.forward(row({0, 0, 0, 0, 0}), false);
+        // GELU's backward reads its input, as Dense does: it must outlive the pass.
+        const Matrix zeros = Matrix::Zero(1, 5);
+        gelu.forward(zeros, false);
         QVERIFY(*gelu.backward(ones, true) == Matrix::Constant(1, 5, 0.5f));  // Phi(0)
         relu6.forward(x, false);
         QVERIFY(*relu6.backward(ones, true) == row({0, 0, 1, 1, 0}));  // flat above 6
