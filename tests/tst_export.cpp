@@ -415,8 +415,8 @@ private slots:
             const auto at = text.find(from);
             if (at == std::string::npos) throw Error("test setup: '" + from + "' not in the header");
             text.replace(at, from.size(), to);
-            ModelFileContents changed{parseJson(text), contents.blocks};
             const std::string file = path("bad.skynnet");
+            const ModelFileContents changed{parseJson(text), contents.blocks, file};
             saveModelFile(file, changed);
             return errorOf([&] { loadAnyModel(file); });
         };
