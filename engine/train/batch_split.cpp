@@ -44,11 +44,14 @@ BatchSplit::Step BatchSplit::computeGradients(Network& master, const Loss& loss,
 
 BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& loss, Task task, const Matrix& x,
                                                    const Matrix& y, std::uint64_t step, int slices, int threads) {
-    const BatchRows rowsOf = [&](Index begin, Index end, Matrix& xs, Matrix& ys) {
+    return computeSliceGradients(master, loss, task, x.rows(), rowsOf(x, y), step, slices, threads);
+}
+
+BatchSplit::BatchRows BatchSplit::rowsOf(const Matrix& x, const Matrix& y) {
+    return [&x, &y](Index begin, Index end, Matrix& xs, Matrix& ys) {
         xs = x.middleRows(begin, end - begin);
         ys = y.middleRows(begin, end - begin);
     };
-    return computeSliceGradients(master, loss, task, x.rows(), rowsOf, step, slices, threads);
 }
 
 BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& loss, Task task, Index rows,

@@ -44,6 +44,8 @@ public:
     // Fills x and y with rows [begin, end) of a batch: the thread that takes a slice gathers its
     // rows itself, so the batch is never gathered whole on one thread and then copied again.
     using BatchRows = std::function<void(Index begin, Index end, Matrix& x, Matrix& y)>;
+    // The rows of a batch already gathered whole (copied from x and y, which must outlive it).
+    static BatchRows rowsOf(const Matrix& x, const Matrix& y);
     Step computeSliceGradients(Network& master, const Loss& loss, Task task, Index rows, const BatchRows& rowsOf,
                                std::uint64_t step, int slices, int threads);
     void sumSliceGradients(int threads);

@@ -95,11 +95,7 @@ double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
     requireTargetColumns(y.cols());
     if (y.rows() != x.rows())
         throw Error("a batch of " + std::to_string(x.rows()) + " rows has " + std::to_string(y.rows()) + " target rows");
-    const BatchSplit::BatchRows rowsOf = [&](Index begin, Index end, Matrix& xs, Matrix& ys) {
-        xs = x.middleRows(begin, end - begin);
-        ys = y.middleRows(begin, end - begin);
-    };
-    return trainBatch(x.rows(), rowsOf, &x, &y);
+    return trainBatch(x.rows(), BatchSplit::rowsOf(x, y), &x, &y);
 }
 
 double Trainer::trainBatch(Index rows, const BatchSplit::BatchRows& rowsOf, const Matrix* x, const Matrix* y) {
