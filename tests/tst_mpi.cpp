@@ -514,6 +514,9 @@ private slots:
         const QRegularExpression firstEpoch("submodel " + second + R"(/3: epoch +1/400 [^\n]*\n)");
         const QString firstEpochLine = firstEpoch.match(err).captured(0);
         QVERIFY(!firstEpochLine.isEmpty());
+        // Its epoch states go to disk in the background, and epochs can outrun the disk: the kill
+        // waits until one has landed (this test failed once in a loaded ctest -j2).
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(model + ".checkpoint/submodel-" + second + ".ckpt"), hangGuardMs(60000));
         const QList<qint64> mpirun = childrenOf(launcher.processId());
         QCOMPARE(mpirun.size(), 1);
         qint64 worker = -1;
