@@ -3,7 +3,7 @@
 # includes Qt. The order (lowest first) is the one docs/architecture.md explains; a folder may
 # include itself and any folder before it, so no two folders can include each other.
 set -euo pipefail
-order=(core io data layers losses optim spec model train split project distributed export)
+order=(core io data layers losses optim spec model train split project run study distributed export)
 engine="${1:-$(dirname "$0")/../engine}"
 
 rank() {
