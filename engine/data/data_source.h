@@ -38,6 +38,7 @@ struct DataRequest {
     ImageOptions image;
     std::optional<Shape> sampleShape;       // CSV: the layout of a row's features, e.g. (1,28,28)
     std::string imageOption = "--image-size", sampleShapeOption = "--sample-shape";  // for messages
+    bool operator==(const DataRequest&) const = default;
 };
 
 // "builtin:" prefix, else a folder is an image folder, a .png/.jpg/.jpeg/.bmp file an image,

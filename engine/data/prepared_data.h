@@ -31,6 +31,7 @@ struct PreparationSettings {
     bool separateTestFile = false;
     std::uint64_t seed = 1;
     Scaling scaling = Scaling::Standardize;
+    bool operator==(const PreparationSettings&) const = default;
 };
 
 // The split and the preprocessing fitted, the parts still raw (what the split planner needs, and

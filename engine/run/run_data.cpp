@@ -1,0 +1,129 @@
+#include "run/run_data.h"
+
+#include "core/error.h"
+#include "core/task.h"
+#include "data/idx_loader.h"
+#include "data/shape_text.h"
+#include "io/json_fields.h"
+#include "project/project_json.h"
+
+namespace skynnet {
+namespace {
+
+// The project file's own field names, so a message points into the file.
+DataRequestNames projectFields(const std::string& part) {
+    return {"project data " + part, "project data " + part + "Labels", "project data targetColumn"};
+}
+
+Json requestJson(const DataRequest& r) {
+    Json j = Json::object({{"option", r.option},
+                           {"path", r.path},
+                           {"labels", r.labels},
+                           {"target", r.target},
+                           {"task", r.task ? Json(taskName(*r.task)) : Json()},
+                           {"labelsOption", r.labelsOption},
+                           {"targetOption", r.targetOption},
+                           {"image", Json::object({{"height", r.image.height},
+                                                   {"width", r.image.width},
+                                                   {"channels", r.image.channels},
+                                                   {"strict", r.image.strict},
+                                                   {"memoryLimitBytes", unsignedToJson(r.image.memoryLimitBytes)}})},
+                           {"sampleShape", r.sampleShape ? Json(sampleShapeText(*r.sampleShape)) : Json()},
+                           {"imageOption", r.imageOption},
+                           {"sampleShapeOption", r.sampleShapeOption}});
+    return j;
+}
+
+DataRequest requestFromJson(const JsonField& j) {
+    DataRequest r;
+    r.option = j.at("option").asString();
+    r.path = j.at("path").asString();
+    r.labels = j.at("labels").asString();
+    r.target = j.at("target").asString();
+    if (const auto t = j.find("task"); t && !t->isNull()) r.task = parseNamed(*t, parseTask);
+    r.labelsOption = j.at("labelsOption").asString();
+    r.targetOption = j.at("targetOption").asString();
+    const JsonField image = j.at("image");
+    r.image.height = nonNegativeInt(image.at("height"), 8192);
+    r.image.width = nonNegativeInt(image.at("width"), 8192);
+    r.image.channels = nonNegativeInt(image.at("channels"), 3);
+    r.image.strict = image.at("strict").asBool();
+    r.image.memoryLimitBytes = unsignedFromJson(image.at("memoryLimitBytes"));
+    if (const auto s = j.find("sampleShape"); s && !s->isNull()) r.sampleShape = parseNamed(*s, parseSampleShape);
+    r.imageOption = j.at("imageOption").asString();
+    r.sampleShapeOption = j.at("sampleShapeOption").asString();
+    return r;
+}
+
+}  // namespace
+
+RunData runDataOf(const ProjectDataSource& s) {
+    RunData d;
+    d.train = s.trainRequest(projectFields("train"));
+    if (!s.test.path.empty()) d.test = s.testRequest(projectFields("test"));
+    d.preparation.validationFraction = s.validationFraction;
+    d.preparation.testFraction = s.testFraction;
+    d.preparation.separateTestFile = d.test.has_value();
+    d.preparation.seed = s.seed;
+    d.preparation.scaling = s.scaling;
+    return d;
+}
+
+Scaling defaultScalingFor(const std::string& path) {
+    const DataKind kind = dataKind(path);
+    return kind == DataKind::Idx || kind == DataKind::ImageFolder ? Scaling::PixelRange : Scaling::Standardize;
+}
+
+PreparedData prepareRunData(const RunData& data, DataUse use, const PrepareHooks& hooks) {
+    PreparationSettings settings = data.preparation;
+    settings.separateTestFile = data.test.has_value();
+    // The whole set is freed (end of the statement) before the test file is read.
+    PreparedData p = splitAndFit(loadTrainingData(data.train), settings);
+    // The training data's skipped images are among the warnings.
+    if (use != DataUse::Submodels && hooks.warning)
+        for (const std::string& w : p.warnings) hooks.warning(w);
+    if (use == DataUse::Planning) return p;
+    if (hooks.split) hooks.split(p);
+    if (data.test && use != DataUse::Submodels) {
+        p.test = loadLike(*data.test, p.schema, true);
+        if (const std::string w = p.test.skippedFilesWarning(); !w.empty() && hooks.warning) hooks.warning(w);
+    }
+    applyPreprocessing(p, nullptr);
+    return p;
+}
+
+std::vector<std::string> filesRead(const RunData& data) {
+    std::vector<std::string> files;
+    const auto add = [&files](const DataRequest& r) {
+        const DataKind kind = dataKind(r.path);
+        if (kind == DataKind::Builtin) return;
+        files.push_back(r.path);
+        if (kind == DataKind::Idx) files.push_back(r.labels.empty() ? idxLabelsPathFor(r.path) : r.labels);
+    };
+    add(data.train);
+    if (data.test) add(*data.test);
+    return files;
+}
+
+Json toJson(const RunData& d) {
+    return Json::object({{"train", requestJson(d.train)},
+                         {"test", d.test ? requestJson(*d.test) : Json()},
+                         {"validationFraction", d.preparation.validationFraction},
+                         {"testFraction", d.preparation.testFraction},
+                         {"seed", unsignedToJson(d.preparation.seed)},
+                         {"scaling", scalingName(d.preparation.scaling)}});
+}
+
+RunData runDataFromJson(const JsonField& j) {
+    RunData d;
+    d.train = requestFromJson(j.at("train"));
+    if (const auto t = j.find("test"); t && !t->isNull()) d.test = requestFromJson(*t);
+    d.preparation.validationFraction = j.at("validationFraction").asDouble();
+    d.preparation.testFraction = j.at("testFraction").asDouble();
+    d.preparation.seed = unsignedFromJson(j.at("seed"));
+    d.preparation.scaling = parseNamed(j.at("scaling"), parseScaling);
+    d.preparation.separateTestFile = d.test.has_value();
+    return d;
+}
+
+}  // namespace skynnet
