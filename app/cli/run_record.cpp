@@ -5,15 +5,10 @@
 #include <ctime>
 
 #include "core/error.h"
+#include "run/runner.h"
 
 namespace skynnet::cli {
 namespace {
-
-std::string fixed2(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.2f", v);
-    return buffer;
-}
 
 bool isRealFile(const std::string& path) { return !path.empty() && path.rfind("builtin:", 0) != 0; }
 
@@ -71,24 +66,9 @@ RunSettings runSettingsOf(const ProjectData& p) {
     return s;
 }
 
-std::string runStartLine(const SplitPlan& plan, int threads, bool baseline) {
-    char factor[32];
-    std::snprintf(factor, sizeof factor, "%.4g", plan.factor);
-    std::string line = "training " + std::to_string(plan.submodelCount()) + " submodel(s): " + strategyName(plan.strategy) +
-                       ", N=" + std::to_string(plan.requested) + ", F=" + factor + ", " +
-                       std::to_string(plan.effectiveEpochs) + " epoch(s) each, " + std::to_string(plan.samples) +
-                       " training samples, " + std::to_string(threads) + " thread(s)";
-    if (baseline) line += "; then the baseline for " + std::to_string(plan.epochs) + " epoch(s)";
-    return line;
-}
-
 SubmodelEvents loggingFinishes(SubmodelEvents events, RunLog& log) {
     events.onSubmodelFinished = [next = std::move(events.onSubmodelFinished), &log](int i, const TrainResult& r) {
-        std::string line = "submodel " + std::to_string(i + 1) + ": " + statusName(r.status);
-        if (r.status == TrainStatus::Failed) line += ": " + r.error;
-        else if (r.status != TrainStatus::Cancelled || !r.history.empty())
-            line += " after " + std::to_string(r.history.size()) + " epoch(s) in " + fixed2(r.wallSeconds) + " s";
-        log.add(line);
+        log.add(submodelFinishLine(i, r));
         if (next) next(i, r);
     };
     return events;

@@ -34,10 +34,6 @@ std::string newRunId(const std::vector<ProjectRun>& runs);
 // training settings, exactly as the project holds them.
 RunSettings runSettingsOf(const ProjectData& p);
 
-// The app's first line of a run: "training S submodel(s): STRATEGY, N=.., F=.., E epoch(s) each,
-// R training samples, T thread(s); then the baseline for E0 epoch(s)".
-std::string runStartLine(const SplitPlan& plan, int threads, bool baseline);
-
 // `events` plus, as each submodel ends, the app's line for it in `log`: "submodel I: completed
 // after E epoch(s) in X s" (or the error of one that failed).
 SubmodelEvents loggingFinishes(SubmodelEvents events, RunLog& log);

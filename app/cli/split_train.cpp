@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "checkpoint_option.h"
+#include "cli_run_request.h"
 #include "commands.h"
 #include "core/error.h"
 #include "interrupt.h"
@@ -13,43 +14,49 @@
 #include "split/combined_model_file.h"
 #include "output_files.h"
 #include "plan_view.h"
-#include "progress.h"
-#include "split/thread_backend.h"
+#include "project/checkpoint_store.h"
+#include "run_observers.h"
+#include "run/runner.h"
 #include "split_options.h"
 #include "split_report.h"
 #include "train/metrics.h"
 #include "train/resources.h"
-#include "train/trainer.h"
 #include "train_setup.h"
 
 namespace skynnet::cli {
 namespace {
 
-BaselineRun trainOriginal(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
-                          const std::optional<Dataset>& test, const TrainConfig& config, const TrainOptions& o,
-                          const CancelToken& cancel) {
-    if (!o.quiet)
-        std::fprintf(stderr, "baseline: training the original model %s (%lld parameters), %d epochs\n",
-                     plan.original.widthsSummary().c_str(), static_cast<long long>(plan.originalParams), plan.epochs);
-    const bool json = o.progress == ProgressFormat::Json;
-    if (json) writeStartedEvent("baseline", 0, WorkerPlace{0, localHostName(), o.threads});
-    BaselineResult b = trainBaseline(plan, train, validation, config, o.threads,
-                                     json ? jsonTrainCallbacks("baseline")
-                                          : progressCallbacks(plan.task, plan.epochs, o.quiet, "baseline: "),
-                                     &cancel);
-    if (json) writeFinishedEvent("baseline", 0, b.result);
-    BaselineRun run;
-    run.result = b.result;
-    run.params = plan.originalParams;
-    if (run.result.status == TrainStatus::Failed) throw Error("baseline: " + run.result.error);
-    if (run.result.status == TrainStatus::Cancelled || !test) return run;
-    Trainer evaluator(b.network, config, plan.task);
-    const Matrix y = test->targetMatrix();
-    const Evaluation e = evaluator.evaluate(test->features, y, &cancel);
-    if (cancel.cancelled()) return run;
-    run.testLoss = e.loss;
-    run.test = summarize(plan.task, e.output, y, test->classNames);
+// What the run made, as the report and the summary read it: the measurements on the test rows.
+SplitRun splitRunOf(RunOutcome& out, int threads) {
+    SplitRun run;
+    run.plan = *out.plan;
+    run.threads = threads;
+    run.training = std::move(*out.split);
+    const Dataset& test = out.data->test;
+    if (out.combined) {
+        run.test = std::move(out.combined);
+        run.testSummary = summarize(run.plan.task, run.test->output, test.targetMatrix(), test.classNames);
+    }
+    if (out.baseline) {
+        BaselineRun& b = run.baseline.emplace();
+        b.result = out.baseline->result;
+        b.params = run.plan.originalParams;
+        if (out.baselineEvaluation) {
+            b.testLoss = out.baselineEvaluation->loss;
+            b.test = summarize(run.plan.task, out.baselineEvaluation->output, test.targetMatrix(), test.classNames);
+        }
+    }
     return run;
+}
+
+// "on 2 mpi workers (ranks 1-2; rank 0 hands out the submodels)" for the plan table; empty for threads.
+std::string placementOf(const SplitBackend& backend, int submodels) {
+    if (!backend.backend) return {};
+    const int w = backend.backend->workers(submodels);
+    const bool mpi = backend.backend->name() == "mpi";
+    return "on " + std::to_string(w) + " " + backend.backend->name() + " worker" + (w == 1 ? "" : "s") +
+           (mpi ? std::string(w == 1 ? " (rank 1" : " (ranks 1-" + std::to_string(w)) + "; rank 0 hands out the submodels)"
+                : "");
 }
 
 // The result event's headline: the combined model's test metrics, the baseline's, the times.
@@ -85,59 +92,22 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
                      const SplitBackend& backend, const std::function<PreparedData()>& prepared) {
     CancelToken cancel;
     InterruptGuard interrupt(cancel);
-    PreparedData data = prepared ? prepared() : prepareData(o);
+    const auto data = std::make_shared<const PreparedData>(prepared ? prepared() : prepareData(o));
     if (interrupt.interrupted()) return interruptedExit();
-    const NetworkSpec spec = buildNetworkSpec(o, data);
-    const TrainConfig config = buildTrainConfig(o, data.task());
-    Json head = reportHead(o, data, spec, config);  // before the matrices are handed on below
+    RunRequest request = runRequestOf(o, data);
+    Json head = reportHead(o, *data, networkFor(request.network, *data), request.config);
+    request.plan = makePlan(networkFor(request.network, *data), data->train, *o.split);
+    checkSplitOptionsUsed(args, *o.split, *request.plan);
+    request.backend = backend.backend;
 
-    // The engine's split code takes datasets of network inputs; they move, not copy.
-    const Dataset train = std::move(data.train);
-    std::optional<Dataset> validation, test;
-    if (data.validation.size() > 0) validation = std::move(data.validation);
-    if (data.test.size() > 0) test = std::move(data.test);
-    const Dataset* val = validation ? &*validation : nullptr;
-
-    SplitRun run;
-    run.threads = o.threads;
-    run.plan = makePlan(spec, train, *o.split);
-    checkSplitOptionsUsed(args, *o.split, run.plan);
-    // The warnings are not progress: --quiet keeps them.
-    std::string placement;
-    if (backend.backend) {
-        const int w = backend.backend->workers(run.plan.submodelCount());
-        placement = "on " + std::to_string(w) + " " + backend.backend->name() + " worker" + (w == 1 ? "" : "s") +
-                    (backend.backend->name() == "mpi"
-                         ? std::string(w == 1 ? " (rank 1" : " (ranks 1-" + std::to_string(w)) + "; rank 0 hands out the submodels)"
-                         : "");
-    }
-    if (!o.quiet) std::fputs((planTable(run.plan, o.threads, placement) + "\n").c_str(), stderr);
-    else
-        for (const std::string& w : run.plan.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-
-    const bool json = o.progress == ProgressFormat::Json;
-    if (json) writePlanEvent(run.plan, o.baseline);
-    const std::optional<CheckpointStore> checkpoints = openCheckpoints(o, run.plan, config, train, val);
-    const std::optional<CheckpointHooks> hooks =
-        checkpoints ? std::optional<CheckpointHooks>(checkpointHooks(*checkpoints)) : std::nullopt;
-    ParallelTrainer trainer(run.plan, config,
-                            backend.backend ? backend.backend : std::make_shared<ThreadBackend>(o.threads));
-    run.training = trainer.train(train, val, json ? jsonSubmodelEvents() : submodelProgress(run.plan, o.quiet), &cancel,
-                                 hooks ? &*hooks : nullptr);
+    TextObserverOptions shown{o.quiet, o.threads, placementOf(backend, request.plan->submodelCount())};
+    std::unique_ptr<TextObserver> observer = o.progress == ProgressFormat::Json ? std::make_unique<JsonObserver>(shown)
+                                                                                 : std::make_unique<TextObserver>(shown);
+    RunOutcome out = performRun(request, *observer, cancel);
     const Json backendFigures = backend.report ? backend.report() : Json();
-    if (run.training.status == TrainStatus::Cancelled || interrupt.interrupted())
-        return interruptedExit(" while the submodels trained");
-    if (run.training.status == TrainStatus::Failed) throw Error(run.training.error);
-    if (test) {
-        run.test = run.training.model.evaluate(*test, &cancel);
-        if (run.test->cancelled || interrupt.interrupted()) return interruptedExit(" while testing the combined model");
-        run.testSummary = summarize(run.plan.task, run.test->output, test->targetMatrix(), test->classNames);
-    }
-    if (o.baseline) {
-        run.baseline = trainOriginal(run.plan, train, val, test, config, o, cancel);
-        if (run.baseline->result.status == TrainStatus::Cancelled || interrupt.interrupted())
-            return interruptedExit(" while the baseline trained");
-    }
+    if (out.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(out.message);
+    if (out.status == TrainStatus::Failed) throw Error(out.message);
+    const SplitRun run = splitRunOf(out, o.threads);
 
     RunFigures figures;
     figures.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -147,8 +117,8 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     if (!backendFigures.is_null()) report["backend"] = backendFigures;
     std::optional<SavedCombinedModel> model;
     if (!o.savePath.empty()) {
-        model = toSaved(run.training.model, data.preprocessing, data.schema);  // the schema adds target_column
-        Json extra = trainingRecord(o, config);
+        model = toSaved(run.training.model, data->preprocessing, data->schema);  // the schema adds target_column
+        Json extra = trainingRecord(o, request.config);
         if (run.testSummary) addMetrics(extra, *run.testSummary, "test_");
         extra["plan"] = planJson(run.plan, o.threads);
         model->extra = std::move(extra);
@@ -156,15 +126,16 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     if (interrupt.interrupted()) return interruptedExit();
     writeReportAndModel(o.reportPath, dumpJson(report, 2) + "\n", o.savePath,
                         [&](const std::string& path) { saveCombinedModel(path, *model); });
-    if (checkpoints && !o.savePath.empty()) checkpoints->removeFolder();
+    if (!o.checkpointDir.empty() && !o.savePath.empty()) CheckpointStore::removeFolder(o.checkpointDir);
 
+    const bool json = o.progress == ProgressFormat::Json;
     if (json) writeResultEvent(splitResultEvent(run, figures, o));
     // With --progress json stdout holds events only: the summary is for the person watching stderr.
-    std::ostream& out = json ? std::cerr : std::cout;
-    printSplitSummary(out, run, figures);
-    if (!o.savePath.empty()) out << "combined model saved to " << o.savePath << "\n";
-    if (!o.reportPath.empty()) out << "report written to " << o.reportPath << "\n";
-    out.flush();
+    std::ostream& text = json ? std::cerr : std::cout;
+    printSplitSummary(text, run, figures);
+    if (!o.savePath.empty()) text << "combined model saved to " << o.savePath << "\n";
+    if (!o.reportPath.empty()) text << "report written to " << o.reportPath << "\n";
+    text.flush();
     return exitOk;
 }
 

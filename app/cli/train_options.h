@@ -16,6 +16,9 @@
 
 namespace skynnet::cli {
 
+// --layers when it is not given.
+inline constexpr const char* defaultLayers = "dense:64:relu,dense:64:relu";
+
 struct TrainOptions {
     DataRequest data;
     std::optional<DataRequest> testData;  // --test-data; without it the test set is cut from --data

@@ -2,7 +2,7 @@
 
 #include <QString>
 
-#include "ui/core/formatting.h"
+#include "run/runner.h"
 
 namespace skynnet::ui {
 
@@ -29,10 +29,7 @@ SubmodelEvents RunEventBuffer::submodelEvents() {
         pending_.submodels[std::size_t(i)].place = place;
     };
     e.onSubmodelFinished = [this](int i, const TrainResult& r) {
-        QString line = QStringLiteral("submodel %1: %2").arg(i + 1).arg(QString::fromStdString(statusName(r.status)));
-        if (r.status == TrainStatus::Failed) line += QStringLiteral(": ") + QString::fromStdString(r.error);
-        else if (r.status != TrainStatus::Cancelled || !r.history.empty())
-            line += QStringLiteral(" after %1 epoch(s) in %2 s").arg(r.history.size()).arg(formatSeconds(r.wallSeconds));
+        const QString line = QString::fromStdString(submodelFinishLine(i, r));
         std::lock_guard lock(mutex_);
         pending_.submodels[std::size_t(i)].finished = r.status;
         pending_.log.append(line);

@@ -35,7 +35,7 @@ struct TrainingSession::Job {
     std::mutex mutex;
     std::condition_variable ended;
     bool done = false;  // guarded by mutex
-    RunOutcome outcome;  // written before done
+    JobOutcome outcome;  // written before done
 
     quint64 dataRevision = 0;
     QElapsedTimer clock;
@@ -70,19 +70,6 @@ double doneFraction(const ModelHistory& s, int epochs) {
     const BatchProgress& b = s.lastBatch;
     if (b.batches > 0 && b.epoch > 0) done = std::max(done, double(b.epoch - 1) + double(b.batch) / b.batches);
     return std::min(1.0, done / epochs);
-}
-
-QString startMessage(const SplitPlan& p, const RunInputs& in) {
-    QString line = QStringLiteral("training %1 submodel(s): %2, N=%3, F=%4, %5 epoch(s) each, %6 training samples")
-                       .arg(p.submodelCount())
-                       .arg(QString::fromStdString(strategyName(p.strategy)))
-                       .arg(p.requested)
-                       .arg(p.factor, 0, 'g', 4)
-                       .arg(p.effectiveEpochs)
-                       .arg(p.samples);
-    line += in.threadBudget > 0 ? QStringLiteral(", %1 thread(s)").arg(in.threadBudget) : QStringLiteral(", every core");
-    if (in.baseline) line += QStringLiteral("; then the baseline for %1 epoch(s)").arg(p.epochs);
-    return line;
 }
 
 }  // namespace
@@ -134,11 +121,11 @@ bool TrainingSession::canResumeRun() const {
 }
 
 // The session's state for a run that starts now: in-process (external false) or a tool's process.
-void TrainingSession::beginRun(std::unique_ptr<Job> job, bool external, const QString& startLine) {
+void TrainingSession::beginRun(std::unique_ptr<Job> job, bool external) {
     if (plan_) emit aboutToReplaceRun();
     job_ = std::move(job);
-    plan_ = std::make_shared<const SplitPlan>(job_->inputs.plan);
-    runHadBaseline_ = job_->inputs.baseline;
+    plan_ = std::make_shared<const SplitPlan>(*job_->inputs.request.plan);
+    runHadBaseline_ = job_->inputs.request.baseline;
     histories_.assign(std::size_t(plan_->submodelCount()), ModelHistory{});
     for (int i = 0; i < plan_->submodelCount(); ++i) histories_[std::size_t(i)].submodel = i;
     baselineHistory_ = ModelHistory{};
@@ -149,9 +136,7 @@ void TrainingSession::beginRun(std::unique_ptr<Job> job, bool external, const QS
     places_.assign(histories_.size(), WorkerPlace{});
     job_->clock.start();
     flushTimer_.start();
-    emit started(plan_->submodelCount(), job_->inputs.baseline);
-    emit logMessage(startLine);
-    for (const auto& w : plan_->warnings) emit logMessage(QStringLiteral("note: ") + QString::fromStdString(w));
+    emit started(plan_->submodelCount(), job_->inputs.request.baseline);
 }
 
 void TrainingSession::requireStartable() const {
@@ -185,16 +170,20 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
     try {
         requireStartable();
         const ProjectTraining& ts = document_->trainSettings();
-        in.plan = document_->plan();
-        in.config = ts.config;
-        in.threadBudget = ts.threadBudget;
-        in.baseline = ts.trainBaseline;
-        in.prepared = document_->cachedPrepared();
+        RunRequest& r = in.request;
+        r.network = document_->network();
+        r.split = document_->effectiveSplitOptions();
+        r.plan = document_->plan();
+        r.config = ts.config;
+        r.threads = ts.threadBudget;
+        r.baseline = ts.trainBaseline;
+        r.evaluation = EvaluationRows::HeldOut;
+        r.prepared = document_->cachedPrepared();
+        r.checkpointFolder = checkpointFolder().toStdString();
+        r.checkpointStart = resumeCheckpoints ? CheckpointStart::Resume : CheckpointStart::Replace;
         in.dataSettings = document_->dataSettings();
         in.data = document_->dataset();
         in.test = document_->testDataset();
-        in.checkpointFolder = checkpointFolder().toStdString();
-        in.resumeCheckpoints = resumeCheckpoints;
     } catch (const std::exception& e) {
         emit failed(QString::fromStdString(e.what()));
         return;
@@ -204,8 +193,8 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
     job->generation = ++generation_;
     job->dataRevision = document_->dataRevision();
     job->inputs = std::move(in);
-    const SplitPlan& p = job->inputs.plan;
-    const bool baseline = job->inputs.baseline;
+    const SplitPlan& p = *job->inputs.request.plan;
+    const bool baseline = job->inputs.request.baseline;
     for (const auto& s : p.submodels) {
         job->epochs.push_back(p.effectiveEpochs);
         job->work.push_back(double(s.rows.size()) * p.effectiveEpochs * double(std::max<std::int64_t>(s.flopsPerSample, 1)));
@@ -217,11 +206,11 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
     Job* j = job.get();
     const quint64 generation = job->generation;
     job->origin = std::chrono::steady_clock::now();
-    job->inputs.clockOrigin = job->origin;
+    job->inputs.request.clockOrigin = job->origin;
     try {
         job->thread = std::thread([this, j, generation] {
             lowerCurrentThreadPriority();  // and so every worker and kernel thread it starts
-            RunOutcome outcome = runTraining(j->inputs, *j->events, j->cancel);
+            JobOutcome outcome = runTraining(j->inputs, *j->events, j->cancel);
             {
                 std::lock_guard lock(j->mutex);
                 j->outcome = std::move(outcome);
@@ -237,8 +226,7 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
         return;
     }
 
-    const QString line = startMessage(job->inputs.plan, job->inputs);  // before job moves
-    beginRun(std::move(job), false, line);
+    beginRun(std::move(job), false);  // the run's own first lines (its plan, its notes) come from the engine
 }
 
 void TrainingSession::pause() {
@@ -359,7 +347,7 @@ void TrainingSession::endJob() {
     std::unique_ptr<Job> job = std::move(job_);  // running() is false from here on
     // Paused at the very end (after the last batch boundary): the run is over, so is its pause.
     if (job->cancel.paused()) emit pausedChanged(false);
-    RunOutcome& out = job->outcome;
+    JobOutcome& out = job->outcome;
     if (out.prepared && document_) document_->adoptPrepared(out.prepared, job->dataRevision);
     const QString message = QString::fromStdString(out.message);
     lastStatus_ = out.status;
@@ -367,7 +355,8 @@ void TrainingSession::endJob() {
     if (out.status == TrainStatus::Completed) {
         results_ = out.results;
         emit overallProgress(1.0, 0.0);
-        emit logMessage(QStringLiteral("finished: ") + message);
+        // A run in this process said so itself (the engine's last line); a tool's run did not.
+        if (job->process) emit logMessage(QStringLiteral("finished: ") + message);
     } else {
         emit logMessage(QString::fromStdString(statusName(out.status)) + QStringLiteral(": ") + message);
     }
@@ -428,10 +417,10 @@ void TrainingSession::startCommand(const QString& program, const QStringList& ar
     try {  // the checks start() makes, so both refuse a run with the same words
         requireStartable();
         const ProjectTraining& ts = document_->trainSettings();
-        in.plan = document_->plan();
-        in.config = ts.config;
-        in.threadBudget = ts.threadBudget;
-        in.baseline = ts.trainBaseline;
+        in.request.plan = document_->plan();
+        in.request.config = ts.config;
+        in.request.threads = ts.threadBudget;
+        in.request.baseline = ts.trainBaseline;
     } catch (const std::exception& e) {
         emit failed(QString::fromStdString(e.what()));
         return;
@@ -442,8 +431,8 @@ void TrainingSession::startCommand(const QString& program, const QStringList& ar
     job->dataRevision = document_->dataRevision();
     job->inputs = std::move(in);
     job->projectCopy = projectCopy;
-    const SplitPlan& p = job->inputs.plan;
-    const bool baseline = job->inputs.baseline;
+    const SplitPlan& p = *job->inputs.request.plan;
+    const bool baseline = job->inputs.request.baseline;
     for (const auto& s : p.submodels) {
         job->epochs.push_back(p.effectiveEpochs);
         job->work.push_back(double(s.rows.size()) * p.effectiveEpochs * double(std::max<std::int64_t>(s.flopsPerSample, 1)));
@@ -460,14 +449,16 @@ void TrainingSession::startCommand(const QString& program, const QStringList& ar
         QMetaObject::invokeMethod(this, [this, generation] { onJobEnded(generation); }, Qt::QueuedConnection);
     });
 
-    beginRun(std::move(job), true, QStringLiteral("running: %1 %2").arg(program, arguments.join(QLatin1Char(' '))));
+    beginRun(std::move(job), true);
+    emit logMessage(QStringLiteral("running: %1 %2").arg(program, arguments.join(QLatin1Char(' '))));
+    for (const auto& w : plan_->warnings) emit logMessage(QStringLiteral("note: ") + QString::fromStdString(w));
     job_->process->start(program, arguments);  // a failure to start comes back as ended (Failed)
 }
 
 void TrainingSession::onCommandEnded(quint64 generation) {
     if (!job_ || job_->generation != generation || job_->done) return;
     const CliTraining& process = *job_->process;
-    RunOutcome out;
+    JobOutcome out;
     out.status = process.status();
     out.message = process.message().toStdString();
     if (out.status == TrainStatus::Completed) {

@@ -112,7 +112,7 @@ private:
     struct Job;
     void startRun(bool resumeCheckpoints);
     void requireStartable() const;  // throws Error with startProblem()'s text
-    void beginRun(std::unique_ptr<Job> job, bool external, const QString& startLine);
+    void beginRun(std::unique_ptr<Job> job, bool external);
     void flush();                            // pending events -> snapshots -> progress signals
     void onJobEnded(quint64 generation);     // queued from the job's thread when it is done
     void onCommandEnded(quint64 generation); // the job's process ended: its outcome from the project copy
