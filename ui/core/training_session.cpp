@@ -2,40 +2,28 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QMetaObject>
 #include <QStandardPaths>
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 #include "core/error.h"
 #include "losses/task_losses.h"
 #include "project/checkpoint_store.h"
 #include "project/project_file.h"
-#include "ui/core/cli_training.h"
 #include "ui/core/run_job.h"
-#include "ui/core/thread_priority.h"
+#include "ui/core/run_worker.h"
 
 namespace skynnet::ui {
 
-// One run: what the background thread reads (inputs) and writes (outcome, under the mutex), and
-// the GUI-side bookkeeping of its progress estimate.
+// One run: its worker (a thread here or a tool's process, run_worker.h), the buffer it reports
+// into, and the GUI-side bookkeeping of its progress estimate.
 struct TrainingSession::Job {
     quint64 generation = 0;
     CancelToken cancel;
-    RunInputs inputs;
     std::unique_ptr<RunEventBuffer> events;
-    std::thread thread;
-    // A run in another process instead of the thread (startCommand), and the project it saves into.
-    std::unique_ptr<CliTraining> process;
-    QString projectCopy;
-
-    std::mutex mutex;
-    std::condition_variable ended;
-    bool done = false;  // guarded by mutex
-    JobOutcome outcome;  // written before done
+    std::unique_ptr<RunWorker> worker;  // after events, which it reports into: destroyed first
+    std::shared_ptr<const SplitPlan> plan;
+    bool baseline = false;
 
     quint64 dataRevision = 0;
     QElapsedTimer clock;
@@ -85,11 +73,7 @@ TrainingSession::TrainingSession(ProjectDocument* document, QObject* parent) : Q
 }
 
 TrainingSession::~TrainingSession() {
-    if (job_) {
-        // No signals from a dying object: just make the workers stop and wait for them.
-        job_->cancel.cancel();
-        if (job_->thread.joinable()) job_->thread.join();
-    }
+    job_.reset();  // a running worker stops and is waited for, with no signals from a dying object
     // An untitled project's checkpoints cannot be found again once this process is gone.
     if (!document_ || document_->filePath().isEmpty()) CheckpointStore::removeFolder(checkpointFolder().toStdString());
 }
@@ -99,7 +83,7 @@ bool TrainingSession::running() const { return job_ != nullptr; }
 bool TrainingSession::paused() const { return job_ && job_->cancel.paused(); }
 
 std::vector<PauseInterval> TrainingSession::pauses() const {
-    if (job_ && !job_->process) return job_->cancel.pausesSince(job_->origin);
+    if (job_ && !job_->worker->inAnotherProcess()) return job_->cancel.pausesSince(job_->origin);
     return pauses_;
 }
 
@@ -121,22 +105,22 @@ bool TrainingSession::canResumeRun() const {
 }
 
 // The session's state for a run that starts now: in-process (external false) or a tool's process.
-void TrainingSession::beginRun(std::unique_ptr<Job> job, bool external) {
+void TrainingSession::beginRun(std::unique_ptr<Job> job) {
     if (plan_) emit aboutToReplaceRun();
     job_ = std::move(job);
-    plan_ = std::make_shared<const SplitPlan>(*job_->inputs.request.plan);
-    runHadBaseline_ = job_->inputs.request.baseline;
+    plan_ = job_->plan;
+    runHadBaseline_ = job_->baseline;
     histories_.assign(std::size_t(plan_->submodelCount()), ModelHistory{});
     for (int i = 0; i < plan_->submodelCount(); ++i) histories_[std::size_t(i)].submodel = i;
     baselineHistory_ = ModelHistory{};
     baselineHistory_.submodel = -1;
     results_.reset();
     pauses_.clear();
-    external_ = external;
+    external_ = job_->worker->inAnotherProcess();
     places_.assign(histories_.size(), WorkerPlace{});
     job_->clock.start();
     flushTimer_.start();
-    emit started(plan_->submodelCount(), job_->inputs.request.baseline);
+    emit started(plan_->submodelCount(), job_->baseline);
 }
 
 void TrainingSession::requireStartable() const {
@@ -189,12 +173,19 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
         return;
     }
 
+    auto job = newJob(*in.request.plan, in.request.baseline);
+    in.request.clockOrigin = job->origin;
+    job->worker = std::make_unique<ThreadRun>(std::move(in), *job->events, job->cancel);
+    // The run's own first lines (its plan, its notes) come from the engine.
+    launch(std::move(job), {});
+}
+
+std::unique_ptr<TrainingSession::Job> TrainingSession::newJob(const SplitPlan& p, bool baseline) {
     auto job = std::make_unique<Job>();
     job->generation = ++generation_;
     job->dataRevision = document_->dataRevision();
-    job->inputs = std::move(in);
-    const SplitPlan& p = *job->inputs.request.plan;
-    const bool baseline = job->inputs.request.baseline;
+    job->plan = std::make_shared<const SplitPlan>(p);
+    job->baseline = baseline;
     for (const auto& s : p.submodels) {
         job->epochs.push_back(p.effectiveEpochs);
         job->work.push_back(double(s.rows.size()) * p.effectiveEpochs * double(std::max<std::int64_t>(s.flopsPerSample, 1)));
@@ -202,35 +193,25 @@ void TrainingSession::startRun(bool resumeCheckpoints) {
     job->epochs.push_back(baseline ? p.epochs : 0);
     job->work.push_back(baseline ? double(p.samples) * p.epochs * double(std::max<std::int64_t>(p.originalFlopsPerSample, 1)) : 0.0);
     job->events = std::make_unique<RunEventBuffer>(p.submodelCount());
-
-    Job* j = job.get();
-    const quint64 generation = job->generation;
     job->origin = std::chrono::steady_clock::now();
-    job->inputs.request.clockOrigin = job->origin;
+    return job;
+}
+
+void TrainingSession::launch(std::unique_ptr<Job> job, const QStringList& firstLines) {
+    const quint64 generation = job->generation;
     try {
-        job->thread = std::thread([this, j, generation] {
-            lowerCurrentThreadPriority();  // and so every worker and kernel thread it starts
-            JobOutcome outcome = runTraining(j->inputs, *j->events, j->cancel);
-            {
-                std::lock_guard lock(j->mutex);
-                j->outcome = std::move(outcome);
-                j->done = true;
-            }
-            j->ended.notify_all();
-            // The session outlives this thread (its destructor joins), so posting to it is safe;
-            // the generation drops the call if the run was already ended by waitForFinished().
-            QMetaObject::invokeMethod(this, [this, generation] { onJobEnded(generation); }, Qt::QueuedConnection);
-        });
+        // The generation drops the call if the run was already ended by waitForFinished().
+        job->worker->start(this, [this, generation] { onJobEnded(generation); });
     } catch (const std::exception& e) {
-        emit failed(QStringLiteral("cannot start the training thread: ") + QString::fromStdString(e.what()));
+        emit failed(QStringLiteral("cannot start the training: ") + QString::fromStdString(e.what()));
         return;
     }
-
-    beginRun(std::move(job), false);  // the run's own first lines (its plan, its notes) come from the engine
+    beginRun(std::move(job));
+    for (const QString& line : firstLines) emit logMessage(line);
 }
 
 void TrainingSession::pause() {
-    if (!job_ || job_->process || job_->cancel.paused() || job_->cancel.cancelled()) return;
+    if (!job_ || job_->worker->inAnotherProcess() || job_->cancel.paused() || job_->cancel.cancelled()) return;
     job_->cancel.pause();
     emit logMessage(QStringLiteral("paused (workers stop at their next batch boundary)"));
     emit pausedChanged(true);
@@ -251,27 +232,12 @@ void TrainingSession::stop() {
         job_->cancel.resume();
         emit pausedChanged(false);
     }
-    if (job_->process) {
-        job_->process->stop();
-        emit logMessage(QStringLiteral("stopping: ending the training processes"));
-        return;
-    }
-    emit logMessage(QStringLiteral("stopping at the next batch boundary"));
+    emit logMessage(job_->worker->stop());
 }
 
 bool TrainingSession::waitForFinished(int timeoutMs) {
     if (!job_) return true;
-    if (job_->process) {
-        if (!job_->process->waitForFinished(timeoutMs)) return false;
-        endJob();
-        return true;
-    }
-    {
-        std::unique_lock lock(job_->mutex);
-        const auto isDone = [this] { return job_->done; };
-        if (timeoutMs < 0) job_->ended.wait(lock, isDone);
-        else if (!job_->ended.wait_for(lock, std::chrono::milliseconds(timeoutMs), isDone)) return false;
-    }
+    if (!job_->worker->waitForFinished(timeoutMs)) return false;
     endJob();
     return true;
 }
@@ -340,14 +306,13 @@ void TrainingSession::onJobEnded(quint64 generation) {
 }
 
 void TrainingSession::endJob() {
-    if (job_->thread.joinable()) job_->thread.join();  // the outcome is written; the thread is only returning
     flush();
     flushTimer_.stop();
     pauses_ = pauses();
     std::unique_ptr<Job> job = std::move(job_);  // running() is false from here on
     // Paused at the very end (after the last batch boundary): the run is over, so is its pause.
     if (job->cancel.paused()) emit pausedChanged(false);
-    JobOutcome& out = job->outcome;
+    JobOutcome out = job->worker->takeOutcome();
     if (out.prepared && document_) document_->adoptPrepared(out.prepared, job->dataRevision);
     const QString message = QString::fromStdString(out.message);
     lastStatus_ = out.status;
@@ -356,7 +321,7 @@ void TrainingSession::endJob() {
         results_ = out.results;
         emit overallProgress(1.0, 0.0);
         // A run in this process said so itself (the engine's last line); a tool's run did not.
-        if (job->process) emit logMessage(QStringLiteral("finished: ") + message);
+        if (job->worker->inAnotherProcess()) emit logMessage(QStringLiteral("finished: ") + message);
     } else {
         emit logMessage(QString::fromStdString(statusName(out.status)) + QStringLiteral(": ") + message);
     }
@@ -413,69 +378,20 @@ void TrainingSession::startCommand(const QString& program, const QStringList& ar
         stop();
         waitForFinished();
     }
-    RunInputs in;
+    std::optional<SplitPlan> plan;
     try {  // the checks start() makes, so both refuse a run with the same words
         requireStartable();
-        const ProjectTraining& ts = document_->trainSettings();
-        in.request.plan = document_->plan();
-        in.request.config = ts.config;
-        in.request.threads = ts.threadBudget;
-        in.request.baseline = ts.trainBaseline;
+        plan = document_->plan();
     } catch (const std::exception& e) {
         emit failed(QString::fromStdString(e.what()));
         return;
     }
 
-    auto job = std::make_unique<Job>();
-    job->generation = ++generation_;
-    job->dataRevision = document_->dataRevision();
-    job->inputs = std::move(in);
-    job->projectCopy = projectCopy;
-    const SplitPlan& p = *job->inputs.request.plan;
-    const bool baseline = job->inputs.request.baseline;
-    for (const auto& s : p.submodels) {
-        job->epochs.push_back(p.effectiveEpochs);
-        job->work.push_back(double(s.rows.size()) * p.effectiveEpochs * double(std::max<std::int64_t>(s.flopsPerSample, 1)));
-    }
-    job->epochs.push_back(baseline ? p.epochs : 0);
-    job->work.push_back(baseline ? double(p.samples) * p.epochs * double(std::max<std::int64_t>(p.originalFlopsPerSample, 1)) : 0.0);
-    job->events = std::make_unique<RunEventBuffer>(p.submodelCount());
-    job->process = std::make_unique<CliTraining>(*job->events, p.submodelCount());
-    const quint64 generation = job->generation;
-    connect(job->process.get(), &CliTraining::ended, this, [this, generation] {
-        // Only records the outcome: ended may come from inside waitForFinished(), which ends the job itself.
-        if (!job_ || job_->generation != generation) return;
-        onCommandEnded(generation);
-        QMetaObject::invokeMethod(this, [this, generation] { onJobEnded(generation); }, Qt::QueuedConnection);
-    });
-
-    beginRun(std::move(job), true);
-    emit logMessage(QStringLiteral("running: %1 %2").arg(program, arguments.join(QLatin1Char(' '))));
-    for (const auto& w : plan_->warnings) emit logMessage(QStringLiteral("note: ") + QString::fromStdString(w));
-    job_->process->start(program, arguments);  // a failure to start comes back as ended (Failed)
-}
-
-void TrainingSession::onCommandEnded(quint64 generation) {
-    if (!job_ || job_->generation != generation || job_->done) return;
-    const CliTraining& process = *job_->process;
-    JobOutcome out;
-    out.status = process.status();
-    out.message = process.message().toStdString();
-    if (out.status == TrainStatus::Completed) {
-        try {  // the tool saved the whole run (results and weights) into the copy, as the app saves one
-            ProjectData saved = loadProject(job_->projectCopy.toStdString());
-            if (saved.runs.empty() || !saved.runs.back().results) throw Error("it holds no completed run");
-            ProjectRun& run = saved.runs.back();
-            out.message = run.message;
-            out.results = std::make_shared<const ProjectResults>(std::move(*run.results));
-        } catch (const std::exception& e) {
-            out.status = TrainStatus::Failed;
-            out.message = "the run ended, but its results could not be read from " + job_->projectCopy.toStdString() + ": " +
-                          e.what();
-        }
-    }
-    job_->outcome = std::move(out);
-    job_->done = true;
+    auto job = newJob(*plan, document_->trainSettings().trainBaseline);
+    job->worker = std::make_unique<ToolRun>(*job->events, job->plan->submodelCount(), program, arguments, projectCopy);
+    QStringList firstLines = {QStringLiteral("running: %1 %2").arg(program, arguments.join(QLatin1Char(' ')))};
+    for (const auto& w : job->plan->warnings) firstLines << QStringLiteral("note: ") + QString::fromStdString(w);
+    launch(std::move(job), firstLines);
 }
 
 }  // namespace skynnet::ui

@@ -112,10 +112,12 @@ private:
     struct Job;
     void startRun(bool resumeCheckpoints);
     void requireStartable() const;  // throws Error with startProblem()'s text
-    void beginRun(std::unique_ptr<Job> job, bool external);
+    std::unique_ptr<Job> newJob(const SplitPlan& plan, bool baseline);  // progress bookkeeping, no worker yet
+    // Starts the job's worker and makes it the session's run; firstLines go to the log after started.
+    void launch(std::unique_ptr<Job> job, const QStringList& firstLines);
+    void beginRun(std::unique_ptr<Job> job);
     void flush();                            // pending events -> snapshots -> progress signals
     void onJobEnded(quint64 generation);     // queued from the job's thread when it is done
-    void onCommandEnded(quint64 generation); // the job's process ended: its outcome from the project copy
     void endJob();                           // joins, flushes, publishes results, emits finished
     double overallFraction() const;
     void emitOverallProgress();
