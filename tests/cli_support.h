@@ -26,26 +26,32 @@ struct CliRun {
     QStringList errLines() const { return err.split('\n', Qt::SkipEmptyParts); }
 };
 
-// env: variables added to this process's environment for the tool (e.g. a test-only switch).
-inline CliRun runCli(const QStringList& args, int timeoutMs = 120000, const QProcessEnvironment& env = {}) {
+// Runs `program arguments` and waits for it (killed after timeoutMs, stretched by hangGuardMs);
+// env: variables added to this process's environment for it (e.g. a test-only switch).
+inline CliRun runProcess(const QString& program, const QStringList& args, int timeoutMs,
+                         const QProcessEnvironment& env = {}) {
     QProcess p;
     if (!env.isEmpty()) {
         QProcessEnvironment all = QProcessEnvironment::systemEnvironment();
         for (const QString& k : env.keys()) all.insert(k, env.value(k));
         p.setProcessEnvironment(all);
     }
-    p.start(QStringLiteral(SKYNNET_CLI_PATH), args);
+    p.start(program, args);
     CliRun r;
     if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(timeoutMs))) {
         p.kill();
         p.waitForFinished();
-        r.err = "did not finish: " + args.join(' ');
+        r.err = "did not finish: " + (program == QStringLiteral(SKYNNET_CLI_PATH) ? QString() : program + ' ') + args.join(' ');
         return r;
     }
     r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+inline CliRun runCli(const QStringList& args, int timeoutMs = 120000, const QProcessEnvironment& env = {}) {
+    return runProcess(QStringLiteral(SKYNNET_CLI_PATH), args, timeoutMs, env);
 }
 
 // How many running processes have `text` in their command line (read from /proc): none may be

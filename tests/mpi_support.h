@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <QFile>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QStringList>
 #include <string>
@@ -44,17 +43,5 @@ inline CliRun runMpirun(const QStringList& arguments, int timeoutMs = 300000, co
     for (const QString& setting : environment) args << "-x" << setting;
     if (!arguments.contains("--bind-to")) args << "--bind-to" << "none";
     args << arguments;
-    QProcess p;
-    p.start("mpirun", args);
-    CliRun r;
-    if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(timeoutMs))) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "did not finish: mpirun " + args.join(' ');
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return runProcess(QStringLiteral("mpirun"), args, timeoutMs);
 }
