@@ -204,7 +204,7 @@ private slots:
         QVERIFY2(page.start(), qPrintable(page.errorLabel()->text()));
         QVERIFY(page.running());
         QVERIFY(!page.startButton()->isEnabled() && page.stopButton()->isEnabled());
-        QVERIFY(page.process()->waitForFinished(hangGuardMs(300000)));
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(300000)));
         QVERIFY2(page.errorLabel()->isHidden(), qPrintable(page.errorLabel()->text()));
         QCOMPARE(page.statusLabel()->text(), QString("Finished: 4 runs."));
         QCOMPARE(page.progressBar()->text(), QString("4 of 4 runs"));
@@ -261,7 +261,7 @@ private slots:
         const QString folder = page.record().folder;
         QTRY_VERIFY_WITH_TIMEOUT(page.record().finishedRuns() >= 1, hangGuardMs(120000));
         page.stop();
-        QVERIFY(page.process()->waitForFinished(hangGuardMs(60000)));
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(60000)));
         QVERIFY(!page.running());
         QCOMPARE(processesMentioning(folder), 0);  // neither the study nor a train run is left
         const int kept = page.record().finishedRuns();
@@ -275,7 +275,7 @@ private slots:
 
         QVERIFY(page.start());
         VERIFY_CONTAINS(page.statusLabel()->text().toStdString(), "Continuing the study in");
-        QVERIFY(page.process()->waitForFinished(hangGuardMs(300000)));
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(300000)));
         QVERIFY2(page.errorLabel()->isHidden(), qPrintable(page.errorLabel()->text()));
         const StudyRecord& r = page.record();
         QVERIFY(r.complete);
@@ -288,7 +288,7 @@ private slots:
         // Other choices start afresh: the earlier runs are not mixed in.
         choose(page, "1,3", "1", false);
         QVERIFY(page.start());
-        QVERIFY(page.process()->waitForFinished(hangGuardMs(300000)));
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(300000)));
         QCOMPARE(page.record().total, 2);
         QCOMPARE(page.record().finishedRuns(), 2);
         for (const Json& run : page.record().runs) QVERIFY(!run.value("reused", true));
@@ -364,7 +364,7 @@ private slots:
         QVERIFY(page.start());
         QTRY_VERIFY_WITH_TIMEOUT(page.record().finishedRuns() >= 4, hangGuardMs(300000));
         grabStudyPage(w, dir, "2-during");
-        QVERIFY(page.process()->waitForFinished(hangGuardMs(600000)));
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(600000)));
         page.machinesBox()->setValue(2);
         grabStudyPage(w, dir, "3-after");
     }
