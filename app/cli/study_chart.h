@@ -4,7 +4,7 @@
 // QtGui's QPainter on a QImage: the only Qt in skynnet-cli (the engine stays free of Qt).
 #include <string>
 
-#include "study_summary.h"
+#include "study/study_summary.h"
 
 namespace skynnet::cli {
 

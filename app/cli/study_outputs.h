@@ -1,24 +1,21 @@
 #pragma once
-// The files of a finished study, each written atomically: study.json (the runs and the summary),
-// study.csv (one row per run), study.md (the table and the recommendation) and study.png (the
-// chart, study_chart.h).
+// The files of a finished study, each written atomically to its folder: study.json, study.csv and
+// study.md as the engine words them (engine/study/study_outputs.h), and study.png, the chart
+// (study_chart.h).
 #include <string>
 #include <vector>
 
 #include "io/json.h"
-#include "study_summary.h"
+#include "study/study_progress.h"
+#include "study/study_summary.h"
+#include "study_options.h"
 
 namespace skynnet::cli {
 
-// {"tool","version","command":"study","study_command","options":setupJson,"machines",
-//  "runs":[runJson...],"summary":summaryJson}
-Json studyJson(const std::vector<StudyRun>& runs, const StudySummary& summary, const StudyOptions& options,
-               const std::string& commandLine);
-std::string studyCsv(const std::vector<StudyRun>& runs, int machines);
-// The table rows (a header first) for study.md and the terminal: one per configuration.
-std::vector<std::vector<std::string>> studyTableRows(const StudySummary& summary);
-std::string studyMarkdown(const StudySummary& summary, const std::string& commandLine);
-// The recommendation as sentences, for study.md and the terminal.
-std::string recommendationText(const StudySummary& summary);
+// The paths of the four files in the study's folder.
+std::vector<std::string> studyFiles(const std::string& outDir);
+// Writes them; returns study.json's document.
+Json writeStudyFiles(const StudyOptions& options, const StudyProgress& progress, const StudySummary& summary,
+                     const std::string& commandLine);
 
 }  // namespace skynnet::cli

@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -24,6 +25,7 @@
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
 #include "ui/core/run_history.h"
+#include "ui/core/study_session.h"
 #include "ui/core/study_setup.h"
 #include "ui/core/study_summary.h"
 #include "ui/core/training_session.h"
@@ -204,7 +206,7 @@ private slots:
         QVERIFY2(page.start(), qPrintable(page.errorLabel()->text()));
         QVERIFY(page.running());
         QVERIFY(!page.startButton()->isEnabled() && page.stopButton()->isEnabled());
-        QVERIFY(page.process()->waitForFinished(hangGuardMs(300000)));
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(300000)));
         QVERIFY2(page.errorLabel()->isHidden(), qPrintable(page.errorLabel()->text()));
         QCOMPARE(page.statusLabel()->text(), QString("Finished: 4 runs."));
         QCOMPARE(page.progressBar()->text(), QString("4 of 4 runs"));
@@ -261,7 +263,7 @@ private slots:
         const QString folder = page.record().folder;
         QTRY_VERIFY_WITH_TIMEOUT(page.record().finishedRuns() >= 1, hangGuardMs(120000));
         page.stop();
-        QVERIFY(page.process()->waitForFinished(hangGuardMs(60000)));
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(60000)));
         QVERIFY(!page.running());
         QCOMPARE(processesMentioning(folder), 0);  // neither the study nor a train run is left
         const int kept = page.record().finishedRuns();
@@ -275,7 +277,7 @@ private slots:
 
         QVERIFY(page.start());
         VERIFY_CONTAINS(page.statusLabel()->text().toStdString(), "Continuing the study in");
-        QVERIFY(page.process()->waitForFinished(hangGuardMs(300000)));
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(300000)));
         QVERIFY2(page.errorLabel()->isHidden(), qPrintable(page.errorLabel()->text()));
         const StudyRecord& r = page.record();
         QVERIFY(r.complete);
@@ -288,7 +290,7 @@ private slots:
         // Other choices start afresh: the earlier runs are not mixed in.
         choose(page, "1,3", "1", false);
         QVERIFY(page.start());
-        QVERIFY(page.process()->waitForFinished(hangGuardMs(300000)));
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(300000)));
         QCOMPARE(page.record().total, 2);
         QCOMPARE(page.record().finishedRuns(), 2);
         for (const Json& run : page.record().runs) QVERIFY(!run.value("reused", true));
@@ -364,9 +366,51 @@ private slots:
         QVERIFY(page.start());
         QTRY_VERIFY_WITH_TIMEOUT(page.record().finishedRuns() >= 4, hangGuardMs(300000));
         grabStudyPage(w, dir, "2-during");
-        QVERIFY(page.process()->waitForFinished(hangGuardMs(600000)));
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(600000)));
         page.machinesBox()->setValue(2);
         grabStudyPage(w, dir, "3-after");
+    }
+
+    // The session alone, without a page: it reads the project's study, says why it cannot start,
+    // and keeps what it started in the project.
+    void sessionWithoutPage() {
+        ProjectDocument doc;
+        StudySession session(&doc);
+        QVERIFY(!session.hasStudy());
+        QCOMPARE(session.status(), QString("No study yet: choose the N list and seeds, then Start."));
+        QSignalSpy loaded(&session, &StudySession::loaded);
+        doc.setStudy(ProjectStudy{std::nullopt, workedExample().toJson()});
+        QVERIFY(session.hasStudy());
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(loaded.first().first().value<StudyChoice>(), workedExample().choice);
+        QCOMPARE(session.status(), QString("Study of 8 runs."));
+        doc.setStudy(ProjectStudy{std::nullopt, Json::object({{"runs", 3}})});
+        QVERIFY(!session.hasStudy());
+        VERIFY_CONTAINS(session.error().toStdString(), "The project's study cannot be shown: ");
+
+        QSignalSpy running(&session, &StudySession::runningChanged);
+        QVERIFY(!session.start(StudyChoice{}));
+        QCOMPARE(session.error(), QString("Load the data first: a study trains the project."));
+        QCOMPARE(running.count(), 0);
+        QVERIFY(!session.remainingSeconds());
+
+        QTemporaryDir dir;
+        const EnvScope cli("SKYNNET_CLI", SKYNNET_CLI_PATH);
+        configureWine(doc, 5);
+        doc.setFilePath(dir.filePath("wine.skynnet"));
+        StudyChoice choice;
+        choice.submodels = {1, 3};
+        choice.seeds = {1};
+        choice.ensemble = false;
+        QVERIFY(session.start(choice));
+        QVERIFY(session.error().isEmpty());
+        QCOMPARE(running.count(), 1);
+        QCOMPARE(doc.study()->record.at("folder").get<std::string>(), dir.filePath("wine.skynnet.study").toStdString());
+        QVERIFY(session.waitForFinished(hangGuardMs(300000)));
+        QCOMPARE(running.count(), 2);
+        QVERIFY(!running.last().first().toBool());
+        QCOMPARE(session.status(), QString("Finished: 2 runs."));
+        QCOMPARE(StudyRecord::fromJson(doc.study()->record).toJson(), session.record().toJson());
     }
 
     void badChoicesAreNamed() {

@@ -1,11 +1,11 @@
 #pragma once
-// `skynnet-cli study ... --progress json` run by the Study page, through QProcess in a process
+// `skynnet-cli study ... --progress json` run by the StudySession, through QProcess in a process
 // group of its own (grouped_process.h), as CliTraining runs a training. The study starts each run as
 // a child train process of its own and passes SIGTERM on to it, keeping the runs already finished:
 // stop() sends SIGTERM to the study's group, then SIGKILL to it if it has not ended `graceMs`
 // later (each train child dies with its study: PR_SET_PDEATHSIG). The study itself dies with the
 // app the same way, so no run outlives it. Every stdout line is one JSON event (app/cli
-// study_options.cpp, studyHelp). Lives on the GUI thread.
+// study_help.cpp lists them, study_reporter.cpp writes them). Lives on the GUI thread.
 #include <QObject>
 #include <QStringList>
 

@@ -3,8 +3,8 @@
 #include <QCoreApplication>
 #include <algorithm>
 #include <functional>
-#include <queue>
 
+#include "study/study_summary.h"
 #include "ui/core/formatting.h"
 
 namespace skynnet::ui {
@@ -43,22 +43,6 @@ QString machinesHeader(int k) { return k == 1 ? tr("on 1 machine s") : tr("on %1
 
 }  // namespace
 
-double machinesSeconds(std::vector<double> seconds, int machines) {
-    if (seconds.empty()) return 0;
-    std::sort(seconds.begin(), seconds.end(), std::greater<>());
-    if (machines >= int(seconds.size())) return seconds.front();
-    std::priority_queue<double, std::vector<double>, std::greater<>> busy;  // each machine's busy time
-    for (int k = 0; k < std::max(machines, 1); ++k) busy.push(0.0);
-    double end = 0;
-    for (double s : seconds) {
-        const double t = busy.top() + s;
-        busy.pop();
-        busy.push(t);
-        end = std::max(end, t);
-    }
-    return end;
-}
-
 std::optional<double> configMachinesSeconds(const std::vector<Json>& runs, const std::string& config, int machines) {
     double sum = 0;
     int count = 0;
@@ -81,17 +65,17 @@ StudyRecommendation recommendStudy(const StudyRecord& record, int machines) {
     r.originalMean = number(original, "metric_mean");
     r.originalStdDev = number(original, "metric_sd");
     if (!r.originalMean) return r;
-    r.threshold = *r.originalMean - r.originalStdDev.value_or(0.0);
-    const auto fastest = [&](const std::function<std::optional<double>(const Json&)>& seconds) {
-        std::optional<StudyPick> best;
-        for (const Json& c : configurations(record)) {
-            const double mean = c.value("metric_mean", 0.0);
-            const std::optional<double> t = seconds(c);
-            if (mean < *r.threshold || !t) continue;
-            if (best && *t >= best->seconds) continue;
-            best = StudyPick{text(c, "config"), c.value("submodels", 1), text(c, "strategy"), *t, mean};
-        }
-        return best;
+    r.threshold = recommendationThreshold(*r.originalMean, r.originalStdDev);
+    // The engine's rule on the summary's configurations, their times as `seconds` gives them.
+    const auto fastest = [&](const std::function<std::optional<double>(const Json&)>& seconds) -> std::optional<StudyPick> {
+        std::vector<RecommendationCandidate> candidates;
+        for (const Json& c : configurations(record))
+            candidates.push_back({text(c, "config").toStdString(), c.value("submodels", 1), text(c, "strategy").toStdString(),
+                                  c.value("metric_mean", 0.0), seconds(c)});
+        const std::optional<Recommendation> best = fastestWithin(candidates, *r.threshold);
+        if (!best) return std::nullopt;
+        return StudyPick{QString::fromStdString(best->config), best->submodels, QString::fromStdString(best->strategy), best->seconds,
+                         best->metricMean};
     };
     r.thisMachine = fastest([](const Json& c) { return number(c, "wall_seconds_mean"); });
     r.onMachines = fastest([&](const Json& c) { return configMachinesSeconds(record.runs, c.value("config", std::string()), machines); });

@@ -1,22 +1,22 @@
 #pragma once
 // What the Study page shows of a study, from its record: the table (study.md's columns), the chart's
 // points and the recommendation. The means, spreads and intervals are the CLI's summary as it
-// reported them; what depends on K machines is recomputed here from the runs' submodel times (the
-// CLI's --machines rule: S submodels scheduled longest first), so changing K needs no rerun.
+// reported them; what depends on K machines is recomputed here from the runs' submodel times with
+// the engine's schedule and recommendation rule (engine/study/), the ones the CLI's files use, so
+// changing K needs no rerun.
 #include <QString>
 #include <QStringList>
 #include <optional>
 #include <vector>
 
 #include "io/json.h"
+#include "study/machine_schedule.h"
 #include "ui/core/study_record.h"
 
 namespace skynnet::ui {
 
-// The time S submodels of these durations take on K machines: the slowest when K >= S, otherwise
-// each next longest one goes to the machine free first (app/cli/study_runs.h machinesSeconds).
-double machinesSeconds(std::vector<double> submodelSeconds, int machines);
-// The mean over a configuration's finished runs of machinesSeconds; nullopt when it has none.
+// The mean over a configuration's finished runs of machinesSeconds (engine/study/machine_schedule.h);
+// nullopt when it has none.
 std::optional<double> configMachinesSeconds(const std::vector<Json>& runs, const std::string& config, int machines);
 
 struct StudyPick {

@@ -4,7 +4,6 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDir>
 #include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -26,7 +25,6 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "ui/core/host_run.h"
 #include "ui/core/project_document.h"
 #include "ui/core/run_history.h"
 #include "ui/core/study_setup.h"
@@ -52,17 +50,50 @@ QString durationText(double seconds) {
     return StudyPage::tr("%1 h %2 min").arg(s / 3600).arg(s % 3600 / 60);
 }
 
-// A run_finished event as study.json's "runs" entry: without the event's own fields.
-Json runOf(const Json& event) {
-    Json run = event;
-    for (const char* key : {"event", "index", "remaining_seconds"}) run.erase(key);
-    return run;
-}
-
 }  // namespace
 
 StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document), process_(new StudyProcess(this)) {
+    : QWidget(parent), document_(document), session_(new StudySession(document, this)) {
+    auto* upper = new QWidget;
+    auto* top = new QHBoxLayout(upper);
+    top->addWidget(makeSetupBox(), 0);
+    top->addWidget(makeResultsArea(), 1);
+    table_ = new QTableWidget;
+    table_->setObjectName(QStringLiteral("studyTable"));
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->setMinimumHeight(120);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(upper);
+    splitter->addWidget(table_);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    connect(startButton_, &QPushButton::clicked, this, [this] { start(); });
+    connect(stopButton_, &QPushButton::clicked, this, &StudyPage::stop);
+    connect(machines_, &QSpinBox::valueChanged, this, &StudyPage::refreshResults);
+    connect(session_, &StudySession::changed, this, &StudyPage::onSessionChanged);
+    connect(session_, &StudySession::loaded, this, &StudyPage::showChoice);
+    connect(session_, &StudySession::runningChanged, this, [this](bool running) {
+        if (running) remainingTimer_.start();
+        else remainingTimer_.stop();
+        emit runningChanged(running);
+    });
+    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged})
+        connect(document_, signal, this, &StudyPage::refreshOutOfDate);
+    remainingTimer_.setInterval(1000);
+    connect(&remainingTimer_, &QTimer::timeout, this, &StudyPage::updateRemaining);
+
+    // The session read the document's study before these connections.
+    if (session_->hasStudy()) showChoice(session_->record().choice);
+    onSessionChanged();
+}
+
+// The choices, Start and Stop, and the study's progress.
+QGroupBox* StudyPage::makeSetupBox() {
     submodels_ = new QLineEdit(listText(StudyChoice{}.submodels));
     submodels_->setObjectName(QStringLiteral("studySubmodels"));
     submodels_->setToolTip(tr("The numbers of submodels N to compare, e.g. 1,3,6; N=1, the original model, always runs"));
@@ -100,6 +131,20 @@ StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
     buttons->addWidget(stopButton_);
     buttons->addStretch();
 
+    auto* setup = new QGroupBox(tr("Split study"));
+    auto* setupLayout = new QVBoxLayout(setup);
+    auto* intro = new QLabel(tr("What the split costs and gains on this project, over seeds: every run trains the "
+                                "project with one N and one seed."));
+    intro->setWordWrap(true);
+    setupLayout->addWidget(intro);
+    setupLayout->addLayout(form);
+    setupLayout->addLayout(buttons);
+    addProgressWidgets(setupLayout);
+    setupLayout->addStretch();
+    return setup;
+}
+
+void StudyPage::addProgressWidgets(QVBoxLayout* layout) {
     progress_ = new QProgressBar;
     progress_->setRange(0, 1);
     progress_->setValue(0);
@@ -115,27 +160,20 @@ StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
     error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     error_->setStyleSheet(QStringLiteral("QLabel { color: #c62828; }"));
     error_->hide();
+    layout->addWidget(progress_);
+    layout->addWidget(status_);
+    layout->addWidget(remaining_);
+    layout->addWidget(error_);
+}
+
+// The out-of-date note, the chart and the recommendation.
+QWidget* StudyPage::makeResultsArea() {
     outOfDate_ = new QLabel;
     outOfDate_->setObjectName(QStringLiteral("studyOutOfDate"));
     outOfDate_->setWordWrap(true);
     outOfDate_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #6b4a00; border: 1px solid #e0c070;"
                                              " border-radius: 4px; padding: 4px; }"));
     outOfDate_->hide();
-
-    auto* setup = new QGroupBox(tr("Split study"));
-    auto* setupLayout = new QVBoxLayout(setup);
-    auto* intro = new QLabel(tr("What the split costs and gains on this project, over seeds: every run trains the "
-                                "project with one N and one seed."));
-    intro->setWordWrap(true);
-    setupLayout->addWidget(intro);
-    setupLayout->addLayout(form);
-    setupLayout->addLayout(buttons);
-    setupLayout->addWidget(progress_);
-    setupLayout->addWidget(status_);
-    setupLayout->addWidget(remaining_);
-    setupLayout->addWidget(error_);
-    setupLayout->addStretch();
-
     recommendation_ = new QLabel;
     recommendation_->setObjectName(QStringLiteral("studyRecommendation"));
     recommendation_->setWordWrap(true);
@@ -157,42 +195,7 @@ StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
     rightLayout->addWidget(outOfDate_);
     rightLayout->addWidget(chart_, 1);
     rightLayout->addWidget(recommendation_);
-
-    auto* top = new QHBoxLayout;
-    top->addWidget(setup, 0);
-    top->addWidget(right, 1);
-
-    table_ = new QTableWidget;
-    table_->setObjectName(QStringLiteral("studyTable"));
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->verticalHeader()->hide();
-    table_->setMinimumHeight(120);
-
-    auto* upper = new QWidget;
-    upper->setLayout(top);
-    auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(upper);
-    splitter->addWidget(table_);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    splitter->setChildrenCollapsible(false);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(splitter);
-
-    connect(startButton_, &QPushButton::clicked, this, [this] { start(); });
-    connect(stopButton_, &QPushButton::clicked, this, &StudyPage::stop);
-    connect(machines_, &QSpinBox::valueChanged, this, &StudyPage::refreshResults);
-    connect(process_, &StudyProcess::progressEvent, this, &StudyPage::onEvent);
-    connect(process_, &StudyProcess::ended, this, &StudyPage::onEnded);
-    connect(document_, &ProjectDocument::studyChanged, this, [this] {
-        if (!keeping_) loadFromDocument();
-    });
-    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged})
-        connect(document_, signal, this, &StudyPage::refreshOutOfDate);
-    remainingTimer_.setInterval(1000);
-    connect(&remainingTimer_, &QTimer::timeout, this, &StudyPage::updateRemaining);
-
-    loadFromDocument();
+    return right;
 }
 
 void StudyPage::changeEvent(QEvent* event) {
@@ -233,142 +236,18 @@ void StudyPage::showError(const QString& message) {
 bool StudyPage::start() {
     if (running()) return false;
     showError(QString());
-    if (!document_->hasData()) {
-        showError(tr("Load the data first: a study trains the project."));
+    if (const QString reason = session_->unavailableReason(); !reason.isEmpty()) {
+        showError(reason);
         return false;
     }
     const std::optional<StudyChoice> choice = readChoice();
     if (!choice) return false;
-    // The same choices on an unchanged project continue the study in its folder; anything else
-    // starts afresh.
-    const std::optional<ProjectStudy>& kept = document_->study();
-    const bool continues = hasRecord_ && record_.choice == *choice && kept && studyOutOfDateParts(*kept, *document_).isEmpty() &&
-                           !record_.folder.isEmpty() && QDir(record_.folder).exists();
-    StudyRecord record;
-    if (continues) {
-        record = record_;
-    } else {
-        record.choice = *choice;
-        record.folder = studyFolderFor(document_->filePath());
-        if (!clearStudyFolder(record.folder)) {
-            showError(tr("Cannot remove the earlier study in %1").arg(record.folder));
-            return false;
-        }
-    }
-    record.complete = false;
-    const QString projectCopy = studyProjectPath(record.folder);
-    try {
-        if (!QDir().mkpath(record.folder)) throw Error(tr("cannot create the folder %1").arg(record.folder).toStdString());
-        writeStudyProject(projectCopy, *document_);
-    } catch (const Error& e) {
-        showError(QString::fromUtf8(e.what()));
-        return false;
-    }
-    record_ = record;
-    hasRecord_ = true;
-    ProjectStudy study;
-    study.settings = continues && kept ? kept->settings : std::optional<RunSettings>(currentRunSettings(*document_));
-    study.record = record_.toJson();
-    keeping_ = true;
-    document_->setStudy(study);
-    keeping_ = false;
-    currentRun_.clear();
-    remainingSeconds_.reset();
-    process_->start(skynnetCliProgram(), studyArguments(*choice, projectCopy, record_.folder, 0));
-    status_->setText(continues ? tr("Continuing the study in %1…").arg(record_.folder) : tr("Starting the study in %1…").arg(record_.folder));
-    refreshState();
-    refreshResults();
-    if (running()) remainingTimer_.start();
-    emit runningChanged(running());
-    return running();
+    return session_->start(*choice);  // its changes reach the page through onSessionChanged
 }
 
-void StudyPage::stop() {
-    if (!running()) return;
-    status_->setText(tr("Stopping: the run in progress ends, the finished ones are kept…"));
-    process_->stop();
-}
-
-void StudyPage::onEvent(const Json& e) {
-    const std::string kind = e.value("event", std::string());
-    if (kind == "plan") {
-        record_.total = int(e.value("runs", Json::array()).size());
-    } else if (kind == "run_started") {
-        currentRun_ = QString::fromStdString(e.value("run", std::string()));
-        status_->setText(tr("Run %1 of %2: %3").arg(e.value("index", 0)).arg(record_.total).arg(currentRun_));
-    } else if (kind == "run_finished") {
-        record_.addRun(runOf(e));
-        if (e.contains("remaining_seconds")) {
-            remainingSeconds_ = e.at("remaining_seconds").is_number() ? std::optional<double>(e.at("remaining_seconds").get<double>())
-                                                                       : std::nullopt;
-            sinceEstimate_.start();
-        }
-    } else if (kind == "partial_summary" || kind == "summary") {
-        record_.summary = e.value("summary", Json());
-        record_.complete = kind == "summary";
-        for (const Json& run : e.value("runs", Json::array())) record_.addRun(run);
-    } else {
-        return;  // an error event: the end reports it
-    }
-    keepInDocument();
-    refreshState();
-    refreshResults();
-}
-
-void StudyPage::onEnded(StudyProcess::Outcome outcome, const QString& message) {
-    remainingTimer_.stop();
-    remainingSeconds_.reset();
-    currentRun_.clear();
-    const int finished = record_.finishedRuns();
-    switch (outcome) {
-    case StudyProcess::Outcome::Completed:
-        status_->setText(tr("Finished: %1 runs.").arg(finished));
-        break;
-    case StudyProcess::Outcome::Stopped:
-        status_->setText(tr("Stopped: %1 of %2 runs are finished and kept; Start continues the study.").arg(finished).arg(record_.total));
-        break;
-    case StudyProcess::Outcome::Failed:
-        status_->setText(record_.complete ? tr("Finished with errors.") : tr("The study failed."));
-        showError(message);
-        break;
-    }
-    keepInDocument();
-    refreshState();
-    refreshResults();
-    emit runningChanged(false);
-}
-
-void StudyPage::keepInDocument() {
-    std::optional<ProjectStudy> study = document_->study();
-    if (!study) study = ProjectStudy{};
-    study->record = record_.toJson();
-    keeping_ = true;
-    document_->setStudy(study);
-    keeping_ = false;
-}
-
-void StudyPage::loadFromDocument() {
-    if (running()) return;
-    const std::optional<ProjectStudy>& study = document_->study();
-    hasRecord_ = false;
-    record_ = StudyRecord{};
-    showError(QString());
-    if (study && !study->record.is_null()) {
-        try {
-            record_ = StudyRecord::fromJson(study->record);
-            hasRecord_ = true;
-            showChoice(record_.choice);
-        } catch (const Error& e) {
-            showError(tr("The project's study cannot be shown: %1").arg(QString::fromUtf8(e.what())));
-        }
-    }
-    if (hasRecord_) {
-        const int finished = record_.finishedRuns();
-        status_->setText(record_.complete ? tr("Study of %1 runs.").arg(finished)
-                                          : tr("%1 of %2 runs finished; Start continues the study.").arg(finished).arg(record_.total));
-    } else {
-        status_->setText(tr("No study yet: choose the N list and seeds, then Start."));
-    }
+void StudyPage::onSessionChanged() {
+    status_->setText(session_->status());
+    showError(session_->error());
     refreshState();
     refreshResults();
 }
@@ -378,10 +257,10 @@ void StudyPage::refreshState() {
     startButton_->setEnabled(!busy);
     stopButton_->setEnabled(busy);
     for (QWidget* w : std::initializer_list<QWidget*>{submodels_, seeds_, strategies_, scaleEpochs_, ensemble_}) w->setEnabled(!busy);
-    progress_->setRange(0, std::max(record_.total, 1));
-    progress_->setValue(std::min(int(record_.runs.size()), std::max(record_.total, 1)));
+    progress_->setRange(0, std::max(record().total, 1));
+    progress_->setValue(std::min(int(record().runs.size()), std::max(record().total, 1)));
     // Before the first study there are no runs to count: "0 of 1 runs" would describe one.
-    progress_->setFormat(record_.total > 0 ? tr("%v of %m runs") : tr("no study yet"));
+    progress_->setFormat(record().total > 0 ? tr("%v of %m runs") : tr("no study yet"));
     updateRemaining();
     refreshOutOfDate();
 }
@@ -391,17 +270,17 @@ void StudyPage::updateRemaining() {
         remaining_->clear();
         return;
     }
-    if (!remainingSeconds_) {
+    const std::optional<double> left = session_->remainingSeconds();
+    if (!left) {
         remaining_->setText(tr("Time remaining: known once a run has finished"));
         return;
     }
-    const double left = *remainingSeconds_ - sinceEstimate_.elapsed() / 1000.0;
-    remaining_->setText(left > 0 ? tr("About %1 left").arg(durationText(left)) : tr("Almost done"));
+    remaining_->setText(*left > 0 ? tr("About %1 left").arg(durationText(*left)) : tr("Almost done"));
 }
 
 void StudyPage::refreshOutOfDate() {
     const std::optional<ProjectStudy>& study = document_->study();
-    const QStringList parts = study && hasRecord_ ? studyOutOfDateParts(*study, *document_) : QStringList();
+    const QStringList parts = study && hasStudy() ? studyOutOfDateParts(*study, *document_) : QStringList();
     outOfDate_->setText(parts.isEmpty() ? QString()
                                         : outOfDateText(parts).replace(tr("this run"), tr("this study")) +
                                               tr(" Start runs a new study."));
@@ -411,12 +290,12 @@ void StudyPage::refreshOutOfDate() {
 void StudyPage::refreshResults() {
     refreshChart();
     refreshTable();
-    recommendation_->setText(hasRecord_ && record_.summary.is_object() ? recommendationText(recommendStudy(record_, machines_->value()))
+    recommendation_->setText(hasStudy() && record().summary.is_object() ? recommendationText(recommendStudy(record(), machines_->value()))
                                                                         : QString());
 }
 
 void StudyPage::refreshTable() {
-    const std::vector<QStringList> rows = hasRecord_ ? studyTableRows(record_, machines_->value()) : std::vector<QStringList>{};
+    const std::vector<QStringList> rows = hasStudy() ? studyTableRows(record(), machines_->value()) : std::vector<QStringList>{};
     table_->clear();
     table_->setRowCount(rows.empty() ? 0 : int(rows.size()) - 1);
     table_->setColumnCount(rows.empty() ? 0 : int(rows.front().size()));
@@ -436,7 +315,7 @@ void StudyPage::refreshChart() {
     chart->removeAllSeries();
     QValueAxis* x = xAxis_;
     QValueAxis* y = yAxis_;
-    const std::vector<StudyPoint> points = hasRecord_ ? studyPoints(record_) : std::vector<StudyPoint>{};
+    const std::vector<StudyPoint> points = hasStudy() ? studyPoints(record()) : std::vector<StudyPoint>{};
     if (points.empty()) {
         chart->setTitle(tr("Test metric against time — no finished runs yet"));
         y->setTitleText(QString());
@@ -445,7 +324,7 @@ void StudyPage::refreshChart() {
         styleChart(chart);
         return;
     }
-    const QString metric = QString::fromStdString(record_.summary.value("metric_name", std::string("metric")));
+    const QString metric = QString::fromStdString(record().summary.value("metric_name", std::string("metric")));
     chart->setTitle(tr("Test %1 against mean wall time (± one standard deviation)").arg(metric));
     y->setTitleText(metric);
     double x0 = points.front().seconds, x1 = x0, y0 = points.front().metric, y1 = y0;
@@ -486,7 +365,7 @@ void StudyPage::refreshChart() {
         y1 = std::max(y1, p.metric + p.metricStdDev);
     }
     // The original's seed noise: what the recommendation counts as within it.
-    const StudyRecommendation r = recommendStudy(record_, machines_->value());
+    const StudyRecommendation r = recommendStudy(record(), machines_->value());
     if (r.threshold) {
         auto* line = new QLineSeries;
         line->setName(tr("original − 1 sd"));

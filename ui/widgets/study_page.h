@@ -1,22 +1,22 @@
 #pragma once
-// The Study page: what the split costs and gains on the open project, measured over seeds. Start
-// runs `skynnet-cli study --project` (study_process.h) on a copy of the project's settings with
-// the N list, seeds, strategies and epoch choices picked here; the page shows its progress with
-// the time remaining, then the chart (metric against time, error bars, the original marked), the
-// table (study.md's columns) and the recommendation on this machine and on K machines, recomputed
-// from the runs when K changes. Stop keeps the finished runs; Start with the same choices
-// continues. The study is kept in the project (ProjectDocument::study).
-#include <QElapsedTimer>
+// The Study page: what the split costs and gains on the open project, measured over seeds. The
+// study itself is a StudySession's (ui/core/study_session.h: the child process, its progress, the
+// record kept in the project); the page forwards Start (with the N list, seeds, strategies and
+// epoch choices picked here) and Stop to it, and shows its progress with the time remaining, then
+// the chart (metric against time, error bars, the original marked), the table (study.md's columns)
+// and the recommendation on this machine and on K machines, recomputed from the runs when K
+// changes. Stop keeps the finished runs; Start with the same choices continues.
 #include <QTimer>
 #include <QWidget>
 #include <optional>
 
-#include "ui/core/study_process.h"
 #include "ui/core/study_record.h"
+#include "ui/core/study_session.h"
 
 class QCheckBox;
 class QChartView;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -24,6 +24,7 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QValueAxis;
+class QVBoxLayout;
 
 namespace skynnet::ui {
 
@@ -37,12 +38,12 @@ public:
     // Starts (or continues) the study with the page's choices; false with the reason shown in the
     // page when it cannot start.
     bool start();
-    void stop();
-    bool running() const { return process_->running(); }
-    StudyProcess* process() const { return process_; }
-    // The study shown: the document's, updated as events arrive while it runs.
-    const StudyRecord& record() const { return record_; }
-    bool hasStudy() const { return hasRecord_; }
+    void stop() { session_->stop(); }
+    bool running() const { return session_->running(); }
+    StudySession* session() const { return session_; }
+    // The study shown: the session's.
+    const StudyRecord& record() const { return session_->record(); }
+    bool hasStudy() const { return session_->hasStudy(); }
 
     // The controls, for tests and the screenshot tour.
     QLineEdit* submodelsEdit() const { return submodels_; }
@@ -68,12 +69,12 @@ protected:
     void changeEvent(QEvent* event) override;  // a new palette redraws the chart in its colours
 
 private:
+    QGroupBox* makeSetupBox();
+    void addProgressWidgets(QVBoxLayout* layout);
+    QWidget* makeResultsArea();
     std::optional<StudyChoice> readChoice();  // nullopt: the error is shown
     void showChoice(const StudyChoice& choice);
-    void onEvent(const Json& event);
-    void onEnded(StudyProcess::Outcome outcome, const QString& message);
-    void loadFromDocument();
-    void keepInDocument();
+    void onSessionChanged();
     void refreshResults();
     void refreshChart();
     void refreshTable();
@@ -83,10 +84,7 @@ private:
     void updateRemaining();
 
     ProjectDocument* document_;
-    StudyProcess* process_;
-    StudyRecord record_;
-    bool hasRecord_ = false;
-    bool keeping_ = false;  // the page itself is putting the study into the document
+    StudySession* session_;
 
     QLineEdit *submodels_, *seeds_, *strategies_;
     QComboBox* scaleEpochs_;
@@ -99,10 +97,7 @@ private:
     QValueAxis *xAxis_, *yAxis_;  // kept across redraws: axes removed and added again left their old grid drawn
     QTableWidget* table_;
 
-    QString currentRun_;
-    std::optional<double> remainingSeconds_;  // as the study estimated it when the last run finished
-    QElapsedTimer sinceEstimate_;
-    QTimer remainingTimer_;
+    QTimer remainingTimer_;  // counts the time remaining down between the study's estimates
 };
 
 }  // namespace skynnet::ui

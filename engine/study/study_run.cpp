@@ -1,15 +1,10 @@
-#include "study_runs.h"
-
-#include <algorithm>
-#include <chrono>
-#include <functional>
-#include <queue>
+#include "study/study_run.h"
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "model_input.h"
+#include "study/machine_schedule.h"
 
-namespace skynnet::cli {
+namespace skynnet {
 
 StudyRun readRunReport(const StudyRunSpec& spec, const std::string& reportPath) {
     const Json doc = parseJson(readFile(reportPath), reportPath);
@@ -46,47 +41,6 @@ StudyRun readRunReport(const StudyRunSpec& spec, const std::string& reportPath) 
     return run;
 }
 
-void measureModel(StudyRun& run, const std::string& modelPath, int repetitions) {
-    LoadedModel model = loadTrainedModel(modelPath);
-    run.params = 0;
-    run.flopsPerSample = 0;
-    for (const NetworkSpec& spec : model.saved.specs) {
-        run.params += paramCount(spec);
-        run.flopsPerSample += flopsPerSample(spec);
-    }
-    // Any values do: the cost of a dense or convolutional forward pass does not depend on them.
-    const Matrix rows = Matrix::Constant(latencyBatchRows, model.saved.rawColumns(), 0.5f);
-    std::vector<double> seconds;
-    for (int i = 0; i <= repetitions; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        const Matrix out = predictRaw(model.model, model.saved, rows);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (out.rows() != latencyBatchRows) throw Error(modelPath + ": predict() gave " + std::to_string(out.rows()) + " rows");
-        if (i > 0) seconds.push_back(s);  // the first pass warms caches and allocations up
-    }
-    std::sort(seconds.begin(), seconds.end());
-    const std::size_t n = seconds.size();
-    run.latencySeconds = n % 2 ? seconds[n / 2] : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
-}
-
-double machinesSeconds(const std::vector<double>& submodelSeconds, int machines) {
-    if (submodelSeconds.empty()) return 0;
-    std::vector<double> longestFirst = submodelSeconds;
-    std::sort(longestFirst.begin(), longestFirst.end(), std::greater<>());
-    if (machines >= int(longestFirst.size())) return longestFirst.front();
-    // Each machine's busy time; the next submodel goes to the one free first.
-    std::priority_queue<double, std::vector<double>, std::greater<>> busy;
-    for (int k = 0; k < machines; ++k) busy.push(0.0);
-    double end = 0;
-    for (double s : longestFirst) {
-        const double t = busy.top() + s;
-        busy.pop();
-        busy.push(t);
-        end = std::max(end, t);
-    }
-    return end;
-}
-
 Json runJson(const StudyRun& run, int machines) {
     const StudyConfig& c = run.spec.config;
     Json j = Json::object({{"run", run.spec.name()},
@@ -95,7 +49,7 @@ Json runJson(const StudyRun& run, int machines) {
                            {"seed", run.spec.seed},
                            {"status", run.finished ? "finished" : "failed"}});
     if (!run.finished) {
-        j["strategy"] = c.original() ? "original" : c.strategy.empty() ? "auto" : c.strategy;
+        j["strategy"] = c.strategyText();
         j["error"] = run.error;
         return j;
     }
@@ -120,4 +74,4 @@ Json runJson(const StudyRun& run, int machines) {
     return j;
 }
 
-}  // namespace skynnet::cli
+}  // namespace skynnet

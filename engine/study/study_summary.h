@@ -1,7 +1,8 @@
 #pragma once
 // A study's aggregates per configuration (mean and spread over the seeds, the paired difference to
 // the original with its Student's t interval, times, memory, inference cost) and the
-// recommendation: the shortest time whose mean metric is within the original's seed noise.
+// recommendation: the shortest time whose mean metric is within the original's seed noise, on
+// this machine and on K machines (machine_schedule.h).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -9,9 +10,9 @@
 
 #include "core/statistics.h"
 #include "io/json.h"
-#include "study_runs.h"
+#include "study/study_run.h"
 
-namespace skynnet::cli {
+namespace skynnet {
 
 struct PairedDifference {
     int pairs = 0;  // seeds where both this configuration and the original finished
@@ -26,7 +27,7 @@ struct ConfigSummary {
     int S = 1;
     int runs = 0;  // finished
     double metricMean = 0;
-    std::optional<double> metricStdDev;      // over the seeds (2 runs or more)
+    std::optional<double> metricStdDev;          // over the seeds (2 runs or more)
     std::optional<PairedDifference> difference;  // against the original; empty for the original itself
     double wallSeconds = 0, trainSeconds = 0, slowestSubmodelSeconds = 0, machinesSeconds = 0, cpuSeconds = 0;  // means
     std::optional<double> wallStdDev;
@@ -43,18 +44,37 @@ struct Recommendation {
     double metricMean = 0;
 };
 
+// A configuration as the recommendation rule sees it; without `seconds` it is never picked.
+struct RecommendationCandidate {
+    std::string config;
+    int submodels = 1;
+    std::string strategy;
+    double metricMean = 0;
+    std::optional<double> seconds;
+};
+
+// The rule's bar: the original's mean minus its standard deviation over the seeds (the mean
+// itself with one seed: no spread known, so nothing below it counts as within it).
+double recommendationThreshold(double originalMean, const std::optional<double>& originalStdDev);
+// The shortest time among the candidates whose mean metric reaches the threshold (the first of
+// equal times); empty when none does.
+std::optional<Recommendation> fastestWithin(const std::vector<RecommendationCandidate>& candidates, double threshold);
+
 struct StudySummary {
     std::string metricName;
     int machines = 1;
     std::vector<ConfigSummary> configs;  // those with a finished run, in the study's order
     std::optional<double> originalMean, originalStdDev;
-    std::optional<double> threshold;  // original mean - its standard deviation (0 with one seed)
+    std::optional<double> threshold;  // recommendationThreshold of the original
     std::optional<Recommendation> thisMachine, onMachines;  // by wall seconds; by machinesSeconds
 };
 
-StudySummary summarizeStudy(const std::vector<StudyRun>& runs, const StudyOptions& options);
+// The aggregates of the finished runs among `runs`, per configuration of `plan`, with the
+// schedule on `machines` machines.
+StudySummary summarizeStudy(const std::vector<StudyRun>& runs, const StudyPlan& plan, int machines);
 const ConfigSummary* originalOf(const StudySummary& summary);
 
+// study.json's "summary" (and the progress events' summaries).
 Json summaryJson(const StudySummary& summary);
 
-}  // namespace skynnet::cli
+}  // namespace skynnet

@@ -1,0 +1,170 @@
+#include "ui/core/study_session.h"
+
+#include <QDir>
+
+#include "core/error.h"
+#include "ui/core/host_run.h"
+#include "ui/core/project_document.h"
+#include "ui/core/run_history.h"
+#include "ui/core/study_setup.h"
+
+namespace skynnet::ui {
+namespace {
+
+// A run_finished event as study.json's "runs" entry: without the event's own fields.
+Json runOf(const Json& event) {
+    Json run = event;
+    for (const char* key : {"event", "index", "remaining_seconds"}) run.erase(key);
+    return run;
+}
+
+}  // namespace
+
+StudySession::StudySession(ProjectDocument* document, QObject* parent)
+    : QObject(parent), document_(document), process_(new StudyProcess(this)) {
+    connect(process_, &StudyProcess::progressEvent, this, &StudySession::onEvent);
+    connect(process_, &StudyProcess::ended, this, &StudySession::onEnded);
+    connect(document_, &ProjectDocument::studyChanged, this, [this] {
+        if (!keeping_) loadFromDocument();
+    });
+    loadFromDocument();
+}
+
+QString StudySession::unavailableReason() const {
+    return document_->hasData() ? QString() : tr("Load the data first: a study trains the project.");
+}
+
+bool StudySession::fail(const QString& message) {
+    error_ = message;
+    emit changed();
+    return false;
+}
+
+bool StudySession::start(const StudyChoice& choice) {
+    if (running()) return false;
+    error_.clear();
+    if (const QString reason = unavailableReason(); !reason.isEmpty()) return fail(reason);
+    // The same choices on an unchanged project continue the study in its folder; anything else
+    // starts afresh.
+    const std::optional<ProjectStudy> kept = document_->study();
+    const bool continues = hasRecord_ && record_.choice == choice && kept && studyOutOfDateParts(*kept, *document_).isEmpty() &&
+                           !record_.folder.isEmpty() && QDir(record_.folder).exists();
+    StudyRecord record = continues ? record_ : StudyRecord{};
+    if (!continues) {
+        record.choice = choice;
+        record.folder = studyFolderFor(document_->filePath());
+        if (!clearStudyFolder(record.folder)) return fail(tr("Cannot remove the earlier study in %1").arg(record.folder));
+    }
+    record.complete = false;
+    const QString projectCopy = studyProjectPath(record.folder);
+    try {
+        if (!QDir().mkpath(record.folder)) throw Error(tr("cannot create the folder %1").arg(record.folder).toStdString());
+        writeStudyProject(projectCopy, *document_);
+    } catch (const Error& e) {
+        return fail(QString::fromUtf8(e.what()));
+    }
+    record_ = record;
+    hasRecord_ = true;
+    ProjectStudy study;
+    study.settings = continues && kept ? kept->settings : std::optional<RunSettings>(currentRunSettings(*document_));
+    keepInDocument(study);
+    remainingEstimate_.reset();
+    // The study runs in a child process (`skynnet-cli study`), which runs each of its runs as a
+    // child process of its own: a study is many runs, and one that crashes or is killed for its
+    // memory must not take the app (or the other runs) down with it. Keep them child processes.
+    process_->start(skynnetCliProgram(), studyArguments(choice, projectCopy, record_.folder, 0));
+    status_ = continues ? tr("Continuing the study in %1…").arg(record_.folder) : tr("Starting the study in %1…").arg(record_.folder);
+    emit changed();
+    emit runningChanged(running());
+    return running();
+}
+
+void StudySession::stop() {
+    if (!running()) return;
+    status_ = tr("Stopping: the run in progress ends, the finished ones are kept…");
+    emit changed();
+    process_->stop();
+}
+
+std::optional<double> StudySession::remainingSeconds() const {
+    if (!running() || !remainingEstimate_) return std::nullopt;
+    return *remainingEstimate_ - sinceEstimate_.elapsed() / 1000.0;
+}
+
+void StudySession::onEvent(const Json& e) {
+    const std::string kind = e.value("event", std::string());
+    if (kind == "plan") {
+        record_.total = int(e.value("runs", Json::array()).size());
+    } else if (kind == "run_started") {
+        const QString run = QString::fromStdString(e.value("run", std::string()));
+        status_ = tr("Run %1 of %2: %3").arg(e.value("index", 0)).arg(record_.total).arg(run);
+    } else if (kind == "run_finished") {
+        record_.addRun(runOf(e));
+        if (e.contains("remaining_seconds")) {
+            const Json& left = e.at("remaining_seconds");
+            remainingEstimate_ = left.is_number() ? std::optional<double>(left.get<double>()) : std::nullopt;
+            sinceEstimate_.start();
+        }
+    } else if (kind == "partial_summary" || kind == "summary") {
+        record_.summary = e.value("summary", Json());
+        record_.complete = kind == "summary";
+        for (const Json& run : e.value("runs", Json::array())) record_.addRun(run);
+    } else {
+        return;  // an error event: the end reports it
+    }
+    keepInDocument(document_->study());
+    emit changed();
+}
+
+void StudySession::onEnded(StudyProcess::Outcome outcome, const QString& message) {
+    remainingEstimate_.reset();
+    const int finished = record_.finishedRuns();
+    switch (outcome) {
+    case StudyProcess::Outcome::Completed:
+        status_ = tr("Finished: %1 runs.").arg(finished);
+        break;
+    case StudyProcess::Outcome::Stopped:
+        status_ = tr("Stopped: %1 of %2 runs are finished and kept; Start continues the study.").arg(finished).arg(record_.total);
+        break;
+    case StudyProcess::Outcome::Failed:
+        status_ = record_.complete ? tr("Finished with errors.") : tr("The study failed.");
+        error_ = message;
+        break;
+    }
+    keepInDocument(document_->study());
+    emit changed();
+    emit runningChanged(false);
+}
+
+// The record into the document's study (`base`: its recorded settings), without reloading it.
+void StudySession::keepInDocument(const std::optional<ProjectStudy>& base) {
+    ProjectStudy study = base.value_or(ProjectStudy{});
+    study.record = record_.toJson();
+    keeping_ = true;
+    document_->setStudy(study);
+    keeping_ = false;
+}
+
+void StudySession::loadFromDocument() {
+    if (running()) return;
+    const std::optional<ProjectStudy>& study = document_->study();
+    hasRecord_ = false;
+    record_ = StudyRecord{};
+    error_.clear();
+    if (study && !study->record.is_null()) {
+        try {
+            record_ = StudyRecord::fromJson(study->record);
+            hasRecord_ = true;
+        } catch (const Error& e) {
+            error_ = tr("The project's study cannot be shown: %1").arg(QString::fromUtf8(e.what()));
+        }
+    }
+    const int finished = record_.finishedRuns();
+    status_ = !hasRecord_          ? tr("No study yet: choose the N list and seeds, then Start.")
+              : record_.complete ? tr("Study of %1 runs.").arg(finished)
+                                 : tr("%1 of %2 runs finished; Start continues the study.").arg(finished).arg(record_.total);
+    if (hasRecord_) emit loaded(record_.choice);
+    emit changed();
+}
+
+}  // namespace skynnet::ui
