@@ -19,9 +19,10 @@ namespace {
 
 // What app/cli/json_progress.cpp of version 0.1.0 (commit 788a77e) wrote for the values that
 // readsVersion010Lines expects, one line per kind and shape, byte for byte.
-const std::string planLine =
-    R"({"event":"plan","submodels":2,"roles":["groups 1+2: classes 0-6","shard \"2\" of 4"],"epochs":6,"baseline":true,)"
-    R"("baseline_epochs":4})";
+// (The escaped quotes are outside the raw strings, which moc would misread.)
+const std::string planLine = R"({"event":"plan","submodels":2,"roles":["groups 1+2: classes 0-6",)"
+                             "\"shard \\\"2\\\" of 4\""
+                             R"(],"epochs":6,"baseline":true,"baseline_epochs":4})";
 const std::string networkPlanLine =
     R"({"event":"plan","submodels":0,"roles":[],"epochs":3,"baseline":false,"baseline_epochs":0})";
 const std::string startedLine =
