@@ -6,7 +6,6 @@
 #include <mutex>
 
 #include "cli_args.h"
-#include "project/project_json.h"
 
 namespace skynnet::cli {
 namespace {
@@ -18,16 +17,6 @@ std::mutex& stdoutLock() {
 }
 
 std::atomic<bool> errorsAsJson{false};
-
-void merge(Json& into, const Json& fields) {
-    for (auto it = fields.begin(); it != fields.end(); ++it) into[it.key()] = it.value();
-}
-
-Json placeFields(Json event, const WorkerPlace& place) {
-    event["rank"] = place.rank;
-    event["host"] = place.host;
-    return event;
-}
 
 WorkerPlace thisProcess() {
     WorkerPlace p;
@@ -47,23 +36,12 @@ struct SubmodelPlaces {
     }
 };
 
-Json batchEvent(const std::string& model, int submodel, const BatchProgress& b) {
-    Json e = modelEvent("batch", model, submodel);
-    merge(e, toJson(b));
-    return e;
+ResourcesEvent resourcesEvent(const ModelTag& tag, const WorkerPlace& place, const ResourceSample& r) {
+    return ResourcesEvent{tag, place.rank, place.host, r};
 }
 
-Json epochEvent(const std::string& model, int submodel, const EpochStats& s) {
-    Json e = modelEvent("epoch", model, submodel);
-    merge(e, toJson(s));
-    return e;
-}
-
-Json resourcesEvent(const std::string& model, int submodel, const WorkerPlace& place, const ResourceSample& r) {
-    Json e = placeFields(modelEvent("resources", model, submodel), place);
-    merge(e, toJson(r));
-    return e;
-}
+// Submodel `index` (from 0) of the plan, numbered from 1 in the events.
+ModelTag submodelTag(int index) { return ModelTag{EventModel::Submodel, index + 1}; }
 
 }  // namespace
 
@@ -90,24 +68,24 @@ std::string progressHelp() {
            "with a non-zero exit status.\n";
 }
 
-void writeResultEvent(const Json& fields) {
-    Json e = Json::object({{"event", "result"}});
-    merge(e, fields);
-    writeEvent(e);
-}
+void writeResultEvent(const Json& fields) { writeEvent(resultEventFromJson(JsonField(fields, "result event"))); }
 
 void addResultFigures(Json& r, double wallSeconds, double trainSeconds, double cpuSeconds, std::int64_t peakBytes,
                       const std::string& modelPath, const std::string& reportPath) {
-    r["wall_seconds"] = wallSeconds;
-    r["train_seconds"] = trainSeconds;
-    r["cpu_seconds"] = cpuSeconds;
-    r["peak_memory_bytes"] = peakBytes;
-    r["model_path"] = modelPath;
-    r["report_path"] = reportPath;
+    ResultEvent e = resultEventFromJson(JsonField(r, "result event"));
+    e.wallSeconds = wallSeconds;
+    e.trainSeconds = trainSeconds;
+    e.cpuSeconds = cpuSeconds;
+    e.peakMemoryBytes = peakBytes;
+    e.modelPath = modelPath;
+    e.reportPath = reportPath;
+    r = resultFields(e);
 }
 
 void reportErrorsAsJson() { errorsAsJson.store(true); }
 bool errorsReportedAsJson() { return errorsAsJson.load(); }
+
+void writeEvent(const ProgressEvent& event) { writeEvent(toJson(event)); }
 
 void writeEvent(const Json& event) {
     const std::string line = dumpJson(event) + "\n";
@@ -116,78 +94,64 @@ void writeEvent(const Json& event) {
     std::fflush(stdout);
 }
 
-Json modelEvent(const char* event, const std::string& model, int submodel) {
-    return Json::object({{"event", event}, {"model", model}, {"submodel", submodel}});
-}
+void writeErrorEvent(const std::string& message) { writeEvent(ErrorEvent{message}); }
 
 void writePlanEvent(const SplitPlan& plan, bool baseline) {
-    Json roles = Json::array();
-    for (const auto& m : plan.submodels) roles.push_back(m.role);
-    writeEvent(Json::object({{"event", "plan"},
-                             {"submodels", plan.submodelCount()},
-                             {"roles", std::move(roles)},
-                             {"epochs", plan.effectiveEpochs},
-                             {"baseline", baseline},
-                             {"baseline_epochs", baseline ? plan.epochs : 0}}));
+    PlanEvent e;
+    e.submodels = plan.submodelCount();
+    for (const auto& m : plan.submodels) e.roles.push_back(m.role);
+    e.epochs = plan.effectiveEpochs;
+    e.baseline = baseline;
+    e.baselineEpochs = baseline ? plan.epochs : 0;
+    writeEvent(e);
 }
 
 void writeNetworkPlanEvent(int epochs) {
-    writeEvent(Json::object({{"event", "plan"},
-                             {"submodels", 0},
-                             {"roles", Json::array()},
-                             {"epochs", epochs},
-                             {"baseline", false},
-                             {"baseline_epochs", 0}}));
+    PlanEvent e;
+    e.epochs = epochs;
+    writeEvent(e);
 }
 
 void writeStartedEvent(const std::string& model, int submodel, const WorkerPlace& place) {
-    Json e = placeFields(modelEvent("started", model, submodel), place);
-    e["threads"] = place.kernelThreads;
-    writeEvent(e);
+    writeEvent(StartedEvent{ModelTag{parseEventModel(model), submodel}, place});
 }
 
 void writeFinishedEvent(const std::string& model, int submodel, const TrainResult& r) {
-    Json e = modelEvent("finished", model, submodel);
-    e["status"] = statusName(r.status);
-    e["error"] = r.error;
-    e["epochs_run"] = int(r.history.size());
-    e["wall_seconds"] = r.wallSeconds;
-    e["cpu_seconds"] = r.cpuSeconds;
-    writeEvent(e);
+    writeEvent(finishedEventOf(ModelTag{parseEventModel(model), submodel}, r));
 }
 
 SubmodelEvents jsonSubmodelEvents() {
     // Shared by the handlers, which the trainer copies; they have all returned before train() does.
     const auto where = std::make_shared<SubmodelPlaces>();
-    const std::string model = "submodel";
     SubmodelEvents events;
     events.onSubmodelStarted = [=](int i, const WorkerPlace& place) {
         {
             const std::lock_guard<std::mutex> hold(where->mutex);
             where->at(i) = place;
         }
-        writeStartedEvent(model, i + 1, place);
+        writeEvent(StartedEvent{submodelTag(i), place});
     };
-    events.onBatch = [=](int i, const BatchProgress& b) { writeEvent(batchEvent(model, i + 1, b)); };
-    events.onEpoch = [=](int i, const EpochStats& s) { writeEvent(epochEvent(model, i + 1, s)); };
+    events.onBatch = [](int i, const BatchProgress& b) { writeEvent(BatchEvent{submodelTag(i), b}); };
+    events.onEpoch = [](int i, const EpochStats& s) { writeEvent(EpochEvent{submodelTag(i), s}); };
     events.onResources = [=](int i, const ResourceSample& r) {
         WorkerPlace place;
         {
             const std::lock_guard<std::mutex> hold(where->mutex);
             place = where->at(i);
         }
-        writeEvent(resourcesEvent(model, i + 1, place, r));
+        writeEvent(resourcesEvent(submodelTag(i), place, r));
     };
-    events.onSubmodelFinished = [=](int i, const TrainResult& r) { writeFinishedEvent(model, i + 1, r); };
+    events.onSubmodelFinished = [](int i, const TrainResult& r) { writeEvent(finishedEventOf(submodelTag(i), r)); };
     return events;
 }
 
 TrainCallbacks jsonTrainCallbacks(const std::string& model) {
     const WorkerPlace place = thisProcess();
+    const ModelTag tag{parseEventModel(model), 0};
     TrainCallbacks c;
-    c.onBatch = [=](const BatchProgress& b) { writeEvent(batchEvent(model, 0, b)); };
-    c.onEpoch = [=](const EpochStats& s) { writeEvent(epochEvent(model, 0, s)); };
-    c.onResources = [=](const ResourceSample& r) { writeEvent(resourcesEvent(model, 0, place, r)); };
+    c.onBatch = [=](const BatchProgress& b) { writeEvent(BatchEvent{tag, b}); };
+    c.onEpoch = [=](const EpochStats& s) { writeEvent(EpochEvent{tag, s}); };
+    c.onResources = [=](const ResourceSample& r) { writeEvent(resourcesEvent(tag, place, r)); };
     return c;
 }
 

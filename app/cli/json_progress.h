@@ -1,22 +1,17 @@
 #pragma once
 // `train --progress json`: progress as one JSON object per line on stdout, for programs (the
 // desktop app runs skynnet-cli under mpirun and reads these lines). Nothing else goes to stdout
-// in this mode: human lines go to stderr. Events, in order of a run:
-//   {"event":"plan","submodels":S,"roles":[...],"epochs":E,"baseline":B,"baseline_epochs":E0}
-//   {"event":"started","model":M,"submodel":I,"rank":R,"host":H,"threads":T}
-//   {"event":"batch","model":M,"submodel":I,"epoch":..,"batch":..,"batches":..,"loss":..}
-//   {"event":"epoch","model":M,"submodel":I, <toJson(EpochStats)>}
-//   {"event":"resources","model":M,"submodel":I,"rank":R,"host":H, <toJson(ResourceSample)>}
-//   {"event":"finished","model":M,"submodel":I,"status":..,"error":..,"wall_seconds":..,"cpu_seconds":..}
-//   {"event":"result", <the run's headline figures>}
-//   {"event":"error","message":..}   (the exit status is then not 0)
-// M is "submodel" (I from 1), "baseline" or "network" (I = 0). Lines are written whole under one
-// lock and flushed, since submodels report from several worker threads at once.
+// in this mode: human lines go to stderr. The events (plan, then each model's started, batch,
+// epoch, resources and finished, then one result or an error, after which the exit status is not
+// 0) are the typed values of engine/run/progress_event.h, which also gives their JSON form; every
+// line is toJson of one. Lines are written whole under one lock and flushed, since submodels
+// report from several worker threads at once.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "io/json.h"
+#include "run/progress_event.h"
 #include "split/split_plan.h"
 #include "split/worker_pool.h"
 #include "train/train_types.h"
@@ -37,19 +32,20 @@ std::string progressHelp();
 void reportErrorsAsJson();
 bool errorsReportedAsJson();
 
-// One event line on stdout, whole and flushed.
+// One event line on stdout, whole and flushed: a progress event, or another command's (study).
+void writeEvent(const ProgressEvent& event);
 void writeEvent(const Json& event);
-Json modelEvent(const char* event, const std::string& model, int submodel);
+void writeErrorEvent(const std::string& message);
 
 // The plan event of a split run, and of a single network (no submodels; epochs = its epochs).
 void writePlanEvent(const SplitPlan& plan, bool baseline);
 void writeNetworkPlanEvent(int epochs);
 void writeStartedEvent(const std::string& model, int submodel, const WorkerPlace& place);
 void writeFinishedEvent(const std::string& model, int submodel, const TrainResult& result);
-// {"event":"result", then `fields`}.
+// The result event of `fields` (resultFields of a ResultEvent, or the same keys built by hand).
 void writeResultEvent(const Json& fields);
-// The figures every result event ends with: "wall_seconds" (the command), "train_seconds",
-// "cpu_seconds" (the process), "peak_memory_bytes", and the files written ("" for none).
+// Sets the figures every result event has (ResultEvent's times, peak memory and files written,
+// "" for none) in `result`'s fields.
 void addResultFigures(Json& result, double wallSeconds, double trainSeconds, double cpuSeconds, std::int64_t peakBytes,
                       const std::string& modelPath, const std::string& reportPath);
 

@@ -22,7 +22,7 @@ void printError(const std::string& message) {
     std::fflush(stdout);
     std::fprintf(stderr, "skynnet-cli: %s\n", line.c_str());
     // A program reading --progress json learns why the run ended from the same stream.
-    if (errorsReportedAsJson()) writeEvent(Json::object({{"event", "error"}, {"message", line}}));
+    if (errorsReportedAsJson()) writeErrorEvent(line);
 }
 
 }  // namespace skynnet::cli

@@ -131,7 +131,8 @@ private slots:
         QCOMPARE(reader.events(), 11);  // the text line and the broken batch event are not; the dropped one is
         QCOMPARE(reader.error(), QStringLiteral("rank 3 on node2 died"));
         QVERIFY(reader.result());
-        QCOMPARE((*reader.result())["test_accuracy"].get<double>(), 0.9);
+        QCOMPARE(reader.result()->model, std::string("combined"));
+        QCOMPARE(reader.result()->details.at("test_accuracy").get<double>(), 0.9);
 
         CollectedEvents c = buffer.take();
         QVERIFY(c.submodels[0].empty());

@@ -23,8 +23,7 @@ void CliTraining::onFinished(int exitCode, QProcess::ExitStatus exitStatus) {
         message_ = tr("stopped");
     } else if (exitStatus == QProcess::NormalExit && exitCode == 0 && reader_.result()) {
         status_ = TrainStatus::Completed;
-        const Json& r = *reader_.result();
-        message_ = QString::fromStdString(r.value("message", std::string()));
+        message_ = QString::fromStdString(reader_.result()->message.value_or(std::string()));
     } else {
         status_ = TrainStatus::Failed;
         QString last;

@@ -35,7 +35,7 @@ public:
     // stop(); otherwise Failed with the error event's message, else the tool's last stderr line.
     TrainStatus status() const { return status_; }
     const QString& message() const { return message_; }
-    const std::optional<Json>& result() const { return reader_.result(); }
+    const std::optional<ResultEvent>& result() const { return reader_.result(); }
 
 signals:
     void ended();

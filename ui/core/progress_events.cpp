@@ -1,25 +1,15 @@
 #include "ui/core/progress_events.h"
 
-#include "core/error.h"
-#include "project/project_json.h"
-
 namespace skynnet::ui {
 namespace {
 
-WorkerPlace placeOf(const JsonField& e) {
-    WorkerPlace p;
-    p.rank = e.at("rank").get<int>();
-    p.host = e.at("host").asString();
-    if (e.contains("threads")) p.kernelThreads = e.at("threads").get<int>();
-    return p;
-}
-
-TrainResult finishedResult(const JsonField& e) {
+// The TrainResult of a finished event, as the engine's callbacks hand it on (without history).
+TrainResult finishedResult(const FinishedEvent& e) {
     TrainResult r;
-    r.status = trainStatusFromJson(e.at("status"));
-    r.error = e.at("error").asString();
-    r.wallSeconds = numberFromJson(e.at("wall_seconds"));
-    r.cpuSeconds = numberFromJson(e.at("cpu_seconds"));
+    r.status = e.status;
+    r.error = e.error;
+    r.wallSeconds = e.wallSeconds;
+    r.cpuSeconds = e.cpuSeconds;
     return r;
 }
 
@@ -38,75 +28,73 @@ void ProgressEventReader::feed(const QByteArray& raw) {
         return;
     }
     try {
-        apply(parseJson(std::string_view(line.constData(), std::size_t(line.size())), "skynnet-cli progress"));
+        const Json j = parseJson(std::string_view(line.constData(), std::size_t(line.size())), "skynnet-cli progress");
+        // An event of a kind this build does not know (a newer tool's) counts, and is skipped.
+        if (const auto event = progressEventFromJson(JsonField(j, "skynnet-cli progress"))) apply(*event);
         ++events_;
     } catch (const std::exception& e) {
         buffer_.log(QStringLiteral("unreadable progress line (%1): %2").arg(QString::fromUtf8(e.what()), QString::fromUtf8(line)));
     }
 }
 
-void ProgressEventReader::apply(const Json& event) {
-    const JsonField e(event, "progress event");
-    const std::string& kind = e.at("event").asString();
-    if (kind == "plan") {
-        const int s = e.at("submodels").get<int>();
-        if (s != submodels_)
+void ProgressEventReader::apply(const ProgressEvent& event) {
+    if (const auto* plan = std::get_if<PlanEvent>(&event)) {
+        if (plan->submodels != submodels_)
             buffer_.log(QStringLiteral("note: the tool planned %1 submodel(s), the app %2; events beyond the app's plan are dropped")
-                            .arg(s)
+                            .arg(plan->submodels)
                             .arg(submodels_));
         return;
     }
-    if (kind == "result") {
-        result_ = event;
+    if (const auto* result = std::get_if<ResultEvent>(&event)) {
+        result_ = *result;
         return;
     }
-    if (kind == "error") {
-        error_ = QString::fromStdString(e.at("message").asString());
+    if (const auto* error = std::get_if<ErrorEvent>(&event)) {
+        error_ = QString::fromStdString(error->message);
         return;
     }
-    const std::string& model = e.at("model").asString();
-    if (model == "baseline") return baselineEvent(kind, event);
-    if (model != "submodel") return;  // "network": a single network, which the app does not run
-    const int number = e.at("submodel").get<int>();
+    const std::optional<ModelTag> tag = modelTagOf(event);
+    if (!tag) return;
+    if (tag->model == EventModel::Baseline) return baselineEvent(event);
+    if (tag->model != EventModel::Submodel) return;  // a single network, which the app does not run
+    const int number = tag->submodel;
     if (number < 1 || number > submodels_) {
         buffer_.log(QStringLiteral("dropped a progress event of submodel %1 (the plan has %2)").arg(number).arg(submodels_));
         return;
     }
-    submodelEvent(kind, number - 1, event);
+    submodelEvent(number - 1, event);
 }
 
-void ProgressEventReader::submodelEvent(const std::string& kind, int i, const Json& event) {
-    const JsonField e(event, "progress event");
-    if (kind == "started") {
-        submodel_.onSubmodelStarted(i, placeOf(e));
-    } else if (kind == "batch") {
-        submodel_.onBatch(i, batchProgressFromJson(e));
-    } else if (kind == "epoch") {
-        const EpochStats s = epochStatsFromJson(e);
-        history_[std::size_t(i)].push_back(s);
-        submodel_.onEpoch(i, s);
-    } else if (kind == "resources") {
-        submodel_.onResources(i, resourceSampleFromJson(e));
-    } else if (kind == "finished") {
-        TrainResult r = finishedResult(e);
+void ProgressEventReader::submodelEvent(int i, const ProgressEvent& event) {
+    if (const auto* e = std::get_if<StartedEvent>(&event)) {
+        submodel_.onSubmodelStarted(i, e->place);
+    } else if (const auto* e = std::get_if<BatchEvent>(&event)) {
+        submodel_.onBatch(i, e->progress);
+    } else if (const auto* e = std::get_if<EpochEvent>(&event)) {
+        history_[std::size_t(i)].push_back(e->stats);
+        submodel_.onEpoch(i, e->stats);
+    } else if (const auto* e = std::get_if<ResourcesEvent>(&event)) {
+        submodel_.onResources(i, e->sample);
+    } else if (const auto* e = std::get_if<FinishedEvent>(&event)) {
+        // Its TrainResult carries the epochs so far, as the engine's does.
+        TrainResult r = finishedResult(*e);
         r.history = history_[std::size_t(i)];
         submodel_.onSubmodelFinished(i, r);
     }
 }
 
-void ProgressEventReader::baselineEvent(const std::string& kind, const Json& event) {
-    const JsonField e(event, "progress event");
-    if (kind == "batch") {
-        baseline_.onBatch(batchProgressFromJson(e));
-    } else if (kind == "epoch") {
-        baseline_.onEpoch(epochStatsFromJson(e));
-    } else if (kind == "resources") {
-        baseline_.onResources(resourceSampleFromJson(e));
-    } else if (kind == "finished") {
-        const TrainResult r = finishedResult(e);
-        buffer_.baselineFinished(r.status);
-        QString line = QStringLiteral("baseline: %1").arg(QString::fromStdString(statusName(r.status)));
-        if (r.status == TrainStatus::Failed) line += QStringLiteral(": ") + QString::fromStdString(r.error);
+// The baseline's started event has nothing the app shows.
+void ProgressEventReader::baselineEvent(const ProgressEvent& event) {
+    if (const auto* e = std::get_if<BatchEvent>(&event)) {
+        baseline_.onBatch(e->progress);
+    } else if (const auto* e = std::get_if<EpochEvent>(&event)) {
+        baseline_.onEpoch(e->stats);
+    } else if (const auto* e = std::get_if<ResourcesEvent>(&event)) {
+        baseline_.onResources(e->sample);
+    } else if (const auto* e = std::get_if<FinishedEvent>(&event)) {
+        buffer_.baselineFinished(e->status);
+        QString line = QStringLiteral("baseline: %1").arg(QString::fromStdString(statusName(e->status)));
+        if (e->status == TrainStatus::Failed) line += QStringLiteral(": ") + QString::fromStdString(e->error);
         buffer_.log(line);
     }
 }

@@ -4,13 +4,14 @@
 // in-process run, so a run in another process (under mpirun, on other machines) reaches the
 // session, its charts and tables through the one path. Lines that are not events (mpirun's own
 // messages) go to the run's log; events that do not fit the plan (a submodel beyond it) are
-// logged and dropped, never indexed.
+// logged and dropped, never indexed. The lines are read by the engine's progressEventFromJson
+// (engine/run/progress_event.h), the code that also writes them.
 #include <QByteArray>
 #include <QString>
 #include <optional>
 #include <vector>
 
-#include "io/json.h"
+#include "run/progress_event.h"
 #include "ui/core/run_events.h"
 
 namespace skynnet::ui {
@@ -24,17 +25,17 @@ public:
     // One line of the tool's stdout (without or with its newline).
     void feed(const QByteArray& line);
 
-    // The result event, once it came; its fields as the tool wrote them.
-    const std::optional<Json>& result() const { return result_; }
+    // The result event, once it came.
+    const std::optional<ResultEvent>& result() const { return result_; }
     // The message of the error event; empty when none came.
     const QString& error() const { return error_; }
     // How many lines were events (the rest were logged as text).
     int events() const { return events_; }
 
 private:
-    void apply(const Json& event);
-    void submodelEvent(const std::string& kind, int index, const Json& e);
-    void baselineEvent(const std::string& kind, const Json& e);
+    void apply(const ProgressEvent& event);
+    void submodelEvent(int index, const ProgressEvent& event);
+    void baselineEvent(const ProgressEvent& event);
 
     RunEventBuffer& buffer_;
     SubmodelEvents submodel_;
@@ -42,7 +43,7 @@ private:
     int submodels_;
     // Each submodel's epochs so far: a finished event's TrainResult carries them, as the engine's does.
     std::vector<std::vector<EpochStats>> history_;
-    std::optional<Json> result_;
+    std::optional<ResultEvent> result_;
     QString error_;
     int events_ = 0;
 };
