@@ -1,11 +1,11 @@
 #include "ui/core/layer_table_model.h"
 
 #include <QColor>
-#include <QRegularExpression>
 #include <algorithm>
 
 #include "core/error.h"
 #include "ui/core/formatting.h"
+#include "ui/core/layer_field_edits.h"
 
 namespace skynnet::ui {
 namespace {
@@ -115,17 +115,6 @@ QString summaryOf(const LayerSpec& l) {
             return QStringLiteral("momentum %1 · ε %2").arg(double(b.momentum)).arg(double(b.epsilon));
         },
         [](const ActivationSpec& a) { return activationText(a.activation); });
-}
-
-// "3x3", "3×3", "3 x 5" or "3": a kernel or window of height x width.
-std::optional<std::pair<int, int>> parseWindow(const QVariant& value) {
-    if (value.typeId() == QMetaType::Int) return std::pair{value.toInt(), value.toInt()};
-    static const QRegularExpression form(QStringLiteral("^\\s*(\\d{1,4})\\s*(?:[x×*]\\s*(\\d{1,4}))?\\s*$"),
-                                         QRegularExpression::CaseInsensitiveOption);
-    const QRegularExpressionMatch m = form.match(value.toString());
-    if (!m.hasMatch()) return std::nullopt;
-    const int h = m.captured(1).toInt();
-    return std::pair{h, m.captured(2).isEmpty() ? h : m.captured(2).toInt()};
 }
 
 bool numericColumn(int column) {
@@ -361,83 +350,19 @@ bool LayerTableModel::setField(LayerSpec& layer, int column, const QVariant& val
         return true;
     }
     if (role != Qt::EditRole) return false;
-    bool ok = false;
+    std::optional<QString> refused;
     switch (column) {
-    case Units: {
-        const int n = value.toInt(&ok);
-        const bool conv = std::holds_alternative<ConvSpec>(layer);
-        if (!ok || n < 1) return reject(where + (conv ? QStringLiteral("filters must be a whole number of at least 1")
-                                                      : QStringLiteral("units must be a whole number of at least 1")));
-        if (conv) std::get<ConvSpec>(layer).filters = n;
-        else std::get<DenseSpec>(layer).units = n;
-        return true;
-    }
-    case Kernel: {
-        const auto window = parseWindow(value);
-        if (auto* c = std::get_if<ConvSpec>(&layer)) {
-            if (!window || window->first < 1 || window->second < 1)
-                return reject(where + QStringLiteral("a kernel is height x width, each at least 1 (e.g. 3x3), not '%1'").arg(value.toString()));
-            c->kernelH = window->first;
-            c->kernelW = window->second;
-            return true;
-        }
-        if (!window || window->first < 1 || window->first != window->second)
-            return reject(where + QStringLiteral("a pooling window is one size of at least 1 (e.g. 2), not '%1'").arg(value.toString()));
-        if (auto* p = std::get_if<MaxPoolSpec>(&layer)) p->size = window->first;
-        else std::get<AvgPoolSpec>(layer).size = window->first;
-        return true;
-    }
-    case Stride: {
-        const int s = value.toInt(&ok);
-        if (auto* c = std::get_if<ConvSpec>(&layer)) {
-            if (!ok || s < 1) return reject(where + QStringLiteral("a conv stride must be a whole number of at least 1"));
-            c->stride = s;
-            return true;
-        }
-        if (!ok || s < 0) return reject(where + QStringLiteral("a pooling stride must be 0 (the window size) or more"));
-        if (auto* p = std::get_if<MaxPoolSpec>(&layer)) p->stride = s;
-        else std::get<AvgPoolSpec>(layer).stride = s;
-        return true;
-    }
-    case Padding:
-        try {
-            std::get<ConvSpec>(layer).padding = parsePadding(value.toString().trimmed().toLower().toStdString());
-        } catch (const Error& e) {
-            return reject(where + QString::fromStdString(e.what()));
-        }
-        return true;
-    case Activation: {
-        skynnet::Activation a{};
-        try {
-            a = parseActivation(value.toString().trimmed().toLower().toStdString());
-        } catch (const Error& e) {
-            return reject(where + QString::fromStdString(e.what()));
-        }
-        if (auto* d = std::get_if<DenseSpec>(&layer)) d->activation = a;
-        else if (auto* c = std::get_if<ConvSpec>(&layer)) c->activation = a;
-        else std::get<ActivationSpec>(layer).activation = a;
-        return true;
-    }
-    case Rate: {
-        const double rate = value.toDouble(&ok);
-        if (!ok || !(rate >= 0 && rate < 1)) return reject(where + QStringLiteral("the dropout rate must be in [0, 1)"));
-        std::get<DropoutSpec>(layer).rate = float(rate);
-        return true;
-    }
-    case Momentum: {
-        const double m = value.toDouble(&ok);
-        if (!ok || !(m > 0 && m <= 1)) return reject(where + QStringLiteral("the batch-norm momentum must be in (0, 1]"));
-        std::get<BatchNormSpec>(layer).momentum = float(m);
-        return true;
-    }
-    case Epsilon: {
-        const double e = value.toDouble(&ok);
-        if (!ok || !(e > 0 && e < 1)) return reject(where + QStringLiteral("the batch-norm epsilon must be above 0 and below 1"));
-        std::get<BatchNormSpec>(layer).epsilon = float(e);
-        return true;
-    }
+    case Units: refused = editUnits(layer, value); break;
+    case Kernel: refused = editWindow(layer, value); break;
+    case Stride: refused = editStride(layer, value); break;
+    case Padding: refused = editPadding(layer, value); break;
+    case Activation: refused = editActivation(layer, value); break;
+    case Rate: refused = editDropoutRate(layer, value); break;
+    case Momentum: refused = editBatchNormMomentum(layer, value); break;
+    case Epsilon: refused = editBatchNormEpsilon(layer, value); break;
     default: return false;
     }
+    return refused ? reject(where + *refused) : true;
 }
 
 bool LayerTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {

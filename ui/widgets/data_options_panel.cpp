@@ -20,6 +20,19 @@
 namespace skynnet::ui {
 
 DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) : QWidget(parent), document_(document) {
+    QGroupBox* roles = buildColumnsAndTask();
+    buildImageOptions();
+    QGroupBox* prep = buildPreparation();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(roles);
+    layout->addWidget(images_);
+    layout->addWidget(prep);
+    refresh();
+}
+
+QGroupBox* DataOptionsPanel::buildColumnsAndTask() {
     targetColumn_ = new QComboBox;
     targetColumn_->setToolTip(tr("The column the network learns to predict (CSV files); the others are its inputs"));
     task_ = new QComboBox;
@@ -36,7 +49,10 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
     rolesForm->addRow(QString(), detected_);
     connect(targetColumn_, &QComboBox::activated, this, &DataOptionsPanel::requestReload);
     connect(task_, &QComboBox::activated, this, &DataOptionsPanel::requestReload);
+    return roles;
+}
 
+void DataOptionsPanel::buildImageOptions() {
     imageHeight_ = new QSpinBox;
     imageWidth_ = new QSpinBox;
     for (QSpinBox* b : {imageHeight_, imageWidth_}) {
@@ -65,7 +81,9 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
     imageForm->addRow(tr("Size (H × W):"), size);
     imageForm->addRow(tr("Channels:"), channels_);
     imageForm->addRow(strictImages_);
+}
 
+QGroupBox* DataOptionsPanel::buildPreparation() {
     scaling_ = new QComboBox;
     scaling_->addItem(tr("Standardize (mean 0, sd 1)"), int(Scaling::Standardize));
     scaling_->addItem(tr("Min-max to [0, 1], each column"), int(Scaling::MinMax));
@@ -97,13 +115,7 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
     // Typing "25" is one undoable step, ended when the box loses focus or Enter is pressed.
     for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*>{validation_, test_, seed_})
         connect(box, &QAbstractSpinBox::editingFinished, document_, &ProjectDocument::sealEdits);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(roles);
-    layout->addWidget(images_);
-    layout->addWidget(prep);
-    refresh();
+    return prep;
 }
 
 void DataOptionsPanel::refresh() {

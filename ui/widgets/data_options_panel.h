@@ -39,6 +39,9 @@ signals:
     void problemSolved();
 
 private:
+    QGroupBox* buildColumnsAndTask();  // target column and task: a change reloads
+    void buildImageOptions();          // images_: a change reloads
+    QGroupBox* buildPreparation();     // scaling, shares and seed: edits of the loaded data
     void applyPreparation();
     void requestReload();
 

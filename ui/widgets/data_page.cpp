@@ -40,7 +40,29 @@ namespace skynnet::ui {
 DataPage::DataPage(ProjectDocument* document, TrainingSession* session, AppSettings* settings, QWidget* parent)
     : QWidget(parent), document_(document), session_(session), settings_(settings) {
     setAcceptDrops(true);
+    buildBanners();
+    QWidget* left = buildDataViews();
+    QWidget* right = buildSidePanel();
 
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({860, 480});  // scaled to the real width on first show
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buildToolbar());
+    layout->addWidget(errorBanner_);
+    layout->addWidget(busy_);
+    layout->addWidget(split, 1);
+
+    connect(document_, &ProjectDocument::dataChanged, this, &DataPage::refreshFromDocument);
+    refreshFromDocument();
+    refreshRecentMenu();
+}
+
+void DataPage::buildBanners() {
     errorBanner_ = new QLabel;
     errorBanner_->setObjectName(QStringLiteral("dataErrorBanner"));
     errorBanner_->setWordWrap(true);
@@ -60,7 +82,9 @@ DataPage::DataPage(ProjectDocument* document, TrainingSession* session, AppSetti
     busyLayout->addWidget(spinner);
     busyLayout->addWidget(busyLabel_, 1);
     busy_->hide();
+}
 
+QWidget* DataPage::buildDataViews() {
     summary_ = new QLabel;
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -96,7 +120,10 @@ DataPage::DataPage(ProjectDocument* document, TrainingSession* session, AppSetti
     leftLayout->addWidget(summary_);
     leftLayout->addWidget(views, 1);
     leftLayout->addWidget(skipped_);
+    return left;
+}
 
+QWidget* DataPage::buildSidePanel() {
     options_ = new DataOptionsPanel(document_);
     connect(options_, &DataOptionsPanel::reloadRequested, this, &DataPage::loadSettings);
     connect(options_, &DataOptionsPanel::problem, this, &DataPage::showError);
@@ -112,23 +139,7 @@ DataPage::DataPage(ProjectDocument* document, TrainingSession* session, AppSetti
     rightLayout->addWidget(options_);
     rightLayout->addWidget(sampleImage_);
     rightLayout->addWidget(classChart_, 1);
-
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({860, 480});  // scaled to the real width on first show
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(buildToolbar());
-    layout->addWidget(errorBanner_);
-    layout->addWidget(busy_);
-    layout->addWidget(split, 1);
-
-    connect(document_, &ProjectDocument::dataChanged, this, &DataPage::refreshFromDocument);
-    refreshFromDocument();
-    refreshRecentMenu();
+    return right;
 }
 
 QLayout* DataPage::buildToolbar() {

@@ -65,6 +65,9 @@ protected:
 
 private:
     QLayout* buildToolbar();
+    void buildBanners();        // the error banner and the busy line
+    QWidget* buildDataViews();  // summary, sample grid, preview table, skipped files
+    QWidget* buildSidePanel();  // options, the selected sample's picture, class chart
     void load(const ProjectDataSource& settings, const QString& exampleId);
     void onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const ProjectDataSource& settings,
                   const QString& exampleId);

@@ -13,7 +13,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QGuiApplication>
 #include <QScreen>
@@ -67,6 +66,26 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     document_ = new ProjectDocument(this);
     session_ = new TrainingSession(document_, this);
 
+    createPages();
+    buildWorkspace();
+    connectOpenRequests();
+    buildHistoryDock();
+    buildStatusBar();
+    buildMenus();
+    connectWindowUpdates();
+
+    resize(1400, 900);
+    fitToScreen();  // at QT_SCALE_FACTOR=1.5 a 1600 x 1000 screen has room for 1066 x 666
+    restoreGeometry(settings_->windowGeometry());
+    restoreState(settings_->windowState());
+    updateStatus();
+    updateTitle();
+    updateSidebarMarks();
+    // After the constructor, so the window is up when the question comes.
+    QTimer::singleShot(0, project_, &ProjectController::offerRecovery);
+}
+
+void MainWindow::createPages() {
     dataPage_ = new DataPage(document_, session_, settings_.get());
     networkPage_ = new NetworkPage(document_);
     splitPage_ = new SplitPage(document_);
@@ -81,9 +100,11 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
                                       .dataPage = dataPage_,
                                       .resultsPage = resultsPage_},
                                      this);
-    // Before the status bar's "Loading…" below: superseding an open clears the status bar.
+    // Before the status bar's "Loading…" (connectWindowUpdates): superseding an open clears the status bar.
     connect(dataPage_, &DataPage::loadStarted, project_, &ProjectController::dataLoadStarted);
+}
 
+void MainWindow::buildWorkspace() {
     sidebar_ = new QListWidget;
     sidebar_->setObjectName(QStringLiteral("sidebar"));
     sidebar_->setIconSize(QSize(24, 24));
@@ -114,6 +135,9 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     central_->addWidget(startPage_);
     central_->addWidget(workspace_);
     setCentralWidget(central_);
+}
+
+void MainWindow::connectOpenRequests() {
     // Whatever the user opens from anywhere (start page, menus, a drop) shows the pages.
     connect(dataPage_, &DataPage::loadStarted, this, &MainWindow::showWorkspace);
     connect(project_, &ProjectController::openStarted, this, &MainWindow::showWorkspace);
@@ -128,7 +152,9 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     connect(startPage_, &StartPage::projectChosen, this, [this](const QString& path) { project_->openFile(path); });
     connect(startPage_, &StartPage::dataChosen, dataPage_, &DataPage::loadFile);
     connect(startPage_, &StartPage::exampleChosen, this, &MainWindow::openExample);
+}
 
+void MainWindow::buildHistoryDock() {
     historyDock_ = new QDockWidget(tr("Undo History"), this);
     historyDock_->setObjectName(QStringLiteral("undoHistory"));  // for saveState/restoreState
     auto* history = new QUndoView(document_->undoStack());
@@ -136,13 +162,16 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     historyDock_->setWidget(history);
     addDockWidget(Qt::RightDockWidgetArea, historyDock_);
     historyDock_->hide();
+}
 
+void MainWindow::buildStatusBar() {
     dataStatus_ = new QLabel;
     runStatus_ = new QLabel;
     statusBar()->addWidget(dataStatus_, 1);
     statusBar()->addPermanentWidget(runStatus_);
-    buildMenus();
+}
 
+void MainWindow::connectWindowUpdates() {
     connect(dataPage_, &DataPage::loadStarted, this,
             [this](const QString& path) { statusBar()->showMessage(tr("Loading %1…").arg(path)); });
     connect(dataPage_, &DataPage::loadFinished, this, [this](bool ok, const QString& message) {
@@ -178,16 +207,6 @@ MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     connect(trainPage_, &TrainPage::runCompleted, this, [this] {
         if (currentPage() == TrainPageIndex) showPage(ResultsPageIndex);
     });
-
-    resize(1400, 900);
-    fitToScreen();  // at QT_SCALE_FACTOR=1.5 a 1600 x 1000 screen has room for 1066 x 666
-    restoreGeometry(settings_->windowGeometry());
-    restoreState(settings_->windowState());
-    updateStatus();
-    updateTitle();
-    updateSidebarMarks();
-    // After the constructor, so the window is up when the question comes.
-    QTimer::singleShot(0, project_, &ProjectController::offerRecovery);
 }
 
 MainWindow::~MainWindow() = default;
@@ -195,98 +214,6 @@ MainWindow::~MainWindow() = default;
 void MainWindow::showStatus(const QString& message, int timeoutMs) { statusBar()->showMessage(message, timeoutMs); }
 void MainWindow::clearStatus() { statusBar()->clearMessage(); }
 void MainWindow::addPermanentStatusWidget(QWidget* widget) { statusBar()->addPermanentWidget(widget); }
-
-void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(project_->newAction());
-    file->addAction(project_->openAction());
-    file->addMenu(project_->recentMenu());
-    QAction* openModelAction = file->addAction(tr("Open &Model…"));
-    openModelAction->setToolTip(tr("Open a trained model file (.skym) to measure it on data or save its predictions"));
-    connect(openModelAction, &QAction::triggered, this, [this] { openModel(); });
-    file->addAction(project_->saveAction());
-    file->addAction(project_->saveAsAction());
-    file->addSeparator();
-    file->addAction(project_->exportAction());
-    file->addSeparator();
-    QAction* open = file->addAction(tr("Open &Data…"));
-    open->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    connect(open, &QAction::triggered, this, [this] {
-        showPage(DataPageIndex);
-        dataPage_->openFileDialog();
-    });
-    file->addMenu(dataPage_->recentMenu());
-    file->addMenu(dataPage_->examplesMenu());
-    file->addAction(project_->locateDataAction());
-    file->addSeparator();
-    connect(file->addAction(tr("Start &Page")), &QAction::triggered, this, &MainWindow::showStartPage);
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"));
-    quit->setShortcut(QKeySequence::Quit);
-    quit->setMenuRole(QAction::QuitRole);
-    connect(quit, &QAction::triggered, this, &QWidget::close);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    undo->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
-    QAction* redo = document_->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    redo->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
-    edit->addAction(undo);
-    edit->addAction(redo);
-    edit->addSeparator();
-    QAction* history = historyDock_->toggleViewAction();
-    history->setText(tr("Undo &History"));
-    edit->addAction(history);
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (int i = 0; i < PageCount; ++i) {
-        QAction* a = view->addAction(sidebar_->item(i)->text().mid(3));
-        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
-        connect(a, &QAction::triggered, this, [this, i] { showPage(i); });
-    }
-    view->addSeparator();
-    QMenu* theme = view->addMenu(tr("&Theme"));
-    themeActions_ = new QActionGroup(this);
-    const std::pair<Theme, QString> themes[] = {{Theme::System, tr("&System")}, {Theme::Light, tr("&Light")}, {Theme::Dark, tr("&Dark")}};
-    for (const auto& [t, text] : themes) {
-        QAction* a = theme->addAction(text);
-        a->setCheckable(true);
-        a->setData(int(t));
-        a->setChecked(t == settings_->theme());
-        themeActions_->addAction(a);
-        connect(a, &QAction::triggered, this, [this, t = t] { setTheme(t); });
-    }
-
-    QMenu* train = menuBar()->addMenu(tr("&Train"));
-    QAction* start = train->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Start"));
-    start->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
-    connect(start, &QAction::triggered, this, [this] {
-        showPage(TrainPageIndex);
-        trainPage_->startTraining();
-    });
-    train->addAction(trainPage_->pauseAction());  // the page's own: its button and F6 show the same state
-    QAction* stop = train->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("S&top"));
-    stop->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-    connect(stop, &QAction::triggered, session_, &TrainingSession::stop);
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* manual = help->addAction(tr("&Manual"));
-    manual->setShortcut(QKeySequence::HelpContents);
-    connect(manual, &QAction::triggered, this, &MainWindow::showManual);
-    connect(help->addAction(tr("&Keyboard Shortcuts")), &QAction::triggered, this, &MainWindow::showShortcuts);
-    help->addSeparator();
-    QAction* about = help->addAction(tr("&About Skynnet"));
-    about->setMenuRole(QAction::AboutRole);
-    connect(about, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About Skynnet"),
-                           tr("<b>Skynnet</b> %1<p>Trains a network as S smaller submodels in parallel, whose predictions "
-                              "are combined into one answer, and compares them with the original model.</p>")
-                               .arg(QApplication::applicationVersion()));
-    });
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-}
 
 void MainWindow::setTheme(Theme theme, bool save) {
     applyTheme(theme);

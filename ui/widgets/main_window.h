@@ -93,7 +93,21 @@ private:
     void addPermanentStatusWidget(QWidget* widget) override;
     int pageCount() const override { return PageCount; }
 
+    // The constructor's steps, in this order.
+    void createPages();     // and the project controller over them
+    void buildWorkspace();  // the sidebar and the page stack, behind the start page
+    void connectOpenRequests();
+    void buildHistoryDock();
+    void buildStatusBar();
+    // The menu bar (main_window_menus.cpp), a function a menu.
     void buildMenus();
+    void buildFileMenu();
+    void buildEditMenu();
+    void buildViewMenu();
+    void buildTrainMenu();
+    void buildHelpMenu();
+    void connectWindowUpdates();  // status bar, sidebar marks, title and page changes
+
     void updateStatus();
     void updateTitle();
     void updateSidebarMarks();

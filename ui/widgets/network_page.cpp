@@ -56,73 +56,10 @@ QLabel* bannerLabel(const char* style) {
 
 NetworkPage::NetworkPage(ProjectDocument* document, QWidget* parent) : QWidget(parent), document_(document) {
     model_ = new LayerTableModel(document_, this);
-    table_ = new QTableView;
-    table_->setModel(model_);
-    auto* delegate = new LayerDelegate(table_);
-    table_->setItemDelegate(delegate);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::SelectedClicked |
-                            QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
-    // The table reads as an overview (type, settings, shape and figures); the selected layer's
-    // fields are edited in the form below it, which keeps the table narrow enough for the diagram.
-    for (int c = 0; c < LayerTableModel::ColumnCount; ++c) table_->setColumnHidden(c, LayerTableModel::isFieldColumn(c));
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(LayerTableModel::Summary, QHeaderView::Stretch);
-    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    connect(delegate, &QAbstractItemDelegate::closeEditor, document_, &ProjectDocument::sealEdits);
-
-    editor_ = new LayerEditor(model_);
-    connect(editor_, &LayerEditor::editFinished, document_, &ProjectDocument::sealEdits);
-    diagram_ = new NetworkDiagram;
-    diagram_->follow(document_);
-    auto* diagramScroll = new QScrollArea;
-    diagramScroll->setWidget(diagram_);
-    diagramScroll->setWidgetResizable(true);
-    diagramScroll->setMinimumWidth(170);
-    diagramScroll->setFrameShape(QFrame::NoFrame);
-    diagramScroll->setToolTip(tr("The network from input to output: each block's layer and its output shape"));
-
-    presets_ = new QComboBox;
-    presets_->addItem(tr("Presets…"));
-    for (const Preset& p : presets) presets_->addItem(tr(p.name));
-    presets_->setToolTip(tr("Replace the hidden layers by a ready network: multilayer perceptrons, or CNNs for images"));
-    connect(presets_, &QComboBox::activated, this, [this](int i) {
-        if (i > 0) applyPreset(i - 1);
-        presets_->setCurrentIndex(0);
-    });
-
-    add_ = new QPushButton(style()->standardIcon(QStyle::SP_FileDialogNewFolder), tr("Add layer"));
-    add_->setToolTip(tr("Insert a layer of the kind beside after the selected layer"));
-    addKind_ = new QComboBox;
-    for (const auto& kind : layerKindNames()) addKind_->addItem(QString::fromStdString(kind));
-    addKind_->setToolTip(tr("Kind of the layer Add layer inserts: dense 64 relu, conv 32 3x3 relu, maxpool 2, ..."));
-    remove_ = new QPushButton(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove"));
-    remove_->setToolTip(tr("Remove the selected layer"));
-    up_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowUp), tr("Move up"));
-    up_->setToolTip(tr("Move the selected layer one place towards the input"));
-    down_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowDown), tr("Move down"));
-    down_->setToolTip(tr("Move the selected layer one place towards the output"));
-    connect(add_, &QPushButton::clicked, this, &NetworkPage::addLayer);
-    connect(remove_, &QPushButton::clicked, this, &NetworkPage::removeLayer);
-    connect(up_, &QPushButton::clicked, this, [this] { moveLayer(-1); });
-    connect(down_, &QPushButton::clicked, this, [this] { moveLayer(+1); });
-    auto* bar = new QHBoxLayout;
-    for (QWidget* w : std::initializer_list<QWidget*>{add_, addKind_, remove_, up_, down_}) bar->addWidget(w);
-    bar->addStretch();
-    bar->addWidget(presets_);
-
-    totals_ = new QLabel;
-    totals_->setWordWrap(true);
-    totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    problems_ = bannerLabel("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0; border-radius: 4px; padding: 6px; }");
-    problems_->setObjectName(QStringLiteral("networkProblems"));
-    rejected_ = bannerLabel("QLabel { background: #fff4d6; color: #6b4e00; border: 1px solid #e6cf8a; border-radius: 4px; padding: 6px; }");
-    connect(model_, &LayerTableModel::editRejected, this, [this](const QString& why) {
-        rejected_->setText(tr("Edit refused: %1").arg(why));
-        rejected_->show();
-        QTimer::singleShot(6000, rejected_, &QWidget::hide);
-    });
+    buildTableAndEditor();
+    QScrollArea* diagramScroll = buildDiagram();
+    QHBoxLayout* bar = buildToolbar();
+    buildBanners();
 
     auto* hint = new QLabel(tr("Hidden layers of the original model. The output layer follows the data. Widths marked "
                                "scalable (dense units, conv filters) are divided by the split's reduction factor F in "
@@ -155,6 +92,85 @@ NetworkPage::NetworkPage(ProjectDocument* document, QWidget* parent) : QWidget(p
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &NetworkPage::refresh);
     connect(model_, &QAbstractItemModel::modelReset, this, &NetworkPage::refresh);
     refresh();
+}
+
+void NetworkPage::buildTableAndEditor() {
+    table_ = new QTableView;
+    table_->setModel(model_);
+    auto* delegate = new LayerDelegate(table_);
+    table_->setItemDelegate(delegate);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::SelectedClicked |
+                            QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    // The table reads as an overview (type, settings, shape and figures); the selected layer's
+    // fields are edited in the form below it, which keeps the table narrow enough for the diagram.
+    for (int c = 0; c < LayerTableModel::ColumnCount; ++c) table_->setColumnHidden(c, LayerTableModel::isFieldColumn(c));
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(LayerTableModel::Summary, QHeaderView::Stretch);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    connect(delegate, &QAbstractItemDelegate::closeEditor, document_, &ProjectDocument::sealEdits);
+
+    editor_ = new LayerEditor(model_);
+    connect(editor_, &LayerEditor::editFinished, document_, &ProjectDocument::sealEdits);
+}
+
+QScrollArea* NetworkPage::buildDiagram() {
+    diagram_ = new NetworkDiagram;
+    diagram_->follow(document_);
+    auto* diagramScroll = new QScrollArea;
+    diagramScroll->setWidget(diagram_);
+    diagramScroll->setWidgetResizable(true);
+    diagramScroll->setMinimumWidth(170);
+    diagramScroll->setFrameShape(QFrame::NoFrame);
+    diagramScroll->setToolTip(tr("The network from input to output: each block's layer and its output shape"));
+    return diagramScroll;
+}
+
+QHBoxLayout* NetworkPage::buildToolbar() {
+    presets_ = new QComboBox;
+    presets_->addItem(tr("Presets…"));
+    for (const Preset& p : presets) presets_->addItem(tr(p.name));
+    presets_->setToolTip(tr("Replace the hidden layers by a ready network: multilayer perceptrons, or CNNs for images"));
+    connect(presets_, &QComboBox::activated, this, [this](int i) {
+        if (i > 0) applyPreset(i - 1);
+        presets_->setCurrentIndex(0);
+    });
+
+    add_ = new QPushButton(style()->standardIcon(QStyle::SP_FileDialogNewFolder), tr("Add layer"));
+    add_->setToolTip(tr("Insert a layer of the kind beside after the selected layer"));
+    addKind_ = new QComboBox;
+    for (const auto& kind : layerKindNames()) addKind_->addItem(QString::fromStdString(kind));
+    addKind_->setToolTip(tr("Kind of the layer Add layer inserts: dense 64 relu, conv 32 3x3 relu, maxpool 2, ..."));
+    remove_ = new QPushButton(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove"));
+    remove_->setToolTip(tr("Remove the selected layer"));
+    up_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowUp), tr("Move up"));
+    up_->setToolTip(tr("Move the selected layer one place towards the input"));
+    down_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowDown), tr("Move down"));
+    down_->setToolTip(tr("Move the selected layer one place towards the output"));
+    connect(add_, &QPushButton::clicked, this, &NetworkPage::addLayer);
+    connect(remove_, &QPushButton::clicked, this, &NetworkPage::removeLayer);
+    connect(up_, &QPushButton::clicked, this, [this] { moveLayer(-1); });
+    connect(down_, &QPushButton::clicked, this, [this] { moveLayer(+1); });
+    auto* bar = new QHBoxLayout;
+    for (QWidget* w : std::initializer_list<QWidget*>{add_, addKind_, remove_, up_, down_}) bar->addWidget(w);
+    bar->addStretch();
+    bar->addWidget(presets_);
+    return bar;
+}
+
+void NetworkPage::buildBanners() {
+    totals_ = new QLabel;
+    totals_->setWordWrap(true);
+    totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    problems_ = bannerLabel("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0; border-radius: 4px; padding: 6px; }");
+    problems_->setObjectName(QStringLiteral("networkProblems"));
+    rejected_ = bannerLabel("QLabel { background: #fff4d6; color: #6b4e00; border: 1px solid #e6cf8a; border-radius: 4px; padding: 6px; }");
+    connect(model_, &LayerTableModel::editRejected, this, [this](const QString& why) {
+        rejected_->setText(tr("Edit refused: %1").arg(why));
+        rejected_->show();
+        QTimer::singleShot(6000, rejected_, &QWidget::hide);
+    });
 }
 
 int NetworkPage::selectedLayer() const {

@@ -6,8 +6,10 @@
 #include <QWidget>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QTableView;
 
 namespace skynnet::ui {
@@ -40,6 +42,10 @@ public:
     void moveLayer(int delta);
 
 private:
+    void buildTableAndEditor();  // the layers' table and the selected layer's form
+    QScrollArea* buildDiagram();
+    QHBoxLayout* buildToolbar();  // add, remove, move, presets
+    void buildBanners();          // totals, problems, a refused edit
     void refresh();
     int selectedLayer() const;
     void selectLayer(int row);

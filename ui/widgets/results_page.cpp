@@ -32,128 +32,27 @@
 namespace skynnet::ui {
 namespace {
 
-// At most this many points in the regression scatter: enough to see the spread, still quick.
-constexpr Index maxScatterPoints = 4000;
-
 // Rows a table keeps in view however short the page: below that the page scrolls instead.
 constexpr int rowsAlwaysShown = 6;
-
-QStringList classNamesOf(const TrainingSession* session) {
-    QStringList names;
-    if (const ProjectDocument* doc = session->document())
-        if (const auto data = doc->dataset())
-            for (const std::string& n : data->classNames) names << QString::fromStdString(n);
-    return names;
-}
 
 }  // namespace
 
 ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(parent), session_(session) {
-    headline_ = new QLabel;
-    headline_->setObjectName(QStringLiteral("resultsHeadline"));
-    headline_->setWordWrap(true);
-    headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    outOfDate_ = new QLabel;
-    outOfDate_->setObjectName(QStringLiteral("resultsOutOfDate"));
-    outOfDate_->setWordWrap(true);
-    outOfDate_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #6b4a00; border: 1px solid #e0c070;"
-                                             " border-radius: 4px; padding: 4px; }"));
-    outOfDate_->hide();
-
-    comparison_ = new QTableView;
-    comparison_->setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, comparison_));  // whole names in tooltips
-    comparisonModel_ = new ComparisonTableModel(nullptr, this);  // fed by refresh(): the run on show
-    comparison_->setModel(comparisonModel_);
-    comparison_->setAlternatingRowColors(true);
-    comparison_->verticalHeader()->hide();
-    comparison_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    comparison_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-
-    metricChart_ = new BarChart(tr("Metric (test set)"));
-    wallChart_ = new BarChart(tr("Wall time (s)"));
-    cpuChart_ = new BarChart(tr("CPU time (s)"));
-    memoryChart_ = new BarChart(tr("Peak memory (MB)"));
-    memoryChart_->setToolTip(tr("What each model needs on a machine of its own: parameters, gradients, optimiser state, "
-                                "buffers and its rows"));
-    for (BarChart* c : {metricChart_, wallChart_, cpuChart_, memoryChart_}) c->setHorizontal(true);  // names stay whole
-    auto* charts = new QGridLayout;
-    charts->setSpacing(4);
-    charts->addWidget(metricChart_, 0, 0);
-    charts->addWidget(wallChart_, 0, 1);
-    charts->addWidget(cpuChart_, 1, 0);
-    charts->addWidget(memoryChart_, 1, 1);
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(comparison_);  // as tall as its rows (fitTablesToRows), the charts the rest
-    leftLayout->addLayout(charts, 1);
-
-    modelChoice_ = new QComboBox;
-    modelChoice_->addItem(tr("Combined model"));
-    modelChoice_->addItem(tr("Baseline (original model)"));
-    modelChoice_->setToolTip(tr("Whose errors to show below"));
-    connect(modelChoice_, &QComboBox::currentIndexChanged, this, &ResultsPage::showErrors);
-
-    confusion_ = new ConfusionMatrixWidget;
-    classModel_ = new ClassMetricsModel(this);
-    classTable_ = new QTableView;
-    classTable_->setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, classTable_));
-    classTable_->setModel(classModel_);
-    classTable_->verticalHeader()->hide();
-    classTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    auto* classPane = new QSplitter(Qt::Vertical);
-    classPane->addWidget(confusion_);
-    classPane->addWidget(classTable_);
-    classPane->setStretchFactor(0, 1);  // the table as tall as its rows (fitTablesToRows), the matrix the rest
-    classPane->setStretchFactor(1, 0);
-
-    scatterView_ = makeChartView(tr("Predicted against true (test set)"));
-    // Refitted at every new size, and again once the chart is laid out at it (a resize comes
-    // before the chart's new plot area, which the labels' room is measured on).
-    scatterView_->installEventFilter(this);
-    refitWhenLaidOut(scatterView_, [this] { fitScatterAxes(); });
-    errorsStack_ = new QStackedWidget;
-    errorsStack_->addWidget(classPane);
-    errorsStack_->addWidget(scatterView_);
-
-    auto* errors = new QGroupBox(tr("Errors"));
-    auto* errorsLayout = new QVBoxLayout(errors);
-    errorsLayout->addWidget(modelChoice_);
-    errorsLayout->addWidget(errorsStack_, 1);
-
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(left);
-    split->addWidget(errors);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({880, 440});  // scaled to the real width on first show
-
-    // The results over the run list, with a splitter between them. On a short screen the results
-    // scroll in their own pane, so the run list is in view without scrolling the page (it was
-    // below the window at 1024 x 680).
-    resultsPane_ = new QScrollArea;
-    QScrollArea* resultsPane = resultsPane_;
-    resultsPane->setObjectName(QStringLiteral("resultsPane"));
-    resultsPane->setWidget(split);
-    resultsPane->setWidgetResizable(true);
-    resultsPane->setFrameShape(QFrame::NoFrame);
-    resultsPane->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the page's width is the window's
-    resultsPane->setMinimumHeight(160);
-    runs_ = new RunHistoryPanel(session_->document(), session_);
-    auto* content = new QSplitter(Qt::Vertical);
-    content->addWidget(resultsPane);
-    content->addWidget(runs_);
-    content->setStretchFactor(0, 4);
-    content->setStretchFactor(1, 1);
-    content->setChildrenCollapsible(false);
-    content->setSizes({720, 160});  // the run list a few rows tall; scaled to the real height on first show
+    buildHeadline();
+    QWidget* left = buildComparison();
+    QGroupBox* errors = buildErrors();
+    QSplitter* content = buildContent(left, errors);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(headline_);
     layout->addWidget(outOfDate_);
     layout->addWidget(content, 1);
 
+    connectSession();
+    clear(tr("No results yet: train on the Train page, then compare the combined model with its submodels and the baseline here."));
+}
+
+void ResultsPage::connectSession() {
     connect(session_, &TrainingSession::started, this, [this] {
         unfinished_.clear();
         shownResults_.reset();
@@ -181,7 +80,81 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
                 if (!session_->running()) refresh();
             });
     }
-    clear(tr("No results yet: train on the Train page, then compare the combined model with its submodels and the baseline here."));
+}
+
+void ResultsPage::buildHeadline() {
+    headline_ = new QLabel;
+    headline_->setObjectName(QStringLiteral("resultsHeadline"));
+    headline_->setWordWrap(true);
+    headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    outOfDate_ = new QLabel;
+    outOfDate_->setObjectName(QStringLiteral("resultsOutOfDate"));
+    outOfDate_->setWordWrap(true);
+    outOfDate_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #6b4a00; border: 1px solid #e0c070;"
+                                             " border-radius: 4px; padding: 4px; }"));
+    outOfDate_->hide();
+}
+
+QWidget* ResultsPage::buildComparison() {
+    comparison_ = new QTableView;
+    comparison_->setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, comparison_));  // whole names in tooltips
+    comparisonModel_ = new ComparisonTableModel(nullptr, this);  // fed by refresh(): the run on show
+    comparison_->setModel(comparisonModel_);
+    comparison_->setAlternatingRowColors(true);
+    comparison_->verticalHeader()->hide();
+    comparison_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    comparison_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+
+    metricChart_ = new BarChart(tr("Metric (test set)"));
+    wallChart_ = new BarChart(tr("Wall time (s)"));
+    cpuChart_ = new BarChart(tr("CPU time (s)"));
+    memoryChart_ = new BarChart(tr("Peak memory (MB)"));
+    memoryChart_->setToolTip(tr("What each model needs on a machine of its own: parameters, gradients, optimiser state, "
+                                "buffers and its rows"));
+    for (BarChart* c : {metricChart_, wallChart_, cpuChart_, memoryChart_}) c->setHorizontal(true);  // names stay whole
+    auto* charts = new QGridLayout;
+    charts->setSpacing(4);
+    charts->addWidget(metricChart_, 0, 0);
+    charts->addWidget(wallChart_, 0, 1);
+    charts->addWidget(cpuChart_, 1, 0);
+    charts->addWidget(memoryChart_, 1, 1);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(comparison_);  // as tall as its rows (fitTablesToRows), the charts the rest
+    leftLayout->addLayout(charts, 1);
+    return left;
+}
+
+QSplitter* ResultsPage::buildContent(QWidget* comparison, QGroupBox* errors) {
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(comparison);
+    split->addWidget(errors);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({880, 440});  // scaled to the real width on first show
+
+    // The results over the run list, with a splitter between them. On a short screen the results
+    // scroll in their own pane, so the run list is in view without scrolling the page (it was
+    // below the window at 1024 x 680).
+    resultsPane_ = new QScrollArea;
+    QScrollArea* resultsPane = resultsPane_;
+    resultsPane->setObjectName(QStringLiteral("resultsPane"));
+    resultsPane->setWidget(split);
+    resultsPane->setWidgetResizable(true);
+    resultsPane->setFrameShape(QFrame::NoFrame);
+    resultsPane->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the page's width is the window's
+    resultsPane->setMinimumHeight(160);
+    runs_ = new RunHistoryPanel(session_->document(), session_);
+    auto* content = new QSplitter(Qt::Vertical);
+    content->addWidget(resultsPane);
+    content->addWidget(runs_);
+    content->setStretchFactor(0, 4);
+    content->setStretchFactor(1, 1);
+    content->setChildrenCollapsible(false);
+    content->setSizes({720, 160});  // the run list a few rows tall; scaled to the real height on first show
+    return content;
 }
 
 QString ResultsPage::outOfDateText() const { return outOfDate_->isHidden() ? QString() : outOfDate_->text(); }
@@ -320,85 +293,6 @@ void ResultsPage::refresh() {
     if (!r->baseline) modelChoice_->setCurrentIndex(0);
     showErrors();
     fitTablesToRows();
-}
-
-void ResultsPage::showErrors() {
-    const auto r = shownResults_;
-    const auto plan = shownPlan_;
-    if (!r || !plan || !hasResults_) return;
-    const bool baseline = modelChoice_->currentIndex() == 1 && r->baseline;
-    const Matrix& output = baseline ? r->baselineTestOutput : r->combinedTestOutput;
-    if (output.rows() == 0 || output.rows() != r->testTargets.rows()) return;
-
-    if (plan->task != Task::Regression) {
-        errorsStack_->setCurrentIndex(0);
-        QStringList names = classNamesOf(session_);
-        const int classes = plan->task == Task::Binary ? 2 : int(output.cols());
-        const ClassificationMetrics m =
-            classificationMetrics(trueClasses(r->testTargets), predictedClasses(output), classes);
-        while (names.size() < classes) names << QString::number(names.size());
-        confusion_->setMatrix(m.confusion, names);
-        classModel_->setMetrics(m, names);
-        return;
-    }
-
-    errorsStack_->setCurrentIndex(1);
-    QChart* chart = scatterView_->chart();
-    scatterX_ = scatterY_ = nullptr;
-    clearChart(chart);
-    scatter_ = new QScatterSeries;
-    scatter_->setName(baseline ? tr("baseline") : tr("combined"));
-    scatter_->setMarkerSize(5);
-    scatter_->setColor(submodelColor(baseline ? -1 : 0));
-    scatter_->setBorderColor(Qt::transparent);
-    const Index rows = output.rows(), step = std::max<Index>(1, rows / maxScatterPoints);
-    double lo = 1e300, hi = -1e300;
-    QList<QPointF> points;
-    for (Index i = 0; i < rows; i += step) {
-        const double t = r->testTargets(i, 0), p = output(i, 0);
-        points.append(QPointF(t, p));
-        lo = std::min({lo, t, p});
-        hi = std::max({hi, t, p});
-    }
-    scatter_->append(points);
-    diagonal_ = new QLineSeries;
-    diagonal_->setName(tr("perfect"));
-    diagonal_->append(lo, lo);
-    diagonal_->append(hi, hi);
-    diagonal_->setPen(QPen(Qt::gray, 1, Qt::DashLine));
-    chart->addSeries(scatter_);
-    chart->addSeries(diagonal_);
-    auto* x = new QValueAxis;
-    auto* y = new QValueAxis;
-    x->setTitleText(tr("true (first target column)"));
-    y->setTitleText(tr("predicted"));
-    x->setLabelFormat(QStringLiteral("%.4g"));
-    y->setLabelFormat(QStringLiteral("%.4g"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (QAbstractSeries* s : chart->series()) {
-        s->attachAxis(x);
-        s->attachAxis(y);
-    }
-    scatterX_ = x;
-    scatterY_ = y;
-    scatterLow_ = lo;
-    scatterHigh_ = hi;
-    fitScatterAxes();
-}
-
-void ResultsPage::fitScatterAxes() {
-    if (!scatterX_ || !scatterY_) return;
-    // Ticks at round values whose labels fit along x (where the room is less), the same on both axes.
-    setNiceRange(scatterX_, scatterLow_, scatterHigh_, labelRoom(scatterView_, Qt::Horizontal));
-    scatterY_->setRange(scatterX_->min(), scatterX_->max());
-    scatterY_->setTickCount(scatterX_->tickCount());
-}
-
-bool ResultsPage::eventFilter(QObject* watched, QEvent* event) {
-    // The labels' room changed with the chart's size: a step that fitted may no longer, or a finer one may.
-    if (watched == scatterView_ && event->type() == QEvent::Resize) fitScatterAxes();
-    return QWidget::eventFilter(watched, event);
 }
 
 }  // namespace skynnet::ui

@@ -10,8 +10,10 @@
 #include "ui/widgets/project_views.h"
 
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QScrollArea;
+class QSplitter;
 class QStackedWidget;
 class QTableView;
 class QChartView;
@@ -70,15 +72,21 @@ public:
     int shownRunIndex() const { return shownIndex_; }
 
 private:
+    void buildHeadline();        // the headline and the out-of-date line
+    QWidget* buildComparison();  // the comparison table over the four bar charts
+    // The comparison beside the errors, over the run list.
+    QSplitter* buildContent(QWidget* comparison, QGroupBox* errors);
+    void connectSession();
     // The run on show: the session's when it completed, else the newest kept run that did.
     void chooseShownRun();
     void updateOutOfDate();
     void clear(const QString& why);
-    void showErrors();  // confusion matrix / scatter for the model chosen in modelChoice_
     void fitTablesToRows();  // no taller than their rows, so the charts get the room
+    // The Errors box (results_page_errors.cpp).
+    QGroupBox* buildErrors();
+    void showErrors();  // confusion matrix / scatter for the model chosen in modelChoice_
     void fitScatterAxes();   // the scatter's round range, its labels fitting the chart's size
     bool eventFilter(QObject* watched, QEvent* event) override;
-
 
     TrainingSession* session_;
     std::shared_ptr<const ProjectResults> shownResults_;

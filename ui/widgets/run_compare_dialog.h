@@ -23,6 +23,10 @@ public:
     QWidget* curvesLegend() const { return legend_; }  // a QLabel "lineLegendName" per curve
 
 private:
+    // curves_ and legend_, in the pane beside the table.
+    QWidget* buildCurves(const ProjectRun& first, const QString& firstName, const ProjectRun& second,
+                         const QString& secondName);
+
     QTableWidget* table_;
     QChartView* curves_;
     QWidget* legend_;

@@ -3,7 +3,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -14,21 +13,15 @@
 #include <QStandardItemModel>
 #include <QSplitter>
 #include <QTableView>
-#include <QThread>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
 #include "ui/core/plan_table_model.h"
-#include "ui/core/plan_warnings.h"
 #include "ui/core/project_document.h"
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/eliding_header_view.h"
-#include "ui/widgets/format.h"
 #include "ui/widgets/limit_spin_box.h"
-#include "ui/widgets/network_check.h"
-#include "ui/widgets/network_diagram.h"
-#include "ui/widgets/table_height.h"
 
 namespace skynnet::ui {
 namespace {
@@ -55,29 +48,6 @@ void addRow(QFormLayout* form, const QString& label, QWidget* w, const QString& 
     l->setToolTip(tip);
     l->setBuddy(w);
     form->addRow(l, w);
-}
-
-// What the strategy in use does, in the words of method.md, for the panel under the options.
-QString explain(Strategy s) {
-    switch (s) {
-    case Strategy::ClassGroups:
-        return QObject::tr("<b>Class groups.</b> The classes are cut into g groups; each submodel learns one pair of groups "
-                           "from only those samples. At prediction every submodel sees every sample and their "
-                           "probabilities are multiplied, so any two classes in different groups are refereed by "
-                           "exactly one submodel.");
-    case Strategy::BinaryShards:
-        return QObject::tr("<b>Binary shards.</b> Each submodel learns both classes from its own shard of the samples; "
-                           "their answers are combined by the most confident one or by the mean probability.");
-    case Strategy::OutputSplit:
-        return QObject::tr("<b>Output split.</b> The target columns are cut into N chunks; each submodel predicts one chunk "
-                           "from all inputs and samples, and the chunks are put side by side.");
-    case Strategy::DataShards:
-        return QObject::tr("<b>Data shards.</b> Each submodel learns the whole task from a 1/N shard of the samples, with "
-                           "widths divided by F; predictions are averaged, like an ensemble.");
-    case Strategy::Auto: break;
-    }
-    return QObject::tr("<b>Automatic.</b> Class groups for several classes, binary shards for two, output split for "
-                       "regression.");
 }
 
 // Why a strategy cannot split this task, for the disabled item's tooltip; empty when it can.
@@ -114,45 +84,51 @@ SplitPage::SplitPage(ProjectDocument* document, QWidget* parent) : QWidget(paren
 }
 
 void SplitPage::buildUi() {
+    QGroupBox* options = buildOptions();
+    connectOptions();
+    buildPlanViews();
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    explanation_ = new QLabel;
+    explanation_->setWordWrap(true);
+    explanation_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    leftLayout->addWidget(options);
+    leftLayout->addWidget(explanation_);
+    leftLayout->addStretch();
+    buildFigures();
+
+    // The options beside the figures; the plan's table below them across the whole page, where its
+    // eight columns fit on a 1024-pixel screen (beside the options they did not).
+    auto* upper = new QSplitter(Qt::Horizontal);
+    upper->addWidget(left);
+    upper->addWidget(figures_);
+    upper->setStretchFactor(0, 0);
+    upper->setStretchFactor(1, 1);
+    upper->setSizes({340, 900});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(upper, 1);
+    layout->addWidget(summary_);
+    layout->addWidget(error_);
+    layout->addWidget(warnings_);
+    layout->addWidget(table_);  // as tall as its rows (fitHeightToRows), the rest above
+}
+
+QGroupBox* SplitPage::buildOptions() {
     strategy_ = new QComboBox;
     strategy_->addItem(tr("Automatic (by task)"), int(Strategy::Auto));
     strategy_->addItem(tr("Class groups (multiclass)"), int(Strategy::ClassGroups));
     strategy_->addItem(tr("Binary shards (two classes)"), int(Strategy::BinaryShards));
     strategy_->addItem(tr("Output split (regression)"), int(Strategy::OutputSplit));
     strategy_->addItem(tr("Data shards (ensemble, any task)"), int(Strategy::DataShards));
-    auto* requested = new LimitSpinBox;
-    requested_ = requested;
-    requested_->setRange(1, maxSubmodels);
-    limits_ = new QLabel(tr("1 to %1").arg(maxSubmodels));
-    limits_->setObjectName(QStringLiteral("submodelLimits"));
-    limits_->setToolTip(tr("The page plans from 1 to %1 submodels; a larger number typed is set to %1.").arg(maxSubmodels));
-    auto* requestedRow = new QWidget;
-    auto* requestedLayout = new QHBoxLayout(requestedRow);
-    requestedLayout->setContentsMargins(0, 0, 0, 0);
-    requestedLayout->addWidget(requested_, 1);
-    requestedLayout->addWidget(limits_);
-    limitNote_ = new QLabel;
-    limitNote_->setObjectName(QStringLiteral("submodelLimitNote"));
-    limitNote_->setWordWrap(true);
-    limitNote_->hide();
-    connect(requested, &LimitSpinBox::limitApplied, this, [this](int typed, int limit) {
-        limitNote_->setText(tr("N = %1 is outside 1 to %2: N is set to %3.").arg(typed).arg(maxSubmodels).arg(limit));
-        limitNote_->show();
-    });
+    QWidget* requestedRow = buildRequestedRow();
     scaleEpochs_ = new QComboBox;
     scaleEpochs_->addItem(tr("Automatic"));
     scaleEpochs_->addItem(tr("On: epochs / F"), true);
     scaleEpochs_->addItem(tr("Off: same epochs"), false);
-    autoFactor_ = new QCheckBox(tr("√N"));
-    factor_ = new QDoubleSpinBox;
-    factor_->setRange(1.0, 64.0);
-    factor_->setDecimals(2);
-    factor_->setSingleStep(0.25);
-    auto* factorRow = new QWidget;
-    auto* factorLayout = new QHBoxLayout(factorRow);
-    factorLayout->setContentsMargins(0, 0, 0, 0);
-    factorLayout->addWidget(autoFactor_);
-    factorLayout->addWidget(factor_, 1);
+    QWidget* factorRow = buildFactorRow();
     binaryCombine_ = new QComboBox;
     binaryCombine_->addItem(tr("Most confident submodel"), int(BinaryCombine::MostConfident));
     binaryCombine_->addItem(tr("Average probability"), int(BinaryCombine::Average));
@@ -185,7 +161,47 @@ void SplitPage::buildUi() {
     addRow(form, QString(), fallback_,
            tr("Regression with fewer target columns than N: train data shards with averaged predictions instead of failing."));
     addRow(form, tr("Seed:"), seed_, tr("Seed of the shard shuffle and of every submodel's initial weights."));
+    return options;
+}
 
+QWidget* SplitPage::buildRequestedRow() {
+    auto* requested = new LimitSpinBox;
+    requested_ = requested;
+    requested_->setRange(1, maxSubmodels);
+    limits_ = new QLabel(tr("1 to %1").arg(maxSubmodels));
+    limits_->setObjectName(QStringLiteral("submodelLimits"));
+    limits_->setToolTip(tr("The page plans from 1 to %1 submodels; a larger number typed is set to %1.").arg(maxSubmodels));
+    auto* requestedRow = new QWidget;
+    auto* requestedLayout = new QHBoxLayout(requestedRow);
+    requestedLayout->setContentsMargins(0, 0, 0, 0);
+    requestedLayout->addWidget(requested_, 1);
+    requestedLayout->addWidget(limits_);
+    limitNote_ = new QLabel;
+    limitNote_->setObjectName(QStringLiteral("submodelLimitNote"));
+    limitNote_->setWordWrap(true);
+    limitNote_->hide();
+    connect(requested, &LimitSpinBox::limitApplied, this, [this](int typed, int limit) {
+        limitNote_->setText(tr("N = %1 is outside 1 to %2: N is set to %3.").arg(typed).arg(maxSubmodels).arg(limit));
+        limitNote_->show();
+    });
+    return requestedRow;
+}
+
+QWidget* SplitPage::buildFactorRow() {
+    autoFactor_ = new QCheckBox(tr("√N"));
+    factor_ = new QDoubleSpinBox;
+    factor_->setRange(1.0, 64.0);
+    factor_->setDecimals(2);
+    factor_->setSingleStep(0.25);
+    auto* factorRow = new QWidget;
+    auto* factorLayout = new QHBoxLayout(factorRow);
+    factorLayout->setContentsMargins(0, 0, 0, 0);
+    factorLayout->addWidget(autoFactor_);
+    factorLayout->addWidget(factor_, 1);
+    return factorRow;
+}
+
+void SplitPage::connectOptions() {
     for (QComboBox* c : {strategy_, scaleEpochs_, binaryCombine_})
         connect(c, &QComboBox::currentIndexChanged, this, &SplitPage::toDocument);
     for (QCheckBox* c : {autoFactor_, shuffle_, fallback_}) connect(c, &QCheckBox::toggled, this, &SplitPage::toDocument);
@@ -198,7 +214,9 @@ void SplitPage::buildUi() {
     // Typing "12" is one undo step: the spin box's edits merge until it is left or Enter is pressed.
     for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*>{requested_, seed_, factor_})
         connect(box, &QAbstractSpinBox::editingFinished, document_, &ProjectDocument::sealEdits);
+}
 
+void SplitPage::buildPlanViews() {
     summary_ = new QLabel;
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -215,16 +233,9 @@ void SplitPage::buildUi() {
     // Short names: the chart shares the page's upper half with the diagrams, and its tooltip has the figures.
     chart_ = new BarChart(tr("Against the original (%)"));
     chart_->setHorizontal(true);  // "sub 12" stays whole down the side
+}
 
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    explanation_ = new QLabel;
-    explanation_->setWordWrap(true);
-    explanation_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    leftLayout->addWidget(options);
-    leftLayout->addWidget(explanation_);
-    leftLayout->addStretch();
+void SplitPage::buildFigures() {
     // One drawn network per model, side by side: the original, then each submodel as the plan shrank it.
     diagrams_ = new QWidget;
     auto* diagramsLayout = new QHBoxLayout(diagrams_);
@@ -243,70 +254,9 @@ void SplitPage::buildUi() {
     figures_->addWidget(chart_);
     figures_->setChildrenCollapsible(false);
     figures_->installEventFilter(this);  // arrangeFigures() at every new size
-    // The options beside the figures; the plan's table below them across the whole page, where its
-    // eight columns fit on a 1024-pixel screen (beside the options they did not).
-    auto* upper = new QSplitter(Qt::Horizontal);
-    upper->addWidget(left);
-    upper->addWidget(figures_);
-    upper->setStretchFactor(0, 0);
-    upper->setStretchFactor(1, 1);
-    upper->setSizes({340, 900});
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(upper, 1);
-    layout->addWidget(summary_);
-    layout->addWidget(error_);
-    layout->addWidget(warnings_);
-    layout->addWidget(table_);  // as tall as its rows (fitHeightToRows), the rest above
 }
 
 int SplitPage::heightForWidth(int width) const { return layout()->totalMinimumHeightForWidth(width); }
-
-bool SplitPage::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == table_->viewport() && event->type() == QEvent::Resize) fitPlanColumns();
-    // After the splitter's own resize handling, which shares the new size out in proportion.
-    if (watched == figures_ && event->type() == QEvent::Resize)
-        QMetaObject::invokeMethod(this, &SplitPage::arrangeFigures, Qt::QueuedConnection);
-    return QWidget::eventFilter(watched, event);
-}
-
-int SplitPage::diagramsWidth() const {
-    return diagrams_->sizeHint().width() + 2 * diagramScroll_->frameWidth();
-}
-
-void SplitPage::arrangeFigures() {
-    // Side by side when every diagram has its preferred width beside the chart at its least;
-    // otherwise the diagrams across the whole width, which holds them at their least, and the
-    // chart under them.
-    const int width = figures_->width();
-    const bool beside = width >= diagramsWidth() + chart_->minimumWidth() + figures_->handleWidth();
-    const Qt::Orientation wanted = beside ? Qt::Horizontal : Qt::Vertical;
-    const bool turned = wanted != figures_->orientation() || !figuresArranged_;
-    figuresArranged_ = true;
-    figures_->setOrientation(wanted);
-    if (beside) {
-        if (turned) figures_->setSizes({diagramsWidth(), width - diagramsWidth()});
-    } else {
-        // The diagrams as tall as they are, the chart the rest, at every height (a splitter shares
-        // a new height out in proportion, and the diagrams' last block went out of view).
-        const int height = figures_->height();
-        const int diagrams = std::min(diagrams_->sizeHint().height() + 2 * diagramScroll_->frameWidth() + 4,
-                                      height - chart_->minimumHeight() - figures_->handleWidth());
-        figures_->setSizes({diagrams, height - diagrams});
-    }
-}
-
-void SplitPage::fitPlanColumns() {
-    // Every column as wide as its contents while they fit; when they do not, the role (the one
-    // long text, whole in its tooltip) takes what the figures leave and ends in "…".
-    QHeaderView* header = table_->horizontalHeader();
-    const QAbstractItemView* view = table_;  // QTableView hides the public sizeHintForColumn
-    int wanted = 0;
-    for (int c = 0; c < PlanTableModel::ColumnCount; ++c) wanted += std::max(view->sizeHintForColumn(c), header->sectionSizeHint(c));
-    const bool fits = wanted <= table_->viewport()->width();
-    header->setSectionResizeMode(PlanTableModel::Role, fits ? QHeaderView::ResizeToContents : QHeaderView::Stretch);
-    header->setStretchLastSection(fits);
-}
 
 QList<QWidget*> SplitPage::optionWidgets() const {
     return {strategy_, requested_, scaleEpochs_, autoFactor_, factor_, binaryCombine_, shuffle_, fallback_, seed_};
@@ -376,81 +326,6 @@ void SplitPage::toDocument() {
     o.seed = std::uint64_t(seed_->value());
     document_->editSplitOptions(o);  // one undoable step
     fromDocument();  // the enabled states follow the new strategy
-}
-
-void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
-    summary_->setText(summary.isEmpty() ? tr("No plan yet.") : tr("<b>Plan:</b> %1").arg(summary.toHtmlEscaped()));
-    error_->setText(error.isEmpty() ? QString() : tr("Cannot split: %1").arg(error));
-    error_->setVisible(!error.isEmpty() && document_->hasData());
-    const auto& plan = model_->plan();
-    explanation_->setText(explain(plan ? plan->strategy : document_->splitOptions().strategy));
-    if (!plan) {
-        warnings_->hide();
-        fitHeightToRows(table_, 6);
-        chart_->setPlaceholder(error.isEmpty() ? tr("no plan") : tr("invalid request"));
-        showDiagrams({});
-        return;
-    }
-    std::vector<std::pair<QString, NetworkSpec>> networks{{tr("original"), plan->original}};
-    for (const SubmodelPlan& s : plan->submodels) networks.push_back({tr("sub %1").arg(s.index + 1), s.spec});
-    showDiagrams(networks);
-    QStringList notes;
-    for (const std::string& w : plan->warnings) notes << QString::fromStdString(w);
-    if (document_->hasData()) notes << planWarnings(*plan, document_->planDataInfo()).lines;  // starved submodels
-    const SplitOptions& o = document_->splitOptions();
-    if (plan->submodelCount() != o.requested && notes.isEmpty())
-        notes << tr("N=%1 gives %2 submodels").arg(o.requested).arg(plan->submodelCount());
-    // Memory budget: the submodels that train at once (one per core) must fit together.
-    const int budget = document_->trainSettings().threadBudget > 0 ? document_->trainSettings().threadBudget
-                                                                  : std::max(1, QThread::idealThreadCount());
-    std::vector<std::int64_t> mem;
-    for (const SubmodelPlan& s : plan->submodels) mem.push_back(s.memoryBytes);
-    std::sort(mem.rbegin(), mem.rend());
-    std::int64_t concurrent = 0;
-    for (std::size_t i = 0; i < mem.size() && int(i) < budget; ++i) concurrent += mem[i];
-    const std::int64_t have = availableMemoryBytes();
-    if (have > 0 && concurrent > have)
-        notes << tr("Memory over budget: the submodels training at once need about %1, more than the %2 available.")
-                     .arg(formatBytes(concurrent), formatBytes(have));
-    warnings_->setText(notes.join(QLatin1Char('\n')));
-    warnings_->setVisible(!notes.isEmpty());
-    fitHeightToRows(table_, 6);
-    fitPlanColumns();
-
-    QStringList categories{tr("original")};
-    std::vector<double> params{100}, flops{100}, memory{100};
-    const auto pct = [](std::int64_t v, std::int64_t of) { return of > 0 ? 100.0 * double(v) / double(of) : 0.0; };
-    for (const SubmodelPlan& s : plan->submodels) {
-        categories << tr("sub %1").arg(s.index + 1);
-        params.push_back(pct(s.params, plan->originalParams));
-        flops.push_back(pct(s.flopsPerSample, plan->originalFlopsPerSample));
-        memory.push_back(pct(s.memoryBytes, plan->originalMemoryBytes));
-    }
-    chart_->setData(categories,
-                    {{tr("params"), params, submodelColor(0)},
-                     {tr("FLOPs"), flops, submodelColor(1)},
-                     {tr("memory"), memory, submodelColor(2)}},
-                    tr("% of original"));
-    chart_->setToolTip(tr("Original: %1 parameters, %2 FLOPs per sample, %3 training memory")
-                           .arg(formatCount(plan->originalParams), formatCount(plan->originalFlopsPerSample),
-                                formatBytes(plan->originalMemoryBytes)));
-}
-
-void SplitPage::showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>& networks) {
-    auto* layout = static_cast<QHBoxLayout*>(diagrams_->layout());
-    while (diagramList_.size() > qsizetype(networks.size())) delete diagramList_.takeLast();
-    while (diagramList_.size() < qsizetype(networks.size())) {
-        auto* d = new NetworkDiagram;
-        d->setMinimumWidth(115);
-        layout->insertWidget(int(diagramList_.size()), d, 0, Qt::AlignTop);
-        diagramList_ << d;
-    }
-    for (std::size_t i = 0; i < networks.size(); ++i) {
-        diagramList_[qsizetype(i)]->setTitle(networks[i].first);
-        diagramList_[qsizetype(i)]->setNetwork(networks[i].second);
-    }
-    figuresArranged_ = false;  // other diagrams: perhaps another arrangement
-    arrangeFigures();
 }
 
 }  // namespace skynnet::ui

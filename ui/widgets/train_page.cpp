@@ -81,6 +81,30 @@ TrainPage::TrainPage(ProjectDocument* document, TrainingSession* session, AppSet
 TrainPage::~TrainPage() = default;
 
 void TrainPage::buildUi() {
+    QHBoxLayout* bar = buildButtonBar();
+    buildBanners();
+    QGroupBox* settingsBox = buildSettingsBox();
+    buildCharts();
+    QTabWidget* bottom = buildEpochsAndLog();
+    QWidget* top = buildSettingsAndCharts(settingsBox);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(top);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({620, 220});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(startReason_);
+    layout->addWidget(error_);
+    layout->addWidget(buildOutOfDateLine());
+    layout->addWidget(split, 1);
+    updateButtons();
+}
+
+QHBoxLayout* TrainPage::buildButtonBar() {
     start_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"));
     start_->setToolTip(startToolTip());
     pause_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause"));
@@ -120,7 +144,10 @@ void TrainPage::buildUi() {
     bar->addWidget(resumeOnHosts_);
     bar->addWidget(progress_, 1);
     bar->addWidget(remaining_);
+    return bar;
+}
 
+void TrainPage::buildBanners() {
     error_ = new QLabel;
     error_->setObjectName(QStringLiteral("trainError"));
     error_->setWordWrap(true);
@@ -133,7 +160,9 @@ void TrainPage::buildUi() {
     startReason_->setWordWrap(true);
     startReason_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     startReason_->hide();
+}
 
+QGroupBox* TrainPage::buildSettingsBox() {
     epochs_ = new QSpinBox;
     epochs_->setRange(1, 10000);
     epochs_->setToolTip(tr("Epochs of the original model; submodels may train fewer when the split scales epochs"));
@@ -174,13 +203,18 @@ void TrainPage::buildUi() {
     form->addRow(tr("Threads:"), threads_);
     form->addRow(baseline_);
     settingsBox->setMaximumWidth(340);
+    return settingsBox;
+}
 
+void TrainPage::buildCharts() {
     charts_ = new TrainingCharts(session_);
     if (settings_) {
         charts_->logScaleBox()->setChecked(settings_->logScale());
         connect(charts_->logScaleBox(), &QCheckBox::toggled, this, [this](bool on) { settings_->setLogScale(on); });
     }
+}
 
+QTabWidget* TrainPage::buildEpochsAndLog() {
     epochTable_ = new QTableView;
     epochTable_->setModel(new EpochTableModel(session_, this));
     epochTable_->verticalHeader()->hide();
@@ -192,7 +226,10 @@ void TrainPage::buildUi() {
     bottom->addTab(epochTable_, tr("Epochs"));
     bottom->addTab(buildLog(), tr("Log"));
     bottom->setCornerWidget(saveLog_, Qt::TopRightCorner);
+    return bottom;
+}
 
+QWidget* TrainPage::buildSettingsAndCharts(QGroupBox* settingsBox) {
     auto* side = new QWidget;
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
@@ -219,21 +256,7 @@ void TrainPage::buildUi() {
     sideScroll->setMinimumWidth(side->minimumSizeHint().width() + sideScroll->verticalScrollBar()->sizeHint().width());
     topLayout->addWidget(sideScroll);
     topLayout->addWidget(charts_, 1);
-
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(top);
-    split->addWidget(bottom);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    split->setSizes({620, 220});
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(bar);
-    layout->addWidget(startReason_);
-    layout->addWidget(error_);
-    layout->addWidget(buildOutOfDateLine());
-    layout->addWidget(split, 1);
-    updateButtons();
+    return top;
 }
 
 QString TrainPage::errorText() const { return error_->isHidden() ? QString() : error_->text(); }

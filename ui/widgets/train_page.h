@@ -8,11 +8,14 @@ class QAction;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTableView;
 class QTemporaryDir;
 
@@ -82,6 +85,13 @@ signals:
 
 private:
     void buildUi();
+    QHBoxLayout* buildButtonBar();  // Start, Pause, Stop, the resumes, progress and time left
+    void buildBanners();            // the error and why Start is disabled
+    QGroupBox* buildSettingsBox();  // epochs, batch, optimiser, rate, threads, baseline
+    void buildCharts();
+    QTabWidget* buildEpochsAndLog();
+    // The settings column (scrolling on a short screen) beside the charts.
+    QWidget* buildSettingsAndCharts(QGroupBox* settingsBox);
     void fromDocument();
     void toDocument();
     void updateButtons();

@@ -47,6 +47,19 @@ TrainSettingsPanel::TrainSettingsPanel(ProjectDocument* document, QWidget* paren
 }
 
 void TrainSettingsPanel::buildUi() {
+    buildToggle();
+    buildFields();
+    buildForm();
+    connectFields();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(toggle_);
+    layout->addWidget(group_);
+}
+
+void TrainSettingsPanel::buildToggle() {
     toggle_ = new QToolButton;
     toggle_->setText(tr("Advanced"));
     toggle_->setCheckable(true);
@@ -55,7 +68,9 @@ void TrainSettingsPanel::buildUi() {
     toggle_->setAutoRaise(true);
     toggle_->setToolTip(tr("Show or hide the loss, schedule, weight decay and early stopping"));
     connect(toggle_, &QToolButton::toggled, this, &TrainSettingsPanel::setExpanded);
+}
 
+void TrainSettingsPanel::buildFields() {
     loss_ = new QComboBox;
     weightDecay_ = new QDoubleSpinBox;
     weightDecay_->setDecimals(5);
@@ -93,7 +108,9 @@ void TrainSettingsPanel::buildUi() {
     problem_->setWordWrap(true);
     problem_->setStyleSheet(QStringLiteral("QLabel { color: #b3261e; }"));
     problem_->hide();
+}
 
+void TrainSettingsPanel::buildForm() {
     group_ = new QGroupBox;
     auto* form = new QFormLayout(group_);
     addRow(form, tr("Loss:"), loss_, tr("What training minimises; only the losses that fit the data's task are offered"));
@@ -115,7 +132,9 @@ void TrainSettingsPanel::buildUi() {
            tr("Share of the rows held out to validate after every epoch (the same setting as on the Data page)"));
     form->addRow(problem_);
     group_->hide();
+}
 
+void TrainSettingsPanel::connectFields() {
     for (QComboBox* c : {loss_, schedule_, monitor_}) connect(c, &QComboBox::currentIndexChanged, this, &TrainSettingsPanel::toDocument);
     for (QCheckBox* c : {earlyStopping_, restoreBest_}) connect(c, &QCheckBox::toggled, this, &TrainSettingsPanel::toDocument);
     for (QDoubleSpinBox* b : {weightDecay_, gamma_, minRate_})
@@ -126,12 +145,6 @@ void TrainSettingsPanel::buildUi() {
     for (QAbstractSpinBox* box :
          std::initializer_list<QAbstractSpinBox*>{weightDecay_, stepEpochs_, gamma_, minRate_, patience_, validation_})
         connect(box, &QAbstractSpinBox::editingFinished, document_, &ProjectDocument::sealEdits);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addWidget(toggle_);
-    layout->addWidget(group_);
 }
 
 void TrainSettingsPanel::setExpanded(bool expanded) {

@@ -44,6 +44,10 @@ public:
 
 private:
     void buildUi();
+    void buildToggle();  // the "Advanced" button that folds the settings
+    void buildFields();  // the controls, not yet laid out
+    void buildForm();    // the controls in the folded group
+    void connectFields();
     void fromDocument();
     void toDocument();
     void validationToDocument();

@@ -1,0 +1,23 @@
+#pragma once
+// Edits of one field of a hidden layer, as typed in the Network page's table: each parses the
+// value, checks it and sets the field, or returns why the value is refused (nothing when it is
+// taken). The layer must be of a kind that has the field: LayerTableModel::flags lets no other
+// edit through, and std::get would throw.
+#include <QString>
+#include <QVariant>
+#include <optional>
+
+#include "spec/network_spec.h"
+
+namespace skynnet::ui {
+
+std::optional<QString> editUnits(LayerSpec& layer, const QVariant& value);   // dense units, conv filters
+std::optional<QString> editWindow(LayerSpec& layer, const QVariant& value);  // conv kernel "3x3", pooling window "2"
+std::optional<QString> editStride(LayerSpec& layer, const QVariant& value);  // conv or pool
+std::optional<QString> editPadding(LayerSpec& layer, const QVariant& value);
+std::optional<QString> editActivation(LayerSpec& layer, const QVariant& value);  // dense, conv or activation layer
+std::optional<QString> editDropoutRate(LayerSpec& layer, const QVariant& value);
+std::optional<QString> editBatchNormMomentum(LayerSpec& layer, const QVariant& value);
+std::optional<QString> editBatchNormEpsilon(LayerSpec& layer, const QVariant& value);
+
+}  // namespace skynnet::ui
