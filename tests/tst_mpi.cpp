@@ -274,6 +274,28 @@ private slots:
         QVERIFY(skynnet::loadCombinedModel(twoHosts.toStdString()).weights == reference.weights);
     }
 
+    // The workers prepare their rows from the job's data request, never from their own command
+    // line: here (MPMD launch) theirs names other data, another seed and other fractions, and
+    // they still prepare rank 0's rows (each its own, SKYNNET_MPI_SHARE_DATA=0: the rows they
+    // prepare as soon as rank 0 sends the request ahead), so the model is the thread backend's.
+    void workersTakeTheDataFromTheJob() {
+        QTemporaryDir dir;
+        const QString model = dir.filePath("mpi.skym"), reference = dir.filePath("threads.skym");
+        const QStringList mine = QStringList{SKYNNET_CLI_PATH} + splitRun + QStringList{"--backend", "mpi", "--save", model};
+        const QStringList theirs = {SKYNNET_CLI_PATH, "train", "--data", "builtin:spirals", "--validation", "0.3",
+                                    "--submodels", "3", "--seed", "9", "--backend", "mpi"};
+        // mpirun's -x holds for its own part of the command line only.
+        const QStringList environment = {"-x", "SKYNNET_MPI_TRACE=1", "-x", "SKYNNET_MPI_SHARE_DATA=0"};
+        const CliRun mpi = runMpirun(environment + QStringList{"-np", "1"} + mine + QStringList{":"} + environment +
+                                     QStringList{"-np", "2"} + theirs);
+        QVERIFY2(mpi.exitCode == 0, qPrintable(mpi.err));
+        QCOMPARE(ranksPreparing(mpi), (QSet<QString>{"1", "2"}));
+        const CliRun threads = runCli(splitRun + QStringList{"--threads", "2", "--save", reference});
+        QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
+        QVERIFY(skynnet::loadCombinedModel(model.toStdString()).weights ==
+                skynnet::loadCombinedModel(reference.toStdString()).weights);
+    }
+
     // More submodels than workers: the freed rank takes the next one; the model still matches.
     void fewerWorkersThanSubmodels() {
         QTemporaryDir dir;

@@ -47,4 +47,8 @@ std::optional<DeadRank> deadRankIn(const std::vector<std::string>& lines);
 // This program's own path (/proc/self/exe), so every rank runs exactly this build.
 std::string selfExecutable();
 
+// The environment variable through which the launching process learns which submodel each rank
+// trains: rank 0 keeps that table in the file it names.
+inline constexpr const char* assignmentsVariable = "SKYNNET_MPI_ASSIGNMENTS";
+
 }  // namespace skynnet::cli

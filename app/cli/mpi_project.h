@@ -1,8 +1,9 @@
 #pragma once
 // `train --project P --backend mpi`, run under mpirun (the desktop app's runs on the machines of a
-// hostfile): every rank runs the same command; the workers load P from the same path and prepare
-// its data exactly as rank 0 does, and rank 0 trains the project with the MPI backend, checks
-// the data files' contents on every worker, and saves the run into P as a thread run would.
+// hostfile): every rank runs the same command; rank 0 loads P, sends its data request in the job
+// (the workers prepare their rows from it exactly as rank 0 does, from the same paths, without
+// reading P), trains the project with the MPI backend, checks the data files' contents on every
+// worker, and saves the run into P as a thread run would.
 #include <functional>
 #include <string>
 

@@ -15,19 +15,13 @@
 
 #ifdef SKYNNET_HAVE_MPI
 #include <future>
-#include <memory>
-#include <optional>
-
-#include "io/atomic_file.h"
 
 #include "core/parallel.h"
-#include "data/idx_loader.h"
-#include "distributed/build_id.h"
 #include "distributed/host_rows.h"
-#include "distributed/mpi_backend.h"
+#include "distributed/job_data.h"
 #include "distributed/mpi_session.h"
-#include "mpi_worker_release.h"
 #include "distributed/mpi_worker.h"
+#include "mpi_worker_release.h"
 #include "output_files.h"
 #include "split_train.h"
 #include "train_setup.h"
@@ -113,66 +107,18 @@ int runMpiLaunch(const std::vector<std::string>& words, const TrainOptions& o) {
 
 bool haveMpiBackend() { return false; }
 
-int runMpiTraining(const std::vector<std::string>&, const Args&, const TrainOptions&, std::chrono::steady_clock::time_point) {
+int runMpiTraining(const Args&, const TrainOptions&, std::chrono::steady_clock::time_point) {
     throw Error(noMpiBackend);
 }
 
 #else
 
-namespace {
-
-// The files a worker must read with the same content as rank 0: the training data and, for IDX
-// images, their labels (named or beside them). Generators need none: they are seeded.
-std::vector<DataFileCheck> dataFiles(const TrainOptions& o) {
-    std::vector<DataFileCheck> files;
-    const DataKind kind = dataKind(o.data.path);
-    if (kind == DataKind::Builtin) return files;
-    std::vector<std::string> paths = {o.data.path};
-    if (kind == DataKind::Idx) paths.push_back(o.data.labels.empty() ? idxLabelsPathFor(o.data.path) : o.data.labels);
-    for (const std::string& p : paths) files.push_back({p, fileFingerprint(p)});
-    return files;
-}
-
-WorkerData prepareWorkerData(const std::vector<std::string>& words) {
-    PreparedData p = prepareData(parseTrainOptions(Args::parse(words, trainOptionSpecs())), DataUse::Submodels);
-    WorkerData d;
-    d.train = std::move(p.train);
-    if (p.validation.size() > 0) d.validation = std::move(p.validation);
-    return d;
-}
-
-// A worker's life. One that prepares its own rows (the first rank of a host other than rank 0's,
-// or any rank when the ranks of a host share none: host_rows.h) prepares them from its own
-// command line while rank 0 prepares and plans (the same work, done at once instead of one after
-// the other) and uses them when the job asks for exactly that; a job with other options is
-// prepared from the job's. The others wait for the job and read their host's copy, so that a host
-// prepares the data once.
-void serveAsWorker(MpiSession& session, const std::vector<std::string>& words, const TrainOptions& o) {
-    std::optional<WorkerData> early;
-    if (!o.shipData && preparesOwnRows(session, shareRowsByDefault())) {
-        try {
-            early = prepareWorkerData(words);
-            session.trace("data prepared (" + std::to_string(early->train.size()) + " training rows)");
-        } catch (const std::exception&) {
-            // Reported below, with this rank and host, if the job needs that data.
-        }
-    }
-    runMpiWorker(session, skynnetVersion, [&](const MpiJob& job) {
-        const auto jobWords = JsonField(job.options, "MPI job").at("words").get<std::vector<std::string>>();
-        if (early && jobWords == words) return std::move(*early);
-        return prepareWorkerData(jobWords);
-    });
-}
-
-}  // namespace
-
 bool haveMpiBackend() { return true; }
 
-int runMpiTraining(const std::vector<std::string>& words, const Args& args, const TrainOptions& o,
-                   std::chrono::steady_clock::time_point start) {
+int runMpiTraining(const Args& args, const TrainOptions& o, std::chrono::steady_clock::time_point start) {
     // MPI_Init mostly waits (for the launcher and the other ranks: about 0.3 s of which it
     // computes a tenth), so rank 0 prepares its data meanwhile, on a thread of its own that calls
-    // no MPI. Every other rank waits for the job first.
+    // no MPI. Every other rank waits for rank 0's data request (job_data.h).
     // As soon as the preparation knows the rows' size, rank 0 allocates the block it shares them
     // in with the other ranks of its host and fills its pages (host_rows.h), while the
     // preparation goes on.
@@ -201,17 +147,20 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
                       std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) +
                       " s after the command started");
     if (session.rank() > 0) {
-        serveAsWorker(session, words, o);
+        runMpiWorker(session, skynnetVersion);
         return exitOk;
     }
     WorkerRelease release{session};
+    // First of all, so that a worker which prepares its own rows does so while this rank
+    // prepares and plans (job_data.h).
+    const RunData data = runDataOf(o);
+    if (!o.shipData) sendDataAhead(session, data, shareRowsByDefault());
     const bool shareRows = shareRowsByDefault() && !o.shipData;
     if (early.valid() && shareRows && !session.dataPeers().empty())
         if (const std::size_t bytes = rowBytesKnown.get(); bytes > 0) reserveRowsOnHost(session, bytes);
     checkOutputPaths({{"--save", o.savePath}, {"--report", o.reportPath}});
     setKernelThreads(o.threads);
-    MpiJob job = rank0Job(session, Json::object({{"words", words}}));
-    job.dataFiles = dataFiles(o);
+    MpiJob job = rank0Job(session, data);
     job.threads = o.threadsGiven ? o.threads : 0;
     job.shipData = o.shipData;
     const SplitBackend choice = rank0Backend(session, std::move(job));

@@ -1,8 +1,9 @@
 #pragma once
-// `train --backend mpi`: the Skynnet split on the ranks of an MPI job. Every rank runs the same
-// command line; rank 0 plans, hands the submodels out (engine/distributed/mpi_backend.h) and then
-// tests, reports and saves exactly as a thread-backend run does; the other ranks train them
-// (engine/distributed/mpi_worker.h) and print nothing.
+// `train --backend mpi`: the Skynnet split on the ranks of an MPI job. mpirun starts the same
+// command on every rank; rank 0 plans, hands the submodels out (engine/distributed/mpi_backend.h)
+// and then tests, reports and saves exactly as a thread-backend run does; the other ranks train
+// them (engine/distributed/mpi_worker.h), with rows prepared from the job's data request (never
+// from their own command line), and print nothing.
 #include <chrono>
 #include <string>
 #include <vector>
@@ -17,10 +18,14 @@ namespace skynnet::cli {
 inline constexpr const char* noMpiBackend = "this build has no MPI backend (Open MPI was not found at build time)";
 bool haveMpiBackend();
 
-// options.mpi must be set. words: the train command's words, sent to the workers as the job's
-// options so that they prepare the same data. Throws Error (noMpiBackend) in a build without MPI.
-int runMpiTraining(const std::vector<std::string>& words, const Args& args, const TrainOptions& options,
-                   std::chrono::steady_clock::time_point start);
+// options.mpi must be set. On a worker rank the options are not used: rank 0 sends the run's data
+// (runDataOf(options), run/run_data.h) in the job. Throws Error (noMpiBackend) in a build without MPI.
+int runMpiTraining(const Args& args, const TrainOptions& options, std::chrono::steady_clock::time_point start);
+// The same: the words are not sent any more (the caller's older form, until it drops them).
+inline int runMpiTraining(const std::vector<std::string>&, const Args& args, const TrainOptions& options,
+                          std::chrono::steady_clock::time_point start) {
+    return runMpiTraining(args, options, start);
+}
 
 // `train ... --hosts FILE [--ranks K]`: runs the same command (without those two options) as an
 // MPI job through mpirun, relaying its output. When a rank dies, says which rank, host and
@@ -28,9 +33,5 @@ int runMpiTraining(const std::vector<std::string>& words, const Args& args, cons
 int runMpiLaunch(const std::vector<std::string>& words, const TrainOptions& options);
 // The same for any command: resumeHint ends the message about a dead rank ("; ... --resume ...").
 int runMpiLaunch(const std::vector<std::string>& words, const MpiLaunch& launch, const std::string& resumeHint);
-
-// The environment variable through which the launching process learns which submodel each rank
-// trains: rank 0 keeps that table in the file it names.
-inline constexpr const char* assignmentsVariable = "SKYNNET_MPI_ASSIGNMENTS";
 
 }  // namespace skynnet::cli

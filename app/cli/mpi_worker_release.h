@@ -1,7 +1,9 @@
 #pragma once
 // Rank 0's side of the CLI's MPI runs, shared by `train --backend mpi` and `train --project P
-// --backend mpi`: the guard for the workers, the job's common part, and the backend with its table
-// of who trains what and its report figures. Only included where SKYNNET_HAVE_MPI is defined.
+// --backend mpi`: the guard for the workers, the job with its data, and the backend with its table
+// of who trains what and its report figures. (Their workers have one path, the engine's
+// runMpiWorker: they prepare their rows from the job's data request, never from a command line.)
+// Only included where SKYNNET_HAVE_MPI is defined.
 #include <cstdlib>
 #include <exception>
 #include <map>
@@ -13,12 +15,14 @@
 #include "core/error.h"
 #include "distributed/build_id.h"
 #include "io/atomic_file.h"
-#include "mpi_train.h"
+#include "mpi_launch.h"
+#include "run/run_data.h"
 #include "split_train.h"
 #include "version.h"
 
 #include "commands.h"
 #include "distributed/host_rows.h"
+#include "distributed/job_data.h"
 #include "distributed/mpi_backend.h"
 #include "distributed/mpi_session.h"
 
@@ -58,14 +62,15 @@ inline void keepAssignmentTable(MpiBackend& backend) {
     });
 }
 
-// The job with what every run sends: this build and rank 0's host; the caller adds the data files,
-// threads and options.
-inline MpiJob rank0Job(MpiSession& session, Json options) {
+// The job with what every run sends: this build, rank 0's host, the data request and the
+// fingerprints of the files the workers read; the caller adds threads and --ship-data.
+inline MpiJob rank0Job(MpiSession& session, const RunData& data) {
     MpiJob job;
     job.version = skynnetVersion;
     job.build = buildId();
     job.host = session.host();
-    job.options = std::move(options);
+    job.data = data;
+    job.dataFiles = workerDataFiles(data);
     job.shareData = shareRowsByDefault();
     return job;
 }

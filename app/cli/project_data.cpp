@@ -3,25 +3,10 @@
 #include "optim/optimizer.h"
 
 namespace skynnet::cli {
-namespace {
-
-// The project file's own field names, so a message points into the file.
-DataRequestNames projectFields(const std::string& part) {
-    return {"project data " + part, "project data " + part + "Labels", "project data targetColumn"};
-}
-
-}  // namespace
 
 PreparedData prepareProjectData(const ProjectDataSource& s) {
-    // prepareData() splits with config.seed: here the project's data seed, as in the app.
-    TrainOptions o;
-    o.data = s.trainRequest(projectFields("train"));
-    if (!s.test.path.empty()) o.testData = s.testRequest(projectFields("test"));
-    o.validationFraction = s.validationFraction;
-    o.testFraction = s.testFraction;
-    o.scaling = s.scaling;
-    o.config.seed = s.seed;
-    return prepareData(o);
+    // The project's data seed and fractions, its messages naming the project file's fields.
+    return prepareData(skynnet::runDataOf(s));
 }
 
 NetworkSpec projectNetwork(const NetworkSpec& network, const PreparedData& data) {

@@ -7,28 +7,28 @@
 
 namespace skynnet::cli {
 
-PreparedData prepareData(const TrainOptions& o, DataUse use, const std::function<void(const PreparedData&)>& split) {
-    PreparationSettings settings;
-    settings.validationFraction = o.validationFraction;
-    settings.testFraction = o.testFraction;
-    settings.separateTestFile = o.testData.has_value();
-    settings.seed = o.config.seed;
-    const DataKind kind = dataKind(o.data.path);
-    settings.scaling =
-        o.scaling.value_or(kind == DataKind::Idx || kind == DataKind::ImageFolder ? Scaling::PixelRange : Scaling::Standardize);
-    // The whole set is freed (end of the statement) before the test file is read.
-    PreparedData p = splitAndFit(loadTrainingData(o.data), settings);
+RunData runDataOf(const TrainOptions& o) {
+    RunData d;
+    d.train = o.data;
+    d.test = o.testData;
+    d.preparation.validationFraction = o.validationFraction;
+    d.preparation.testFraction = o.testFraction;
+    d.preparation.separateTestFile = o.testData.has_value();
+    d.preparation.seed = o.config.seed;
+    d.preparation.scaling = o.scaling.value_or(defaultScalingFor(o.data.path));
+    return d;
+}
+
+PreparedData prepareData(const RunData& data, DataUse use, const std::function<void(const PreparedData&)>& split) {
+    PrepareHooks hooks;
     // Not progress: --quiet keeps them. The training data's skipped images are among them.
-    if (use != DataUse::Submodels)
-        for (const std::string& w : p.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    if (use == DataUse::Planning) return p;
-    if (split) split(p);
-    if (o.testData && use != DataUse::Submodels) {
-        p.test = loadLike(*o.testData, p.schema, true);
-        if (const std::string w = p.test.skippedFilesWarning(); !w.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    }
-    applyPreprocessing(p, nullptr);
-    return p;
+    hooks.warning = [](const std::string& w) { std::fprintf(stderr, "warning: %s\n", w.c_str()); };
+    hooks.split = split;
+    return prepareRunData(data, use, hooks);
+}
+
+PreparedData prepareData(const TrainOptions& o, DataUse use, const std::function<void(const PreparedData&)>& split) {
+    return prepareData(runDataOf(o), use, split);
 }
 
 NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data) {

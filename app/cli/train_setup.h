@@ -8,23 +8,21 @@
 #include "data/prepared_data.h"
 #include "model/saved_model.h"
 #include "model/network.h"
+#include "run/run_data.h"
 #include "train_options.h"
 
 namespace skynnet::cli {
 
-enum class DataUse {
-    Training,  // everything: the test data too, every part's features the network's inputs
-    Planning,  // the training rows as `plan` needs them: preprocessing fitted but not applied (the
-               // parts keep their raw features), no test data read
-    Submodels, // an MPI worker's: training and validation as network inputs, no test file read and
-               // no warnings printed (rank 0 prints them)
-};
-
-// Loads --data (and --test-data) and prepares it the engine's way (data/prepared_data.h) with the
-// seed. Throws Error for data problems, including data that cannot support training
-// (partitionData); prints the partition's warnings on stderr.
-// split, if given, is called with the parts still raw, the preprocessing fitted (what their
-// prepared size follows from), before the preprocessing is applied.
+// The data the options ask for, as the engine states a run's data (run/run_data.h): --data and
+// --test-data with the fractions, --scaling (default: defaultScalingFor(--data)) and the seed.
+RunData runDataOf(const TrainOptions& options);
+// prepareRunData (DataUse: run/run_data.h) with the warnings printed on stderr (not for
+// DataUse::Submodels). Throws Error for data problems, including data that cannot support training
+// (partitionData). split, if given, is called with the parts still raw, the preprocessing fitted
+// (what their prepared size follows from), before the preprocessing is applied.
+PreparedData prepareData(const RunData& data, DataUse use = DataUse::Training,
+                         const std::function<void(const PreparedData&)>& split = {});
+// The same for runDataOf(options).
 PreparedData prepareData(const TrainOptions& options, DataUse use = DataUse::Training,
                          const std::function<void(const PreparedData&)>& split = {});
 NetworkSpec buildNetworkSpec(const TrainOptions& options, const PreparedData& data);

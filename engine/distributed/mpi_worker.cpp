@@ -12,6 +12,7 @@
 #include "core/parallel.h"
 #include "distributed/build_id.h"
 #include "distributed/host_rows.h"
+#include "distributed/job_data.h"
 #include "distributed/mpi_session.h"
 #include "distributed/shipped_rows.h"
 #include "project/checkpoint_store.h"
@@ -35,11 +36,14 @@ public:
     Worker(MpiSession& s) : s_(s), who_("rank " + std::to_string(s.rank()) + " on host " + s.host()) {}
 
     // Returns false when rank 0 stopped this worker before any work.
-    bool accept(const std::string& version, const PrepareWorkerData& prepare) {
+    bool accept(const std::string& version) {
         MpiMessage first = s_.receive(0, -1);
-        if (first.tag == TagHostBlock) {  // rank 0, this host's first rank, allocates early
-            acceptHostBlock(s_);
-            first = s_.receive(0, -1);
+        // What may come before the job: the job's data ahead of it (rank 0's first message), and
+        // on rank 0's host the shared block, which rank 0, this host's first rank, allocates early.
+        for (;; first = s_.receive(0, -1)) {
+            if (first.tag == TagDataAhead) ahead_ = prepareDataAhead(s_, first);
+            else if (first.tag == TagHostBlock) acceptHostBlock(s_);
+            else break;
         }
         if (first.tag == TagStop) return false;
         if (first.tag != TagJob) throw Error("MPI: expected the job, got message " + std::to_string(first.tag));
@@ -60,7 +64,7 @@ public:
         }
         if (!refusal.empty()) reply(TagFailure, Json::object({{"error", who_ + ": " + refusal}}));
         else reply(TagAccepted, Json::object());
-        const std::string failure = loadRows(prepare, refusal);
+        const std::string failure = loadRows(refusal);
         if (stopped_ || !refusal.empty()) return !stopped_;
         if (!failure.empty()) {
             reply(TagFailure, Json::object({{"error", failure}}));
@@ -137,15 +141,18 @@ private:
     // none ("" when there are). With --ship-data they come with each assignment instead. A worker
     // that refused the job still takes its part in its host's sharing: the others wait for it.
     // Rank 0 may stop the job meanwhile (stopped_).
-    std::string loadRows(const PrepareWorkerData& prepare, const std::string& refusal) {
-        if (job_.shipData) return "";
+    std::string loadRows(const std::string& refusal) {
+        if (job_.shipData) {
+            ahead_.reset();
+            return "";
+        }
         std::string failure;
         try {
             const bool sharing = job_.shareData && !s_.dataPeers().empty();
             if (!sharing) {
-                if (refusal.empty()) own_ = prepare(job_);
+                if (refusal.empty()) own_ = prepareRows();
             } else if (s_.dataLeader() == s_.rank()) {
-                shareOwnRows(prepare, refusal);
+                shareOwnRows(refusal);
             } else {
                 shared_ = rowsSharedOnHost(s_);
                 stopped_ = !shared_;
@@ -153,6 +160,7 @@ private:
         } catch (const std::exception& e) {
             failure = e.what();
         }
+        ahead_.reset();  // rows prepared ahead that the job did not take
         if (failure.empty() && refusal.empty() && !stopped_ && rows().trainFeatures.rows != job_.plan.samples)
             failure = "the training data has " + std::to_string(rows().trainFeatures.rows) + " rows here, " +
                       std::to_string(job_.plan.samples) + " on rank 0 (" + job_.host + ")";
@@ -161,19 +169,32 @@ private:
 
     // As the first rank of a host (not rank 0's): prepares the rows, shares them with the host's
     // other ranks and keeps only the shared copy; or tells them why there is none.
-    void shareOwnRows(const PrepareWorkerData& prepare, const std::string& refusal) {
+    void shareOwnRows(const std::string& refusal) {
         if (!refusal.empty()) {
             refuseRowsOnHost(s_, refusal);
             return;
         }
         WorkerData mine;
         try {
-            mine = prepare(job_);
+            mine = prepareRows();
         } catch (const std::exception& e) {
             refuseRowsOnHost(s_, e.what());
             throw;
         }
         shared_ = shareRowsOnHost(s_, mine.train, mine.validation ? &*mine.validation : nullptr);
+    }
+
+    // The rows prepared ahead when the job asks for exactly their data (or why they are not
+    // there), else rows prepared from the job's data now.
+    WorkerData prepareRows() {
+        std::optional<DataAhead> ahead = std::move(ahead_);
+        ahead_.reset();
+        if (ahead && ahead->data == job_.data) {
+            if (ahead->error) std::rethrow_exception(ahead->error);
+            if (ahead->rows) return std::move(*ahead->rows);
+        }
+        ahead.reset();  // its rows, if any, go before others are prepared
+        return prepareWorkerData(s_, job_.data);
     }
 
     SubmodelData rows() const {
@@ -337,6 +358,7 @@ private:
     MpiSession& s_;
     std::string who_;
     MpiJob job_;
+    std::optional<DataAhead> ahead_;  // the job's data sent ahead, with rows prepared from it
     WorkerData own_;                  // rows this worker prepared, or was shipped
     std::optional<HostRows> shared_;  // or the copy its host's ranks share
     CancelToken cancel_;
@@ -349,9 +371,9 @@ private:
 
 }  // namespace
 
-void runMpiWorker(MpiSession& session, const std::string& version, const PrepareWorkerData& prepare) {
+void runMpiWorker(MpiSession& session, const std::string& version) {
     Worker w(session);
-    if (w.accept(version, prepare)) {
+    if (w.accept(version)) {
         w.serve();
     }
     w.bye();

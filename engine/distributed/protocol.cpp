@@ -16,7 +16,7 @@ EncodedJob encodeJob(const MpiJob& job) {
     Json j = Json::object({{"version", job.version},
                            {"build", job.build},
                            {"host", job.host},
-                           {"options", job.options},
+                           {"data", toJson(job.data)},
                            {"dataFiles", std::move(files)},
                            {"config", toJson(job.config)},
                            {"plan", toJson(job.plan, writer)},
@@ -43,7 +43,7 @@ MpiJob decodeJob(const std::string& json, const std::string& blockBytes) {
     job.version = j.at("version").asString();
     job.build = j.at("build").asString();
     job.host = j.at("host").asString();
-    job.options = j.at("options").json();
+    job.data = runDataFromJson(j.at("data"));
     for (const JsonField& f : j.at("dataFiles").asArray())
         job.dataFiles.push_back({f.at("path").asString(), {unsignedFromJson(f.at("size")), unsignedFromJson(f.at("hash"))}});
     job.config = trainConfigFromJson(j.at("config"));

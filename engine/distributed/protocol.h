@@ -5,12 +5,15 @@
 // training data crosses the network unless --ship-data asks for it.
 //
 //   rank 0                         worker
+//   (DataAhead {data} ----------->  the job's data request as soon as rank 0 starts: a worker
+//                                   that prepares its own rows prepares them while rank 0 plans)
 //   (HostBlock {bytes} ---------->  on rank 0's host: the shared block allocated early, host_rows.h)
 //   Job + JobBlocks  ------------>  checks build and data hash
 //                    <------------  Accepted | Failure
 //   (every worker accepted: the ranks of each host share one prepared copy of the rows,
 //    host_rows.h, rank 0 preparing its own host's; else rank 0 sends Stop)
-//                                   loads the rows (or reads its host's copy)
+//                                   prepares the rows from the job's data request (or reads
+//                                   its host's copy)
 //                    <------------  Ready | Failure
 //   Assign {index}   ------------>  trains it (ShippedRows first with --ship-data), from its
 //                                   epoch state in the job's checkpoint folder if one is there,
@@ -31,6 +34,7 @@
 #include "io/json.h"
 #include "project/checkpoint_file.h"
 #include "project/data_reference.h"
+#include "run/run_data.h"
 #include "split/split_plan.h"
 #include "train/train_types.h"
 
@@ -61,9 +65,11 @@ enum MpiTag : int {
     TagHostRowsReady,  // host_rows.h: they are in the shared block
     TagHostBlock,      // host_rows.h: {bytes}, before the job: rank 0 allocates the block early
     TagFinish,         // after Bye: rank 0 is done, the job ends (free the host's block, finalize)
+    TagDataAhead,      // job_data.h: {data, shareData}, first of all: the job's data, sent ahead
 };
 
-// A data file every worker must find with the same content (the training file and its labels).
+// A data file every worker must find with the same content (the training file and its labels:
+// job_data.h).
 struct DataFileCheck {
     std::string path;
     FileFingerprint fingerprint;
@@ -71,7 +77,9 @@ struct DataFileCheck {
 
 struct MpiJob {
     std::string version, build, host;  // rank 0's
-    Json options;                      // the front end's own description of the data (opaque here)
+    // What the workers train on: every worker prepares its rows from this request (job_data.h),
+    // as rank 0 prepared its own; no worker reads a command line.
+    RunData data;
     std::vector<DataFileCheck> dataFiles;
     SplitPlan plan;
     TrainConfig config;
