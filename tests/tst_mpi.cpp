@@ -25,6 +25,7 @@
 #include <cstring>
 
 #include "cli_support.h"
+#include "mpi_support.h"
 #include "process_support.h"
 #include "core/parallel.h"
 #include "core/rng.h"
@@ -42,38 +43,6 @@ const QString blobs10 = "builtin:blobs:classes=10:features=8";
 // Class groups N=3 (groups of 4, 3 and 3 classes): three submodels, small enough for a busy machine.
 const QStringList splitRun = {"train", "--data", blobs10, "--layers", "dense:32:relu,dense:32:relu", "--submodels",
                               "3", "--epochs", "20", "--batch", "16", "--seed", "5"};
-
-bool hostResolves(const std::string& host) {
-    addrinfo* found = nullptr;
-    const bool ok = getaddrinfo(host.c_str(), nullptr, nullptr, &found) == 0;
-    if (found) freeaddrinfo(found);
-    return ok;
-}
-
-// mpirun [--allow-run-as-root] --oversubscribe --bind-to none -np K <arguments>, waited for: as
-// the README says to start it (bound to one core each, a worker's threads would share it).
-// environment: NAME=VALUE settings for every rank (mpirun -x).
-CliRun runMpirun(const QStringList& arguments, int timeoutMs = 300000, const QStringList& environment = {}) {
-    QStringList args;
-    if (geteuid() == 0) args << "--allow-run-as-root";
-    args << "--oversubscribe";
-    for (const QString& setting : environment) args << "-x" << setting;
-    if (!arguments.contains("--bind-to")) args << "--bind-to" << "none";
-    args << arguments;
-    QProcess p;
-    p.start("mpirun", args);
-    CliRun r;
-    if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(timeoutMs))) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "did not finish: mpirun " + args.join(' ');
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
 
 CliRun runMpi(int ranks, const QStringList& cliArgs, const QStringList& environment = {}) {
     return runMpirun(QStringList{"-np", QString::number(ranks), SKYNNET_CLI_PATH} + cliArgs, 300000, environment);

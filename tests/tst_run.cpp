@@ -1,11 +1,10 @@
 // The engine's one run path (engine/run/runner.h): the order of its steps as an observer sees them,
 // a stop and a failure told as outcomes, the network-alone run, the rows it measures on, its
-// checkpoints, and the run's data request (RunData) through its JSON form.
+// checkpoints (RunData's JSON form: tst_run_data).
 #include <QTemporaryDir>
 #include <QTest>
 #include <mutex>
 
-#include "io/json.h"
 #include "project/checkpoint_store.h"
 #include "run/runner.h"
 #include "test_support.h"
@@ -199,33 +198,6 @@ private slots:
         QVERIFY2(resumed.steps.at(3).rfind("resuming 3 of 3 submodels finished", 0) == 0, resumed.steps.at(3).c_str());
         QCOMPARE(again.record->results->model->weights, kept.record->results->model->weights);
         QVERIFY(!CheckpointStore::holdsRun(r.checkpointFolder));  // removed once completed
-    }
-
-    void runDataRoundTripsThroughJson() {
-        RunData d = blobs();
-        d.test = DataRequest{};
-        d.test->path = "/data/test.csv";
-        d.test->option = "--test-data";
-        d.test->target = "label";
-        d.test->task = Task::Binary;
-        d.test->image.height = 12;
-        d.test->image.channels = 3;
-        d.test->sampleShape = Shape{1, 3, 4};
-        d.preparation.seed = 7;
-        d.preparation.scaling = Scaling::MinMax;
-        d.preparation.separateTestFile = true;
-        const Json j = toJson(d);
-        QVERIFY(runDataFromJson(JsonField(j)) == d);
-        const RunData plain = blobs();
-        QVERIFY(runDataFromJson(JsonField(toJson(plain))) == plain);
-        Json bad = j;
-        bad["test"]["image"]["channels"] = -1;
-        try {
-            (void)runDataFromJson(JsonField(bad, "job"));
-            QFAIL("a negative channel count was read");
-        } catch (const Error& e) {
-            VERIFY_CONTAINS(std::string(e.what()), "test.image.channels");
-        }
     }
 };
 

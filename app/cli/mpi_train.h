@@ -21,11 +21,6 @@ bool haveMpiBackend();
 // options.mpi must be set. On a worker rank the options are not used: rank 0 sends the run's data
 // (runDataOf(options), run/run_data.h) in the job. Throws Error (noMpiBackend) in a build without MPI.
 int runMpiTraining(const Args& args, const TrainOptions& options, std::chrono::steady_clock::time_point start);
-// The same: the words are not sent any more (the caller's older form, until it drops them).
-inline int runMpiTraining(const std::vector<std::string>&, const Args& args, const TrainOptions& options,
-                          std::chrono::steady_clock::time_point start) {
-    return runMpiTraining(args, options, start);
-}
 
 // `train ... --hosts FILE [--ranks K]`: runs the same command (without those two options) as an
 // MPI job through mpirun, relaying its output. When a rank dies, says which rank, host and

@@ -25,7 +25,7 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
         {"--threads", "T", "the budget all submodels share (default: the project's, else all cores)"},
         {"--quiet", "", "no progress on stderr"},
         {"--progress", "FORMAT", "text (default) or json: one JSON object per line on stdout, nothing else there"},
-        {"--backend", "threads|mpi", "where the submodels train: threads of this process, or (run under mpirun) the ranks of an MPI job, each loading P from the same path (default threads)"},
+        {"--backend", "threads|mpi", "where the submodels train: threads of this process, or (run under mpirun) the ranks of an MPI job (rank 0 loads P and sends each worker the data to prepare, read from the same paths; default threads)"},
         {"--hosts", "FILE", "with --backend mpi: start the MPI job with mpirun on the machines of this Open MPI hostfile"},
         {"--ranks", "K", "with --hosts: MPI ranks, rank 0 hands out the submodels and K-1 train them (default: 1 + the hostfile's slots)"},
         {"--report", "R", "also write a JSON report of the run to R"},

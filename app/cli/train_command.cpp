@@ -47,7 +47,7 @@ int runTrain(const std::vector<std::string>& words) {
     }
     const TrainOptions o = parseTrainOptions(args);
     if (o.mpi && !o.hostsFile.empty()) return runMpiLaunch(words, o);
-    if (o.mpi) return runMpiTraining(words, args, o, start);
+    if (o.mpi) return runMpiTraining(args, o, start);
     checkOutputPaths({{"--save", o.savePath}, {"--report", o.reportPath}});
     setKernelThreads(o.threads);
     if (o.split) return runSplitTraining(args, o, start);
