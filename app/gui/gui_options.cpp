@@ -8,7 +8,8 @@ namespace skynnet::gui {
 namespace {
 
 struct Options {
-    QCommandLineOption data{QStringLiteral("data"), QStringLiteral("Open this data file (CSV/TSV, IDX, an image folder, or builtin:NAME)."),
+    QCommandLineOption data{QStringLiteral("data"),
+                            QStringLiteral("Open this data file (CSV/TSV, IDX, an image folder, or builtin:NAME)."),
                             QStringLiteral("PATH")};
     QCommandLineOption example{QStringLiteral("example"),
                                QStringLiteral("Open this example: fashion-mnist, spirals, blobs, sine, iris, wine, "
@@ -24,20 +25,23 @@ struct Options {
                               QStringLiteral("Design these hidden layers once the data is open, as skynnet-cli's "
                                              "--layers (e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu)."),
                               QStringLiteral("SPEC")};
-    QCommandLineOption epochs{QStringLiteral("epochs"), QStringLiteral("Train this many epochs (once the data is open)."),
-                              QStringLiteral("N")};
+    QCommandLineOption epochs{QStringLiteral("epochs"),
+                              QStringLiteral("Train this many epochs (once the data is open)."), QStringLiteral("N")};
     QCommandLineOption shotSize{QStringLiteral("screenshot-size"),
                                 QStringLiteral("Window size of --screenshots, WIDTHxHEIGHT (default 1500x940)."),
                                 QStringLiteral("WxH")};
-    QCommandLineOption open{QStringLiteral("open"), QStringLiteral("Open this project (.skynnet)."), QStringLiteral("PROJECT")};
+    QCommandLineOption open{QStringLiteral("open"), QStringLiteral("Open this project (.skynnet)."),
+                            QStringLiteral("PROJECT")};
     QCommandLineOption saveProject{QStringLiteral("save-project"),
-                                   QStringLiteral("When a run ends, save the project to this file (with --screenshots)."),
+                                   QStringLiteral("When a run ends, save the project to this file (with "
+                                                  "--screenshots)."),
                                    QStringLiteral("PROJECT")};
     QCommandLineOption hosts{QStringLiteral("hosts"),
                              QStringLiteral("Run the training on the machines of this Open MPI hostfile (once the data "
                                             "is open), as the Train page's Run on does."),
                              QStringLiteral("HOSTFILE")};
-    QCommandLineOption ranks{QStringLiteral("ranks"), QStringLiteral("MPI ranks of a --hosts run (default 3)."), QStringLiteral("K")};
+    QCommandLineOption ranks{QStringLiteral("ranks"), QStringLiteral("MPI ranks of a --hosts run (default 3)."),
+                             QStringLiteral("K")};
     QCommandLineOption theme{QStringLiteral("theme"),
                              QStringLiteral("Show the app in this theme: system, light or dark (for this run only)."),
                              QStringLiteral("NAME")};
@@ -50,11 +54,10 @@ void describe(QCommandLineParser& parser, const Options& o) {
     parser.addVersionOption();
     parser.addOptions({o.data, o.example, o.shots, o.afterTrain, o.layers, o.epochs, o.shotSize, o.open, o.saveProject,
                        o.hosts, o.ranks, o.theme});
-    parser.addPositionalArgument(QStringLiteral("FILE"),
-                                 QStringLiteral("A project (.skynnet), a model file (.skym) or data to open (as --data). "
-                                                "Without FILE, --open, --data or --example the start page opens, or with "
-                                                "--screenshots the ready example."),
-                                 QStringLiteral("[FILE]"));
+    const QString file = QStringLiteral("A project (.skynnet), a model file (.skym) or data to open (as --data). "
+                                        "Without FILE, --open, --data or --example the start page opens, or with "
+                                        "--screenshots the ready example.");
+    parser.addPositionalArgument(QStringLiteral("FILE"), file, QStringLiteral("[FILE]"));
 }
 
 std::optional<QString> valueOf(const QCommandLineParser& parser, const QCommandLineOption& option) {
@@ -72,7 +75,8 @@ QString checkWhatToOpen(const QCommandLineParser& parser, const Options& o, GuiO
     options.example = valueOf(parser, o.example);
     if (!options.file.isEmpty() && (options.project || options.data || options.example))
         return QStringLiteral("FILE and --open, --data or --example: give only one thing to open");
-    if (!options.file.isEmpty() && !options.file.startsWith(QLatin1String("builtin:")) && !QFileInfo::exists(options.file))
+    const bool builtin = options.file.startsWith(QLatin1String("builtin:"));
+    if (!options.file.isEmpty() && !builtin && !QFileInfo::exists(options.file))
         return QStringLiteral("no such file or folder: %1").arg(options.file);
     return {};
 }
@@ -102,12 +106,15 @@ QString readValues(const QCommandLineParser& parser, const Options& o, GuiOption
     }
     if (parser.isSet(o.epochs)) {
         const std::optional<int> epochs = wholeNumber(parser.value(o.epochs), 1);
-        if (!epochs) return QStringLiteral("--epochs must be a whole number of at least 1, not '%1'").arg(parser.value(o.epochs));
+        if (!epochs)
+            return QStringLiteral("--epochs must be a whole number of at least 1, not '%1'")
+                .arg(parser.value(o.epochs));
         options.epochs = *epochs;
     }
     if (parser.isSet(o.ranks)) {
         const std::optional<int> ranks = wholeNumber(parser.value(o.ranks), 2);
-        if (!ranks) return QStringLiteral("--ranks must be a whole number of at least 2, not '%1'").arg(parser.value(o.ranks));
+        if (!ranks)
+            return QStringLiteral("--ranks must be a whole number of at least 2, not '%1'").arg(parser.value(o.ranks));
         options.ranks = *ranks;
     }
     if (parser.isSet(o.hosts)) options.hostfile = QFileInfo(parser.value(o.hosts)).absoluteFilePath();
@@ -118,7 +125,8 @@ QString readValues(const QCommandLineParser& parser, const Options& o, GuiOption
         const QStringList wh = parser.value(o.shotSize).split(QLatin1Char('x'));
         const QSize size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
         if (size.width() < 200 || size.height() < 200)
-            return QStringLiteral("--screenshot-size must be WIDTHxHEIGHT, e.g. 1024x680, not '%1'").arg(parser.value(o.shotSize));
+            return QStringLiteral("--screenshot-size must be WIDTHxHEIGHT, e.g. 1024x680, not '%1'")
+                .arg(parser.value(o.shotSize));
         options.screenshotSize = size;
     }
     if (parser.isSet(o.saveProject)) options.saveProject = QFileInfo(parser.value(o.saveProject)).absoluteFilePath();

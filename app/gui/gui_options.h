@@ -14,18 +14,18 @@
 namespace skynnet::gui {
 
 struct GuiOptions {
-    QString file;                        // the positional FILE (a project, a model or data), "" without
-    std::optional<QString> project;      // --open, an existing file
-    std::optional<QString> data;         // --data: a path or builtin:NAME
-    std::optional<QString> example;      // --example NAME
-    std::optional<ui::Theme> theme;      // --theme, for this run only
-    std::vector<LayerSpec> layers;       // --layers, applied to the first data opened (empty: none)
-    int epochs = 0;                      // --epochs, likewise (0: none)
-    QString hostfile;                    // --hosts, absolute ("" without), with `ranks` MPI ranks
+    QString file;                    // the positional FILE (a project, a model or data), "" without
+    std::optional<QString> project;  // --open, an existing file
+    std::optional<QString> data;     // --data: a path or builtin:NAME
+    std::optional<QString> example;  // --example NAME
+    std::optional<ui::Theme> theme;  // --theme, for this run only
+    std::vector<LayerSpec> layers;   // --layers, applied to the first data opened (empty: none)
+    int epochs = 0;                  // --epochs, likewise (0: none)
+    QString hostfile;                // --hosts, absolute ("" without), with `ranks` MPI ranks
     int ranks = 3;
-    std::optional<QString> screenshots;  // --screenshots DIR: the tour, then quit
-    std::optional<QSize> screenshotSize; // --screenshot-size; without, defaultScreenshotSize kept on the screen
-    std::optional<QString> saveProject;  // --save-project, absolute: where a finished run's project goes
+    std::optional<QString> screenshots;   // --screenshots DIR: the tour, then quit
+    std::optional<QSize> screenshotSize;  // --screenshot-size; without, defaultScreenshotSize kept on the screen
+    std::optional<QString> saveProject;   // --save-project, absolute: where a finished run's project goes
 };
 
 inline const QSize defaultScreenshotSize(1500, 940);

@@ -38,7 +38,8 @@ void applyToFirstData(MainWindow& window, const GuiOptions& options) {
         if (options.epochs > 0 || !options.hostfile.isEmpty()) {
             skynnet::ProjectTraining t = doc->trainSettings();
             if (options.epochs > 0) t.config.epochs = options.epochs;
-            if (!options.hostfile.isEmpty()) t.runOn = skynnet::RunPlace{true, options.hostfile.toStdString(), options.ranks};
+            if (!options.hostfile.isEmpty())
+                t.runOn = skynnet::RunPlace{true, options.hostfile.toStdString(), options.ranks};
             doc->setTrainSettings(t);
         }
         once->deleteLater();
@@ -70,7 +71,8 @@ bool openAsked(MainWindow& window, const GuiOptions& options) {
 // When a run ends, the project is saved to `path`.
 void saveWhenFinished(MainWindow& window, const QString& path) {
     QObject::connect(window.session(), &skynnet::ui::TrainingSession::finished, &window, [&window, path] {
-        if (!window.projectController()->saveTo(path)) std::fprintf(stderr, "skynnet: cannot save %s\n", qPrintable(path));
+        if (!window.projectController()->saveTo(path))
+            std::fprintf(stderr, "skynnet: cannot save %s\n", qPrintable(path));
         else std::printf("saved %s\n", qPrintable(path));
     });
 }
@@ -84,14 +86,15 @@ std::unique_ptr<skynnet::ui::ScreenshotTour> startTour(MainWindow& window, const
         tour->start();
         return tour;
     }
-    QObject::connect(project, &skynnet::ui::ProjectController::openFinished, tour.get(),
-                     [t = tour.get()](bool ok, const QString& path) {
-                         if (ok) t->start();
-                         else {
-                             std::fprintf(stderr, "skynnet: cannot open %s\n", qPrintable(path));
-                             QApplication::exit(1);
-                         }
-                     }, Qt::SingleShotConnection);
+    const auto opened = [t = tour.get()](bool ok, const QString& path) {
+        if (ok) t->start();
+        else {
+            std::fprintf(stderr, "skynnet: cannot open %s\n", qPrintable(path));
+            QApplication::exit(1);
+        }
+    };
+    QObject::connect(project, &skynnet::ui::ProjectController::openFinished, tour.get(), opened,
+                     Qt::SingleShotConnection);
     return tour;
 }
 
@@ -120,10 +123,12 @@ int main(int argc, char** argv) {
     }
     MainWindow window(std::move(settings));
     if (options->theme) window.setTheme(*options->theme, false);
-    // The default size is kept on the screen (QT_SCALE_FACTOR=1.5 leaves 1066 x 666 of 1600 x 1000); an asked one is kept.
+    // The default size is kept on the screen (QT_SCALE_FACTOR=1.5 leaves 1066 x 666 of 1600 x 1000);
+    // an asked one is kept.
+    const QSize screen = window.screen()->availableSize();
     if (options->screenshots)
         window.resize(options->screenshotSize ? *options->screenshotSize
-                                              : skynnet::gui::defaultScreenshotSize.boundedTo(window.screen()->availableSize()));
+                                              : skynnet::gui::defaultScreenshotSize.boundedTo(screen));
     window.show();
     applyToFirstData(window, *options);
     if (!openAsked(window, *options)) return 2;

@@ -220,8 +220,10 @@ void ProjectDocument::editNetwork(const NetworkSpec& spec, const QString& descri
         push(new Edit<NetworkSpec>(this, &ProjectDocument::setNetwork, network_, after, describeNetworkEdit));
         return;
     }
-    push(new Edit<NetworkSpec>(this, &ProjectDocument::setNetwork, network_, after,
-                               [description](const NetworkSpec&, const NetworkSpec&) { return EditDescription{description}; }));
+    const auto described = [description](const NetworkSpec&, const NetworkSpec&) {
+        return EditDescription{description};
+    };
+    push(new Edit<NetworkSpec>(this, &ProjectDocument::setNetwork, network_, after, described));
 }
 
 void ProjectDocument::editSplitOptions(const SplitOptions& options) {
