@@ -29,3 +29,7 @@ for kind in $builds; do
   # half hour.
   ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
 done
+
+# The C++ files this change touched keep the layout of .clang-format (checked after the tests, so
+# that a layout slip does not hide their results; untouched files are not checked).
+./scripts/check_format.sh

@@ -1,8 +1,10 @@
 #pragma once
-// The tool's version, shown by --version and written into reports. Keep in step with
-// project(Skynnet VERSION ...) in the top-level CMakeLists.txt.
+// The tool's version, from project(Skynnet VERSION ...) in the top-level CMakeLists.txt through the
+// configured skynnet_version.h; named here in skynnet::cli, where the commands use it.
+#include "skynnet_version.h"
+
 namespace skynnet::cli {
 
-inline constexpr const char* skynnetVersion = "0.1.0";
+using skynnet::skynnetVersion;
 
 }  // namespace skynnet::cli

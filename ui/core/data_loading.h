@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "data/dataset.h"
-#include "ui/core/project_document.h"
+#include "project/data_reference.h"
 
 namespace skynnet::ui {
 

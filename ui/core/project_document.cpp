@@ -15,6 +15,10 @@
 namespace skynnet::ui {
 namespace {
 
+// An undoable edit of one of the document's values (undo_commands.h).
+template <typename T>
+using Edit = ValueCommand<ProjectDocument, T>;
+
 // Hidden layers a new project starts with: a small MLP for small data, where 512 units would only
 // overfit and slow the first run down.
 constexpr long smallDataSamples = 2000;
@@ -213,26 +217,28 @@ void ProjectDocument::editNetwork(const NetworkSpec& spec, const QString& descri
     // A structural edit never merges: each layer added or moved is a step of its own; a number of
     // one layer typed or stepped in its spin box merges until the box is left.
     if (description.isEmpty()) {
-        push(new ValueCommand<NetworkSpec>(this, &ProjectDocument::setNetwork, network_, after, describeNetworkEdit));
+        push(new Edit<NetworkSpec>(this, &ProjectDocument::setNetwork, network_, after, describeNetworkEdit));
         return;
     }
-    push(new ValueCommand<NetworkSpec>(this, &ProjectDocument::setNetwork, network_, after,
-                                       [description](const NetworkSpec&, const NetworkSpec&) { return EditDescription{description}; }));
+    const auto described = [description](const NetworkSpec&, const NetworkSpec&) {
+        return EditDescription{description};
+    };
+    push(new Edit<NetworkSpec>(this, &ProjectDocument::setNetwork, network_, after, described));
 }
 
 void ProjectDocument::editSplitOptions(const SplitOptions& options) {
     if (options == split_) return;
-    push(new ValueCommand<SplitOptions>(this, &ProjectDocument::setSplitOptions, split_, options, describeSplitEdit));
+    push(new Edit<SplitOptions>(this, &ProjectDocument::setSplitOptions, split_, options, describeSplitEdit));
 }
 
 void ProjectDocument::editTrainSettings(const ProjectTraining& settings) {
     if (settings == train_) return;
-    push(new ValueCommand<ProjectTraining>(this, &ProjectDocument::setTrainSettings, train_, settings, describeTrainEdit));
+    push(new Edit<ProjectTraining>(this, &ProjectDocument::setTrainSettings, train_, settings, describeTrainEdit));
 }
 
 void ProjectDocument::editDataSettings(const ProjectDataSource& settings) {
     if (settings == data_) return;
-    push(new ValueCommand<ProjectDataSource>(this, &ProjectDocument::setDataSettings, data_, settings, describeDataEdit));
+    push(new Edit<ProjectDataSource>(this, &ProjectDocument::setDataSettings, data_, settings, describeDataEdit));
 }
 
 void ProjectDocument::editData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
@@ -242,10 +248,10 @@ void ProjectDocument::editData(const ProjectDataSource& settings, std::shared_pt
     // that state again, which changes nothing.
     replaceData(settings, std::move(data), std::move(test));
     if (dataState() == before) return;
-    push(new ValueCommand<DataState>(this, &ProjectDocument::setDataState, before, dataState(),
-                                     [](const DataState& a, const DataState& b) {
-                                         return describeDataEdit(a.settings, b.settings);
-                                     }));
+    push(new Edit<DataState>(this, &ProjectDocument::setDataState, before, dataState(),
+                             [](const DataState& a, const DataState& b) {
+                                 return describeDataEdit(a.settings, b.settings);
+                             }));
 }
 
 void ProjectDocument::sealEdits() {

@@ -1,6 +1,7 @@
 #pragma once
 // The undoable edits of a project. Each command holds the value before and after and applies it
-// through the document's plain setters, which emit the signals the pages follow, so an undo looks
+// through one of the document's plain setters (the document is a template parameter, so this
+// header needs only the values, not project_document.h), which emit the signals the pages follow, so an undo looks
 // to every view like any other change. Consecutive edits of the same spin box merge into one step
 // (typing "512" is undone at once) until the document seals the step: the box lost focus, the user
 // pressed Enter, another step was pushed, undone or redone, or the project was saved.
@@ -8,7 +9,10 @@
 #include <functional>
 #include <utility>
 
-#include "ui/core/project_document.h"
+#include "project/data_reference.h"
+#include "project/project_file.h"
+#include "spec/network_spec.h"
+#include "split/split_plan.h"
 
 namespace skynnet::ui {
 
@@ -18,8 +22,7 @@ public:
     bool sealed() const { return sealed_; }
 
 protected:
-    DocumentCommand(ProjectDocument* document, const QString& text) : QUndoCommand(text), document_(document) {}
-    ProjectDocument* document_;
+    explicit DocumentCommand(const QString& text) : QUndoCommand(text) {}
 
 private:
     bool sealed_ = false;
@@ -35,15 +38,15 @@ struct EditDescription {
 // One value of the document (the network, the split options, the training settings, the data
 // options) changed: the whole value before and after, set through one of the document's setters.
 // Values are a few fields or layers, so holding both whole keeps every kind of edit consistent.
-template <typename T>
+template <typename Document, typename T>
 class ValueCommand : public DocumentCommand {
 public:
-    using Setter = void (ProjectDocument::*)(const T&);
+    using Setter = void (Document::*)(const T&);
     using Describe = std::function<EditDescription(const T& before, const T& after)>;
 
-    ValueCommand(ProjectDocument* document, Setter set, T before, T after, Describe describe)
-        : DocumentCommand(document, QString()), set_(set), describe_(std::move(describe)), before_(std::move(before)),
-          after_(std::move(after)) {
+    ValueCommand(Document* document, Setter set, T before, T after, Describe describe)
+        : DocumentCommand(QString()), document_(document), set_(set), describe_(std::move(describe)),
+          before_(std::move(before)), after_(std::move(after)) {
         const EditDescription d = describe_(before_, after_);
         setText(d.text);
         id_ = d.mergeId;
@@ -62,6 +65,7 @@ public:
     void redo() override { (document_->*set_)(after_); }
 
 private:
+    Document* document_;
     Setter set_;
     Describe describe_;
     T before_, after_;

@@ -20,7 +20,7 @@
 #include <memory>
 #include <vector>
 
-#include "ui/widgets/theme.h"
+#include "ui/widgets/palette_colours.h"
 
 namespace skynnet::ui {
 

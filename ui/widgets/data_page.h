@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include "ui/core/data_loading.h"
+#include "ui/core/project_document.h"
 #include "ui/widgets/project_views.h"
 
 class QLabel;

@@ -7,7 +7,7 @@
 #include <QPainter>
 #include <QPixmap>
 
-#include "ui/widgets/theme.h"
+#include "ui/widgets/palette_colours.h"
 
 namespace skynnet::ui {
 namespace {

@@ -4,8 +4,6 @@
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
-#include <algorithm>
-#include <cmath>
 
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/palette_icon_style.h"
@@ -27,12 +25,6 @@ const SystemLook& systemLook() {
 Theme& current() {
     static Theme theme = Theme::System;
     return theme;
-}
-
-// WCAG 2's relative luminance: each sRGB channel made linear, weighted as the eye weighs them.
-double relativeLuminance(const QColor& c) {
-    const auto linear = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
 }
 
 QPalette darkPaletteColours() {
@@ -80,22 +72,5 @@ void applyTheme(Theme theme) {
 }
 
 Theme appliedTheme() { return current(); }
-
-double contrastRatio(const QColor& a, const QColor& b) {
-    const double la = relativeLuminance(a), lb = relativeLuminance(b);
-    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
-
-QColor blend(const QColor& from, const QColor& to, double amount) {
-    const auto mix = [amount](int a, int b) { return int(std::lround(a + (b - a) * amount)); };
-    return QColor(mix(from.red(), to.red()), mix(from.green(), to.green()), mix(from.blue(), to.blue()));
-}
-
-QColor readableTextOn(const QColor& background) {
-    const QColor black(Qt::black), white(Qt::white);
-    return contrastRatio(background, black) >= contrastRatio(background, white) ? black : white;
-}
-
-bool darkPalette() { return QApplication::palette().color(QPalette::Window).lightness() < 128; }
 
 }  // namespace skynnet::ui

@@ -2,25 +2,13 @@
 // The application's look for View > Theme: the platform's own palette, or the app's light or dark
 // one (on the Fusion style, which honours a palette everywhere), and the charts and the style's
 // icons following it.
-#include <QColor>
-
 #include "ui/core/app_settings.h"
+#include "ui/widgets/palette_colours.h"  // the colours that follow the theme, for its users
 
 namespace skynnet::ui {
 
 // Sets the palette (and style) of the whole application, then restyles every chart shown.
 void applyTheme(Theme theme);
 Theme appliedTheme();  // System until applyTheme() chose another
-// Whether the application's palette is a dark one (whatever chose it), for colours drawn by hand.
-bool darkPalette();
-
-// The contrast between two colours as WCAG 2 defines it: from 1 (the same) to 21 (black on white);
-// 4.5 or more reads as body text.
-double contrastRatio(const QColor& a, const QColor& b);
-// `from` moved `amount` (0..1) of the way to `to`, channel by channel: a tint of a hue over the
-// palette's base, light on a light palette and dark on a dark one.
-QColor blend(const QColor& from, const QColor& to, double amount);
-// Black or white, whichever contrasts more with the background (at least 4.5 on any colour).
-QColor readableTextOn(const QColor& background);
 
 }  // namespace skynnet::ui
