@@ -26,6 +26,7 @@
 
 #include "cli_support.h"
 #include "mpi_support.h"
+#include "skynnet_version.h"
 #include "process_support.h"
 #include "core/parallel.h"
 #include "core/rng.h"
@@ -442,7 +443,7 @@ private slots:
         const QStringList args = splitRun + QStringList{"--backend", "mpi"};
         const CliRun r = runMpirun(QStringList{"-np", "1", SKYNNET_CLI_PATH} + args + QStringList{":", "-np", "1", other} + args);
         QCOMPARE(r.exitCode, 1);
-        VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": runs skynnet 0.1.0 build ");
+        VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": runs skynnet " + std::string(skynnet::skynnetVersion) + " build ");
         VERIFY_CONTAINS(r.err.toStdString(), "install the same build on every machine");
     }
 
@@ -624,7 +625,7 @@ private slots:
             QCOMPARE(o["rank"].toInt(), i);
             QCOMPARE(o["host"].toString(), QString::fromStdString(skynnet::localHostName()));
             QCOMPARE(o["cores"].toInt(), skynnet::hardwareThreads());
-            QCOMPARE(o["version"].toString(), QString("0.1.0"));
+            QCOMPARE(o["version"].toString(), QString(skynnet::skynnetVersion));
             QCOMPARE(o["build"].toString().size(), 16);
             if (i == 0) build = o["build"].toString();
             QCOMPARE(o["build"].toString(), build);
