@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "study/study_event.h"
 #include "study/study_outputs.h"
 #include "text_format.h"
 
@@ -21,12 +22,8 @@ std::string metricText(const StudyRun& r) {
     return r.metricName + " " + fixed(r.metric, 4) + ", wall " + fixed(r.wallSeconds, 2) + " s";
 }
 
-Json runEvent(const char* event, int index, const StudyRun& run, int machines) {
-    Json e = Json::object({{"event", event}, {"index", index + 1}});
-    const Json figures = runJson(run, machines);  // a named value: items() only refers to it
-    for (const auto& [key, value] : figures.items()) e[key] = value;
-    return e;
-}
+// One line of the study's stream: every event goes through the engine's one writer.
+void writeStudyEvent(const StudyEvent& event) { writeEvent(toJson(event)); }
 
 }  // namespace
 
@@ -36,23 +33,17 @@ StudyReporter::StudyReporter(const StudyOptions& options, const StudyProgress& p
 // With --progress json: the aggregates of the runs finished so far, without the inference figures
 // (measured once all runs are done), so that a front end shows a stopped study's table too.
 void StudyReporter::partialSummary() {
-    const StudySummary s = summarizeStudy(progress_.runs(), progress_.plan(), options_.machines);
-    writeEvent(Json::object({{"event", "partial_summary"}, {"summary", summaryJson(s)}}));
+    writeStudyEvent(partialSummaryEvent(summarizeStudy(progress_.runs(), progress_.plan(), options_.machines)));
 }
 
 void StudyReporter::planned(const std::vector<std::pair<std::string, std::string>>& runAgain) {
     for (const auto& [run, why] : runAgain) std::fprintf(stderr, "study: running %s again: %s\n", run.c_str(), why.c_str());
     const StudyPlan& plan = progress_.plan();
     if (json_) {
-        Json configs = Json::array();
-        for (const StudyConfig& c : plan.configs()) configs.push_back(c.name());
-        writeEvent(Json::object({{"event", "plan"},
-                                 {"out", options_.outDir},
-                                 {"runs", progress_.runListJson()},
-                                 {"configurations", configs},
-                                 {"seeds", plan.seeds}}));
+        writeStudyEvent(studyPlanEvent(progress_, options_.outDir));
+        // The runs an earlier invocation did, without an estimate.
         for (int i = 0; i < progress_.total(); ++i)
-            if (!progress_.pending(i)) writeEvent(runEvent("run_finished", i, progress_.runs()[std::size_t(i)], options_.machines));
+            if (!progress_.pending(i)) writeStudyEvent(runFinishedEvent(progress_, i, options_.machines));
         if (progress_.reused() > 0) partialSummary();
     }
     std::fprintf(stderr, "study: %d runs (%zu configurations x %zu seeds) in %s, %d already done\n", progress_.total(),
@@ -62,14 +53,7 @@ void StudyReporter::planned(const std::vector<std::pair<std::string, std::string
 void StudyReporter::runStarted(int index, const std::vector<std::string>& command, const std::string& logPath) {
     const StudyRunSpec& spec = progress_.runs()[std::size_t(index)].spec;
     std::fprintf(stderr, "study: run %d/%d %s started (log %s)\n", index + 1, progress_.total(), spec.name().c_str(), logPath.c_str());
-    if (!json_) return;
-    writeEvent(Json::object({{"event", "run_started"},
-                             {"index", index + 1},
-                             {"run", spec.name()},
-                             {"config", spec.config.name()},
-                             {"seed", spec.seed},
-                             {"command", command},
-                             {"log", logPath}}));
+    if (json_) writeStudyEvent(runStartedEvent(progress_, index, command, logPath));
 }
 
 void StudyReporter::runFinished(int index) {
@@ -78,19 +62,15 @@ void StudyReporter::runFinished(int index) {
     std::fprintf(stderr, "study: run %d/%d %s: %s; %s\n", index + 1, progress_.total(), run.spec.name().c_str(),
                  metricText(run).c_str(), left ? ("about " + durationText(*left) + " left").c_str() : "time left unknown");
     if (!json_) return;
-    Json e = runEvent("run_finished", index, run, options_.machines);
-    e["remaining_seconds"] = left ? Json(*left) : Json();
-    writeEvent(e);
+    StudyRunFinishedEvent e = runFinishedEvent(progress_, index, options_.machines);
+    e.estimated = true;
+    e.remainingSeconds = left;
+    writeStudyEvent(e);
     partialSummary();
 }
 
 void StudyReporter::summarized(const Json& document, const std::vector<std::string>& files, const StudySummary& summary) {
-    if (json_) {
-        // The runs again, now with their inference figures.
-        Json e = Json::object({{"event", "summary"}, {"summary", document.at("summary")}, {"runs", document.at("runs")}});
-        e["files"] = files;
-        writeEvent(e);
-    }
+    if (json_) writeStudyEvent(studySummaryEvent(document, files));  // the runs again, now with their inference figures
     // With --progress json stdout holds events only: the table is for the person watching stderr.
     std::ostream& out = json_ ? std::cerr : std::cout;
     out << alignedTable(studyTableRows(summary), {0, 3, 8}) << "\n" << recommendationText(summary);

@@ -1,7 +1,8 @@
 #pragma once
 // What `skynnet-cli study` tells whoever watches it: progress lines on stderr and, with --progress
-// json, one event per line on stdout (the list is in study_help.cpp), which the app's Study page
-// reads. The figures come from the engine's study model (engine/study/).
+// json, one event per line on stdout, which the app's Study page reads: the typed events of
+// engine/study/study_event.h, each line toJson of one (study_help.cpp lists them for the user).
+// The figures come from the engine's study model (engine/study/).
 #include <string>
 #include <utility>
 #include <vector>

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "io/json_fields.h"
 #include "study/study_project.h"
 
 namespace skynnet {
@@ -11,6 +12,31 @@ namespace skynnet {
 StudyRunFiles studyRunFiles(const std::string& folder, const StudyRunSpec& run) {
     const std::string base = folder + "/runs/" + run.name();
     return {base + ".json", base + ".skym", base + ".log", base + ".skynnet"};
+}
+
+Json toJson(const PlannedRun& r) {
+    return Json::object({{"index", r.index},
+                         {"run", r.run},
+                         {"config", r.config},
+                         {"submodels", r.submodels},
+                         {"strategy", r.strategy},
+                         {"scale_epochs", r.scaleEpochs},
+                         {"seed", r.seed},
+                         {"done", r.done}});
+}
+
+PlannedRun plannedRunFromJson(const JsonField& j) {
+    if (!j.isObject()) j.fail("must be an object (a planned run)");
+    PlannedRun r;
+    r.index = intAtLeast(j.at("index"), 1);
+    r.run = j.at("run").asString();
+    r.config = j.at("config").asString();
+    r.submodels = intAtLeast(j.at("submodels"), 1);
+    r.strategy = j.at("strategy").asString();
+    r.scaleEpochs = j.at("scale_epochs").asString();
+    r.seed = j.at("seed").get<std::uint64_t>();
+    r.done = j.at("done").asBool();
+    return r;
 }
 
 StudyProgress::StudyProgress(StudyPlan plan, std::string folder) : plan_(std::move(plan)), folder_(std::move(folder)) {
@@ -98,20 +124,20 @@ std::optional<double> StudyProgress::remainingSeconds() const {
     return left;
 }
 
-Json StudyProgress::runListJson() const {
-    Json list = Json::array();
+std::vector<PlannedRun> StudyProgress::runList() const {
+    std::vector<PlannedRun> list;
     for (std::size_t i = 0; i < runs_.size(); ++i) {
         const StudyRunSpec& spec = runs_[i].spec;
         const StudyConfig& c = spec.config;
-        list.push_back(Json::object({{"index", int(i) + 1},
-                                     {"run", spec.name()},
-                                     {"config", c.name()},
-                                     {"submodels", c.submodels},
-                                     {"strategy", c.strategyText()},
-                                     {"scale_epochs", c.scaleEpochs.empty() ? "default" : c.scaleEpochs},
-                                     {"seed", spec.seed},
-                                     {"done", !pending_[i]}}));
+        list.push_back(PlannedRun{int(i) + 1, spec.name(), c.name(), c.submodels, c.strategyText(),
+                                  c.scaleEpochs.empty() ? "default" : c.scaleEpochs, spec.seed, !pending_[i]});
     }
+    return list;
+}
+
+Json StudyProgress::runListJson() const {
+    Json list = Json::array();
+    for (const PlannedRun& r : runList()) list.push_back(toJson(r));
     return list;
 }
 

@@ -3,6 +3,7 @@
 // failed) or still to run, and the resume rule: a run that left its report and its model (with a
 // project: its trained copy) in DIR/runs is read back, not run again, so a stopped study continues
 // where it stopped. The front end runs what is pending and records each outcome here.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,6 +20,22 @@ struct StudyRunFiles {
     std::string report, model, log, project;
 };
 StudyRunFiles studyRunFiles(const std::string& folder, const StudyRunSpec& run);
+
+// One run of the run list as the study's progress reports it (its plan event): the run's place
+// and names, and whether it is done already.
+struct PlannedRun {
+    int index = 1;  // from 1, in the run list's order
+    std::string run, config;
+    int submodels = 1;
+    std::string strategy;     // StudyConfig::strategyText()
+    std::string scaleEpochs;  // "default", "on" or "off"
+    std::uint64_t seed = 1;
+    bool done = false;
+};
+// {"index","run","config","submodels","strategy","scale_epochs","seed","done"}, and back (Error
+// naming the field at fault).
+Json toJson(const PlannedRun& run);
+PlannedRun plannedRunFromJson(const JsonField& j);
 
 class StudyProgress {
 public:
@@ -49,8 +66,8 @@ public:
     // or like the finished runs on average while its configuration has none; unknown before any
     // run finished.
     std::optional<double> remainingSeconds() const;
-    // The run list as the study's progress reports it: {index (from 1), run, config, submodels,
-    // strategy, scale_epochs, seed, done} each.
+    // The run list as the study's progress reports it, and its JSON (toJson of each).
+    std::vector<PlannedRun> runList() const;
     Json runListJson() const;
 
 private:

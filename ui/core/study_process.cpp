@@ -1,5 +1,7 @@
 #include "ui/core/study_process.h"
 
+#include "core/error.h"
+
 namespace skynnet::ui {
 
 StudyProcess::StudyProcess(QObject* parent) : QObject(parent), process_(true) {
@@ -18,17 +20,23 @@ void StudyProcess::start(const QString& program, const QStringList& arguments) {
 void StudyProcess::feed(const QByteArray& raw) {
     const QByteArray line = raw.trimmed();
     if (line.isEmpty()) return;
-    Json e;
+    Json j;
     try {
-        e = parseJson(std::string_view(line.constData(), std::size_t(line.size())), "study progress");
+        j = parseJson(std::string_view(line.constData(), std::size_t(line.size())), "study progress");
     } catch (const std::exception&) {
         return;  // not an event (stdout holds events only; a stray line is no reason to fail the study)
     }
-    if (!e.is_object()) return;
-    const std::string kind = e.value("event", std::string());
-    if (kind == "error") error_ = QString::fromStdString(e.value("message", std::string()));
-    if (kind == "summary") summarized_ = true;
-    emit progressEvent(e);
+    std::optional<StudyEvent> event;
+    try {
+        event = studyEventFromJson(JsonField(j, "study progress"));
+    } catch (const Error& e) {
+        qWarning("skipped a study event: %s", e.what());
+        return;
+    }
+    if (!event) return;  // a newer tool's kind
+    if (const auto* error = std::get_if<ErrorEvent>(&*event)) error_ = QString::fromStdString(error->message);
+    if (std::holds_alternative<StudySummaryEvent>(*event)) summarized_ = true;
+    emit progressEvent(*event);
 }
 
 void StudyProcess::onFinished(int exitCode, QProcess::ExitStatus exitStatus) {

@@ -4,12 +4,13 @@
 // a child train process of its own and passes SIGTERM on to it, keeping the runs already finished:
 // stop() sends SIGTERM to the study's group, then SIGKILL to it if it has not ended `graceMs`
 // later (each train child dies with its study: PR_SET_PDEATHSIG). The study itself dies with the
-// app the same way, so no run outlives it. Every stdout line is one JSON event (app/cli
-// study_help.cpp lists them, study_reporter.cpp writes them). Lives on the GUI thread.
+// app the same way, so no run outlives it. Every stdout line is one JSON event, read through the
+// engine's reader of the events the tool writes (engine/study/study_event.h). Lives on the GUI
+// thread.
 #include <QObject>
 #include <QStringList>
 
-#include "io/json.h"
+#include "study/study_event.h"
 #include "ui/core/grouped_process.h"
 
 namespace skynnet::ui {
@@ -30,8 +31,9 @@ public:
     qint64 processGroup() const { return process_.processGroup(); }
 
 signals:
-    // One per stdout line that is a JSON object.
-    void progressEvent(const skynnet::Json& event);
+    // One per stdout line that is a study event this build knows (a newer tool's kind, a stray
+    // line or a bad event is skipped, the last with a warning naming the field at fault).
+    void progressEvent(const skynnet::StudyEvent& event);
     // message: why it failed (the error event's, else the tool's last stderr line), or the
     // stopped study's own words.
     void ended(skynnet::ui::StudyProcess::Outcome outcome, const QString& message);

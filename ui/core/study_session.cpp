@@ -9,16 +9,6 @@
 #include "ui/core/study_setup.h"
 
 namespace skynnet::ui {
-namespace {
-
-// A run_finished event as study.json's "runs" entry: without the event's own fields.
-Json runOf(const Json& event) {
-    Json run = event;
-    for (const char* key : {"event", "index", "remaining_seconds"}) run.erase(key);
-    return run;
-}
-
-}  // namespace
 
 StudySession::StudySession(ProjectDocument* document, QObject* parent)
     : QObject(parent), document_(document), process_(new StudyProcess(this)) {
@@ -91,24 +81,24 @@ std::optional<double> StudySession::remainingSeconds() const {
     return *remainingEstimate_ - sinceEstimate_.elapsed() / 1000.0;
 }
 
-void StudySession::onEvent(const Json& e) {
-    const std::string kind = e.value("event", std::string());
-    if (kind == "plan") {
-        record_.total = int(e.value("runs", Json::array()).size());
-    } else if (kind == "run_started") {
-        const QString run = QString::fromStdString(e.value("run", std::string()));
-        status_ = tr("Run %1 of %2: %3").arg(e.value("index", 0)).arg(record_.total).arg(run);
-    } else if (kind == "run_finished") {
-        record_.addRun(runOf(e));
-        if (e.contains("remaining_seconds")) {
-            const Json& left = e.at("remaining_seconds");
-            remainingEstimate_ = left.is_number() ? std::optional<double>(left.get<double>()) : std::nullopt;
+void StudySession::onEvent(const StudyEvent& event) {
+    if (const auto* plan = std::get_if<StudyPlanEvent>(&event)) {
+        record_.total = int(plan->runs.size());
+    } else if (const auto* started = std::get_if<StudyRunStartedEvent>(&event)) {
+        status_ = tr("Run %1 of %2: %3").arg(started->index).arg(record_.total).arg(QString::fromStdString(started->run));
+    } else if (const auto* finished = std::get_if<StudyRunFinishedEvent>(&event)) {
+        record_.addRun(finished->run);
+        if (finished->estimated) {
+            remainingEstimate_ = finished->remainingSeconds;
             sinceEstimate_.start();
         }
-    } else if (kind == "partial_summary" || kind == "summary") {
-        record_.summary = e.value("summary", Json());
-        record_.complete = kind == "summary";
-        for (const Json& run : e.value("runs", Json::array())) record_.addRun(run);
+    } else if (const auto* partial = std::get_if<StudyPartialSummaryEvent>(&event)) {
+        record_.summary = partial->summary;
+        record_.complete = false;
+    } else if (const auto* summary = std::get_if<StudySummaryEvent>(&event)) {
+        record_.summary = summary->summary;
+        record_.complete = true;
+        for (const Json& run : summary->runs) record_.addRun(run);
     } else {
         return;  // an error event: the end reports it
     }

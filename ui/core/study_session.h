@@ -58,7 +58,7 @@ signals:
 
 private:
     bool fail(const QString& message);
-    void onEvent(const Json& event);
+    void onEvent(const StudyEvent& event);
     void onEnded(StudyProcess::Outcome outcome, const QString& message);
     void loadFromDocument();
     void keepInDocument(const std::optional<ProjectStudy>& base);
