@@ -41,7 +41,8 @@ inline CliRun runProcess(const QString& program, const QStringList& args, int ti
     if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(timeoutMs))) {
         p.kill();
         p.waitForFinished();
-        r.err = "did not finish: " + (program == QStringLiteral(SKYNNET_CLI_PATH) ? QString() : program + ' ') + args.join(' ');
+        r.err = "did not finish: " + (program == QStringLiteral(SKYNNET_CLI_PATH) ? QString() : program + ' ') +
+                args.join(' ');
         return r;
     }
     r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;

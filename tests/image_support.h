@@ -11,7 +11,8 @@
 #include "data/idx_loader.h"
 
 // Writes `pixels` (height x width x channels, row-major) as PNG, or as BMP/JPEG by the extension.
-inline void writeImage(const QString& path, int width, int height, int channels, const std::vector<unsigned char>& pixels) {
+inline void writeImage(const QString& path, int width, int height, int channels,
+                       const std::vector<unsigned char>& pixels) {
     QDir().mkpath(QFileInfo(path).absolutePath());
     const QByteArray p = path.toUtf8();
     int ok = 0;
@@ -28,7 +29,8 @@ inline std::vector<unsigned char> patternPixels(int cls, int sample, int size) {
     for (int y = 0; y < size; ++y)
         for (int x = 0; x < size; ++x) {
             const bool on = cls == 0 ? x < size / 2 : cls == 1 ? x >= size / 2 : y < size / 2;
-            px[std::size_t(y * size + x)] = (unsigned char)(on ? 200 + (sample * 7 + x + y) % 50 : (sample * 3 + x * y) % 40);
+            px[std::size_t(y * size + x)] = (unsigned char)(on ? 200 + (sample * 7 + x + y) % 50
+                                                               : (sample * 3 + x * y) % 40);
         }
     return px;
 }
@@ -39,8 +41,8 @@ inline void writePatternFolder(const QString& dir, const std::vector<QString>& c
                                int firstSample = 0) {
     for (std::size_t c = 0; c < classNames.size(); ++c)
         for (int k = 0; k < perClass; ++k)
-            writeImage(dir + "/" + classNames[c] + QString("/img_%1.png").arg(firstSample + k, 3, 10, QChar('0')), size, size, 1,
-                       patternPixels(int(c), firstSample + k, size));
+            writeImage(dir + "/" + classNames[c] + QString("/img_%1.png").arg(firstSample + k, 3, 10, QChar('0')), size,
+                       size, 1, patternPixels(int(c), firstSample + k, size));
 }
 
 inline void writeBytes(const QString& path, const QByteArray& bytes) {

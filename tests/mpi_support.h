@@ -41,7 +41,9 @@ inline CliRun runMpirun(const QStringList& arguments, int timeoutMs = 300000, co
     if (geteuid() == 0) args << "--allow-run-as-root";
     args << "--oversubscribe";
     for (const QString& setting : environment) args << "-x" << setting;
-    if (!arguments.contains("--bind-to")) args << "--bind-to" << "none";
+    if (!arguments.contains("--bind-to"))
+        args << "--bind-to"
+             << "none";
     args << arguments;
     return runProcess(QStringLiteral("mpirun"), args, timeoutMs);
 }

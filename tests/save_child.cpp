@@ -17,8 +17,8 @@
 
 #include "core/error.h"
 #include "export/cpp_export.h"
-#include "io/file_faults.h"
 #include "export/onnx_export.h"
+#include "io/file_faults.h"
 #include "save_fixtures.h"
 
 #ifdef SAVE_CHILD_WITH_UI_CORE
@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (const char* k = std::getenv("SKYNNET_TEST_KILL_AT")) killAt = std::atoi(k);
-    if (const char* piece = std::getenv("SKYNNET_TEST_WRITE_PIECE")) skynnet::setSaveWritePieceBytes(std::size_t(std::atoll(piece)));
+    if (const char* piece = std::getenv("SKYNNET_TEST_WRITE_PIECE"))
+        skynnet::setSaveWritePieceBytes(std::size_t(std::atoll(piece)));
     try {
         const save_fixtures::Files files = save_fixtures::make(std::atoi(argv[2]), std::atoi(argv[3]));
         skynnet::setSaveFaultHook(countOrKill);

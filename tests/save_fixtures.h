@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "data/generators.h"
-#include "split/combined_model_file.h"
-#include "project/project_file.h"
 #include "model/saved_model.h"
+#include "project/project_file.h"
 #include "spec/network_spec.h"
+#include "split/combined_model_file.h"
 #include "split/split_plan.h"
 
 namespace save_fixtures {

@@ -23,10 +23,10 @@ inline bool underCi() {
     const QByteArray v = qgetenv("CI").toLower();
     return !v.isEmpty() && v != "0" && v != "false";
 }
-#define SKIP_UNLESS_CI(message)         \
-    do {                                \
-        if (underCi()) QFAIL(message);  \
-        QSKIP(message);                 \
+#define SKIP_UNLESS_CI(message)        \
+    do {                               \
+        if (underCi()) QFAIL(message); \
+        QSKIP(message);                \
     } while (0)
 
 inline bool fashionMnistInstalled() {

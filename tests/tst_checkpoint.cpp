@@ -113,8 +113,8 @@ SplitPlan threeGroups(const Dataset& train, int epochs) {
 }
 
 // Trains the plan with checkpoints, cancelled once submodel `stopAt` has finished epoch `epoch`.
-ParallelResult trainUntil(const SplitPlan& plan, const TrainConfig& c, const Dataset& train, const CheckpointHooks& hooks,
-                          int stopAt, int epoch) {
+ParallelResult trainUntil(const SplitPlan& plan, const TrainConfig& c, const Dataset& train,
+                          const CheckpointHooks& hooks, int stopAt, int epoch) {
     CancelToken cancel;
     SubmodelEvents events;
     events.onEpoch = [&](int i, const EpochStats& s) {
@@ -152,7 +152,8 @@ QString copyExampleProject(const QTemporaryDir& dir, const QString& name) {
     QDir(dir.path()).mkpath(name + "/datasets");
     const QString project = dir.filePath(name + "/projects/wine-class-groups.skynnet");
     QFile::copy(QString::fromStdString(sourcePath("resources/projects/wine-class-groups.skynnet")), project);
-    QFile::copy(QString::fromStdString(sourcePath("resources/datasets/wine.csv")), dir.filePath(name + "/datasets/wine.csv"));
+    QFile::copy(QString::fromStdString(sourcePath("resources/datasets/wine.csv")),
+                dir.filePath(name + "/datasets/wine.csv"));
     return project;
 }
 
@@ -166,12 +167,18 @@ private slots:
         QTest::addColumn<QString>("layers");
         QTest::addColumn<QString>("optimizer");
         QTest::addColumn<bool>("earlyStopping");
-        QTest::newRow("adam, dropout, early stopping") << "dense:32,dropout:0.3,dense:16" << "adam" << true;
-        QTest::newRow("sgd momentum, batch norm") << "dense:24,bn,dense:12" << "sgd" << false;
-        QTest::newRow("rmsprop") << "dense:16" << "rmsprop" << false;
-        QTest::newRow("adam") << "dense:16" << "adam" << false;
-        QTest::newRow("adam, dropout") << "dense:16,dropout:0.3" << "adam" << false;
-        QTest::newRow("adam, early stopping") << "dense:16" << "adam" << true;
+        QTest::newRow("adam, dropout, early stopping") << "dense:32,dropout:0.3,dense:16"
+                                                       << "adam" << true;
+        QTest::newRow("sgd momentum, batch norm") << "dense:24,bn,dense:12"
+                                                  << "sgd" << false;
+        QTest::newRow("rmsprop") << "dense:16"
+                                 << "rmsprop" << false;
+        QTest::newRow("adam") << "dense:16"
+                              << "adam" << false;
+        QTest::newRow("adam, dropout") << "dense:16,dropout:0.3"
+                                       << "adam" << false;
+        QTest::newRow("adam, early stopping") << "dense:16"
+                                              << "adam" << true;
     }
     void trainerResumesBitForBit() {
         QFETCH(QString, layers);
@@ -197,7 +204,8 @@ private slots:
             states.push_back(s);
             weightsAt.push_back(whole.flatWeights());
         };
-        const TrainResult full = Trainer(whole, c, Task::Classification).fit(train.features, y, &val.features, &yVal, cb);
+        const TrainResult full =
+            Trainer(whole, c, Task::Classification).fit(train.features, y, &val.features, &yVal, cb);
         QCOMPARE(int(states.size()), 6);  // every epoch end but the last
         QCOMPARE(states[2].epochsDone, 3);
         QCOMPARE(int(states[2].history.size()), 3);
@@ -272,8 +280,8 @@ private slots:
         stopping.onEpoch = [&](int i, const EpochStats& s) {
             if (i == 1 && s.epoch == 2) cancel.cancel();
         };
-        ParallelResult first =
-            ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(3)).train(train, nullptr, stopping, &cancel, &hooks);
+        ParallelResult first = ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(3))
+                                   .train(train, nullptr, stopping, &cancel, &hooks);
         QCOMPARE(first.status, TrainStatus::Cancelled);
         QVERIFY(store.saved.count(1));
         QVERIFY(!store.saved.at(1).finished);
@@ -294,14 +302,15 @@ private slots:
             epochsSeen[i].push_back(s.epoch);
         };
         const auto finishedBefore = store.finishedSaves;
-        ParallelResult resumed =
-            ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(2)).train(train, nullptr, counting, nullptr, &hooks);
+        ParallelResult resumed = ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(2))
+                                     .train(train, nullptr, counting, nullptr, &hooks);
         QCOMPARE(resumed.status, TrainStatus::Completed);
         std::vector<int> left;  // only the epochs it had left
         for (int e = 3; e <= plan.effectiveEpochs; ++e) left.push_back(e);
         QVERIFY(!left.empty());
         QCOMPARE(epochsTrained[1], left);
-        for (const auto& [i, n] : finishedBefore) QVERIFY2(epochsTrained[i].empty(), "a finished submodel trained again");
+        for (const auto& [i, n] : finishedBefore)
+            QVERIFY2(epochsTrained[i].empty(), "a finished submodel trained again");
         std::vector<int> all;  // every submodel's whole training is reported
         for (int e = 1; e <= plan.effectiveEpochs; ++e) all.push_back(e);
         for (int i = 0; i < 3; ++i) QCOMPARE(epochsSeen[i], all);
@@ -326,7 +335,8 @@ private slots:
             const CheckpointStore store = CheckpointStore::start(folder, plan, key);
             const CheckpointHooks hooks = store.hooks();
             QCOMPARE(trainUntil(plan, c, train, hooks, 2, 1).status, TrainStatus::Cancelled);
-            VERIFY_CONTAINS(store.progressText(), "submodel 3 after epoch 1 of " + std::to_string(plan.effectiveEpochs));
+            VERIFY_CONTAINS(store.progressText(),
+                            "submodel 3 after epoch 1 of " + std::to_string(plan.effectiveEpochs));
         }
         QVERIFY(CheckpointStore::holdsRun(folder));
         {
@@ -338,9 +348,11 @@ private slots:
         TrainConfig other = c;
         other.threads = 2;
         other.batchReportSeconds = 5;
-        const CheckpointStore store = CheckpointStore::resume(folder, plan, checkpointRunKey(plan, other, train, nullptr));
+        const CheckpointStore store = CheckpointStore::resume(folder, plan,
+                                                              checkpointRunKey(plan, other, train, nullptr));
         const CheckpointHooks hooks = store.hooks();
-        ParallelResult resumed = ParallelTrainer(plan, other, std::make_shared<ThreadBackend>(2)).train(train, nullptr, {}, nullptr, &hooks);
+        ParallelResult resumed =
+            ParallelTrainer(plan, other, std::make_shared<ThreadBackend>(2)).train(train, nullptr, {}, nullptr, &hooks);
         QCOMPARE(resumed.status, TrainStatus::Completed);
         QVERIFY(sameBits(combinedPredictions(resumed, test.features), expected));
         QCOMPARE(store.progressText(), std::string("3 of 3 submodels finished"));
@@ -413,7 +425,8 @@ private slots:
         const SplitPlan plan = threeGroups(train, 2);
         QTemporaryDir tmp;
         const std::string folder = tmp.filePath("bg.checkpoint").toStdString();
-        const CheckpointStore store = CheckpointStore::start(folder, plan, checkpointRunKey(plan, config(2), train, nullptr));
+        const CheckpointStore store = CheckpointStore::start(folder, plan,
+                                                             checkpointRunKey(plan, config(2), train, nullptr));
         const SubmodelPlan& sp = plan.submodels[0];
         Network net(sp.spec, sp.seed);
         TrainerState s;
@@ -434,7 +447,9 @@ private slots:
         // A full disk under an epoch's save: the next save of that submodel says so, the file is
         // the one before.
         struct FullDisk {
-            FullDisk() { setSaveFaultHook([](SaveStep step, int, const char*) { return step == SaveStep::Write ? ENOSPC : 0; }); }
+            FullDisk() {
+                setSaveFaultHook([](SaveStep step, int, const char*) { return step == SaveStep::Write ? ENOSPC : 0; });
+            }
             ~FullDisk() { setSaveFaultHook(nullptr); }
         };
         {
@@ -460,21 +475,28 @@ private slots:
         const TrainConfig c = config(2);
         QTemporaryDir tmp;
         const std::string folder = tmp.filePath("ck").toStdString();
-        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, train, nullptr)); }),
+        VERIFY_CONTAINS(errorOf(
+                            [&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, train, nullptr)); }),
                         "the checkpoint folder " + folder + " does not exist: nothing to resume");
         QVERIFY(QDir().mkpath(QString::fromStdString(folder)));
-        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, train, nullptr)); }),
+        VERIFY_CONTAINS(errorOf(
+                            [&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, train, nullptr)); }),
                         "holds no run.json");
         (void)CheckpointStore::start(folder, plan, checkpointRunKey(plan, c, train, nullptr));
         const std::string runFile = folder + "/run.json";
-        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, otherData, nullptr)); }),
+        VERIFY_CONTAINS(errorOf([&] {
+                            CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, otherData, nullptr));
+                        }),
                         runFile + " is from another run: the training data differs");
         TrainConfig lr = c;
         lr.optimizer.learningRate *= 2;
-        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, lr, train, nullptr)); }),
+        VERIFY_CONTAINS(errorOf(
+                            [&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, lr, train, nullptr)); }),
                         runFile + " is from another run: the training settings differ");
         const SplitPlan longer = threeGroups(train, 3);
-        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, longer, checkpointRunKey(longer, lr, otherData, nullptr)); }),
+        VERIFY_CONTAINS(errorOf([&] {
+                            CheckpointStore::resume(folder, longer, checkpointRunKey(longer, lr, otherData, nullptr));
+                        }),
                         "the split plan, the training settings and the training data differ");
         // A damaged run.json names itself.
         {
@@ -482,7 +504,8 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
             f.write("{\"format\": \"skynnet-checkpoint\", ");
         }
-        VERIFY_CONTAINS(errorOf([&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, train, nullptr)); }),
+        VERIFY_CONTAINS(errorOf(
+                            [&] { CheckpointStore::resume(folder, plan, checkpointRunKey(plan, c, train, nullptr)); }),
                         runFile + ":");
     }
 
@@ -496,7 +519,8 @@ private slots:
         const CheckpointStore store = CheckpointStore::start(folder, plan, key);
         const CheckpointHooks hooks = store.hooks();
         QCOMPARE(ParallelTrainer(plan, c).train(train, nullptr, {}, nullptr, &hooks).status, TrainStatus::Completed);
-        const QString first = QString::fromStdString(store.submodelPath(0)), second = QString::fromStdString(store.submodelPath(1));
+        const QString first = QString::fromStdString(store.submodelPath(0)),
+                      second = QString::fromStdString(store.submodelPath(1));
 
         // One flipped byte: the CRC catches it; the run fails naming the file, nothing crashes.
         flipByte(second, QFileInfo(second).size() / 2);
@@ -520,14 +544,16 @@ private slots:
         }
         VERIFY_CONTAINS(errorOf([&] { store.load(1); }), second.toStdString());
         // A checkpoint of another run copied in is refused too.
-        const CheckpointStore elsewhere =
-            CheckpointStore::start(tmp.filePath("other").toStdString(), plan, checkpointRunKey(plan, config(2), train, nullptr));
+        const CheckpointStore elsewhere = CheckpointStore::start(tmp.filePath("other").toStdString(), plan,
+                                                                 checkpointRunKey(plan, config(2), train, nullptr));
         const CheckpointHooks otherHooks = elsewhere.hooks();
         TrainConfig two = config(2);
-        QCOMPARE(ParallelTrainer(plan, two).train(train, nullptr, {}, nullptr, &otherHooks).status, TrainStatus::Completed);
+        QCOMPARE(ParallelTrainer(plan, two).train(train, nullptr, {}, nullptr, &otherHooks).status,
+                 TrainStatus::Completed);
         QFile::remove(second);
         QVERIFY(QFile::copy(QString::fromStdString(elsewhere.submodelPath(1)), second));
-        VERIFY_CONTAINS(errorOf([&] { store.load(1); }), second.toStdString() + " is from another run: the training settings differ");
+        VERIFY_CONTAINS(errorOf([&] { store.load(1); }),
+                        second.toStdString() + " is from another run: the training settings differ");
     }
 
     void cliResumesAfterAKill_data() {
@@ -538,8 +564,9 @@ private slots:
     void cliResumesAfterAKill() {
         QFETCH(QStringList, options);
         QTemporaryDir tmp;
-        const QStringList common = QStringList{"train", "--data", "builtin:spirals", "--epochs", "6", "--layers",
-                                               "dense:32,dropout:0.1", "--quiet"} + options;
+        const QStringList common = QStringList{"train", "--data",   "builtin:spirals",      "--epochs",
+                                               "6",     "--layers", "dense:32,dropout:0.1", "--quiet"} +
+                                   options;
         const QString whole = tmp.filePath("whole.skym"), killed = tmp.filePath("killed.skym");
         const CliRun w = runCli(common + QStringList{"--save", whole});
         QVERIFY2(w.exitCode == 0, qPrintable(w.err));
@@ -580,7 +607,8 @@ private slots:
         VERIFY_CONTAINS(r.err.toStdString(), "--resume: needs --checkpoint DIR or --save MODEL");
         r = runCli(base + QStringList{"--checkpoint", dir, "--resume"});
         QVERIFY(r.exitCode != 0);
-        VERIFY_CONTAINS(r.err.toStdString(), "the checkpoint folder " + dir.toStdString() + " does not exist: nothing to resume");
+        VERIFY_CONTAINS(r.err.toStdString(),
+                        "the checkpoint folder " + dir.toStdString() + " does not exist: nothing to resume");
         // --checkpoint without --save: nothing is written to keep, so the folder stays and a later
         // --resume --save makes the model without training again.
         r = runCli(base + QStringList{"--checkpoint", dir});
@@ -588,10 +616,12 @@ private slots:
         QVERIFY(QFile::exists(dir + "/run.json"));
         r = runCli(base + QStringList{"--checkpoint", dir, "--resume", "--lr", "0.01"});
         QVERIFY(r.exitCode != 0);
-        VERIFY_CONTAINS(r.err.toStdString(), (dir + "/run.json").toStdString() + " is from another run: the training settings differ");
+        VERIFY_CONTAINS(r.err.toStdString(),
+                        (dir + "/run.json").toStdString() + " is from another run: the training settings differ");
         r = runCli(base + QStringList{"--checkpoint", dir, "--resume", "--seed", "2"});
         QVERIFY(r.exitCode != 0);
-        VERIFY_CONTAINS(r.err.toStdString(), "is from another run: the split plan, the training settings and the training data differ");
+        VERIFY_CONTAINS(r.err.toStdString(),
+                        "is from another run: the split plan, the training settings and the training data differ");
         QStringList loud = base + QStringList{"--checkpoint", dir, "--resume", "--save", model};
         loud.removeAll("--quiet");
         r = runCli(loud);

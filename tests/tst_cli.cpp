@@ -13,14 +13,14 @@
 #include <QtTest>
 
 #include <algorithm>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <optional>
 
+#include "cli_support.h"
 #include "data/idx_loader.h"
 #include "export/onnx_export.h"
 #include "split/combined_model_file.h"
-#include "cli_support.h"
 #include "test_support.h"
 
 namespace {
@@ -48,8 +48,8 @@ void writeLines(const QString& path, const QStringList& lines) {
 QString iris() { return QString::fromStdString(sourcePath("resources/datasets/iris.csv")); }
 
 // Small, single-threaded runs: fast on a busy 2-core machine and identical on any core count.
-const QStringList irisTraining = {"train", "--layers", "dense:16:relu", "--epochs", "40", "--batch", "16", "--lr",
-                                  "0.01", "--seed", "3", "--threads", "1"};
+const QStringList irisTraining = {"train", "--layers", "dense:16:relu", "--epochs", "40",        "--batch", "16",
+                                  "--lr",  "0.01",     "--seed",        "3",        "--threads", "1"};
 
 // Ten well separated classes: class groups of 4, 3 and 3 with N=3. Stratified 70/10/20 split of
 // 1200 rows: 84 training rows per class, 24 test rows per class.
@@ -106,9 +106,26 @@ private:
 
 const Run& TestCli::blobsSplitRun() {
     if (!blobsSplit_)
-        blobsSplit_ = runCli(QStringList{"train", "--data", blobs10, "--submodels", "3", "--strategy", "class-groups",
-                                         "--baseline", "--epochs", "30", "--lr", "0.01", "--seed", "2", "--threads", "2",
-                                         "--save", path("blobs.skym"), "--report", path("blobs.json")}
+        blobsSplit_ = runCli(QStringList{"train",
+                                         "--data",
+                                         blobs10,
+                                         "--submodels",
+                                         "3",
+                                         "--strategy",
+                                         "class-groups",
+                                         "--baseline",
+                                         "--epochs",
+                                         "30",
+                                         "--lr",
+                                         "0.01",
+                                         "--seed",
+                                         "2",
+                                         "--threads",
+                                         "2",
+                                         "--save",
+                                         path("blobs.skym"),
+                                         "--report",
+                                         path("blobs.json")}
                              << blobLayers);
     return *blobsSplit_;
 }
@@ -123,7 +140,8 @@ void TestCli::helpAndVersion() {
         QVERIFY2(r.out.contains(option), option);
     r = runCli({"plan", "--help"});
     QCOMPARE(r.exitCode, 0);
-    for (const char* option : {"--submodels", "--strategy", "--scale-epochs", "--shard-factor", "--binary-combine", "--json"})
+    for (const char* option :
+         {"--submodels", "--strategy", "--scale-epochs", "--shard-factor", "--binary-combine", "--json"})
         QVERIFY2(r.out.contains(option), option);
     QVERIFY(!r.out.contains("--save"));
     r = runCli({"train", "--help"});
@@ -284,18 +302,19 @@ void TestCli::constantTargetWarns() {
     for (int i = 0; i < 40; ++i) lines << QString("%1,3.5").arg(i);
     writeLines(path("constant.csv"), lines);
     // A warning, not a refusal: it trains, the model is saved, and --quiet keeps the warning.
-    const Run r = runCli({"train", "--data", path("constant.csv"), "--layers", "dense:8:relu", "--epochs", "1", "--threads",
-                          "1", "--quiet", "--save", path("constant.skynnet")});
+    const Run r = runCli({"train", "--data", path("constant.csv"), "--layers", "dense:8:relu", "--epochs", "1",
+                          "--threads", "1", "--quiet", "--save", path("constant.skynnet")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    QCOMPARE(r.errLines(), QStringList{"warning: " + path("constant.csv") +
-                                       ": target column 'y' holds one value only (3.5 in all 40 rows): the model can only "
-                                       "learn that constant"});
+    QCOMPARE(r.errLines(),
+             QStringList{"warning: " + path("constant.csv") +
+                         ": target column 'y' holds one value only (3.5 in all 40 rows): the model can only "
+                         "learn that constant"});
     QVERIFY(QFile::exists(path("constant.skynnet")));
 }
 
 void TestCli::earlyStopping() {
-    Run r = runCli({"train", "--data", iris(), "--layers", "dense:16:relu", "--epochs", "400", "--lr", "0.05", "--threads",
-                    "1", "--early-stopping", "3", "--quiet", "--report", path("early.json")});
+    Run r = runCli({"train", "--data", iris(), "--layers", "dense:16:relu", "--epochs", "400", "--lr", "0.05",
+                    "--threads", "1", "--early-stopping", "3", "--quiet", "--report", path("early.json")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject j = readJson(path("early.json"));
     QCOMPARE(j["status"].toString(), QString("early_stopped"));
@@ -319,21 +338,28 @@ void TestCli::badInput_data() {
     // Inputs that cannot support training: refused before anything trains (training_checks.h).
     writeLines(path("oneclass.csv"), {"a,b,label", "1,2,x", "2,3,x", "3,1,x", "4,5,x", "5,5,x"});
     writeLines(path("onerow.csv"), {"a,b,label", "1,2,x"});
-    writeLines(path("overflow.csv"), {"x1,x2,x3,y", "1,2,3,a", "2,3,4,b", "3,4,5,a", "4,5,6,b", "5,6,7,a", "6,7,3.5e39,b"});
+    writeLines(path("overflow.csv"),
+               {"x1,x2,x3,y", "1,2,3,a", "2,3,4,b", "3,4,5,a", "4,5,6,b", "5,6,7,a", "6,7,3.5e39,b"});
     writeLines(path("infinite.csv"), {"x1,x2,y", "1,2,a", "2,inf,b", "3,4,a", "4,5,b", "5,6,a"});
     writeLines(path("empty_cell.csv"), {"x1,x2,y", "1,2,a", "2,,b", "3,4,a", "4,5,b", "5,6,a"});
     writeLines(path("six.csv"), {"x1,x2,y", "1,2,a", "2,1,b", "3,4,a", "4,3,b", "5,6,a", "6,5,b"});
 
     const QStringList train = {"train", "--epochs", "2", "--threads", "1"};
     const QStringList dense8 = {"--layers", "dense:8:relu"};
-    QTest::newRow("one class") << (QStringList(train) << "--data" << path("oneclass.csv") << "--target" << "label" << dense8)
-                               << 1 << path("oneclass.csv") + ": target column 'label' holds one class only ('x' in all 5 "
-                                                                "rows): classification needs at least 2 classes";
+    QTest::newRow("one class") << (QStringList(train) << "--data" << path("oneclass.csv") << "--target"
+                                                      << "label" << dense8)
+                               << 1
+                               << path("oneclass.csv") + ": target column 'label' holds one class only ('x' in all 5 "
+                                                         "rows): classification needs at least 2 classes";
     QTest::newRow("one row") << (QStringList(train) << "--data" << path("onerow.csv") << dense8) << 1
-                             << path("onerow.csv") + ": 1 row is too few for training, validation (fraction 0.1) and test "
-                                                     "(fraction 0.2): at least 5 rows are needed to give each part a row";
+                             << path("onerow.csv") +
+                                    ": 1 row is too few for training, validation (fraction 0.1) and test "
+                                    "(fraction 0.2): at least 5 rows are needed to give each part a row";
     QTest::newRow("one row, nothing held out")
-        << (QStringList(train) << "--data" << path("onerow.csv") << "--validation" << "0" << "--test-fraction" << "0" << dense8)
+        << (QStringList(train) << "--data" << path("onerow.csv") << "--validation"
+                               << "0"
+                               << "--test-fraction"
+                               << "0" << dense8)
         << 1 << path("onerow.csv") + ": target column 'label' holds one class only ('x' in its only row)";
     QTest::newRow("plan one class") << QStringList{"plan", "--data", path("oneclass.csv"), "--submodels", "3"} << 1
                                     << path("oneclass.csv") + ": target column 'label' holds one class only";
@@ -344,17 +370,21 @@ void TestCli::badInput_data() {
     QTest::newRow("empty cell") << (QStringList(train) << "--data" << path("empty_cell.csv")) << 1
                                 << path("empty_cell.csv") + ":3: column 'x2' (1): missing value (empty cell)";
     // One training row per shard: every submodel would see a single class.
-    const QStringList sixShards = {"--data", path("six.csv"), "--validation", "0", "--test-fraction", "0", "--layers",
-                                   "dense:64:relu", "--submodels", "6", "--strategy", "binary-shards"};
-    QTest::newRow("plan one-class shard") << (QStringList{"plan"} << sixShards) << 1
-                                          << "binary shards: submodel 1 (shard 1 of 6 (1 sample)) has training rows of class";
+    const QStringList sixShards = {"--data",     path("six.csv"), "--validation",  "0",           "--test-fraction",
+                                   "0",          "--layers",      "dense:64:relu", "--submodels", "6",
+                                   "--strategy", "binary-shards"};
+    QTest::newRow("plan one-class shard")
+        << (QStringList{"plan"} << sixShards) << 1
+        << "binary shards: submodel 1 (shard 1 of 6 (1 sample)) has training rows of class";
     QTest::newRow("split one-class shard") << (QStringList(train) << sixShards) << 1
                                            << "so it cannot learn to tell classes apart (request fewer submodels)";
     QTest::newRow("missing file") << (QStringList(train) << "--data" << path("nothere.csv")) << 1 << "nothere.csv";
-    QTest::newRow("bad layers") << (QStringList(train) << "--data" << iris() << "--layers" << "dense:abc") << 2
-                                << "--layers: layer 1";
-    QTest::newRow("unknown layer") << (QStringList(train) << "--data" << iris() << "--layers" << "lstm:3") << 2
-                                   << "unknown layer type 'lstm'";
+    QTest::newRow("bad layers") << (QStringList(train) << "--data" << iris() << "--layers"
+                                                       << "dense:abc")
+                                << 2 << "--layers: layer 1";
+    QTest::newRow("unknown layer") << (QStringList(train) << "--data" << iris() << "--layers"
+                                                          << "lstm:3")
+                                   << 2 << "unknown layer type 'lstm'";
     QTest::newRow("unknown option") << (QStringList(train) << "--data" << iris() << "--frobnicate") << 2
                                     << "unknown option '--frobnicate'";
     QTest::newRow("non-numeric epochs") << QStringList{"train", "--data", iris(), "--epochs", "x"} << 2
@@ -363,45 +393,69 @@ void TestCli::badInput_data() {
                                    << "missing.csv:6: column 'sepal_width' (1): missing value";
     QTest::newRow("no data") << train << 2 << "--data is required";
     // A loss must fit the task (losses/task_losses.h): mse no longer trains a classifier.
-    QTest::newRow("mse on classification") << (QStringList(train) << "--data" << iris() << "--loss" << "mse") << 2
-                                           << "--loss: the loss mse does not fit the classification task (use cross_entropy)";
-    QTest::newRow("bad fraction") << (QStringList(train) << "--data" << iris() << "--validation" << "1.5") << 2
-                                  << "--validation: expected a fraction";
-    QTest::newRow("unknown builtin") << (QStringList(train) << "--data" << "builtin:nope") << 2
-                                     << "--data: unknown built-in dataset 'nope'";
+    QTest::newRow("mse on classification")
+        << (QStringList(train) << "--data" << iris() << "--loss"
+                               << "mse")
+        << 2 << "--loss: the loss mse does not fit the classification task (use cross_entropy)";
+    QTest::newRow("bad fraction") << (QStringList(train) << "--data" << iris() << "--validation"
+                                                         << "1.5")
+                                  << 2 << "--validation: expected a fraction";
+    QTest::newRow("unknown builtin") << (QStringList(train) << "--data"
+                                                            << "builtin:nope")
+                                     << 2 << "--data: unknown built-in dataset 'nope'";
     QTest::newRow("unknown command") << QStringList{"trian"} << 2 << "unknown command 'trian'";
-    QTest::newRow("not a model") << QStringList{"evaluate", "--model", path("not_a_model.skynnet"), "--data", iris()} << 1
-                                 << "not_a_model.skynnet";
+    QTest::newRow("not a model") << QStringList{"evaluate", "--model", path("not_a_model.skynnet"), "--data", iris()}
+                                 << 1 << "not_a_model.skynnet";
     QTest::newRow("missing model") << QStringList{"predict", "--model", path("nope.skynnet"), "--data", iris()} << 1
                                    << "nope.skynnet";
 
     // The split: option mistakes are usage errors; a plan the data or network cannot have is status 1.
     const QStringList split = QStringList(train) << "--data" << blobs10;
-    QTest::newRow("bad strategy") << (QStringList(split) << "--submodels" << "3" << "--strategy" << "groups") << 2
-                                  << "--strategy: unknown split strategy 'groups'";
-    QTest::newRow("zero submodels") << (QStringList(split) << "--submodels" << "0") << 2
-                                    << "--submodels: expected a positive integer, got '0'";
-    QTest::newRow("strategy without N") << (QStringList(split) << "--strategy" << "class-groups") << 2
-                                        << "--strategy: needs --submodels";
+    QTest::newRow("bad strategy") << (QStringList(split) << "--submodels"
+                                                         << "3"
+                                                         << "--strategy"
+                                                         << "groups")
+                                  << 2 << "--strategy: unknown split strategy 'groups'";
+    QTest::newRow("zero submodels") << (QStringList(split) << "--submodels"
+                                                           << "0")
+                                    << 2 << "--submodels: expected a positive integer, got '0'";
+    QTest::newRow("strategy without N") << (QStringList(split) << "--strategy"
+                                                               << "class-groups")
+                                        << 2 << "--strategy: needs --submodels";
     QTest::newRow("baseline without N") << (QStringList(split) << "--baseline") << 2 << "--baseline: needs --submodels";
-    QTest::newRow("bad scale-epochs") << (QStringList(split) << "--submodels" << "3" << "--scale-epochs" << "yes") << 2
-                                      << "--scale-epochs: expected on or off";
-    QTest::newRow("unused knob") << (QStringList(split) << "--submodels" << "3" << "--binary-combine" << "average") << 2
-                                 << "--binary-combine: only applies to the binary-shards strategy";
-    QTest::newRow("strategy for another task") << (QStringList(split) << "--submodels" << "2" << "--strategy" << "output-split")
+    QTest::newRow("bad scale-epochs") << (QStringList(split) << "--submodels"
+                                                             << "3"
+                                                             << "--scale-epochs"
+                                                             << "yes")
+                                      << 2 << "--scale-epochs: expected on or off";
+    QTest::newRow("unused knob") << (QStringList(split) << "--submodels"
+                                                        << "3"
+                                                        << "--binary-combine"
+                                                        << "average")
+                                 << 2 << "--binary-combine: only applies to the binary-shards strategy";
+    QTest::newRow("strategy for another task") << (QStringList(split) << "--submodels"
+                                                                      << "2"
+                                                                      << "--strategy"
+                                                                      << "output-split")
                                                << 1 << "output-split strategy needs a regression task";
-    QTest::newRow("too narrow to split") << (QStringList(split) << "--layers" << "dense:16:relu,dense:2:relu" << "--submodels"
-                                                                << "6") << 1 << "layer 2 (dense 2 relu)";
-    QTest::newRow("plan too narrow") << QStringList{"plan", "--data", blobs10, "--layers", "dense:2:relu", "--submodels", "6"}
+    QTest::newRow("too narrow to split") << (QStringList(split) << "--layers"
+                                                                << "dense:16:relu,dense:2:relu"
+                                                                << "--submodels"
+                                                                << "6")
+                                         << 1 << "layer 2 (dense 2 relu)";
+    QTest::newRow("plan too narrow") << QStringList{"plan",         "--data",      blobs10, "--layers",
+                                                    "dense:2:relu", "--submodels", "6"}
                                      << 1 << "layer 1 (dense 2 relu): width 2 / F=2 rounds up to 1";
     QTest::newRow("plan without N") << QStringList{"plan", "--data", blobs10} << 2 << "--submodels is required";
     QTest::newRow("plan zero N") << QStringList{"plan", "--data", blobs10, "--submodels", "0"} << 2
                                  << "--submodels: expected a positive integer";
-    QTest::newRow("plan bad strategy") << QStringList{"plan", "--data", blobs10, "--submodels", "3", "--strategy", "x"} << 2
-                                       << "--strategy: unknown split strategy 'x'";
-    QTest::newRow("export bad format") << QStringList{"export", "--model", path("not_a_model.skynnet"), "--format", "zip"}
+    QTest::newRow("plan bad strategy") << QStringList{"plan", "--data", blobs10, "--submodels", "3", "--strategy", "x"}
+                                       << 2 << "--strategy: unknown split strategy 'x'";
+    QTest::newRow("export bad format") << QStringList{"export", "--model", path("not_a_model.skynnet"), "--format",
+                                                      "zip"}
                                        << 2 << "--format: expected native, onnx or cpp, got 'zip'";
-    QTest::newRow("export not a model") << QStringList{"export", "--model", path("not_a_model.skynnet"), "--format", "onnx"}
+    QTest::newRow("export not a model") << QStringList{"export", "--model", path("not_a_model.skynnet"), "--format",
+                                                       "onnx"}
                                         << 1 << "not_a_model.skynnet";
 }
 
@@ -450,7 +504,8 @@ void TestCli::lossesFitTheirTasks_data() {
             QTest::newRow(qPrintable(loss + "/" + t.task))
                 << t.data << loss
                 << (fits ? QString()
-                         : "skynnet-cli: --loss: the loss " + loss + " does not fit the " + t.task + " task (use " + t.fits + ")");
+                         : "skynnet-cli: --loss: the loss " + loss + " does not fit the " + t.task + " task (use " +
+                               t.fits + ")");
         }
 }
 
@@ -471,8 +526,8 @@ void TestCli::lossesFitTheirTasks() {
 void TestCli::interruptWritesNothing() {
     QProcess p;
     const QString report = path("int.json"), model = path("int.skynnet");
-    p.start(QStringLiteral(SKYNNET_CLI_PATH),
-            {"train", "--data", "builtin:spirals", "--epochs", "100000", "--threads", "1", "--report", report, "--save", model});
+    p.start(QStringLiteral(SKYNNET_CLI_PATH), {"train", "--data", "builtin:spirals", "--epochs", "100000", "--threads",
+                                               "1", "--report", report, "--save", model});
     QVERIFY(p.waitForStarted());
     // Interrupt once training is under way: after the first epoch line.
     QString err;
@@ -522,7 +577,8 @@ void TestCli::planPreview() {
 }
 
 void TestCli::planJsonAndWarnings() {
-    Run r = runCli(QStringList{"plan", "--data", blobs10, "--submodels", "3", "--json", "--scale-epochs", "off"} << blobLayers);
+    Run r = runCli(QStringList{"plan", "--data", blobs10, "--submodels", "3", "--json", "--scale-epochs", "off"}
+                   << blobLayers);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QJsonObject j = parseJson(r.out);
     QCOMPARE(j["strategy"].toString(), QString("class-groups"));
@@ -570,7 +626,8 @@ void TestCli::trainSplitWithBaseline() {
     // Progress per submodel (30 epochs / F=1.5 = 20 each) and for the baseline (all 30).
     for (int i = 1; i <= 3; ++i)
         QCOMPARE(r.err.count(QRegularExpression(QString("^submodel %1/3: epoch +\\d+/20 ").arg(i),
-                                                QRegularExpression::MultilineOption)), 20);
+                                                QRegularExpression::MultilineOption)),
+                 20);
     QCOMPARE(r.err.count(QRegularExpression("^baseline: epoch +\\d+/30 ", QRegularExpression::MultilineOption)), 30);
     QVERIFY(r.out.contains(QRegularExpression("^combined test accuracy [01]\\.\\d{4} \\(240 samples\\)$",
                                               QRegularExpression::MultilineOption)));
@@ -631,7 +688,8 @@ void TestCli::trainSplitWithBaseline() {
     double cost = 0, cpu = 0, largestCost = 0;
     for (int i = 0; i < subs.size(); ++i) {
         const QJsonObject p = planSubs[i].toObject();
-        const double c = p["flops_per_sample"].toDouble() * p["samples"].toDouble() * planJ["submodel_epochs"].toDouble();
+        const double c = p["flops_per_sample"].toDouble() * p["samples"].toDouble() *
+                         planJ["submodel_epochs"].toDouble();
         cost += c;
         cpu += subs[i].toObject()["cpu_seconds"].toDouble();
         largestCost = std::max(largestCost, c);
@@ -663,7 +721,8 @@ void TestCli::combinedModelEvaluatePredictExport() {
     const QJsonObject trained = readJson(path("blobs.json"));
 
     // evaluate rebuilds the test split and reproduces the report's combined figures exactly.
-    Run r = runCli({"evaluate", "--model", model, "--data", blobs10, "--split", "test", "--report", path("blobs_eval.json")});
+    Run r = runCli(
+        {"evaluate", "--model", model, "--data", blobs10, "--split", "test", "--report", path("blobs_eval.json")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(r.out.startsWith("model: 3 submodels (class-groups)"));
     QVERIFY(r.out.contains("submodel 3: accuracy"));
@@ -736,7 +795,8 @@ void TestCli::combinedModelEvaluatePredictExport() {
                 path("single_eval.json")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QCOMPARE(readJson(path("single_eval.json"))["model_kind"].toString(), QString("single"));
-    QCOMPARE(readJson(path("single_eval.json"))["accuracy"].toDouble(), readJson(path("single.json"))["test_accuracy"].toDouble());
+    QCOMPARE(readJson(path("single_eval.json"))["accuracy"].toDouble(),
+             readJson(path("single.json"))["test_accuracy"].toDouble());
 }
 
 // A CNN trained from the command line on a Fashion-MNIST subset exports to ONNX (checked by the
@@ -756,7 +816,8 @@ void TestCli::cnnExportFromTheCommandLine() {
         r = runCli({"export", "--model", model, "--format", "onnx", "--opset", "17", "--out", path("fashion.onnx")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QProcess check;
-        check.start("/usr/bin/python3", {QString::fromStdString(sourcePath("tests/export/check_onnx.py")), path("fashion.onnx")});
+        check.start("/usr/bin/python3",
+                    {QString::fromStdString(sourcePath("tests/export/check_onnx.py")), path("fashion.onnx")});
         QVERIFY(check.waitForFinished(hangGuardMs(60000)));
         if (check.exitCode() != 3) QVERIFY2(check.exitCode() == 0, check.readAllStandardError().constData());
     }
@@ -779,7 +840,8 @@ void TestCli::cnnExportFromTheCommandLine() {
                 "    fashion::predict(in.data(), 20, out.data());",
                 "    for (float v : out) std::printf(\"%.9g\\n\", static_cast<double>(v));", "}"});
     QProcess gxx;
-    gxx.start("g++", {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", path("fashion_predict"), path("fashion_main.cpp")});
+    gxx.start("g++", {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", path("fashion_predict"),
+                      path("fashion_main.cpp")});
     QVERIFY(gxx.waitForFinished(hangGuardMs(120000)));
     QVERIFY2(gxx.exitCode() == 0, gxx.readAllStandardError().constData());
     QProcess predict;

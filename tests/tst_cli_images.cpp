@@ -23,8 +23,8 @@ QString readText(const QString& path) {
 // Two clearly different pictures (bright left half, bright right half), 24 of each, 8x8 gray.
 void writeTrainingFolder(const QString& dir) { writePatternFolder(dir, {"left", "right"}, 24, 8); }
 
-const QStringList denseTraining = {"--layers", "dense:16:relu", "--epochs", "30", "--lr", "0.01", "--batch", "8",
-                                   "--threads", "1", "--quiet"};
+const QStringList denseTraining = {"--layers", "dense:16:relu", "--epochs", "30",     "--lr", "0.01", "--batch",
+                                   "8",        "--threads",     "1",        "--quiet"};
 
 }  // namespace
 
@@ -45,7 +45,8 @@ void TestCliImages::trainsAndPredictsAnImageFolder() {
     const QString train = dir.filePath("train"), test = dir.filePath("test"), model = dir.filePath("m.skynnet");
     writeTrainingFolder(train);
     writePatternFolder(test, {"left", "right"}, 4, 16, 100);  // larger: resized to the model's 8x8
-    const CliRun r = runCli(QStringList{"train", "--data", train, "--test-data", test, "--save", model} + denseTraining);
+    const CliRun r = runCli(QStringList{"train", "--data", train, "--test-data", test, "--save", model} +
+                            denseTraining);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("test accuracy 1.0000 (8 samples)"), qPrintable(r.out));
 
@@ -87,11 +88,13 @@ void TestCliImages::skippedImagesAreWarnedAndStrictRefuses() {
     writeBytes(train + "/left/zz_broken.png", "not a picture");
     const CliRun r = runCli(QStringList{"train", "--data", train} + denseTraining);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    QVERIFY2(r.err.contains("warning: 1 of 49 image files could not be read and was skipped: " + train + "/left/zz_broken.png ("),
+    QVERIFY2(r.err.contains("warning: 1 of 49 image files could not be read and was skipped: " + train +
+                            "/left/zz_broken.png ("),
              qPrintable(r.err));
     const CliRun strict = runCli(QStringList{"train", "--data", train, "--strict-images"} + denseTraining);
     QCOMPARE(strict.exitCode, 1);
-    QVERIFY2(strict.err.contains("skynnet-cli: " + train + "/left/zz_broken.png: cannot read the image ("), qPrintable(strict.err));
+    QVERIFY2(strict.err.contains("skynnet-cli: " + train + "/left/zz_broken.png: cannot read the image ("),
+             qPrintable(strict.err));
     // predict skips and warns the same way, or refuses with --strict-images.
     const QString model = dir.filePath("m.skynnet"), out = dir.filePath("p.csv");
     QCOMPARE(runCli(QStringList{"train", "--data", train, "--save", model} + denseTraining).exitCode, 0);
@@ -99,7 +102,9 @@ void TestCliImages::skippedImagesAreWarnedAndStrictRefuses() {
     QCOMPARE(p.exitCode, 0);
     QVERIFY(p.err.contains("1 of 25 image files could not be read"));
     QVERIFY(p.out.contains("wrote 24 predictions"));
-    QCOMPARE(runCli({"predict", "--model", model, "--data", train + "/left", "--output", out, "--strict-images"}).exitCode, 1);
+    QCOMPARE(runCli({"predict", "--model", model, "--data", train + "/left", "--output", out, "--strict-images"})
+                 .exitCode,
+             1);
 }
 
 void TestCliImages::imageOptionsShapeTheInput() {
@@ -111,12 +116,13 @@ void TestCliImages::imageOptionsShapeTheInput() {
                             denseTraining);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // 3 x 4 x 6 = 72 inputs.
-    const CliRun plan = runCli({"plan", "--data", train, "--image-size", "4x6", "--channels", "3", "--layers", "dense:16:relu",
-                                "--submodels", "2"});
+    const CliRun plan = runCli({"plan", "--data", train, "--image-size", "4x6", "--channels", "3", "--layers",
+                                "dense:16:relu", "--submodels", "2"});
     QVERIFY2(plan.exitCode == 0, qPrintable(plan.err));
     QVERIFY2(plan.out.contains("72-16-2"), qPrintable(plan.out));
     // The model keeps the shape: prediction images are made 3 x 4 x 6 too.
-    const CliRun p = runCli({"predict", "--model", model, "--data", train + "/right/img_000.png", "--output", dir.filePath("p.csv")});
+    const CliRun p = runCli(
+        {"predict", "--model", model, "--data", train + "/right/img_000.png", "--output", dir.filePath("p.csv")});
     QVERIFY2(p.exitCode == 0, qPrintable(p.err));
     QVERIFY(readText(dir.filePath("p.csv")).contains("/right/img_000.png,right,"));
 }
@@ -130,12 +136,15 @@ void TestCliImages::usageErrorsNameTheOption() {
         QVERIFY2(r.exitCode == 2, qPrintable(args.join(' ') + ": " + r.err));
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
     };
-    usage({"train", "--data", "builtin:spirals", "--image-size", "8x8"}, "--image-size: only applies to image folders, and builtin:spirals is not one");
+    usage({"train", "--data", "builtin:spirals", "--image-size", "8x8"},
+          "--image-size: only applies to image folders, and builtin:spirals is not one");
     usage({"train", "--data", "builtin:spirals", "--strict-images"}, "--strict-images: only applies to image folders");
-    usage({"train", "--data", train, "--image-size", "8"}, "--image-size: expected HEIGHTxWIDTH with both from 1 to 8192, e.g. 28x28, got '8'");
+    usage({"train", "--data", train, "--image-size", "8"},
+          "--image-size: expected HEIGHTxWIDTH with both from 1 to 8192, e.g. 28x28, got '8'");
     usage({"train", "--data", train, "--channels", "2"}, "--channels: expected 1 (gray) or 3 (RGB), got '2'");
     usage({"train", "--data", train, "--augment", "spin"}, "--augment: unknown augmentation 'spin'");
-    usage({"train", "--data", "builtin:spirals", "--augment", "flip"}, "--augment: augmentation (flip) needs image input");
+    usage({"train", "--data", "builtin:spirals", "--augment", "flip"},
+          "--augment: augmentation (flip) needs image input");
     usage({"train", "--data", train, "--sample-shape", "1x8x8"}, "--sample-shape: only applies to CSV files");
     // A single image is data, not a usage mistake, but cannot be trained on.
     const CliRun single = runCli({"train", "--data", train + "/left/img_000.png"});
@@ -147,24 +156,33 @@ void TestCliImages::csvSampleShape() {
     QTemporaryDir dir;
     const QString csv = dir.filePath("pixels.csv");
     QString text = "p0,p1,p2,p3,label\n";
-    for (int i = 0; i < 40; ++i) text += QString("%1,%2,%3,%4,%5\n").arg(i % 2 ? 9 : 1).arg(i % 3).arg(i % 5).arg(i % 2 ? 1 : 9).arg(i % 2 ? "b" : "a");
+    for (int i = 0; i < 40; ++i)
+        text += QString("%1,%2,%3,%4,%5\n")
+                    .arg(i % 2 ? 9 : 1)
+                    .arg(i % 3)
+                    .arg(i % 5)
+                    .arg(i % 2 ? 1 : 9)
+                    .arg(i % 2 ? "b" : "a");
     writeBytes(csv, text.toUtf8());
     const CliRun bad = runCli({"train", "--data", csv, "--sample-shape", "1x3x3", "--quiet"});
     QCOMPARE(bad.exitCode, 1);
-    QVERIFY2(bad.err.contains("--sample-shape: 1x3x3 is 9 values per sample, but " + csv + " has 4 feature columns (besides the target)"),
+    QVERIFY2(bad.err.contains("--sample-shape: 1x3x3 is 9 values per sample, but " + csv +
+                              " has 4 feature columns (besides the target)"),
              qPrintable(bad.err));
     const CliRun malformed = runCli({"train", "--data", csv, "--sample-shape", "2x2"});
     QCOMPARE(malformed.exitCode, 2);
     QVERIFY(malformed.err.contains("--sample-shape: expected CHANNELSxHEIGHTxWIDTH"));
     // The declared shape lets --augment work on CSV pixel rows.
-    const CliRun ok = runCli(QStringList{"train", "--data", csv, "--sample-shape", "1x2x2", "--augment", "flip"} + denseTraining);
+    const CliRun ok = runCli(QStringList{"train", "--data", csv, "--sample-shape", "1x2x2", "--augment", "flip"} +
+                             denseTraining);
     QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
 }
 
 void TestCliImages::helpListsTheImageOptions() {
     const CliRun r = runCli({"train", "--help"});
     QCOMPARE(r.exitCode, 0);
-    for (const char* option : {"--image-size HxW", "--channels 1|3", "--strict-images", "--sample-shape CxHxW", "--augment LIST"})
+    for (const char* option :
+         {"--image-size HxW", "--channels 1|3", "--strict-images", "--sample-shape CxHxW", "--augment LIST"})
         QVERIFY2(r.out.contains(option), option);
     QVERIFY(r.out.contains("an image folder (one subfolder of PNG/JPEG/BMP per class)"));
     const CliRun p = runCli({"predict", "--help"});

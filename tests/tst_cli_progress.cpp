@@ -3,9 +3,9 @@
 // model's started before its batches and epochs, its finished after them, the result last; an
 // error event (and a non-zero exit status) when the run fails, and nothing else on stdout.
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
-#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.h"
 #include "io/json.h"
 #include "project/project_file.h"
 #include "project/project_json.h"
 #include "split/worker_pool.h"
-#include "cli_support.h"
 #include "test_support.h"
 
 using namespace skynnet;
@@ -47,7 +47,9 @@ std::vector<Json> eventsOf(const CliRun& r) {
 }
 
 std::string kind(const Json& e) { return e["event"].get<std::string>(); }
-std::string modelKey(const Json& e) { return e["model"].get<std::string>() + " " + std::to_string(e["submodel"].get<int>()); }
+std::string modelKey(const Json& e) {
+    return e["model"].get<std::string>() + " " + std::to_string(e["submodel"].get<int>());
+}
 
 // Checks one model's events in stream order: started, then batches and epochs (epoch numbers 1, 2,
 // ... in order, each epoch's last batch before its epoch event), then finished; returns the epochs seen.
@@ -70,7 +72,8 @@ std::map<std::string, ModelTrace> traceModels(const std::vector<Json>& events, i
         if (k == "started") {
             if (t.started) QTest::qFail((where + "started twice").c_str(), __FILE__, __LINE__);
             t.started = true;
-            if (e["host"].get<std::string>() != localHostName()) QTest::qFail((where + "names another host").c_str(), __FILE__, __LINE__);
+            if (e["host"].get<std::string>() != localHostName())
+                QTest::qFail((where + "names another host").c_str(), __FILE__, __LINE__);
             if (e["rank"].get<int>() != 0 || e["threads"].get<int>() < 1)
                 QTest::qFail((where + "rank or threads").c_str(), __FILE__, __LINE__);
             continue;
@@ -85,24 +88,29 @@ std::map<std::string, ModelTrace> traceModels(const std::vector<Json>& events, i
         } else if (k == "epoch") {
             const EpochStats s = epochStatsFromJson(JsonField(e, "epoch event"));
             if (s.epoch != t.epochs + 1) QTest::qFail((where + "epoch out of order").c_str(), __FILE__, __LINE__);
-            if (t.lastBatchEpoch != s.epoch) QTest::qFail((where + "no last batch before the epoch").c_str(), __FILE__, __LINE__);
+            if (t.lastBatchEpoch != s.epoch)
+                QTest::qFail((where + "no last batch before the epoch").c_str(), __FILE__, __LINE__);
             ++t.epochs;
         } else if (k == "resources") {
             resourceSampleFromJson(JsonField(e, "resources event"));
-            if (e["host"].get<std::string>() != localHostName()) QTest::qFail((where + "names another host").c_str(), __FILE__, __LINE__);
+            if (e["host"].get<std::string>() != localHostName())
+                QTest::qFail((where + "names another host").c_str(), __FILE__, __LINE__);
             ++t.resources;
         } else if (k == "finished") {
             t.finished = true;
             t.status = e["status"].get<std::string>();
-            if (e["epochs_run"].get<int>() != t.epochs) QTest::qFail((where + "epochs_run").c_str(), __FILE__, __LINE__);
-            if (!(e["wall_seconds"].get<double>() > 0)) QTest::qFail((where + "wall_seconds").c_str(), __FILE__, __LINE__);
+            if (e["epochs_run"].get<int>() != t.epochs)
+                QTest::qFail((where + "epochs_run").c_str(), __FILE__, __LINE__);
+            if (!(e["wall_seconds"].get<double>() > 0))
+                QTest::qFail((where + "wall_seconds").c_str(), __FILE__, __LINE__);
         } else {
             QTest::qFail((where + "unknown event").c_str(), __FILE__, __LINE__);
         }
     }
     for (const auto& [name, t] : traces)
         if (!t.finished || t.epochs != expectedEpochs || t.status != "completed" || t.batches < t.epochs)
-            QTest::qFail((name + ": " + std::to_string(t.epochs) + " epochs, status " + t.status).c_str(), __FILE__, __LINE__);
+            QTest::qFail((name + ": " + std::to_string(t.epochs) + " epochs, status " + t.status).c_str(), __FILE__,
+                         __LINE__);
     return traces;
 }
 
@@ -126,12 +134,16 @@ QString copyExampleProject(const QTemporaryDir& dir, const QString& name) {
     QDir(dir.path()).mkpath(name + "/datasets");
     const QString project = dir.filePath(name + "/projects/wine-class-groups.skynnet");
     QFile::copy(QString::fromStdString(sourcePath("resources/projects/wine-class-groups.skynnet")), project);
-    QFile::copy(QString::fromStdString(sourcePath("resources/datasets/wine.csv")), dir.filePath(name + "/datasets/wine.csv"));
+    QFile::copy(QString::fromStdString(sourcePath("resources/datasets/wine.csv")),
+                dir.filePath(name + "/datasets/wine.csv"));
     return project;
 }
 
-const QStringList blobs = {"train", "--data", "builtin:blobs:classes=6:features=6", "--layers", "dense:16:relu",
-                           "--epochs", "3", "--batch", "32", "--lr", "0.02", "--seed", "2", "--threads", "2"};
+const QStringList blobs = {"train",    "--data",        "builtin:blobs:classes=6:features=6",
+                           "--layers", "dense:16:relu", "--epochs",
+                           "3",        "--batch",       "32",
+                           "--lr",     "0.02",          "--seed",
+                           "2",        "--threads",     "2"};
 
 }  // namespace
 
@@ -142,8 +154,8 @@ private slots:
     void splitWithBaselineEventsInOrder() {
         QTemporaryDir dir;
         const QString model = dir.filePath("m.skynnet"), report = dir.filePath("r.json");
-        const CliRun r = runCli(blobs + QStringList{"--submodels", "3", "--baseline", "--progress", "json", "--save", model,
-                                                    "--report", report});
+        const CliRun r = runCli(blobs + QStringList{"--submodels", "3", "--baseline", "--progress", "json", "--save",
+                                                    model, "--report", report});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const std::vector<Json> events = eventsOf(r);
         QVERIFY(events.size() > 10);
@@ -194,7 +206,8 @@ private slots:
         QCOMPARE(int(submodels.size()), 3);
         for (int i = 1; i <= 3; ++i) QVERIFY(submodels.count("submodel " + std::to_string(i)));
         for (int i = 1; i <= 3; ++i)
-            QVERIFY(indexOf(events, "finished", "submodel " + std::to_string(i)) < indexOf(events, "started", "baseline 0"));
+            QVERIFY(indexOf(events, "finished", "submodel " + std::to_string(i)) <
+                    indexOf(events, "started", "baseline 0"));
 
         // The human summary is on stderr, not mixed into the events.
         QVERIFY2(r.err.contains("combined model saved to " + model), qPrintable(r.err));
@@ -259,8 +272,10 @@ private slots:
         QDir(dir.path()).mkpath("projects");
         QDir(dir.path()).mkpath("datasets");
         const QString project = dir.filePath("projects/wine-class-groups.skynnet");
-        QVERIFY(QFile::copy(QString::fromStdString(sourcePath("resources/projects/wine-class-groups.skynnet")), project));
-        QVERIFY(QFile::copy(QString::fromStdString(sourcePath("resources/datasets/wine.csv")), dir.filePath("datasets/wine.csv")));
+        QVERIFY(
+            QFile::copy(QString::fromStdString(sourcePath("resources/projects/wine-class-groups.skynnet")), project));
+        QVERIFY(QFile::copy(QString::fromStdString(sourcePath("resources/datasets/wine.csv")),
+                            dir.filePath("datasets/wine.csv")));
         const ProjectData before = loadProject(project.toStdString());
 
         const CliRun r = runCli({"train", "--project", project, "--threads", "2", "--progress", "json"});
@@ -302,11 +317,13 @@ private slots:
         QCOMPARE(again.exitCode, 1);
         VERIFY_CONTAINS(eventsOf(again).back()["message"].get<std::string>(), "add --resume to continue");
 
-        const CliRun resumed = runCli({"train", "--project", killed, "--threads", "2", "--progress", "json", "--resume"});
+        const CliRun resumed = runCli(
+            {"train", "--project", killed, "--threads", "2", "--progress", "json", "--resume"});
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
         QCOMPARE(kind(eventsOf(resumed).back()), std::string("result"));
         QVERIFY(!QFileInfo::exists(killed + ".checkpoint"));
-        const ProjectData wholeProject = loadProject(whole.toStdString()), killedProject = loadProject(killed.toStdString());
+        const ProjectData wholeProject = loadProject(whole.toStdString()),
+                          killedProject = loadProject(killed.toStdString());
         const ProjectRun& x = wholeProject.runs.back();
         const ProjectRun& y = killedProject.runs.back();
         QCOMPARE(y.results->combinedMetric, x.results->combinedMetric);

@@ -11,13 +11,13 @@
 
 #include <cmath>
 
+#include "cli_support.h"
 #include "data/data_source.h"
 #include "data/splits.h"
-#include "split/combined_model_file.h"
 #include "project/project_file.h"
-#include "train/metrics.h"
-#include "cli_support.h"
+#include "split/combined_model_file.h"
 #include "test_support.h"
+#include "train/metrics.h"
 
 using namespace skynnet;
 
@@ -81,7 +81,8 @@ private slots:
 
         // The saved combined model, fed the project's test rows raw, gives the recorded figures.
         const Dataset all = loadTrainingData(after.data.trainRequest());
-        const SplitIndices idx = splitIndices(all, after.data.validationFraction, after.data.testFraction, after.data.seed);
+        const SplitIndices idx = splitIndices(all, after.data.validationFraction, after.data.testFraction,
+                                              after.data.seed);
         const Dataset test = all.subset(idx.test);
         QCOMPARE(long(test.size()), res.evaluatedSamples);
         CombinedModel model = buildCombinedModel(*res.model);

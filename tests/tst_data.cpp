@@ -14,8 +14,8 @@
 #include "data/csv_loader.h"
 #include "data/generators.h"
 #include "data/idx_loader.h"
-#include "data/preprocessing.h"
 #include "data/partition.h"
+#include "data/preprocessing.h"
 #include "data/splits.h"
 #include "data/training_checks.h"
 #include "test_support.h"
@@ -172,7 +172,8 @@ private slots:
         // Line numbers count physical lines: the record after the two-line field is on line 5.
         const std::string bad = writeFile(dir, "bad_quoted.csv", "t,x,y\n\"one\",1,2\n\"multi\nline\",3,4\nz,NA,6\n");
         QCOMPARE(errorOf([&] { loadCsv(bad); }), bad + ":5: column 'x' (1): missing value ('NA')");
-        VERIFY_CONTAINS(errorOf([&] { loadCsv(writeFile(dir, "open.csv", "a,b\n1,\"never closed\n")); }), "open.csv:2: quoted field");
+        VERIFY_CONTAINS(errorOf([&] { loadCsv(writeFile(dir, "open.csv", "a,b\n1,\"never closed\n")); }),
+                        "open.csv:2: quoted field");
     }
 
     void missingAndBadValues() {
@@ -195,13 +196,15 @@ private slots:
         QCOMPARE(errorOf([&] { loadCsv(typo); }), typo + ":4: column 'b' (1): '4..5' is not a number");
         // Numbers a float network cannot take: refused at their cell, never imputed (csv_loader.h).
         const std::string big = writeFile(dir, "big.csv", "x1,x2,x3,y\n1,2,3,a\n2,3,4,b\n4,5,3.5e39,a\n5,6,7,b\n");
-        QCOMPARE(errorOf([&] { loadCsv(big); }), big + ":4: column 'x3' (2): '3.5e39' overflows float32 (magnitudes up to 3.4e38)");
+        QCOMPARE(errorOf([&] { loadCsv(big); }),
+                 big + ":4: column 'x3' (2): '3.5e39' overflows float32 (magnitudes up to 3.4e38)");
         for (const char* token : {"inf", "-inf", "Infinity", "-nan"}) {
             const std::string p = writeFile(dir, "inf.csv", std::string("a,b,c\n1,2,x\n3,") + token + ",y\n5,6,x\n");
             QCOMPARE(errorOf([&] { loadCsv(p); }), p + ":3: column 'b' (1): '" + token + "' is not a finite number");
         }
         const std::string huge = writeFile(dir, "huge.csv", "a,b,c\n1,2,x\n3,-1e400,y\n");
-        QCOMPARE(errorOf([&] { loadCsv(huge); }), huge + ":3: column 'b' (1): '-1e400' overflows float32 (magnitudes up to 3.4e38)");
+        QCOMPARE(errorOf([&] { loadCsv(huge); }),
+                 huge + ":3: column 'b' (1): '-1e400' overflows float32 (magnitudes up to 3.4e38)");
         // A column of such numbers is still numeric: not categories named "inf" and "1e39".
         const std::string allBad = writeFile(dir, "allbad.csv", "a,b,c\n1,inf,x\n3,1e39,y\n5,inf,x\n");
         QCOMPARE(errorOf([&] { loadCsv(allBad); }), allBad + ":2: column 'b' (1): 'inf' is not a finite number");
@@ -209,10 +212,12 @@ private slots:
         const std::string badClass = writeFile(dir, "badclass.csv", "a,c\n1,0\n2,1\n3,inf\n4,0\n5,1\n6,0\n7,1\n");
         CsvOptions asClasses;
         asClasses.task = Task::Classification;
-        QCOMPARE(errorOf([&] { loadCsv(badClass, asClasses); }), badClass + ":4: column 'c' (1): 'inf' is not a finite number");
+        QCOMPARE(errorOf([&] { loadCsv(badClass, asClasses); }),
+                 badClass + ":4: column 'c' (1): 'inf' is not a finite number");
         CsvOptions asRegression;
         asRegression.task = Task::Regression;
-        QCOMPARE(errorOf([&] { loadCsv(badClass, asRegression); }), badClass + ":4: column 'c' (1): 'inf' is not a finite number");
+        QCOMPARE(errorOf([&] { loadCsv(badClass, asRegression); }),
+                 badClass + ":4: column 'c' (1): 'inf' is not a finite number");
         // Tiny numbers are fine: they are 0 or a denormal as a float.
         QCOMPARE(loadCsv(writeFile(dir, "tiny.csv", "a,c\n1e-50,x\n2,y\n")).features(0, 0), 0.f);
         // A missing target is an error too.
@@ -237,7 +242,8 @@ private slots:
         const std::string three = writeFile(dir, "three.csv", "a,b\n1,x\n2,y\n3,z\n");
         CsvOptions binary;
         binary.task = Task::Binary;
-        VERIFY_CONTAINS(errorOf([&] { loadCsv(three, binary); }), "binary task needs exactly 2 classes, found 3 (x, y, z)");
+        VERIFY_CONTAINS(errorOf([&] { loadCsv(three, binary); }),
+                        "binary task needs exactly 2 classes, found 3 (x, y, z)");
     }
 
     void targetsAndTasks() {
@@ -258,7 +264,8 @@ private slots:
         // Two regression targets by name, in the middle of the file, and one by index.
         std::string csv = "f1,y1,f2,y2\n";
         for (int i = 0; i < 20; ++i)
-            csv += std::to_string(i) + "," + std::to_string(i * 0.5) + "," + std::to_string(-i) + "," + std::to_string(i * i) + "\n";
+            csv += std::to_string(i) + "," + std::to_string(i * 0.5) + "," + std::to_string(-i) + "," +
+                   std::to_string(i * i) + "\n";
         const std::string reg = writeFile(dir, "reg.csv", csv);
         CsvOptions two;
         two.targets = {"y2", "y1"};
@@ -293,12 +300,13 @@ private slots:
         QCOMPARE(p.features(0, 1), 1.f);
         QCOMPARE(p.features(1, 1), -1.f);
         // Without header: exactly the feature columns in training order.
-        const Dataset q = loadCsvForPrediction(writeFile(dir, "bare.csv", "7,blue\n"), train.featureNames, train.categoricals);
+        const Dataset q = loadCsvForPrediction(writeFile(dir, "bare.csv", "7,blue\n"), train.featureNames,
+                                               train.categoricals);
         QCOMPARE(q.features(0, 0), 7.f);
         QCOMPARE(q.features(0, 1), 0.f);
         VERIFY_CONTAINS(errorOf([&] {
-                            loadCsvForPrediction(writeFile(dir, "lack.csv", "colour,weight\nred,1\n"), train.featureNames,
-                                                 train.categoricals);
+                            loadCsvForPrediction(writeFile(dir, "lack.csv", "colour,weight\nred,1\n"),
+                                                 train.featureNames, train.categoricals);
                         }),
                         "the model needs column(s) 'size'");
         // Data to predict from is held to the same numbers as training data.
@@ -327,7 +335,8 @@ private slots:
         // A label beyond 9 widens the declared classes.
         std::string labels = tinyLabels();
         labels[9] = 12;
-        const Dataset wide = loadIdx(dir.filePath("tiny-images-idx3-ubyte").toStdString(), writeFile(dir, "wide", labels));
+        const Dataset wide = loadIdx(dir.filePath("tiny-images-idx3-ubyte").toStdString(),
+                                     writeFile(dir, "wide", labels));
         QCOMPARE(wide.classCount(), 13);
     }
 
@@ -342,7 +351,8 @@ private slots:
         std::string magic = tinyImages();
         magic[3] = 4;
         const std::string badMagic = writeFile(dir, "magic-images-idx3-ubyte", magic);
-        VERIFY_CONTAINS(errorOf([&] { loadIdx(badMagic, labels); }), "magic-images-idx3-ubyte: IDX images need 3 dimension(s)");
+        VERIFY_CONTAINS(errorOf([&] { loadIdx(badMagic, labels); }),
+                        "magic-images-idx3-ubyte: IDX images need 3 dimension(s)");
         const std::string text = writeFile(dir, "text-images-idx3-ubyte", "hello world, not IDX");
         VERIFY_CONTAINS(errorOf([&] { loadIdx(text, labels); }), "not an IDX file");
         magic = tinyImages();
@@ -362,7 +372,8 @@ private slots:
     void idxHostileHeaders() {
         QTemporaryDir dir;
         const std::string labels = writeFile(dir, "l-labels-idx1-ubyte", tinyLabels());
-        const std::string huge = writeFile(dir, "huge-images-idx3-ubyte", be32(0x803) + be32(256) + be32(1u << 28) + be32(1u << 28));
+        const std::string huge = writeFile(dir, "huge-images-idx3-ubyte",
+                                           be32(0x803) + be32(256) + be32(1u << 28) + be32(1u << 28));
         QCOMPARE(errorOf([&] { loadIdx(huge, labels); }),
                  huge + ": images of 268435456 x 268435456 pixels are too large (at most 2147483647 pixels per image)");
         const std::string header = be32(0x803) + be32(60000) + be32(28) + be32(28);
@@ -384,7 +395,8 @@ private slots:
                                            gzip(be32(0x803) + be32(std::uint32_t(images)) + be32(28) + be32(28)) +
                                                std::string(std::size_t(padding), '\0'));
         const std::string message = errorOf([&] { loadIdx(bomb, labels); });
-        VERIFY_CONTAINS(message, bomb + ": its IDX header announces " + std::to_string(images * 784) + " values, which need about ");
+        VERIFY_CONTAINS(message, bomb + ": its IDX header announces " + std::to_string(images * 784) +
+                                     " values, which need about ");
         VERIFY_CONTAINS(message, " of memory to load, more than this machine has (");
         // One image of 46340 x 46340 pixels: the bytes would fit, a feature name per pixel not.
         const std::uint64_t pixels = 46340ull * 46340ull;
@@ -414,7 +426,8 @@ private slots:
     }
 
     void generators() {
-        const Dataset a = makeTwoSpirals(100, 0.05f, 42), b = makeTwoSpirals(100, 0.05f, 42), c = makeTwoSpirals(100, 0.05f, 43);
+        const Dataset a = makeTwoSpirals(100, 0.05f, 42), b = makeTwoSpirals(100, 0.05f, 42),
+                      c = makeTwoSpirals(100, 0.05f, 43);
         QCOMPARE(a.size(), Index(200));
         QCOMPARE(a.classNames, (std::vector<std::string>{"spiral A", "spiral B"}));
         QCOMPARE(a.task, Task::Classification);
@@ -462,7 +475,8 @@ private slots:
         for (int c = 0; c < 3; ++c) {
             const double mean = z.col(c).cast<double>().mean();
             const double sd = std::sqrt((z.col(c).cast<double>().array() - mean).square().mean());
-            QVERIFY2(std::fabs(mean) < 1e-4 && std::fabs(sd - 1) < 1e-4, qPrintable(QString("column %1: %2 %3").arg(c).arg(mean).arg(sd)));
+            QVERIFY2(std::fabs(mean) < 1e-4 && std::fabs(sd - 1) < 1e-4,
+                     qPrintable(QString("column %1: %2 %3").arg(c).arg(mean).arg(sd)));
         }
         QVERIFY(p.apply(d.features).bottomRows(50).col(0).minCoeff() > 100.f);  // test rows are not re-centred
 
@@ -496,7 +510,8 @@ private slots:
 
     void oneHotCategorical() {
         QTemporaryDir dir;
-        const Dataset d = loadCsv(writeFile(dir, "cat.csv", "size,colour,label\n1,red,a\n3,blue,b\n5,green,a\n7,red,b\n"));
+        const Dataset d = loadCsv(
+            writeFile(dir, "cat.csv", "size,colour,label\n1,red,a\n3,blue,b\n5,green,a\n7,red,b\n"));
         Preprocessing p;
         p.fit(d);
         QCOMPARE(p.numericColumns, (std::vector<int>{0}));
@@ -532,8 +547,10 @@ private slots:
         const auto test = classCounts(uneven, s.test), validation = classCounts(uneven, s.validation),
                    train = classCounts(uneven, s.train);
         for (int k = 0; k < 4; ++k) {
-            QVERIFY2(std::fabs(test[std::size_t(k)] - sizes[k] * 0.25) <= 1, qPrintable(QString("class %1 test").arg(k)));
-            QVERIFY2(std::fabs(validation[std::size_t(k)] - sizes[k] * 0.2) <= 1, qPrintable(QString("class %1 val").arg(k)));
+            QVERIFY2(std::fabs(test[std::size_t(k)] - sizes[k] * 0.25) <= 1,
+                     qPrintable(QString("class %1 test").arg(k)));
+            QVERIFY2(std::fabs(validation[std::size_t(k)] - sizes[k] * 0.2) <= 1,
+                     qPrintable(QString("class %1 val").arg(k)));
             QVERIFY(train[std::size_t(k)] >= 1);
         }
         QCOMPARE(splitIndices(uneven, 0.2, 0.25, 11).train, s.train);
@@ -571,8 +588,9 @@ private slots:
         options.targets = {};
         options.task = Task::Classification;
         QCOMPARE(errorOf([&] { checkTrainable(loadCsv(numeric, options), 0.1, 0.2, false); }),
-                 numeric + ": target column 'y' holds one class only ('7' in all 6 rows): classification needs at least 2 "
-                           "classes");
+                 numeric +
+                     ": target column 'y' holds one class only ('7' in all 6 rows): classification needs at least 2 "
+                     "classes");
 
         // Declared classes that the rows do not hold (IDX, generators) do not count; the labels have no column name.
         const Dataset blobs = makeBlobs(3, 10, 2, 1.f, 4);
@@ -594,20 +612,24 @@ private slots:
         CsvOptions classes;
         classes.task = Task::Classification;
         QCOMPARE(errorOf([&] { partitionData(loadCsv(two, classes), 0.1, 0.2, false, 1, Scaling::Standardize); }),
-                 two + ": 2 rows are too few for training, validation (fraction 0.1) and test (fraction 0.2): at least 5 "
-                       "rows are needed to give each part a row");
+                 two +
+                     ": 2 rows are too few for training, validation (fraction 0.1) and test (fraction 0.2): at least 5 "
+                     "rows are needed to give each part a row");
         QCOMPARE(errorOf([&] { checkTrainable(loadCsv(one, classes), 0.5, 0, false); }),
-                 one + ": 1 row is too few for training and validation (fraction 0.5): at least 2 rows are needed to give "
+                 one + ": 1 row is too few for training and validation (fraction 0.5): at least 2 rows are needed to "
+                       "give "
                        "each part a row");
         // A separate test file: the test fraction asks for nothing.
         QCOMPARE(errorOf([&] { checkTrainable(loadCsv(two, classes), 0.5, 0.2, true); }),
-                 two + ": 2 rows in 2 classes leave no row for validation: the stratified split keeps a row of every class "
+                 two + ": 2 rows in 2 classes leave no row for validation: the stratified split keeps a row of every "
+                       "class "
                        "for training (give the classes more rows, or set that fraction to 0)");
         // Nothing held out: two rows of two classes are enough.
         QCOMPARE(partitionData(loadCsv(two, classes), 0, 0, false, 1, Scaling::Standardize).train.size(), Index(2));
 
         // The count said is the threshold: one row fewer is refused, that many fill every part.
-        for (const auto& [validation, test] : std::vector<std::pair<double, double>>{{0.1, 0.2}, {0.05, 0}, {0, 0.3}, {0.3, 0.3}}) {
+        for (const auto& [validation, test] :
+             std::vector<std::pair<double, double>>{{0.1, 0.2}, {0.05, 0}, {0, 0.3}, {0.3, 0.3}}) {
             int needed = 0;
             for (int n = 1; n < 100 && needed == 0; ++n) {
                 const Dataset sine = makeSineRegression(n, 1, 0, 2);
@@ -620,15 +642,18 @@ private slots:
                 QCOMPARE(p.test.size() > 0, test > 0);
             }
             QVERIFY(needed > 1);
-            VERIFY_CONTAINS(errorOf([&] { checkTrainable(makeSineRegression(needed - 1, 1, 0, 2), validation, test, false); }),
+            VERIFY_CONTAINS(errorOf([&] {
+                                checkTrainable(makeSineRegression(needed - 1, 1, 0, 2), validation, test, false);
+                            }),
                             "at least " + std::to_string(needed) + " rows are needed");
         }
 
         // Enough rows, but five classes of one row each keep them all for training.
         const std::string singles = writeFile(dir, "singles.csv", "a,y\n1,p\n2,q\n3,r\n4,s\n5,t\n");
         QCOMPARE(errorOf([&] { checkTrainable(loadCsv(singles), 0.2, 0, false); }),
-                 singles + ": 5 rows in 5 classes leave no row for validation: the stratified split keeps a row of every "
-                           "class for training (give the classes more rows, or set that fraction to 0)");
+                 singles +
+                     ": 5 rows in 5 classes leave no row for validation: the stratified split keeps a row of every "
+                     "class for training (give the classes more rows, or set that fraction to 0)");
     }
 
     void constantRegressionTargetWarns() {
@@ -640,8 +665,9 @@ private slots:
         options.targets = {"y", "z"};
         const Dataset d = loadCsv(path, options);
         const DataPartition p = partitionData(d, 0.1, 0.2, false, 1, Scaling::Standardize);
-        QCOMPARE(p.warnings, (std::vector<std::string>{path + ": target column 'y' holds one value only (3.5 in all 20 rows): "
-                                                              "the model can only learn that constant"}));
+        QCOMPARE(p.warnings,
+                 (std::vector<std::string>{path + ": target column 'y' holds one value only (3.5 in all 20 rows): "
+                                                  "the model can only learn that constant"}));
         QCOMPARE(p.train.size() + p.validation.size() + p.test.size(), Index(20));  // a warning, not a refusal
         options.targets = {"z"};
         QVERIFY(checkTrainable(loadCsv(path, options), 0.1, 0.2, false).empty());

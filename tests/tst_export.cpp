@@ -17,11 +17,11 @@
 
 #include "core/error.h"
 #include "data/generators.h"
-#include "split/combined_model_file.h"
 #include "export/cpp_export.h"
-#include "io/container.h"
 #include "export/onnx_export.h"
+#include "io/container.h"
 #include "model/network.h"
+#include "split/combined_model_file.h"
 #include "split/parallel_trainer.h"
 #include "split/split_plan.h"
 #include "split/thread_backend.h"
@@ -51,7 +51,8 @@ SavedCombinedModel train(const Dataset& raw, Scaling scaling, const std::string&
     Dataset data = raw;
     data.features = p.apply(raw.features);
     // Images keep their (C, H, W): the preprocessing scales each column and keeps the columns.
-    data.sampleShape = raw.sampleShape.size() == data.features.cols() ? raw.sampleShape : Shape::flat(int(data.features.cols()));
+    data.sampleShape = raw.sampleShape.size() == data.features.cols() ? raw.sampleShape
+                                                                      : Shape::flat(int(data.features.cols()));
     data.featureNames = p.outputNames(raw.featureNames);
     data.categoricals.clear();
     NetworkSpec spec;
@@ -109,7 +110,8 @@ QByteArray run(const QString& program, const QStringList& args, QString& error, 
         return {};
     }
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-        error = program + " exited with " + QString::number(p.exitCode()) + ": " + QString::fromUtf8(p.readAllStandardError());
+        error = program + " exited with " + QString::number(p.exitCode()) + ": " +
+                QString::fromUtf8(p.readAllStandardError());
     return p.readAllStandardOutput();
 }
 
@@ -197,7 +199,8 @@ std::vector<Matrix> runOnnxRuntime(const QString& node, const QString& dir,
         const auto& [model, input, output] = jobs[i];
         const QString file = dir + "/ort_input" + QString::number(i) + ".bin";
         writeFloats(file, input);
-        list.append(QJsonObject{{"model", model}, {"input", file}, {"rows", int(input.rows())}, {"cols", int(input.cols())}});
+        list.append(
+            QJsonObject{{"model", model}, {"input", file}, {"rows", int(input.rows())}, {"cols", int(input.cols())}});
     }
     QFile jobFile(dir + "/ort_jobs.json");
     if (!jobFile.open(QIODevice::WriteOnly)) {
@@ -212,7 +215,8 @@ std::vector<Matrix> runOnnxRuntime(const QString& node, const QString& dir,
     if (!error.isEmpty()) return results;
     const QJsonArray all = QJsonDocument::fromJson(out).object()["results"].toArray();
     for (qsizetype i = 0; i < all.size() && std::size_t(i) < jobs.size(); ++i)
-        results.push_back(fromJson(all[i].toObject()["outputs"].toObject()[std::get<2>(jobs[std::size_t(i)])].toObject()));
+        results.push_back(
+            fromJson(all[i].toObject()["outputs"].toObject()[std::get<2>(jobs[std::size_t(i)])].toObject()));
     return results;
 }
 
@@ -382,7 +386,8 @@ private slots:
         CombinedModel model = buildCombinedModel(any);
         const Matrix out = predictRaw(model, any, c.raw);
         QVERIFY(std::memcmp(out.data(), c.submodels[0].data(), std::size_t(out.size()) * sizeof(float)) == 0);
-        QCOMPARE(errorOf([&] { loadCombinedModel(file); }), file + " holds a model of kind 'single', not a combined model");
+        QCOMPARE(errorOf([&] { loadCombinedModel(file); }),
+                 file + " holds a model of kind 'single', not a combined model");
     }
 
     void damagedAndInvalidFilesAreRefused() {
@@ -430,7 +435,8 @@ private slots:
         VERIFY_CONTAINS(withHeader(second, "[0,99]"), "combination.classes[1][1] is class 99, outside the 6 classes");
         VERIFY_CONTAINS(withHeader("\"weightsBlock\":2", "\"weightsBlock\":7"),
                         "bad.skynnet: submodels[2].weightsBlock must be the index of one of the file's 3 data blocks");
-        VERIFY_CONTAINS(withHeader("\"weightsBlock\":2", "\"weightsBlock\":1"), "submodels[2].weightsBlock names a data block");
+        VERIFY_CONTAINS(withHeader("\"weightsBlock\":2", "\"weightsBlock\":1"),
+                        "submodels[2].weightsBlock names a data block");
         VERIFY_CONTAINS(withHeader("\"outputs\":6", "\"outputs\":0"), "combination.outputs must be at least 1");
         VERIFY_CONTAINS(withHeader("\"combination\"", "\"combo\""), "missing field 'combination'");
         VERIFY_CONTAINS(withHeader("\"classNames\":[\"blob 1\",", "\"classNames\":["),
@@ -469,7 +475,8 @@ private slots:
     }
 
     void onnxFilesPassTheChecker() {
-        if (!onnxExportAvailable()) SKIP_UNLESS_CI("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
+        if (!onnxExportAvailable())
+            SKIP_UNLESS_CI("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
         QStringList files;
         for (const Case& c : cases_) {
             exportOnnx(c.saved, path(c.name + ".onnx"));
@@ -488,13 +495,15 @@ private slots:
         run("/usr/bin/python3", {"-c", "import onnx"}, error);
         if (!error.isEmpty()) SKIP_UNLESS_CI("/usr/bin/python3 has no onnx module (Debian: python3-onnx)");
         const QByteArray out =
-            run("/usr/bin/python3", QStringList{QString::fromStdString(sourcePath("tests/export/check_onnx.py"))} + files, error);
+            run("/usr/bin/python3",
+                QStringList{QString::fromStdString(sourcePath("tests/export/check_onnx.py"))} + files, error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(out.count("ok "), files.size());
     }
 
     void onnxRuntimeMatchesTheEngine() {
-        if (!onnxExportAvailable()) SKIP_UNLESS_CI("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
+        if (!onnxExportAvailable())
+            SKIP_UNLESS_CI("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
         const QString node = QStandardPaths::findExecutable("node");
         if (node.isEmpty()) SKIP_UNLESS_CI("node (Node.js) is not installed: the ONNX Runtime check needs it");
         const QString exportDir = QString::fromStdString(sourcePath("tests/export"));
@@ -503,8 +512,10 @@ private slots:
             // Normally done by tests/export/setup.sh; here so a plain test run works too.
             const QString npm = QStandardPaths::findExecutable("npm");
             if (npm.isEmpty()) SKIP_UNLESS_CI("npm is not installed: cannot install onnxruntime-node");
-            run(npm, {"ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"}, error, 300000, exportDir);
-            if (!error.isEmpty()) SKIP_UNLESS_CI(qPrintable("cannot install onnxruntime-node (tests/export/setup.sh): " + error));
+            run(npm, {"ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"}, error, 300000,
+                exportDir);
+            if (!error.isEmpty())
+                SKIP_UNLESS_CI(qPrintable("cannot install onnxruntime-node (tests/export/setup.sh): " + error));
         }
         // Each job: a model, its input rows, what the engine says, and the output to compare.
         struct Job {
@@ -575,14 +586,16 @@ private slots:
     }
 
     // CNNs with hand-set weights (the engine builds them from the spec and the flat weights): one
-    // network using every image layer kind, and class groups of two CNN submodels. (2, 9, 8) samples: H and W differ, so a swapped axis shows.
+    // network using every image layer kind, and class groups of two CNN submodels. (2, 9, 8) samples: H and W differ,
+    // so a swapped axis shows.
     static SavedCombinedModel handSetSingleCnn() {
         SavedModel single;
         single.schema.task = Task::Classification;
-        single.spec = imageSpec({2, 9, 8},
-                                "conv:4:3x3:same:relu,bn,conv:5:4x3:s2:same:nobias:linear,activation:tanh,"
-                                "maxpool:2:s1,conv:6:2x2:sigmoid,avgpool:2:s1,flatten,dense:8:leaky_relu,bn,dropout:0.5",
-                                5);
+        single.spec =
+            imageSpec({2, 9, 8},
+                      "conv:4:3x3:same:relu,bn,conv:5:4x3:s2:same:nobias:linear,activation:tanh,"
+                      "maxpool:2:s1,conv:6:2x2:sigmoid,avgpool:2:s1,flatten,dense:8:leaky_relu,bn,dropout:0.5",
+                      5);
         single.weights = handSetWeights(single.spec, 3);
         return asCombined(single);
     }
@@ -591,8 +604,9 @@ private slots:
     static SavedCombinedModel handSetActivations() {
         SavedModel single;
         single.schema.task = Task::Classification;
-        single.spec = imageSpec({1, 2, 3}, "conv:2:2x2:same:gelu,activation:relu6,flatten,dense:5:gelu,activation:relu6,"
-                                           "activation:softplus,dense:4:elu,activation:gelu",
+        single.spec = imageSpec({1, 2, 3},
+                                "conv:2:2x2:same:gelu,activation:relu6,flatten,dense:5:gelu,activation:relu6,"
+                                "activation:softplus,dense:4:elu,activation:gelu",
                                 3);
         single.weights = handSetWeights(single.spec, 6);
         for (float& w : single.weights) w *= 3.0f;  // large values: ReLU6 clips, Softplus and ELU saturate
@@ -611,7 +625,8 @@ private slots:
     }
 
     void cnnGraphHasTheImageLayersNodes() {
-        if (!onnxExportAvailable()) SKIP_UNLESS_CI("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
+        if (!onnxExportAvailable())
+            SKIP_UNLESS_CI("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
         const SavedCombinedModel single = handSetSingleCnn(), combined = handSetCombinedCnn();
         exportOnnx(single, path("cnn_single.onnx"));
         exportOnnx(combined, path("cnn_combined.onnx"));
@@ -620,7 +635,8 @@ private slots:
         if (!error.isEmpty()) SKIP_UNLESS_CI("/usr/bin/python3 has no onnx module (Debian: python3-onnx)");
         const auto describeGraph = [&](const QString& file) {
             const QByteArray out = run("/usr/bin/python3",
-                                       {QString::fromStdString(sourcePath("tests/export/describe_onnx.py")), file}, error);
+                                       {QString::fromStdString(sourcePath("tests/export/describe_onnx.py")), file},
+                                       error);
             return QJsonDocument::fromJson(out).object();
         };
         const QJsonObject graph = describeGraph(dir_.filePath("cnn_single.onnx"));
@@ -628,10 +644,13 @@ private slots:
         const QJsonArray nodes = graph["nodes"].toArray();
         QStringList ops;
         for (const auto& n : nodes) ops << n.toObject()["op"].toString();
-        QCOMPARE(ops, (QStringList{"Reshape", "Conv", "Relu", "BatchNormalization", "Conv", "Tanh", "MaxPool", "Conv",
-                                   "Sigmoid", "AveragePool", "Flatten", "Gemm", "LeakyRelu", "BatchNormalization", "Gemm",
-                                   "Softmax", "Mean", "Identity"}));  // Mean: a single network is one data shard
-        const auto attribute = [&](int node, const char* name) { return nodes[node].toObject()["attributes"].toObject()[name]; };
+        QCOMPARE(ops,
+                 (QStringList{"Reshape", "Conv", "Relu", "BatchNormalization", "Conv", "Tanh", "MaxPool", "Conv",
+                              "Sigmoid", "AveragePool", "Flatten", "Gemm", "LeakyRelu", "BatchNormalization", "Gemm",
+                              "Softmax", "Mean", "Identity"}));  // Mean: a single network is one data shard
+        const auto attribute = [&](int node, const char* name) {
+            return nodes[node].toObject()["attributes"].toObject()[name];
+        };
         const auto ints = [&](int node, const char* name) {
             QList<int> out;
             for (const auto& v : attribute(node, name).toArray()) out << v.toInt();
@@ -673,8 +692,8 @@ private slots:
             ops3 << n.toObject()["op"].toString();
         QVERIFY2(error.isEmpty(), qPrintable(error));
         const QStringList gelu{"Mul", "Erf", "Add", "Mul", "Mul"};  // 0.5 x (1 + erf(x / sqrt 2))
-        const QStringList expected = QStringList{"Reshape", "Conv"} + gelu + QStringList{"Clip", "Flatten", "Gemm"} + gelu +
-                                     QStringList{"Clip", "Softplus", "Gemm", "Elu"} + gelu +
+        const QStringList expected = QStringList{"Reshape", "Conv"} + gelu + QStringList{"Clip", "Flatten", "Gemm"} +
+                                     gelu + QStringList{"Clip", "Softplus", "Gemm", "Elu"} + gelu +
                                      QStringList{"Gemm", "Softmax", "Mean", "Identity"};
         QCOMPARE(ops3, expected);
 
@@ -682,8 +701,8 @@ private slots:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QStringList ops2;
         for (const auto& n : two["nodes"].toArray()) ops2 << n.toObject()["op"].toString();
-        QCOMPARE(ops2.mid(0, 8), (QStringList{"Reshape", "Conv", "Relu", "GlobalAveragePool", "Flatten", "Gemm", "Softmax",
-                                              "Reshape"}));
+        QCOMPARE(ops2.mid(0, 8), (QStringList{"Reshape", "Conv", "Relu", "GlobalAveragePool", "Flatten", "Gemm",
+                                              "Softmax", "Reshape"}));
         QCOMPARE(ops2.mid(8, 9), (QStringList{"BatchNormalization", "Conv", "Relu", "MaxPool", "AveragePool",
                                               "GlobalAveragePool", "BatchNormalization", "Flatten", "Gemm"}));
     }
@@ -731,8 +750,10 @@ private slots:
               std::tuple{"combined", ort[1], cppCombined, engine(combined, raw)},
               std::tuple{"activations", ort[3], cppActivations, engine(activations, wide)}}) {
             const double d = maxDifference(a, e), dc = maxDifference(b, e);
-            QVERIFY2(d <= kTolerance, qPrintable(QString(name) + ": ONNX Runtime differs from the engine by " + QString::number(d)));
-            QVERIFY2(dc <= kTolerance, qPrintable(QString(name) + ": the C++ header differs from the engine by " + QString::number(dc)));
+            QVERIFY2(d <= kTolerance,
+                     qPrintable(QString(name) + ": ONNX Runtime differs from the engine by " + QString::number(d)));
+            QVERIFY2(dc <= kTolerance,
+                     qPrintable(QString(name) + ": the C++ header differs from the engine by " + QString::number(dc)));
             // The answers vary between samples: the layers did not collapse to a constant.
             QVERIFY2(double((e.rowwise() - e.row(0)).cwiseAbs().maxCoeff()) > 1e-3, name);
             qInfo("hand-set %s: ONNX Runtime within %.2g, the C++ header within %.2g of the engine", name, d, dc);
@@ -767,7 +788,8 @@ int main() {
             const QString ns = "m_" + c.name;
             const QString input = dir_.filePath(c.name + ".bin");
             writeFloats(input, c.raw);
-            main += QString("    run(\"%1\", %2, %3::kRawColumns, %3::kOutputs, [](const float* x, std::size_t n, float* y) "
+            main += QString("    run(\"%1\", %2, %3::kRawColumns, %3::kOutputs, [](const float* x, std::size_t n, "
+                            "float* y) "
                             "{ %3::predict(x, n, y); });\n")
                         .arg(input)
                         .arg(c.raw.rows())

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli_support.h"
 #include "data/data_source.h"
 #include "data/splits.h"
 #include "model/network.h"
@@ -17,7 +18,6 @@
 #include "project/project_file.h"
 #include "split/combined_model.h"
 #include "split/combined_model_file.h"
-#include "cli_support.h"
 #include "test_support.h"
 
 using namespace skynnet;
@@ -63,11 +63,12 @@ std::string comparePredictions(const std::vector<std::vector<std::string>>& stor
             if (out(r, k) > out(r, best)) best = k;
             const double v = std::stod(row[std::size_t(first + k)]);
             if (std::abs(v - double(out(r, k))) > tolerance)
-                return "row " + std::to_string(r) + " column " + std::to_string(k) + ": " + row[std::size_t(first + k)] +
-                       " stored, " + std::to_string(out(r, k)) + " now";
+                return "row " + std::to_string(r) + " column " + std::to_string(k) + ": " +
+                       row[std::size_t(first + k)] + " stored, " + std::to_string(out(r, k)) + " now";
         }
         if (classes && row[0] != model.schema.classNames[std::size_t(best)])
-            return "row " + std::to_string(r) + ": " + row[0] + " stored, " + model.schema.classNames[std::size_t(best)] + " now";
+            return "row " + std::to_string(r) + ": " + row[0] + " stored, " +
+                   model.schema.classNames[std::size_t(best)] + " now";
     }
     return {};
 }
@@ -92,9 +93,12 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("data");
         QTest::addColumn<int>("submodels");
-        QTest::newRow("single network") << "single_classes" << "classes.csv" << 1;
-        QTest::newRow("class groups") << "class_groups" << "classes.csv" << 3;
-        QTest::newRow("data shards, regression") << "data_shards" << "values.csv" << 2;
+        QTest::newRow("single network") << "single_classes"
+                                        << "classes.csv" << 1;
+        QTest::newRow("class groups") << "class_groups"
+                                      << "classes.csv" << 3;
+        QTest::newRow("data shards, regression") << "data_shards"
+                                                 << "values.csv" << 2;
     }
 
     void modelsOpenAndPredictAsBefore() {
@@ -148,7 +152,8 @@ private slots:
         const ProjectData p = loadProject(path);
         // The fingerprint written by the hand-written XXH64 matches libxxhash's.
         QCOMPARE(p.data.train.status, DataFileStatus::Found);
-        QCOMPARE(QString::fromStdString(p.data.train.path), QDir::cleanPath(QString::fromStdString(fixture("classes.csv"))));
+        QCOMPARE(QString::fromStdString(p.data.train.path),
+                 QDir::cleanPath(QString::fromStdString(fixture("classes.csv"))));
         QCOMPARE(p.network.input.width, 3);
         QCOMPARE(int(p.network.layers.size()), 1);
         QCOMPARE(p.split.strategy, Strategy::ClassGroups);

@@ -91,7 +91,8 @@ void TestImages::fashionPngFolderHoldsTheIdxPixels() {
     QVERIFY(d.skipped.empty());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         QCOMPARE(d.labels[i], int(i / 4));
-        QVERIFY2(d.features.row(Index(i)) == idx.features.row(rows[i]), qPrintable(QString("row %1").arg(i)));  // PNG is lossless
+        QVERIFY2(d.features.row(Index(i)) == idx.features.row(rows[i]),
+                 qPrintable(QString("row %1").arg(i)));  // PNG is lossless
     }
     // Prepared as skynnet-cli prepares images: min-max keeps the (1,28,28) layout for a CNN.
     PreparationSettings s;
@@ -229,8 +230,9 @@ void TestImages::memoryBeyondTheLimitIsRefusedWithASmallerSize() {
     ImageOptions o;
     o.memoryLimitBytes = 10000;
     const std::string e = errorOf([&] { loadImageFolder(str(dir.path()), o); });
-    QCOMPARE(e, str(dir.path()) + ": 10 images of 1x28x28 need about 31 kB of memory decoded (float32 per value), more than "
-                                  "the 10 kB available; choose a smaller --image-size, e.g. 14x14 (8 kB)");
+    QCOMPARE(e, str(dir.path()) +
+                    ": 10 images of 1x28x28 need about 31 kB of memory decoded (float32 per value), more than "
+                    "the 10 kB available; choose a smaller --image-size, e.g. 14x14 (8 kB)");
     o.memoryLimitBytes = 31360;  // exactly enough
     QCOMPARE(loadImageFolder(str(dir.path()), o).size(), Index(10));
     // The real check runs too (this machine has room for ten small images).
@@ -241,15 +243,18 @@ void TestImages::folderErrorsNameTheFolder() {
     QTemporaryDir dir;
     writeImage(dir.path() + "/flat.png", 4, 4, 1, std::vector<unsigned char>(16, 1));
     VERIFY_CONTAINS(errorOf([&] { loadImageFolder(str(dir.path()), {}); }),
-                    str(dir.path()) + ": no class subfolders (an image folder holds one subfolder of images per class)");
+                    str(dir.path()) +
+                        ": no class subfolders (an image folder holds one subfolder of images per class)");
     QTemporaryDir empty;
     QDir().mkpath(empty.path() + "/a");
     writeBytes(empty.path() + "/a/readme.txt", "x");
-    VERIFY_CONTAINS(errorOf([&] { loadImageFolder(str(empty.path()), {}); }), ": no PNG, JPEG or BMP files in its 1 class folders");
+    VERIFY_CONTAINS(errorOf([&] { loadImageFolder(str(empty.path()), {}); }),
+                    ": no PNG, JPEG or BMP files in its 1 class folders");
     ImageOptions five;
     five.channels = 2;
     writePatternFolder(empty.path(), {"b"}, 1, 4);
-    VERIFY_CONTAINS(errorOf([&] { loadImageFolder(str(empty.path()), five); }), "images have 1 (gray) or 3 (RGB) channels, not 2");
+    VERIFY_CONTAINS(errorOf([&] { loadImageFolder(str(empty.path()), five); }),
+                    "images have 1 (gray) or 3 (RGB) channels, not 2");
     // A single image cannot be trained on.
     VERIFY_CONTAINS(errorOf([&] { loadTrainingData(folderRequest(dir.path() + "/flat.png")); }),
                     "--data: " + str(dir.path()) + "/flat.png is a single image; training needs a folder");
@@ -269,11 +274,12 @@ void TestImages::testFolderIsLoadedLikeTheTrainingSchema() {
     QCOMPARE(like.sampleShape, d.sampleShape);
     QCOMPARE(like.classNames, d.classNames);
     QCOMPARE(like.labels, (std::vector<int>{1, 2}));  // by name: right, top
-    QCOMPARE(like.features(1, 0), Scalar(30));          // colour made gray, 16x16 made 8x8
+    QCOMPARE(like.features(1, 0), Scalar(30));        // colour made gray, 16x16 made 8x8
     QCOMPARE(like.featureNames, d.featureNames);
 
     writePatternFolder(test.path(), {"bottom"}, 1, 8);
-    VERIFY_CONTAINS(errorOf([&] { loadLike(t, d.schema(), true); }), "class 'bottom' is not one of the model's classes (left, right, top)");
+    VERIFY_CONTAINS(errorOf([&] { loadLike(t, d.schema(), true); }),
+                    "class 'bottom' is not one of the model's classes (left, right, top)");
     // A model of flat features cannot take images.
     ModelSchema flat = d.schema();
     flat.sampleShape = Shape::flat(64);
@@ -291,7 +297,7 @@ void TestImages::predictionImagesAreAFlatFolderOrOneFile() {
     DataRequest r = folderRequest(flat.path());
     const ImageFiles files = loadImagesLike(r, d.schema());
     QCOMPARE(files.paths, (std::vector<std::string>{str(flat.path() + "/a.png"), str(flat.path() + "/b.png"),
-                                                     str(flat.path() + "/sub/d.png")}));
+                                                    str(flat.path() + "/sub/d.png")}));
     QCOMPARE(files.data.size(), Index(3));
     QCOMPARE(files.data.sampleShape, d.sampleShape);
     QCOMPARE(files.data.features(0, 5), Scalar(77));
@@ -305,7 +311,8 @@ void TestImages::predictionImagesAreAFlatFolderOrOneFile() {
     VERIFY_CONTAINS(errorOf([&] { loadLike(r, d.schema(), true); }), "is a single image without a label");
     r.image.strict = true;
     r.path = str(flat.path());
-    VERIFY_CONTAINS(errorOf([&] { loadImagesLike(r, d.schema()); }), str(flat.path()) + "/c.png: cannot read the image");
+    VERIFY_CONTAINS(errorOf([&] { loadImagesLike(r, d.schema()); }),
+                    str(flat.path()) + "/c.png: cannot read the image");
 }
 
 void TestImages::csvSampleShapeIsCheckedAgainstTheColumns() {
@@ -318,8 +325,8 @@ void TestImages::csvSampleShapeIsCheckedAgainstTheColumns() {
     const Dataset d = loadTrainingData(r);
     QCOMPARE(d.sampleShape, (Shape{1, 2, 3}));
     r.sampleShape = Shape{1, 3, 3};
-    QCOMPARE(errorOf([&] { loadTrainingData(r); }),
-             "--sample-shape: 1x3x3 is 9 values per sample, but " + str(csv) + " has 6 feature columns (besides the target)");
+    QCOMPARE(errorOf([&] { loadTrainingData(r); }), "--sample-shape: 1x3x3 is 9 values per sample, but " + str(csv) +
+                                                        " has 6 feature columns (besides the target)");
     writeBytes(csv, "p0,colour,label\n1,red,a\n2,blue,b\n3,red,a\n4,blue,b\n");
     r.sampleShape = Shape{1, 1, 2};
     VERIFY_CONTAINS(errorOf([&] { loadTrainingData(r); }), "--sample-shape: " + str(csv) + " has text column 'colour'");
@@ -332,10 +339,12 @@ void TestImages::imageOptionsAndShapesApplyOnlyToTheirData() {
     DataRequest r;
     r.path = "builtin:spirals";
     r.sampleShape = Shape{1, 1, 2};
-    QCOMPARE(errorOf([&] { checkDataRequest(r); }), std::string("--sample-shape: only applies to CSV files, and builtin:spirals is not one"));
+    QCOMPARE(errorOf([&] { checkDataRequest(r); }),
+             std::string("--sample-shape: only applies to CSV files, and builtin:spirals is not one"));
     r.sampleShape.reset();
     r.image.height = r.image.width = 8;
-    QCOMPARE(errorOf([&] { checkDataRequest(r); }), std::string("--image-size: only applies to image folders, and builtin:spirals is not one"));
+    QCOMPARE(errorOf([&] { checkDataRequest(r); }),
+             std::string("--image-size: only applies to image folders, and builtin:spirals is not one"));
     QTemporaryDir dir;
     r.path = str(dir.path());
     QCOMPARE(dataKind(r.path), DataKind::ImageFolder);
@@ -405,8 +414,11 @@ void TestImages::augmentationParsesAndRefusesFlatInput() {
              std::string("unknown augmentation 'rotate' (expected flip and/or shift:PIXELS, e.g. flip,shift:2)"));
     VERIFY_CONTAINS(errorOf([] { parseAugmentation("shift:0"); }), "shift expects a number of pixels from 1 to 999");
     VERIFY_CONTAINS(errorOf([] { parseAugmentation("shift:x"); }), "got 'shift:x'");
-    QCOMPARE(errorOf([] { checkAugmentable(Augmentation{true, 0}, Shape::flat(10)); }),
-             std::string("augmentation (flip) needs image input (channels, height, width), the network's input is (10)"));
+    QCOMPARE(errorOf([] {
+                 checkAugmentable(Augmentation{true, 0}, Shape::flat(10));
+             }),
+             std::string(
+                 "augmentation (flip) needs image input (channels, height, width), the network's input is (10)"));
     QCOMPARE(errorOf([] { checkAugmentable(Augmentation{}, Shape::flat(10)); }), std::string("(no error)"));
 }
 
@@ -444,7 +456,8 @@ void TestImages::trainerAugmentsOnlyWhenAsked() {
     Network net(flat, 1);
     TrainConfig c;
     c.augmentation = on;
-    VERIFY_CONTAINS(errorOf([&] { Trainer(net, c, Task::Classification); }), "augmentation (flip,shift:1) needs image input");
+    VERIFY_CONTAINS(errorOf([&] { Trainer(net, c, Task::Classification); }),
+                    "augmentation (flip,shift:1) needs image input");
 }
 
 void TestImages::augmentedTrainingDoesNotDependOnThreads() {
@@ -506,14 +519,17 @@ void TestImages::projectRecordsAnImageFolder() {
     QCOMPARE(loadTrainingData(r).sampleShape, (Shape{3, 5, 4}));
     // An image added to the folder makes it Changed.
     writeImage(dir.path() + "/images/b/new.png", 6, 6, 1, patternPixels(1, 9, 6));
-    QCOMPARE(dataSourceFromJson(JsonField(j, "p.skynnet", "data"), str(dir.path())).train.status, DataFileStatus::Changed);
+    QCOMPARE(dataSourceFromJson(JsonField(j, "p.skynnet", "data"), str(dir.path())).train.status,
+             DataFileStatus::Changed);
     // A data object without image settings (every project before image folders) reads as none.
     Json old = j;
     old.erase("image");
     QCOMPARE(dataSourceFromJson(JsonField(old, "p.skynnet", "data"), str(dir.path())).image, ImageOptions{});
     s.sampleShape = Shape{1, 2, 3};
     s.image = {};
-    QCOMPARE(dataSourceFromJson(JsonField(toJson(s, str(dir.path())), "p.skynnet", "data"), str(dir.path())).sampleShape, s.sampleShape);
+    QCOMPARE(dataSourceFromJson(JsonField(toJson(s, str(dir.path())), "p.skynnet", "data"), str(dir.path()))
+                 .sampleShape,
+             s.sampleShape);
 }
 
 QTEST_GUILESS_MAIN(TestImages)

@@ -6,8 +6,8 @@
 #include <sys/resource.h>
 
 #include <bit>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -16,10 +16,10 @@
 #include "core/rng.h"
 #include "io/atomic_file.h"
 #include "io/checksum.h"
-#include "io/json.h"
 #include "io/container.h"
-#include "model/saved_model.h"
+#include "io/json.h"
 #include "model/network.h"
+#include "model/saved_model.h"
 #include "split/combined_model_file.h"
 #include "test_support.h"
 
@@ -81,7 +81,8 @@ private slots:
         const Json big = parsed("18446744073709551615");
         QCOMPARE(big.get<std::uint64_t>(), std::numeric_limits<std::uint64_t>::max());
         QCOMPARE(skynnet::dumpJson(big), std::string("18446744073709551615"));
-        QCOMPARE(skynnet::dumpJson(Json(std::numeric_limits<std::uint64_t>::max())), std::string("18446744073709551615"));
+        QCOMPARE(skynnet::dumpJson(Json(std::numeric_limits<std::uint64_t>::max())),
+                 std::string("18446744073709551615"));
         QCOMPARE(errorText([&] { JsonField(big, "n.json").asInt64(); }),
                  QString("n.json: the top-level value is out of range (18446744073709551615)"));
         QCOMPARE(errorText([&] { JsonField(parsed("9223372036854775808"), "n.json").get<std::int64_t>(); }),
@@ -114,7 +115,8 @@ private slots:
         }
         // Insertion order is kept when writing and when reading.
         QCOMPARE(skynnet::dumpJson(Json::object({{"b", 1}, {"a", 2}})), std::string(R"({"b":1,"a":2})"));
-        QCOMPARE(skynnet::dumpJson(skynnet::parseJson(R"({"z": 1, "a": {"y": 2, "b": 3}})")), std::string(R"({"z":1,"a":{"y":2,"b":3}})"));
+        QCOMPARE(skynnet::dumpJson(skynnet::parseJson(R"({"z": 1, "a": {"y": 2, "b": 3}})")),
+                 std::string(R"({"z":1,"a":{"y":2,"b":3}})"));
         QCOMPARE(skynnet::dumpJson(skynnet::parseJson(R"({"a": [1, 2], "o": {"k": "v"}})"), 2),
                  std::string("{\n  \"a\": [\n    1,\n    2\n  ],\n  \"o\": {\n    \"k\": \"v\"\n  }\n}"));
     }
@@ -124,9 +126,12 @@ private slots:
         QCOMPARE(skynnet::dumpJson(Json(std::string("\x01\x7f", 2))), std::string("\"\\u0001\x7f\""));
         QCOMPARE(skynnet::dumpJson(Json("é😀")), std::string("\"é😀\""));
         // Invalid UTF-8 is replaced so the output always parses again.
-        const std::string bad = skynnet::dumpJson(Json(std::string("a\xff" "b\xc3")));
-        QCOMPARE(bad, std::string("\"a\xEF\xBF\xBD" "b\xEF\xBF\xBD\""));
-        QCOMPARE(JsonField(skynnet::parseJson(bad)).asString(), std::string("a\xEF\xBF\xBD" "b\xEF\xBF\xBD"));
+        const std::string bad = skynnet::dumpJson(Json(std::string("a\xff"
+                                                                   "b\xc3")));
+        QCOMPARE(bad, std::string("\"a\xEF\xBF\xBD"
+                                  "b\xEF\xBF\xBD\""));
+        QCOMPARE(JsonField(skynnet::parseJson(bad)).asString(), std::string("a\xEF\xBF\xBD"
+                                                                            "b\xEF\xBF\xBD"));
         QCOMPARE(JsonField(skynnet::parseJson("\xEF\xBB\xBF[1]")).size(), std::size_t(1));  // byte-order mark
     }
 
@@ -136,36 +141,48 @@ private slots:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("message");
         QTest::newRow("missing comma") << QByteArray("{\n  \"a\": 1\n  \"b\": 2\n}")
-                                       << "3:5: syntax error while parsing object - unexpected string literal; expected '}'";
-        QTest::newRow("missing comma at 3:17") << QByteArray("{\n  \"a\": 1,\n  \"layers\": [1] 2}")
-                                               << "3:17: syntax error while parsing object - unexpected number literal; expected '}'";
+                                       << "3:5: syntax error while parsing object - unexpected string literal; "
+                                          "expected '}'";
+        QTest::newRow("missing comma at 3:17")
+            << QByteArray("{\n  \"a\": 1,\n  \"layers\": [1] 2}")
+            << "3:17: syntax error while parsing object - unexpected number literal; expected '}'";
         QTest::newRow("open array") << QByteArray("[1, 2")
                                     << "1:6: syntax error while parsing array - unexpected end of input; expected ']'";
         QTest::newRow("empty") << QByteArray("")
-                               << "1:1: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal";
+                               << "1:1: syntax error while parsing value - unexpected end of input; expected '[', '{', "
+                                  "or a literal";
         QTest::newRow("no colon") << QByteArray("{\"a\" 1}")
-                                  << "1:6: syntax error while parsing object separator - unexpected number literal; expected ':'";
+                                  << "1:6: syntax error while parsing object separator - unexpected number literal; "
+                                     "expected ':'";
         QTest::newRow("trailing comma") << QByteArray("[1,]")
-                                        << "1:4: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal";
+                                        << "1:4: syntax error while parsing value - unexpected ']'; expected '[', '{', "
+                                           "or a literal";
         QTest::newRow("leading zero") << QByteArray("01")
-                                      << "1:2: syntax error while parsing value - unexpected number literal; expected end of input";
+                                      << "1:2: syntax error while parsing value - unexpected number literal; expected "
+                                         "end of input";
         QTest::newRow("bad escape") << QByteArray("\"\\q\"")
-                                    << "1:3: syntax error while parsing value - invalid string: forbidden character after backslash; last read: '\"\\q'";
-        QTest::newRow("columns count characters") << QByteArray("\"é\" x")
-                                                  << "1:5: syntax error while parsing value - invalid literal; last read: '\"é\" x'; expected end of input";
+                                    << "1:3: syntax error while parsing value - invalid string: forbidden character "
+                                       "after backslash; last read: '\"\\q'";
+        QTest::newRow("columns count characters")
+            << QByteArray("\"é\" x")
+            << "1:5: syntax error while parsing value - invalid literal; last read: '\"é\" x'; expected end of input";
         QTest::newRow("huge number") << QByteArray("[1e400]") << "1:7: number overflow parsing '1e400'";
         QTest::newRow("minus only") << QByteArray("-")
-                                    << "1:2: syntax error while parsing value - invalid number; expected digit after '-'; last read: '-'";
+                                    << "1:2: syntax error while parsing value - invalid number; expected digit after "
+                                       "'-'; last read: '-'";
         QTest::newRow("duplicate") << QByteArray("{\"a\":1,\"a\":2}") << "1:8: duplicate key 'a'";
-        QTest::newRow("duplicate nested") << QByteArray("{\"network\": {\"layers\": [{}, {\n  \"units\": 1, \"units\": 2}]}}")
-                                          << "2:15: duplicate key 'network.layers[1].units'";
+        QTest::newRow("duplicate nested")
+            << QByteArray("{\"network\": {\"layers\": [{}, {\n  \"units\": 1, \"units\": 2}]}}")
+            << "2:15: duplicate key 'network.layers[1].units'";
         QTest::newRow("duplicate escaped") << QByteArray("{\"k\\\"\":1, \"k\\\"\":2}") << "1:11: duplicate key 'k\"'";
     }
 
     void jsonParseErrors() {
         QFETCH(QByteArray, text);
         QFETCH(QString, message);
-        QCOMPARE(errorText([&] { skynnet::parseJson(std::string_view(text.constData(), std::size_t(text.size())), "model.json"); }),
+        QCOMPARE(errorText([&] {
+                     skynnet::parseJson(std::string_view(text.constData(), std::size_t(text.size())), "model.json");
+                 }),
                  "model.json:" + message);
     }
 
@@ -174,49 +191,67 @@ private slots:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("start");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("bare key") << QByteArray("{a: 1}") << "1:2:" << "expected string literal";
-        QTest::newRow("unterminated") << QByteArray("[\"abc") << "1:6:" << "missing closing quote";
-        QTest::newRow("lone surrogate") << QByteArray("\"x\\ud800\"") << "1:9:" << "must be followed by U+DC00..U+DFFF";
-        QTest::newRow("low surrogate") << QByteArray("\"\\udc00\"") << "1:7:" << "must follow U+D800..U+DBFF";
-        QTest::newRow("bad hex") << QByteArray("\"\\u12g4\"") << "1:6:" << "'\\u' must be followed by 4 hex digits";
-        QTest::newRow("bad literal") << QByteArray("[tru]") << "1:5:" << "invalid literal";
-        QTest::newRow("no fraction digits") << QByteArray("1.") << "1:3:" << "expected digit after '.'";
-        QTest::newRow("control char") << QByteArray("[\"a\nb\"]") << "1:4:" << "control character U+000A (LF) must be escaped";
-        QTest::newRow("invalid utf8") << QByteArray("\"a\xc0\xaf\"") << "1:3:" << "ill-formed UTF-8 byte";
-        QTest::newRow("surrogate as utf8") << QByteArray("\"\xed\xa0\x80\"") << "1:3:" << "ill-formed UTF-8 byte";
+        QTest::newRow("bare key") << QByteArray("{a: 1}") << "1:2:"
+                                  << "expected string literal";
+        QTest::newRow("unterminated") << QByteArray("[\"abc") << "1:6:"
+                                      << "missing closing quote";
+        QTest::newRow("lone surrogate") << QByteArray("\"x\\ud800\"") << "1:9:"
+                                        << "must be followed by U+DC00..U+DFFF";
+        QTest::newRow("low surrogate") << QByteArray("\"\\udc00\"") << "1:7:"
+                                       << "must follow U+D800..U+DBFF";
+        QTest::newRow("bad hex") << QByteArray("\"\\u12g4\"") << "1:6:"
+                                 << "'\\u' must be followed by 4 hex digits";
+        QTest::newRow("bad literal") << QByteArray("[tru]") << "1:5:"
+                                     << "invalid literal";
+        QTest::newRow("no fraction digits") << QByteArray("1.") << "1:3:"
+                                            << "expected digit after '.'";
+        QTest::newRow("control char") << QByteArray("[\"a\nb\"]") << "1:4:"
+                                      << "control character U+000A (LF) must be escaped";
+        QTest::newRow("invalid utf8") << QByteArray("\"a\xc0\xaf\"") << "1:3:"
+                                      << "ill-formed UTF-8 byte";
+        QTest::newRow("surrogate as utf8") << QByteArray("\"\xed\xa0\x80\"") << "1:3:"
+                                           << "ill-formed UTF-8 byte";
     }
 
     void jsonRefusesInvalidText() {
         QFETCH(QByteArray, text);
         QFETCH(QString, start);
         QFETCH(QString, reason);
-        const std::string e = errorOf([&] { skynnet::parseJson(std::string_view(text.constData(), std::size_t(text.size())), "model.json"); });
+        const std::string e = errorOf(
+            [&] { skynnet::parseJson(std::string_view(text.constData(), std::size_t(text.size())), "model.json"); });
         QVERIFY2(e.starts_with("model.json:" + start.toStdString() + " syntax error while parsing"), e.c_str());
         VERIFY_CONTAINS(e, reason.toStdString());
     }
 
     void jsonDepthLimit() {
-        const auto nested = [](int depth) { return std::string(std::size_t(depth), '[') + std::string(std::size_t(depth), ']'); };
+        const auto nested = [](int depth) {
+            return std::string(std::size_t(depth), '[') + std::string(std::size_t(depth), ']');
+        };
         QCOMPARE(JsonField(skynnet::parseJson(nested(skynnet::jsonMaxDepth))).size(), std::size_t(1));
         QCOMPARE(errorText([&] { skynnet::parseJson(nested(skynnet::jsonMaxDepth + 1), "deep.json"); }),
                  QString("deep.json:1:257: nested deeper than 256 levels"));
         // Far deeper input must fail cleanly, not overflow the stack.
-        QCOMPARE(errorText([] { skynnet::parseJson(std::string(1000000, '['), "x"); }), QString("x:1:257: nested deeper than 256 levels"));
+        QCOMPARE(errorText([] { skynnet::parseJson(std::string(1000000, '['), "x"); }),
+                 QString("x:1:257: nested deeper than 256 levels"));
         VERIFY_CONTAINS(errorOf([] { skynnet::parseJson(std::string(1000000, '{'), "x"); }), "expected string literal");
         std::string objects;
         for (int i = 0; i < 300; ++i) objects += "{\"a\":";
-        QCOMPARE(errorText([&] { skynnet::parseJson(objects, "x"); }), QString("x:1:1281: nested deeper than 256 levels"));
+        QCOMPARE(errorText([&] { skynnet::parseJson(objects, "x"); }),
+                 QString("x:1:1281: nested deeper than 256 levels"));
     }
 
     void jsonErrorQuotesOnlyTheEndOfALongToken() {
         const std::string text = "[\"" + std::string(1000000, 'a') + "\\q\"]";
         QCOMPARE(errorText([&] { skynnet::parseJson(text, "x"); }),
                  QString("x:1:1000004: syntax error while parsing value - invalid string: forbidden character after "
-                         "backslash; last read: '..." + QString(38, 'a') + "\\q'"));
+                         "backslash; last read: '..." +
+                         QString(38, 'a') + "\\q'"));
     }
 
     void jsonAccessorsNameTheField() {
-        const Json doc = skynnet::parseJson(R"({"network": {"layers": [{"units": "wide"}, 3.5], "n": 1e10}, "ok": true})", "model.json");
+        const Json doc =
+            skynnet::parseJson(R"({"network": {"layers": [{"units": "wide"}, 3.5], "n": 1e10}, "ok": true})",
+                               "model.json");
         const JsonField j(doc, "model.json");
         QCOMPARE(errorText([&] { j.at("network").at("nope"); }), QString("model.json: missing field 'network.nope'"));
         QCOMPARE(errorText([&] { j.at("network").at("layers").at(0).at("units").asInt(); }),
@@ -228,12 +263,14 @@ private slots:
         QCOMPARE(errorText([&] { j.at("network").at("n").get<int>(); }),
                  QString("model.json: network.n is out of range (10000000000)"));
         QCOMPARE(errorText([&] { j.at("ok").asString(); }), QString("model.json: ok must be a string, not a boolean"));
-        QCOMPARE(errorText([&] { j.asArray(); }), QString("model.json: the top-level value must be an array, not an object"));
+        QCOMPARE(errorText([&] { j.asArray(); }),
+                 QString("model.json: the top-level value must be an array, not an object"));
         QCOMPARE(errorText([&] { j.at("network").at("layers").get<std::vector<int>>(); }),
                  QString("model.json: network.layers[0] must be a whole number, not an object"));
         QCOMPARE(errorText([&] { j.at("network").at("layers").at(0).at("units").fail("must be a positive integer"); }),
                  QString("model.json: network.layers[0].units must be a positive integer"));
-        QCOMPARE(errorText([&] { j.at("network").asArray(); }), QString("model.json: network must be an array, not an object"));
+        QCOMPARE(errorText([&] { j.at("network").asArray(); }),
+                 QString("model.json: network must be an array, not an object"));
         QCOMPARE(errorText([&] { j.at("ok").find("x"); }), QString("model.json: ok must be an object, not a boolean"));
         QCOMPARE(j.at("network").at("n").get<std::int64_t>(), std::int64_t(10000000000));
         // A value kept after reading (a model's "extra") still names its file and its place there.
@@ -249,7 +286,8 @@ private slots:
         QCOMPARE(members.size(), std::size_t(2));
         QCOMPARE(members[0].first, std::string("layers"));
         QCOMPARE(QString::fromStdString(members[1].second.where()), QString("model.json: network.n"));
-        QCOMPARE(QString::fromStdString(j.at("network").at("layers").asArray()[1].where()), QString("model.json: network.layers[1]"));
+        QCOMPARE(QString::fromStdString(j.at("network").at("layers").asArray()[1].where()),
+                 QString("model.json: network.layers[1]"));
 
         Json built;
         built["a"]["b"] = 1;
@@ -276,8 +314,11 @@ private slots:
         const std::string path = dir.filePath("m.skynnet").toStdString();
         skynnet::ModelFileContents c;
         c.header = Json::object({{"kind", "test"}, {"text", "é\n\"q\""}, {"list", Json::array({1, 0.1, nullptr})}});
-        std::vector<float> special = {1.5f, -0.0f, std::numeric_limits<float>::infinity(),
-                                      std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::max(),
+        std::vector<float> special = {1.5f,
+                                      -0.0f,
+                                      std::numeric_limits<float>::infinity(),
+                                      std::numeric_limits<float>::denorm_min(),
+                                      std::numeric_limits<float>::max(),
                                       std::bit_cast<float>(std::uint32_t(0x7fc01234))};  // NaN with a payload
         std::vector<float> large(10000);
         skynnet::Rng rng(5);
@@ -303,7 +344,8 @@ private slots:
         for (std::size_t n = 0; n < bytes.size(); ++n) {
             writeBytes(cut, bytes.substr(0, n));
             const QString e = errorText([&] { skynnet::loadModelFile(cut); });
-            const QString expected = QString::fromStdString(cut) + (n == 0 ? " is empty, not a Skynnet model file" : " is truncated");
+            const QString expected = QString::fromStdString(cut) +
+                                     (n == 0 ? " is empty, not a Skynnet model file" : " is truncated");
             QVERIFY2(e == expected, qPrintable(QString::number(n) + ": " + e));
         }
         writeBytes(cut, bytes + "x");
@@ -371,7 +413,8 @@ private slots:
     void networkSpecRoundTrip() {
         skynnet::NetworkSpec spec;
         spec.input = skynnet::Shape{1, 4, 4};
-        spec.layers = skynnet::parseLayers("dense:64:relu,dropout:0.3,dense:32:tanh,flatten,dense:8:leaky_relu,dense:5:sigmoid");
+        spec.layers = skynnet::parseLayers(
+            "dense:64:relu,dropout:0.3,dense:32:tanh,flatten,dense:8:leaky_relu,dense:5:sigmoid");
         std::get<skynnet::DenseSpec>(spec.layers[2]).scalable = false;
         spec.setOutputFor(skynnet::Task::Classification, 3);
         const Json j = skynnet::parseJson(skynnet::dumpJson(skynnet::toJson(spec), 2), "spec.json");
@@ -431,24 +474,30 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("units") << R"([{"type":"dense","units":4},{"type":"flatten"},{"type":"dense","units":-1}])"
                                << "network.layers[2].units must be a positive integer";
-        QTest::newRow("fraction") << R"([{"type":"dense","units":2.5}])" << "network.layers[0].units must be a positive integer";
-        QTest::newRow("too wide") << R"([{"type":"dense","units":1e12}])" << "network.layers[0].units must be at most 16777216";
-        QTest::newRow("units missing") << R"([{"type":"dense"}])" << "missing field 'network.layers[0].units'";
-        QTest::newRow("rate") << R"([{"type":"dropout","rate":1.5}])" << "network.layers[0].rate must be at least 0 and below 1";
+        QTest::newRow("fraction") << R"([{"type":"dense","units":2.5}])"
+                                  << "network.layers[0].units must be a positive integer";
+        QTest::newRow("too wide") << R"([{"type":"dense","units":1e12}])"
+                                  << "network.layers[0].units must be at most 16777216";
+        QTest::newRow("units missing") << R"([{"type":"dense"}])"
+                                       << "missing field 'network.layers[0].units'";
+        QTest::newRow("rate") << R"([{"type":"dropout","rate":1.5}])"
+                              << "network.layers[0].rate must be at least 0 and below 1";
         QTest::newRow("type") << R"([{"type":"lstm"}])"
                               << "network.layers[0].type: unknown layer type 'lstm' (expected dense, dropout, flatten, "
                                  "conv, maxpool, avgpool, gap, bn or activation)";
         QTest::newRow("activation") << R"([{"type":"dense","units":3,"activation":"swish"}])"
                                     << "network.layers[0].activation: unknown activation 'swish' (expected relu, "
                                        "leaky_relu, sigmoid, tanh, softmax, gelu, relu6, softplus, elu or linear)";
-        QTest::newRow("not array") << R"({"type":"dense"})" << "network.layers must be an array, not an object";
+        QTest::newRow("not array") << R"({"type":"dense"})"
+                                   << "network.layers must be an array, not an object";
     }
 
     void networkSpecErrorsNameTheField() {
         QFETCH(QString, layers);
         QFETCH(QString, message);
         const std::string text = R"({"network":{"input":{"channels":1,"height":1,"width":3},"outputs":2,)"
-                                 R"("outputActivation":"softmax","layers":)" + layers.toStdString() + "}}";
+                                 R"("outputActivation":"softmax","layers":)" +
+                                 layers.toStdString() + "}}";
         const Json doc = skynnet::parseJson(text, "model.json");
         const JsonField j(doc, "model.json");
         QCOMPARE(errorText([&] { skynnet::networkSpecFromJson(j.at("network")); }), "model.json: " + message);
@@ -480,16 +529,21 @@ private slots:
         QVERIFY(q.offset == p.offset);  // exact float equality
         QVERIFY(q.scale == p.scale);
 
-        const skynnet::Preprocessing unfitted = skynnet::preprocessingFromJson(skynnet::toJson(skynnet::Preprocessing{}));
+        const skynnet::Preprocessing unfitted = skynnet::preprocessingFromJson(
+            skynnet::toJson(skynnet::Preprocessing{}));
         QCOMPARE(unfitted.rawColumns, 0);
         QCOMPARE(unfitted.offset.size(), skynnet::Index(0));
 
         Json bad = skynnet::toJson(p);
         bad["numericColumns"] = Json::array({0, 2, 5});
-        QCOMPARE(errorText([&] { skynnet::preprocessingFromJson(JsonField(skynnet::parseJson(skynnet::dumpJson(bad)), "m")); }),
+        QCOMPARE(errorText([&] {
+                     skynnet::preprocessingFromJson(JsonField(skynnet::parseJson(skynnet::dumpJson(bad)), "m"));
+                 }),
                  QString("m: numericColumns[2] must be a column index below rawColumns (5)"));
         bad["numericColumns"] = Json::array({0, 2});
-        QCOMPARE(errorText([&] { skynnet::preprocessingFromJson(JsonField(skynnet::parseJson(skynnet::dumpJson(bad)), "m")); }),
+        QCOMPARE(errorText([&] {
+                     skynnet::preprocessingFromJson(JsonField(skynnet::parseJson(skynnet::dumpJson(bad)), "m"));
+                 }),
                  QString("m: offset has 3 values for 2 numeric columns"));
         p.scale[1] = std::numeric_limits<float>::infinity();
         QCOMPARE(errorText([&] { skynnet::toJson(p); }),
@@ -583,8 +637,9 @@ private slots:
         // A block of the parameters alone (as if the state were forgotten) is refused, naming both counts.
         m.weights.resize(std::size_t(net.paramCount()));
         QCOMPARE(errorText([&] { skynnet::saveModel(path, m); }),
-                 QString::fromStdString("cannot save " + path +
-                                        ": the network has 303 parameters and 20 state values but 303 weights are stored"));
+                 QString::fromStdString(
+                     "cannot save " + path +
+                     ": the network has 303 parameters and 20 state values but 303 weights are stored"));
     }
 
     void savedModelChecksConsistency() {
@@ -596,7 +651,8 @@ private slots:
         m.spec.setOutputFor(skynnet::Task::Binary, 1);
         m.weights = {1, 2};  // 2 inputs x 1 output + 1 bias = 3 needed
         QCOMPARE(errorText([&] { skynnet::saveModel(path, m); }),
-                 QString::fromStdString("cannot save " + path + ": the network has 3 parameters but 2 weights are stored"));
+                 QString::fromStdString("cannot save " + path +
+                                        ": the network has 3 parameters but 2 weights are stored"));
         m.weights = {1, 2, 3};
         m.schema.classNames = {"only one"};
         QCOMPARE(errorText([&] { skynnet::saveModel(path, m); }),
@@ -619,7 +675,8 @@ private slots:
         file.header["kind"] = "combined";
         skynnet::saveModelFile(path, file);
         QCOMPARE(errorText([&] { skynnet::loadModel(path); }),
-                 QString::fromStdString(path + " holds a model of kind 'combined', which this build cannot load as a single network"));
+                 QString::fromStdString(
+                     path + " holds a model of kind 'combined', which this build cannot load as a single network"));
         skynnet::saveModelFile(path, {Json::array(), {}});
         QCOMPARE(errorText([&] { skynnet::loadModel(path); }),
                  QString::fromStdString(path + ": the top-level value must be an object, not an array"));
@@ -690,7 +747,8 @@ private slots:
         QTemporaryDir dir;
         const QString missing = dir.filePath("nope.csv");
         QCOMPARE(errorText([&] { skynnet::readFile(missing.toStdString()); }), missing + " does not exist");
-        QCOMPARE(errorText([&] { skynnet::readFile(dir.path().toStdString()); }), dir.path() + " is a directory, not a file");
+        QCOMPARE(errorText([&] { skynnet::readFile(dir.path().toStdString()); }),
+                 dir.path() + " is a directory, not a file");
         QCOMPARE(skynnet::readFile("/dev/null"), std::string());
     }
 };

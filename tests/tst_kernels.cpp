@@ -58,10 +58,11 @@ private slots:
                 const Stored b = opB == Op::None ? Stored(k, n, 1, rng) : Stored(n, k, 4, rng);
                 const Stored c0(m, n, 5, rng);
                 for (GemmBackend backend : kBackends)
-                    for (const auto& [alpha, beta] : {std::pair{1.0f, 0.0f}, std::pair{-0.5f, 1.0f}, std::pair{2.0f, 0.25f}}) {
+                    for (const auto& [alpha, beta] :
+                         {std::pair{1.0f, 0.0f}, std::pair{-0.5f, 1.0f}, std::pair{2.0f, 0.25f}}) {
                         Stored c = c0;
-                        gemmWith(backend, opA, opB, m, n, k, alpha, a.v.data(), a.ld, b.v.data(), b.ld, beta, c.v.data(),
-                                 c.ld);
+                        gemmWith(backend, opA, opB, m, n, k, alpha, a.v.data(), a.ld, b.v.data(), b.ld, beta,
+                                 c.v.data(), c.ld);
                         double worst = 0;
                         for (Index i = 0; i < m; ++i)
                             for (Index j = 0; j < n; ++j) {
@@ -74,9 +75,10 @@ private slots:
                         // The padding after each row of C is left alone.
                         for (Index i = 0; i < m; ++i)
                             for (Index j = n; j < c.ld; ++j) QVERIFY(std::isnan(c.at(i, j)));
-                        const std::string where = std::string(gemmBackendName(backend)) + (opA == Op::None ? " N" : " T") +
-                                                  (opB == Op::None ? "N" : "T") + " alpha " + std::to_string(alpha) +
-                                                  " beta " + std::to_string(beta) + ": " + std::to_string(worst);
+                        const std::string where = std::string(gemmBackendName(backend)) +
+                                                  (opA == Op::None ? " N" : " T") + (opB == Op::None ? "N" : "T") +
+                                                  " alpha " + std::to_string(alpha) + " beta " + std::to_string(beta) +
+                                                  ": " + std::to_string(worst);
                         QVERIFY2(worst < 1e-5 * std::sqrt(double(k)) * 4, where.c_str());
                     }
             }
@@ -98,13 +100,13 @@ private slots:
     void routesAroundNarrowLibraries() {
         // The shape's choice where the library has full-width kernels for this CPU, oneDNN
         // otherwise, or where it is narrow too, Eigen but OpenBLAS into 16 columns or fewer.
-        const std::tuple<Op, Index, Index, Index> shapes[] = {{Op::None, 64, 256, 10},    {Op::None, 7744, 64, 288},
+        const std::tuple<Op, Index, Index, Index> shapes[] = {{Op::None, 64, 256, 10},        {Op::None, 7744, 64, 288},
                                                               {Op::Transpose, 64, 288, 7744}, {Op::None, 128, 512, 784},
-                                                              {Op::None, 128, 10, 256},      {Op::None, 32, 9, 43264}};
+                                                              {Op::None, 128, 10, 256},       {Op::None, 32, 9, 43264}};
         for (const auto& [opA, m, n, k] : shapes) {
             const GemmBackend byShape = gemmBackendByShape(opA, Op::None, m, n, k);
-            const GemmBackend expected = gemmBackendFullWidth(byShape)                  ? byShape
-                                         : gemmBackendFullWidth(GemmBackend::OneDnn)        ? GemmBackend::OneDnn
+            const GemmBackend expected = gemmBackendFullWidth(byShape)                 ? byShape
+                                         : gemmBackendFullWidth(GemmBackend::OneDnn)   ? GemmBackend::OneDnn
                                          : n <= 16 && byShape == GemmBackend::OpenBlas ? GemmBackend::OpenBlas
                                                                                        : GemmBackend::Eigen;
             QCOMPARE(gemmBackendFor(opA, Op::None, m, n, k), expected);

@@ -63,7 +63,8 @@ private slots:
         // 64 x 11 x 11 (more than 32 x 13 x 13), filters 64 x 288 and 32 x 64 x 9.
         ConvSpec conv2{64, 3, 3};
         QCOMPARE(figures(conv2, Shape{32, 13, 13}).bufferValuesFixed,
-                 std::int64_t(convBlockSamples()) * (32 * 13 * 13 + 64 * 15 * 15 + 64 * 11 * 11) + 64 * 288 + 32 * 64 * 9);
+                 std::int64_t(convBlockSamples()) * (32 * 13 * 13 + 64 * 15 * 15 + 64 * 11 * 11) + 64 * 288 +
+                     32 * 64 * 9);
 
         // 5x3 kernel, stride 2, same padding, no bias, on (3, 7, 8): out ceil(7/2) x ceil(8/2).
         ConvSpec s;
@@ -87,13 +88,17 @@ private slots:
         QCOMPARE(convOutputSize(11, 3, 2, Padding::Valid), 5);  // floor((11-3)/2)+1
 
         // A kernel larger than its input is refused, naming the layer and both sizes.
-        QCOMPARE(errorOf([] { figures(ConvSpec{8, 3, 3}, Shape{2, 2, 2}); }),
+        QCOMPARE(errorOf([] {
+                     figures(ConvSpec{8, 3, 3}, Shape{2, 2, 2});
+                 }),
                  std::string("conv 8 3x3 relu: kernel 3x3 is larger than its 2x2 input (use same padding or a "
                              "smaller kernel)"));
         ConvSpec same{8, 3, 3};
         same.padding = Padding::Same;
         QCOMPARE(figures(same, Shape{2, 2, 2}).output, (Shape{8, 2, 2}));  // padded: allowed
-        VERIFY_CONTAINS(errorOf([] { figures(ConvSpec{0, 3, 3}, Shape{1, 8, 8}); }),
+        VERIFY_CONTAINS(errorOf([] {
+                            figures(ConvSpec{0, 3, 3}, Shape{1, 8, 8});
+                        }),
                         "conv 0 3x3 relu: the filter count must be at least 1");
     }
 
@@ -110,7 +115,9 @@ private slots:
         QCOMPARE(overlap.description, std::string("avgpool 3 s2"));
         QCOMPARE(overlap.output, (Shape{1, 3, 3}));
         QCOMPARE(figures(AvgPoolSpec{2, 2}, Shape{1, 4, 4}).description, std::string("avgpool 2"));
-        QCOMPARE(errorOf([] { figures(MaxPoolSpec{3}, Shape{4, 2, 2}); }),
+        QCOMPARE(errorOf([] {
+                     figures(MaxPoolSpec{3}, Shape{4, 2, 2});
+                 }),
                  std::string("maxpool 3: window 3x3 is larger than its 2x2 input"));
 
         const LayerFigures g = figures(GlobalAvgPoolSpec{}, Shape{64, 5, 5});
@@ -219,8 +226,9 @@ private slots:
 
     void jsonRoundTripsEveryKind() {
         ConvSpec c{12, 5, 3, 2, Padding::Same, false, Activation::Tanh, false};
-        for (const LayerSpec& l : std::vector<LayerSpec>{c, ConvSpec{}, MaxPoolSpec{3, 2}, AvgPoolSpec{}, GlobalAvgPoolSpec{},
-                                                         BatchNormSpec{0.25f, 1e-3f}, ActivationSpec{Activation::Sigmoid}})
+        for (const LayerSpec& l :
+             std::vector<LayerSpec>{c, ConvSpec{}, MaxPoolSpec{3, 2}, AvgPoolSpec{}, GlobalAvgPoolSpec{},
+                                    BatchNormSpec{0.25f, 1e-3f}, ActivationSpec{Activation::Sigmoid}})
             QVERIFY2(roundTripJson(l) == l, dumpJson(toJson(l)).c_str());
         QCOMPARE(toJson(LayerSpec(c))["kernel"], Json::array({5, 3}));
         QCOMPARE(toJson(LayerSpec(c))["padding"], Json("same"));
@@ -232,10 +240,14 @@ private slots:
                 layerSpecFromJson(JsonField(j, "net.json", "layers[0]"));
             });
         };
-        VERIFY_CONTAINS(errorFor(R"({"type":"conv","filters":8,"kernel":3,"stride":1,"padding":"valid","bias":true,"activation":"relu"})"),
-                        "layers[0].kernel");
-        VERIFY_CONTAINS(errorFor(R"({"type":"conv","filters":8,"kernel":[3,3],"stride":1,"padding":"full","bias":true,"activation":"relu"})"),
-                        "unknown padding 'full' (expected valid or same)");
+        VERIFY_CONTAINS(
+            errorFor(
+                R"({"type":"conv","filters":8,"kernel":3,"stride":1,"padding":"valid","bias":true,"activation":"relu"})"),
+            "layers[0].kernel");
+        VERIFY_CONTAINS(
+            errorFor(
+                R"({"type":"conv","filters":8,"kernel":[3,3],"stride":1,"padding":"full","bias":true,"activation":"relu"})"),
+            "unknown padding 'full' (expected valid or same)");
         VERIFY_CONTAINS(errorFor(R"({"type":"maxpool","size":0,"stride":0})"), "layers[0].size");
         VERIFY_CONTAINS(errorFor(R"({"type":"bn","momentum":2,"epsilon":0.001})"), "layers[0].momentum");
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/error.h"
 #include "layers/activation.h"
 #include "layers/batch_norm.h"
 #include "layers/conv2d.h"
@@ -12,7 +13,6 @@
 #include "layers/flatten.h"
 #include "layers/global_avg_pool.h"
 #include "layers/pooling.h"
-#include "core/error.h"
 #include "losses/loss.h"
 #include "losses/task_losses.h"
 #include "model/gradient_check.h"
@@ -139,8 +139,8 @@ private slots:
 
     void gradientCheckEveryLayer_data() {
         QTest::addColumn<QString>("kind");
-        for (const char* k : {"dense", "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "gelu", "relu6", "softplus", "elu",
-                              "dropout", "flatten"})
+        for (const char* k : {"dense", "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "gelu", "relu6", "softplus",
+                              "elu", "dropout", "flatten"})
             QTest::newRow(k) << QString(k);
     }
     void gradientCheckEveryLayer() {
@@ -165,7 +165,8 @@ private slots:
         ReLU6 relu6;
         QVERIFY(relu6.forward(x, false) == row({0, 0, 0.5f, 3, 6}));
         Softplus softplus;
-        expectNear(softplus.forward(x, false), row({0.126928011f, 0.474076984f, 0.974076984f, 3.04858735f, 7.00091147f}), 1e-6);
+        expectNear(softplus.forward(x, false),
+                   row({0.126928011f, 0.474076984f, 0.974076984f, 3.04858735f, 7.00091147f}), 1e-6);
         // Far out it neither overflows nor loses the tiny value below.
         const Matrix& far = softplus.forward(row({100, -100}), false);
         QCOMPARE(far(0, 0), 100.0f);
@@ -343,7 +344,9 @@ private slots:
         AvgPool2D ragged(2, 0);
         ragged.build(Shape{1, 5, 5}, rng);
         QCOMPARE(ragged.outputShape(), (Shape{1, 2, 2}));
-        QCOMPARE(errorText([&] { MaxPool2D(3, 0).build(Shape{4, 2, 5}, rng); }),
+        QCOMPARE(errorText([&] {
+                     MaxPool2D(3, 0).build(Shape{4, 2, 5}, rng);
+                 }),
                  QString("maxpool: window 3x3 is larger than its 2x5 input"));
     }
 
@@ -449,9 +452,8 @@ private slots:
         expectNear(bn.forward(x, false), inference);
         QVERIFY(bn.runningMean() == row({1, -1}));  // inference leaves them alone
         // Its input gradient is gamma / sigma.
-        expectNear(*bn.backward(Matrix::Ones(2, 4), true), (Matrix(2, 4) << 2 / 3.0f, 2 / 3.0f, 0.25f, 0.25f,
-                                                             2 / 3.0f, 2 / 3.0f, 0.25f, 0.25f)
-                                                                .finished());
+        expectNear(*bn.backward(Matrix::Ones(2, 4), true),
+                   (Matrix(2, 4) << 2 / 3.0f, 2 / 3.0f, 0.25f, 0.25f, 2 / 3.0f, 2 / 3.0f, 0.25f, 0.25f).finished());
         QVERIFY(bn.backward(Matrix::Ones(2, 4), false) == nullptr);
     }
 
@@ -510,7 +512,8 @@ private slots:
         std::unique_ptr<Layer> l;
         if (k == "conv valid") l = std::make_unique<Conv2D>(ConvOptions{3, 3, 2, 1, false, true}, Init::Glorot);
         else if (k == "conv same s2") l = std::make_unique<Conv2D>(ConvOptions{2, 3, 3, 2, true, true}, Init::Glorot);
-        else if (k == "conv same 1x3 nobias") l = std::make_unique<Conv2D>(ConvOptions{2, 1, 3, 1, true, false}, Init::He);
+        else if (k == "conv same 1x3 nobias")
+            l = std::make_unique<Conv2D>(ConvOptions{2, 1, 3, 1, true, false}, Init::He);
         else if (k == "maxpool 2") l = std::make_unique<MaxPool2D>(2, 0);
         else if (k == "maxpool 3 s1") l = std::make_unique<MaxPool2D>(3, 1);
         else if (k == "avgpool 2") l = std::make_unique<AvgPool2D>(2, 0);
@@ -544,9 +547,11 @@ private slots:
         QTest::addColumn<int>("batch");  // 0: two blocks of the direct path and 3 rows
         QTest::addColumn<int>("chunks");
         // im2col: the chunk comes from the shape, (patch + filters) * positions values, 2^17 in all.
-        QTest::newRow("3 per chunk, the last of 1") << 8 << 3 << 1 << false << 4 << 30 << true << 7 << 3;  // (36 + 8) * 784
-        QTest::newRow("stride 2, same, 9 then 1") << 6 << 3 << 2 << true << 3 << 40 << false << 10 << 2;  // (27 + 6) * 400
-        QTest::newRow("1 per chunk") << 2 << 3 << 1 << false << 16 << 24 << true << 3 << 3;               // (144 + 2) * 484
+        QTest::newRow("3 per chunk, the last of 1")
+            << 8 << 3 << 1 << false << 4 << 30 << true << 7 << 3;  // (36 + 8) * 784
+        QTest::newRow("stride 2, same, 9 then 1")
+            << 6 << 3 << 2 << true << 3 << 40 << false << 10 << 2;                           // (27 + 6) * 400
+        QTest::newRow("1 per chunk") << 2 << 3 << 1 << false << 16 << 24 << true << 3 << 3;  // (144 + 2) * 484
         // Direct: blocks of convBlockSamples() samples, the last one part full.
         QTest::newRow("direct, 3 blocks") << 6 << 3 << 1 << false << 3 << 9 << false << 0 << 3;
         QTest::newRow("direct, same, 3 blocks") << 5 << 3 << 1 << true << 2 << 7 << false << 0 << 3;
@@ -593,7 +598,8 @@ private slots:
             sumBias += *conv.params()[1].grad;
         }
         QVERIFY2((whole - sum).cwiseAbs().maxCoeff() < 1e-4f * (1 + sum.cwiseAbs().maxCoeff()), "weight gradient");
-        QVERIFY2((wholeBias - sumBias).cwiseAbs().maxCoeff() < 1e-4f * (1 + sumBias.cwiseAbs().maxCoeff()), "bias gradient");
+        QVERIFY2((wholeBias - sumBias).cwiseAbs().maxCoeff() < 1e-4f * (1 + sumBias.cwiseAbs().maxCoeff()),
+                 "bias gradient");
     }
 
     void convDirectMatchesIm2col_data() {
@@ -764,7 +770,8 @@ private slots:
     void networkFusesConvReluMaxPool() {
         NetworkSpec spec;
         spec.input = Shape{1, 16, 16};  // 14, 7, 5, 4, 3, 1
-        spec.layers = parseLayers("conv:4:3x3:relu,maxpool:2,conv:4:3x3:relu,maxpool:2:s1,conv:2:2x2:tanh,maxpool:2,flatten");
+        spec.layers = parseLayers(
+            "conv:4:3x3:relu,maxpool:2,conv:4:3x3:relu,maxpool:2:s1,conv:2:2x2:tanh,maxpool:2,flatten");
         spec.setOutputFor(Task::Classification, 3);
         Network net(spec, 5);
         std::vector<const Conv2D*> convs;
@@ -846,7 +853,7 @@ private slots:
         QVERIFY(bottom == all.bottomRows(4));
         QVERIFY(top != bottom);  // equal-size slices get their own rows' masks
         whole.setBatchOrigin(6, 0);
-        QVERIFY(whole.forward(x, true) != all);  // and every step new ones
+        QVERIFY(whole.forward(x, true) != all);      // and every step new ones
         const Matrix next = whole.forward(x, true);  // without an origin: the step after
         QVERIFY(next != whole.forward(x, true));
     }
@@ -897,15 +904,22 @@ private slots:
             Task task;
             QString use;  // empty: fits
         } pairs[] = {
-            {LossKind::SoftmaxCrossEntropy, Task::Classification, {}}, {LossKind::SoftmaxCrossEntropy, Task::Binary, useBce},
-            {LossKind::SoftmaxCrossEntropy, Task::Regression, useReg}, {LossKind::BinaryCrossEntropy, Task::Classification, useCe},
-            {LossKind::BinaryCrossEntropy, Task::Binary, {}},          {LossKind::BinaryCrossEntropy, Task::Regression, useReg},
-            {LossKind::MeanSquaredError, Task::Classification, useCe}, {LossKind::MeanSquaredError, Task::Binary, useBce},
-            {LossKind::MeanSquaredError, Task::Regression, {}},        {LossKind::MeanAbsoluteError, Task::Classification, useCe},
-            {LossKind::MeanAbsoluteError, Task::Binary, useBce},       {LossKind::MeanAbsoluteError, Task::Regression, {}},
+            {LossKind::SoftmaxCrossEntropy, Task::Classification, {}},
+            {LossKind::SoftmaxCrossEntropy, Task::Binary, useBce},
+            {LossKind::SoftmaxCrossEntropy, Task::Regression, useReg},
+            {LossKind::BinaryCrossEntropy, Task::Classification, useCe},
+            {LossKind::BinaryCrossEntropy, Task::Binary, {}},
+            {LossKind::BinaryCrossEntropy, Task::Regression, useReg},
+            {LossKind::MeanSquaredError, Task::Classification, useCe},
+            {LossKind::MeanSquaredError, Task::Binary, useBce},
+            {LossKind::MeanSquaredError, Task::Regression, {}},
+            {LossKind::MeanAbsoluteError, Task::Classification, useCe},
+            {LossKind::MeanAbsoluteError, Task::Binary, useBce},
+            {LossKind::MeanAbsoluteError, Task::Regression, {}},
         };
         for (const auto& p : pairs) {
-            const QString loss = QString::fromStdString(lossName(p.loss)), task = QString::fromStdString(taskName(p.task));
+            const QString loss = QString::fromStdString(lossName(p.loss)),
+                          task = QString::fromStdString(taskName(p.task));
             QTest::newRow(qPrintable(loss + "/" + task))
                 << int(p.loss) << int(p.task)
                 << (p.use.isEmpty() ? QString() : "the loss " + loss + " does not fit the " + task + " task " + p.use);
@@ -944,10 +958,14 @@ private slots:
         QTest::addColumn<int>("task");
         QTest::addColumn<QString>("layers");
         QTest::addColumn<int>("loss");
-        QTest::newRow("softmax-ce tanh") << int(Task::Classification) << "dense:6:tanh,dense:5:sigmoid" << int(LossKind::SoftmaxCrossEntropy);
-        QTest::newRow("softmax-ce leaky+dropout") << int(Task::Classification) << "dense:6:leaky_relu,dropout:0.2,dense:5:tanh" << int(LossKind::SoftmaxCrossEntropy);
+        QTest::newRow("softmax-ce tanh") << int(Task::Classification) << "dense:6:tanh,dense:5:sigmoid"
+                                         << int(LossKind::SoftmaxCrossEntropy);
+        QTest::newRow("softmax-ce leaky+dropout")
+            << int(Task::Classification) << "dense:6:leaky_relu,dropout:0.2,dense:5:tanh"
+            << int(LossKind::SoftmaxCrossEntropy);
         QTest::newRow("sigmoid-bce") << int(Task::Binary) << "dense:7:tanh" << int(LossKind::BinaryCrossEntropy);
-        QTest::newRow("linear-mse") << int(Task::Regression) << "dense:6:sigmoid,dense:4:tanh" << int(LossKind::MeanSquaredError);
+        QTest::newRow("linear-mse") << int(Task::Regression) << "dense:6:sigmoid,dense:4:tanh"
+                                    << int(LossKind::MeanSquaredError);
         QTest::newRow("linear-mae") << int(Task::Regression) << "dense:6:tanh" << int(LossKind::MeanAbsoluteError);
     }
     void gradientCheckWholeNetworks() {
@@ -1040,7 +1058,8 @@ private slots:
                 parseLayers(bad);
             } catch (const Error& e) {
                 threw = true;
-                if (std::string(bad).size() > 0) QVERIFY2(std::string(e.what()).find("layer 1") != std::string::npos, e.what());
+                if (std::string(bad).size() > 0)
+                    QVERIFY2(std::string(e.what()).find("layer 1") != std::string::npos, e.what());
             }
             QVERIFY2(threw, bad);
         }
@@ -1053,7 +1072,8 @@ private slots:
         QCOMPARE(dense.output, Shape::flat(512));
         QCOMPARE(dense.params, std::int64_t(401920));
         QCOMPARE(dense.flopsPerSample, std::int64_t(802816));
-        QCOMPARE(dense.bufferValuesPerSample, std::int64_t(4 * 512));  // its output and input gradient, its activation's two
+        QCOMPARE(dense.bufferValuesPerSample,
+                 std::int64_t(4 * 512));  // its output and input gradient, its activation's two
 
         const LayerFigures dropout = figures(DropoutSpec{0.25f}, Shape{3, 4, 5});
         QCOMPARE(dropout.description, std::string("dropout 0.25"));
@@ -1073,11 +1093,12 @@ private slots:
         QCOMPARE(figures(LayerSpec(DenseSpec{512, Activation::ReLU, true}), Shape{1, 28, 28}).params, dense.params);
         QCOMPARE(figures(LayerSpec(FlattenSpec{}), Shape{3, 4, 5}).output, flatten.output);
         QCOMPARE(kindName(DropoutSpec{}), std::string("dropout"));
-        QCOMPARE(layerKindList(), std::string("dense, dropout, flatten, conv, maxpool, avgpool, gap, bn or activation"));
+        QCOMPARE(layerKindList(),
+                 std::string("dense, dropout, flatten, conv, maxpool, avgpool, gap, bn or activation"));
         QVERIFY(std::holds_alternative<FlattenSpec>(layerOfKind("flatten")));
-        QCOMPARE(errorText([] { layerOfKind("lstm"); }),
-                 QString("unknown layer type 'lstm' (expected dense, dropout, flatten, conv, maxpool, avgpool, gap, bn or "
-                         "activation)"));
+        QCOMPARE(errorText([] { layerOfKind("lstm"); }), QString("unknown layer type 'lstm' (expected dense, dropout, "
+                                                                 "flatten, conv, maxpool, avgpool, gap, bn or "
+                                                                 "activation)"));
     }
 
     void specFiguresAddUpPerLayer() {
@@ -1101,7 +1122,8 @@ private slots:
 
     void networkBuildsImageLayersAsTheirFigures_data() {
         QTest::addColumn<QString>("layers");
-        QTest::newRow("the issue's CNN") << "conv:8:3x3:relu,maxpool:2,conv:16:3x3:relu,maxpool:2,flatten,dense:12:relu";
+        QTest::newRow("the issue's CNN") << "conv:8:3x3:relu,maxpool:2,conv:16:3x3:relu,maxpool:2,flatten,dense:12:"
+                                            "relu";
         QTest::newRow("same, stride, bias-free linear")
             << "conv:4:3x3:s2:same:linear,bn,activation:gelu,avgpool:2,gap,dense:5:elu";
         QTest::newRow("bn per feature") << "flatten,dense:6:relu6,bn,dense:4:softplus";
@@ -1208,13 +1230,15 @@ private slots:
             << "conv:4:3x3:relu,maxpool:2,conv:5:3x3:linear,bn,activation:tanh,gap,dense:6:tanh";
         QTest::newRow("conv-relu-maxpool-conv-bn-flatten")
             << "conv:3:3x3:relu,maxpool:2,conv:4:2x2:s2:same:linear,bn,flatten,dense:5:gelu,bn";
-        QTest::newRow("relu6 and softplus") << "conv:3:3x3:relu,maxpool:2,conv:4:3x3:linear,bn,activation:relu6,flatten,"
-                                               "dense:5:softplus,bn";
+        QTest::newRow("relu6 and softplus")
+            << "conv:3:3x3:relu,maxpool:2,conv:4:3x3:linear,bn,activation:relu6,flatten,"
+               "dense:5:softplus,bn";
         // Max pooling is only piecewise smooth: a first-layer weight moved by epsilon may swap a
         // window's maximum. These rows hold none close enough to swap; same-padded ELU before
         // the pool, for one, does (its error shrinks with epsilon, as a kink's does), so it is
         // checked before an average pool, which is smooth.
-        QTest::newRow("same elu-avgpool") << "conv:3:3x3:same:elu,avgpool:2,conv:4:2x2:s2:linear,bn,flatten,dense:5:gelu,bn";
+        QTest::newRow("same elu-avgpool")
+            << "conv:3:3x3:same:elu,avgpool:2,conv:4:2x2:s2:linear,bn,flatten,dense:5:gelu,bn";
     }
     void gradientCheckWholeCnns() {
         QFETCH(QString, layers);

@@ -25,11 +25,11 @@
 #include <cstring>
 
 #include "cli_support.h"
-#include "mpi_support.h"
-#include "skynnet_version.h"
-#include "process_support.h"
 #include "core/parallel.h"
 #include "core/rng.h"
+#include "mpi_support.h"
+#include "process_support.h"
+#include "skynnet_version.h"
 #include "split/combined_model_file.h"
 #include "split/worker_pool.h"
 #include "test_support.h"
@@ -42,8 +42,9 @@ using skynnet::test::mpiRankOf;
 
 const QString blobs10 = "builtin:blobs:classes=10:features=8";
 // Class groups N=3 (groups of 4, 3 and 3 classes): three submodels, small enough for a busy machine.
-const QStringList splitRun = {"train", "--data", blobs10, "--layers", "dense:32:relu,dense:32:relu", "--submodels",
-                              "3", "--epochs", "20", "--batch", "16", "--seed", "5"};
+const QStringList splitRun = {"train",       "--data", blobs10,    "--layers", "dense:32:relu,dense:32:relu",
+                              "--submodels", "3",      "--epochs", "20",       "--batch",
+                              "16",          "--seed", "5"};
 
 CliRun runMpi(int ranks, const QStringList& cliArgs, const QStringList& environment = {}) {
     return runMpirun(QStringList{"-np", QString::number(ranks), SKYNNET_CLI_PATH} + cliArgs, 300000, environment);
@@ -52,7 +53,8 @@ CliRun runMpi(int ranks, const QStringList& cliArgs, const QStringList& environm
 // With SKYNNET_MPI_TRACE=1: the ranks that read their rows from rank `leader`'s shared block.
 QSet<QString> ranksReadingFrom(const CliRun& r, int leader) {
     QSet<QString> ranks;
-    const QRegularExpression read(QString(R"(mpi-trace \S+ rank (\d+) \(cpu [^)]*\): rows read from rank %1's shared block)").arg(leader));
+    const QRegularExpression read(
+        QString(R"(mpi-trace \S+ rank (\d+) \(cpu [^)]*\): rows read from rank %1's shared block)").arg(leader));
     for (auto it = read.globalMatch(r.err); it.hasNext();) ranks << it.next().captured(1);
     return ranks;
 }
@@ -102,9 +104,19 @@ bool waitForMatches(QProcess& p, QString& err, const QRegularExpression& pattern
 }
 
 // A run long enough to be interrupted: minutes if left alone.
-const QStringList longRun = {"train", "--data", "builtin:blobs:classes=10:features=8:samples=20000", "--layers",
-                             "dense:64:relu,dense:64:relu", "--submodels", "3", "--epochs", "3000", "--seed", "3",
-                             "--backend", "mpi"};
+const QStringList longRun = {"train",
+                             "--data",
+                             "builtin:blobs:classes=10:features=8:samples=20000",
+                             "--layers",
+                             "dense:64:relu,dense:64:relu",
+                             "--submodels",
+                             "3",
+                             "--epochs",
+                             "3000",
+                             "--seed",
+                             "3",
+                             "--backend",
+                             "mpi"};
 
 bool sameBits(const skynnet::Matrix& a, const skynnet::Matrix& b) {
     return a.rows() == b.rows() && a.cols() == b.cols() &&
@@ -128,8 +140,9 @@ private slots:
         const std::string host = skynnet::localHostName();
         if (!hostResolves(host)) {
             if (geteuid() != 0)
-                QSKIP(qPrintable(QString("the host name %1 does not resolve: add '127.0.0.1 %1' to /etc/hosts (as root)")
-                                     .arg(QString::fromStdString(host))));
+                QSKIP(
+                    qPrintable(QString("the host name %1 does not resolve: add '127.0.0.1 %1' to /etc/hosts (as root)")
+                                   .arg(QString::fromStdString(host))));
             QFile hosts("/etc/hosts");
             QVERIFY(hosts.open(QIODevice::Append));
             hosts.write(("127.0.0.1 " + host + "\n").c_str());
@@ -183,7 +196,8 @@ private slots:
         QSet<QString> ranks;
         // Three workers share this host's cores.
         const int threadsEach = std::max(1, skynnet::hardwareThreads() / 3);
-        const QRegularExpression started(QString(R"(submodel (\d)/3: started on rank (\d) \((.+), %1 threads?\) \()").arg(threadsEach));
+        const QRegularExpression started(
+            QString(R"(submodel (\d)/3: started on rank (\d) \((.+), %1 threads?\) \()").arg(threadsEach));
         for (const QString& line : mpi.errLines()) {
             const auto m = started.match(line);
             if (!m.hasMatch()) continue;
@@ -207,7 +221,8 @@ private slots:
         const skynnet::SavedCombinedModel b = skynnet::loadCombinedModel(threadModel.toStdString());
         QCOMPARE(a.submodelCount(), 3);
         QCOMPARE(b.submodelCount(), 3);
-        for (int i = 0; i < 3; ++i) QVERIFY2(a.weights[std::size_t(i)] == b.weights[std::size_t(i)], qPrintable(QString::number(i)));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY2(a.weights[std::size_t(i)] == b.weights[std::size_t(i)], qPrintable(QString::number(i)));
         skynnet::Rng rng(7);
         skynnet::Matrix x(64, a.rawColumns());
         for (Eigen::Index k = 0; k < x.size(); ++k) x.data()[k] = float(rng.uniform() * 6 - 3);
@@ -251,9 +266,11 @@ private slots:
     void workersTakeTheDataFromTheJob() {
         QTemporaryDir dir;
         const QString model = dir.filePath("mpi.skym"), reference = dir.filePath("threads.skym");
-        const QStringList mine = QStringList{SKYNNET_CLI_PATH} + splitRun + QStringList{"--backend", "mpi", "--save", model};
-        const QStringList theirs = {SKYNNET_CLI_PATH, "train", "--data", "builtin:spirals", "--validation", "0.3",
-                                    "--submodels", "3", "--seed", "9", "--backend", "mpi"};
+        const QStringList mine = QStringList{SKYNNET_CLI_PATH} + splitRun +
+                                 QStringList{"--backend", "mpi", "--save", model};
+        const QStringList theirs = {SKYNNET_CLI_PATH, "train", "--data",      "builtin:spirals",
+                                    "--validation",   "0.3",   "--submodels", "3",
+                                    "--seed",         "9",     "--backend",   "mpi"};
         // mpirun's -x holds for its own part of the command line only.
         const QStringList environment = {"-x", "SKYNNET_MPI_TRACE=1", "-x", "SKYNNET_MPI_SHARE_DATA=0"};
         const CliRun mpi = runMpirun(environment + QStringList{"-np", "1"} + mine + QStringList{":"} + environment +
@@ -272,7 +289,9 @@ private slots:
         const CliRun mpi = runMpi(2, splitRun + QStringList{"--backend", "mpi", "--save", dir.filePath("a.skym")});
         QVERIFY2(mpi.exitCode == 0, qPrintable(mpi.err));
         // The one worker on this host takes its cores; --threads sets them.
-        QCOMPARE(mpi.err.count(QRegularExpression(QString("started on rank 1 \\(.*, %1 threads?\\)").arg(skynnet::hardwareThreads()))), 3);
+        QCOMPARE(mpi.err.count(QRegularExpression(
+                     QString("started on rank 1 \\(.*, %1 threads?\\)").arg(skynnet::hardwareThreads()))),
+                 3);
         const CliRun given = runMpi(2, splitRun + QStringList{"--backend", "mpi", "--threads", "3"});
         QVERIFY2(given.exitCode == 0, qPrintable(given.err));
         QCOMPARE(given.err.count(QRegularExpression("started on rank 1 \\(.*, 3 threads\\)")), 3);
@@ -300,11 +319,13 @@ private slots:
     void freedCoresGoToTheBusyRank() {
         QTemporaryDir dir;
         const QString report = dir.filePath("r.json");
-        const CliRun mpi = runMpi(3, splitRun + QStringList{"--backend", "mpi", "--save", dir.filePath("a.skym"), "--report", report});
+        const CliRun mpi = runMpi(3, splitRun + QStringList{"--backend", "mpi", "--save", dir.filePath("a.skym"),
+                                                            "--report", report});
         QVERIFY2(mpi.exitCode == 0, qPrintable(mpi.err));
         QCOMPARE(readJson(report)["backend"].toObject()["cores_handed_on"].toInt(), 1);
         // With --threads the user's choice holds.
-        const CliRun given = runMpi(3, splitRun + QStringList{"--backend", "mpi", "--threads", "1", "--report", report});
+        const CliRun given = runMpi(3,
+                                    splitRun + QStringList{"--backend", "mpi", "--threads", "1", "--report", report});
         QVERIFY2(given.exitCode == 0, qPrintable(given.err));
         QCOMPARE(readJson(report)["backend"].toObject()["cores_handed_on"].toInt(), 0);
         const CliRun threads = runCli(splitRun + QStringList{"--threads", "1", "--save", dir.filePath("b.skym")});
@@ -344,10 +365,12 @@ private slots:
         QCOMPARE(bytes.size(), 3);
         for (const auto& b : bytes) QVERIFY(b.toDouble() > 0);
 
-        const CliRun threads = runCli(splitRun + QStringList{"--baseline", "--threads", QString::number(skynnet::hardwareThreads()),
-                                                             "--report", threadsReport});
+        const CliRun threads = runCli(splitRun + QStringList{"--baseline", "--threads",
+                                                             QString::number(skynnet::hardwareThreads()), "--report",
+                                                             threadsReport});
         QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
-        const QJsonObject a = readJson(report)["baseline"].toObject(), b = readJson(threadsReport)["baseline"].toObject();
+        const QJsonObject a = readJson(report)["baseline"].toObject(),
+                          b = readJson(threadsReport)["baseline"].toObject();
         // Each epoch's losses and metrics, without its times.
         const auto learned = [](const QJsonObject& baseline) {
             QJsonArray out;
@@ -371,15 +394,18 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(QDir(dir.path()).mkpath("a") && QDir(dir.path()).mkpath("b"));
         QByteArray csv = "x,y,label\n";
-        for (int i = 0; i < 60; ++i) csv += QByteArray::number(i % 7) + "," + QByteArray::number(i % 5) + "," + (i % 3 ? "p" : "q") + "\n";
+        for (int i = 0; i < 60; ++i)
+            csv += QByteArray::number(i % 7) + "," + QByteArray::number(i % 5) + "," + (i % 3 ? "p" : "q") + "\n";
         writeText(dir.filePath("a/d.csv"), csv);
         writeText(dir.filePath("b/d.csv"), csv + "1,1,p\n");
-        const QStringList train = {SKYNNET_CLI_PATH, "train", "--data", "d.csv", "--submodels", "2", "--strategy",
-                                   "data-shards", "--epochs", "2", "--backend", "mpi", "--save", dir.filePath("m.skym")};
+        const QStringList train =
+            {SKYNNET_CLI_PATH, "train",    "--data", "d.csv",     "--submodels", "2",      "--strategy",
+             "data-shards",    "--epochs", "2",      "--backend", "mpi",         "--save", dir.filePath("m.skym")};
         const CliRun r = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + train +
                                    QStringList{":", "-np", "1", "-wdir", dir.filePath("b")} + train);
         QCOMPARE(r.exitCode, 1);
-        VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": the data file d.csv differs from rank 0's");
+        VERIFY_CONTAINS(r.err.toStdString(),
+                        "rank 1 on host " + skynnet::localHostName() + ": the data file d.csv differs from rank 0's");
         QVERIFY(!QFile::exists(dir.filePath("m.skym")));
 
         // The same on "two hosts" (ranks 0 and 2, ranks 1 and 3), each worker in folder b: rank 1,
@@ -391,8 +417,10 @@ private slots:
                                          QStringList{":", "-np", "3", "-wdir", dir.filePath("b")} + train2,
                                      300000, {"SKYNNET_MPI_TEST_HOSTS=2"});
         QCOMPARE(two.exitCode, 1);
-        QVERIFY2(two.err.contains(QRegularExpression("rank [123] on host " + QRegularExpression::escape(QString::fromStdString(skynnet::localHostName())) +
-                                                      ": the data file d.csv differs from rank 0's")),
+        QVERIFY2(two.err.contains(
+                     QRegularExpression("rank [123] on host " +
+                                        QRegularExpression::escape(QString::fromStdString(skynnet::localHostName())) +
+                                        ": the data file d.csv differs from rank 0's")),
                  qPrintable(two.err));
         QVERIFY(!QFile::exists(dir.filePath("m2.skym")));
     }
@@ -407,11 +435,13 @@ private slots:
             csv += QByteArray::number((i * 37) % 101) + "," + QByteArray::number((i * 53) % 89) + "," +
                    QByteArray::number(i % 13) + "," + "abcd"[i % 4] + "\n";
         writeText(dir.filePath("a/d.csv"), csv);
-        const QStringList train = {"train", "--data", "d.csv", "--layers", "dense:16:relu", "--submodels", "3",
-                                   "--epochs", "6", "--seed", "2"};
-        const QStringList mpi = QStringList{SKYNNET_CLI_PATH} + train + QStringList{"--backend", "mpi", "--save", dir.filePath("mpi.skym")};
+        const QStringList train = {"train",    "--data", "d.csv",  "--layers", "dense:16:relu", "--submodels", "3",
+                                   "--epochs", "6",      "--seed", "2"};
+        const QStringList mpi = QStringList{SKYNNET_CLI_PATH} + train +
+                                QStringList{"--backend", "mpi", "--save", dir.filePath("mpi.skym")};
         CliRun r = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + mpi + QStringList{"--ship-data"} +
-                             QStringList{":", "-np", "2", "-wdir", dir.filePath("b")} + mpi + QStringList{"--ship-data"});
+                             QStringList{":", "-np", "2", "-wdir", dir.filePath("b")} + mpi +
+                             QStringList{"--ship-data"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QString here = QDir::currentPath();
         QVERIFY(QDir::setCurrent(dir.filePath("a")));
@@ -423,10 +453,12 @@ private slots:
         QCOMPARE(a.submodelCount(), 3);
         QVERIFY(a.weights == b.weights);
 
-        r = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + mpi + QStringList{":", "-np", "1", "-wdir", dir.filePath("b")} + mpi);
+        r = runMpirun(QStringList{"-np", "1", "-wdir", dir.filePath("a")} + mpi +
+                      QStringList{":", "-np", "1", "-wdir", dir.filePath("b")} + mpi);
         QCOMPARE(r.exitCode, 1);
         VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": ");
-        VERIFY_CONTAINS(r.err.toStdString(), "d.csv does not exist (every rank reads the data from the same path; or use --ship-data)");
+        VERIFY_CONTAINS(r.err.toStdString(),
+                        "d.csv does not exist (every rank reads the data from the same path; or use --ship-data)");
     }
 
     // A worker running another build (here: the same program with one byte appended) refuses.
@@ -441,9 +473,11 @@ private slots:
         }
         QVERIFY(QFile::setPermissions(other, QFile::permissions(SKYNNET_CLI_PATH)));
         const QStringList args = splitRun + QStringList{"--backend", "mpi"};
-        const CliRun r = runMpirun(QStringList{"-np", "1", SKYNNET_CLI_PATH} + args + QStringList{":", "-np", "1", other} + args);
+        const CliRun r = runMpirun(QStringList{"-np", "1", SKYNNET_CLI_PATH} + args +
+                                   QStringList{":", "-np", "1", other} + args);
         QCOMPARE(r.exitCode, 1);
-        VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": runs skynnet " + std::string(skynnet::skynnetVersion) + " build ");
+        VERIFY_CONTAINS(r.err.toStdString(), "rank 1 on host " + skynnet::localHostName() + ": runs skynnet " +
+                                                 std::string(skynnet::skynnetVersion) + " build ");
         VERIFY_CONTAINS(r.err.toStdString(), "install the same build on every machine");
     }
 
@@ -454,7 +488,8 @@ private slots:
         const QString hosts = dir.filePath("hosts");
         writeText(hosts, QByteArray::fromStdString(skynnet::localHostName()) + " slots=2\n");
         QProcess launcher;
-        launcher.start(SKYNNET_CLI_PATH, longRun + QStringList{"--hosts", hosts, "--ranks", "3", "--save", dir.filePath("m.skym")});
+        launcher.start(SKYNNET_CLI_PATH,
+                       longRun + QStringList{"--hosts", hosts, "--ranks", "3", "--save", dir.filePath("m.skym")});
         QVERIFY(launcher.waitForStarted());
         QString err;
         QVERIFY2(waitForText(launcher, err, "started on rank 2 ", 120000), qPrintable(err));
@@ -487,9 +522,21 @@ private slots:
         QTemporaryDir dir;
         const QString hosts = dir.filePath("hosts"), model = dir.filePath("m.skym");
         writeText(hosts, QByteArray::fromStdString(skynnet::localHostName()) + " slots=1\n");  // one worker
-        const QStringList run = {"train", "--data", "builtin:blobs:classes=10:features=8:samples=20000", "--layers",
-                                 "dense:64:relu,dense:64:relu", "--submodels", "3", "--epochs", "600", "--seed", "3",
-                                 "--threads", "1", "--save", model};
+        const QStringList run = {"train",
+                                 "--data",
+                                 "builtin:blobs:classes=10:features=8:samples=20000",
+                                 "--layers",
+                                 "dense:64:relu,dense:64:relu",
+                                 "--submodels",
+                                 "3",
+                                 "--epochs",
+                                 "600",
+                                 "--seed",
+                                 "3",
+                                 "--threads",
+                                 "1",
+                                 "--save",
+                                 model};
         const QStringList mpi = run + QStringList{"--backend", "mpi", "--hosts", hosts};
         QProcess launcher;
         launcher.start(SKYNNET_CLI_PATH, mpi);
@@ -519,15 +566,18 @@ private slots:
         QVERIFY(launcher.waitForFinished(hangGuardMs(60000)));
         err += QString::fromUtf8(launcher.readAllStandardError());
         QCOMPARE(launcher.exitCode(), 1);
-        VERIFY_CONTAINS(err.toStdString(), "was ended by signal 9 (Killed) while training submodel " + second.toStdString() +
-                                               "; every rank of the job has ended; the submodels that finished are "
-                                               "checkpointed in " + model.toStdString() +
-                                               ".checkpoint: run the same command with --resume to train only the missing ones");
+        VERIFY_CONTAINS(err.toStdString(),
+                        "was ended by signal 9 (Killed) while training submodel " + second.toStdString() +
+                            "; every rank of the job has ended; the submodels that finished are "
+                            "checkpointed in " +
+                            model.toStdString() +
+                            ".checkpoint: run the same command with --resume to train only the missing ones");
         QVERIFY(!QFile::exists(model));
 
         const CliRun resumed = runCli(mpi + QStringList{"--resume"}, 600000);
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
-        VERIFY_CONTAINS(resumed.err.toStdString(), "resuming from " + model.toStdString() + ".checkpoint: 1 of 3 submodels finished, submodel " +
+        VERIFY_CONTAINS(resumed.err.toStdString(), "resuming from " + model.toStdString() +
+                                                       ".checkpoint: 1 of 3 submodels finished, submodel " +
                                                        second.toStdString() + " after epoch ");
         QCOMPARE(resumed.err.count(started), 2);
         // The worker continued from its state: the epochs before it are replayed as they were
@@ -552,12 +602,23 @@ private slots:
     void workerRemovesItsEpochStates() {
         QTemporaryDir dir;
         QVERIFY(QDir(dir.path()).mkpath("a") && QDir(dir.path()).mkpath("b"));
-        const QStringList train = {SKYNNET_CLI_PATH, "train", "--data", "builtin:blobs:classes=10:features=8:samples=6000",
-                                   "--layers", "dense:32:relu,dense:32:relu", "--submodels", "3", "--epochs", "60",
-                                   "--seed", "5", "--backend", "mpi", "--checkpoint", "ckpt", "--save", "m.skym"};
+        const QStringList train = {SKYNNET_CLI_PATH, "train",
+                                   "--data",         "builtin:blobs:classes=10:features=8:samples=6000",
+                                   "--layers",       "dense:32:relu,dense:32:relu",
+                                   "--submodels",    "3",
+                                   "--epochs",       "60",
+                                   "--seed",         "5",
+                                   "--backend",      "mpi",
+                                   "--checkpoint",   "ckpt",
+                                   "--save",         "m.skym"};
         QStringList args;
         if (geteuid() == 0) args << "--allow-run-as-root";
-        args << "--oversubscribe" << "-np" << "1" << "-wdir" << dir.filePath("a") << train << ":" << "-np" << "2"
+        args << "--oversubscribe"
+             << "-np"
+             << "1"
+             << "-wdir" << dir.filePath("a") << train << ":"
+             << "-np"
+             << "2"
              << "-wdir" << dir.filePath("b") << train;
         QProcess mpirun;
         mpirun.start("mpirun", args);
@@ -574,7 +635,8 @@ private slots:
         QVERIFY2(mpirun.exitStatus() == QProcess::NormalExit && mpirun.exitCode() == 0, qPrintable(err));
         QVERIFY2(mostStates >= 1, qPrintable(err));
         QVERIFY(QFile::exists(dir.filePath("a/m.skym")));
-        QVERIFY2(!workerFolder.exists(), qPrintable(workerFolder.entryList(QDir::AllEntries | QDir::NoDotAndDotDot).join(' ')));
+        QVERIFY2(!workerFolder.exists(),
+                 qPrintable(workerFolder.entryList(QDir::AllEntries | QDir::NoDotAndDotDot).join(' ')));
         QVERIFY(!QDir(dir.filePath("a/ckpt")).exists());
         QVERIFY2(!err.contains("warning"), qPrintable(err));
     }
@@ -605,7 +667,7 @@ private slots:
             }
             QVERIFY(ended(mpirun[0]));
             // mpirun may exit while the ranks it ended are still on their way out.
-        for (qint64 pid : ranks) QTRY_VERIFY_WITH_TIMEOUT(ended(pid), hangGuardMs(10000));
+            for (qint64 pid : ranks) QTRY_VERIFY_WITH_TIMEOUT(ended(pid), hangGuardMs(10000));
         }
     }
 
@@ -632,7 +694,8 @@ private slots:
         }
         const CliRun text = runCli({"mpi-check", "--ranks", "2"});
         QVERIFY2(text.exitCode == 0, qPrintable(text.err));
-        QVERIFY2(text.out.startsWith("rank 0: host " + QString::fromStdString(skynnet::localHostName()) + ", "), qPrintable(text.out));
+        QVERIFY2(text.out.startsWith("rank 0: host " + QString::fromStdString(skynnet::localHostName()) + ", "),
+                 qPrintable(text.out));
         QCOMPARE(text.out.count('\n'), 2);
 
         writeText(hosts, QByteArray::fromStdString(skynnet::localHostName()) + " slots=two\n");

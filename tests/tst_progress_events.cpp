@@ -175,7 +175,8 @@ class TestProgressEvents : public QObject {
 
 private slots:
     void readsVersion010Lines() {
-        comparePlan(readAs<PlanEvent>(planLine), PlanEvent{2, {"groups 1+2: classes 0-6", "shard \"2\" of 4"}, 6, true, 4});
+        comparePlan(readAs<PlanEvent>(planLine),
+                    PlanEvent{2, {"groups 1+2: classes 0-6", "shard \"2\" of 4"}, 6, true, 4});
         comparePlan(readAs<PlanEvent>(networkPlanLine), PlanEvent{0, {}, 3, false, 0});
 
         const StartedEvent started = readAs<StartedEvent>(startedLine);
@@ -209,11 +210,15 @@ private slots:
 
         compareFinished(readAs<FinishedEvent>(finishedLine),
                         FinishedEvent{{EventModel::Submodel, 2}, TrainStatus::EarlyStopped, "", 2, 2.5, 4.75});
-        compareFinished(readAs<FinishedEvent>(baselineFailedLine), FinishedEvent{{EventModel::Baseline, 0}, TrainStatus::Failed,
-                                                                                 "epoch 1, batch 3: loss is NaN", 0, 0.5, 0.25});
+        compareFinished(readAs<FinishedEvent>(baselineFailedLine), FinishedEvent{{EventModel::Baseline, 0},
+                                                                                 TrainStatus::Failed,
+                                                                                 "epoch 1, batch 3: loss is NaN",
+                                                                                 0,
+                                                                                 0.5,
+                                                                                 0.25});
 
-        ResultEvent split{"combined", TrainStatus::Completed, std::nullopt, 12.5, 10.25, 20.5, 123456789, "/tmp/m.skynnet",
-                          "/tmp/r.json"};
+        ResultEvent split{"combined", TrainStatus::Completed, std::nullopt, 12.5, 10.25, 20.5,
+                          123456789,  "/tmp/m.skynnet",       "/tmp/r.json"};
         split.details = parseJson(R"({"submodels":2,"metric":"accuracy","test_accuracy":0.9,"test_loss":0.25,)"
                                   R"("submodel_test_metrics":[0.8,0.85],)"
                                   R"("baseline":{"status":"completed","train_seconds":3.5,"test_accuracy":0.875}})");
@@ -221,10 +226,11 @@ private slots:
         ResultEvent network{"network", TrainStatus::Completed, std::nullopt, 1.5, 1.25, 2.5, 1000, "", ""};
         network.details = parseJson(R"({"metric":"accuracy"})");
         compareResult(readAs<ResultEvent>(networkResultLine), network);
-        ResultEvent project{"combined", TrainStatus::Completed, "trained 2 submodels", 12.5, 10.25, 20.5, 123456789, "",
-                            "/tmp/r.json"};
-        project.details = parseJson(R"({"mode":"project","project":"/p/x.skynnet","run":2,"metric":"accuracy","combined":0.9,)"
-                                    R"("submodels":[0.8,0.85],"baseline":0.875})");
+        ResultEvent project{"combined", TrainStatus::Completed, "trained 2 submodels", 12.5, 10.25, 20.5, 123456789,
+                            "",         "/tmp/r.json"};
+        project.details = parseJson(
+            R"({"mode":"project","project":"/p/x.skynnet","run":2,"metric":"accuracy","combined":0.9,)"
+            R"("submodels":[0.8,0.85],"baseline":0.875})");
         compareResult(readAs<ResultEvent>(projectResultLine), project);
 
         QCOMPARE(readAs<ErrorEvent>(errorLine).message, std::string("no file 'x.csv'"));
@@ -234,9 +240,9 @@ private slots:
     // changed. Only a project run's result comes back in another key order (the typed fields
     // first), with the same keys and values.
     void writesVersion010LinesAgain() {
-        for (const std::string& line : {planLine, networkPlanLine, startedLine, baselineStartedLine, batchLine, epochLine,
-                                        divergedEpochLine, resourcesLine, finishedLine, baselineFailedLine, splitResultLine,
-                                        networkResultLine, errorLine}) {
+        for (const std::string& line :
+             {planLine, networkPlanLine, startedLine, baselineStartedLine, batchLine, epochLine, divergedEpochLine,
+              resourcesLine, finishedLine, baselineFailedLine, splitResultLine, networkResultLine, errorLine}) {
             const std::optional<ProgressEvent> e = readLine(line);
             QVERIFY(e);
             QCOMPARE(dumpJson(toJson(*e)), line);
@@ -272,17 +278,26 @@ private slots:
         compareTag(epochBack.tag, epoch.tag);
         compareStats(epochBack.stats, stats);
 
-        const ResourcesEvent resources{{EventModel::Submodel, 1}, 2, "node1", ResourceSample{0.5, 0.75, 1 << 20, 3, 1LL << 33}};
+        const ResourcesEvent resources{{EventModel::Submodel, 1},
+                                       2,
+                                       "node1",
+                                       ResourceSample{0.5, 0.75, 1 << 20, 3, 1LL << 33}};
         const ResourcesEvent resourcesBack = throughLine(resources);
         compareTag(resourcesBack.tag, resources.tag);
         QCOMPARE(resourcesBack.rank, 2);
         QCOMPARE(resourcesBack.host, std::string("node1"));
         compareSample(resourcesBack.sample, resources.sample);
 
-        const FinishedEvent finished{{EventModel::Submodel, 3}, TrainStatus::Cancelled, "stopped \"now\"", 4, 8.125, 30.5};
+        const FinishedEvent finished{{EventModel::Submodel, 3},
+                                     TrainStatus::Cancelled,
+                                     "stopped \"now\"",
+                                     4,
+                                     8.125,
+                                     30.5};
         compareFinished(throughLine(finished), finished);
 
-        ResultEvent result{"network", TrainStatus::EarlyStopped, "done", 3.5, 2.5, 7.25, 1LL << 40, "m.skynnet", "r.json"};
+        ResultEvent result{"network", TrainStatus::EarlyStopped, "done", 3.5, 2.5, 7.25, 1LL << 40, "m.skynnet",
+                           "r.json"};
         result.details = parseJson(R"({"metric":"r2","test_r2":0.5,"nested":{"a":[1,2,{"b":null}]}})");
         compareResult(throughLine(result), result);
         ResultEvent bare;
@@ -304,19 +319,25 @@ private slots:
         VERIFY_CONTAINS(readError("[1,2]"), "must be an object");
         VERIFY_CONTAINS(readError(R"({"model":"submodel"})"), "'event'");
         VERIFY_CONTAINS(readError(R"({"event":7})"), "event");
-        VERIFY_CONTAINS(readError(R"({"event":"batch","model":"submodel","submodel":1,"epoch":1,"batch":1,"loss":0.5})"),
+        VERIFY_CONTAINS(readError(
+                            R"({"event":"batch","model":"submodel","submodel":1,"epoch":1,"batch":1,"loss":0.5})"),
                         "'batches'");
-        const std::string model = readError(R"({"event":"started","model":"teacher","submodel":1,"rank":0,"host":"h","threads":1})");
+        const std::string model = readError(
+            R"({"event":"started","model":"teacher","submodel":1,"rank":0,"host":"h","threads":1})");
         VERIFY_CONTAINS(model, "model");
         VERIFY_CONTAINS(model, "unknown model 'teacher'");
-        VERIFY_CONTAINS(readError(R"({"event":"started","model":"submodel","submodel":-1,"rank":0,"host":"h","threads":1})"),
+        VERIFY_CONTAINS(readError(
+                            R"({"event":"started","model":"submodel","submodel":-1,"rank":0,"host":"h","threads":1})"),
                         "submodel");
-        VERIFY_CONTAINS(readError(R"({"event":"started","model":"submodel","submodel":1,"rank":0,"host":"h"})"), "'threads'");
+        VERIFY_CONTAINS(readError(R"({"event":"started","model":"submodel","submodel":1,"rank":0,"host":"h"})"),
+                        "'threads'");
         VERIFY_CONTAINS(readError(R"({"event":"finished","model":"baseline","submodel":0,"status":"done","error":"",)"
                                   R"("epochs_run":1,"wall_seconds":1,"cpu_seconds":1})"),
                         "status");
-        VERIFY_CONTAINS(readError(R"({"event":"plan","submodels":2,"roles":["a",3],"epochs":1,"baseline":false,"baseline_epochs":0})"),
-                        "roles[1]");
+        VERIFY_CONTAINS(
+            readError(
+                R"({"event":"plan","submodels":2,"roles":["a",3],"epochs":1,"baseline":false,"baseline_epochs":0})"),
+            "roles[1]");
         VERIFY_CONTAINS(readError(R"({"event":"result","model":"combined","wall_seconds":"soon"})"), "wall_seconds");
         VERIFY_CONTAINS(readError(R"({"event":"error"})"), "'message'");
     }

@@ -9,8 +9,8 @@
 #include <sys/resource.h>
 #include <xxhash.h>
 
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -21,11 +21,11 @@
 #include "data/generators.h"
 #include "data/prepared_data.h"
 #include "io/atomic_file.h"
-#include "split/combined_model_file.h"
-#include "project/data_reference.h"
 #include "io/container.h"
+#include "project/data_reference.h"
 #include "project/project_file.h"
 #include "split/combined_model.h"
+#include "split/combined_model_file.h"
 #include "split/parallel_trainer.h"
 #include "test_support.h"
 
@@ -72,16 +72,17 @@ bool sameHistory(const ModelHistory& a, const ModelHistory& b) {
     for (std::size_t i = 0; i < a.resources.size(); ++i) {
         const ResourceSample &x = a.resources[i], &y = b.resources[i];
         if (!sameDouble(x.elapsedSeconds, y.elapsedSeconds) || !sameDouble(x.cpuSeconds, y.cpuSeconds) ||
-            x.modelBytes != y.modelBytes || x.dataBytes != y.dataBytes || x.processResidentBytes != y.processResidentBytes)
+            x.modelBytes != y.modelBytes || x.dataBytes != y.dataBytes ||
+            x.processResidentBytes != y.processResidentBytes)
             return false;
     }
     return true;
 }
 
 bool sameResult(const TrainResult& a, const TrainResult& b) {
-    return a.status == b.status && a.error == b.error && sameEpochs(a.history, b.history) && a.bestEpoch == b.bestEpoch &&
-           sameDouble(a.wallSeconds, b.wallSeconds) && sameDouble(a.cpuSeconds, b.cpuSeconds) &&
-           a.peakModelBytes == b.peakModelBytes && a.dataBytes == b.dataBytes;
+    return a.status == b.status && a.error == b.error && sameEpochs(a.history, b.history) &&
+           a.bestEpoch == b.bestEpoch && sameDouble(a.wallSeconds, b.wallSeconds) &&
+           sameDouble(a.cpuSeconds, b.cpuSeconds) && a.peakModelBytes == b.peakModelBytes && a.dataBytes == b.dataBytes;
 }
 
 ModelHistory history(int submodel, int epochs, bool withNan) {
@@ -456,7 +457,8 @@ private slots:
         for (std::size_t n = 0; n < bytes.size(); ++n) {
             writeBytes(cut, bytes.substr(0, n));
             const QString e = errorText([&] { loadProject(cut); });
-            const QString expected = QString::fromStdString(cut) + (n == 0 ? " is empty, not a Skynnet project file" : " is truncated");
+            const QString expected = QString::fromStdString(cut) +
+                                     (n == 0 ? " is empty, not a Skynnet project file" : " is truncated");
             QVERIFY2(e == expected, qPrintable(QString("prefix %1: %2").arg(n).arg(e)));
         }
         std::string damaged = bytes;
@@ -482,21 +484,24 @@ private slots:
         const std::string newer = dir.filePath("newer.skynnet").toStdString();
         writeBytes(newer, bytes);
         QCOMPARE(errorText([&] { loadProject(newer); }),
-                 QString::fromStdString(newer) + " was written by a newer Skynnet (format 9, this build reads up to 1)");
+                 QString::fromStdString(newer) +
+                     " was written by a newer Skynnet (format 9, this build reads up to 1)");
 
         // A newer project format in a container this build reads.
         ModelFileContents c = loadModelFile(path);
         c.header["projectFormat"] = 2;
         saveModelFile(newer, c);
         QCOMPARE(errorText([&] { loadProject(newer); }),
-                 QString::fromStdString(newer) + " was written by a newer Skynnet (project format 2, this build reads up to 1)");
+                 QString::fromStdString(newer) +
+                     " was written by a newer Skynnet (project format 2, this build reads up to 1)");
 
         // A model file is not a project.
         const Fixture f = makeProject(dir.path());
         const std::string model = dir.filePath("m.skynnet").toStdString();
         saveCombinedModel(model, *f.project.runs[1].results->model);
         QCOMPARE(errorText([&] { loadProject(model); }),
-                 QString::fromStdString(model) + " holds a Skynnet model (kind 'combined'), not a project: open it as a model instead");
+                 QString::fromStdString(model) +
+                     " holds a Skynnet model (kind 'combined'), not a project: open it as a model instead");
     }
 
     void badFieldsAreNamed() {
@@ -531,7 +536,8 @@ private slots:
         plan["submodels"] = subs;
         runs[1]["plan"] = plan;
         h["runs"] = runs;
-        QVERIFY2(withHeader(h).startsWith(where + "runs[1].plan.submodels[0].rows.block names data block"), qPrintable(withHeader(h)));
+        QVERIFY2(withHeader(h).startsWith(where + "runs[1].plan.submodels[0].rows.block names data block"),
+                 qPrintable(withHeader(h)));
 
         h = good.header;
         runs = h.at("runs");
@@ -553,13 +559,15 @@ private slots:
         Json original = plan.at("original");
         Json layers = Json::array();
         for (int i = 0; i < 40000; ++i)
-            layers.push_back(Json::object({{"type", "dense"}, {"units", 1 << 24}, {"activation", "relu"}, {"scalable", true}}));
+            layers.push_back(
+                Json::object({{"type", "dense"}, {"units", 1 << 24}, {"activation", "relu"}, {"scalable", true}}));
         original["layers"] = layers;
         plan["original"] = original;
         runs[1]["plan"] = plan;
         h["runs"] = runs;
         const QString overflow = withHeader(h);
-        QVERIFY2(overflow.startsWith(where + "runs[1].results.baselineWeightsBlock names data block"), qPrintable(overflow));
+        QVERIFY2(overflow.startsWith(where + "runs[1].results.baselineWeightsBlock names data block"),
+                 qPrintable(overflow));
         QVERIFY2(overflow.endsWith("values, expected " + QString::number(INT64_MAX / 2 + 1)), qPrintable(overflow));
 
         h = good.header;
@@ -575,12 +583,14 @@ private slots:
         const std::string before = readFile(path);
 
         // The parent is a regular file.
-        const QString e = errorText([&] { saveProject(dir.filePath("data/blobs.csv/p.skynnet").toStdString(), f.project); });
+        const QString e = errorText(
+            [&] { saveProject(dir.filePath("data/blobs.csv/p.skynnet").toStdString(), f.project); });
         QVERIFY2(e.startsWith("cannot save " + dir.filePath("data/blobs.csv/p.skynnet")), qPrintable(e));
 
         // The file-size limit stops the save midway (SIGXFSZ ignored, so write() fails instead).
         f.project.runs[1].results->baselineTestOutput = Matrix::Random(20000, 3);
-        const QStringList entriesBefore = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+        const QStringList entriesBefore =
+            QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
         struct rlimit old {};
         QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
         struct rlimit small = old;
@@ -653,7 +663,8 @@ private slots:
         const char* species[] = {"ant", "bee", "cat"};
         const char* colours[] = {"red", "green", "blue", "green"};
         for (int i = 0; i < 60; ++i)
-            csv += std::to_string(i % 5) + "," + species[i % 3] + "," + colours[i % 4] + "," + std::to_string(i % 7) + "\n";
+            csv += std::to_string(i % 5) + "," + species[i % 3] + "," + colours[i % 4] + "," + std::to_string(i % 7) +
+                   "\n";
         const std::string path = dir.filePath("mixed.csv").toStdString();
         writeBytes(path, csv);
         DataRequest request;
@@ -758,12 +769,15 @@ private slots:
         const std::string path = dir.filePath("p.skynnet").toStdString();
         ProjectData p = f.project;
         std::get<DenseSpec>(p.runs[1].results->model->specs[0].layers[0]).units += 1;
-        QVERIFY2(errorText([&] { saveProject(path, p); })
-                     .startsWith(QString::fromStdString("cannot save " + path + ": runs[1].results.model: network 0")),
+        QVERIFY2(errorText([&] {
+                     saveProject(path, p);
+                 }).startsWith(QString::fromStdString("cannot save " + path + ": runs[1].results.model: network 0")),
                  qPrintable(errorText([&] { saveProject(path, p); })));
         p = f.project;
         p.runs[0].submodels.pop_back();
-        QVERIFY(errorText([&] { saveProject(path, p); }).contains("runs[0].submodels: 2 histories for the plan's 3 submodels"));
+        QVERIFY(errorText([&] {
+                    saveProject(path, p);
+                }).contains("runs[0].submodels: 2 histories for the plan's 3 submodels"));
         QVERIFY(!QFile::exists(QString::fromStdString(path)));
     }
 
@@ -791,7 +805,9 @@ private slots:
             saveModelFile(bad, c);
             return errorText([&] { loadProject(bad); });
         };
-        const auto pause = [](double start, double end) { return Json::object({{"startSeconds", start}, {"endSeconds", end}}); };
+        const auto pause = [](double start, double end) {
+            return Json::object({{"startSeconds", start}, {"endSeconds", end}});
+        };
         QCOMPARE(withPauses(Json::array({pause(2, 1)})),
                  where + "runs[1].pauses[0].endSeconds must be a number of seconds, at least startSeconds");
         QCOMPARE(withPauses(Json::array({pause(-1, 1)})),

@@ -160,8 +160,9 @@ private slots:
         Recorder seen;
         const RunOutcome out = performRun(r, seen, CancelToken());
         QCOMPARE(out.status, TrainStatus::Completed);
-        const std::vector<std::string> expected = {"data", "network planned", "started network", "callbacks network",
-                                                   "finished network completed", "log network", "log finished"};
+        const std::vector<std::string> expected =
+            {"data",        "network planned", "started network", "callbacks network", "finished network completed",
+             "log network", "log finished"};
         QCOMPARE(seen.steps, expected);
         QVERIFY(out.network && !out.networkEvaluation && out.evaluatedOn.empty());
         QCOMPARE(int(out.networkResult.history.size()), 3);

@@ -136,13 +136,16 @@ private slots:
         QCOMPARE(errorFor(d, [](Json& j) { j["test"]["image"]["height"] = -1; }),
                  QString("MPI job: test.image.height must be a non-negative integer"));
         QCOMPARE(errorFor(d, [](Json& j) { j["scaling"] = "cubic"; }),
-                 QString("MPI job: scaling: unknown scaling 'cubic' (expected none, standardize, minmax or pixel-range)"));
+                 QString(
+                     "MPI job: scaling: unknown scaling 'cubic' (expected none, standardize, minmax or pixel-range)"));
         QCOMPARE(errorFor(d, [](Json& j) { j["train"]["task"] = "ranking"; }),
-                 QString("MPI job: train.task: unknown task 'ranking' (expected classification, binary or regression)"));
+                 QString(
+                     "MPI job: train.task: unknown task 'ranking' (expected classification, binary or regression)"));
         QCOMPARE(errorFor(d, [](Json& j) { j["test"]["sampleShape"] = "3x4"; }),
                  QString("MPI job: test.sampleShape: expected CHANNELSxHEIGHTxWIDTH, three positive numbers, e.g. "
                          "1x28x28, got '3x4'"));
-        QCOMPARE(errorFor(d, [](Json& j) { j["train"].erase("path"); }), QString("MPI job: missing field 'train.path'"));
+        QCOMPARE(errorFor(d, [](Json& j) { j["train"].erase("path"); }),
+                 QString("MPI job: missing field 'train.path'"));
         QCOMPARE(errorFor(d, [](Json& j) { j["seed"] = -3; }), QString("MPI job: seed must be at least 0, not -3"));
         QCOMPARE(errorFor(d, [](Json& j) { j["validationFraction"] = "a"; }),
                  QString("MPI job: validationFraction must be a number, not a string"));

@@ -22,10 +22,10 @@
 #include <thread>
 
 #include "core/error.h"
-#include "io/atomic_file.h"
 #include "export/cpp_export.h"
-#include "io/file_faults.h"
 #include "export/onnx_export.h"
+#include "io/atomic_file.h"
+#include "io/file_faults.h"
 #include "output_files.h"
 #include "save_fixtures.h"
 #include "test_support.h"
@@ -125,8 +125,8 @@ Child spawnChild(const Format& f, int variant, int width, const QString& path, i
     for (char** e = environ; *e; ++e)
         if (std::string(*e).rfind("SKYNNET_TEST_KILL_AT=", 0) != 0) env.emplace_back(*e);
     if (killAt > 0) env.push_back("SKYNNET_TEST_KILL_AT=" + std::to_string(killAt));
-    std::vector<std::string> args = {SAVE_CHILD_PATH, f.name.toStdString(), std::to_string(variant), std::to_string(width),
-                                     path.toStdString()};
+    std::vector<std::string> args = {SAVE_CHILD_PATH, f.name.toStdString(), std::to_string(variant),
+                                     std::to_string(width), path.toStdString()};
     std::vector<char*> argv, envp;
     for (auto& a : args) argv.push_back(a.data());
     for (auto& e : env) envp.push_back(e.data());
@@ -180,7 +180,8 @@ FullSave saveInChild(const Format& f, int variant, int width, const QString& pat
     const int status = reap(c);
     FullSave s;
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || std::sscanf(rest.c_str(), "steps %d rename %d", &s.steps, &s.rename) != 2)
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+        std::sscanf(rest.c_str(), "steps %d rename %d", &s.steps, &s.rename) != 2)
         throw Error("save_child " + f.name.toStdString() + " failed: " + rest);
     return s;
 }
@@ -231,7 +232,8 @@ private slots:
         for (const auto& [step, index] : calls) {
             for (const int err : {ENOSPC, EIO}) {
                 f.save(a, path);
-                const std::string what = std::string(saveStepName(step)) + " #" + std::to_string(index) + ": " + reason(err);
+                const std::string what = std::string(saveStepName(step)) + " #" + std::to_string(index) + ": " +
+                                         reason(err);
                 injection = {step, index, err, {}, {}};
                 const std::string message = errorOf([&] { f.save(b, path); });
                 injection = {};
@@ -281,7 +283,8 @@ private slots:
     // the previous model back, so neither file changes.
     void cliReportFailureKeepsThePreviousModel() {
         QTemporaryDir dir;
-        const std::string model = dir.filePath("m.skynnet").toStdString(), report = dir.filePath("r.json").toStdString();
+        const std::string model = dir.filePath("m.skynnet").toStdString(),
+                          report = dir.filePath("r.json").toStdString();
         const auto saveNew = [](const std::string& path) { writeFileAtomically(path, "new model"); };
         HookInstalled hook;
         for (const bool hadModel : {true, false}) {
@@ -304,7 +307,8 @@ private slots:
         QCOMPARE(entries(dir.path()), QStringList({"m.skynnet", "r.json"}));  // the backup is gone
         // The backup's name is one the cleanup of killed saves knows.
         const QString name = QString::fromStdString(temporaryPathFor(model));
-        QVERIFY2(name.startsWith(dir.filePath(".m.skynnet.tmp-" + QString::number(::getpid()) + "-")), qPrintable(name));
+        QVERIFY2(name.startsWith(dir.filePath(".m.skynnet.tmp-" + QString::number(::getpid()) + "-")),
+                 qPrintable(name));
     }
 
     void staleTempFilesAreRemoved() {
@@ -313,13 +317,13 @@ private slots:
         const auto touch = [&](const QString& name) { writeFileAtomically((d + name).toStdString(), "x"); };
         const QString dead = QString::number(deadPid()), alive = QString::number(::getpid());
         touch("p.skynnet");
-        touch(".p.skynnet.tmp-" + dead + "-0");      // killed: removed
-        touch(".p.skynnet.tmp-" + dead + "-17");     // killed: removed
-        touch(".p.skynnet.tmp-" + alive + "-900");   // a save still running: kept
-        touch(".p.skynnet.tmp-" + dead + "-901");    // locked by a writer elsewhere: kept
-        touch(".q.skynnet.tmp-" + dead + "-0");      // another file's: only the folder sweep
-        touch(".p.skynnet.tmp-12ab-0");              // not a name the writer makes: kept
-        touch("p.skynnet.tmp-" + dead + "-0");       // not hidden: kept
+        touch(".p.skynnet.tmp-" + dead + "-0");                   // killed: removed
+        touch(".p.skynnet.tmp-" + dead + "-17");                  // killed: removed
+        touch(".p.skynnet.tmp-" + alive + "-900");                // a save still running: kept
+        touch(".p.skynnet.tmp-" + dead + "-901");                 // locked by a writer elsewhere: kept
+        touch(".q.skynnet.tmp-" + dead + "-0");                   // another file's: only the folder sweep
+        touch(".p.skynnet.tmp-12ab-0");                           // not a name the writer makes: kept
+        touch("p.skynnet.tmp-" + dead + "-0");                    // not hidden: kept
         QVERIFY(QDir(d).mkdir(".p.skynnet.tmp-" + dead + "-2"));  // a directory: kept
         const int locked = ::open((d + ".p.skynnet.tmp-" + dead + "-901").toLocal8Bit().constData(), O_RDONLY);
         QVERIFY(locked >= 0);
@@ -327,8 +331,8 @@ private slots:
 
         writeFileAtomically((d + "p.skynnet").toStdString(), "new");  // the next save of p
         const QStringList kept = {".p.skynnet.tmp-" + alive + "-900", ".p.skynnet.tmp-" + dead + "-2",
-                                  ".p.skynnet.tmp-" + dead + "-901", ".p.skynnet.tmp-12ab-0",
-                                  ".q.skynnet.tmp-" + dead + "-0",   "p.skynnet",
+                                  ".p.skynnet.tmp-" + dead + "-901",  ".p.skynnet.tmp-12ab-0",
+                                  ".q.skynnet.tmp-" + dead + "-0",    "p.skynnet",
                                   "p.skynnet.tmp-" + dead + "-0"};
         QStringList sorted = kept;
         sorted.sort();
@@ -352,7 +356,7 @@ private slots:
         QTest::addColumn<int>("writePiece");  // bytes a write step writes at most in the child
         // 50 or more moments to kill each save at: a large project in 1 MiB pieces; the smaller
         // files in smaller pieces, so they need not be large to give as many.
-        QTest::newRow("project") << "project" << 2000 << 50 << (1 << 20);  // about 30 MB
+        QTest::newRow("project") << "project" << 2000 << 50 << (1 << 20);     // about 30 MB
         QTest::newRow("recovery") << "recovery" << 1200 << 50 << (96 << 10);  // about 6 MB
         QTest::newRow("combined") << "combined" << 1000 << 50 << (64 << 10);  // about 4 MB
         QTest::newRow("model") << "model" << 1000 << 50 << (64 << 10);

@@ -21,8 +21,8 @@
 #include "split/core_share.h"
 #include "split/parallel_trainer.h"
 #include "split/schedule.h"
-#include "split/sub_problem.h"
 #include "split/split_plan.h"
+#include "split/sub_problem.h"
 #include "split/thread_backend.h"
 #include "train/batch_split.h"
 #include "train/metrics.h"
@@ -214,14 +214,16 @@ private slots:
         QTest::newRow("N=10") << 10 << 10 << 2.5 << "";
         QTest::newRow("N=50") << 50 << 45 << 5.0 << "N=50 gives 45 submodels (10 groups)";
         // 11 groups would fit in N=60, but there are only 10 classes.
-        QTest::newRow("N=60") << 60 << 45 << 5.0 << "N=60 gives 45 submodels (10 groups): with 10 classes that is the most";
+        QTest::newRow("N=60") << 60 << 45 << 5.0
+                              << "N=60 gives 45 submodels (10 groups): with 10 classes that is the most";
     }
     void groupCounts() {
         QFETCH(int, n);
         QFETCH(int, submodels);
         QFETCH(double, factor);
         QFETCH(QString, warning);
-        const SplitPlan plan = makePlan(mlp("dense:512,dense:256", 8), classInfo(10, 2), options(Strategy::ClassGroups, n));
+        const SplitPlan plan = makePlan(mlp("dense:512,dense:256", 8), classInfo(10, 2),
+                                        options(Strategy::ClassGroups, n));
         QCOMPARE(plan.submodelCount(), submodels);
         QCOMPARE(plan.factor, factor);
         if (warning.isEmpty()) QVERIFY(plan.warnings.empty());
@@ -249,7 +251,8 @@ private slots:
         QCOMPARE(plan.submodels[0].rows.size(), std::size_t(6 * 4));
         // A warning per submodel that owns the class (g-1 = 2 of them), naming both.
         QCOMPARE(plan.warnings.size(), std::size_t(2));
-        VERIFY_CONTAINS(plan.warnings[0], "submodel 1 (groups 0+1: classes 0-6) has no training sample of class 'five' (5)");
+        VERIFY_CONTAINS(plan.warnings[0],
+                        "submodel 1 (groups 0+1: classes 0-6) has no training sample of class 'five' (5)");
         VERIFY_CONTAINS(plan.warnings[1], "submodel 3 (groups 1+2: classes 4-9)");
 
         // A submodel left without any sample cannot train: refused, naming it.
@@ -263,8 +266,7 @@ private slots:
         // Class 5 is absent: the three submodels learn from 24, 28 and 20 rows.
         const SplitPlan plan = makePlan(mlp("dense:32", 4), classInfo(10, 4, {5}), options(Strategy::ClassGroups, 3));
         QCOMPARE(plan.submodels[1].rows.size(), std::size_t(28));
-        QCOMPARE(submodelCost(plan, 1),
-                 double(plan.submodels[1].flopsPerSample) * 28.0 * double(plan.effectiveEpochs));
+        QCOMPARE(submodelCost(plan, 1), double(plan.submodels[1].flopsPerSample) * 28.0 * double(plan.effectiveEpochs));
         QCOMPARE(longestFirst(plan), (std::vector<int>{1, 0, 2}));
         // Equal costs keep plan order; a cost counts FLOPs as well as rows.
         SplitPlan same = plan;
@@ -332,14 +334,16 @@ private slots:
         QCOMPARE(shrinkWidth(3, 2.5), 2);
 
         // ceil(2 / 2.5) = 1 < 2: refused before training, naming the layer.
-        const std::string e = errorOf([] {
-            makePlan(mlp("dense:64,dense:2", 4), classInfo(10, 1), options(Strategy::ClassGroups, 10));
-        });
+        const std::string e = errorOf(
+            [] { makePlan(mlp("dense:64,dense:2", 4), classInfo(10, 1), options(Strategy::ClassGroups, 10)); });
         VERIFY_CONTAINS(e, "layer 2 (dense 2 relu): width 2 / F=2.5 rounds up to 1, below the minimum width of 2");
         // Marked not scalable, the same layer is fine.
         NetworkSpec fixed = mlp("dense:64,dense:2", 4);
         std::get<DenseSpec>(fixed.layers[1]).scalable = false;
-        QCOMPARE(std::get<DenseSpec>(makePlan(fixed, classInfo(10, 1), options(Strategy::ClassGroups, 10)).submodels[0].spec.layers[1]).units, 2);
+        QCOMPARE(std::get<DenseSpec>(
+                     makePlan(fixed, classInfo(10, 1), options(Strategy::ClassGroups, 10)).submodels[0].spec.layers[1])
+                     .units,
+                 2);
     }
 
     void shrinkingConvFilters() {
@@ -362,7 +366,10 @@ private slots:
 
         // Not scalable: kept; too few filters for F: refused naming the layer.
         std::get<ConvSpec>(cnn.layers[0]).scalable = false;
-        QCOMPARE(std::get<ConvSpec>(makePlan(cnn, classInfo(10, 1), options(Strategy::ClassGroups, 3)).submodels[0].spec.layers[0]).filters, 32);
+        QCOMPARE(std::get<ConvSpec>(
+                     makePlan(cnn, classInfo(10, 1), options(Strategy::ClassGroups, 3)).submodels[0].spec.layers[0])
+                     .filters,
+                 32);
         NetworkSpec thin = cnn;
         thin.layers[2] = parseLayers("conv:2:3x3:relu")[0];
         VERIFY_CONTAINS(errorOf([&] { makePlan(thin, classInfo(10, 1), options(Strategy::ClassGroups, 10)); }),
@@ -416,7 +423,8 @@ private slots:
 
         VERIFY_CONTAINS(errorOf([&] { shardsOf(1, 1); }), "at least 2 shards");
         VERIFY_CONTAINS(errorOf([&] { makePlan(mlp("dense:64", 3), info, options(Strategy::ClassGroups, 3)); }),
-                        "the class-groups strategy needs a multiclass classification task, this dataset's task is binary");
+                        "the class-groups strategy needs a multiclass classification task, this dataset's task is "
+                        "binary");
     }
 
     void oneClassSubmodelsAreRefused() {
@@ -430,15 +438,17 @@ private slots:
         SplitOptions fileOrder = options(Strategy::BinaryShards, 2);
         fileOrder.shuffleShards = false;
         QCOMPARE(errorText([&] { makePlan(mlp("dense:64", 3), sorted, fileOrder); }),
-                 QString("binary shards: submodel 1 (shard 1 of 2 (50 samples)) has training rows of class 'no' (0) only, "
-                         "so it cannot learn to tell classes apart (request fewer submodels, or shuffle the shards)"));
+                 QString(
+                     "binary shards: submodel 1 (shard 1 of 2 (50 samples)) has training rows of class 'no' (0) only, "
+                     "so it cannot learn to tell classes apart (request fewer submodels, or shuffle the shards)"));
         // Shuffled, the shards mix the classes: planned, without a warning.
         const SplitPlan shuffled = makePlan(mlp("dense:64", 3), sorted, options(Strategy::BinaryShards, 2));
         QCOMPARE(shuffled.submodelCount(), 2);
         QVERIFY(shuffled.warnings.empty());
 
         // Data shards of a classification set: one row per shard is one class per shard.
-        const std::string single = errorOf([] { makePlan(mlp("dense:16", 4), classInfo(3, 1), options(Strategy::DataShards, 3)); });
+        const std::string single = errorOf(
+            [] { makePlan(mlp("dense:16", 4), classInfo(3, 1), options(Strategy::DataShards, 3)); });
         VERIFY_CONTAINS(single, "data shards: submodel 1 (shard 1 of 3 (1 sample)) has training rows of class ");
         VERIFY_CONTAINS(single, " only, so it cannot learn to tell classes apart (request fewer submodels)");
         // Regression shards have no classes to lack.
@@ -449,12 +459,16 @@ private slots:
         QCOMPARE(makePlan(mlp("dense:16", 4), reg, options(Strategy::DataShards, 3)).submodelCount(), 3);
 
         // Class groups {0} {1} {2} {3} without rows of class 1: the pair 0+1 sees class 0 alone.
-        QCOMPARE(errorText([] { makePlan(mlp("dense:32", 4), classInfo(4, 5, {1}), options(Strategy::ClassGroups, 6)); }),
-                 QString("class groups: submodel 1 (groups 0+1: classes 0-1) has training rows of class 0 only, so it cannot "
-                         "learn to tell classes apart (the other classes of its groups have no training rows; request fewer "
+        QCOMPARE(errorText(
+                     [] { makePlan(mlp("dense:32", 4), classInfo(4, 5, {1}), options(Strategy::ClassGroups, 6)); }),
+                 QString("class groups: submodel 1 (groups 0+1: classes 0-1) has training rows of class 0 only, so it "
+                         "cannot "
+                         "learn to tell classes apart (the other classes of its groups have no training rows; request "
+                         "fewer "
                          "submodels, so that each group holds more classes)"));
         // With N=1 the one submodel holds both classes: planned.
-        QCOMPARE(makePlan(mlp("dense:32", 4), classInfo(4, 5, {1}), options(Strategy::ClassGroups, 1)).submodelCount(), 1);
+        QCOMPARE(makePlan(mlp("dense:32", 4), classInfo(4, 5, {1}), options(Strategy::ClassGroups, 1)).submodelCount(),
+                 1);
     }
 
     void refusals() {
@@ -604,7 +618,8 @@ private slots:
         o.epochs = 500;  // minutes of work if nothing stopped it
         TrainConfig c = config(LossKind::SoftmaxCrossEntropy, 16);
         c.batchReportSeconds = 0;  // every batch reports
-        ParallelTrainer trainer(makePlan(mlp("dense:256,dense:256", 8), train, o), c, std::make_shared<ThreadBackend>(2));
+        ParallelTrainer trainer(makePlan(mlp("dense:256,dense:256", 8), train, o), c,
+                                std::make_shared<ThreadBackend>(2));
         CancelToken cancel;
         std::atomic<int> batches{0}, finished{0}, callbacks{0};
         SubmodelEvents events;
@@ -666,7 +681,8 @@ private slots:
         const double pause = cancel.pausedSeconds();
         QVERIFY(pause >= 0.4);
         QVERIFY2(r.wallSeconds + pause <= call + 1e-6,
-                 (std::to_string(r.wallSeconds) + " + " + std::to_string(pause) + " > " + std::to_string(call)).c_str());
+                 (std::to_string(r.wallSeconds) + " + " + std::to_string(pause) + " > " + std::to_string(call))
+                     .c_str());
         for (std::size_t i = 0; i < r.submodels.size(); ++i) {
             QVERIFY2(r.submodelWallSeconds[i] + pause <= call + 1e-6, std::to_string(r.submodelWallSeconds[i]).c_str());
             double epochs = 0;

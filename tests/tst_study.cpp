@@ -14,8 +14,8 @@
 #include <QtTest>
 
 #include <algorithm>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <numbers>
 
 #include "core/statistics.h"
@@ -60,8 +60,10 @@ QJsonObject readJson(const QString& path) {
 
 // Small and quick: 4 classes of blobs, a one-layer network, a few epochs, 2 kernel threads.
 QStringList trainOptions(int epochs = 4) {
-    return {"--data", "builtin:blobs:samples=400:classes=4", "--layers", "dense:16:relu", "--epochs",
-            QString::number(epochs), "--threads", "2"};
+    return {"--data",    "builtin:blobs:samples=400:classes=4",
+            "--layers",  "dense:16:relu",
+            "--epochs",  QString::number(epochs),
+            "--threads", "2"};
 }
 
 QStringList studyArgs(const QString& out, const QStringList& extra, int epochs = 4) {
@@ -94,7 +96,6 @@ QJsonObject configNamed(const QJsonObject& study, const QString& name) {
     return {};
 }
 
-
 }  // namespace
 
 class TestStudy : public QObject {
@@ -114,7 +115,8 @@ private slots:
         QVERIFY(std::fabs(studentTQuantile(0.975, 100000) - 1.960) < 5e-4);  // the normal's 1.95996
         // df = 1 is Cauchy: tan(pi (p - 1/2)); df = 2: (2p - 1) / sqrt(2 p (1 - p)).
         for (double p : {0.6, 0.9, 0.975, 0.999}) {
-            QVERIFY(std::fabs(studentTQuantile(p, 1) - std::tan(std::numbers::pi * (p - 0.5))) < 1e-9 * std::tan(std::numbers::pi * (p - 0.5)));
+            QVERIFY(std::fabs(studentTQuantile(p, 1) - std::tan(std::numbers::pi * (p - 0.5))) <
+                    1e-9 * std::tan(std::numbers::pi * (p - 0.5)));
             const double two = (2 * p - 1) / std::sqrt(2 * p * (1 - p));
             QVERIFY(std::fabs(studentTQuantile(p, 2) - two) < 1e-9 * two);
         }
@@ -177,7 +179,8 @@ private slots:
         QVERIFY(ensemble.factor > 1);
         // The closest total the widths allow: one unit wider or narrower would be further off.
         const std::int64_t target = totalParams(groups), got = totalParams(ensemble);
-        QVERIFY2(std::llabs(got - target) < target / 20, (std::to_string(got) + " vs " + std::to_string(target)).c_str());
+        QVERIFY2(std::llabs(got - target) < target / 20,
+                 (std::to_string(got) + " vs " + std::to_string(target)).c_str());
         const auto totalAt = [&](double f) { return 3 * paramCount(shrinkSpec(spec, f, Task::Classification, 10)); };
         QCOMPARE(totalAt(ensemble.factor), got);
         for (double f = 1; f < 40; f += 0.01) {
@@ -214,8 +217,9 @@ private slots:
             QString run;
             QStringList split;
         };
-        for (const Single& s : {Single{"N1-seed1", {"--seed", "1"}}, Single{"N3-seed2", {"--submodels", "3", "--seed", "2"}},
-                                Single{"N3-ensemble-seed1", {"--submodels", "3", "--strategy", "ensemble", "--seed", "1"}}}) {
+        for (const Single& s :
+             {Single{"N1-seed1", {"--seed", "1"}}, Single{"N3-seed2", {"--submodels", "3", "--seed", "2"}},
+              Single{"N3-ensemble-seed1", {"--submodels", "3", "--strategy", "ensemble", "--seed", "1"}}}) {
             const QString report = dir.filePath(s.run + ".json");
             const CliRun t = runCli(QStringList{"train"} + trainOptions() + s.split + QStringList{"--report", report});
             QVERIFY2(t.exitCode == 0, qPrintable(t.err));
@@ -241,8 +245,10 @@ private slots:
         QCOMPARE(n3["runs"].toInt(), 2);
         const QJsonObject diff = n3["difference"].toObject();
         QCOMPARE(diff["pairs"].toInt(), 2);
-        const double d1 = runNamed(study, "N3-seed1")["metric"].toDouble() - runNamed(study, "N1-seed1")["metric"].toDouble();
-        const double d2 = runNamed(study, "N3-seed2")["metric"].toDouble() - runNamed(study, "N1-seed2")["metric"].toDouble();
+        const double d1 = runNamed(study, "N3-seed1")["metric"].toDouble() -
+                          runNamed(study, "N1-seed1")["metric"].toDouble();
+        const double d2 = runNamed(study, "N3-seed2")["metric"].toDouble() -
+                          runNamed(study, "N1-seed2")["metric"].toDouble();
         QVERIFY(std::fabs(diff["mean"].toDouble() - (d1 + d2) / 2) < 1e-12);
         // Two pairs: t(0.975, 1) = 12.706 times sd / sqrt(2), sd = |d1 - d2| / sqrt(2).
         const double half = studentTQuantile(0.975, 1) * std::fabs(d1 - d2) / 2;
@@ -290,13 +296,16 @@ private slots:
         const CliRun resumed = runCli(args);
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
         VERIFY_CONTAINS(resumed.err.toStdString(), std::to_string(kept) + " already done");
-        const CliRun whole = runCli(studyArgs(dir.filePath("whole"), {"--submodels", "3", "--seeds", "1,2,3", "--no-ensemble"}, 30));
+        const CliRun whole = runCli(
+            studyArgs(dir.filePath("whole"), {"--submodels", "3", "--seeds", "1,2,3", "--no-ensemble"}, 30));
         QVERIFY2(whole.exitCode == 0, qPrintable(whole.err));
-        const QJsonArray a = readJson(out + "/study.json")["runs"].toArray(), b = readJson(dir.filePath("whole") + "/study.json")["runs"].toArray();
+        const QJsonArray a = readJson(out + "/study.json")["runs"].toArray(),
+                         b = readJson(dir.filePath("whole") + "/study.json")["runs"].toArray();
         QCOMPARE(a.size(), 6);
         QCOMPARE(b.size(), 6);
         for (int i = 0; i < 6; ++i)
-            for (const char* key : {"run", "config", "seed", "S", "strategy", "status", "metric", "params", "flops_per_sample"})
+            for (const char* key :
+                 {"run", "config", "seed", "S", "strategy", "status", "metric", "params", "flops_per_sample"})
                 QCOMPARE(a[i].toObject()[key], b[i].toObject()[key]);
         int reused = 0;
         for (const QJsonValue& v : a) reused += v.toObject()["reused"].toBool();
@@ -308,11 +317,13 @@ private slots:
     void progressEventsAndFailedRuns() {
         QTemporaryDir dir;
         const QString out = dir.filePath("events");
-        const CliRun r = runCli(studyArgs(out, {"--submodels", "3", "--seeds", "1,2", "--strategies", "class-groups,binary-shards",
-                                                "--no-ensemble", "--machines", "2", "--progress", "json"}));
+        const CliRun r = runCli(
+            studyArgs(out, {"--submodels", "3", "--seeds", "1,2", "--strategies", "class-groups,binary-shards",
+                            "--no-ensemble", "--machines", "2", "--progress", "json"}));
         QCOMPARE(r.exitCode, 1);
-        VERIFY_CONTAINS(r.err.toStdString(), "2 of 6 runs failed (N3-binary-shards-seed1: exit status 1: the binary-shards "
-                                             "strategy needs a binary task");
+        VERIFY_CONTAINS(r.err.toStdString(),
+                        "2 of 6 runs failed (N3-binary-shards-seed1: exit status 1: the binary-shards "
+                        "strategy needs a binary task");
         QStringList kinds;
         QJsonObject plan, summary, error;
         for (const QString& line : r.out.split('\n', Qt::SkipEmptyParts)) {
@@ -331,7 +342,8 @@ private slots:
         QCOMPARE(kinds.count("summary"), 1);
         QCOMPARE(kinds.last(), QString("error"));
         VERIFY_CONTAINS(error["message"].toString().toStdString(), "2 of 6 runs failed");
-        QCOMPARE(summary["summary"].toObject()["configurations"].toArray().size(), 2);  // the failed configuration has none
+        QCOMPARE(summary["summary"].toObject()["configurations"].toArray().size(),
+                 2);  // the failed configuration has none
 
         const QJsonObject study = readJson(out + "/study.json");
         const QJsonObject failed = runNamed(study, "N3-binary-shards-seed2");
@@ -363,7 +375,8 @@ private slots:
         QTest::newRow("no submodels") << (base + QStringList{"--out", "x"}) << 2 << "--submodels is required";
         QTest::newRow("empty seeds") << (base + QStringList{"--submodels", "2", "--seeds", "", "--out", "x"}) << 2
                                      << "--seeds: expects a non-empty value";
-        QTest::newRow("empty seed item") << (base + QStringList{"--submodels", "2", "--seeds", "1,,2", "--out", "x"}) << 2
+        QTest::newRow("empty seed item") << (base + QStringList{"--submodels", "2", "--seeds", "1,,2", "--out", "x"})
+                                         << 2
                                          << "--seeds: expects a comma-separated list without empty items, got '1,,2'";
         QTest::newRow("seed twice") << (base + QStringList{"--submodels", "2", "--seeds", "1,2,1", "--out", "x"}) << 2
                                     << "--seeds: '1' is given twice";
@@ -371,14 +384,16 @@ private slots:
                                 << "--seed: the study sets each run's seed: use --seeds LIST";
         QTest::newRow("--save") << (base + QStringList{"--submodels", "2", "--save", "m.skym", "--out", "x"}) << 2
                                 << "--save: the study saves each run's model in --out DIR/runs";
-        QTest::newRow("bad strategy") << (base + QStringList{"--submodels", "2", "--strategies", "halves", "--out", "x"}) << 2
-                                      << "--strategies: unknown split strategy 'halves'";
-        QTest::newRow("bad scale") << (base + QStringList{"--submodels", "2", "--scale-epochs", "on,maybe", "--out", "x"}) << 2
-                                   << "--scale-epochs: expected on, off or on,off, got 'maybe'";
+        QTest::newRow("bad strategy") << (base +
+                                          QStringList{"--submodels", "2", "--strategies", "halves", "--out", "x"})
+                                      << 2 << "--strategies: unknown split strategy 'halves'";
+        QTest::newRow("bad scale") << (base +
+                                       QStringList{"--submodels", "2", "--scale-epochs", "on,maybe", "--out", "x"})
+                                   << 2 << "--scale-epochs: expected on, off or on,off, got 'maybe'";
         QTest::newRow("bad train option") << (base + QStringList{"--submodels", "2", "--batch", "0", "--out", "x"}) << 2
                                           << "--batch: expected a positive integer, got '0'";
-        QTest::newRow("no test set") << (base + QStringList{"--submodels", "2", "--test-fraction", "0", "--out", "x"}) << 2
-                                     << "--test-fraction: a study compares test metrics: it needs a test set";
+        QTest::newRow("no test set") << (base + QStringList{"--submodels", "2", "--test-fraction", "0", "--out", "x"})
+                                     << 2 << "--test-fraction: a study compares test metrics: it needs a test set";
         QTest::newRow("no out") << (base + QStringList{"--submodels", "2"}) << 2 << "--out is required";
         QTest::newRow("machines") << (base + QStringList{"--submodels", "2", "--machines", "0", "--out", "x"}) << 2
                                   << "--machines: expected a positive integer, got '0'";
@@ -404,9 +419,11 @@ private slots:
         QFile file(dir.filePath("plain-file"));
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.close();
-        const CliRun underFile = runCli(studyArgs(dir.filePath("plain-file/study"), {"--submodels", "2", "--seeds", "1"}));
+        const CliRun underFile = runCli(
+            studyArgs(dir.filePath("plain-file/study"), {"--submodels", "2", "--seeds", "1"}));
         QCOMPARE(underFile.exitCode, 1);
-        VERIFY_CONTAINS(underFile.err.toStdString(), "--out " + dir.filePath("plain-file/study").toStdString() + ": cannot create the folder");
+        VERIFY_CONTAINS(underFile.err.toStdString(),
+                        "--out " + dir.filePath("plain-file/study").toStdString() + ": cannot create the folder");
 
         const QString out = dir.filePath("one");
         const CliRun first = runCli(studyArgs(out, {"--submodels", "2", "--seeds", "1", "--no-ensemble"}));
@@ -427,7 +444,8 @@ private slots:
         const std::string project = dir.filePath("p.skynnet").toStdString();
         saveProject(project, blobsProject());
         const QString out = dir.filePath("study");
-        const QStringList args = {"study", "--project", dir.filePath("p.skynnet"), "--submodels", "3", "--seeds", "1,2", "--out", out};
+        const QStringList args = {"study", "--project", dir.filePath("p.skynnet"), "--submodels", "3", "--seeds", "1,2",
+                                  "--out", out};
         const CliRun r = runCli(args);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         VERIFY_CONTAINS(r.err.toStdString(), "study: 6 runs (3 configurations x 2 seeds)");
@@ -440,7 +458,8 @@ private slots:
             int n;
             bool ensemble;
         };
-        for (const Alone& a : {Alone{"N1-seed1", 1, 1, false}, Alone{"N3-seed2", 2, 3, false}, Alone{"N3-ensemble-seed1", 1, 3, true}}) {
+        for (const Alone& a :
+             {Alone{"N1-seed1", 1, 1, false}, Alone{"N3-seed2", 2, 3, false}, Alone{"N3-ensemble-seed1", 1, 3, true}}) {
             ProjectData p = blobsProject();
             p.data.seed = p.split.seed = p.training.config.seed = a.seed;
             p.training.trainBaseline = false;
@@ -479,17 +498,20 @@ private slots:
         saveProject(project, changed);
         const CliRun refused = runCli(args);
         QCOMPARE(refused.exitCode, 1);
-        VERIFY_CONTAINS(refused.err.toStdString(), "holds a study made with other options (--project: the project's path, data, "
-                                                   "network, split or training differ;");
+        VERIFY_CONTAINS(refused.err.toStdString(),
+                        "holds a study made with other options (--project: the project's path, data, "
+                        "network, split or training differ;");
 
-        const CliRun withData = runCli({"study", "--project", dir.filePath("p.skynnet"), "--data", "x.csv", "--submodels", "3",
-                                        "--out", dir.filePath("other")});
+        const CliRun withData = runCli({"study", "--project", dir.filePath("p.skynnet"), "--data", "x.csv",
+                                        "--submodels", "3", "--out", dir.filePath("other")});
         QCOMPARE(withData.exitCode, 2);
-        VERIFY_CONTAINS(withData.err.toStdString(), "--data: cannot be combined with --project (the project holds its data, network and settings)");
+        VERIFY_CONTAINS(withData.err.toStdString(),
+                        "--data: cannot be combined with --project (the project holds its data, network and settings)");
         ProjectData untested = blobsProject();
         untested.data.testFraction = 0;
         saveProject(project, untested);
-        const CliRun noTest = runCli({"study", "--project", dir.filePath("p.skynnet"), "--submodels", "3", "--out", dir.filePath("other")});
+        const CliRun noTest = runCli(
+            {"study", "--project", dir.filePath("p.skynnet"), "--submodels", "3", "--out", dir.filePath("other")});
         QCOMPARE(noTest.exitCode, 1);
         VERIFY_CONTAINS(noTest.err.toStdString(), "the project has no test set (a study compares test metrics)");
         QVERIFY(!QFile::exists(dir.filePath("other")));

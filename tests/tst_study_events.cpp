@@ -100,8 +100,7 @@ const std::string summaryLine =
     R"("process_peak_memory_bytes":26001408,"params":22,"flops_per_sample":32,"latency_seconds_per_batch":5.22e-06,)"
     R"("reused":false}],"files":["/tmp/s/tiny/study.json","/tmp/s/tiny/study.csv","/tmp/s/tiny/study.md",)"
     R"("/tmp/s/tiny/study.png"]})";
-const std::string errorLine =
-    R"({"event":"error","message":"--submodels: N must be at least 1, got '0'"})";
+const std::string errorLine = R"({"event":"error","message":"--submodels: N must be at least 1, got '0'"})";
 
 std::optional<StudyEvent> readLine(const std::string& line) {
     const Json j = parseJson(line, "test line");
@@ -113,7 +112,8 @@ template <typename T>
 T readAs(const std::string& line) {
     const std::optional<StudyEvent> e = readLine(line);
     if (!e) throw Error("no event read from " + line);
-    if (!std::holds_alternative<T>(*e)) throw Error(std::string("a ") + studyEventName(*e) + " event read from " + line);
+    if (!std::holds_alternative<T>(*e))
+        throw Error(std::string("a ") + studyEventName(*e) + " event read from " + line);
     return std::get<T>(*e);
 }
 
@@ -211,16 +211,21 @@ private slots:
         QCOMPARE(plan.out, std::string("/tmp/studyevents/ok"));
         QCOMPARE(plan.runs.size(), std::size_t(6));
         comparePlanned(plan.runs[0], PlannedRun{1, "N1-seed1", "N1", 1, "original", "default", 1, true});
-        comparePlanned(plan.runs[5], PlannedRun{6, "N3-ensemble-seed2", "N3-ensemble", 3, "ensemble", "default", 2, false});
+        comparePlanned(plan.runs[5],
+                       PlannedRun{6, "N3-ensemble-seed2", "N3-ensemble", 3, "ensemble", "default", 2, false});
         QCOMPARE(plan.configurations, (std::vector<std::string>{"N1", "N3", "N3-ensemble"}));
         QCOMPARE(plan.seeds, (std::vector<std::uint64_t>{1, 2}));
 
         compareStarted(readAs<StudyRunStartedEvent>(runStartedLine),
-                       StudyRunStartedEvent{1, "N1-seed7", "N1", 7,
+                       StudyRunStartedEvent{1,
+                                            "N1-seed7",
+                                            "N1",
+                                            7,
                                             {"/tmp/studyevents/skynnet-cli-main", "train", "--data",
-                                             "builtin:blobs:samples=100:classes=2", "--layers", "dense:4:relu", "--epochs", "1",
-                                             "--threads", "1", "--seed", "7", "--report", "/tmp/s/tiny/runs/N1-seed7.json",
-                                             "--save", "/tmp/s/tiny/runs/N1-seed7.skym"},
+                                             "builtin:blobs:samples=100:classes=2", "--layers", "dense:4:relu",
+                                             "--epochs", "1", "--threads", "1", "--seed", "7", "--report",
+                                             "/tmp/s/tiny/runs/N1-seed7.json", "--save",
+                                             "/tmp/s/tiny/runs/N1-seed7.skym"},
                                             "/tmp/s/tiny/runs/N1-seed7.log"});
 
         // A run's figures are study.json's entry: the event's own keys are not among them.
@@ -252,14 +257,15 @@ private slots:
         const StudyPartialSummaryEvent partial = readAs<StudyPartialSummaryEvent>(partialSummaryLine);
         QCOMPARE(partial.summary.at("configurations").size(), std::size_t(1));
         QCOMPARE(partial.summary.at("configurations")[0].at("params").get<int>(), 0);  // not measured yet
-        QCOMPARE(readAs<StudyPartialSummaryEvent>(noneFinishedSummaryLine).summary.at("configurations").size(), std::size_t(0));
+        QCOMPARE(readAs<StudyPartialSummaryEvent>(noneFinishedSummaryLine).summary.at("configurations").size(),
+                 std::size_t(0));
 
         const StudySummaryEvent summary = readAs<StudySummaryEvent>(summaryLine);
         QCOMPARE(summary.summary.at("configurations")[0].at("params").get<int>(), 22);
         QCOMPARE(summary.runs.size(), std::size_t(1));
         QCOMPARE(summary.runs[0].at("latency_seconds_per_batch").get<double>(), 5.22e-06);
-        QCOMPARE(summary.files, (std::vector<std::string>{"/tmp/s/tiny/study.json", "/tmp/s/tiny/study.csv", "/tmp/s/tiny/study.md",
-                                                          "/tmp/s/tiny/study.png"}));
+        QCOMPARE(summary.files, (std::vector<std::string>{"/tmp/s/tiny/study.json", "/tmp/s/tiny/study.csv",
+                                                          "/tmp/s/tiny/study.md", "/tmp/s/tiny/study.png"}));
 
         QCOMPARE(readAs<ErrorEvent>(errorLine).message, std::string("--submodels: N must be at least 1, got '0'"));
     }
@@ -267,8 +273,9 @@ private slots:
     // Reading a line and writing it again gives the same line: the stream's format has not
     // changed.
     void writesTodaysLinesAgain() {
-        for (const std::string& line : {planLine, runStartedLine, runFinishedLine, reusedRunLine, failedRunLine, unknownRemainingLine,
-                                        partialSummaryLine, noneFinishedSummaryLine, summaryLine, errorLine}) {
+        for (const std::string& line :
+             {planLine, runStartedLine, runFinishedLine, reusedRunLine, failedRunLine, unknownRemainingLine,
+              partialSummaryLine, noneFinishedSummaryLine, summaryLine, errorLine}) {
             const std::optional<StudyEvent> e = readLine(line);
             QVERIFY(e);
             QCOMPARE(lineOf(*e), line);
@@ -286,9 +293,21 @@ private slots:
 
         StudyProgress tiny(tinyPlan(), "/tmp/s/tiny");
         const StudyRunFiles files = tiny.files(0);
-        const std::vector<std::string> command = {"/tmp/studyevents/skynnet-cli-main", "train", "--data",
-                                                  "builtin:blobs:samples=100:classes=2", "--layers", "dense:4:relu", "--epochs",
-                                                  "1", "--threads", "1", "--seed", "7", "--report", files.report, "--save",
+        const std::vector<std::string> command = {"/tmp/studyevents/skynnet-cli-main",
+                                                  "train",
+                                                  "--data",
+                                                  "builtin:blobs:samples=100:classes=2",
+                                                  "--layers",
+                                                  "dense:4:relu",
+                                                  "--epochs",
+                                                  "1",
+                                                  "--threads",
+                                                  "1",
+                                                  "--seed",
+                                                  "7",
+                                                  "--report",
+                                                  files.report,
+                                                  "--save",
                                                   files.model};
         QCOMPARE(lineOf(runStartedEvent(tiny, 0, command, files.log)), runStartedLine);
 
@@ -305,9 +324,10 @@ private slots:
         tiny.run(0).flopsPerSample = 32;
         tiny.run(0).latencySeconds = 5.22e-06;
         const StudySummary summary = summarizeStudy(tiny.runs(), tiny.plan(), 1);
-        const Json document = studyJson(tiny.runs(), summary, tiny.plan(), StudyOrigin{"skynnet-cli", "0.1.0", "skynnet-cli study"});
-        const std::vector<std::string> written = {"/tmp/s/tiny/study.json", "/tmp/s/tiny/study.csv", "/tmp/s/tiny/study.md",
-                                                  "/tmp/s/tiny/study.png"};
+        const Json document = studyJson(tiny.runs(), summary, tiny.plan(),
+                                        StudyOrigin{"skynnet-cli", "0.1.0", "skynnet-cli study"});
+        const std::vector<std::string> written = {"/tmp/s/tiny/study.json", "/tmp/s/tiny/study.csv",
+                                                  "/tmp/s/tiny/study.md", "/tmp/s/tiny/study.png"};
         QCOMPARE(lineOf(studySummaryEvent(document, written)), summaryLine);
 
         // A split run an earlier invocation did, reported with the plan: no estimate.
@@ -338,9 +358,10 @@ private slots:
         strategies.ensemble = false;
         StudyProgress failing(strategies, "/tmp/studyevents/fail");
         StudyRun failed;
-        failed.error = "exit status 1: the binary-shards strategy needs a binary task, this dataset's task is classification "
-                       "(use class-groups or data-shards) (see " +
-                       failing.files(2).log + ")";
+        failed.error =
+            "exit status 1: the binary-shards strategy needs a binary task, this dataset's task is classification "
+            "(use class-groups or data-shards) (see " +
+            failing.files(2).log + ")";
         failing.record(2, failed);
         StudyRunFinishedEvent failedEvent = runFinishedEvent(failing, 2, 2);
         failedEvent.estimated = true;
@@ -351,21 +372,27 @@ private slots:
     void roundTripsEveryKind() {
         const StudyPlanEvent plan{"/data/study \"1\"",
                                   {PlannedRun{1, "N1-seed5", "N1", 1, "original", "default", 5, true},
-                                   PlannedRun{2, "N4-class-groups-scale-off-seed5", "N4-class-groups-scale-off", 4, "class-groups",
-                                              "off", 5, false}},
+                                   PlannedRun{2, "N4-class-groups-scale-off-seed5", "N4-class-groups-scale-off", 4,
+                                              "class-groups", "off", 5, false}},
                                   {"N1", "N4-class-groups-scale-off"},
                                   {5, 1ULL << 40}};
         comparePlan(throughLine(plan), plan);
         comparePlan(throughLine(StudyPlanEvent{}), StudyPlanEvent{});
 
-        const StudyRunStartedEvent started{12, "N6-ensemble-seed3", "N6-ensemble", 3, {"/usr/bin/skynnet-cli", "train", "--project", "ä b.skynnet"},
+        const StudyRunStartedEvent started{12,
+                                           "N6-ensemble-seed3",
+                                           "N6-ensemble",
+                                           3,
+                                           {"/usr/bin/skynnet-cli", "train", "--project", "ä b.skynnet"},
                                            "runs/N6-ensemble-seed3.log"};
         compareStarted(throughLine(started), started);
 
-        StudyRunFinishedEvent finished{4, parseJson(R"({"run":"N3-seed2","config":"N3","submodels":3,"seed":2,"status":"finished",)"
-                                                    R"("metric":0.75,"submodel_seconds":[1.5,2.25],"latency_seconds_per_batch":null,)"
-                                                    R"("nested":{"a":[1,{"b":null}]}})"),
-                                       true, 1.0 / 3.0};
+        StudyRunFinishedEvent
+            finished{4,
+                     parseJson(R"({"run":"N3-seed2","config":"N3","submodels":3,"seed":2,"status":"finished",)"
+                               R"("metric":0.75,"submodel_seconds":[1.5,2.25],"latency_seconds_per_batch":null,)"
+                               R"("nested":{"a":[1,{"b":null}]}})"),
+                     true, 1.0 / 3.0};
         compareFinished(throughLine(finished), finished);  // doubles survive their text exactly
         finished.remainingSeconds.reset();
         compareFinished(throughLine(finished), finished);
@@ -373,13 +400,15 @@ private slots:
         compareFinished(throughLine(finished), finished);
         QVERIFY(!toJson(finished).contains("remaining_seconds"));
 
-        const StudyPartialSummaryEvent partial{parseJson(R"({"metric_name":"r2","configurations":[{"config":"N1","metric_mean":-0.5}]})")};
+        const StudyPartialSummaryEvent partial{
+            parseJson(R"({"metric_name":"r2","configurations":[{"config":"N1","metric_mean":-0.5}]})")};
         COMPARE_JSON(throughLine(partial).summary, partial.summary);
 
-        const StudySummaryEvent summary{parseJson(R"({"metric_name":"accuracy","configurations":[],"recommendation":null})"),
-                                        {parseJson(R"({"run":"N1-seed1","config":"N1","seed":1,"status":"failed","error":"x"})"),
-                                         parseJson(R"({"run":"N1-seed2","config":"N1","seed":2,"status":"finished","metric":1})")},
-                                        {"a/study.json", "a/study.png"}};
+        const StudySummaryEvent
+            summary{parseJson(R"({"metric_name":"accuracy","configurations":[],"recommendation":null})"),
+                    {parseJson(R"({"run":"N1-seed1","config":"N1","seed":1,"status":"failed","error":"x"})"),
+                     parseJson(R"({"run":"N1-seed2","config":"N1","seed":2,"status":"finished","metric":1})")},
+                    {"a/study.json", "a/study.png"}};
         compareSummary(throughLine(summary), summary);
         const StudySummaryEvent bare{parseJson(R"({"configurations":[]})"), {}, {}};
         compareSummary(throughLine(bare), bare);
@@ -392,14 +421,18 @@ private slots:
         const ErrorEvent e{"interrupted by SIGTERM"};
         QCOMPARE(lineOf(e), dumpJson(toJson(ProgressEvent(e))));
         const Json j = parseJson(errorLine);
-        QCOMPARE(std::get<ErrorEvent>(*progressEventFromJson(JsonField(j))).message, readAs<ErrorEvent>(errorLine).message);
+        QCOMPARE(std::get<ErrorEvent>(*progressEventFromJson(JsonField(j))).message,
+                 readAs<ErrorEvent>(errorLine).message);
     }
 
     // A figure named like one of the run event's own keys never overrides them.
     void runFiguresKeepTheirPlace() {
-        const StudyRunFinishedEvent e{2, parseJson(R"({"run":"r","config":"c","seed":1,"status":"finished","index":9,"event":"x"})"),
-                                      false, std::nullopt};
-        QCOMPARE(lineOf(e), std::string(R"({"event":"run_finished","index":2,"run":"r","config":"c","seed":1,"status":"finished"})"));
+        const StudyRunFinishedEvent
+            e{2, parseJson(R"({"run":"r","config":"c","seed":1,"status":"finished","index":9,"event":"x"})"), false,
+              std::nullopt};
+        QCOMPARE(lineOf(e),
+                 std::string(
+                     R"({"event":"run_finished","index":2,"run":"r","config":"c","seed":1,"status":"finished"})"));
     }
 
     // A newer tool's event kind is skipped, not an error: the reader carries on.
@@ -417,23 +450,31 @@ private slots:
         VERIFY_CONTAINS(readError("[1,2]"), "must be an object");
         VERIFY_CONTAINS(readError(R"({"out":"x"})"), "'event'");
         VERIFY_CONTAINS(readError(R"({"event":7})"), "event");
-        VERIFY_CONTAINS(readError(R"({"event":"plan","out":"o","runs":[{"index":1,"run":"r","config":"c","submodels":1,)"
-                                  R"("strategy":"s","scale_epochs":"default","seed":"one","done":false}],)"
-                                  R"("configurations":[],"seeds":[]})"),
+        VERIFY_CONTAINS(readError(
+                            R"({"event":"plan","out":"o","runs":[{"index":1,"run":"r","config":"c","submodels":1,)"
+                            R"("strategy":"s","scale_epochs":"default","seed":"one","done":false}],)"
+                            R"("configurations":[],"seeds":[]})"),
                         "runs[0].seed");
-        VERIFY_CONTAINS(readError(R"({"event":"plan","out":"o","runs":[],"configurations":["N1",3],"seeds":[]})"), "configurations[1]");
-        VERIFY_CONTAINS(readError(R"({"event":"run_started","index":0,"run":"r","config":"c","seed":1,"command":[],"log":"l"})"),
-                        "index");
-        VERIFY_CONTAINS(readError(R"({"event":"run_started","index":1,"run":"r","config":"c","seed":1,"command":[]})"), "'log'");
+        VERIFY_CONTAINS(readError(R"({"event":"plan","out":"o","runs":[],"configurations":["N1",3],"seeds":[]})"),
+                        "configurations[1]");
+        VERIFY_CONTAINS(
+            readError(R"({"event":"run_started","index":0,"run":"r","config":"c","seed":1,"command":[],"log":"l"})"),
+            "index");
+        VERIFY_CONTAINS(readError(R"({"event":"run_started","index":1,"run":"r","config":"c","seed":1,"command":[]})"),
+                        "'log'");
         VERIFY_CONTAINS(readError(R"({"event":"run_finished","index":1,"run":"r","config":"c","seed":1})"), "'status'");
-        VERIFY_CONTAINS(readError(R"({"event":"run_finished","index":1,"run":7,"config":"c","seed":1,"status":"finished"})"), "run");
-        VERIFY_CONTAINS(readError(R"({"event":"run_finished","index":1,"run":"r","config":"c","seed":1,"status":"finished",)"
-                                  R"("remaining_seconds":"soon"})"),
+        VERIFY_CONTAINS(readError(
+                            R"({"event":"run_finished","index":1,"run":7,"config":"c","seed":1,"status":"finished"})"),
+                        "run");
+        VERIFY_CONTAINS(readError(
+                            R"({"event":"run_finished","index":1,"run":"r","config":"c","seed":1,"status":"finished",)"
+                            R"("remaining_seconds":"soon"})"),
                         "remaining_seconds");
         VERIFY_CONTAINS(readError(R"({"event":"partial_summary","summary":[]})"), "summary");
         VERIFY_CONTAINS(readError(R"({"event":"partial_summary","summary":{"configurations":[{"metric_mean":1}]}})"),
                         "summary.configurations[0].config");
-        VERIFY_CONTAINS(readError(R"({"event":"summary","summary":{"configurations":[]},"runs":[3],"files":[]})"), "runs[0]");
+        VERIFY_CONTAINS(readError(R"({"event":"summary","summary":{"configurations":[]},"runs":[3],"files":[]})"),
+                        "runs[0]");
         VERIFY_CONTAINS(readError(R"({"event":"summary","summary":{"configurations":[]},"runs":[]})"), "'files'");
         VERIFY_CONTAINS(readError(R"({"event":"error"})"), "'message'");
     }

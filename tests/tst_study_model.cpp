@@ -35,7 +35,8 @@ std::vector<std::string> namesOf(const std::vector<StudyConfig>& configs) {
 }
 
 // A finished run with the figures the summary reads.
-StudyRun finished(const StudyConfig& config, std::uint64_t seed, double metric, double wall, std::vector<double> submodelSeconds) {
+StudyRun finished(const StudyConfig& config, std::uint64_t seed, double metric, double wall,
+                  std::vector<double> submodelSeconds) {
     StudyRun r;
     r.spec = StudyRunSpec{config, seed};
     r.finished = true;
@@ -108,9 +109,10 @@ private slots:
         p.strategies = {"", "class-groups"};
         p.scaleEpochs = {"on", "off"};
         QCOMPARE(namesOf(p.configs()),
-                 (std::vector<std::string>{"N1", "N3-scale-on", "N3-scale-off", "N3-class-groups-scale-on", "N3-class-groups-scale-off",
-                                           "N3-ensemble-scale-on", "N3-ensemble-scale-off", "N6-scale-on", "N6-scale-off",
-                                           "N6-class-groups-scale-on", "N6-class-groups-scale-off", "N6-ensemble-scale-on",
+                 (std::vector<std::string>{"N1", "N3-scale-on", "N3-scale-off", "N3-class-groups-scale-on",
+                                           "N3-class-groups-scale-off", "N3-ensemble-scale-on", "N3-ensemble-scale-off",
+                                           "N6-scale-on", "N6-scale-off", "N6-class-groups-scale-on",
+                                           "N6-class-groups-scale-off", "N6-ensemble-scale-on",
                                            "N6-ensemble-scale-off"}));
         const std::vector<StudyRunSpec> runs = p.runs();
         QCOMPARE(int(runs.size()), 26);
@@ -141,12 +143,16 @@ private slots:
         other.ensemble = false;
         other.trainWords = {"--data", "x.csv", "--epochs", "4"};
         QCOMPARE(studySetupDifferences(recorded, other),
-                 (std::vector<std::string>{"the train options: --data x.csv --epochs 3 there, --data x.csv --epochs 4 here",
-                                           "--seeds: 1,2 there, 1 here", "--no-ensemble: with the ensemble there, without the ensemble here"}));
+                 (std::vector<std::string>{"the train options: --data x.csv --epochs 3 there, --data x.csv --epochs 4 "
+                                           "here",
+                                           "--seeds: 1,2 there, 1 here",
+                                           "--no-ensemble: with the ensemble there, without the ensemble here"}));
         StudyPlan onProject = here;
         onProject.project = Json::object({{"project", "/p.skynnet"}});
-        QCOMPARE(studySetupDifferences(recorded, onProject).front(), std::string("--project: a study of train options there, of a project here"));
-        QCOMPARE(studySetupDifferences(onProject.setupJson(), here).front(), std::string("--project: a study of a project there, of train options here"));
+        QCOMPARE(studySetupDifferences(recorded, onProject).front(),
+                 std::string("--project: a study of train options there, of a project here"));
+        QCOMPARE(studySetupDifferences(onProject.setupJson(), here).front(),
+                 std::string("--project: a study of a project there, of train options here"));
         StudyPlan changed = onProject;
         changed.project["network"] = "wider";
         QCOMPARE(studySetupDifferences(onProject.setupJson(), changed),
@@ -170,7 +176,7 @@ private slots:
 
         write(QString::fromStdString(first.report), originalReport(0.875, 3.0));
         write(QString::fromStdString(first.model), "model");
-        write(QString::fromStdString(progress.files(1).report), "{}");  // N3-seed1: its model missing
+        write(QString::fromStdString(progress.files(1).report), "{}");         // N3-seed1: its model missing
         write(QString::fromStdString(progress.files(2).report), "{not json");  // N1-seed2: unreadable
         write(QString::fromStdString(progress.files(2).model), "model");
         const auto again = progress.resume();
@@ -206,11 +212,14 @@ private slots:
     void machineSchedule() {
         QCOMPARE(machinesSeconds({4, 1, 1}, 1), 6.0);
         QCOMPARE(machinesSeconds({4, 1, 1}, 2), 4.0);
-        QCOMPARE(machinesSeconds({1, 2, 4, 3}, 2), 5.0);  // 4+1 | 3+2
+        QCOMPARE(machinesSeconds({1, 2, 4, 3}, 2), 5.0);     // 4+1 | 3+2
         QCOMPARE(machinesSeconds({3, 3, 2, 2, 2}, 2), 7.0);  // longest first: 3+2+2 | 3+2 (not the optimum 6)
         QCOMPARE(machinesSeconds({1.5, 1, 1, 1, 1, 1}, 6), 1.5);
         QCOMPARE(machinesSeconds({}, 3), 0.0);
-        QCOMPARE(errorOf([] { machinesSeconds({1, 2}, 0); }), std::string("machinesSeconds: at least 1 machine, got 0"));
+        QCOMPARE(errorOf([] {
+                     machinesSeconds({1, 2}, 0);
+                 }),
+                 std::string("machinesSeconds: at least 1 machine, got 0"));
     }
 
     void summaryWorkedExample() {
@@ -263,7 +272,8 @@ private slots:
         QCOMPARE(none.configs[0].runs, 2);
         QVERIFY(!none.configs[0].difference);
         QVERIFY(!none.threshold && !none.thisMachine && !none.onMachines);
-        QCOMPARE(recommendationText(none), std::string("No recommendation: no run of the original model (N=1) finished.\n"));
+        QCOMPARE(recommendationText(none),
+                 std::string("No recommendation: no run of the original model (N=1) finished.\n"));
     }
 
     // The recommendation rule alone: the bar, the shortest time within it, unknown times skipped.
@@ -294,10 +304,13 @@ private slots:
         bad.spec = StudyRunSpec{StudyConfig{3, "", ""}, 1};
         bad.error = "exit status 1: bad, \"quoted\"";
         QCOMPARE(studyCsv({ok, bad}, 1),
-                 std::string("run,config,submodels,S,seed,strategy,scale_epochs,status,metric_name,metric,wall_seconds,train_seconds,"
-                             "slowest_submodel_seconds,machines_seconds,cpu_seconds,peak_memory_bytes,process_peak_memory_bytes,params,"
+                 std::string("run,config,submodels,S,seed,strategy,scale_epochs,status,metric_name,metric,wall_seconds,"
+                             "train_seconds,"
+                             "slowest_submodel_seconds,machines_seconds,cpu_seconds,peak_memory_bytes,process_peak_"
+                             "memory_bytes,params,"
                              "flops_per_sample,latency_seconds_per_batch,error\n"
-                             "N1-seed1,N1,1,1,1,original,off,finished,accuracy,0.9,2.5,2,2,2,4,1048576,2097152,100,200,0.00125,\n"
+                             "N1-seed1,N1,1,1,1,original,off,finished,accuracy,0.9,2.5,2,2,2,4,1048576,2097152,100,200,"
+                             "0.00125,\n"
                              "N3-seed1,N3,3,,1,,,failed,,,,,,,,,,,,,\"exit status 1: bad, \"\"quoted\"\"\"\n"));
         const Json failedRun = runJson(bad, 1);
         QCOMPARE(failedRun.at("status"), Json("failed"));
@@ -310,17 +323,22 @@ private slots:
         const StudySummary s = summarizeStudy(w.runs, w.plan, 2);
         const std::string md = studyMarkdown(s, "skynnet-cli study --submodels 3");
         VERIFY_CONTAINS(md, "# Split study\n\n```\nskynnet-cli study --submodels 3\n```\n\n");
-        VERIFY_CONTAINS(md, "| configuration | N | S | strategy | epochs scaled | runs | accuracy mean | sd | difference [95% CI] | wall s |"
-                            " slowest submodel s | on 2 machines s | cpu s | peak memory | params | MFLOP/sample | ms per 128 rows |\n"
+        VERIFY_CONTAINS(md, "| configuration | N | S | strategy | epochs scaled | runs | accuracy mean | sd | "
+                            "difference [95% CI] | wall s |"
+                            " slowest submodel s | on 2 machines s | cpu s | peak memory | params | MFLOP/sample | ms "
+                            "per 128 rows |\n"
                             "| --- | ---: | ---: | --- | ---: |");
-        VERIFY_CONTAINS(md, "| N1 | 1 | 1 | original | - | 3 | 0.9000 | 0.0200 | (the original) | 12.00 | 11.00 | 11.00 | 20.00 | 1 MB |"
+        VERIFY_CONTAINS(md, "| N1 | 1 | 1 | original | - | 3 | 0.9000 | 0.0200 | (the original) | 12.00 | 11.00 | "
+                            "11.00 | 20.00 | 1 MB |"
                             " 100 | 0.0002 | 1 |\n");
-        VERIFY_CONTAINS(md, "| N3 | 3 | 3 | class-groups | no | 3 | 0.8900 | 0.0100 | -0.0100 [-0.0348, +0.0148] | 6.00 | 4.33 | 4.33 |"
+        VERIFY_CONTAINS(md, "| N3 | 3 | 3 | class-groups | no | 3 | 0.8900 | 0.0100 | -0.0100 [-0.0348, +0.0148] | "
+                            "6.00 | 4.33 | 4.33 |"
                             " 12.00 | 3 MB | 300 | 1.5 | 2 |\n");
         VERIFY_CONTAINS(md, "\nOriginal: accuracy 0.9000 +- 0.0200 (standard deviation over the seeds).\n"
                             "Recommended, the shortest time with a mean accuracy of at least 0.8800:\n"
                             "  on this machine: N3 (class-groups), 6.00 s wall, 0.8900\n"
-                            "  on 2 machines: N3 (class-groups), 4.33 s for the submodels scheduled longest first, 0.8900\n");
+                            "  on 2 machines: N3 (class-groups), 4.33 s for the submodels scheduled longest first, "
+                            "0.8900\n");
         const Json doc = studyJson(w.runs, s, w.plan, StudyOrigin{"skynnet-cli", "0.1.0", "skynnet-cli study"});
         QCOMPARE(doc.at("runs").size(), std::size_t(6));
         QCOMPARE(doc.at("runs")[1].at("machines_seconds"), Json(4.0));

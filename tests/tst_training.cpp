@@ -1,7 +1,7 @@
 // Optimisers against hand-computed steps, schedules, and the Trainer: learning, determinism,
 // early stopping, cancellation, pause (and the time it leaves out), divergence, and the step API.
-#include <functional>
 #include <QtTest>
+#include <functional>
 
 #include <algorithm>
 #include <atomic>
@@ -334,7 +334,8 @@ private slots:
         const std::vector<PauseInterval> both = token.pausesSince(origin);
         QCOMPARE(int(both.size()), 2);
         QVERIFY(both[0].endSeconds <= both[1].startSeconds);
-        const double lengths = (both[0].endSeconds - both[0].startSeconds) + (both[1].endSeconds - both[1].startSeconds);
+        const double lengths = (both[0].endSeconds - both[0].startSeconds) +
+                               (both[1].endSeconds - both[1].startSeconds);
         QVERIFY2(std::abs(lengths - token.pausedSeconds()) < 1e-6, std::to_string(lengths).c_str());
         // An origin after the first pause: only the second, on that origin's clock.
         const std::vector<PauseInterval> later = token.pausesSince(afterFirst);
@@ -370,13 +371,15 @@ private slots:
         QVERIFY(paused >= 0.4);
         QVERIFY(r.wallSeconds > 0);
         QVERIFY2(r.wallSeconds + paused <= call + 1e-6,
-                 (std::to_string(r.wallSeconds) + " + " + std::to_string(paused) + " > " + std::to_string(call)).c_str());
+                 (std::to_string(r.wallSeconds) + " + " + std::to_string(paused) + " > " + std::to_string(call))
+                     .c_str());
         double epochs = 0;
         for (const EpochStats& e : r.history) {
             epochs += e.seconds;
             QCOMPARE(e.samplesPerSecond, 400.0 / e.seconds);
         }
-        QVERIFY2(epochs <= r.wallSeconds + 1e-6, (std::to_string(epochs) + " > " + std::to_string(r.wallSeconds)).c_str());
+        QVERIFY2(epochs <= r.wallSeconds + 1e-6,
+                 (std::to_string(epochs) + " > " + std::to_string(r.wallSeconds)).c_str());
         QVERIFY2(r.history[2].seconds + paused <= call + 1e-6, std::to_string(r.history[2].seconds).c_str());
     }
 
@@ -649,8 +652,8 @@ private slots:
             const TrainResult r = Trainer(net, c, Task::Classification).fit(x, y, &xv, &yv);
             std::vector<double> history;
             for (const EpochStats& e : r.history)
-                history.insert(history.end(), {e.loss, e.metric, e.validationLoss, e.validationMetric,
-                                               double(e.learningRate)});
+                history.insert(history.end(),
+                               {e.loss, e.metric, e.validationLoss, e.validationMetric, double(e.learningRate)});
             return std::make_pair(net.flatWeights(), history);
         };
         const auto one = run(1);
@@ -727,7 +730,8 @@ private slots:
         QVERIFY(ev.output == ec.output);
         QCOMPARE(ev.loss, ec.loss);
         // A view's rows must match its targets, as a matrix's must.
-        VERIFY_CONTAINS(errorOf([&] { byView.trainEpoch(view, yvc, nullptr, nullptr); }), "600 samples but 1250 target rows");
+        VERIFY_CONTAINS(errorOf([&] { byView.trainEpoch(view, yvc, nullptr, nullptr); }),
+                        "600 samples but 1250 target rows");
         // And its rows must lie inside its matrix.
         std::vector<int> outside = rows;
         outside.back() = 900;
@@ -836,7 +840,9 @@ private slots:
         Matrix one = Matrix::Ones(2, 1);
         QCOMPARE(errorOf([&] { classificationMetrics(trueClasses(one), predictedClasses(one), 1); }),
                  std::string("classification metrics: sample 1 has class 1, predicted 1, outside the 1 classes"));
-        QCOMPARE(errorOf([] { classificationMetrics({0, 1}, {0}, 2); }),
+        QCOMPARE(errorOf([] {
+                     classificationMetrics({0, 1}, {0}, 2);
+                 }),
                  std::string("classification metrics: 2 true classes for 1 predictions"));
     }
 };

@@ -8,8 +8,9 @@
 
 namespace skynnet::cli {
 
-std::optional<CheckpointStore> openCheckpoints(const std::string& folder, bool resume, bool quiet, const SplitPlan& plan,
-                                               const TrainConfig& config, const Dataset& train, const Dataset* validation) {
+std::optional<CheckpointStore> openCheckpoints(const std::string& folder, bool resume, bool quiet,
+                                               const SplitPlan& plan, const TrainConfig& config, const Dataset& train,
+                                               const Dataset* validation) {
     if (folder.empty()) return std::nullopt;
     const CheckpointRunKey key = checkpointRunKey(plan, config, train, validation);
     if (!resume) {

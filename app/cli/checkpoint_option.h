@@ -12,8 +12,9 @@ namespace skynnet::cli {
 // A new run: refuses (Error) a folder that holds an earlier run, which only --resume continues.
 // resume: continues the folder's run and says how far it got on stderr (unless quiet).
 // Empty without a checkpoint folder (folder "").
-std::optional<CheckpointStore> openCheckpoints(const std::string& folder, bool resume, bool quiet, const SplitPlan& plan,
-                                               const TrainConfig& config, const Dataset& train, const Dataset* validation);
+std::optional<CheckpointStore> openCheckpoints(const std::string& folder, bool resume, bool quiet,
+                                               const SplitPlan& plan, const TrainConfig& config, const Dataset& train,
+                                               const Dataset* validation);
 inline std::optional<CheckpointStore> openCheckpoints(const TrainOptions& o, const SplitPlan& plan,
                                                       const TrainConfig& config, const Dataset& train,
                                                       const Dataset* validation) {

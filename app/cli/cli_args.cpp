@@ -59,7 +59,8 @@ Args Args::parse(const std::vector<std::string>& args, const std::vector<OptionS
         } else {
             // A following option word is not taken as the value: "--save --report r.json" is a
             // forgotten value, not a model called "--report".
-            if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) fail(word, "expects a value (" + spec->valueName + ")");
+            if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
+                fail(word, "expects a value (" + spec->valueName + ")");
             out.values_[word] = args[++i];
         }
     }
@@ -74,7 +75,9 @@ std::optional<std::string> Args::text(const std::string& name) const {
     return it->second;
 }
 
-std::string Args::text(const std::string& name, const std::string& fallback) const { return text(name).value_or(fallback); }
+std::string Args::text(const std::string& name, const std::string& fallback) const {
+    return text(name).value_or(fallback);
+}
 
 std::string Args::required(const std::string& name) const {
     const auto v = text(name);

@@ -8,8 +8,8 @@
 namespace skynnet::cli {
 
 inline constexpr int exitOk = 0;
-inline constexpr int exitFailure = 1;      // bad data, model or file
-inline constexpr int exitUsage = 2;        // bad command line
+inline constexpr int exitFailure = 1;        // bad data, model or file
+inline constexpr int exitUsage = 2;          // bad command line
 inline constexpr int exitInterrupted = 130;  // SIGINT, as shells report it
 
 int runTrain(const std::vector<std::string>& args);

@@ -23,12 +23,15 @@ namespace {
 const std::vector<OptionSpec>& evaluateOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
         {"--model", "MODEL", "the model file written by 'train --save' (a single or a combined model)"},
-        {"--data", "PATH", "labelled data: CSV/TSV, IDX images, an image folder (a subfolder per class) or builtin:..., laid out like the training data"},
+        {"--data", "PATH",
+         "labelled data: CSV/TSV, IDX images, an image folder (a subfolder per class) or builtin:..., laid out like "
+         "the training data"},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         strictImagesSpec(),
         {"--target", "COL", "CSV target column (default: the one the model was trained on)"},
-        {"--split", "PART", "all, train, validation or test: the rows of --data that training assigned to that part, "
-                            "rebuilt from the seed and fractions in the model (default all)"},
+        {"--split", "PART",
+         "all, train, validation or test: the rows of --data that training assigned to that part, "
+         "rebuilt from the seed and fractions in the model (default all)"},
         {"--report", "FILE", "write the metrics as JSON"},
         {"--help", "", "show this help"},
     };
@@ -54,7 +57,8 @@ Dataset selectSplit(const Dataset& data, const LoadedModel& model, const std::st
 
 // Each submodel on its own sub-problem of `data`, from the outputs the combined model computed.
 std::vector<SubmodelEvaluation> judgeSubmodels(LoadedModel& model, const Dataset& data) {
-    const Matrix x = model.saved.preprocessing.fitted() ? model.saved.preprocessing.apply(data.features) : data.features;
+    const Matrix x = model.saved.preprocessing.fitted() ? model.saved.preprocessing.apply(data.features)
+                                                        : data.features;
     Dataset inputs = data;
     inputs.features = x;
     return model.model.evaluate(inputs).submodels;
@@ -84,7 +88,8 @@ int runEvaluate(const std::vector<std::string>& words) {
     Dataset data = loadLike(request, model.saved.schema, true);
     if (const std::string w = data.skippedFilesWarning(); !w.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (part != "all") data = selectSplit(data, model, part);
-    if (data.size() == 0) throw Error(request.path + ": no samples to evaluate" + (part == "all" ? "" : " in the " + part + " split"));
+    if (data.size() == 0)
+        throw Error(request.path + ": no samples to evaluate" + (part == "all" ? "" : " in the " + part + " split"));
     const Matrix output = modelOutputs(model, data);
     const EvaluationSummary summary = summarize(data.task, output, data.targetMatrix(), data.classNames);
     std::vector<SubmodelEvaluation> submodels;
@@ -92,8 +97,12 @@ int runEvaluate(const std::vector<std::string>& words) {
     const std::string metric = headlineMetricName(data.task);
 
     if (!reportPath.empty()) {
-        Json report = Json::object({{"tool", "skynnet-cli"}, {"version", skynnetVersion}, {"command", "evaluate"},
-                                    {"model", modelPath}, {"data", request.path}, {"split", part},
+        Json report = Json::object({{"tool", "skynnet-cli"},
+                                    {"version", skynnetVersion},
+                                    {"command", "evaluate"},
+                                    {"model", modelPath},
+                                    {"data", request.path},
+                                    {"split", part},
                                     {"task", taskName(data.task)}});
         report["model_kind"] = model.combined() ? "combined" : "single";
         if (data.task == Task::Regression) report["targets"] = data.targetNames;
@@ -103,8 +112,8 @@ int runEvaluate(const std::vector<std::string>& words) {
             report["strategy"] = strategyName(model.saved.rule.strategy);
             Json subs = Json::array();
             for (const SubmodelEvaluation& e : submodels)
-                subs.push_back(Json::object({{"index", e.index + 1}, {"samples", e.samples}, {"loss", e.loss},
-                                             {"metric", e.metric}}));
+                subs.push_back(Json::object(
+                    {{"index", e.index + 1}, {"samples", e.samples}, {"loss", e.loss}, {"metric", e.metric}}));
             report["submodels"] = subs;
         }
         writeFileAtomically(reportPath, dumpJson(report, 2) + "\n");

@@ -15,7 +15,8 @@ std::string padded(const std::string& s, std::size_t width, bool right = false) 
 
 }  // namespace
 
-EvaluationSummary summarize(Task task, const Matrix& output, const Matrix& target, const std::vector<std::string>& classNames) {
+EvaluationSummary summarize(Task task, const Matrix& output, const Matrix& target,
+                            const std::vector<std::string>& classNames) {
     EvaluationSummary s;
     s.task = task;
     s.samples = long(output.rows());
@@ -47,7 +48,8 @@ void addMetrics(Json& report, const EvaluationSummary& s, const std::string& pre
 std::string headline(const EvaluationSummary& s) {
     const std::string count = " (" + std::to_string(s.samples) + " samples)";
     if (s.task == Task::Regression)
-        return "mse " + fixed(s.regression.mse) + "  mae " + fixed(s.regression.mae) + "  r2 " + fixed(s.regression.r2) + count;
+        return "mse " + fixed(s.regression.mse) + "  mae " + fixed(s.regression.mae) + "  r2 " +
+               fixed(s.regression.r2) + count;
     return "accuracy " + fixed(s.classification.accuracy) + count;
 }
 
@@ -63,8 +65,8 @@ void printDetails(std::ostream& out, const EvaluationSummary& s) {
         if (k < m.confusion.size())
             for (long c : m.confusion[k]) support += c;
         out << padded(s.classNames[k], width) << padded(fixed(k < m.precision.size() ? m.precision[k] : 0), 11, true)
-            << padded(fixed(k < m.recall.size() ? m.recall[k] : 0), 11, true) << padded(std::to_string(support), 11, true)
-            << "\n";
+            << padded(fixed(k < m.recall.size() ? m.recall[k] : 0), 11, true)
+            << padded(std::to_string(support), 11, true) << "\n";
     }
     // Columns are numbered to keep the matrix narrow whatever the class names.
     out << "\nconfusion matrix (rows: true class, columns: predicted class)\n" << padded("", width);

@@ -20,7 +20,8 @@ struct EvaluationSummary {
     std::vector<std::string> classNames;
 };
 
-EvaluationSummary summarize(Task task, const Matrix& output, const Matrix& target, const std::vector<std::string>& classNames);
+EvaluationSummary summarize(Task task, const Matrix& output, const Matrix& target,
+                            const std::vector<std::string>& classNames);
 
 // Members named prefix + "accuracy", "precision", "recall", "confusion_matrix" (per class, in
 // classNames order) or prefix + "mse", "mae", "r2"; and prefix + "samples".

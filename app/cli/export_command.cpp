@@ -73,7 +73,8 @@ int runExport(const std::vector<std::string>& words) {
     const SavedCombinedModel& m = model.saved;
     if (submodel > m.submodelCount())
         Args::fail("--submodel", std::to_string(submodel) + " is not one of the model's " +
-                                     std::to_string(m.submodelCount()) + " submodel" + (m.submodelCount() == 1 ? "" : "s"));
+                                     std::to_string(m.submodelCount()) + " submodel" +
+                                     (m.submodelCount() == 1 ? "" : "s"));
     std::string what = "the model";
     if (format == "native") {
         saveNative(out, m);

@@ -74,8 +74,10 @@ int dispatch(const std::vector<std::string>& argv) {
     if (command == "export") return runExport(rest);
     if (command == "mpi-check") return runMpiCheck(rest);
     if (command == "study") return runStudy(rest);
-    if (command.rfind("-", 0) == 0) throw UsageError("unknown option '" + command + "' (expected a command first; see --help)");
-    throw UsageError("unknown command '" + command + "' (expected train, plan, evaluate, predict, export, mpi-check or study)");
+    if (command.rfind("-", 0) == 0)
+        throw UsageError("unknown option '" + command + "' (expected a command first; see --help)");
+    throw UsageError("unknown command '" + command +
+                     "' (expected train, plan, evaluate, predict, export, mpi-check or study)");
 }
 
 }  // namespace

@@ -10,7 +10,9 @@ LoadedModel loadTrainedModel(const std::string& path) {
     return m;
 }
 
-Matrix modelOutputs(LoadedModel& model, const Dataset& data) { return predictRaw(model.model, model.saved, data.features); }
+Matrix modelOutputs(LoadedModel& model, const Dataset& data) {
+    return predictRaw(model.model, model.saved, data.features);
+}
 
 std::string modelDescription(const LoadedModel& model) {
     const SavedCombinedModel& m = model.saved;

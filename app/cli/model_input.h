@@ -6,8 +6,8 @@
 #include <string>
 
 #include "data/dataset.h"
-#include "split/combined_model_file.h"
 #include "split/combined_model.h"
+#include "split/combined_model_file.h"
 
 namespace skynnet::cli {
 

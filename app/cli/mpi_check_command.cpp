@@ -46,8 +46,8 @@ int answer(bool json) {
             continue;
         }
         std::printf("rank %d: host %s, %d cores, skynnet %s build %s\n", r["rank"].get<int>(),
-                    r["host"].get<std::string>().c_str(), r["cores"].get<int>(), r["version"].get<std::string>().c_str(),
-                    r["build"].get<std::string>().c_str());
+                    r["host"].get<std::string>().c_str(), r["cores"].get<int>(),
+                    r["version"].get<std::string>().c_str(), r["build"].get<std::string>().c_str());
     }
     std::cout.flush();
     return exitOk;
@@ -74,7 +74,8 @@ int runMpiCheck(const std::vector<std::string>& words) {
     if (args.flag("--json")) program.push_back("--json");
     const MpirunResult r = runMpirun(mpirunCommand(launch, {}, program));
     if (r.interrupted) return exitInterrupted;
-    if (r.exitCode != 0) throw Error("mpirun failed (exit status " + std::to_string(r.exitCode) + "): see its messages above");
+    if (r.exitCode != 0)
+        throw Error("mpirun failed (exit status " + std::to_string(r.exitCode) + "): see its messages above");
     return exitOk;
 }
 

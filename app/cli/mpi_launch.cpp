@@ -50,7 +50,8 @@ int hostfileSlots(const std::string& path) {
     if (!in) throw Error("cannot read the hostfile " + path + ": " + std::strerror(errno));
     int slots = 0, lineNumber = 0;
     std::string line;
-    static const std::regex entry(R"(^\s*(\S+)((?:\s+\S+)*)\s*$)"), slotsField(R"((?:^|\s)(?:slots|max_slots)\s*=\s*(\d+))");
+    static const std::regex entry(R"(^\s*(\S+)((?:\s+\S+)*)\s*$)"),
+        slotsField(R"((?:^|\s)(?:slots|max_slots)\s*=\s*(\d+))");
     while (std::getline(in, line)) {
         ++lineNumber;
         if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
@@ -155,7 +156,8 @@ MpirunResult runMpirun(const std::vector<std::string>& command) {
 }
 
 std::optional<DeadRank> deadRankIn(const std::vector<std::string>& lines) {
-    static const std::regex died(R"(process rank (\d+) with PID \d+ on node (\S+) exited on (signal \d+(?: \([^)]*\))?))");
+    static const std::regex died(
+        R"(process rank (\d+) with PID \d+ on node (\S+) exited on (signal \d+(?: \([^)]*\))?))");
     for (const std::string& line : lines) {
         std::smatch m;
         if (std::regex_search(line, m, died)) return DeadRank{std::stoi(m[1].str()), m[2].str(), m[3].str()};

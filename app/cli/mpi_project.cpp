@@ -18,7 +18,9 @@ namespace skynnet::cli {
 
 #ifndef SKYNNET_HAVE_MPI
 
-int runMpiProject(const std::string&, int, const std::function<int(const SplitBackend&)>&) { throw Error(noMpiBackend); }
+int runMpiProject(const std::string&, int, const std::function<int(const SplitBackend&)>&) {
+    throw Error(noMpiBackend);
+}
 
 #else
 

@@ -131,8 +131,8 @@ int runMpiTraining(const Args& args, const TrainOptions& o, std::chrono::steady_
             try {
                 PreparedData p = prepareData(o, DataUse::Training, [&](const PreparedData& raw) {
                     const Index columns = raw.preprocessing.outputColumns();
-                    rowBytes.set_value(rowBytesOnHost(raw.train.size(), raw.validation.size(), columns,
-                                                      raw.train.targets.cols()));
+                    rowBytes.set_value(
+                        rowBytesOnHost(raw.train.size(), raw.validation.size(), columns, raw.train.targets.cols()));
                     told = true;
                 });
                 return p;

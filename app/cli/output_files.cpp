@@ -27,9 +27,11 @@ void checkOutputPaths(const std::vector<OutputPath>& outputs) {
         if (fs::is_directory(p, ec)) throw Error("cannot write " + o.option + " " + o.path + ": it is a directory");
         const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
         if (!fs::is_directory(dir, ec))
-            throw Error("cannot write " + o.option + " " + o.path + ": directory '" + dir.string() + "' does not exist");
+            throw Error("cannot write " + o.option + " " + o.path + ": directory '" + dir.string() +
+                        "' does not exist");
         if (::access(dir.c_str(), W_OK) != 0)
-            throw Error("cannot write " + o.option + " " + o.path + ": directory '" + dir.string() + "' is not writable");
+            throw Error("cannot write " + o.option + " " + o.path + ": directory '" + dir.string() +
+                        "' is not writable");
     }
 }
 

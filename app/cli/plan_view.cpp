@@ -37,8 +37,13 @@ using Row = std::vector<std::string>;
 
 Row figures(const std::string& name, const std::string& owned, std::size_t samples, const NetworkSpec& spec,
             std::int64_t params, std::int64_t flops, std::int64_t memory) {
-    return {name, owned, std::to_string(samples), spec.widthsSummary(), std::to_string(params),
-            format("%.3g", double(flops) / 1e6), memoryText(memory)};
+    return {name,
+            owned,
+            std::to_string(samples),
+            spec.widthsSummary(),
+            std::to_string(params),
+            format("%.3g", double(flops) / 1e6),
+            memoryText(memory)};
 }
 
 Json specJson(const NetworkSpec& spec, std::int64_t params, std::int64_t flops, std::int64_t memory) {
@@ -73,8 +78,9 @@ std::vector<int> ownedOutputs(const SplitPlan& plan, int index) {
 
 std::string planTable(const SplitPlan& plan, int threads, const std::string& placement) {
     const int s = plan.submodelCount();
-    std::string head = planStrategyName(plan) + ": N=" + std::to_string(plan.requested) + " gives S=" +
-                       std::to_string(s) + " submodel" + (s == 1 ? "" : "s") + ", F=" + format("%.4g", plan.factor);
+    std::string head = planStrategyName(plan) + ": N=" + std::to_string(plan.requested) +
+                       " gives S=" + std::to_string(s) + " submodel" + (s == 1 ? "" : "s") +
+                       ", F=" + format("%.4g", plan.factor);
     if (!plan.groupClasses.empty()) {
         head += ", " + std::to_string(plan.groups) + " class groups";
         for (std::size_t g = 0; g < plan.groupClasses.size(); ++g)
@@ -91,8 +97,8 @@ std::string planTable(const SplitPlan& plan, int threads, const std::string& pla
                 std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + "\n\n";
 
     const bool regression = plan.task == Task::Regression;
-    std::vector<Row> rows = {{"model", regression ? "outputs" : "classes", "samples", "widths", "params",
-                              "MFLOP/sample", "memory"}};
+    std::vector<Row> rows = {
+        {"model", regression ? "outputs" : "classes", "samples", "widths", "params", "MFLOP/sample", "memory"}};
     std::vector<int> every(std::size_t(allOutputs(plan)));
     std::iota(every.begin(), every.end(), 0);
     rows.push_back(figures("original", ownedText(plan, every), std::size_t(plan.samples), plan.original,
@@ -128,7 +134,9 @@ Json planJson(const SplitPlan& plan, int threads) {
     Json subs = Json::array();
     const char* owned = plan.task == Task::Regression ? "outputs" : "classes";
     for (const SubmodelPlan& m : plan.submodels) {
-        Json s = Json::object({{"index", m.index + 1}, {"role", m.role}, {owned, ownedOutputs(plan, m.index)},
+        Json s = Json::object({{"index", m.index + 1},
+                               {"role", m.role},
+                               {owned, ownedOutputs(plan, m.index)},
                                {"samples", m.rows.size()}});
         const Json figures = specJson(m.spec, m.params, m.flopsPerSample, m.memoryBytes);
         for (const auto& [key, value] : figures.items()) s[key] = value;

@@ -19,7 +19,8 @@ namespace {
 const std::vector<OptionSpec>& predictOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
         {"--model", "MODEL", "the model file written by 'train --save' (a single or a combined model)"},
-        {"--data", "PATH", "CSV/TSV (the target column may be absent), IDX images, an image file or a folder of images, or builtin:..."},
+        {"--data", "PATH",
+         "CSV/TSV (the target column may be absent), IDX images, an image file or a folder of images, or builtin:..."},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         strictImagesSpec(),
         {"--output", "FILE", "the predictions CSV to write"},
@@ -37,7 +38,8 @@ int runPredict(const std::vector<std::string>& words) {
                      "Writes one CSV row per sample: the predicted class and the probability of each class\n"
                      "(or the predicted values for regression), after a header row. For images (one file, or a\n"
                      "folder of them and of its subfolders) each row starts with the file's path; the images are\n"
-                     "resized and converted to the model's size and channels, unreadable ones skipped with a warning.\n\n"
+                     "resized and converted to the model's size and channels, unreadable ones skipped with a "
+                     "warning.\n\n"
                   << formatOptions(predictOptionSpecs());
         return exitOk;
     }

@@ -19,7 +19,8 @@ std::string epochLine(const EpochStats& e, int epochs, const std::string& metric
                   e.metric);
     std::string line = buf;
     if (e.hasValidation) {
-        std::snprintf(buf, sizeof buf, "  val_loss %.4f  val_%s %.4f", e.validationLoss, metric.c_str(), e.validationMetric);
+        std::snprintf(buf, sizeof buf, "  val_loss %.4f  val_%s %.4f", e.validationLoss, metric.c_str(),
+                      e.validationMetric);
         line += buf;
     }
     std::snprintf(buf, sizeof buf, "  %.2f s  %.0f samples/s\n", e.seconds, e.samplesPerSecond);
@@ -42,8 +43,8 @@ TrainCallbacks progressCallbacks(Task task, int epochs, bool quiet, const std::s
     };
     if (live)
         c.onBatch = [=](const BatchProgress& b) {
-            std::fprintf(stderr, "\r\033[K%sepoch %*d/%d  batch %d/%d  loss %.4f", prefix.c_str(), digits, b.epoch, epochs,
-                         b.batch, b.batches, b.loss);
+            std::fprintf(stderr, "\r\033[K%sepoch %*d/%d  batch %d/%d  loss %.4f", prefix.c_str(), digits, b.epoch,
+                         epochs, b.batch, b.batches, b.loss);
             std::fflush(stderr);
         };
     return c;

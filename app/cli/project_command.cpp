@@ -8,9 +8,9 @@
 #include "json_progress.h"
 #include "mpi_project.h"
 #include "mpi_train.h"
+#include "output_files.h"
 #include "project_run.h"
 #include "project_train.h"
-#include "output_files.h"
 #include "text_format.h"
 #include "train_options.h"
 
@@ -25,9 +25,14 @@ const std::vector<OptionSpec>& projectOptionSpecs() {
         {"--threads", "T", "the budget all submodels share (default: the project's, else all cores)"},
         {"--quiet", "", "no progress on stderr"},
         {"--progress", "FORMAT", "text (default) or json: one JSON object per line on stdout, nothing else there"},
-        {"--backend", "threads|mpi", "where the submodels train: threads of this process, or (run under mpirun) the ranks of an MPI job (rank 0 loads P and sends each worker the data to prepare, read from the same paths; default threads)"},
-        {"--hosts", "FILE", "with --backend mpi: start the MPI job with mpirun on the machines of this Open MPI hostfile"},
-        {"--ranks", "K", "with --hosts: MPI ranks, rank 0 hands out the submodels and K-1 train them (default: 1 + the hostfile's slots)"},
+        {"--backend", "threads|mpi",
+         "where the submodels train: threads of this process, or (run under mpirun) the ranks of an MPI job (rank 0 "
+         "loads P and sends each worker the data to prepare, read from the same paths; default threads)"},
+        {"--hosts", "FILE",
+         "with --backend mpi: start the MPI job with mpirun on the machines of this Open MPI hostfile"},
+        {"--ranks", "K",
+         "with --hosts: MPI ranks, rank 0 hands out the submodels and K-1 train them (default: 1 + the hostfile's "
+         "slots)"},
         {"--report", "R", "also write a JSON report of the run to R"},
         {"--resume", "", "continue the run checkpointed in P.skynnet.checkpoint (by this tool or the app)"},
         {"--help", "", "this help"},
@@ -46,7 +51,9 @@ void rejectTrainOptions(const std::vector<std::string>& words) {
         for (const OptionSpec& s : projectOptionSpecs()) project = project || s.name == name;
         if (project) continue;
         for (const OptionSpec& s : trainOptionSpecs())
-            if (s.name == name) Args::fail(name, "cannot be combined with --project (the project holds its data, network and settings)");
+            if (s.name == name)
+                Args::fail(name,
+                           "cannot be combined with --project (the project holds its data, network and settings)");
     }
 }
 
@@ -92,9 +99,11 @@ int runProjectTraining(const std::vector<std::string>& words) {
     checkOutputPaths({{"--project", path}, {"--report", args.text("--report", "")}});
     parseProgressFormat(args.text("--progress", "text"));  // a bad value fails before any rank starts work
     const std::string backend = args.text("--backend", "threads");
-    if (backend != "threads" && backend != "mpi") Args::fail("--backend", "expected threads or mpi, got '" + backend + "'");
+    if (backend != "threads" && backend != "mpi")
+        Args::fail("--backend", "expected threads or mpi, got '" + backend + "'");
     if (args.has("--hosts") && backend != "mpi") Args::fail("--hosts", "needs --backend mpi");
-    if (args.has("--ranks") && !args.has("--hosts")) Args::fail("--ranks", "needs --hosts (under mpirun, -np sets the ranks)");
+    if (args.has("--ranks") && !args.has("--hosts"))
+        Args::fail("--ranks", "needs --hosts (under mpirun, -np sets the ranks)");
     if (args.has("--hosts")) {
         MpiLaunch launch{args.text("--hosts", ""), args.has("--ranks") ? args.positiveInt("--ranks", 2) : 0};
         if (launch.hostsFile.empty()) Args::fail("--hosts", "expects a hostfile");

@@ -14,11 +14,11 @@
 #include "interrupt.h"
 #include "json_progress.h"
 #include "losses/task_losses.h"
-#include "project/project_file.h"
-#include "output_files.h"
-#include "plan_view.h"
 #include "mpi_project.h"
 #include "mpi_train.h"
+#include "output_files.h"
+#include "plan_view.h"
+#include "project/project_file.h"
 #include "project_data.h"
 #include "run/runner.h"
 #include "run_observers.h"
@@ -90,7 +90,7 @@ void tellResult(const ProjectRunOptions& o, const ProjectData& p, const Json& re
     std::ostream& text = o.json ? std::cerr : std::cout;
     text << message << "\n";
     text << "wall " << fixed(r.wallSeconds, 2) << " s, training " << fixed(r.splitWallSeconds, 2) << " s, cpu "
-        << fixed(processCpuSeconds(), 2) << " s, peak memory " << megabytes(processPeakResidentBytes()) << "\n";
+         << fixed(processCpuSeconds(), 2) << " s, peak memory " << megabytes(processPeakResidentBytes()) << "\n";
     text << "run " << p.runs.size() << " saved to " << o.path << "\n";
     if (!o.reportPath.empty()) text << "report written to " << o.reportPath << "\n";
     text.flush();
@@ -128,8 +128,8 @@ int trainProject(const ProjectRunOptions& o, Clock::time_point start, const Spli
     }
     const RunRequest request = projectRunRequest(p, data, path, o.resume, threads, backend.backend);
     const TextObserverOptions shown{quiet, threads, {}, &log};
-    std::unique_ptr<TextObserver> observer =
-        json ? std::make_unique<JsonObserver>(shown) : std::make_unique<TextObserver>(shown);
+    std::unique_ptr<TextObserver> observer = json ? std::make_unique<JsonObserver>(shown)
+                                                  : std::make_unique<TextObserver>(shown);
     RunOutcome out = performRun(request, *observer, cancel);
     const Json backendFigures = backend.report ? backend.report() : Json();
     if (out.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(out.message);

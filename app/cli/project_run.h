@@ -11,8 +11,8 @@
 namespace skynnet::cli {
 
 struct ProjectRunOptions {
-    std::string path;         // the project file
-    std::string reportPath;   // --report; empty: none
+    std::string path;        // the project file
+    std::string reportPath;  // --report; empty: none
     bool quiet = false, json = false, resume = false;
     std::optional<int> threads;  // --threads; else the project's budget, else every core
 };

@@ -25,7 +25,8 @@ void TextObserver::networkPlanned(const NetworkSpec& spec, const PreparedData& d
     task_ = data.task();
     epochs_ = request.config.epochs;
     if (o_.quiet) return;
-    std::fprintf(stderr, "training %s (%lld parameters) on %lld samples, validating on %lld, testing on %lld; %d thread%s\n",
+    std::fprintf(stderr,
+                 "training %s (%lld parameters) on %lld samples, validating on %lld, testing on %lld; %d thread%s\n",
                  spec.widthsSummary().c_str(), static_cast<long long>(paramCount(spec)),
                  static_cast<long long>(data.train.size()), static_cast<long long>(data.validation.size()),
                  static_cast<long long>(data.test.size()), o_.threads, o_.threads == 1 ? "" : "s");

@@ -13,8 +13,8 @@ namespace skynnet::cli {
 
 struct TextObserverOptions {
     bool quiet = false;
-    int threads = 1;        // the budget, for the plan table and announcements
-    std::string placement;  // where the submodels train, for the plan table (MPI ranks); empty: here
+    int threads = 1;           // the budget, for the plan table and announcements
+    std::string placement;     // where the submodels train, for the plan table (MPI ranks); empty: here
     RunLog* record = nullptr;  // where the log lines go; null: nowhere
 };
 

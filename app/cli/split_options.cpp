@@ -10,7 +10,9 @@ namespace skynnet::cli {
 const std::vector<OptionSpec>& splitOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
         {"--submodels", "N", "train the Skynnet split: N submodels in parallel, their predictions combined"},
-        {"--strategy", "S", "auto, class-groups, binary-shards, output-split, data-shards, or ensemble (not a split: N thin networks on all the data, the same parameters in all as the split) (default auto: by task)"},
+        {"--strategy", "S",
+         "auto, class-groups, binary-shards, output-split, data-shards, or ensemble (not a split: N thin networks on "
+         "all the data, the same parameters in all as the split) (default auto: by task)"},
         {"--scale-epochs", "on|off", "divide the epochs by F (default on for classification with dense layers)"},
         {"--shard-factor", "F", "data-shards width reduction factor, at least 1 (default sqrt(N))"},
         {"--binary-combine", "HOW", "binary-shards combination: most-confident or average (default most-confident)"},
@@ -36,8 +38,9 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
             try {
                 o.strategy = parseStrategy(*s);
             } catch (const Error&) {
-                Args::fail("--strategy", "unknown split strategy '" + *s +
-                                             "' (expected auto, class-groups, binary-shards, output-split, data-shards or ensemble)");
+                Args::fail("--strategy",
+                           "unknown split strategy '" + *s +
+                               "' (expected auto, class-groups, binary-shards, output-split, data-shards or ensemble)");
             }
         }
     }
@@ -70,7 +73,8 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
 
 void checkSplitOptionsUsed(const Args& a, const SplitOptions& options, const SplitPlan& plan) {
     const std::string used = "this plan uses " + planStrategyName(plan);
-    const bool shards = plan.strategy == Strategy::BinaryShards || (plan.strategy == Strategy::DataShards && !plan.ensemble);
+    const bool shards = plan.strategy == Strategy::BinaryShards ||
+                        (plan.strategy == Strategy::DataShards && !plan.ensemble);
     if (a.has("--binary-combine") && plan.strategy != Strategy::BinaryShards)
         Args::fail("--binary-combine", "only applies to the binary-shards strategy, " + used);
     if (a.has("--shard-factor") && plan.strategy != Strategy::DataShards)

@@ -65,7 +65,8 @@ double predictedSecondsOnSMachines(const SplitRun& run) {
 }
 
 std::string metricLine(const char* who, const std::optional<EvaluationSummary>& s) {
-    return std::string(who) + " " + (s ? "test " + headline(*s) : "(no test set: --test-fraction 0 and no --test-data)");
+    return std::string(who) + " " +
+           (s ? "test " + headline(*s) : "(no test set: --test-fraction 0 and no --test-data)");
 }
 
 }  // namespace
@@ -87,7 +88,9 @@ Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
     combined["cpu_seconds"] = t.cpuSeconds;
     combined["workers"] = t.workers;
     combined["slowest_submodel"] = slowest(t) + 1;
-    combined["slowest_submodel_seconds"] = t.submodelWallSeconds.empty() ? 0.0 : t.submodelWallSeconds[std::size_t(slowest(t))];
+    combined["slowest_submodel_seconds"] = t.submodelWallSeconds.empty()
+                                               ? 0.0
+                                               : t.submodelWallSeconds[std::size_t(slowest(t))];
     std::int64_t largest = 0;
     for (int i = 0; i < run.plan.submodelCount(); ++i) largest = std::max(largest, run.submodelPeakBytes(i));
     combined["largest_submodel_peak_memory_bytes"] = largest;
@@ -127,17 +130,18 @@ void printSplitSummary(std::ostream& out, const SplitRun& run, const RunFigures&
     if (run.baseline) out << metricLine("baseline", run.baseline->test) << "\n";
     const int s = run.plan.submodelCount(), k = slowest(t);
     out << "split training: wall " << fixed(t.wallSeconds, 2) << " s, slowest submodel "
-        << fixed(t.submodelWallSeconds[std::size_t(k)], 2) << " s (submodel " << k + 1 << "), cpu " << fixed(t.cpuSeconds, 2)
-        << " s (" << s << " submodel" << (s == 1 ? "" : "s") << " on " << t.workers << " worker"
-        << (t.workers == 1 ? "" : "s") << ")\n";
+        << fixed(t.submodelWallSeconds[std::size_t(k)], 2) << " s (submodel " << k + 1 << "), cpu "
+        << fixed(t.cpuSeconds, 2) << " s (" << s << " submodel" << (s == 1 ? "" : "s") << " on " << t.workers
+        << " worker" << (t.workers == 1 ? "" : "s") << ")\n";
     if (s > 1)
         out << "on " << s << " machines like this one, a submodel each on one core: about "
-            << fixed(predictedSecondsOnSMachines(run), 2) << " s of training (the plan's cost of the largest submodel at "
+            << fixed(predictedSecondsOnSMachines(run), 2)
+            << " s of training (the plan's cost of the largest submodel at "
             << "this run's CPU seconds per unit of cost)\n";
     if (run.baseline) {
         const BaselineRun& b = *run.baseline;
-        out << "baseline training: wall " << fixed(b.result.wallSeconds, 2) << " s, cpu " << fixed(b.result.cpuSeconds, 2)
-            << " s, peak memory " << memoryText(b.result.peakBytes()) << "\n";
+        out << "baseline training: wall " << fixed(b.result.wallSeconds, 2) << " s, cpu "
+            << fixed(b.result.cpuSeconds, 2) << " s, peak memory " << memoryText(b.result.peakBytes()) << "\n";
     }
     if (run.baseline && run.testSummary && run.baseline->test) {
         // The two figures the method is judged by: the metric lost, and the speed-up of the slowest submodel.
@@ -148,19 +152,22 @@ void printSplitSummary(std::ostream& out, const SplitRun& run, const RunFigures&
         const double base = run.baseline->result.wallSeconds;
         out << "vs baseline: " << metric << " " << (diff >= 0 ? "+" : "") << fixed(diff, regression ? 4 : 2)
             << (regression ? "" : " points") << ", slowest submodel "
-            << fixed(base > 0 ? t.submodelWallSeconds[std::size_t(k)] / base : 0, 2) << "x the baseline's training time (1/S = "
-            << fixed(1.0 / s, 2) << ")\n";
+            << fixed(base > 0 ? t.submodelWallSeconds[std::size_t(k)] / base : 0, 2)
+            << "x the baseline's training time (1/S = " << fixed(1.0 / s, 2) << ")\n";
     }
     const bool regression = run.plan.task == Task::Regression;
-    std::vector<std::vector<std::string>> rows = {
-        {"submodel", regression ? "outputs" : "classes", "samples", "widths", "train s", "cpu s", "peak memory",
-         run.test ? "test " + metric : "train " + metric}};
+    std::vector<std::vector<std::string>> rows = {{"submodel", regression ? "outputs" : "classes", "samples", "widths",
+                                                   "train s", "cpu s", "peak memory",
+                                                   run.test ? "test " + metric : "train " + metric}};
     for (int i = 0; i < s; ++i) {
         const TrainResult& r = t.submodels[std::size_t(i)];
-        const double m = run.test ? run.test->submodels[std::size_t(i)].metric : (r.history.empty() ? 0 : r.history.back().metric);
-        rows.push_back({std::to_string(i + 1), ownedSummary(run.plan, i), std::to_string(run.plan.submodels[std::size_t(i)].rows.size()),
-                        run.plan.submodels[std::size_t(i)].spec.widthsSummary(), fixed(t.submodelWallSeconds[std::size_t(i)], 2),
-                        fixed(t.submodelCpuSeconds[std::size_t(i)], 2), memoryText(run.submodelPeakBytes(i)), fixed(m)});
+        const double m = run.test ? run.test->submodels[std::size_t(i)].metric
+                                  : (r.history.empty() ? 0 : r.history.back().metric);
+        rows.push_back({std::to_string(i + 1), ownedSummary(run.plan, i),
+                        std::to_string(run.plan.submodels[std::size_t(i)].rows.size()),
+                        run.plan.submodels[std::size_t(i)].spec.widthsSummary(),
+                        fixed(t.submodelWallSeconds[std::size_t(i)], 2), fixed(t.submodelCpuSeconds[std::size_t(i)], 2),
+                        memoryText(run.submodelPeakBytes(i)), fixed(m)});
     }
     out << alignedTable(rows, {1, 3});
     out << "whole run: wall " << fixed(figures.wallSeconds, 2) << " s, cpu " << fixed(figures.cpuSeconds, 2)

@@ -22,8 +22,8 @@ struct BaselineRun {
 
 struct SplitRun {
     SplitPlan plan;
-    int threads = 0;            // the budget the submodels shared
-    ParallelResult training;    // every submodel's result and times, the combined model
+    int threads = 0;                         // the budget the submodels shared
+    ParallelResult training;                 // every submodel's result and times, the combined model
     std::optional<CombinedEvaluation> test;  // the combined model on the test part
     std::optional<EvaluationSummary> testSummary;
     std::optional<BaselineRun> baseline;

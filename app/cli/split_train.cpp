@@ -11,12 +11,12 @@
 #include "core/error.h"
 #include "interrupt.h"
 #include "json_progress.h"
-#include "split/combined_model_file.h"
 #include "output_files.h"
 #include "plan_view.h"
 #include "project/checkpoint_store.h"
-#include "run_observers.h"
 #include "run/runner.h"
+#include "run_observers.h"
+#include "split/combined_model_file.h"
 #include "split_options.h"
 #include "split_report.h"
 #include "train/metrics.h"
@@ -55,7 +55,8 @@ std::string placementOf(const SplitBackend& backend, int submodels) {
     const int w = backend.backend->workers(submodels);
     const bool mpi = backend.backend->name() == "mpi";
     return "on " + std::to_string(w) + " " + backend.backend->name() + " worker" + (w == 1 ? "" : "s") +
-           (mpi ? std::string(w == 1 ? " (rank 1" : " (ranks 1-" + std::to_string(w)) + "; rank 0 hands out the submodels)"
+           (mpi ? std::string(w == 1 ? " (rank 1" : " (ranks 1-" + std::to_string(w)) +
+                      "; rank 0 hands out the submodels)"
                 : "");
 }
 
@@ -73,8 +74,8 @@ Json splitResultEvent(const SplitRun& run, const RunFigures& figures, const Trai
         r["submodel_test_metrics"] = std::move(each);
     }
     if (run.baseline) {
-        Json b = Json::object({{"status", statusName(run.baseline->result.status)},
-                               {"train_seconds", run.baseline->result.wallSeconds}});
+        Json b = Json::object(
+            {{"status", statusName(run.baseline->result.status)}, {"train_seconds", run.baseline->result.wallSeconds}});
         if (run.baseline->test) {
             addMetrics(b, *run.baseline->test, "test_");
             b["test_loss"] = run.baseline->testLoss;
@@ -102,7 +103,7 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
 
     TextObserverOptions shown{o.quiet, o.threads, placementOf(backend, request.plan->submodelCount())};
     std::unique_ptr<TextObserver> observer = o.progress == ProgressFormat::Json ? std::make_unique<JsonObserver>(shown)
-                                                                                 : std::make_unique<TextObserver>(shown);
+                                                                                : std::make_unique<TextObserver>(shown);
     RunOutcome out = performRun(request, *observer, cancel);
     const Json backendFigures = backend.report ? backend.report() : Json();
     if (out.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(out.message);

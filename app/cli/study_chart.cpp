@@ -79,7 +79,8 @@ Frame frameFor(const StudySummary& s) {
 void drawNoiseBand(QPainter& p, const Frame& f, const StudySummary& s) {
     if (!s.originalMean) return;
     const double sd = s.originalStdDev.value_or(0);
-    p.fillRect(QRectF(QPointF(f.plot.left(), f.py(*s.originalMean + sd)), QPointF(f.plot.right(), f.py(*s.originalMean - sd))),
+    p.fillRect(QRectF(QPointF(f.plot.left(), f.py(*s.originalMean + sd)),
+                      QPointF(f.plot.right(), f.py(*s.originalMean - sd))),
                QColor(255, 200, 120, 90));
     p.setPen(QPen(QColor(200, 110, 0), 1, Qt::DashLine));
     p.drawLine(QPointF(f.plot.left(), f.py(*s.originalMean)), QPointF(f.plot.right(), f.py(*s.originalMean)));
@@ -99,7 +100,8 @@ void drawAxes(QPainter& p, const Frame& f, const StudySummary& s) {
         p.drawLine(QPointF(f.px(vx), plot.bottom()), QPointF(f.px(vx), plot.bottom() + 5));
         p.drawText(QRectF(f.px(vx) - 40, plot.bottom() + 8, 80, 18), Qt::AlignHCenter, number(vx, xDecimals));
         p.drawLine(QPointF(plot.left() - 5, f.py(vy)), QPointF(plot.left(), f.py(vy)));
-        p.drawText(QRectF(plot.left() - 85, f.py(vy) - 9, 78, 18), Qt::AlignRight | Qt::AlignVCenter, number(vy, yDecimals));
+        p.drawText(QRectF(plot.left() - 85, f.py(vy) - 9, 78, 18), Qt::AlignRight | Qt::AlignVCenter,
+                   number(vy, yDecimals));
     }
     p.drawText(QRectF(plot.left(), height - 30, plot.width(), 20), Qt::AlignHCenter,
                "mean wall time of a run (s), bars: one standard deviation over the seeds");
@@ -116,7 +118,7 @@ void drawAxes(QPainter& p, const Frame& f, const StudySummary& s) {
 // One configuration: its point (the original a diamond), error bars and name.
 void drawConfig(QPainter& p, const Frame& f, const ConfigSummary& c) {
     const QPointF at(f.px(c.wallSeconds), f.py(c.metricMean));
-    const QColor colour = c.config.original()      ? QColor(220, 110, 0)
+    const QColor colour = c.config.original()        ? QColor(220, 110, 0)
                           : c.strategy == "ensemble" ? QColor(90, 90, 90)
                                                      : QColor(30, 90, 200);
     p.setPen(QPen(colour, 1.5));

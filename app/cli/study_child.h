@@ -23,9 +23,9 @@ public:
 };
 
 struct ChildExit {
-    int exitCode = 0;     // its exit status; -1 when a signal ended it
-    int signal = 0;       // the signal that ended it, if one did
-    bool stopped = false;  // the study was asked to stop while it ran
+    int exitCode = 0;              // its exit status; -1 when a signal ended it
+    int signal = 0;                // the signal that ended it, if one did
+    bool stopped = false;          // the study was asked to stop while it ran
     std::string describe() const;  // "exit status 1", "signal 9 (Killed)"
 };
 

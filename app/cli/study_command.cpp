@@ -40,7 +40,8 @@ void openStudyFolder(const StudyOptions& o) {
     std::error_code ec;
     fs::create_directories(o.outDir + "/runs", ec);
     if (ec) throw Error("--out " + o.outDir + ": cannot create the folder " + o.outDir + "/runs: " + ec.message());
-    if (::access((o.outDir + "/runs").c_str(), W_OK) != 0) throw Error("--out " + o.outDir + ": the folder is not writable");
+    if (::access((o.outDir + "/runs").c_str(), W_OK) != 0)
+        throw Error("--out " + o.outDir + ": the folder is not writable");
     const std::string path = o.outDir + "/study_options.json";
     if (!fs::exists(path)) {
         writeFileAtomically(path, dumpJson(o.plan.setupJson(), 2) + "\n");

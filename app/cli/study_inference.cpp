@@ -25,7 +25,8 @@ void measureModel(StudyRun& run, const std::string& modelPath, int repetitions) 
         const auto start = std::chrono::steady_clock::now();
         const Matrix out = predictRaw(model.model, model.saved, rows);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (out.rows() != latencyBatchRows) throw Error(modelPath + ": predict() gave " + std::to_string(out.rows()) + " rows");
+        if (out.rows() != latencyBatchRows)
+            throw Error(modelPath + ": predict() gave " + std::to_string(out.rows()) + " rows");
         if (i > 0) seconds.push_back(s);  // the first pass warms caches and allocations up
     }
     std::sort(seconds.begin(), seconds.end());

@@ -15,9 +15,13 @@ const std::vector<OptionSpec>& studyOwnSpecs() {
         {"--scale-epochs", "LIST", "on, off or on,off: the epoch choices to compare (default: train's default)"},
         {"--no-ensemble", "", "leave out the plain ensemble of each N (N thin networks on all the data)"},
         {"--out", "DIR", "the study's folder, created if needed; a rerun with the same options continues it"},
-        {"--machines", "K", "the recommendation on K machines: S submodels scheduled on them longest first (default 1)"},
-        {"--progress", "FORMAT", "text (default: progress lines on stderr) or json: one JSON object per line on stdout"},
-        {"--project", "P", "study the project P.skynnet made in the app: each run trains a copy of it (train --project) with the run's N, strategy, epoch choice and seed"},
+        {"--machines", "K",
+         "the recommendation on K machines: S submodels scheduled on them longest first (default 1)"},
+        {"--progress", "FORMAT",
+         "text (default: progress lines on stderr) or json: one JSON object per line on stdout"},
+        {"--project", "P",
+         "study the project P.skynnet made in the app: each run trains a copy of it (train --project) with the run's "
+         "N, strategy, epoch choice and seed"},
         {"--help", "", "show this help"},
     };
     return specs;
@@ -41,12 +45,14 @@ const std::map<std::string, std::string>& studyRefusedOptions() {
 }
 
 bool isStudyOwnOption(const std::string& name) {
-    return std::any_of(studyOwnSpecs().begin(), studyOwnSpecs().end(), [&](const OptionSpec& s) { return s.name == name; });
+    return std::any_of(studyOwnSpecs().begin(), studyOwnSpecs().end(),
+                       [&](const OptionSpec& s) { return s.name == name; });
 }
 
 bool isSplitKnob(const std::string& name) {
     return name != "--submodels" && name != "--strategy" && name != "--scale-epochs" &&
-           std::any_of(splitOptionSpecs().begin(), splitOptionSpecs().end(), [&](const OptionSpec& s) { return s.name == name; });
+           std::any_of(splitOptionSpecs().begin(), splitOptionSpecs().end(),
+                       [&](const OptionSpec& s) { return s.name == name; });
 }
 
 const std::vector<OptionSpec>& studySpecs() {

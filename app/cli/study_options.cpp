@@ -35,7 +35,8 @@ T listNumber(const std::string& option, const std::string& item, const char* exp
     T v{};
     const char* end = item.data() + item.size();
     const auto r = std::from_chars(item.data(), end, v);
-    if (r.ec != std::errc() || r.ptr != end) Args::fail(option, std::string("expected ") + expected + ", got '" + item + "'");
+    if (r.ec != std::errc() || r.ptr != end)
+        Args::fail(option, std::string("expected ") + expected + ", got '" + item + "'");
     return v;
 }
 
@@ -58,13 +59,15 @@ std::vector<std::string> trainWordsOf(const std::vector<std::string>& words) {
 
 std::vector<std::string> strategyList(const Args& a) {
     std::vector<std::string> list;
-    for (const std::string& item : listItems("--strategies", a.has("--strategies") ? a.required("--strategies") : "auto")) {
+    for (const std::string& item :
+         listItems("--strategies", a.has("--strategies") ? a.required("--strategies") : "auto")) {
         if (item != ensembleStrategyName) {
             try {
                 parseStrategy(item);
             } catch (const Error&) {
-                Args::fail("--strategies", "unknown split strategy '" + item +
-                                               "' (expected auto, class-groups, binary-shards, output-split, data-shards or ensemble)");
+                Args::fail("--strategies",
+                           "unknown split strategy '" + item +
+                               "' (expected auto, class-groups, binary-shards, output-split, data-shards or ensemble)");
             }
         }
         list.push_back(item == "auto" ? "" : item);
@@ -86,13 +89,15 @@ void parseLists(const Args& a, StudyPlan& plan) {
         plan.seeds.push_back(listNumber<std::uint64_t>("--seeds", item, "non-negative whole numbers"));
     plan.strategies = strategyList(a);
     plan.ensemble = !a.flag("--no-ensemble");
-    if (!plan.ensemble && std::find(plan.strategies.begin(), plan.strategies.end(), ensembleStrategyName) != plan.strategies.end())
+    if (!plan.ensemble &&
+        std::find(plan.strategies.begin(), plan.strategies.end(), ensembleStrategyName) != plan.strategies.end())
         Args::fail("--no-ensemble", "contradicts --strategies, which lists ensemble");
     plan.scaleEpochs = {""};
     if (!a.has("--scale-epochs")) return;
     plan.scaleEpochs.clear();
     for (const std::string& item : listItems("--scale-epochs", a.required("--scale-epochs"))) {
-        if (item != "on" && item != "off") Args::fail("--scale-epochs", "expected on, off or on,off, got '" + item + "'");
+        if (item != "on" && item != "off")
+            Args::fail("--scale-epochs", "expected on, off or on,off, got '" + item + "'");
         plan.scaleEpochs.push_back(item);
     }
 }
@@ -108,7 +113,7 @@ void parseProjectStudy(const Args& a, StudyOptions& o) {
     const ProjectData project = loadStudyProject(o.project);
     o.plan.project = studyProjectSetup(project, o.project);
     o.train.threadsGiven = a.has("--threads");
-    o.train.threads = o.train.threadsGiven                  ? a.positiveInt("--threads", 1)
+    o.train.threads = o.train.threadsGiven                ? a.positiveInt("--threads", 1)
                       : project.training.threadBudget > 0 ? project.training.threadBudget
                                                           : hardwareThreads();
 }
@@ -116,13 +121,15 @@ void parseProjectStudy(const Args& a, StudyOptions& o) {
 // Every run's command line is checked now, not when its turn comes after hours of others.
 void checkRunCommands(StudyOptions& o) {
     for (const StudyConfig& c : o.plan.configs()) {
-        std::vector<std::string> args = runTrainArgs(o, StudyRunSpec{c, o.plan.seeds.front()}, "report.json", "model.skym");
+        std::vector<std::string> args = runTrainArgs(o, StudyRunSpec{c, o.plan.seeds.front()}, "report.json",
+                                                     "model.skym");
         args.erase(args.begin());
         TrainOptions parsed = parseTrainOptions(Args::parse(args, trainOptionSpecs()));
         if (c.original()) o.train = std::move(parsed);
     }
     if (o.train.testFraction <= 0 && !o.train.testData)
-        Args::fail("--test-fraction", "a study compares test metrics: it needs a test set (a fraction above 0, or --test-data)");
+        Args::fail("--test-fraction",
+                   "a study compares test metrics: it needs a test set (a fraction above 0, or --test-data)");
 }
 
 }  // namespace
@@ -136,7 +143,8 @@ std::vector<std::string> runTrainArgs(const StudyOptions& o, const StudyRunSpec&
         const std::string& w = words[i];
         const std::string name = w.substr(0, w.find('='));
         const OptionSpec* spec = studySpecOf(name);
-        const bool withValue = spec && !spec->valueName.empty() && w.find('=') == std::string::npos && i + 1 < words.size();
+        const bool withValue = spec && !spec->valueName.empty() && w.find('=') == std::string::npos &&
+                               i + 1 < words.size();
         std::vector<std::string>& to = isSplitKnob(name) ? splitKnobs : args;
         to.push_back(w);
         if (withValue) to.push_back(words[++i]);
@@ -156,7 +164,8 @@ std::vector<std::string> runTrainArgs(const StudyOptions& o, const StudyRunSpec&
 StudyOptions parseStudyOptions(const std::vector<std::string>& words) {
     for (const std::string& w : words) {
         const std::string name = w.substr(0, w.find('='));
-        if (const auto it = studyRefusedOptions().find(name); it != studyRefusedOptions().end()) Args::fail(name, it->second);
+        if (const auto it = studyRefusedOptions().find(name); it != studyRefusedOptions().end())
+            Args::fail(name, it->second);
     }
     const Args a = Args::parse(words, studySpecs());
     StudyOptions o;

@@ -28,8 +28,8 @@ struct StudyOptions {
 
 // The train command of a run (without the program): "train", the train words, --submodels N
 // [--strategy X] [--scale-epochs Y] (not for N = 1), --seed S, --report, --save.
-std::vector<std::string> runTrainArgs(const StudyOptions& options, const StudyRunSpec& run, const std::string& reportPath,
-                                      const std::string& modelPath);
+std::vector<std::string> runTrainArgs(const StudyOptions& options, const StudyRunSpec& run,
+                                      const std::string& reportPath, const std::string& modelPath);
 
 std::string studyHelp();
 // Throws UsageError naming the option at fault.

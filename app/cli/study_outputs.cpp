@@ -14,7 +14,8 @@ std::vector<std::string> studyFiles(const std::string& outDir) {
 Json writeStudyFiles(const StudyOptions& o, const StudyProgress& progress, const StudySummary& summary,
                      const std::string& commandLine) {
     const std::vector<std::string> files = studyFiles(o.outDir);
-    const Json document = studyJson(progress.runs(), summary, progress.plan(), StudyOrigin{"skynnet-cli", skynnetVersion, commandLine});
+    const Json document = studyJson(progress.runs(), summary, progress.plan(),
+                                    StudyOrigin{"skynnet-cli", skynnetVersion, commandLine});
     writeFileAtomically(files[0], dumpJson(document, 2) + "\n");
     writeFileAtomically(files[1], studyCsv(progress.runs(), o.machines));
     writeFileAtomically(files[2], studyMarkdown(summary, commandLine));

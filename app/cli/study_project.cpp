@@ -9,11 +9,13 @@ ProjectData loadStudyProject(const std::string& path) {
     if (const auto problems = p.data.problems(); !problems.empty()) {
         std::string list;
         for (const std::string& s : problems) list += (list.empty() ? "" : "; ") + s;
-        throw Error("--project " + path + ": data file " + list + " (open the project in the app to point to the data)");
+        throw Error("--project " + path + ": data file " + list +
+                    " (open the project in the app to point to the data)");
     }
     if (p.data.testFraction <= 0 && p.data.test.path.empty())
         throw Error("--project " + path +
-                    ": the project has no test set (a study compares test metrics): give it a test fraction above 0 or a test file");
+                    ": the project has no test set (a study compares test metrics): give it a test fraction above 0 or "
+                    "a test file");
     return p;
 }
 

@@ -37,7 +37,8 @@ void StudyReporter::partialSummary() {
 }
 
 void StudyReporter::planned(const std::vector<std::pair<std::string, std::string>>& runAgain) {
-    for (const auto& [run, why] : runAgain) std::fprintf(stderr, "study: running %s again: %s\n", run.c_str(), why.c_str());
+    for (const auto& [run, why] : runAgain)
+        std::fprintf(stderr, "study: running %s again: %s\n", run.c_str(), why.c_str());
     const StudyPlan& plan = progress_.plan();
     if (json_) {
         writeStudyEvent(studyPlanEvent(progress_, options_.outDir));
@@ -52,7 +53,8 @@ void StudyReporter::planned(const std::vector<std::pair<std::string, std::string
 
 void StudyReporter::runStarted(int index, const std::vector<std::string>& command, const std::string& logPath) {
     const StudyRunSpec& spec = progress_.runs()[std::size_t(index)].spec;
-    std::fprintf(stderr, "study: run %d/%d %s started (log %s)\n", index + 1, progress_.total(), spec.name().c_str(), logPath.c_str());
+    std::fprintf(stderr, "study: run %d/%d %s started (log %s)\n", index + 1, progress_.total(), spec.name().c_str(),
+                 logPath.c_str());
     if (json_) writeStudyEvent(runStartedEvent(progress_, index, command, logPath));
 }
 
@@ -60,7 +62,8 @@ void StudyReporter::runFinished(int index) {
     const StudyRun& run = progress_.runs()[std::size_t(index)];
     const std::optional<double> left = progress_.remainingSeconds();
     std::fprintf(stderr, "study: run %d/%d %s: %s; %s\n", index + 1, progress_.total(), run.spec.name().c_str(),
-                 metricText(run).c_str(), left ? ("about " + durationText(*left) + " left").c_str() : "time left unknown");
+                 metricText(run).c_str(),
+                 left ? ("about " + durationText(*left) + " left").c_str() : "time left unknown");
     if (!json_) return;
     StudyRunFinishedEvent e = runFinishedEvent(progress_, index, options_.machines);
     e.estimated = true;
@@ -69,7 +72,8 @@ void StudyReporter::runFinished(int index) {
     partialSummary();
 }
 
-void StudyReporter::summarized(const Json& document, const std::vector<std::string>& files, const StudySummary& summary) {
+void StudyReporter::summarized(const Json& document, const std::vector<std::string>& files,
+                               const StudySummary& summary) {
     if (json_) writeStudyEvent(studySummaryEvent(document, files));  // the runs again, now with their inference figures
     // With --progress json stdout holds events only: the table is for the person watching stderr.
     std::ostream& out = json_ ? std::cerr : std::cout;

@@ -28,7 +28,8 @@ std::string failureIn(const std::string& logPath) {
     while (at < text.size()) {
         std::size_t end = text.find('\n', at);
         if (end == std::string::npos) end = text.size();
-        if (text.compare(at, prefix.size(), prefix) == 0) found = text.substr(at + prefix.size(), end - at - prefix.size());
+        if (text.compare(at, prefix.size(), prefix) == 0)
+            found = text.substr(at + prefix.size(), end - at - prefix.size());
         at = end + 1;
     }
     return found;
@@ -36,8 +37,8 @@ std::string failureIn(const std::string& logPath) {
 
 // Clears what an earlier, stopped attempt at the run left and returns its train command (without
 // the program); with a project, writes the copy the run trains.
-std::vector<std::string> prepareRun(const StudyOptions& o, const std::optional<ProjectData>& project, const StudyRunSpec& spec,
-                                    const StudyRunFiles& f) {
+std::vector<std::string> prepareRun(const StudyOptions& o, const std::optional<ProjectData>& project,
+                                    const StudyRunSpec& spec, const StudyRunFiles& f) {
     // A run stopped earlier left its checkpoints: this one starts afresh, so its times are whole.
     std::error_code ec;
     fs::remove_all(f.model + ".checkpoint", ec);

@@ -7,9 +7,6 @@
 #include <optional>
 
 #include "cli_run_request.h"
-#include "project/checkpoint_store.h"
-#include "run/runner.h"
-#include "run_observers.h"
 #include "commands.h"
 #include "core/error.h"
 #include "core/parallel.h"
@@ -17,7 +14,10 @@
 #include "json_progress.h"
 #include "mpi_train.h"
 #include "output_files.h"
+#include "project/checkpoint_store.h"
 #include "project_train.h"
+#include "run/runner.h"
+#include "run_observers.h"
 #include "split_train.h"
 #include "text_format.h"
 #include "train/metrics.h"
@@ -59,7 +59,7 @@ int runTrain(const std::vector<std::string>& words) {
     const RunRequest request = runRequestOf(o, data);
     const TextObserverOptions shown{o.quiet, o.threads, {}, nullptr};
     std::unique_ptr<TextObserver> observer = o.progress == ProgressFormat::Json ? std::make_unique<JsonObserver>(shown)
-                                                                                 : std::make_unique<TextObserver>(shown);
+                                                                                : std::make_unique<TextObserver>(shown);
     RunOutcome out = performRun(request, *observer, cancel);
     if (out.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(out.message);
     if (out.status == TrainStatus::Failed) throw Error(out.message);
@@ -68,7 +68,8 @@ int runTrain(const std::vector<std::string>& words) {
     double testLoss = 0;
     if (out.networkEvaluation) {
         testLoss = out.networkEvaluation->loss;
-        test = summarize(data->task(), out.networkEvaluation->output, data->test.targetMatrix(), data->schema.classNames);
+        test = summarize(data->task(), out.networkEvaluation->output, data->test.targetMatrix(),
+                         data->schema.classNames);
     }
 
     RunFigures figures;
@@ -89,14 +90,15 @@ int runTrain(const std::vector<std::string>& words) {
 
     const bool json = o.progress == ProgressFormat::Json;
     if (json) {
-        Json r = Json::object({{"model", "network"}, {"status", statusName(result.status)},
+        Json r = Json::object({{"model", "network"},
+                               {"status", statusName(result.status)},
                                {"metric", headlineMetricName(data->task())}});
         if (test) {
             addMetrics(r, *test, "test_");
             r["test_loss"] = testLoss;
         }
-        addResultFigures(r, figures.wallSeconds, result.wallSeconds, figures.cpuSeconds, figures.peakMemoryBytes, o.savePath,
-                         o.reportPath);
+        addResultFigures(r, figures.wallSeconds, result.wallSeconds, figures.cpuSeconds, figures.peakMemoryBytes,
+                         o.savePath, o.reportPath);
         writeResultEvent(r);
     }
     // With --progress json stdout holds events only: the summary is for the person watching stderr.
@@ -104,7 +106,7 @@ int runTrain(const std::vector<std::string>& words) {
     if (test) text << "test " << headline(*test) << "\n";
     else text << "no test set (--test-fraction 0 and no --test-data)\n";
     text << "wall " << fixed(figures.wallSeconds, 2) << " s, training " << fixed(result.wallSeconds, 2) << " s, cpu "
-        << fixed(figures.cpuSeconds, 2) << " s, peak memory " << megabytes(figures.peakMemoryBytes) << "\n";
+         << fixed(figures.cpuSeconds, 2) << " s, peak memory " << megabytes(figures.peakMemoryBytes) << "\n";
     if (!o.savePath.empty()) text << "model saved to " << o.savePath << "\n";
     if (!o.reportPath.empty()) text << "report written to " << o.reportPath << "\n";
     text.flush();

@@ -9,18 +9,27 @@ namespace skynnet::cli {
 
 const std::vector<OptionSpec>& trainOptionSpecs() {
     static const std::vector<OptionSpec> common = {
-        {"--data", "PATH", "training data: CSV/TSV file, IDX images (.gz ok), an image folder (one subfolder of PNG/JPEG/BMP per class), or builtin:spirals|sine|blobs[:KEY=VALUE...]"},
+        {"--data", "PATH",
+         "training data: CSV/TSV file, IDX images (.gz ok), an image folder (one subfolder of PNG/JPEG/BMP per class), "
+         "or builtin:spirals|sine|blobs[:KEY=VALUE...]"},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         {"--test-data", "PATH", "separate test data (default: a stratified part of --data, see --test-fraction)"},
         {"--test-labels", "PATH", "IDX labels file of --test-data"},
         {"--target", "COL", "CSV target column, by name or 0-based index (default: the last column)"},
         {"--task", "TASK", "classification, binary or regression (default: detected from the data)"},
-        imageOptionSpecs()[0], imageOptionSpecs()[1], imageOptionSpecs()[2], imageOptionSpecs()[3],
-        {"--augment", "LIST", "image training batches only: flip (left-right, half the rows) and/or shift:PIXELS (pad and crop), e.g. flip,shift:2 (default none)"},
-        {"--layers", "LIST", std::string("hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
-                                          "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
-                                          "gap, bn, activation:ACT; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
-                                          "(default ") + defaultLayers + ")"},
+        imageOptionSpecs()[0],
+        imageOptionSpecs()[1],
+        imageOptionSpecs()[2],
+        imageOptionSpecs()[3],
+        {"--augment", "LIST",
+         "image training batches only: flip (left-right, half the rows) and/or shift:PIXELS (pad and crop), e.g. "
+         "flip,shift:2 (default none)"},
+        {"--layers", "LIST",
+         std::string("hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
+                     "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
+                     "gap, bn, activation:ACT; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
+                     "(default ") +
+             defaultLayers + ")"},
         {"--epochs", "E", "training epochs (default 10)"},
         {"--batch", "B", "batch size (default 32)"},
         {"--optimizer", "NAME", "sgd, adam, adamw or rmsprop (default adam)"},
@@ -28,9 +37,12 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         {"--momentum", "M", "SGD momentum (default 0)"},
         {"--nesterov", "", "Nesterov momentum for SGD"},
         {"--weight-decay", "W", "weight decay (default 0)"},
-        {"--schedule", "S", "learning-rate schedule: constant, step:EPOCHS:GAMMA or cosine[:MIN_RATE] (default constant)"},
+        {"--schedule", "S",
+         "learning-rate schedule: constant, step:EPOCHS:GAMMA or cosine[:MIN_RATE] (default constant)"},
         {"--loss", "NAME", "cross_entropy, binary_cross_entropy, mse or mae (default: from the task)"},
-        {"--scaling", "S", "standardize, minmax (each column its own range), pixel-range (one range for all columns) or none (default: pixel-range for images, else standardize)"},
+        {"--scaling", "S",
+         "standardize, minmax (each column its own range), pixel-range (one range for all columns) or none (default: "
+         "pixel-range for images, else standardize)"},
         {"--validation", "F", "fraction of --data held out for validation; 0 disables (default 0.1)"},
         {"--test-fraction", "F", "fraction of --data held out for testing without --test-data (default 0.2)"},
         {"--early-stopping", "P", "stop after P epochs without a better validation loss, keep the best weights"},
@@ -41,16 +53,29 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         std::vector<OptionSpec> all = common;
         all.insert(all.end(), splitOptionSpecs().begin(), splitOptionSpecs().end());
         all.push_back({"--baseline", "", "with --submodels: also train the original model, for comparison"});
-        all.push_back({"--backend", "threads|mpi", "with --submodels: where the submodels train: threads of this process, or the ranks of an MPI job (run under mpirun, or with --hosts) (default threads)"});
-        all.push_back({"--hosts", "FILE", "with --backend mpi: start the MPI job with mpirun on the machines of this Open MPI hostfile"});
-        all.push_back({"--ranks", "K", "with --hosts: MPI ranks, rank 0 hands out the submodels and K-1 train them (default: 1 + the hostfile's slots)"});
-        all.push_back({"--ship-data", "", "with --backend mpi: rank 0 sends each worker its rows, for machines without the data files (MPI traffic is NOT encrypted)"});
+        all.push_back({"--backend", "threads|mpi",
+                       "with --submodels: where the submodels train: threads of this process, or the ranks of an MPI "
+                       "job (run under mpirun, or with --hosts) (default threads)"});
+        all.push_back({"--hosts", "FILE",
+                       "with --backend mpi: start the MPI job with mpirun on the machines of this Open MPI hostfile"});
+        all.push_back({"--ranks", "K",
+                       "with --hosts: MPI ranks, rank 0 hands out the submodels and K-1 train them (default: 1 + the "
+                       "hostfile's slots)"});
+        all.push_back({"--ship-data", "",
+                       "with --backend mpi: rank 0 sends each worker its rows, for machines without the data files "
+                       "(MPI traffic is NOT encrypted)"});
         all.push_back({"--save", "MODEL", "write the trained model (architecture, weights, preprocessing, names)"});
         all.push_back({"--report", "FILE", "write a JSON report: test metrics, times, memory, per-epoch history"});
-        all.push_back({"--checkpoint", "DIR", "checkpoint every model at each epoch end into DIR (default with --save: MODEL.checkpoint); removed once the model is written"});
-        all.push_back({"--resume", "", "continue the run checkpointed in the --checkpoint folder (or MODEL.checkpoint): train only what is missing"});
+        all.push_back({"--checkpoint", "DIR",
+                       "checkpoint every model at each epoch end into DIR (default with --save: MODEL.checkpoint); "
+                       "removed once the model is written"});
+        all.push_back({"--resume", "",
+                       "continue the run checkpointed in the --checkpoint folder (or MODEL.checkpoint): train only "
+                       "what is missing"});
         all.push_back({"--quiet", "", "no per-epoch progress on stderr"});
-        all.push_back({"--progress", "FORMAT", "text (default: progress lines on stderr) or json: one JSON object per line on stdout, nothing else there (see below)"});
+        all.push_back({"--progress", "FORMAT",
+                       "text (default: progress lines on stderr) or json: one JSON object per line on stdout, nothing "
+                       "else there (see below)"});
         all.push_back({"--help", "", "show this help"});
         return all;
     }();
@@ -76,7 +101,8 @@ std::string trainHelp() {
     return "Usage: skynnet-cli train --data PATH [options]\n\n"
            "Trains a network, reports per-epoch progress on stderr and the test metrics on stdout.\n"
            "Preprocessing is fitted on the training split only. Output files are written only when\n"
-           "training succeeds; Ctrl-C stops at the next batch and writes nothing but checkpoints (exit status 130).\n\n" +
+           "training succeeds; Ctrl-C stops at the next batch and writes nothing but checkpoints (exit status "
+           "130).\n\n" +
            formatOptions(trainOptionSpecs()) +
            "\nWith --submodels N the network is split (see 'skynnet-cli plan --help'): the submodels train in\n"
            "parallel on --threads cores and the report adds the plan, every submodel's figures, the combined\n"
@@ -92,7 +118,8 @@ std::string trainHelp() {
            "from their last epoch end, and the model is the one an uninterrupted run would have made. The\n"
            "folder is removed once the run has written its model. The --baseline model is not checkpointed.\n"
            "\nWith --project P.skynnet a project made in the desktop app is trained and the run saved into it\n"
-           "(see 'skynnet-cli train --project P --help').\n" + progressHelp();
+           "(see 'skynnet-cli train --project P --help').\n" +
+           progressHelp();
 }
 
 std::string planHelp() {

@@ -65,12 +65,14 @@ void parseTrainingOptions(const Args& a, TrainOptions& o) {
     if (opt.kind != OptimizerKind::SGD && (a.has("--momentum") || opt.nesterov))
         Args::fail(a.has("--momentum") ? "--momentum" : "--nesterov", "only applies to --optimizer sgd");
     if (opt.nesterov && opt.momentum <= 0) Args::fail("--nesterov", "needs --momentum above 0");
-    if (const auto s = a.text("--schedule")) opt.schedule = parsedOption("--schedule", [&] { return parseSchedule(*s); });
+    if (const auto s = a.text("--schedule"))
+        opt.schedule = parsedOption("--schedule", [&] { return parseSchedule(*s); });
     if (a.has("--early-stopping")) {
         c.earlyStopping.enabled = true;
         c.earlyStopping.patience = a.positiveInt("--early-stopping", 5);
         c.earlyStopping.restoreBest = true;
-        if (o.validationFraction <= 0) Args::fail("--early-stopping", "needs a validation split (--validation above 0)");
+        if (o.validationFraction <= 0)
+            Args::fail("--early-stopping", "needs a validation split (--validation above 0)");
     }
     if (const auto l = a.text("--loss")) o.loss = parsedOption("--loss", [&] { return parseLoss(*l); });
 }
@@ -78,18 +80,22 @@ void parseTrainingOptions(const Args& a, TrainOptions& o) {
 // --backend mpi and its launch: --ship-data, --hosts, --ranks.
 void parseBackendOptions(const Args& a, TrainOptions& o) {
     const std::string backend = a.text("--backend", "threads");
-    if (backend != "threads" && backend != "mpi") Args::fail("--backend", "expected threads or mpi, got '" + backend + "'");
+    if (backend != "threads" && backend != "mpi")
+        Args::fail("--backend", "expected threads or mpi, got '" + backend + "'");
     o.mpi = backend == "mpi";
-    if (o.mpi && !o.split) Args::fail("--backend", "mpi needs --submodels (the MPI ranks train the submodels of a split)");
+    if (o.mpi && !o.split)
+        Args::fail("--backend", "mpi needs --submodels (the MPI ranks train the submodels of a split)");
     o.shipData = a.flag("--ship-data");
     if (o.shipData && !o.mpi) Args::fail("--ship-data", "needs --backend mpi");
     o.hostsFile = a.text("--hosts", "");
     if (a.has("--hosts") && o.hostsFile.empty()) Args::fail("--hosts", "expects a hostfile");
     if (a.has("--hosts") && !o.mpi) Args::fail("--hosts", "needs --backend mpi");
-    if (a.has("--ranks") && !a.has("--hosts")) Args::fail("--ranks", "needs --hosts (under mpirun, -np sets the ranks)");
+    if (a.has("--ranks") && !a.has("--hosts"))
+        Args::fail("--ranks", "needs --hosts (under mpirun, -np sets the ranks)");
     if (a.has("--ranks")) {
         o.ranks = a.positiveInt("--ranks", 2);
-        if (o.ranks < 2) Args::fail("--ranks", "must be at least 2 (rank 0 hands out the submodels, the others train them)");
+        if (o.ranks < 2)
+            Args::fail("--ranks", "must be at least 2 (rank 0 hands out the submodels, the others train them)");
     }
 }
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "cli_args.h"
-#include "json_progress.h"
-#include "data/preprocessing.h"
 #include "data/data_source.h"
+#include "data/preprocessing.h"
+#include "json_progress.h"
 #include "losses/loss.h"
 #include "spec/network_spec.h"
 #include "split/split_plan.h"
@@ -39,17 +39,17 @@ struct TrainOptions {
     // --hosts FILE --ranks K starts that job with mpirun. threadsGiven: --threads was on the
     // command line (an MPI worker otherwise takes its host's cores / the workers there).
     bool mpi = false;
-    bool shipData = false;   // --ship-data: rank 0 sends each worker its rows
-    std::string hostsFile;   // --hosts
-    int ranks = 0;           // --ranks
+    bool shipData = false;  // --ship-data: rank 0 sends each worker its rows
+    std::string hostsFile;  // --hosts
+    int ranks = 0;          // --ranks
     bool threadsGiven = false;
 
     std::string savePath;    // --save; empty: the model is not written
     std::string reportPath;  // --report; empty: no report file
     // --checkpoint, or beside --save (<save>.checkpoint); empty: no checkpoints.
     std::string checkpointDir;
-    bool resume = false;     // --resume: continue the run in checkpointDir
-    bool quiet = false;      // no per-epoch progress on stderr
+    bool resume = false;                             // --resume: continue the run in checkpointDir
+    bool quiet = false;                              // no per-epoch progress on stderr
     ProgressFormat progress = ProgressFormat::Text;  // --progress json: events on stdout instead
 };
 

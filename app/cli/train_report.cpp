@@ -90,9 +90,9 @@ Json reportHead(const TrainOptions& o, const PreparedData& data, const NetworkSp
     return r;
 }
 
-Json buildTrainReport(const TrainOptions& o, const PreparedData& data, const NetworkSpec& spec, const TrainConfig& config,
-                      const TrainResult& result, const std::optional<EvaluationSummary>& test, double testLoss,
-                      const RunFigures& figures) {
+Json buildTrainReport(const TrainOptions& o, const PreparedData& data, const NetworkSpec& spec,
+                      const TrainConfig& config, const TrainResult& result,
+                      const std::optional<EvaluationSummary>& test, double testLoss, const RunFigures& figures) {
     Json r = reportHead(o, data, spec, config);
     r["status"] = statusName(result.status);
     r["epochs_run"] = result.history.size();

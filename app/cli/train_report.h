@@ -25,7 +25,8 @@ Json trainingRecord(const TrainOptions& options, const TrainConfig& config);
 
 // The first members of every train report: {"tool","version","command","task","data","network",
 // "settings"}. Takes its counts from the preprocessed matrices, so call it before they are handed on.
-Json reportHead(const TrainOptions& options, const PreparedData& data, const NetworkSpec& spec, const TrainConfig& config);
+Json reportHead(const TrainOptions& options, const PreparedData& data, const NetworkSpec& spec,
+                const TrainConfig& config);
 // [{"epoch","loss","metric","validation_loss","validation_metric","seconds","samples_per_second",
 //   "learning_rate"}...]
 Json historyJson(const std::vector<EpochStats>& history);

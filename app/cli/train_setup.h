@@ -6,8 +6,8 @@
 
 #include "data/data_source.h"
 #include "data/prepared_data.h"
-#include "model/saved_model.h"
 #include "model/network.h"
+#include "model/saved_model.h"
 #include "run/run_data.h"
 #include "train_options.h"
 

@@ -106,9 +106,9 @@ private:
         std::mutex mutex;
         std::condition_variable wake;
         bool paused = false;
-        Clock::time_point since;                                           // while paused
+        Clock::time_point since;                                             // while paused
         std::vector<std::pair<Clock::time_point, Clock::time_point>> ended;  // pauses resumed
-        Clock::duration total{0};                                          // of `ended`
+        Clock::duration total{0};                                            // of `ended`
     };
     struct State {
         std::atomic<bool> cancelled{false};

@@ -35,8 +35,8 @@ void eigenGemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Sc
     else C.noalias() += alpha * A.transpose() * B.transpose();
 }
 
-void openBlasGemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda,
-                  const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc) {
+void openBlasGemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,
+                  Index ldb, Scalar beta, Scalar* c, Index ldc) {
     cblas_sgemm(CblasRowMajor, opA == Op::None ? CblasNoTrans : CblasTrans, opB == Op::None ? CblasNoTrans : CblasTrans,
                 blasint(m), blasint(n), blasint(k), alpha, a, blasint(lda), b, blasint(ldb), beta, c, blasint(ldc));
 }
@@ -47,9 +47,9 @@ void blisGemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Sca
     // column stride 1 in BLIS's general strides.
     rntm_t rntm = BLIS_RNTM_INITIALIZER;
     bli_rntm_set_num_threads(1, &rntm);
-    bli_sgemm_ex(opA == Op::None ? BLIS_NO_TRANSPOSE : BLIS_TRANSPOSE, opB == Op::None ? BLIS_NO_TRANSPOSE : BLIS_TRANSPOSE,
-                 m, n, k, &alpha, const_cast<Scalar*>(a), lda, 1, const_cast<Scalar*>(b), ldb, 1, &beta, c, ldc, 1,
-                 nullptr, &rntm);
+    bli_sgemm_ex(opA == Op::None ? BLIS_NO_TRANSPOSE : BLIS_TRANSPOSE,
+                 opB == Op::None ? BLIS_NO_TRANSPOSE : BLIS_TRANSPOSE, m, n, k, &alpha, const_cast<Scalar*>(a), lda, 1,
+                 const_cast<Scalar*>(b), ldb, 1, &beta, c, ldc, 1, nullptr, &rntm);
 }
 
 void oneDnnGemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,
@@ -155,8 +155,8 @@ GemmBackend gemmBackendFor(Op opA, Op opB, Index m, Index n, Index k) {
     return n <= 16 && byShape == GemmBackend::OpenBlas ? GemmBackend::OpenBlas : GemmBackend::Eigen;
 }
 
-void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a,
-              Index lda, const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc) {
+void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda,
+              const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc) {
     if (m == 0 || n == 0) return;
     if (k == 0) {
         // No product to add: C = beta C (the libraries' quick return leaves C untouched).
@@ -188,8 +188,8 @@ void gemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar*
 // conv1's two, against Eigen 55 and 39 and OpenBLAS 36 and 28.
 // Where BLIS runs its generic kernels, oneDNN: 192-254 GFLOP/s on a Zen 5 (but 64-65 on conv1's
 // g x columns^T into 9 columns, where Eigen gives 66-73), against BLIS 14-40; else Eigen.
-void gemmOnColumns(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda,
-                   const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc) {
+void gemmOnColumns(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,
+                   Index ldb, Scalar beta, Scalar* c, Index ldc) {
     const GemmBackend backend = gemmBackendFullWidth(GemmBackend::Blis)     ? GemmBackend::Blis
                                 : gemmBackendFullWidth(GemmBackend::OneDnn) ? GemmBackend::OneDnn
                                                                             : GemmBackend::Eigen;

@@ -17,8 +17,8 @@ void gemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar*
 // The products of a convolution's im2col columns, one chunk of a few samples at a time (W x
 // columns, g x columns^T, W^T x g): their shapes are a dense layer's too (64 x 363 x 288 against
 // 64 x 512 x 784), but not their best backend, so they take it by name rather than by shape.
-void gemmOnColumns(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda,
-                   const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc);
+void gemmOnColumns(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,
+                   Index ldb, Scalar beta, Scalar* c, Index ldc);
 
 // c = op(a) * op(b), c resized to fit.
 void gemm(const Matrix& a, Op opA, const Matrix& b, Op opB, Matrix& c);
@@ -35,7 +35,7 @@ bool gemmBackendFullWidth(GemmBackend backend);
 GemmBackend gemmBackendFor(Op opA, Op opB, Index m, Index n, Index k);
 const char* gemmBackendName(GemmBackend backend);
 // One backend's product, whatever the shape (benchmarks, tests comparing the backends).
-void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a,
-              Index lda, const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc);
+void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda,
+              const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc);
 
 }  // namespace skynnet

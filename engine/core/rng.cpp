@@ -60,7 +60,8 @@ std::uint64_t Rng::below(std::uint64_t n) {
     if (n <= 1) return 0;
     const std::uint64_t limit = ~std::uint64_t(0) - (~std::uint64_t(0) % n);
     std::uint64_t r;
-    do r = next(); while (r >= limit);
+    do r = next();
+    while (r >= limit);
     return r % n;
 }
 

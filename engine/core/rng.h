@@ -20,11 +20,11 @@ public:
     explicit Rng(std::uint64_t seed = 1);
 
     std::uint64_t next();               // 64 random bits (xoshiro256**)
-    double uniform();                    // [0, 1)
-    float uniform(float lo, float hi);   // [lo, hi)
+    double uniform();                   // [0, 1)
+    float uniform(float lo, float hi);  // [lo, hi)
     float normal(float mean, float stddev);
-    std::uint64_t below(std::uint64_t n);  // [0, n), unbiased
-    std::vector<int> permutation(int n);   // a seeded shuffle of 0..n-1
+    std::uint64_t below(std::uint64_t n);   // [0, n), unbiased
+    std::vector<int> permutation(int n);    // a seeded shuffle of 0..n-1
     Rng split(std::uint64_t stream) const;  // an independent generator derived from this one's seed
     RngState state() const;
     void setState(const RngState& state);

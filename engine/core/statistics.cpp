@@ -44,7 +44,8 @@ double betaContinuedFraction(double a, double b, double x) {
 double regularizedBeta(double a, double b, double x) {
     if (x <= 0) return 0;
     if (x >= 1) return 1;
-    const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x));
+    const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) +
+                                  b * std::log1p(-x));
     if (x < (a + 1) / (a + b + 2)) return front * betaContinuedFraction(a, b, x) / a;
     return 1 - front * betaContinuedFraction(b, a, 1 - x) / b;
 }
@@ -83,7 +84,8 @@ double studentTCdf(double t, int df) {
 }
 
 double studentTQuantile(double p, int df) {
-    if (!(p > 0 && p < 1)) throw Error("a t quantile needs a probability strictly between 0 and 1, got " + std::to_string(p));
+    if (!(p > 0 && p < 1))
+        throw Error("a t quantile needs a probability strictly between 0 and 1, got " + std::to_string(p));
     if (df < 1) throw Error("Student's t needs at least 1 degree of freedom, got " + std::to_string(df));
     if (p < 0.5) return -studentTQuantile(1 - p, df);
     if (p == 0.5) return 0;

@@ -26,7 +26,8 @@ Augmentation parseAugmentation(const std::string& text) {
             a.flip = true;
         } else if (item.rfind("shift:", 0) == 0) {
             const std::string n = item.substr(6);
-            if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos || std::atoi(n.c_str()) < 1)
+            if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos ||
+                std::atoi(n.c_str()) < 1)
                 throw Error("shift expects a number of pixels from 1 to 999 (shift:2), got '" + item + "'");
             a.shift = std::atoi(n.c_str());
         } else {
@@ -45,8 +46,8 @@ std::string augmentationText(const Augmentation& a) {
 
 void checkAugmentable(const Augmentation& a, const Shape& input) {
     if (a.enabled() && (input.height < 2 || input.width < 2))
-        throw Error("augmentation (" + augmentationText(a) + ") needs image input (channels, height, width), the network's input is " +
-                    input.toString());
+        throw Error("augmentation (" + augmentationText(a) +
+                    ") needs image input (channels, height, width), the network's input is " + input.toString());
 }
 
 Rng augmentationStream(std::uint64_t seed, std::uint64_t step) { return Rng(seed ^ augmentationSalt).split(step); }

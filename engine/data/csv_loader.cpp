@@ -182,7 +182,8 @@ char detectDelimiter(std::string_view text, const std::string& path) {
         if (cut && counts.size() > 1) counts.pop_back();  // may be cut short
         if (counts.empty()) continue;
         if (counts[0] > fallbackFields) fallback = d, fallbackFields = counts[0];
-        const bool consistent = std::all_of(counts.begin(), counts.end(), [&](std::size_t n) { return n == counts[0]; });
+        const bool consistent = std::all_of(counts.begin(), counts.end(),
+                                            [&](std::size_t n) { return n == counts[0]; });
         if (consistent && counts[0] > bestFields) best = d, bestFields = counts[0];
     }
     // Without a consistent candidate, the widest first line lets the field-count error name the line.
@@ -192,12 +193,12 @@ char detectDelimiter(std::string_view text, const std::string& path) {
 // The data rows of a file, stored compactly: one string of all fields and their end offsets.
 struct Table {
     std::string path;
-    std::vector<std::string> names;     // from the header row, or column_1, column_2, ...
+    std::vector<std::string> names;  // from the header row, or column_1, column_2, ...
     bool header = false;
     std::size_t cols = 0;
-    std::vector<int> lines;             // 1-based line where each data row starts
-    std::string cells;                  // every field of every data row, back to back
-    std::vector<std::uint32_t> ends;    // end of field r * cols + c in cells
+    std::vector<int> lines;                   // 1-based line where each data row starts
+    std::string cells;                        // every field of every data row, back to back
+    std::vector<std::uint32_t> ends;          // end of field r * cols + c in cells
     std::vector<std::size_t> numbers, texts;  // per column: cells that are numbers, other present cells
 
     std::size_t rows() const { return lines.size(); }
@@ -236,8 +237,9 @@ Table readTable(const std::string& path, const CsvOptions& options, const std::v
     bool header = options.header == CsvHeader::Present;
     if (options.header == CsvHeader::Auto) {
         const bool namesAll = expectedNames && !expectedNames->empty() &&
-            std::all_of(expectedNames->begin(), expectedNames->end(),
-                        [&](const std::string& n) { return std::find(first.begin(), first.end(), n) != first.end(); });
+                              std::all_of(expectedNames->begin(), expectedNames->end(), [&](const std::string& n) {
+                                  return std::find(first.begin(), first.end(), n) != first.end();
+                              });
         header = namesAll || looksLikeHeader(first, haveSecond ? &second : nullptr);
     }
 
@@ -249,8 +251,9 @@ Table readTable(const std::string& path, const CsvOptions& options, const std::v
         t.names.push_back(header && !first[c].empty() ? first[c] : "column_" + std::to_string(c + 1));
     auto add = [&](const std::vector<std::string>& record, int line) {
         if (record.size() != t.cols)
-            throw Error(path + ":" + std::to_string(line) + ": expected " + std::to_string(t.cols) + " fields (as on line " +
-                        std::to_string(firstLine) + "), found " + std::to_string(record.size()));
+            throw Error(path + ":" + std::to_string(line) + ": expected " + std::to_string(t.cols) +
+                        " fields (as on line " + std::to_string(firstLine) + "), found " +
+                        std::to_string(record.size()));
         for (std::size_t c = 0; c < t.cols; ++c) {
             const std::string& f = record[c];
             if (!isMissing(f)) ++(looksNumeric(f) ? t.numbers : t.texts)[c];
@@ -317,7 +320,8 @@ std::vector<std::size_t> resolveTargets(const Table& t, const std::vector<std::s
             if (std::find(named + 1, t.names.end(), spec) != t.names.end())
                 throw Error(t.path + ": target column name '" + spec + "' appears more than once in the header");
             c = std::size_t(named - t.names.begin());
-        } else if (!spec.empty() && std::all_of(spec.begin(), spec.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+        } else if (!spec.empty() &&
+                   std::all_of(spec.begin(), spec.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
             c = std::size_t(std::stoull(spec.size() > 9 ? "999999999" : spec));
             if (c >= t.cols)
                 throw Error(t.path + ": target column index " + spec + " is out of range: the file has " +
@@ -338,13 +342,14 @@ std::vector<std::size_t> resolveTargets(const Table& t, const std::vector<std::s
 struct ClassColumn {
     std::vector<std::string> names;
     bool numeric = false;
-    std::vector<double> values;                       // numeric classes, sorted
-    std::map<std::string, int, std::less<>> index;    // text classes
+    std::vector<double> values;                     // numeric classes, sorted
+    std::map<std::string, int, std::less<>> index;  // text classes
 
     ClassColumn(const Table& t, std::size_t c) {
         std::vector<std::string> texts = sortedDistinct(t, c);
         // A class column of numbers stays one when a cell is "inf" or 1e39: loadCsv reports that cell.
-        numeric = !texts.empty() && std::all_of(texts.begin(), texts.end(), [](const std::string& s) { return looksNumeric(s); });
+        numeric = !texts.empty() &&
+                  std::all_of(texts.begin(), texts.end(), [](const std::string& s) { return looksNumeric(s); });
         if (!numeric) {
             for (std::size_t i = 0; i < texts.size(); ++i) index.emplace(texts[i], int(i));
             names = std::move(texts);
@@ -400,8 +405,8 @@ Dataset loadCsv(const std::string& path, const CsvOptions& options) {
     d.source = path;
     if (targetCols.size() > 1) {
         if (options.task && *options.task != Task::Regression)
-            throw Error(path + ": " + std::to_string(targetCols.size()) + " target columns need the regression task, not " +
-                        taskName(*options.task));
+            throw Error(path + ": " + std::to_string(targetCols.size()) +
+                        " target columns need the regression task, not " + taskName(*options.task));
         d.task = Task::Regression;
     } else {
         d.task = options.task ? *options.task : guessTask(t, targetCols[0]);
@@ -455,8 +460,9 @@ Dataset loadCsv(const std::string& path, const CsvOptions& options) {
         if (d.task == Task::Binary && d.classNames.size() != 2) {
             std::string list;
             for (std::size_t i = 0; i < d.classNames.size() && i < 10; ++i) list += (i ? ", " : "") + d.classNames[i];
-            throw Error(path + ": target " + t.column(targetCols[0]) + ": a binary task needs exactly 2 classes, found " +
-                        std::to_string(d.classNames.size()) + " (" + list + (d.classNames.size() > 10 ? ", ...)" : ")"));
+            throw Error(path + ": target " + t.column(targetCols[0]) +
+                        ": a binary task needs exactly 2 classes, found " + std::to_string(d.classNames.size()) + " (" +
+                        list + (d.classNames.size() > 10 ? ", ...)" : ")"));
         }
     } else {
         for (std::size_t c : targetCols) d.targetNames.push_back(t.names[c]);
@@ -478,7 +484,8 @@ Dataset loadCsvForPrediction(const std::string& path, const std::vector<std::str
             else cols.push_back(std::size_t(it - t.names.begin()));
         }
         if (!missing.empty())
-            throw Error(path + ": the model needs column(s) " + missing + ", not in the header (columns: " + t.nameList() + ")");
+            throw Error(path + ": the model needs column(s) " + missing +
+                        ", not in the header (columns: " + t.nameList() + ")");
     } else if (t.cols == featureNames.size()) {
         for (std::size_t c = 0; c < t.cols; ++c) cols.push_back(c);
     } else {
@@ -501,7 +508,8 @@ Dataset loadCsvForPrediction(const std::string& path, const std::vector<std::str
     std::vector<const Dataset::Categorical*> categoryOf(featureNames.size(), nullptr);
     for (const Dataset::Categorical& cat : categoricals) {
         if (cat.column < 0 || std::size_t(cat.column) >= featureNames.size())
-            throw Error(path + ": the model's categorical column index " + std::to_string(cat.column) + " is out of range");
+            throw Error(path + ": the model's categorical column index " + std::to_string(cat.column) +
+                        " is out of range");
         categoryOf[std::size_t(cat.column)] = &cat;
     }
 

@@ -51,7 +51,6 @@ Dataset loadCsv(const std::string& path, const CsvOptions& options = {});
 // one-hot block. The result has features, featureNames, categoricals and sampleShape only: no
 // labels or targets.
 Dataset loadCsvForPrediction(const std::string& path, const std::vector<std::string>& featureNames,
-                             const std::vector<Dataset::Categorical>& categoricals,
-                             const CsvOptions& options = {});
+                             const std::vector<Dataset::Categorical>& categoricals, const CsvOptions& options = {});
 
 }  // namespace skynnet

@@ -56,7 +56,8 @@ BuiltinSpec parseBuiltin(const DataRequest& request) {
     const bool spirals = name == "spirals", sine = name == "sine", blobs = name == "blobs";
     if (!spirals && !sine && !blobs)
         failOption(request.option, "unknown built-in dataset '" + name + "' (expected spirals, sine or blobs)");
-    std::map<std::string, double> p = {{"samples", sine ? 2000 : 1200}, {"noise", sine ? 0.05 : (blobs ? 1.0 : 0.05)},
+    std::map<std::string, double> p = {{"samples", sine ? 2000 : 1200},
+                                       {"noise", sine ? 0.05 : (blobs ? 1.0 : 0.05)},
                                        {"seed", 1}};
     if (spirals || blobs) p["classes"] = blobs ? 4 : 3;
     if (sine) p["outputs"] = 1;
@@ -121,8 +122,8 @@ void mapLabels(Dataset& d, const std::vector<std::string>& to) {
     }
     for (int& label : d.labels) {
         if (index[std::size_t(label)] < 0)
-            throw Error(d.source + ": class '" + d.classNames[std::size_t(label)] + "' is not one of the model's classes (" +
-                        joined(to) + ")");
+            throw Error(d.source + ": class '" + d.classNames[std::size_t(label)] +
+                        "' is not one of the model's classes (" + joined(to) + ")");
         label = index[std::size_t(label)];
     }
     d.classNames = to;
@@ -131,7 +132,8 @@ void mapLabels(Dataset& d, const std::vector<std::string>& to) {
 // The first model feature that `loaded` lacks (it became the target), or "".
 std::string firstMissingFeature(const Dataset& loaded, const ModelSchema& schema) {
     for (const std::string& name : schema.featureNames)
-        if (std::find(loaded.featureNames.begin(), loaded.featureNames.end(), name) == loaded.featureNames.end()) return name;
+        if (std::find(loaded.featureNames.begin(), loaded.featureNames.end(), name) == loaded.featureNames.end())
+            return name;
     return {};
 }
 
@@ -160,16 +162,17 @@ Dataset loadCsvLike(const DataRequest& request, const ModelSchema& schema, bool 
             if (std::find(schema.featureNames.begin(), schema.featureNames.end(), name) == schema.featureNames.end())
                 others.push_back(name);
         if (others.size() != 1)
-            throw Error(request.path + ": " + (others.empty() ? "no target column besides the model's features"
-                                                              : "cannot tell the target column among " + joined(others)) +
+            throw Error(request.path + ": " +
+                        (others.empty() ? "no target column besides the model's features"
+                                        : "cannot tell the target column among " + joined(others)) +
                         " (name it with --target)");
         options.targets = others;
         withTargets = loadCsv(request.path, options);
     }
     if (schema.task == Task::Regression) {
         if (withTargets.targets.cols() != Index(schema.targetNames.size()))
-            throw Error(request.path + ": " + std::to_string(withTargets.targets.cols()) + " target columns, the model predicts " +
-                        std::to_string(schema.targetNames.size()));
+            throw Error(request.path + ": " + std::to_string(withTargets.targets.cols()) +
+                        " target columns, the model predicts " + std::to_string(schema.targetNames.size()));
         d.targets = std::move(withTargets.targets);
         d.targetNames = schema.targetNames;
     } else {
@@ -185,8 +188,8 @@ Dataset loadCsvLike(const DataRequest& request, const ModelSchema& schema, bool 
 ImageOptions imageOptionsLike(const DataRequest& request, const ModelSchema& schema) {
     const Shape& s = schema.sampleShape;
     if ((s.channels != 1 && s.channels != 3) || s.height < 2 || s.width < 2)
-        throw Error(request.path + ": the model takes " + std::to_string(s.size()) + " features of shape " + s.toString() +
-                    ", not images");
+        throw Error(request.path + ": the model takes " + std::to_string(s.size()) + " features of shape " +
+                    s.toString() + ", not images");
     ImageOptions o = request.image;
     o.channels = s.channels;
     o.height = s.height;
@@ -205,7 +208,8 @@ void applySampleShape(Dataset& d, const DataRequest& request) {
     if (shape.size() != d.features.cols())
         failOption(request.sampleShapeOption, sampleShapeText(shape) + " is " + std::to_string(shape.size()) +
                                                   " values per sample, but " + request.path + " has " +
-                                                  std::to_string(d.features.cols()) + " feature columns (besides the target)");
+                                                  std::to_string(d.features.cols()) +
+                                                  " feature columns (besides the target)");
     d.sampleShape = shape;
 }
 
@@ -223,7 +227,8 @@ DataKind dataKind(const std::string& path) {
         std::fclose(f);
         // gzip: the only compressed data this tool reads is IDX; IDX: 0x00 0x00 type dims.
         if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return DataKind::Idx;
-        if (n == 4 && magic[0] == 0 && magic[1] == 0 && magic[2] == 0x08 && (magic[3] == 1 || magic[3] == 3)) return DataKind::Idx;
+        if (n == 4 && magic[0] == 0 && magic[1] == 0 && magic[2] == 0x08 && (magic[3] == 1 || magic[3] == 3))
+            return DataKind::Idx;
     }
     return DataKind::Csv;
 }
@@ -259,7 +264,8 @@ Dataset loadTrainingData(const DataRequest& request) {
     case DataKind::Builtin: d = generate(request); break;
     case DataKind::ImageFolder: d = loadImageFolder(request.path, request.image); break;
     case DataKind::ImageFile:
-        failOption(request.option, request.path + " is a single image; training needs a folder with one subfolder of images per class");
+        failOption(request.option,
+                   request.path + " is a single image; training needs a folder with one subfolder of images per class");
     }
     applyTask(d, request);
     d.targetColumn = request.target;  // empty: checkDataRequest allows a target for CSV only
@@ -278,7 +284,8 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
         return d;
     }
     if (kind == DataKind::ImageFile && needTargets)
-        failOption(request.option, request.path + " is a single image without a label; labelled images are a folder with one subfolder per class");
+        failOption(request.option, request.path + " is a single image without a label; labelled images are a folder "
+                                                  "with one subfolder per class");
     if ((kind == DataKind::ImageFolder || kind == DataKind::ImageFile) && !needTargets) {
         Dataset d = std::move(loadImagesLike(request, schema).data);
         d.featureNames = schema.featureNames;
@@ -286,7 +293,8 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
         return d;
     }
     if (kind == DataKind::ImageFolder) {
-        if (schema.task == Task::Regression) throw Error(request.path + ": holds classified images, the model is for regression");
+        if (schema.task == Task::Regression)
+            throw Error(request.path + ": holds classified images, the model is for regression");
         Dataset d = loadImageFolder(request.path, imageOptionsLike(request, schema));
         mapLabels(d, schema.classNames);
         d.task = schema.task;
@@ -296,8 +304,8 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
     }
     Dataset d = kind == DataKind::Idx ? loadIdx(request.path, request.labels) : generate(request);
     if (d.features.cols() != Index(schema.featureNames.size()))
-        throw Error(request.path + ": " + std::to_string(d.features.cols()) + " features per sample, the model expects " +
-                    std::to_string(schema.featureNames.size()));
+        throw Error(request.path + ": " + std::to_string(d.features.cols()) +
+                    " features per sample, the model expects " + std::to_string(schema.featureNames.size()));
     if (needTargets && (d.task == Task::Regression) != (schema.task == Task::Regression))
         throw Error(request.path + ": holds " + taskName(d.task) + " data, the model is for " + taskName(schema.task));
     if (needTargets && schema.task != Task::Regression) {

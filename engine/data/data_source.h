@@ -26,7 +26,7 @@ namespace skynnet {
 enum class DataKind { Csv, Idx, Builtin, ImageFolder, ImageFile };
 
 struct DataRequest {
-    std::string option = "--data";          // what the path came from, for messages
+    std::string option = "--data";  // what the path came from, for messages
     std::string path;
     std::string labels;                     // IDX labels file; empty: the one beside the images
     std::string target;                     // CSV target column (name or index); empty: the last column
@@ -36,7 +36,7 @@ struct DataRequest {
     // Image folders: the size and channels wanted (loadLike takes them from the schema instead)
     // and whether an unreadable image is an error.
     ImageOptions image;
-    std::optional<Shape> sampleShape;       // CSV: the layout of a row's features, e.g. (1,28,28)
+    std::optional<Shape> sampleShape;  // CSV: the layout of a row's features, e.g. (1,28,28)
     std::string imageOption = "--image-size", sampleShapeOption = "--sample-shape";  // for messages
     bool operator==(const DataRequest&) const = default;
 };
@@ -51,8 +51,8 @@ DataKind dataKind(const std::string& path);
 // starts with the option at fault ("--data: unknown built-in dataset 'x' ...").
 void checkDataRequest(const DataRequest& request);
 
-// The training data; its schema's targetColumn is the request's. Builtin specs are "builtin:NAME[:KEY=VALUE...]" with keys samples, classes,
-// noise, seed, outputs, features.
+// The training data; its schema's targetColumn is the request's. Builtin specs are "builtin:NAME[:KEY=VALUE...]" with
+// keys samples, classes, noise, seed, outputs, features.
 Dataset loadTrainingData(const DataRequest& request);
 
 // Loads data like `schema` (a training set's or a saved model's). With needTargets, labels or

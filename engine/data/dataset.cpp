@@ -56,7 +56,8 @@ void Dataset::validate() const {
         return;
     }
     if (Index(labels.size()) != features.rows())
-        throw Error(where + ": " + std::to_string(labels.size()) + " labels for " + std::to_string(features.rows()) + " samples");
+        throw Error(where + ": " + std::to_string(labels.size()) + " labels for " + std::to_string(features.rows()) +
+                    " samples");
     if (task == Task::Binary && classCount() != 2)
         throw Error(where + ": a binary task needs exactly 2 classes, found " + std::to_string(classCount()));
     for (std::size_t i = 0; i < labels.size(); ++i)
@@ -69,8 +70,8 @@ std::string Dataset::skippedFilesWarning() const {
     if (skipped.empty()) return {};
     constexpr std::size_t named = 3;
     const std::size_t total = std::size_t(size()) + skipped.size();
-    std::string s = std::to_string(skipped.size()) + " of " + std::to_string(total) + " image files could not be read and " +
-                    (skipped.size() == 1 ? "was" : "were") + " skipped: ";
+    std::string s = std::to_string(skipped.size()) + " of " + std::to_string(total) +
+                    " image files could not be read and " + (skipped.size() == 1 ? "was" : "were") + " skipped: ";
     for (std::size_t i = 0; i < skipped.size() && i < named; ++i)
         s += (i ? ", " : "") + skipped[i].path + " (" + skipped[i].reason + ")";
     if (skipped.size() > named) s += " and " + std::to_string(skipped.size() - named) + " more";

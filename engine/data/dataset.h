@@ -18,12 +18,12 @@ struct SkippedFile {
 // The schema is the base, so that a dataset's names are read as before (d.classNames) and a
 // dataset passes as its own schema wherever data must be loaded or checked like it.
 struct Dataset : ModelSchema {
-    std::string source;                    // file path or generator name, for messages
-    Matrix features;                       // rows = samples, sampleShape.size() columns
-    std::vector<int> labels;               // class index per sample, into classNames
-    std::string labelColumn;               // the CSV column the labels come from, for messages ("" otherwise)
-    Matrix targets;                        // regression values, rows = samples, one column per targetName
-    std::vector<SkippedFile> skipped;      // files left out while loading, in the order met
+    std::string source;                // file path or generator name, for messages
+    Matrix features;                   // rows = samples, sampleShape.size() columns
+    std::vector<int> labels;           // class index per sample, into classNames
+    std::string labelColumn;           // the CSV column the labels come from, for messages ("" otherwise)
+    Matrix targets;                    // regression values, rows = samples, one column per targetName
+    std::vector<SkippedFile> skipped;  // files left out while loading, in the order met
 
     const ModelSchema& schema() const { return *this; }
     Index size() const { return features.rows(); }

@@ -18,7 +18,8 @@ void require(bool ok, const std::string& generator, const std::string& what) {
 
 Dataset makeSpirals(int classes, int samplesPerClass, float noise, std::uint64_t seed) {
     require(classes >= 2, "spirals", "classes must be at least 2, got " + std::to_string(classes));
-    require(samplesPerClass >= 1, "spirals", "samples per class must be at least 1, got " + std::to_string(samplesPerClass));
+    require(samplesPerClass >= 1, "spirals",
+            "samples per class must be at least 1, got " + std::to_string(samplesPerClass));
     require(noise >= 0, "spirals", "noise must not be negative");
     constexpr double turns = 1.5;
     Rng rng(seed);
@@ -78,7 +79,8 @@ Dataset makeSineRegression(int samples, int outputs, float noise, std::uint64_t 
         for (int i = 0; i < inputs; ++i) d.features(s, i) = rng.uniform(-pi, pi);
         for (int j = 0; j < outputs; ++j) {
             float y = 0;
-            for (int i = 0; i < inputs; ++i) y += weight(j, i) * std::sin(frequency(j, i) * d.features(s, i) + phase(j, i));
+            for (int i = 0; i < inputs; ++i)
+                y += weight(j, i) * std::sin(frequency(j, i) * d.features(s, i) + phase(j, i));
             d.targets(s, j) = y + rng.normal(0, noise);
         }
     }
@@ -87,7 +89,8 @@ Dataset makeSineRegression(int samples, int outputs, float noise, std::uint64_t 
 
 Dataset makeBlobs(int classes, int samplesPerClass, int features, float spread, std::uint64_t seed) {
     require(classes >= 2, "blobs", "classes must be at least 2, got " + std::to_string(classes));
-    require(samplesPerClass >= 1, "blobs", "samples per class must be at least 1, got " + std::to_string(samplesPerClass));
+    require(samplesPerClass >= 1, "blobs",
+            "samples per class must be at least 1, got " + std::to_string(samplesPerClass));
     require(features >= 1, "blobs", "features must be at least 1, got " + std::to_string(features));
     require(spread >= 0, "blobs", "spread must not be negative");
     Rng root(seed);

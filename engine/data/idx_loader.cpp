@@ -95,20 +95,24 @@ IdxArray readIdx(const std::string& path, int expectedDims, const char* what) {
     std::vector<unsigned char> header;
     const std::uint32_t expectedMagic = 0x800u + std::uint32_t(expectedDims);
     if (in.append(header, 4) < 4)
-        throw Error(path + ": truncated: expected at least 4 bytes (the IDX magic number), found " + std::to_string(header.size()));
-    const std::uint32_t magic = std::uint32_t(header[0]) << 24 | std::uint32_t(header[1]) << 16 | std::uint32_t(header[2]) << 8 | header[3];
+        throw Error(path + ": truncated: expected at least 4 bytes (the IDX magic number), found " +
+                    std::to_string(header.size()));
+    const std::uint32_t magic = std::uint32_t(header[0]) << 24 | std::uint32_t(header[1]) << 16 |
+                                std::uint32_t(header[2]) << 8 | header[3];
     if (header[0] != 0 || header[1] != 0)
-        throw Error(path + ": not an IDX file (magic number " + hex32(magic) + ", expected " + hex32(expectedMagic) + " for " + what + ")");
+        throw Error(path + ": not an IDX file (magic number " + hex32(magic) + ", expected " + hex32(expectedMagic) +
+                    " for " + what + ")");
     if (header[2] != 0x08)
-        throw Error(path + ": unsupported IDX data type " + hex(header[2], 2) + "; only unsigned bytes (0x08) are supported");
+        throw Error(path + ": unsupported IDX data type " + hex(header[2], 2) +
+                    "; only unsigned bytes (0x08) are supported");
     if (header[3] != expectedDims)
-        throw Error(path + ": IDX " + what + " need " + std::to_string(expectedDims) + " dimension(s) (magic " + hex32(expectedMagic) +
-                    "), found " + std::to_string(header[3]) + " (magic " + hex32(magic) + ")");
+        throw Error(path + ": IDX " + what + " need " + std::to_string(expectedDims) + " dimension(s) (magic " +
+                    hex32(expectedMagic) + "), found " + std::to_string(header[3]) + " (magic " + hex32(magic) + ")");
 
     const std::size_t headerBytes = 4 + 4 * std::size_t(expectedDims);
     if (in.append(header, headerBytes - 4) < headerBytes - 4)
-        throw Error(path + ": truncated: expected at least " + std::to_string(headerBytes) + " bytes (the IDX header), found " +
-                    std::to_string(header.size()));
+        throw Error(path + ": truncated: expected at least " + std::to_string(headerBytes) +
+                    " bytes (the IDX header), found " + std::to_string(header.size()));
     IdxArray a;
     std::uint64_t count = 1;
     for (int i = 0; i < expectedDims; ++i) {
@@ -127,7 +131,8 @@ IdxArray readIdx(const std::string& path, int expectedDims, const char* what) {
     const bool plain = gzdirect(in.file()) != 0;
     const std::uint64_t onDisk = in.sizeOnDisk();
     if (onDisk > 0 && plain && expectedBytes > onDisk)
-        throw Error(path + ": truncated: expected " + std::to_string(expectedBytes) + " bytes, found " + std::to_string(onDisk));
+        throw Error(path + ": truncated: expected " + std::to_string(expectedBytes) + " bytes, found " +
+                    std::to_string(onDisk));
     if (onDisk > 0 && !plain && count / maxDeflateRatio > onDisk)
         throw Error(path + ": truncated: its IDX header announces " + std::to_string(expectedBytes) +
                     " bytes, more than a gzip file of " + std::to_string(onDisk) + " bytes can hold");
@@ -137,9 +142,10 @@ IdxArray readIdx(const std::string& path, int expectedDims, const char* what) {
     const std::uint64_t pixels = expectedDims == 3 ? std::uint64_t(a.dims[1]) * a.dims[2] : 0;
     if (count > memory / 5 || pixels > (memory - count * 5) / 64)
         throw Error(path + ": its IDX header announces " + std::to_string(count) + " values, which need about " +
-                    gigabytes(double(count) * 5 + double(pixels) * 64) + " of memory to load, more than this machine has (" +
-                    gigabytes(double(memory)) + ")");
-    a.data.reserve(std::size_t(std::min<std::uint64_t>(count, plain || onDisk == 0 ? count : onDisk * maxDeflateRatio)));
+                    gigabytes(double(count) * 5 + double(pixels) * 64) +
+                    " of memory to load, more than this machine has (" + gigabytes(double(memory)) + ")");
+    a.data.reserve(
+        std::size_t(std::min<std::uint64_t>(count, plain || onDisk == 0 ? count : onDisk * maxDeflateRatio)));
     const std::size_t got = in.append(a.data, std::size_t(count));
     if (got < count)
         throw Error(path + ": truncated: expected " + std::to_string(expectedBytes) + " bytes, found " +
@@ -175,7 +181,8 @@ std::string idxLabelsPathFor(const std::string& imagesPath) {
     replaceLast(labels, "images", "labels");  // train-images-idx3-ubyte, t10k-images.idx3-ubyte, ...
     replaceLast(labels, "idx3", "idx1");
     if (labels == name)
-        throw Error(imagesPath + ": cannot guess the labels file (the name has no 'images' or 'idx3'); give it explicitly");
+        throw Error(imagesPath +
+                    ": cannot guess the labels file (the name has no 'images' or 'idx3'); give it explicitly");
     // Same compression as the images first.
     const std::string tried[] = {labels + (gz ? ".gz" : ""), labels + (gz ? "" : ".gz")};
     for (const std::string& candidate : tried) {
@@ -192,20 +199,26 @@ Dataset loadIdx(const std::string& imagesPath, const std::string& labelsPath) {
     const IdxArray labels = readIdx(labelsFile, 1, "labels");
     const std::uint32_t n = images.dims[0], rows = images.dims[1], cols = images.dims[2];
     if (labels.dims[0] != n)
-        throw Error(labelsFile + ": " + std::to_string(labels.dims[0]) + " labels for the " + std::to_string(n) + " images in " +
-                    imagesPath);
-    if (n == 0 || rows == 0 || cols == 0) throw Error(imagesPath + ": holds no pixels (" + std::to_string(n) + " images)");
+        throw Error(labelsFile + ": " + std::to_string(labels.dims[0]) + " labels for the " + std::to_string(n) +
+                    " images in " + imagesPath);
+    if (n == 0 || rows == 0 || cols == 0)
+        throw Error(imagesPath + ": holds no pixels (" + std::to_string(n) + " images)");
 
     Dataset d;
     d.source = imagesPath;
     d.task = Task::Classification;
     d.sampleShape = Shape{1, int(rows), int(cols)};
     const Index pixels = Index(rows) * cols;
-    d.features = Eigen::Map<const Eigen::Matrix<unsigned char, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-                     images.data.data(), Index(n), pixels).cast<Scalar>();
+    d.features =
+        Eigen::Map<const Eigen::Matrix<unsigned char, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(images.data
+                                                                                                            .data(),
+                                                                                                        Index(n),
+                                                                                                        pixels)
+            .cast<Scalar>();
     d.featureNames.reserve(std::size_t(pixels));
     for (std::uint32_t r = 0; r < rows; ++r)
-        for (std::uint32_t c = 0; c < cols; ++c) d.featureNames.push_back("pixel_" + std::to_string(r) + "_" + std::to_string(c));
+        for (std::uint32_t c = 0; c < cols; ++c)
+            d.featureNames.push_back("pixel_" + std::to_string(r) + "_" + std::to_string(c));
 
     d.labels.assign(labels.data.begin(), labels.data.end());
     const int classes = std::max(10, *std::max_element(d.labels.begin(), d.labels.end()) + 1);

@@ -161,7 +161,8 @@ Dataset loadImageFolder(const std::string& dir, const ImageOptions& options) {
             classOf.push_back(int(classNames.size()) - 1);
         }
     }
-    if (files.empty()) throw Error(dir + ": no PNG, JPEG or BMP files in its " + std::to_string(classDirs.size()) + " class folders");
+    if (files.empty())
+        throw Error(dir + ": no PNG, JPEG or BMP files in its " + std::to_string(classDirs.size()) + " class folders");
     const Shape shape = resolveShape(files, options, dir);
     checkMemory(files.size(), shape, options, dir);
     Decoded decoded = decodeAll(files, shape, options.strict);

@@ -10,8 +10,8 @@ SplitIndices splitForTraining(const Dataset& data, double validationFraction, do
     return splitIndices(data, validationFraction, separateTestFile ? 0.0 : testFraction, seed);
 }
 
-DataPartition partitionData(const Dataset& data, double validationFraction, double testFraction,
-                            bool separateTestFile, std::uint64_t seed, Scaling scaling) {
+DataPartition partitionData(const Dataset& data, double validationFraction, double testFraction, bool separateTestFile,
+                            std::uint64_t seed, Scaling scaling) {
     DataPartition p;
     p.warnings = checkTrainable(data, validationFraction, testFraction, separateTestFile);
     const SplitIndices idx = splitForTraining(data, validationFraction, testFraction, separateTestFile, seed);

@@ -26,7 +26,7 @@ struct DataPartition {
 };
 // Refuses data that cannot support training with these fractions (checkTrainable: one class, too
 // few rows for a requested part) with an Error naming the file and the column or row counts.
-DataPartition partitionData(const Dataset& data, double validationFraction, double testFraction,
-                            bool separateTestFile, std::uint64_t seed, Scaling scaling);
+DataPartition partitionData(const Dataset& data, double validationFraction, double testFraction, bool separateTestFile,
+                            std::uint64_t seed, Scaling scaling);
 
 }  // namespace skynnet

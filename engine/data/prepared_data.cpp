@@ -17,8 +17,8 @@ void transform(Dataset& d, const Preprocessing& p, const std::vector<std::string
 }  // namespace
 
 PreparedData splitAndFit(const Dataset& all, const PreparationSettings& s) {
-    DataPartition part =
-        partitionData(all, s.validationFraction, s.testFraction, s.separateTestFile, s.seed, s.scaling);
+    DataPartition part = partitionData(all, s.validationFraction, s.testFraction, s.separateTestFile, s.seed,
+                                       s.scaling);
     PreparedData p;
     p.schema = all.schema();
     p.preprocessing = std::move(part.preprocessing);
@@ -26,7 +26,8 @@ PreparedData splitAndFit(const Dataset& all, const PreparationSettings& s) {
     p.validation = std::move(part.validation);
     p.test = std::move(part.test);
     p.warnings = std::move(part.warnings);
-    if (const std::string skipped = all.skippedFilesWarning(); !skipped.empty()) p.warnings.insert(p.warnings.begin(), skipped);
+    if (const std::string skipped = all.skippedFilesWarning(); !skipped.empty())
+        p.warnings.insert(p.warnings.begin(), skipped);
     return p;
 }
 
@@ -48,7 +49,7 @@ PreparedData prepareData(const Dataset& all, const Dataset* test, PreparationSet
 Shape networkInputShape(const PreparedData& p) {
     const int columns = p.preprocessing.outputColumns();
     return Index(columns) == p.schema.sampleShape.size() && p.preprocessing.oneHot.empty() ? p.schema.sampleShape
-                                                                                            : Shape::flat(columns);
+                                                                                           : Shape::flat(columns);
 }
 
 }  // namespace skynnet

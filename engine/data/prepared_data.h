@@ -14,8 +14,8 @@
 namespace skynnet {
 
 struct PreparedData {
-    ModelSchema schema;          // the raw training data's: what test, evaluation and prediction data must look like
-    Preprocessing preprocessing; // fitted on `train` only
+    ModelSchema schema;           // the raw training data's: what test, evaluation and prediction data must look like
+    Preprocessing preprocessing;  // fitted on `train` only
     // After applyPreprocessing, the parts' features are the network's inputs (scaled, categorical
     // columns one-hot): their featureNames are Preprocessing::outputNames and they have no
     // categoricals. Before, they are the raw rows. Validation or test may be empty.

@@ -29,7 +29,8 @@ Scaling parseScaling(const std::string& name) {
 void Preprocessing::fit(const Dataset& train) {
     const Matrix& x = train.features;
     if (x.rows() == 0 || x.cols() == 0)
-        throw Error((train.source.empty() ? std::string("dataset") : train.source) + ": cannot fit preprocessing on an empty training split");
+        throw Error((train.source.empty() ? std::string("dataset") : train.source) +
+                    ": cannot fit preprocessing on an empty training split");
     rawColumns = int(x.cols());
     // The category lists are the dataset's declared ones, whose codes the raw matrix holds, so the
     // one-hot slot of a category is the same in training and in prediction.
@@ -102,11 +103,13 @@ int Preprocessing::outputColumns() const {
 Matrix Preprocessing::apply(const Matrix& raw) const {
     if (!fitted()) throw Error("preprocessing is applied before being fitted");
     if (raw.cols() != rawColumns)
-        throw Error("preprocessing expects " + std::to_string(rawColumns) + " feature columns, got " + std::to_string(raw.cols()));
+        throw Error("preprocessing expects " + std::to_string(rawColumns) + " feature columns, got " +
+                    std::to_string(raw.cols()));
     Matrix out(raw.rows(), outputColumns());
     const Index n = Index(numericColumns.size());
     if (n > 0)
-        out.leftCols(n) = ((raw(Eigen::all, numericColumns).rowwise() - offset).array().rowwise() * scale.array()).matrix();
+        out.leftCols(
+            n) = ((raw(Eigen::all, numericColumns).rowwise() - offset).array().rowwise() * scale.array()).matrix();
     Index at = n;
     for (const auto& c : oneHot) {
         const Index k = Index(c.categories.size());
@@ -123,7 +126,9 @@ Matrix Preprocessing::apply(const Matrix& raw) const {
 }
 
 std::vector<std::string> Preprocessing::outputNames(const std::vector<std::string>& rawNames) const {
-    auto name = [&](int c) { return std::size_t(c) < rawNames.size() ? rawNames[std::size_t(c)] : "x" + std::to_string(c + 1); };
+    auto name = [&](int c) {
+        return std::size_t(c) < rawNames.size() ? rawNames[std::size_t(c)] : "x" + std::to_string(c + 1);
+    };
     std::vector<std::string> names;
     for (int c : numericColumns) names.push_back(name(c));
     for (const auto& c : oneHot)

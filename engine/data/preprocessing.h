@@ -14,15 +14,15 @@ namespace skynnet {
 // magnify a corner pixel that is rarely lit). The default for images.
 enum class Scaling { None, Standardize, MinMax, PixelRange };
 
-std::string scalingName(Scaling s);      // "none", "standardize", "minmax", "pixel-range"
+std::string scalingName(Scaling s);             // "none", "standardize", "minmax", "pixel-range"
 Scaling parseScaling(const std::string& name);  // throws Error naming the value
 
 struct Preprocessing {
     Scaling scaling = Scaling::Standardize;
-    int rawColumns = 0;                          // feature columns of the raw dataset
-    std::vector<Dataset::Categorical> oneHot;    // categorical raw columns and their fitted categories
-    std::vector<int> numericColumns;             // raw columns that are scaled, in order
-    RowVector offset, scale;                     // per numeric column: x' = (x - offset) * scale
+    int rawColumns = 0;                        // feature columns of the raw dataset
+    std::vector<Dataset::Categorical> oneHot;  // categorical raw columns and their fitted categories
+    std::vector<int> numericColumns;           // raw columns that are scaled, in order
+    RowVector offset, scale;                   // per numeric column: x' = (x - offset) * scale
 
     // Learns categories and scaling from the training split only.
     void fit(const Dataset& train);

@@ -68,7 +68,8 @@ Preprocessing preprocessingFromJson(const JsonField& j) {
         p.oneHot.push_back(categoricalFromJson(item));
         columnFromJson(item.at("column"), p.rawColumns);
     }
-    for (const JsonField& c : j.at("numericColumns").asArray()) p.numericColumns.push_back(columnFromJson(c, p.rawColumns));
+    for (const JsonField& c : j.at("numericColumns").asArray())
+        p.numericColumns.push_back(columnFromJson(c, p.rawColumns));
     const auto perColumn = [&](const char* key) {
         const JsonField& values = j.at(key);
         RowVector v = floatsFromJson(values);

@@ -28,7 +28,8 @@ std::vector<int> apportion(const std::vector<int>& sizes, double fraction) {
     }
     std::vector<std::size_t> order(k);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
     int extra = int(std::lround(exactTotal)) - assigned;
     for (std::size_t i = 0; i < k && extra > 0; ++i)
         if (remainder[order[i]] > 0) ++counts[order[i]], --extra;
@@ -38,8 +39,8 @@ std::vector<int> apportion(const std::vector<int>& sizes, double fraction) {
 void requireValidFractions(double validationFraction, double testFraction) {
     if (!(validationFraction >= 0 && validationFraction < 1 && testFraction >= 0 && testFraction < 1 &&
           validationFraction + testFraction < 1))
-        throw Error("split fractions must be in [0, 1) and sum below 1: validation " + std::to_string(validationFraction) +
-                    ", test " + std::to_string(testFraction));
+        throw Error("split fractions must be in [0, 1) and sum below 1: validation " +
+                    std::to_string(validationFraction) + ", test " + std::to_string(testFraction));
 }
 
 }  // namespace
@@ -71,7 +72,8 @@ SplitIndices splitIndices(const Dataset& data, double validationFraction, double
         std::iota(groups[0].begin(), groups[0].end(), 0);
     } else {
         if (Index(data.labels.size()) != data.size())
-            throw Error(data.source + ": " + std::to_string(data.labels.size()) + " labels for " + std::to_string(n) + " samples");
+            throw Error(data.source + ": " + std::to_string(data.labels.size()) + " labels for " + std::to_string(n) +
+                        " samples");
         groups.resize(std::size_t(std::max(data.classCount(), 1)));
         for (int r = 0; r < n; ++r) {
             const int label = data.labels[std::size_t(r)];

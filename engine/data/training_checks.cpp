@@ -51,8 +51,8 @@ long fewestRows(double validation, double test) {
         if (f > 0) start = std::max(start, std::floor(0.5 / f));
     if (start > 1e9) return long(start);  // a bound is all a message needs
     long n = long(start);
-    for (long tries = 0; tries < 1000000 && !everyPartFilled(partSizes({int(n)}, validation, test)[0], validation, test);
-         ++tries)
+    for (long tries = 0;
+         tries < 1000000 && !everyPartFilled(partSizes({int(n)}, validation, test)[0], validation, test); ++tries)
         ++n;
     return n;
 }
@@ -83,9 +83,11 @@ Totals splitTotals(const Dataset& d, double validation, double test) {
 
 [[noreturn]] void refuseOneClass(const Dataset& d) {
     const int k = d.labels.front();
-    const std::string name =
-        k >= 0 && k < d.classCount() && !d.classNames[std::size_t(k)].empty() ? d.classNames[std::size_t(k)] : std::to_string(k);
-    std::string message = whereOf(d) + ": " + labelsHold(d) + " one class only ('" + name + "' in " + allRows(long(d.size())) + ")";
+    const std::string name = k >= 0 && k < d.classCount() && !d.classNames[std::size_t(k)].empty()
+                                 ? d.classNames[std::size_t(k)]
+                                 : std::to_string(k);
+    std::string message = whereOf(d) + ": " + labelsHold(d) + " one class only ('" + name + "' in " +
+                          allRows(long(d.size())) + ")";
     if (d.classCount() > 1) message += " of the " + std::to_string(d.classCount()) + " declared";
     throw Error(message + ": classification needs at least 2 classes");
 }
@@ -95,9 +97,10 @@ std::vector<std::string> constantTargets(const Dataset& d) {
     for (Index c = 0; c < d.targets.cols(); ++c) {
         const auto column = d.targets.col(c);
         if ((column.array() != column(0)).any()) continue;
-        const std::string name = std::size_t(c) < d.targetNames.size() ? d.targetNames[std::size_t(c)] : std::to_string(c);
-        warnings.push_back(whereOf(d) + ": target column '" + name + "' holds one value only (" + number(column(0)) + " in " +
-                           allRows(long(d.size())) + "): the model can only learn that constant");
+        const std::string name = std::size_t(c) < d.targetNames.size() ? d.targetNames[std::size_t(c)]
+                                                                       : std::to_string(c);
+        warnings.push_back(whereOf(d) + ": target column '" + name + "' holds one value only (" + number(column(0)) +
+                           " in " + allRows(long(d.size())) + "): the model can only learn that constant");
     }
     return warnings;
 }

@@ -88,7 +88,9 @@ private:
 
     // The block need not start on a page (the MPI window's segment has a header): madvise takes
     // whole pages, so offsets become page addresses here.
-    std::uintptr_t address(std::size_t offset) const { return reinterpret_cast<std::uintptr_t>(block_.data()) + offset; }
+    std::uintptr_t address(std::size_t offset) const {
+        return reinterpret_cast<std::uintptr_t>(block_.data()) + offset;
+    }
     std::uintptr_t pageDown(std::uintptr_t a) const { return a / page_ * page_; }
 
     bool populate(std::size_t from, std::size_t to) const {
@@ -140,8 +142,9 @@ void writeRows(MpiSession& s, const Dataset& train, const Dataset* validation) {
 std::optional<MpiMessage> fromLeader(MpiSession& s, int tag) {
     MpiMessage m = s.receive(s.dataLeader(), -1);
     if (m.tag == TagStop) return std::nullopt;
-    if (m.tag != tag) throw Error("MPI: expected message " + std::to_string(tag) + " from rank " + std::to_string(s.dataLeader()) +
-                                  ", got " + std::to_string(m.tag));
+    if (m.tag != tag)
+        throw Error("MPI: expected message " + std::to_string(tag) + " from rank " + std::to_string(s.dataLeader()) +
+                    ", got " + std::to_string(m.tag));
     return m;
 }
 
@@ -205,8 +208,9 @@ HostRows shareRowsOnHost(MpiSession& s, const Dataset& train, const Dataset* val
     if (!written) writeRows(s, train, validation);
     const std::span<std::byte> block = s.sharedBlock();
     for (const int peer : s.dataPeers()) s.send(peer, TagHostRowsReady, std::string("{}"));
-    if (s.tracing()) s.trace("rows shared with " + std::to_string(s.dataPeers().size()) + " ranks on this host (" +
-                             std::to_string(block.size() >> 20) + " MiB)");
+    if (s.tracing())
+        s.trace("rows shared with " + std::to_string(s.dataPeers().size()) + " ranks on this host (" +
+                std::to_string(block.size() >> 20) + " MiB)");
     return readBlock(JsonField(description, "MPI host rows"), block, s.rank());
 }
 
@@ -221,7 +225,8 @@ std::optional<HostRows> rowsSharedOnHost(MpiSession& s) {
     const Json doc = parseMessage(described->bytes, "MPI host rows");
     const JsonField j(doc, "MPI host rows from rank " + std::to_string(s.dataLeader()));
     if (const auto error = j.find("error"))
-        throw Error("rank " + std::to_string(s.dataLeader()) + ", which prepares this host's rows, could not: " + error->asString());
+        throw Error("rank " + std::to_string(s.dataLeader()) +
+                    ", which prepares this host's rows, could not: " + error->asString());
     const std::span<std::byte> block = s.sharedBlock().empty() ? s.allocateSharedBlock(0) : s.sharedBlock();
     if (!fromLeader(s, TagHostRowsReady)) return std::nullopt;
     HostRows h = readBlock(j, block, s.dataLeader());

@@ -8,8 +8,8 @@
 #include "distributed/host_rows.h"
 #include "distributed/mpi_session.h"
 #include "distributed/shipped_rows.h"
-#include "split/schedule.h"
 #include "project/project_json.h"
+#include "split/schedule.h"
 #include "train/resources.h"
 
 namespace skynnet {
@@ -32,8 +32,9 @@ class Rank0Run {
 public:
     Rank0Run(MpiSession& s, const SplitPlan& plan, const SubmodelEvents& events, const CancelToken* cancel,
              const MpiBackend::AssignmentObserver& observer)
-        : s_(s), plan_(plan), events_(events), cancel_(cancel), observer_(observer), busy_(std::size_t(s.size()), -1), threads_(std::size_t(s.size()), 0),
-          hosts_(std::size_t(s.size())), outcomes_(plan.submodels.size()), done_(plan.submodels.size(), false) {
+        : s_(s), plan_(plan), events_(events), cancel_(cancel), observer_(observer), busy_(std::size_t(s.size()), -1),
+          threads_(std::size_t(s.size()), 0), hosts_(std::size_t(s.size())), outcomes_(plan.submodels.size()),
+          done_(plan.submodels.size(), false) {
         hosts_[0] = s.host();
     }
 
@@ -83,7 +84,8 @@ public:
                     at = std::max(at, m.tag == TagAccepted ? 1 : 2);
                     if (m.tag == TagReady) threads_[std::size_t(m.source)] = JsonField(j).value("threads", 0);
                 } else {
-                    throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank " + std::to_string(m.source));
+                    throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank " +
+                                std::to_string(m.source));
                 }
             }
         };
@@ -179,7 +181,8 @@ private:
     int indexOf(const JsonField& j, int source) const {
         const int index = j.at("index").asInt();
         if (index < 0 || index >= plan_.submodelCount() || busy_[std::size_t(source)] != index)
-            j.fail("names submodel " + std::to_string(index + 1) + ", not the one rank " + std::to_string(source) + " trains");
+            j.fail("names submodel " + std::to_string(index + 1) + ", not the one rank " + std::to_string(source) +
+                   " trains");
         return index;
     }
 
@@ -255,7 +258,7 @@ private:
     const SubmodelEvents& events_;
     const CancelToken* cancel_;
     const MpiBackend::AssignmentObserver& observer_;
-    std::vector<int> busy_;  // per rank: the submodel it trains, -1 when idle
+    std::vector<int> busy_;     // per rank: the submodel it trains, -1 when idle
     std::vector<int> threads_;  // per rank: its kernel threads (0 once it has no more work)
     std::vector<std::string> hosts_;
     std::vector<SubmodelOutcome> outcomes_;
@@ -277,7 +280,8 @@ bool stopped = false, released = false;  // one MPI session per process
 MpiBackend::MpiBackend(MpiSession& session, MpiJob job) : session_(session), job_(std::move(job)) {
     if (session.rank() != 0 || session.size() < 2)
         throw Error("--backend mpi needs at least 2 ranks (rank 0 hands out the submodels, the others train them); "
-                    "this job has " + std::to_string(session.size()));
+                    "this job has " +
+                    std::to_string(session.size()));
 }
 
 int MpiBackend::workers(int submodels) const { return std::max(1, std::min(submodels, session_.size() - 1)); }

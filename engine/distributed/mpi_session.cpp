@@ -67,8 +67,9 @@ MpiSession::MpiSession() : host_(localHostName()) {
     const char* traceSetting = std::getenv("SKYNNET_MPI_TRACE");
     tracing_ = traceSetting && *traceSetting && std::strcmp(traceSetting, "0") != 0;
     if (!launchedByMpi())
-        throw Error("--backend mpi must be started by an MPI launcher: mpirun -np K skynnet-cli train ... --backend mpi "
-                    "(K >= 2), srun under Slurm, or skynnet-cli train ... --hosts FILE --ranks K");
+        throw Error(
+            "--backend mpi must be started by an MPI launcher: mpirun -np K skynnet-cli train ... --backend mpi "
+            "(K >= 2), srun under Slurm, or skynnet-cli train ... --hosts FILE --ranks K");
     int provided = 0;
     check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
     // Errors come back as codes (turned into Error above) rather than ending the job silently.
@@ -76,7 +77,8 @@ MpiSession::MpiSession() : host_(localHostName()) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     MPI_Comm local;
-    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local), "MPI_Comm_split_type");
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local),
+          "MPI_Comm_split_type");
     MPI_Comm_size(local, &ranksOnHost_);
     // Rank 0 only hands out work: count the workers that share this host.
     const int worker = rank_ > 0 ? 1 : 0;
@@ -103,7 +105,8 @@ MpiSession::MpiSession() : host_(localHostName()) {
     for (const int r : group)
         if (r != rank_) dataPeers_.push_back(r);
     if (tracing_)
-        trace("MPI_Init done (" + std::to_string(size_) + " ranks, " + std::to_string(workersOnHost_) + " workers on " + host_ + ")");
+        trace("MPI_Init done (" + std::to_string(size_) + " ranks, " + std::to_string(workersOnHost_) + " workers on " +
+              host_ + ")");
 }
 
 void MpiSession::trace(const std::string& what) const {
@@ -115,8 +118,8 @@ void MpiSession::trace(const std::string& what) const {
     localtime_r(&seconds, &t);
     // One write per line, so that the ranks' lines do not interleave mid-line.
     char line[512];
-    std::snprintf(line, sizeof line, "mpi-trace %02d:%02d:%02d.%03ld rank %d (cpu %.2f s): %s\n", t.tm_hour, t.tm_min, t.tm_sec,
-                  ms, rank_, processCpuSeconds(), what.c_str());
+    std::snprintf(line, sizeof line, "mpi-trace %02d:%02d:%02d.%03ld rank %d (cpu %.2f s): %s\n", t.tm_hour, t.tm_min,
+                  t.tm_sec, ms, rank_, processCpuSeconds(), what.c_str());
     std::fputs(line, stderr);
     std::fflush(stderr);
 }
@@ -137,18 +140,22 @@ std::span<std::byte> MpiSession::allocateSharedBlock(std::size_t bytes) {
     // The leader's part ends with the group's doorbells (a new segment: zeroed). Sizes rounded up
     // to whole doorbells keep them aligned.
     const std::size_t bells = doorbellBytes * group_.size();
-    const std::size_t own = rank_ == dataLeader_ ? (bytes + doorbellBytes - 1) / doorbellBytes * doorbellBytes + bells : 0;
-    const int code = MPI_Win_allocate_shared(MPI_Aint(own), 1, MPI_INFO_NULL, handles_->dataGroup, &mine, &handles_->block);
+    const std::size_t own = rank_ == dataLeader_ ? (bytes + doorbellBytes - 1) / doorbellBytes * doorbellBytes + bells
+                                                 : 0;
+    const int code = MPI_Win_allocate_shared(MPI_Aint(own), 1, MPI_INFO_NULL, handles_->dataGroup, &mine,
+                                             &handles_->block);
     if (code != MPI_SUCCESS) {
         handles_->block = MPI_WIN_NULL;
-        check(code, ("MPI_Win_allocate_shared (" + std::to_string(bytes >> 20) + " MiB on host " + host_ + ")").c_str());
+        check(code,
+              ("MPI_Win_allocate_shared (" + std::to_string(bytes >> 20) + " MiB on host " + host_ + ")").c_str());
     }
     // The group's rank 0 is its lowest world rank (the split's key), the leader.
     MPI_Aint size = 0;
     int unit = 0;
     void* leaders = nullptr;
     check(MPI_Win_shared_query(handles_->block, 0, &size, &unit, &leaders), "MPI_Win_shared_query");
-    if (std::size_t(size) < bells) throw Error("MPI: the shared block on host " + host_ + " has no room for its doorbells");
+    if (std::size_t(size) < bells)
+        throw Error("MPI: the shared block on host " + host_ + " has no room for its doorbells");
     std::byte* base = static_cast<std::byte*>(leaders);
     block_ = {base, std::size_t(size) - bells};
     doorbells_.clear();
@@ -178,7 +185,8 @@ void MpiSession::freeSharedBlock() {
 }
 
 void MpiSession::send(int dest, int tag, const std::string& bytes) {
-    if (bytes.size() > std::size_t(INT_MAX)) throw Error("MPI: a message of " + std::to_string(bytes.size()) + " bytes is too large");
+    if (bytes.size() > std::size_t(INT_MAX))
+        throw Error("MPI: a message of " + std::to_string(bytes.size()) + " bytes is too large");
     // Started, then rung, then completed: a large message is only taken once the receiver
     // probes, and a receiver that sleeps until its doorbell rings would otherwise never come.
     MPI_Request request;
@@ -201,7 +209,8 @@ bool MpiSession::poll(MpiMessage& out, int source, int tag) {
     // makes progress, taking in what has arrived since, without looking again. One probe would
     // see a message that came during the sleep only at the next wake-up.
     for (int probe = 0; probe < 2 && !flag; ++probe)
-        check(MPI_Iprobe(source < 0 ? MPI_ANY_SOURCE : source, tag < 0 ? MPI_ANY_TAG : tag, MPI_COMM_WORLD, &flag, &status),
+        check(MPI_Iprobe(source < 0 ? MPI_ANY_SOURCE : source, tag < 0 ? MPI_ANY_TAG : tag, MPI_COMM_WORLD, &flag,
+                         &status),
               "MPI_Iprobe");
     if (!flag) return false;
     int count = 0;
@@ -209,7 +218,8 @@ bool MpiSession::poll(MpiMessage& out, int source, int tag) {
     out.source = status.MPI_SOURCE;
     out.tag = status.MPI_TAG;
     out.bytes.assign(std::size_t(count), '\0');
-    check(MPI_Recv(out.bytes.data(), count, MPI_BYTE, out.source, out.tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+    check(MPI_Recv(out.bytes.data(), count, MPI_BYTE, out.source, out.tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+          "MPI_Recv");
     return true;
 }
 
@@ -234,7 +244,8 @@ void MpiSession::abort(int code) {
 }
 
 std::vector<float> floatsFromBytes(const std::string& bytes) {
-    if (bytes.size() % sizeof(float) != 0) throw Error("MPI: a float block of " + std::to_string(bytes.size()) + " bytes");
+    if (bytes.size() % sizeof(float) != 0)
+        throw Error("MPI: a float block of " + std::to_string(bytes.size()) + " bytes");
     std::vector<float> values(bytes.size() / sizeof(float));
     if (!values.empty()) std::memcpy(values.data(), bytes.data(), bytes.size());
     return values;

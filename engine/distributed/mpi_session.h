@@ -7,8 +7,8 @@
 // block, a send to one of them also rings its doorbell (doorbell.h), and a rank whose senders all
 // ring sleeps until one does (or, should a ring be missed, 64 ms at most) instead of waking every
 // few milliseconds to probe.
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>

@@ -70,7 +70,8 @@ public:
             reply(TagFailure, Json::object({{"error", failure}}));
             return true;
         }
-        int threads = job_.threads > 0 ? job_.threads : std::max(1, hardwareThreads() / std::max(1, s_.workersOnHost()));
+        int threads = job_.threads > 0 ? job_.threads
+                                       : std::max(1, hardwareThreads() / std::max(1, s_.workersOnHost()));
         if (job_.threads == 0 && threads > cores_) {
             // More threads than cores would only take turns on them; the results do not change.
             // (A --threads of the user's holds.)
@@ -104,7 +105,8 @@ public:
                 dropEpochState(m);
                 continue;
             }
-            if (m.tag != TagAssign || !ready_) throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank 0");
+            if (m.tag != TagAssign || !ready_)
+                throw Error("MPI: unexpected message " + std::to_string(m.tag) + " from rank 0");
             const Json j = parseMessage(m.bytes, "MPI assignment");
             const int index = JsonField(j).at("index").asInt();
             if (job_.shipData) receiveRows(index);
@@ -215,12 +217,13 @@ private:
             try {
                 here = fileFingerprint(f.path);
             } catch (const Error& e) {
-                throw Error(std::string(e.what()) + " (every rank reads the data from the same path; or use --ship-data)");
+                throw Error(std::string(e.what()) +
+                            " (every rank reads the data from the same path; or use --ship-data)");
             }
             if (here == f.fingerprint) continue;
-            const std::string how = here.size != f.fingerprint.size
-                                        ? std::to_string(here.size) + " bytes here, " + std::to_string(f.fingerprint.size) + " there"
-                                        : "the same size, another content";
+            const std::string how = here.size != f.fingerprint.size ? std::to_string(here.size) + " bytes here, " +
+                                                                          std::to_string(f.fingerprint.size) + " there"
+                                                                    : "the same size, another content";
             throw Error("the data file " + f.path + " differs from rank 0's (" + job_.host + "): " + how +
                         " (every rank must read the same data; or use --ship-data)");
         }
@@ -233,8 +236,8 @@ private:
         try {
             store_.emplace(CheckpointStore::attach(job_.checkpointFolder, job_.plan, job_.checkpointKey));
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "skynnet-cli: warning: %s: %s; its submodels keep no epoch checkpoints\n", who_.c_str(),
-                         e.what());
+            std::fprintf(stderr, "skynnet-cli: warning: %s: %s; its submodels keep no epoch checkpoints\n",
+                         who_.c_str(), e.what());
         }
     }
 
@@ -248,12 +251,14 @@ private:
             try {
                 return store->load(i);
             } catch (const std::exception& e) {
-                std::fprintf(stderr, "skynnet-cli: warning: %s: %s; submodel %d trains from its start\n", who.c_str(), e.what(),
-                             i + 1);
+                std::fprintf(stderr, "skynnet-cli: warning: %s: %s; submodel %d trains from its start\n", who.c_str(),
+                             e.what(), i + 1);
                 return std::nullopt;
             }
         };
-        hooks.saveEpoch = [store](int i, const Network& n, const TrainerState& state) { store->saveEpoch(i, n, state); };
+        hooks.saveEpoch = [store](int i, const Network& n, const TrainerState& state) {
+            store->saveEpoch(i, n, state);
+        };
         return hooks;
     }
 
@@ -331,7 +336,8 @@ private:
         cancel_ = CancelToken();
         SubmodelEvents events;
         events.onSubmodelStarted = [&](int i, const WorkerPlace& p) {
-            s_.send(0, TagStarted, dumpJson(Json::object({{"index", i}, {"host", p.host}, {"threads", p.kernelThreads}})));
+            s_.send(0, TagStarted,
+                    dumpJson(Json::object({{"index", i}, {"host", p.host}, {"threads", p.kernelThreads}})));
         };
         events.onEpoch = [&](int i, const EpochStats& e) {
             send(TagEpoch, i, "stats", toJson(e));

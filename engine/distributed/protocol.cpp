@@ -45,7 +45,8 @@ MpiJob decodeJob(const std::string& json, const std::string& blockBytes) {
     job.host = j.at("host").asString();
     job.data = runDataFromJson(j.at("data"));
     for (const JsonField& f : j.at("dataFiles").asArray())
-        job.dataFiles.push_back({f.at("path").asString(), {unsignedFromJson(f.at("size")), unsignedFromJson(f.at("hash"))}});
+        job.dataFiles.push_back(
+            {f.at("path").asString(), {unsignedFromJson(f.at("size")), unsignedFromJson(f.at("hash"))}});
     job.config = trainConfigFromJson(j.at("config"));
     job.threads = j.at("threads").asInt();
     job.shipData = j.at("shipData").asBool();

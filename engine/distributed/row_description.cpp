@@ -41,7 +41,8 @@ DescribedRows readRowDescription(const JsonField& j) {
     if (r.rows < 0 || r.columns < 0 || r.targetColumns < 0) j.fail("has a negative size");
     d.labels = j.at("labels").get<std::vector<int>>();
     if (d.task != Task::Regression && Index(d.labels.size()) != r.rows)
-        j.at("labels").fail("has " + std::to_string(d.labels.size()) + " labels for " + std::to_string(r.rows) + " rows");
+        j.at("labels").fail("has " + std::to_string(d.labels.size()) + " labels for " + std::to_string(r.rows) +
+                            " rows");
     return r;
 }
 
@@ -52,7 +53,8 @@ Matrix DescribedRows::targets(std::span<const float> floats) const {
 }
 
 std::span<const float> takeFloats(std::span<const float>& floats, std::size_t n, const JsonField& where) {
-    if (n > floats.size()) where.fail("needs " + std::to_string(n) + " floats, " + std::to_string(floats.size()) + " are left");
+    if (n > floats.size())
+        where.fail("needs " + std::to_string(n) + " floats, " + std::to_string(floats.size()) + " are left");
     const std::span<const float> part = floats.first(n);
     floats = floats.subspan(n);
     return part;

@@ -19,7 +19,8 @@ Dataset rebuild(const JsonField& j, std::span<const float>& floats) {
     DescribedRows r = readRowDescription(j);
     Dataset& d = r.data;
     d.source = "rows shipped by rank 0";
-    d.features = Eigen::Map<const Matrix>(takeFloats(floats, r.featureFloats(), j.at("rows")).data(), r.rows, r.columns);
+    d.features = Eigen::Map<const Matrix>(takeFloats(floats, r.featureFloats(), j.at("rows")).data(), r.rows,
+                                          r.columns);
     d.targets = r.targets(takeFloats(floats, r.targetFloats(), j.at("targetColumns")));
     d.validate();
     return std::move(d);

@@ -70,7 +70,8 @@ void checkNamespace(const std::string& ns) {
         const std::size_t end = ns.find("::", start);
         const std::string part = ns.substr(start, end == std::string::npos ? std::string::npos : end - start);
         const bool ok = !part.empty() && !std::isdigit((unsigned char)part[0]) &&
-                        std::all_of(part.begin(), part.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+                        std::all_of(part.begin(), part.end(),
+                                    [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
         if (!ok) throw Error("'" + ns + "' is not a valid C++ namespace name");
         if (end == std::string::npos) break;
         start = end + 2;
@@ -82,7 +83,8 @@ void writeFloats(std::ostream& out, const std::string& name, const float* data, 
                  const std::string& what) {
     out << "inline constexpr float " << name << "[" << count << "] = {";
     for (std::size_t i = 0; i < count; ++i) {
-        if (!std::isfinite(data[i])) throw Error(what + " holds a value that is not finite (" + std::to_string(data[i]) + ")");
+        if (!std::isfinite(data[i]))
+            throw Error(what + " holds a value that is not finite (" + std::to_string(data[i]) + ")");
         out << (i % 8 == 0 ? "\n    " : " ") << floatLiteral(data[i]) << (i + 1 < count ? "," : "");
     }
     out << "};\n";
@@ -112,7 +114,8 @@ std::vector<std::string> outputNames(const SavedCombinedModel& m) {
     case Task::Classification:
         if (!m.schema.classNames.empty()) return m.schema.classNames;
         break;
-    case Task::Binary: return {"probability of " + (m.schema.classNames.size() == 2 ? m.schema.classNames[1] : "class 2")};
+    case Task::Binary:
+        return {"probability of " + (m.schema.classNames.size() == 2 ? m.schema.classNames[1] : "class 2")};
     }
     std::vector<std::string> names;
     for (int i = 0; i < m.rule.outputs; ++i) names.push_back("output " + std::to_string(i + 1));
@@ -136,7 +139,8 @@ std::string submodelRole(const SavedCombinedModel& m, std::size_t i) {
 constexpr std::int64_t kStackFloats = 16384;
 
 // The fixed helpers: the same text for every model.
-constexpr const char* helpers = R"(enum class Act { Linear, Relu, LeakyRelu, Sigmoid, Tanh, Softmax, Gelu, Relu6, Softplus, Elu };
+constexpr const char* helpers =
+    R"(enum class Act { Linear, Relu, LeakyRelu, Sigmoid, Tanh, Softmax, Gelu, Relu6, Softplus, Elu };
 enum class Kind { Dense, Conv, MaxPool, AvgPool, GlobalAvgPool, BatchNorm, Activation };
 
 // One layer. Samples are rows of (C, H, W) values, index c*H*W + h*W + w; a dense layer takes all
@@ -322,7 +326,8 @@ void writePreprocessing(std::ostream& out, const SavedCombinedModel& m, const st
         writeFloats(out, "kScale", p.scale.data(), n, "preprocessing scale");
     }
     out << "inline void preprocess(const float* raw, float* x) {\n";
-    if (n > 0) out << "    for (int j = 0; j < " << n << "; ++j) x[j] = (raw[kNumericColumns[j]] - kOffset[j]) * kScale[j];\n";
+    if (n > 0)
+        out << "    for (int j = 0; j < " << n << "; ++j) x[j] = (raw[kNumericColumns[j]] - kOffset[j]) * kScale[j];\n";
     std::size_t at = n;
     for (const auto& c : p.oneHot) {
         if (c.categories.empty()) continue;
@@ -355,7 +360,8 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
         const auto array = [&](const std::string& part, std::size_t count) {
             const std::string name = sub + "Layer" + std::to_string(layer) + part;
             if (at + count > w.size())
-                throw Error("submodel " + std::to_string(i + 1) + " layer " + std::to_string(layer) + " has too few weights");
+                throw Error("submodel " + std::to_string(i + 1) + " layer " + std::to_string(layer) +
+                            " has too few weights");
             writeFloats(out, name, w.data() + at, count,
                         "submodel " + std::to_string(i + 1) + " layer " + std::to_string(layer) + " " + part);
             at += count;
@@ -392,9 +398,10 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
                         const std::string W = array("W", std::size_t(c.filters) * std::size_t(shape.channels) *
                                                              std::size_t(c.kernelH) * std::size_t(c.kernelW));
                         const std::string B = c.bias ? array("B", std::size_t(c.filters)) : "nullptr";
-                        return "convLayer(" + dims(shape) + ", " + std::to_string(c.filters) + ", " + std::to_string(o.height) +
-                               ", " + std::to_string(o.width) + ", " + std::to_string(c.kernelH) + ", " +
-                               std::to_string(c.kernelW) + ", " + std::to_string(c.stride) + ", " +
+                        return "convLayer(" + dims(shape) + ", " + std::to_string(c.filters) + ", " +
+                               std::to_string(o.height) + ", " + std::to_string(o.width) + ", " +
+                               std::to_string(c.kernelH) + ", " + std::to_string(c.kernelW) + ", " +
+                               std::to_string(c.stride) + ", " +
                                std::to_string(convPaddingBefore(shape.height, c.kernelH, c.stride, c.padding)) + ", " +
                                std::to_string(convPaddingBefore(shape.width, c.kernelW, c.stride, c.padding)) + ", " +
                                activationEnum(c.activation) + ", " + W + ", " + B + ")";
@@ -417,9 +424,8 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
                     });
                 },
                 [&](const GlobalAvgPoolSpec&) {
-                    add(l, description(l), [&] {
-                        return "poolLayer(Kind::GlobalAvgPool, " + dims(shape) + ", 1, 1, 0, 1)";
-                    });
+                    add(l, description(l),
+                        [&] { return "poolLayer(Kind::GlobalAvgPool, " + dims(shape) + ", 1, 1, 0, 1)"; });
                 },
                 [&](const BatchNormSpec& n) {
                     add(l, description(l), [&] {
@@ -431,9 +437,11 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
                     });
                 },
                 [&](const ActivationSpec& a) {
-                    add(l, description(l), [&] { return "activationLayer(" + dims(shape) + ", " + activationEnum(a.activation) + ")"; });
+                    add(l, description(l),
+                        [&] { return "activationLayer(" + dims(shape) + ", " + activationEnum(a.activation) + ")"; });
                 });
-        dense(spec.outputLayer(), "output dense " + std::to_string(spec.outputs) + " " + activationName(spec.outputActivation));
+        dense(spec.outputLayer(),
+              "output dense " + std::to_string(spec.outputs) + " " + activationName(spec.outputActivation));
         if (at != w.size()) throw Error("submodel " + std::to_string(i + 1) + " has weights left over");
         out << "inline constexpr Layer " << sub << "[" << table.size() << "] = {\n    " << joined(table, ",\n    ")
             << "};\n";
@@ -465,8 +473,8 @@ void writeCombination(std::ostream& out, const SavedCombinedModel& m) {
             out << "    // Binary shards: the most confident submodel (larger |2p - 1|, the first on a tie).\n"
                 << "    const float* best = s1;\n";
             for (std::size_t i = 1; i < S; ++i)
-                out << "    if (std::fabs(2.0f * " << s(i) << "[0] - 1.0f) > std::fabs(2.0f * best[0] - 1.0f)) best = " << s(i)
-                    << ";\n";
+                out << "    if (std::fabs(2.0f * " << s(i)
+                    << "[0] - 1.0f) > std::fabs(2.0f * best[0] - 1.0f)) best = " << s(i) << ";\n";
             out << "    out[0] = best[0];\n";
             return;
         }
@@ -498,8 +506,9 @@ std::string cppHeaderText(const SavedCombinedModel& m, const CppExportOptions& o
     const std::vector<std::string> outNames = outputNames(m);
 
     std::ostringstream out;
-    out << "// Generated by Skynnet: a " << taskName(m.task()) << " model of " << m.specs.size() << " submodel(s) combined by "
-        << strategyName(m.rule.strategy) << ". Self-contained C++17, standard library only.\n"
+    out << "// Generated by Skynnet: a " << taskName(m.task()) << " model of " << m.specs.size()
+        << " submodel(s) combined by " << strategyName(m.rule.strategy)
+        << ". Self-contained C++17, standard library only.\n"
         << "// Input: " << m.rawColumns() << " raw feature columns"
         << (rawNames.empty() ? std::string() : " (" + commentText(joined(rawNames)) + ")")
         << (m.preprocessing.oneHot.empty() ? "" : "; categorical columns hold category codes 0..k-1") << ".\n"
@@ -523,7 +532,8 @@ std::string cppHeaderText(const SavedCombinedModel& m, const CppExportOptions& o
     if (std::int64_t(m.inputColumns()) + 2 * std::int64_t(widest) <= kStackFloats)
         out << "    float x[detail::kInputColumns], a[detail::kMaxWidth], b[detail::kMaxWidth];\n";
     else
-        out << "    std::vector<float> buffers(static_cast<std::size_t>(detail::kInputColumns + 2 * detail::kMaxWidth));\n"
+        out << "    std::vector<float> buffers(static_cast<std::size_t>(detail::kInputColumns + 2 * "
+               "detail::kMaxWidth));\n"
             << "    float* x = buffers.data();\n"
             << "    float* a = x + detail::kInputColumns;\n"
             << "    float* b = a + detail::kMaxWidth;\n";
@@ -531,8 +541,8 @@ std::string cppHeaderText(const SavedCombinedModel& m, const CppExportOptions& o
     for (std::size_t i = 0; i < m.specs.size(); ++i) {
         const std::string n = std::to_string(i + 1);
         out << "    float s" << n << "[" << m.specs[i].outputs << "];  // submodel " << n << "\n"
-            << "    detail::network(detail::kSub" << n << ", " << "static_cast<int>(sizeof detail::kSub" << n
-            << " / sizeof(detail::Layer)), x, s" << n << ", a, b);\n";
+            << "    detail::network(detail::kSub" << n << ", "
+            << "static_cast<int>(sizeof detail::kSub" << n << " / sizeof(detail::Layer)), x, s" << n << ", a, b);\n";
     }
     writeCombination(out, m);
     out << "}\n\n"

@@ -123,8 +123,9 @@ std::string preprocess(GraphBuilder& b, const Preprocessing& p, const std::strin
         bool allInOrder = int(numeric.size()) == p.rawColumns;
         for (std::size_t i = 0; i < numeric.size(); ++i) allInOrder = allInOrder && numeric[i] == int(i);
         if (!allInOrder)
-            cols = b.opAxis("Gather", {x, b.int64s("numeric_columns", {Dims::value_type(numeric.size())},
-                                                    Dims(numeric.begin(), numeric.end()))},
+            cols = b.opAxis("Gather",
+                            {x, b.int64s("numeric_columns", {Dims::value_type(numeric.size())},
+                                         Dims(numeric.begin(), numeric.end()))},
                             "numeric_raw", 1);
         const std::int64_t n = std::int64_t(numeric.size());
         const bool scaled = (p.offset.array() != 0.0f).any() || (p.scale.array() != 1.0f).any();
@@ -176,12 +177,14 @@ std::string activate(GraphBuilder& b, Activation activation, const std::string& 
         // this ONNX library knows opsets to 17.
         const std::string g = name + "/gelu";
         const std::string scaled = b.op("Mul", {x, b.scalar(g + "/inv_sqrt2", float(M_SQRT1_2))}, g + "/scaled");
-        const std::string plusOne = b.op("Add", {b.op("Erf", {scaled}, g + "/erf"), b.scalar(g + "/one", 1.0f)}, g + "/plus_one");
+        const std::string plusOne = b.op("Add", {b.op("Erf", {scaled}, g + "/erf"), b.scalar(g + "/one", 1.0f)},
+                                         g + "/plus_one");
         const std::string half = b.op("Mul", {x, b.scalar(g + "/half", 0.5f)}, g + "/half_x");
         return b.op("Mul", {half, plusOne}, g);
     }
     case Activation::ReLU6:
-        return b.op("Clip", {x, b.scalar(name + "/relu6_min", 0.0f), b.scalar(name + "/relu6_max", 6.0f)}, name + "/relu6");
+        return b.op("Clip", {x, b.scalar(name + "/relu6_min", 0.0f), b.scalar(name + "/relu6_max", 6.0f)},
+                    name + "/relu6");
     case Activation::Softplus: return b.op("Softplus", {x}, name + "/softplus");
     case Activation::ELU:
         GraphBuilder::setFloat(b.node("Elu", {x}, name + "/elu"), "alpha", 1.0f);  // the engine's ELU has alpha 1
@@ -214,7 +217,8 @@ std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector
     std::map<std::string, int> counts;
     const auto nameOf = [&](const std::string& kind) { return prefix + "/" + kind + std::to_string(++counts[kind]); };
     const auto take = [&](const std::string& name, const Dims& dims, std::int64_t count) {
-        if (at + std::size_t(count) > weights.size()) throw Error("ONNX export: " + prefix + " has too few weights for " + name);
+        if (at + std::size_t(count) > weights.size())
+            throw Error("ONNX export: " + prefix + " has too few weights for " + name);
         const std::string t = b.floats(name, dims, weights.data() + at, std::size_t(count));
         at += std::size_t(count);
         return t;
@@ -321,7 +325,8 @@ std::string combine(GraphBuilder& b, const CombinationRule& r, const std::vector
             const std::string tag = "sub" + std::to_string(i + 1) + "/combine";
             const auto& classes = r.classes[i];
             std::vector<float> place(classes.size() * std::size_t(r.outputs), 0.0f);
-            for (std::size_t k = 0; k < classes.size(); ++k) place[k * std::size_t(r.outputs) + std::size_t(classes[k])] = 1;
+            for (std::size_t k = 0; k < classes.size(); ++k)
+                place[k * std::size_t(r.outputs) + std::size_t(classes[k])] = 1;
             const std::string logs = b.op("Log", {b.op("Max", {subs[i], floor}, tag + "/clamped")}, tag + "/log");
             const std::string m = b.floats(tag + "/placement", {std::int64_t(classes.size()), r.outputs}, place);
             placed.push_back(b.op("MatMul", {logs, m}, tag + "/placed"));
@@ -367,7 +372,8 @@ void writeModel(const SavedCombinedModel& m, const std::string& path, const Onnx
                 const std::string& outputName, std::int64_t outputs, const std::string& doc, Body body,
                 const std::vector<std::pair<std::string, std::string>>& metadata) {
     if (o.opset < 13 || o.opset > 17)
-        throw Error("cannot export " + path + ": ONNX opset " + std::to_string(o.opset) + " is not supported (13 to 17)");
+        throw Error("cannot export " + path + ": ONNX opset " + std::to_string(o.opset) +
+                    " is not supported (13 to 17)");
     onnx::ModelProto model;
     model.set_ir_version(o.opset <= 13 ? 7 : 8);  // the IR version that introduced the opset
     model.set_producer_name("Skynnet");
@@ -396,7 +402,8 @@ void writeModel(const SavedCombinedModel& m, const std::string& path, const Onnx
     if (model.ByteSizeLong() > std::size_t(INT_MAX))
         throw Error("cannot export " + path + ": the model is over 2 GB, the limit of one ONNX protobuf file");
     std::string bytes;
-    if (!model.SerializeToString(&bytes)) throw Error("cannot export " + path + ": the ONNX model could not be serialised");
+    if (!model.SerializeToString(&bytes))
+        throw Error("cannot export " + path + ": the ONNX model could not be serialised");
     writeFileAtomically(path, bytes);
 }
 

@@ -189,8 +189,9 @@ void AtomicFileWriter::write(const void* data, std::size_t size) {
     if (fd_ < 0) throw Error("cannot save " + path_ + ": the file is already closed");
     const char* p = static_cast<const char*>(data);
     while (size > 0) {
-        const ssize_t n =
-            step(SaveStep::Write, writes_++, target_, [&] { return ::write(fd_, p, std::min(size, maxWrite.load(std::memory_order_relaxed))); });
+        const ssize_t n = step(SaveStep::Write, writes_++, target_, [&] {
+            return ::write(fd_, p, std::min(size, maxWrite.load(std::memory_order_relaxed)));
+        });
         if (n < 0) {
             if (errno == EINTR) continue;
             fail(errno);
@@ -207,7 +208,11 @@ void AtomicFileWriter::commit() {
     // Even a failed close() releases the descriptor (Linux), so it is never closed twice; an
     // injected failure leaves it for fail() to close.
     const int fd = fd_;
-    if (step(SaveStep::Close, 0, target_, [&] { fd_ = -1; return ::close(fd); }) != 0) fail(errno);
+    if (step(SaveStep::Close, 0, target_, [&] {
+            fd_ = -1;
+            return ::close(fd);
+        }) != 0)
+        fail(errno);
     if (step(SaveStep::Rename, 0, target_, [&] { return ::rename(temp_.c_str(), target_.c_str()); }) != 0) fail(errno);
     temp_.clear();
     // Makes the rename itself durable. Best effort, never an error: the new file is complete and

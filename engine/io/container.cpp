@@ -82,7 +82,10 @@ public:
         bytes(b, sizeof b);
         return fromLittleEndian<T>(b);
     }
-    void countMagic() { offset_ += sizeof magic; crc_.update(magic, sizeof magic); }
+    void countMagic() {
+        offset_ += sizeof magic;
+        crc_.update(magic, sizeof magic);
+    }
     std::uint32_t crc() const { return crc_.value(); }
 
 private:

@@ -15,10 +15,10 @@ enum class SaveStep {
     CreateTemp,       // open(O_CREAT | O_EXCL) of the temporary file beside the target
     CopyPermissions,  // fchmod to the replaced file's mode
     Write,
-    Sync,             // fsync of the temporary file
+    Sync,  // fsync of the temporary file
     Close,
-    Rename,           // over the target: from here on the new file is in place
-    OpenDirectory,    // then fsync of the directory, to make the rename durable
+    Rename,         // over the target: from here on the new file is in place
+    OpenDirectory,  // then fsync of the directory, to make the rename durable
     SyncDirectory,
 };
 

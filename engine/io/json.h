@@ -58,7 +58,7 @@ public:
     std::int64_t asInt64() const;  // a number with no fractional part, within range
     int asInt() const { return get<int>(); }
     const std::string& asString() const;
-    std::vector<JsonField> asArray() const;                         // elements with their paths
+    std::vector<JsonField> asArray() const;                           // elements with their paths
     std::vector<std::pair<std::string, JsonField>> asObject() const;  // members in file order
     // get<bool>(), get<int>(), get<double>(), get<std::string>(), get<std::vector<T>>() ...
     template <typename T>
@@ -76,9 +76,7 @@ public:
         const auto j = find(key);
         return j && !j->isNull() ? j->get<T>() : fallback;
     }
-    std::string value(std::string_view key, const char* fallback) const {
-        return value<std::string>(key, fallback);
-    }
+    std::string value(std::string_view key, const char* fallback) const { return value<std::string>(key, fallback); }
 
     // Where this value came from: "model.skynnet: network.layers[2]" ("the top-level value" at
     // the root; no source for values built in code). fail() throws Error("<where> <problem>").

@@ -45,7 +45,9 @@ inline int intAtLeast(const JsonField& j, std::int64_t min, std::int64_t max, co
     return int(j.asInt64());
 }
 
-inline int positiveInt(const JsonField& j, std::int64_t max = maxUnits) { return intAtLeast(j, 1, max, "a positive integer"); }
+inline int positiveInt(const JsonField& j, std::int64_t max = maxUnits) {
+    return intAtLeast(j, 1, max, "a positive integer");
+}
 inline int nonNegativeInt(const JsonField& j, std::int64_t max = INT_MAX) {
     return intAtLeast(j, 0, max, "a non-negative integer");
 }

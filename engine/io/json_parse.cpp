@@ -37,8 +37,8 @@ struct TrackedText {
 struct OpenContainer {
     bool object;
     std::string path;
-    std::string key;         // objects: the member being read
-    std::size_t next = 0;    // arrays: the index of the next element
+    std::string key;       // objects: the member being read
+    std::size_t next = 0;  // arrays: the index of the next element
     std::set<std::string> keys;
 };
 

@@ -33,7 +33,8 @@ Activation parseActivation(const std::string& name) {
     if (name == "softplus") return Activation::Softplus;
     if (name == "elu") return Activation::ELU;
     if (name == "linear" || name == "none" || name.empty()) return Activation::None;
-    throw Error("unknown activation '" + name + "' (expected relu, leaky_relu, sigmoid, tanh, softmax, gelu, relu6, softplus, elu or linear)");
+    throw Error("unknown activation '" + name +
+                "' (expected relu, leaky_relu, sigmoid, tanh, softmax, gelu, relu6, softplus, elu or linear)");
 }
 
 std::unique_ptr<Layer> makeActivation(Activation a) {
@@ -92,9 +93,7 @@ const Matrix& Sigmoid::forward(const Matrix& x, bool) {
     return y_;
 }
 
-void Sigmoid::inputGradient(const Matrix& g) {
-    gradInput_.array() = g.array() * y_.array() * (Scalar(1) - y_.array());
-}
+void Sigmoid::inputGradient(const Matrix& g) { gradInput_.array() = g.array() * y_.array() * (Scalar(1) - y_.array()); }
 
 const Matrix& Tanh::forward(const Matrix& x, bool) {
     y_.resize(x.rows(), x.cols());
@@ -102,9 +101,7 @@ const Matrix& Tanh::forward(const Matrix& x, bool) {
     return y_;
 }
 
-void Tanh::inputGradient(const Matrix& g) {
-    gradInput_.array() = g.array() * (Scalar(1) - y_.array().square());
-}
+void Tanh::inputGradient(const Matrix& g) { gradInput_.array() = g.array() * (Scalar(1) - y_.array().square()); }
 
 namespace {
 
@@ -123,8 +120,9 @@ const Matrix& GELU::forward(const Matrix& x, bool) {
 void GELU::inputGradient(const Matrix& g) {
     // d/dx x Phi(x) = Phi(x) + x phi(x).
     const Scalar invSqrt2Pi = Scalar(0.5 * M_2_SQRTPI * M_SQRT1_2);
-    gradInput_.array() =
-        g.array() * x_->unaryExpr([=](Scalar v) { return normalCdf(v) + v * invSqrt2Pi * std::exp(Scalar(-0.5) * v * v); }).array();
+    gradInput_.array() = g.array() * x_->unaryExpr([=](Scalar v) {
+                                           return normalCdf(v) + v * invSqrt2Pi * std::exp(Scalar(-0.5) * v * v);
+                                       }).array();
 }
 
 const Matrix& ReLU6::forward(const Matrix& x, bool) {

@@ -13,7 +13,8 @@ using ConstPlanes = Eigen::Map<const Matrix>;
 }  // namespace
 
 BatchNorm::BatchNorm(float momentum, float epsilon) : momentum_(momentum), epsilon_(epsilon) {
-    if (!(momentum > 0.0f && momentum <= 1.0f)) throw Error("bn momentum must be in (0, 1], got " + std::to_string(momentum));
+    if (!(momentum > 0.0f && momentum <= 1.0f))
+        throw Error("bn momentum must be in (0, 1], got " + std::to_string(momentum));
     if (!(epsilon > 0.0f)) throw Error("bn epsilon must be positive, got " + std::to_string(epsilon));
 }
 
@@ -43,7 +44,8 @@ const Matrix& BatchNorm::forward(const Matrix& x, bool training) {
         batch.count = double(rows) * double(S);
         batch.mean.setZero(C);
         batch.squares.setZero(C);
-        for (Index n = 0; n < rows; ++n) batch.mean += ConstPlanes(x.row(n).data(), C, S).cast<double>().rowwise().sum();
+        for (Index n = 0; n < rows; ++n)
+            batch.mean += ConstPlanes(x.row(n).data(), C, S).cast<double>().rowwise().sum();
         batch.mean /= batch.count;
         for (Index n = 0; n < rows; ++n)
             batch.squares += (ConstPlanes(x.row(n).data(), C, S).cast<double>().colwise() - batch.mean)
@@ -67,9 +69,9 @@ const Matrix& BatchNorm::forward(const Matrix& x, bool training) {
         xh = ((ConstPlanes(x.row(n).data(), C, S).colwise() - mean.transpose()).array().colwise() *
               invStd_.transpose().array())
                  .matrix();
-        Planes(y_.row(n).data(), C, S) =
-            ((xh.array().colwise() * gamma_.row(0).transpose().array()).colwise() + beta_.row(0).transpose().array())
-                .matrix();
+        Planes(y_.row(n).data(), C, S) = ((xh.array().colwise() * gamma_.row(0).transpose().array()).colwise() +
+                                          beta_.row(0).transpose().array())
+                                             .matrix();
     }
     return y_;
 }
@@ -90,8 +92,8 @@ const Matrix* BatchNorm::backward(const Matrix& gradOut, bool needInputGrad) {
     if (!lastTraining_) {
         // The statistics are constants: y is affine in x.
         for (Index n = 0; n < rows; ++n)
-            Planes(gradInput_.row(n).data(), C, S) =
-                (ConstPlanes(gradOut.row(n).data(), C, S).array().colwise() * scale).matrix();
+            Planes(gradInput_.row(n).data(), C,
+                   S) = (ConstPlanes(gradOut.row(n).data(), C, S).array().colwise() * scale).matrix();
         return &gradInput_;
     }
     // dx = gamma / sigma * (g - mean(g) - xhat * mean(g * xhat)), the means over the channel's values.
@@ -100,8 +102,8 @@ const Matrix* BatchNorm::backward(const Matrix& gradOut, bool needInputGrad) {
     const Eigen::Array<Scalar, Eigen::Dynamic, 1> meanGX = (sumGX / count).cast<Scalar>().array();
     for (Index n = 0; n < rows; ++n) {
         const ConstPlanes g(gradOut.row(n).data(), C, S), xh(xhat_.row(n).data(), C, S);
-        Planes(gradInput_.row(n).data(), C, S) =
-            (((g.array().colwise() - meanG) - xh.array().colwise() * meanGX).colwise() * scale).matrix();
+        Planes(gradInput_.row(n).data(), C,
+               S) = (((g.array().colwise() - meanG) - xh.array().colwise() * meanGX).colwise() * scale).matrix();
     }
     return &gradInput_;
 }
@@ -124,7 +126,8 @@ void BatchNorm::foldDeferredState(const std::vector<Layer*>& replicas) {
         l->deferredUsed_ = 0;
     }
     if (slices.empty()) return;
-    std::sort(slices.begin(), slices.end(), [](const BatchFigures* a, const BatchFigures* b) { return a->firstRow < b->firstRow; });
+    std::sort(slices.begin(), slices.end(),
+              [](const BatchFigures* a, const BatchFigures* b) { return a->firstRow < b->firstRow; });
     // Chan et al.'s pairwise merge of counts, means and squared deviations, in row order.
     BatchFigures& all = current_;
     all = *slices.front();

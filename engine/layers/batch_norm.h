@@ -56,7 +56,7 @@ private:
     Index firstRow_ = 0;
     std::vector<BatchFigures> deferred_;  // reused from step to step; the first deferredUsed_ count
     std::size_t deferredUsed_ = 0;
-    BatchFigures current_;  // the batch being folded in
+    BatchFigures current_;                // the batch being folded in
     Index channels_ = 0, positions_ = 0;  // a sample is (channels_, positions_) row-major
     bool lastTraining_ = false;
     Matrix gamma_, beta_, gradGamma_, gradBeta_, runningMean_, runningVar_;

@@ -42,14 +42,15 @@ struct DirectBlocks {
 };
 DirectBlocks directBlocks(Shape input, const ConvOptions& o) {
     const int kH = o.kernelH, kW = o.kernelW;
-    const int OH = convOutputLength(input.height, kH, 1, o.samePadding), OW = convOutputLength(input.width, kW, 1, o.samePadding);
+    const int OH = convOutputLength(input.height, kH, 1, o.samePadding),
+              OW = convOutputLength(input.width, kW, 1, o.samePadding);
     DirectBlocks b;
     b.in = {Shape{input.channels, OH + kH - 1, OW + kW - 1}, convPaddingBefore(input.height, kH, 1, o.samePadding),
             convPaddingBefore(input.width, kW, 1, o.samePadding)};
     const int filters = roundUpToFilterBlock(o.filters);
     b.grad = {Shape{filters, OH + 2 * (kH - 1), OW + 2 * (kW - 1)}, kH - 1, kW - 1};
-    b.outValues = std::max(Index(filters) * OH * OW, roundUpToFilterBlock(input.channels) * b.in.block.height *
-                                                         Index(b.in.block.width));
+    b.outValues = std::max(Index(filters) * OH * OW,
+                           roundUpToFilterBlock(input.channels) * b.in.block.height * Index(b.in.block.width));
     return b;
 }
 
@@ -89,7 +90,8 @@ void Conv2D::build(Shape input, Rng& rng) {
     const ConvOptions& o = options_;
     if (!o.samePadding && (o.kernelH > input.height || o.kernelW > input.width))
         throw Error("conv: kernel " + std::to_string(o.kernelH) + "x" + std::to_string(o.kernelW) +
-                    " is larger than its " + std::to_string(input.height) + "x" + std::to_string(input.width) + " input");
+                    " is larger than its " + std::to_string(input.height) + "x" + std::to_string(input.width) +
+                    " input");
     input_ = input;
     output_ = Shape{o.filters, convOutputLength(input.height, o.kernelH, o.stride, o.samePadding),
                     convOutputLength(input.width, o.kernelW, o.stride, o.samePadding)};
@@ -153,7 +155,9 @@ constexpr int kBlock = 8;
 // 8 floats that may sit anywhere (align 4): one AVX load or store, two SSE ones.
 typedef Scalar Block __attribute__((vector_size(kBlock * sizeof(Scalar)), aligned(alignof(Scalar))));
 
-void copyBlock(Scalar* dst, const Scalar* src) { *reinterpret_cast<Block*>(dst) = *reinterpret_cast<const Block*>(src); }
+void copyBlock(Scalar* dst, const Scalar* src) {
+    *reinterpret_cast<Block*>(dst) = *reinterpret_cast<const Block*>(src);
+}
 
 void copyValues(Scalar* __restrict dst, const Scalar* __restrict src, int n) {
     if (n < kBlock) {
@@ -175,8 +179,7 @@ void zeroValues(Scalar* dst, int n) {
 // `line` is the input row, `left` the tap's column offset in it.
 void copyRun(Scalar* __restrict dst, const Scalar* __restrict line, int left, int stride, Inside ow, int OW) {
     if (ow.begin > 0) zeroValues(dst, ow.begin);
-    if (stride == 1)
-        copyValues(dst + ow.begin, line + ow.begin + left, ow.end - ow.begin);
+    if (stride == 1) copyValues(dst + ow.begin, line + ow.begin + left, ow.end - ow.begin);
     else
         for (int k = ow.begin; k < ow.end; ++k) dst[k] = line[k * stride + left];
     if (ow.end < OW) zeroValues(dst + ow.end, OW - ow.end);
@@ -285,8 +288,9 @@ void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
     packFilters(weights_, input_.channels, kH, kW, true, flipped_);
     const BlockPlacement dxAt{Shape{roundUpToFilterBlock(input_.channels), inAt_.block.height, inAt_.block.width},
                               inAt_.top, inAt_.left};
-    const BlockPlacement gradAt =
-        needInputGrad ? gradAt_ : BlockPlacement{Shape{gradAt_.block.channels, output_.height, output_.width}};
+    const BlockPlacement gradAt = needInputGrad
+                                      ? gradAt_
+                                      : BlockPlacement{Shape{gradAt_.block.channels, output_.height, output_.width}};
     const BlockPlacement poolAt{Shape{roundUpToFilterBlock(options_.filters), pooledShape_.height, pooledShape_.width}};
     const Index codeValues = convBlockSamples() * poolAt.block.size();
     for (Index first = 0; first < N; first += chunk_) {
@@ -311,8 +315,9 @@ void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
         // Block by block into the weight gradient, always in block order.
         // Pooled, the gradient is zero past the windows: those positions add nothing.
         const OutputExtent g = pooledExtent();
-        weightGradientBlock(gradBlock_.data(), gradAt, g.rows, g.columns, inBlocks ? x_->row(first).data() : inBlock_.data(),
-                            inAt_.block, kH, kW, options_.filters, gradWeights_.data(), first > 0);
+        weightGradientBlock(gradBlock_.data(), gradAt, g.rows, g.columns,
+                            inBlocks ? x_->row(first).data() : inBlock_.data(), inAt_.block, kH, kW, options_.filters,
+                            gradWeights_.data(), first > 0);
         if (!needInputGrad) continue;
         // The full correlation of the output gradient with the flipped filters, over the padded input.
         correlateBlock(gradBlock_.data(), gradAt_.block, flipped_, nullptr, false, kH - 1,
@@ -340,7 +345,8 @@ const Matrix& Conv2D::forward(const Matrix& x, bool) {
         im2col(x, first, n);
         // (F, n * P) = W (F, K) x columns (K, n * P): filter-major already, so each sample's
         // output plane of a filter is one contiguous run, copied out with its bias.
-        gemmOnColumns(Op::None, Op::None, F, ld, K, 1, weights_.data(), K, columns_.data(), ld, 0, byFilter_.data(), ld);
+        gemmOnColumns(Op::None, Op::None, F, ld, K, 1, weights_.data(), K, columns_.data(), ld, 0, byFilter_.data(),
+                      ld);
         for (Index s = 0; s < n; ++s)
             for (Index f = 0; f < F; ++f) {
                 const Scalar b = options_.bias ? bias_(0, f) : Scalar(0);
@@ -390,7 +396,8 @@ const Matrix* Conv2D::backward(const Matrix& gradOut, bool needInputGrad) {
                     const Scalar* pooledY = y_.data() + at;
                     const std::int32_t* arg = poolArgmax_.data() + at;
                     std::fill(dst, dst + P, Scalar(0));
-                    for (Index k = 0; k < PP; ++k) dst[arg[k]] = rectified_ && !(pooledY[k] > Scalar(0)) ? Scalar(0) : g[k];
+                    for (Index k = 0; k < PP; ++k)
+                        dst[arg[k]] = rectified_ && !(pooledY[k] > Scalar(0)) ? Scalar(0) : g[k];
                 } else if (rectified_) {
                     // The ReLU's gradient: where it let the value through (ReLU::inputGradient's mask).
                     const Scalar* out = y_.row(first + s).data() + f * P;
@@ -401,12 +408,13 @@ const Matrix* Conv2D::backward(const Matrix& gradOut, bool needInputGrad) {
             }
         im2col(*x_, first, n);
         // Chunk by chunk into the weight gradient, always in chunk order.
-        gemmOnColumns(Op::None, Op::Transpose, F, K, ld, 1, byFilter_.data(), ld, columns_.data(), ld, first == 0 ? 0 : 1,
-                      gradWeights_.data(), K);
+        gemmOnColumns(Op::None, Op::Transpose, F, K, ld, 1, byFilter_.data(), ld, columns_.data(), ld,
+                      first == 0 ? 0 : 1, gradWeights_.data(), K);
         if (options_.bias) gradBias_ += Eigen::Map<const Matrix>(byFilter_.data(), F, ld).rowwise().sum().transpose();
         if (!needInputGrad) continue;
         // The columns' gradient over the columns, which the weight gradient no longer needs.
-        gemmOnColumns(Op::Transpose, Op::None, K, ld, F, 1, weights_.data(), K, byFilter_.data(), ld, 0, columns_.data(), ld);
+        gemmOnColumns(Op::Transpose, Op::None, K, ld, F, 1, weights_.data(), K, byFilter_.data(), ld, 0,
+                      columns_.data(), ld);
         col2im(first, n);
     }
     return needInputGrad ? &gradInput_ : nullptr;
@@ -423,9 +431,9 @@ std::int64_t Conv2D::flopsPerSample() const { return 2 * std::int64_t(weights_.s
 std::int64_t Conv2D::bufferBytes() const {
     const auto packed = [](const PackedFilters& p) { return std::int64_t(p.values.size() * sizeof(Scalar)); };
     return matrixBytes(columns_) + matrixBytes(byFilter_) + matrixBytes(inBlock_) + matrixBytes(gradBlock_) +
-           matrixBytes(outBlock_) + packed(packed_) + packed(flipped_) + matrixBytes(y_) +
-           matrixBytes(gradInput_) + matrixBytes(gradWeights_) + matrixBytes(gradBias_) + matrixBytes(poolBlock_) +
-           matrixBytes(poolCodes_) + std::int64_t(poolArgmax_.size() * sizeof(std::int32_t));
+           matrixBytes(outBlock_) + packed(packed_) + packed(flipped_) + matrixBytes(y_) + matrixBytes(gradInput_) +
+           matrixBytes(gradWeights_) + matrixBytes(gradBias_) + matrixBytes(poolBlock_) + matrixBytes(poolCodes_) +
+           std::int64_t(poolArgmax_.size() * sizeof(std::int32_t));
 }
 
 }  // namespace skynnet

@@ -134,7 +134,8 @@ void rowsToBlock(const Scalar* x, Index stride, Index n, Shape shape, BlockPlace
                 const Index at = s * stride + src + w0;
                 r[s] = _mm512_maskz_loadu_ps(lanes, x + at);
                 if (mask) {
-                    const __mmask16 keep = _mm512_cmp_ps_mask(_mm512_maskz_loadu_ps(lanes, mask + at), _mm512_setzero_ps(), _CMP_GT_OQ);
+                    const __mmask16 keep = _mm512_cmp_ps_mask(_mm512_maskz_loadu_ps(lanes, mask + at),
+                                                              _mm512_setzero_ps(), _CMP_GT_OQ);
                     r[s] = _mm512_maskz_mov_ps(keep, r[s]);
                 }
             }
@@ -175,7 +176,8 @@ void blockToRows(const Scalar* block, BlockPlacement at, Shape shape, Index n, S
             const int m = std::min(16, len - w0);
             const __mmask16 lanes = __mmask16((1u << m) - 1);
             __m512 r[16];
-            for (int q = 0; q < 16; ++q) r[q] = q < m ? _mm512_loadu_ps(block + (src + w0 + q) * L) : _mm512_setzero_ps();
+            for (int q = 0; q < 16; ++q)
+                r[q] = q < m ? _mm512_loadu_ps(block + (src + w0 + q) * L) : _mm512_setzero_ps();
             transpose16(r);
             for (int s = 0; s < n; ++s) _mm512_mask_storeu_ps(y + s * stride + dst + w0, lanes, r[s]);
         }
@@ -211,7 +213,8 @@ void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& pf, co
                     int zeroTop, int zeroBottom, Scalar* out, OutputExtent only) {
     const int C = pf.channels, kH = pf.kernelH, kW = pf.kernelW, taps = kH * kW;
     const int Hin = inShape.height, Win = inShape.width, OH = Hin - kH + 1, OW = Win - kW + 1;
-    const int rows = only.rows > 0 ? std::min(only.rows, OH) : OH, columns = only.columns > 0 ? std::min(only.columns, OW) : OW;
+    const int rows = only.rows > 0 ? std::min(only.rows, OH) : OH,
+              columns = only.columns > 0 ? std::min(only.columns, OW) : OW;
     const int groups = roundUpToFilterBlock(pf.filters) / FB;
     const Index plane = Index(Hin) * Win * L, outPlane = Index(OH) * OW * L, row = Index(Win) * L;
     // Each output row in tiles of about equal width (11 = 6 + 5, 26 = 6 + 5 + 5 + 5 + 5).

@@ -32,9 +32,7 @@ const Matrix* Dense::backward(const Matrix& gradOut, bool needInputGrad) {
     return &gradInput_;
 }
 
-std::vector<Param> Dense::params() {
-    return {{&weights_, &gradWeights_, true}, {&bias_, &gradBias_, false}};
-}
+std::vector<Param> Dense::params() { return {{&weights_, &gradWeights_, true}, {&bias_, &gradBias_, false}}; }
 
 std::int64_t Dense::bufferBytes() const {
     return matrixBytes(y_) + matrixBytes(gradInput_) + matrixBytes(gradWeights_) + matrixBytes(gradBias_);

@@ -3,7 +3,7 @@
 namespace skynnet {
 namespace {
 
-using Planes = Eigen::Map<Matrix>;             // one sample as (C, H*W)
+using Planes = Eigen::Map<Matrix>;  // one sample as (C, H*W)
 using ConstPlanes = Eigen::Map<const Matrix>;
 
 }  // namespace

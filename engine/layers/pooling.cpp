@@ -14,8 +14,9 @@ Pool2D::Pool2D(int size, int stride) : size_(size), stride_(stride == 0 ? size :
 
 void Pool2D::build(Shape input, Rng&) {
     if (size_ > input.height || size_ > input.width)
-        throw Error(kind() + ": window " + std::to_string(size_) + "x" + std::to_string(size_) + " is larger than its " +
-                    std::to_string(input.height) + "x" + std::to_string(input.width) + " input");
+        throw Error(kind() + ": window " + std::to_string(size_) + "x" + std::to_string(size_) +
+                    " is larger than its " + std::to_string(input.height) + "x" + std::to_string(input.width) +
+                    " input");
     input_ = input;
     output_ = Shape{input.channels, (input.height - size_) / stride_ + 1, (input.width - size_) / stride_ + 1};
 }
@@ -27,7 +28,8 @@ namespace {
 // so the same maximum (the first of equal values) as the general loop. Without branches: which
 // value of a window wins is a coin toss, and the mispredicted branches made this loop a sixth of
 // the CNN's training step.
-void maxPool2x2Row(const Scalar* __restrict r0, int top, int W, int OW, Scalar* __restrict y, std::int32_t* __restrict arg) {
+void maxPool2x2Row(const Scalar* __restrict r0, int top, int W, int OW, Scalar* __restrict y,
+                   std::int32_t* __restrict arg) {
     const Scalar* r1 = r0 + W;
     int ow = 0;
 #if defined(__AVX512F__)
@@ -44,7 +46,10 @@ void maxPool2x2Row(const Scalar* __restrict r0, int top, int W, int OW, Scalar* 
         const __m512 b0 = _mm512_maskz_loadu_ps(low, r1 + j), b1 = _mm512_maskz_loadu_ps(high, r1 + j + 16);
         const __m512 v[4] = {_mm512_permutex2var_ps(a0, left, a1), _mm512_permutex2var_ps(a0, right, a1),
                              _mm512_permutex2var_ps(b0, left, b1), _mm512_permutex2var_ps(b0, right, b1)};
-        const __m512i first = _mm512_add_epi32(_mm512_set1_epi32(top + j), _mm512_slli_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), 1));
+        const __m512i first =
+            _mm512_add_epi32(_mm512_set1_epi32(top + j),
+                             _mm512_slli_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                               1));
         const int offset[4] = {0, 1, W, W + 1};
         __m512 best = v[0];
         __m512i at = first;

@@ -20,7 +20,9 @@ inline Vec max(Vec a, Vec b) { return _mm512_max_ps(a, b); }
 inline Vec selectGreater(Vec a, Vec b, Vec then, Vec otherwise) {
     return _mm512_mask_mov_ps(otherwise, _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ), then);
 }
-inline Vec selectEqual(Vec a, Vec b, Vec then) { return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ), then); }
+inline Vec selectEqual(Vec a, Vec b, Vec then) {
+    return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ), then);
+}
 #elif defined(__AVX2__) && defined(__FMA__)
 inline constexpr int kLanes = 8;
 using Vec = __m256;
@@ -60,7 +62,9 @@ inline Vec selectEqual(Vec a, Vec b, Vec then) { return _mm_and_ps(_mm_cmpeq_ps(
 inline void inRegister(Vec& v) { asm("" : "+v"(v)); }
 // Makes the compiler forget where p points, so it cannot match loads through it with others.
 template <class T>
-inline void opaque(T*& p) { asm("" : "+r"(p)); }
+inline void opaque(T*& p) {
+    asm("" : "+r"(p));
+}
 
 // The sum of a vector's lanes, always in the same order: with AVX-512 a tree (halves, then
 // quarters, ...: 8 instructions where 16 dependent additions were a sixth of the weight gradient's

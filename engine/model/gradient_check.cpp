@@ -46,7 +46,9 @@ Matrix randomLike(Index rows, Index cols, std::uint64_t seed) {
     return m;
 }
 
-double weightedSum(const Matrix& out, const Matrix& r) { return (out.cast<double>().array() * r.cast<double>().array()).sum(); }
+double weightedSum(const Matrix& out, const Matrix& r) {
+    return (out.cast<double>().array() * r.cast<double>().array()).sum();
+}
 
 }  // namespace
 
@@ -84,7 +86,8 @@ GradientCheckResult checkFusedLoss(const Loss& loss, const Matrix& logits, const
     Checker c{options, {}};
     Matrix z = logits, grad;
     loss.fusedGradient(activation->forward(z, false), target, grad);
-    c.tensor(z, grad, lossName(loss.kind()) + ".fused", [&] { return loss.value(activation->forward(z, false), target); });
+    c.tensor(z, grad, lossName(loss.kind()) + ".fused",
+             [&] { return loss.value(activation->forward(z, false), target); });
     return c.result;
 }
 

@@ -91,7 +91,8 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
             [&](const FlattenSpec&) { build(where, expected, [](auto add) { add(std::make_unique<Flatten>()); }); },
             [&](const ConvSpec& c) {
                 build(where, expected, [&](auto add) {
-                    const ConvOptions options{c.filters, c.kernelH, c.kernelW, c.stride, c.padding == Padding::Same, c.bias};
+                    const ConvOptions options{c.filters, c.kernelH, c.kernelW, c.stride, c.padding == Padding::Same,
+                                              c.bias};
                     auto conv = std::make_unique<Conv2D>(options, initFor(c.activation));
                     auto act = makeActivation(c.activation);
                     auto* relu = dynamic_cast<ReLU*>(act.get());
@@ -101,7 +102,8 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
                     }
                     // A 2x2 max pool of stride 2 right after (and after the ReLU, if that is
                     // the activation): the convolution pools too.
-                    const auto* pool = i + 1 < spec.layers.size() ? std::get_if<MaxPoolSpec>(&spec.layers[i + 1]) : nullptr;
+                    const auto* pool = i + 1 < spec.layers.size() ? std::get_if<MaxPoolSpec>(&spec.layers[i + 1])
+                                                                  : nullptr;
                     const Shape out = expected.output;
                     if (pool && pool->size == 2 && pool->effectiveStride() == 2 && (relu || !act) && out.height >= 2 &&
                         out.width >= 2) {
@@ -123,7 +125,8 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
                 });
             },
             [&](const AvgPoolSpec& p) {
-                build(where, expected, [&](auto add) { add(std::make_unique<AvgPool2D>(p.size, p.effectiveStride())); });
+                build(where, expected,
+                      [&](auto add) { add(std::make_unique<AvgPool2D>(p.size, p.effectiveStride())); });
             },
             [&](const GlobalAvgPoolSpec&) {
                 build(where, expected, [](auto add) { add(std::make_unique<GlobalAvgPool>()); });

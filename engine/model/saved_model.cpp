@@ -22,8 +22,8 @@ void checkConsistent(const SavedModel& m, const std::string& context) {
                     " weights are stored");
     const auto names = [&](const std::vector<std::string>& list, std::size_t expected, const char* what) {
         if (!list.empty() && list.size() != expected)
-            throw Error(context + ": " + std::to_string(list.size()) + " " + what + " for a " + taskName(m.schema.task) +
-                        " network with " + std::to_string(m.spec.outputs) + " outputs");
+            throw Error(context + ": " + std::to_string(list.size()) + " " + what + " for a " +
+                        taskName(m.schema.task) + " network with " + std::to_string(m.spec.outputs) + " outputs");
     };
     switch (m.schema.task) {
     case Task::Classification: names(m.schema.classNames, std::size_t(m.spec.outputs), "class names"); break;
@@ -58,7 +58,8 @@ SavedModel loadModel(const std::string& path) {
     SavedModel m;
     m.spec = networkSpecFromJson(h.at("network"));
     const JsonField& block = h.at("weightsBlock");
-    if (file.blocks.empty() || !isWhole(block) || block.asDouble() < 0 || block.asDouble() >= double(file.blocks.size()))
+    if (file.blocks.empty() || !isWhole(block) || block.asDouble() < 0 ||
+        block.asDouble() >= double(file.blocks.size()))
         block.fail("must be the index of one of the file's " + std::to_string(file.blocks.size()) + " data blocks");
     m.weights = std::move(file.blocks[std::size_t(block.asInt64())]);
     m.preprocessing = preprocessingFromJson(h.at("preprocessing"));

@@ -20,7 +20,7 @@ struct SavedModel {
     NetworkSpec spec;
     std::vector<float> weights;  // Network::flatWeights(), weightCount(spec) values
     Preprocessing preprocessing;
-    Json extra;                  // free-form (settings, metrics); null when absent
+    Json extra;  // free-form (settings, metrics); null when absent
 };
 
 // Both check the weight count against the spec and the names against the outputs (empty name

@@ -17,11 +17,11 @@ enum class OptimizerKind { SGD, Adam, AdamW, RMSProp };
 struct OptimizerConfig {
     OptimizerKind kind = OptimizerKind::Adam;
     float learningRate = 1e-3f;
-    float momentum = 0.0f;   // SGD
-    bool nesterov = false;   // SGD
-    float beta1 = 0.9f;      // Adam, AdamW
-    float beta2 = 0.999f;    // Adam, AdamW
-    float rho = 0.9f;        // RMSProp
+    float momentum = 0.0f;  // SGD
+    bool nesterov = false;  // SGD
+    float beta1 = 0.9f;     // Adam, AdamW
+    float beta2 = 0.999f;   // Adam, AdamW
+    float rho = 0.9f;       // RMSProp
     float epsilon = 1e-7f;
     float weightDecay = 0.0f;
     Schedule schedule;

@@ -46,7 +46,8 @@ Schedule parseSchedule(const std::string& text) {
         }
     } catch (const std::exception&) {
     }
-    throw Error("bad learning-rate schedule '" + text + "' (expected constant, step:EPOCHS:GAMMA or cosine[:MIN_RATE])");
+    throw Error("bad learning-rate schedule '" + text +
+                "' (expected constant, step:EPOCHS:GAMMA or cosine[:MIN_RATE])");
 }
 
 }  // namespace skynnet

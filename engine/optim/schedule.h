@@ -7,9 +7,9 @@ namespace skynnet {
 struct Schedule {
     enum class Kind { Constant, Step, Cosine };
     Kind kind = Kind::Constant;
-    int stepEpochs = 10;      // Step: multiply by gamma every stepEpochs epochs
+    int stepEpochs = 10;  // Step: multiply by gamma every stepEpochs epochs
     float gamma = 0.1f;
-    int totalEpochs = 10;     // Cosine: anneal from the base rate to minRate over totalEpochs
+    int totalEpochs = 10;  // Cosine: anneal from the base rate to minRate over totalEpochs
     float minRate = 0.0f;
 
     float rate(float base, int epoch) const;

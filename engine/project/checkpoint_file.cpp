@@ -20,7 +20,8 @@ Json stateToJson(const TrainerState& s, BlockWriter& blocks) {
     for (const auto& list : s.optimizer.lists) {
         Json matrices = Json::array();
         for (const Matrix& m : list)
-            matrices.push_back(Json::object({{"rows", m.rows()}, {"cols", m.cols()}, {"block", blocks.add(spanOf(m))}}));
+            matrices.push_back(
+                Json::object({{"rows", m.rows()}, {"cols", m.cols()}, {"block", blocks.add(spanOf(m))}}));
         lists.push_back(std::move(matrices));
     }
     Json history = Json::array();
@@ -90,7 +91,9 @@ TrainerState stateFromJson(const JsonField& j, BlockReader& blocks, Network& net
 
 }  // namespace
 
-Json toJson(const CheckpointRunKey& k) { return Json::object({{"plan", k.plan}, {"config", k.config}, {"data", k.data}}); }
+Json toJson(const CheckpointRunKey& k) {
+    return Json::object({{"plan", k.plan}, {"config", k.config}, {"data", k.data}});
+}
 
 std::string checkpointKeyDifferences(const CheckpointRunKey& a, const CheckpointRunKey& b) {
     std::vector<std::string> what;
@@ -98,7 +101,8 @@ std::string checkpointKeyDifferences(const CheckpointRunKey& a, const Checkpoint
     if (a.config != b.config) what.push_back("the training settings");
     if (a.data != b.data) what.push_back("the training data");
     std::string text;
-    for (std::size_t i = 0; i < what.size(); ++i) text += (i == 0 ? "" : i + 1 == what.size() ? " and " : ", ") + what[i];
+    for (std::size_t i = 0; i < what.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == what.size() ? " and " : ", ") + what[i];
     return text + (what.size() == 1 ? " differs" : " differ");
 }
 
@@ -118,8 +122,7 @@ void saveCheckpointFile(const std::string& path, const CheckpointRunKey& key, in
     saveModelFile(path, h, blocks.blocks());
 }
 
-SubmodelResume loadCheckpointFile(const std::string& path, const CheckpointRunKey& key, int index,
-                                  Network& network) {
+SubmodelResume loadCheckpointFile(const std::string& path, const CheckpointRunKey& key, int index, Network& network) {
     ModelFileContents file = loadModelFile(path);
     const JsonField h = file.headerField();
     (void)h.asObject();

@@ -141,7 +141,8 @@ CheckpointStore CheckpointStore::start(const std::string& folder, const SplitPla
 
 CheckpointStore CheckpointStore::resume(const std::string& folder, const SplitPlan& plan, const CheckpointRunKey& key) {
     std::error_code ec;
-    if (!fs::is_directory(folder, ec)) throw Error("the checkpoint folder " + folder + " does not exist: nothing to resume");
+    if (!fs::is_directory(folder, ec))
+        throw Error("the checkpoint folder " + folder + " does not exist: nothing to resume");
     const std::string path = runFilePath(folder);
     if (!fs::is_regular_file(path, ec))
         throw Error("the checkpoint folder " + folder + " holds no " + kRunFile + ": nothing to resume");
@@ -180,7 +181,8 @@ void CheckpointStore::saveEpoch(int index, const Network& network, const Trainer
     auto r = std::make_shared<SubmodelResume>();
     r->weights = network.flatWeights();
     r->state = state;
-    writes_->post(index, [path = submodelPath(index), key = key_, index, r] { saveCheckpointFile(path, key, index, *r); });
+    writes_->post(index,
+                  [path = submodelPath(index), key = key_, index, r] { saveCheckpointFile(path, key, index, *r); });
 }
 
 void CheckpointStore::saveFinished(int index, const SubmodelOutcome& outcome) const {
@@ -189,7 +191,8 @@ void CheckpointStore::saveFinished(int index, const SubmodelOutcome& outcome) co
     r->finished = true;
     r->weights = outcome.network.flatWeights();
     r->result = outcome.result;
-    writes_->post(index, [path = submodelPath(index), key = key_, index, r] { saveCheckpointFile(path, key, index, *r); });
+    writes_->post(index,
+                  [path = submodelPath(index), key = key_, index, r] { saveCheckpointFile(path, key, index, *r); });
     writes_->drain(index);
 }
 
@@ -214,8 +217,9 @@ std::string CheckpointStore::progressText() const {
         if (!r) continue;
         if (r->finished) ++finished;
         else
-            partial.push_back((s == 1 ? std::string("the network") : "submodel " + std::to_string(i + 1)) + " after epoch " +
-                              std::to_string(r->state.epochsDone) + " of " + std::to_string(plan_.effectiveEpochs));
+            partial.push_back((s == 1 ? std::string("the network") : "submodel " + std::to_string(i + 1)) +
+                              " after epoch " + std::to_string(r->state.epochsDone) + " of " +
+                              std::to_string(plan_.effectiveEpochs));
     }
     std::string text;
     if (s == 1) text = finished ? "the network has finished" : partial.empty() ? "nothing saved yet" : "";

@@ -99,7 +99,8 @@ Json fileJson(const ProjectDataFile& f, const fs::path& projectDir) {
     if (isBuiltin(f.path)) return Json::object({{"path", f.path}});
     const fs::path abs = absoluteNormal(f.path);
     fs::path rel = abs.lexically_relative(projectDir);
-    Json j = Json::object({{"path", (rel.empty() ? abs : rel).generic_string()}, {"absolutePath", abs.generic_string()}});
+    Json j = Json::object(
+        {{"path", (rel.empty() ? abs : rel).generic_string()}, {"absolutePath", abs.generic_string()}});
     if (f.fingerprint)
         j["fingerprint"] = Json::object({{"size", f.fingerprint->size}, {"xxh64", hex64(f.fingerprint->hash)}});
     return j;

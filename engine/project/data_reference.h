@@ -45,7 +45,7 @@ struct ProjectDataFile {
     // Absolute path (or "builtin:..."; empty: none). When read from a project: where the file was
     // found, or the absolute path it was saved under when it is missing.
     std::string path;
-    std::optional<FileFingerprint> fingerprint;  // the content the project was made with
+    std::optional<FileFingerprint> fingerprint;         // the content the project was made with
     DataFileStatus status = DataFileStatus::Unchecked;  // set when read (locateDataFile)
     bool operator==(const ProjectDataFile&) const = default;
 };
@@ -59,9 +59,9 @@ struct DataRequestNames {
 // The dataset reference and the preprocessing settings (what DataSettings holds in the app).
 struct ProjectDataSource {
     ProjectDataFile train, trainLabels, test, testLabels;
-    std::string targetColumn;  // CSV: name or index; empty: the last column
-    std::optional<Task> task;  // empty: detected
-    ImageOptions image;        // image folders: size, channels, strict (memoryLimitBytes is not saved)
+    std::string targetColumn;          // CSV: name or index; empty: the last column
+    std::optional<Task> task;          // empty: detected
+    ImageOptions image;                // image folders: size, channels, strict (memoryLimitBytes is not saved)
     std::optional<Shape> sampleShape;  // CSV: the layout of a row
     Scaling scaling = Scaling::Standardize;
     double validationFraction = 0.1;

@@ -6,12 +6,12 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "data/model_schema_json.h"
+#include "data/preprocessing_json.h"
 #include "io/atomic_file.h"
 #include "io/container.h"
 #include "model/network.h"
 #include "project/project_json.h"
-#include "data/model_schema_json.h"
-#include "data/preprocessing_json.h"
 #include "spec/spec_json.h"
 
 namespace skynnet {
@@ -94,7 +94,8 @@ Json modelJson(const SavedCombinedModel& m, const SplitPlan& plan, BlockWriter& 
                     std::to_string(plan.submodels.size()) + " submodels");
     for (std::size_t i = 0; i < m.specs.size(); ++i)
         if (!(m.specs[i] == plan.submodels[i].spec))
-            throw Error(field + ": network " + std::to_string(i) + " is not the plan's submodel " + std::to_string(i + 1));
+            throw Error(field + ": network " + std::to_string(i) + " is not the plan's submodel " +
+                        std::to_string(i + 1));
     validate(m, field);
     Json weights = Json::array();
     for (const auto& w : m.weights) weights.push_back(blocks.add(w));
@@ -116,8 +117,8 @@ SavedCombinedModel modelFromJson(const JsonField& j, const SplitPlan& plan, Bloc
     for (const auto& s : plan.submodels) m.specs.push_back(s.spec);
     const JsonField& weights = j.at("weightsBlocks");
     if (weights.size() != m.specs.size())
-        weights.fail("lists " + std::to_string(weights.size()) + " blocks for the plan's " + std::to_string(m.specs.size()) +
-                     " submodels");
+        weights.fail("lists " + std::to_string(weights.size()) + " blocks for the plan's " +
+                     std::to_string(m.specs.size()) + " submodels");
     for (const JsonField& b : weights.asArray()) m.weights.push_back(blocks.take(b));
     m.preprocessing = preprocessingFromJson(j.at("preprocessing"));
     m.schema = readSchemaFields(j, m.preprocessing, m.specs.empty() ? Shape() : m.specs.front().input, plan.task);
@@ -188,7 +189,8 @@ ProjectResults resultsFromJson(const JsonField& j, const SplitPlan& plan, BlockR
     if (const auto b = j.find("baseline"); b && !b->isNull()) r.baseline = trainResultFromJson(*b);
     if (const auto m = j.find("model"); m && !m->isNull()) r.model = modelFromJson(*m, plan, blocks);
     if (const auto b = j.find("baselineWeightsBlock"); b && !b->isNull())
-        r.baselineWeights = blocks.take(*b, weightCountUpTo(plan.original, INT64_MAX / 2));  // a hostile spec cannot overflow
+        r.baselineWeights = blocks.take(*b, weightCountUpTo(plan.original,
+                                                            INT64_MAX / 2));  // a hostile spec cannot overflow
     return r;
 }
 
@@ -403,7 +405,8 @@ ProjectRun completedRun(const SplitPlan& plan, const ParallelResult& split, cons
     run.message = message;
     run.plan = plan;
     ProjectResults r;
-    for (std::size_t i = 0; i < split.submodels.size(); ++i) run.submodels.push_back(historyOf(int(i), split.submodels[i]));
+    for (std::size_t i = 0; i < split.submodels.size(); ++i)
+        run.submodels.push_back(historyOf(int(i), split.submodels[i]));
     r.submodels = split.submodels;
     r.submodelWallSeconds = split.submodelWallSeconds;
     r.submodelCpuSeconds = split.submodelCpuSeconds;

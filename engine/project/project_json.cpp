@@ -1,5 +1,5 @@
-#include "io/json_fields.h"
 #include "project/project_json.h"
+#include "io/json_fields.h"
 
 #include <bit>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include "core/error.h"
 #include "data/augmentation.h"
 #include "data/preprocessing_json.h"
-#include "spec/spec_json.h"
 #include "layers/activation.h"
+#include "spec/spec_json.h"
 
 namespace skynnet {
 namespace {
@@ -67,7 +67,8 @@ EarlyStopping::Monitor parseMonitor(const std::string& name) {
 }
 
 TrainStatus parseStatus(const std::string& name) {
-    for (TrainStatus s : {TrainStatus::Completed, TrainStatus::EarlyStopped, TrainStatus::Cancelled, TrainStatus::Failed})
+    for (TrainStatus s :
+         {TrainStatus::Completed, TrainStatus::EarlyStopped, TrainStatus::Cancelled, TrainStatus::Failed})
         if (statusName(s) == name) return s;
     throw Error("unknown training status '" + name + "' (expected completed, early_stopped, cancelled or failed)");
 }
@@ -163,18 +164,20 @@ int BlockWriter::addIndices(const std::vector<int>& values) {
     return addOwned(std::move(bits));
 }
 
-BlockReader::BlockReader(std::vector<std::vector<float>> blocks) : blocks_(std::move(blocks)), used_(blocks_.size(), false) {}
+BlockReader::BlockReader(std::vector<std::vector<float>> blocks)
+    : blocks_(std::move(blocks)), used_(blocks_.size(), false) {}
 
 std::vector<float> BlockReader::take(const JsonField& index, std::int64_t expected) {
     const std::int64_t b = index.isInteger() ? index.asInt64() : -1;
     if (b < 0 || std::uint64_t(b) >= blocks_.size())
         index.fail("must be the index of one of the file's " + std::to_string(blocks_.size()) + " data blocks");
-    if (used_[std::size_t(b)]) index.fail("names data block " + std::to_string(b) + ", which another field already uses");
+    if (used_[std::size_t(b)])
+        index.fail("names data block " + std::to_string(b) + ", which another field already uses");
     used_[std::size_t(b)] = true;
     std::vector<float>& block = blocks_[std::size_t(b)];
     if (expected >= 0 && std::int64_t(block.size()) != expected)
-        index.fail("names data block " + std::to_string(b) + " of " + std::to_string(block.size()) + " values, expected " +
-                   std::to_string(expected));
+        index.fail("names data block " + std::to_string(b) + " of " + std::to_string(block.size()) +
+                   " values, expected " + std::to_string(expected));
     return std::move(block);
 }
 
@@ -270,16 +273,16 @@ TrainConfig trainConfigFromJson(const JsonField& j) {
 
 Json toJson(const SplitOptions& o) {
     Json j = Json::object({{"strategy", strategyName(o.strategy)},
-                         {"requested", o.requested},
-                         {"scaleEpochs", o.scaleEpochs ? Json(*o.scaleEpochs) : Json()},
-                         {"dataShardFactor", o.dataShardFactor ? Json(*o.dataShardFactor) : Json()},
-                         {"shuffleShards", o.shuffleShards},
-                         {"binaryCombine", binaryCombineName(o.binaryCombine)},
-                         {"regressionFallbackToShards", o.regressionFallbackToShards},
-                         {"seed", unsignedToJson(o.seed)},
-                         {"batchSize", o.batchSize},
-                         {"optimizerSlots", o.optimizerSlots},
-                         {"epochs", o.epochs}});
+                           {"requested", o.requested},
+                           {"scaleEpochs", o.scaleEpochs ? Json(*o.scaleEpochs) : Json()},
+                           {"dataShardFactor", o.dataShardFactor ? Json(*o.dataShardFactor) : Json()},
+                           {"shuffleShards", o.shuffleShards},
+                           {"binaryCombine", binaryCombineName(o.binaryCombine)},
+                           {"regressionFallbackToShards", o.regressionFallbackToShards},
+                           {"seed", unsignedToJson(o.seed)},
+                           {"batchSize", o.batchSize},
+                           {"optimizerSlots", o.optimizerSlots},
+                           {"epochs", o.epochs}});
     // The plain ensemble (a study's comparison runs): written only when set, so every other
     // project reads and writes as before, and builds before it read it as its data shards.
     if (o.ensemble) j["ensemble"] = true;
@@ -313,24 +316,24 @@ Json toJson(const SplitPlan& p, BlockWriter& blocks) {
     Json subs = Json::array();
     for (const auto& s : p.submodels) subs.push_back(toJson(s, blocks));
     Json j = Json::object({{"strategy", strategyName(p.strategy)},
-                         {"task", taskName(p.task)},
-                         {"requested", p.requested},
-                         {"factor", p.factor},
-                         {"groups", p.groups},
-                         {"groupClasses", std::move(groups)},
-                         {"epochs", p.epochs},
-                         {"effectiveEpochs", p.effectiveEpochs},
-                         {"epochsScaled", p.epochsScaled},
-                         {"binaryCombine", binaryCombineName(p.binaryCombine)},
-                         {"outputs", p.outputs},
-                         {"samples", p.samples},
-                         {"seed", unsignedToJson(p.seed)},
-                         {"original", toJson(p.original)},
-                         {"originalParams", p.originalParams},
-                         {"originalFlopsPerSample", p.originalFlopsPerSample},
-                         {"originalMemoryBytes", p.originalMemoryBytes},
-                         {"submodels", std::move(subs)},
-                         {"warnings", p.warnings}});
+                           {"task", taskName(p.task)},
+                           {"requested", p.requested},
+                           {"factor", p.factor},
+                           {"groups", p.groups},
+                           {"groupClasses", std::move(groups)},
+                           {"epochs", p.epochs},
+                           {"effectiveEpochs", p.effectiveEpochs},
+                           {"epochsScaled", p.epochsScaled},
+                           {"binaryCombine", binaryCombineName(p.binaryCombine)},
+                           {"outputs", p.outputs},
+                           {"samples", p.samples},
+                           {"seed", unsignedToJson(p.seed)},
+                           {"original", toJson(p.original)},
+                           {"originalParams", p.originalParams},
+                           {"originalFlopsPerSample", p.originalFlopsPerSample},
+                           {"originalMemoryBytes", p.originalMemoryBytes},
+                           {"submodels", std::move(subs)},
+                           {"warnings", p.warnings}});
     if (p.ensemble) j["ensemble"] = true;  // as SplitOptions: only when set
     return j;
 }
@@ -410,7 +413,8 @@ ResourceSample resourceSampleFromJson(const JsonField& j) {
 }
 
 Json toJson(const BatchProgress& b) {
-    return Json::object({{"epoch", b.epoch}, {"batch", b.batch}, {"batches", b.batches}, {"loss", numberToJson(b.loss)}});
+    return Json::object(
+        {{"epoch", b.epoch}, {"batch", b.batch}, {"batches", b.batches}, {"loss", numberToJson(b.loss)}});
 }
 
 BatchProgress batchProgressFromJson(const JsonField& j) {

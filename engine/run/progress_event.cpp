@@ -36,8 +36,10 @@ template <typename T>
 using As = std::type_identity<T>;
 
 // The keys of the result's typed fields: the other members of a result object are its details.
-constexpr std::array<std::string_view, 10> resultKeys = {"event",        "model",         "status",           "message",
-                                                         "wall_seconds", "train_seconds", "cpu_seconds",      "peak_memory_bytes",
+constexpr std::array<std::string_view, 10> resultKeys = {"event",        "model",
+                                                         "status",       "message",
+                                                         "wall_seconds", "train_seconds",
+                                                         "cpu_seconds",  "peak_memory_bytes",
                                                          "model_path",   "report_path"};
 
 bool isResultKey(std::string_view key) {
@@ -213,7 +215,12 @@ std::optional<ModelTag> modelTagOf(const ProgressEvent& event) {
 }
 
 FinishedEvent finishedEventOf(const ModelTag& tag, const TrainResult& result) {
-    return FinishedEvent{tag, result.status, result.error, int(result.history.size()), result.wallSeconds, result.cpuSeconds};
+    return FinishedEvent{tag,
+                         result.status,
+                         result.error,
+                         int(result.history.size()),
+                         result.wallSeconds,
+                         result.cpuSeconds};
 }
 
 Json toJson(const ProgressEvent& event) {

@@ -85,9 +85,9 @@ struct ResultEvent {
     std::string model;  // "combined" (a split or project run) or "network"
     TrainStatus status = TrainStatus::Completed;
     std::optional<std::string> message;  // a project run's message (the app shows it)
-    double wallSeconds = 0;   // the command
-    double trainSeconds = 0;  // its training
-    double cpuSeconds = 0;    // the process
+    double wallSeconds = 0;              // the command
+    double trainSeconds = 0;             // its training
+    double cpuSeconds = 0;               // the process
     std::int64_t peakMemoryBytes = 0;
     std::string modelPath, reportPath;  // the files written, "" for none
     Json details = Json::object();      // every other field, in the order written
@@ -98,8 +98,8 @@ struct ErrorEvent {
     std::string message;
 };
 
-using ProgressEvent =
-    std::variant<PlanEvent, StartedEvent, BatchEvent, EpochEvent, ResourcesEvent, FinishedEvent, ResultEvent, ErrorEvent>;
+using ProgressEvent = std::variant<PlanEvent, StartedEvent, BatchEvent, EpochEvent, ResourcesEvent, FinishedEvent,
+                                   ResultEvent, ErrorEvent>;
 
 // "plan", "started", ... as in the "event" field.
 const char* eventName(const ProgressEvent& event);

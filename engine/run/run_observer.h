@@ -30,7 +30,8 @@ public:
     // A split run's plan, before anything trains.
     virtual void planned(const SplitPlan& /*plan*/, const RunRequest& /*request*/) {}
     // A run without a split: the network, before it trains.
-    virtual void networkPlanned(const NetworkSpec& /*spec*/, const PreparedData& /*data*/, const RunRequest& /*request*/) {}
+    virtual void networkPlanned(const NetworkSpec& /*spec*/, const PreparedData& /*data*/,
+                                const RunRequest& /*request*/) {}
     // The run continues from checkpoints: "2 of 3 submodels finished, ...".
     virtual void resuming(const std::string& /*folder*/, const std::string& /*progress*/) {}
     // The submodels' progress handlers. Called once, before they train.

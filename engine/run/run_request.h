@@ -58,8 +58,8 @@ struct RunRequest {
     // A test seam: the hooks the submodels save through (default: the store's own).
     std::function<CheckpointHooks(const CheckpointStore&)> checkpointHooks;
 
-    int threads = 0;                          // the budget every model shares; 0: every hardware thread
-    std::shared_ptr<WorkerBackend> backend;   // where the submodels train; null: threads of this process
+    int threads = 0;                         // the budget every model shares; 0: every hardware thread
+    std::shared_ptr<WorkerBackend> backend;  // where the submodels train; null: threads of this process
     // The run's clock: resource samples and pauses count from here. Unset: from the run's start.
     std::optional<std::chrono::steady_clock::time_point> clockOrigin;
 };

@@ -32,10 +32,10 @@ std::string pausedNote(const CancelToken& cancel, double pausedBefore) {
 }
 
 std::string startLine(const SplitPlan& plan, int threads, bool baseline) {
-    std::string line = "training " + std::to_string(plan.submodelCount()) + " submodel(s): " + strategyName(plan.strategy) +
-                       ", N=" + std::to_string(plan.requested) + ", F=" + number(plan.factor) + ", " +
-                       std::to_string(plan.effectiveEpochs) + " epoch(s) each, " + std::to_string(plan.samples) +
-                       " training samples, " + std::to_string(threads) + " thread(s)";
+    std::string line = "training " + std::to_string(plan.submodelCount()) +
+                       " submodel(s): " + strategyName(plan.strategy) + ", N=" + std::to_string(plan.requested) +
+                       ", F=" + number(plan.factor) + ", " + std::to_string(plan.effectiveEpochs) + " epoch(s) each, " +
+                       std::to_string(plan.samples) + " training samples, " + std::to_string(threads) + " thread(s)";
     if (baseline) line += "; then the baseline for " + std::to_string(plan.epochs) + " epoch(s)";
     return line;
 }
@@ -118,8 +118,9 @@ RunOutcome& runSplit(const RunRequest& in, TrainConfig config, RunObserver& obse
     if (out.split->status == TrainStatus::Cancelled || cancel.cancelled())
         return stopped(out, " while the submodels trained");
     if (out.split->status == TrainStatus::Failed) return failed(out, out.split->error);
-    observer.log("split run: " + std::to_string(plan.submodelCount()) + " submodel(s) in " + fixed2(out.split->wallSeconds) +
-                 " s wall, " + fixed2(out.split->cpuSeconds) + " s CPU" + pausedNote(cancel, pausedBefore));
+    observer.log("split run: " + std::to_string(plan.submodelCount()) + " submodel(s) in " +
+                 fixed2(out.split->wallSeconds) + " s wall, " + fixed2(out.split->cpuSeconds) + " s CPU" +
+                 pausedNote(cancel, pausedBefore));
 
     if (in.baseline) {
         pausedBefore = cancel.pausedSeconds();
@@ -130,7 +131,8 @@ RunOutcome& runSplit(const RunRequest& in, TrainConfig config, RunObserver& obse
                                      observer.modelCallbacks(RunModel::Baseline), &cancel);
         const TrainResult& b = out.baseline->result;
         observer.modelFinished(RunModel::Baseline, b);
-        if (b.status == TrainStatus::Cancelled || cancel.cancelled()) return stopped(out, " while the baseline trained");
+        if (b.status == TrainStatus::Cancelled || cancel.cancelled())
+            return stopped(out, " while the baseline trained");
         if (b.status == TrainStatus::Failed) return failed(out, "baseline: " + b.error);
         observer.log(finishLineOf("baseline", b) + pausedNote(cancel, pausedBefore));
     }
@@ -160,8 +162,8 @@ RunOutcome& runSplit(const RunRequest& in, TrainConfig config, RunObserver& obse
 
 // Steps 3 to 7 of a run of the network alone: the network is submodel 0 of a one-model run for
 // its checkpoints.
-RunOutcome& runNetwork(const RunRequest& in, const TrainConfig& config, RunObserver& observer, const CancelToken& cancel,
-                       RunOutcome& out) {
+RunOutcome& runNetwork(const RunRequest& in, const TrainConfig& config, RunObserver& observer,
+                       const CancelToken& cancel, RunOutcome& out) {
     const PreparedData& data = *out.data;
     const bool validating = data.validation.size() > 0;
     out.network.emplace(out.spec, config.seed);
@@ -169,7 +171,8 @@ RunOutcome& runNetwork(const RunRequest& in, const TrainConfig& config, RunObser
     Trainer trainer(network, config, data.task());
     observer.modelStarted(RunModel::Network, WorkerPlace{0, localHostName(), out.threads});
     TrainCallbacks callbacks = observer.modelCallbacks(RunModel::Network);
-    const SplitPlan single = singleNetworkPlan(out.spec, config.seed, config.epochs, data.task(), long(data.train.size()));
+    const SplitPlan single = singleNetworkPlan(out.spec, config.seed, config.epochs, data.task(),
+                                               long(data.train.size()));
     const std::optional<CheckpointStore> store = openCheckpoints(in, single, config, data, observer);
     std::optional<CheckpointHooks> hooks;
     std::optional<SubmodelResume> resume;
@@ -219,8 +222,8 @@ std::string submodelFinishLine(int index, const TrainResult& result) {
 
 const char* runModelName(RunModel model) {
     switch (model) {
-        case RunModel::Baseline: return "baseline";
-        case RunModel::Network: return "network";
+    case RunModel::Baseline: return "baseline";
+    case RunModel::Network: return "network";
     }
     return "network";
 }

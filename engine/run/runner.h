@@ -46,9 +46,9 @@ struct RunOutcome {
     std::optional<SplitPlan> plan;
     std::optional<ParallelResult> split;
     std::optional<BaselineResult> baseline;
-    std::optional<CombinedEvaluation> combined;     // measured on evaluatedOn's rows
-    std::optional<Evaluation> baselineEvaluation;   // the same rows
-    std::optional<ProjectRun> record;               // Completed: the run as a project keeps it
+    std::optional<CombinedEvaluation> combined;    // measured on evaluatedOn's rows
+    std::optional<Evaluation> baselineEvaluation;  // the same rows
+    std::optional<ProjectRun> record;              // Completed: the run as a project keeps it
 
     // A run of the network alone.
     std::optional<Network> network;
@@ -57,7 +57,7 @@ struct RunOutcome {
 
     std::string evaluatedOn;  // "test", "validation", "training"; empty: not measured
     long evaluatedSamples = 0;
-    double seconds = 0;       // the run's wall time without its pauses
+    double seconds = 0;  // the run's wall time without its pauses
 };
 
 RunOutcome performRun(const RunRequest& request, RunObserver& observer, const CancelToken& cancel);

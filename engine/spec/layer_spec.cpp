@@ -39,7 +39,8 @@ std::string sizeText(const Shape& s) { return windowText(s.height, s.width); }
 template <class Pool>
 std::string describePool(const Pool& p) {
     const int stride = p.effectiveStride();
-    return std::string(Pool::kind) + " " + std::to_string(p.size) + (stride != p.size ? " s" + std::to_string(stride) : "");
+    return std::string(Pool::kind) + " " + std::to_string(p.size) +
+           (stride != p.size ? " s" + std::to_string(stride) : "");
 }
 
 std::string describe(const DenseSpec& l) {
@@ -106,9 +107,7 @@ int convPaddingBefore(int input, int kernel, int stride, Padding padding) {
     return std::max((out - 1) * stride + kernel - input, 0) / 2;
 }
 
-int batchNormChannels(Shape input) {
-    return input.channels == 1 && input.height == 1 ? input.width : input.channels;
-}
+int batchNormChannels(Shape input) { return input.channels == 1 && input.height == 1 ? input.width : input.channels; }
 
 std::string paddingName(Padding p) { return p == Padding::Same ? "same" : "valid"; }
 
@@ -137,8 +136,9 @@ LayerFigures figures(const ConvSpec& layer, Shape input) {
     // packed filters of the direct path or one chunk's unfolded input windows (im2col, later their
     // gradient) and product, as Conv2D holds them.
     f.bufferValuesPerSample = buffersPerLayer * f.output.size();
-    f.bufferValuesFixed = convFixedBufferValues(
-        input, ConvOptions{layer.filters, layer.kernelH, layer.kernelW, layer.stride, layer.padding == Padding::Same, layer.bias});
+    f.bufferValuesFixed = convFixedBufferValues(input,
+                                                ConvOptions{layer.filters, layer.kernelH, layer.kernelW, layer.stride,
+                                                            layer.padding == Padding::Same, layer.bias});
     return f;
 }
 
@@ -178,9 +178,9 @@ LayerFigures figures(const BatchNormSpec& layer, Shape input) {
     if (!(layer.epsilon > 0.0f)) throw Error(f.description + ": epsilon must be above 0");
     const int channels = batchNormChannels(input);
     f.output = input;
-    f.params = 2 * std::int64_t(channels);  // scale and shift
-    f.state = 2 * std::int64_t(channels);   // running mean and variance
-    f.flopsPerSample = 2 * input.size();    // one multiply-add per value at inference
+    f.params = 2 * std::int64_t(channels);       // scale and shift
+    f.state = 2 * std::int64_t(channels);        // running mean and variance
+    f.flopsPerSample = 2 * input.size();         // one multiply-add per value at inference
     f.bufferValuesPerSample = 3 * input.size();  // output, normalised input, input gradient
     return f;
 }

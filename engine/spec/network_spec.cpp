@@ -55,8 +55,9 @@ int wholeNumber(const std::string& text, const char* what) {
 
 // "sS" as a stride, or 0 when the item is something else.
 int strideOf(const std::string& item) {
-    return item.size() > 1 && item[0] == 's' && std::isdigit((unsigned char)item[1]) ? wholeNumber(item.substr(1), "the stride")
-                                                                                      : 0;
+    return item.size() > 1 && item[0] == 's' && std::isdigit((unsigned char)item[1])
+               ? wholeNumber(item.substr(1), "the stride")
+               : 0;
 }
 
 // "K" or "KHxKW".
@@ -128,7 +129,8 @@ void parseArguments(LayerSpec& layer, const std::vector<std::string>& f) {
 
 template <class Pool>
 std::string formatPool(const Pool& p) {
-    return std::string(Pool::kind) + ":" + std::to_string(p.size) + (p.stride > 0 ? ":s" + std::to_string(p.stride) : "");
+    return std::string(Pool::kind) + ":" + std::to_string(p.size) +
+           (p.stride > 0 ? ":s" + std::to_string(p.stride) : "");
 }
 
 }  // namespace
@@ -160,7 +162,8 @@ std::string formatLayers(const std::vector<LayerSpec>& layers) {
     for (const auto& l : layers) {
         if (!s.empty()) s += ",";
         visitLayer(
-            l, [&](const DenseSpec& d) { s += "dense:" + std::to_string(d.units) + ":" + activationName(d.activation); },
+            l,
+            [&](const DenseSpec& d) { s += "dense:" + std::to_string(d.units) + ":" + activationName(d.activation); },
             [&](const DropoutSpec& d) {
                 std::ostringstream r;
                 r << d.rate;
@@ -176,7 +179,9 @@ std::string formatLayers(const std::vector<LayerSpec>& layers) {
             [&](const MaxPoolSpec& p) { s += formatPool(p); }, [&](const AvgPoolSpec& p) { s += formatPool(p); },
             [&](const GlobalAvgPoolSpec&) { s += GlobalAvgPoolSpec::kind; },
             [&](const BatchNormSpec&) { s += BatchNormSpec::kind; },
-            [&](const ActivationSpec& a) { s += std::string(ActivationSpec::kind) + ":" + activationName(a.activation); });
+            [&](const ActivationSpec& a) {
+                s += std::string(ActivationSpec::kind) + ":" + activationName(a.activation);
+            });
     }
     return s;
 }

@@ -95,8 +95,7 @@ LayerSpec layerSpecFromJson(const JsonField& j) {
             c.activation = parseNamed(j.at("activation"), parseActivation);
             c.scalable = j.value("scalable", true);
         },
-        [&](MaxPoolSpec& p) { readPool(j, p); }, [&](AvgPoolSpec& p) { readPool(j, p); },
-        [](GlobalAvgPoolSpec&) {},
+        [&](MaxPoolSpec& p) { readPool(j, p); }, [&](AvgPoolSpec& p) { readPool(j, p); }, [](GlobalAvgPoolSpec&) {},
         [&](BatchNormSpec& b) {
             const JsonField& momentum = j.at("momentum");
             b.momentum = float(momentum.asDouble());

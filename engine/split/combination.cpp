@@ -32,8 +32,8 @@ void requireClassShapes(const std::vector<Matrix>& subProbs, const CombinationRu
                         " columns for its " + std::to_string(rule.classes[i].size()) + " classes");
         for (int c : rule.classes[i])
             if (c < 0 || c >= rule.outputs)
-                throw Error("submodel " + std::to_string(i + 1) + " owns class " + std::to_string(c) +
-                            " outside the " + std::to_string(rule.outputs) + " classes");
+                throw Error("submodel " + std::to_string(i + 1) + " owns class " + std::to_string(c) + " outside the " +
+                            std::to_string(rule.outputs) + " classes");
     }
 }
 

@@ -1,5 +1,5 @@
-#include "io/json_fields.h"
 #include "split/combined_model_file.h"
+#include "io/json_fields.h"
 
 #include <algorithm>
 #include <climits>
@@ -57,7 +57,8 @@ std::vector<int> expectedOutputs(const CombinationRule& r, std::size_t submodels
             outs[i] = end - begin;
         }
         if (next != r.outputs)
-            fail("combination.columns cover " + std::to_string(next) + " of the " + std::to_string(r.outputs) + " outputs");
+            fail("combination.columns cover " + std::to_string(next) + " of the " + std::to_string(r.outputs) +
+                 " outputs");
         break;
     }
     case Strategy::BinaryShards:
@@ -286,8 +287,7 @@ void saveCombinedModel(const std::string& path, const SavedCombinedModel& m) {
 SavedCombinedModel loadCombinedModel(const std::string& path) {
     ModelFileContents file = loadModelFile(path);
     const std::string& kind = kindOf(file);
-    if (kind != "combined")
-        throw Error(path + " holds a model of kind '" + kind + "', not a combined model");
+    if (kind != "combined") throw Error(path + " holds a model of kind '" + kind + "', not a combined model");
     return combinedFromFile(file, path);
 }
 
@@ -297,7 +297,8 @@ SavedCombinedModel loadAnyModel(const std::string& path) {
     if (kind == "combined") return combinedFromFile(file, path);
     // Read again through loadModel, the one reader of that format (its checks stay in one place).
     if (kind == "single") return asCombined(loadModel(path));
-    throw Error(path + " holds a model of kind '" + kind + "', which this build cannot load (expected single or combined)");
+    throw Error(path + " holds a model of kind '" + kind +
+                "', which this build cannot load (expected single or combined)");
 }
 
 }  // namespace skynnet

@@ -23,7 +23,7 @@
 namespace skynnet {
 
 struct SavedCombinedModel {
-    CombinationRule rule;  // rule.task is the model's task, rule.outputs its output columns
+    CombinationRule rule;                           // rule.task is the model's task, rule.outputs its output columns
     LossKind loss = LossKind::SoftmaxCrossEntropy;  // what CombinedModel::evaluate reports
     std::vector<NetworkSpec> specs;                 // one per submodel, in rule order
     std::vector<std::vector<float>> weights;        // Network::flatWeights() of each submodel
@@ -31,8 +31,8 @@ struct SavedCombinedModel {
     // Read from a file, its task is rule.task (the one written); class names: one per output for
     // classification, two for binary; target names: one per output for regression.
     ModelSchema schema;
-    Json extra;                             // free-form (settings, metrics); null when absent
-    bool fromSingleFile = false;            // loadAnyModel read a kind "single" file
+    Json extra;                   // free-form (settings, metrics); null when absent
+    bool fromSingleFile = false;  // loadAnyModel read a kind "single" file
 
     Task task() const { return rule.task; }
     int submodelCount() const { return int(specs.size()); }

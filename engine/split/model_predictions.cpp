@@ -47,13 +47,16 @@ std::string predictionsCsv(const SavedCombinedModel& model, const ModelPredictio
     const Matrix& out = p.outputs;
     const std::vector<std::string>& paths = p.paths;
     std::string text;
-    const auto pathField = [&](Index r) { return paths.empty() ? std::string() : csvField(paths[std::size_t(r)]) + ","; };
+    const auto pathField = [&](Index r) {
+        return paths.empty() ? std::string() : csvField(paths[std::size_t(r)]) + ",";
+    };
     if (!paths.empty()) text += "path,";
     const auto name = [&](const std::vector<std::string>& names, Index k, const char* fallback) {
         return std::size_t(k) < names.size() ? names[std::size_t(k)] : fallback + std::to_string(k + 1);
     };
     if (model.task() == Task::Regression) {
-        for (Index j = 0; j < out.cols(); ++j) text += (j ? "," : "") + csvField(name(model.schema.targetNames, j, "output_"));
+        for (Index j = 0; j < out.cols(); ++j)
+            text += (j ? "," : "") + csvField(name(model.schema.targetNames, j, "output_"));
         text += "\n";
         for (Index r = 0; r < out.rows(); ++r) {
             text += pathField(r);
@@ -66,7 +69,8 @@ std::string predictionsCsv(const SavedCombinedModel& model, const ModelPredictio
     const bool binary = model.task() == Task::Binary;
     const Index classes = binary ? 2 : out.cols();
     text += "predicted";
-    for (Index k = 0; k < classes; ++k) text += "," + csvField("probability_" + name(model.schema.classNames, k, "class_"));
+    for (Index k = 0; k < classes; ++k)
+        text += "," + csvField("probability_" + name(model.schema.classNames, k, "class_"));
     text += "\n";
     const std::vector<int> predicted = predictedClasses(out);
     for (Index r = 0; r < out.rows(); ++r) {

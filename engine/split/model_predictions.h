@@ -24,7 +24,8 @@ struct ModelPredictions {
 // model on it. Throws Error naming the data file. With a token and a progress callback (both
 // optional) as predictRaw takes them: empty outputs once the token is cancelled.
 ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& saved, const DataRequest& request,
-                             const CancelToken* cancel = nullptr, const std::function<void(double fraction)>& progress = {});
+                             const CancelToken* cancel = nullptr,
+                             const std::function<void(double fraction)>& progress = {});
 
 // The predictions CSV: a header, then one row per sample. Classes: "predicted" (the class name)
 // and "probability_<class>" for every class (both classes of a binary model); regression: one

@@ -30,7 +30,8 @@ void requirePlanData(const SplitPlan& plan, const Dataset& train, const Dataset*
 }  // namespace
 
 ParallelTrainer::ParallelTrainer(SplitPlan plan, TrainConfig config, std::shared_ptr<WorkerBackend> backend)
-    : plan_(std::move(plan)), config_(config), backend_(backend ? std::move(backend) : std::make_shared<ThreadBackend>()) {
+    : plan_(std::move(plan)), config_(config),
+      backend_(backend ? std::move(backend) : std::make_shared<ThreadBackend>()) {
     if (plan_.submodels.empty()) throw Error("the split plan has no submodels");
 }
 
@@ -40,7 +41,8 @@ ParallelResult ParallelTrainer::train(const Dataset& train, const Dataset* valid
     const RunStopwatch clock(cancel);  // the time the run was paused is no one's training time
     ParallelResult r;
     r.workers = backend_->workers(plan_.submodelCount());
-    std::vector<SubmodelOutcome> outcomes = backend_->train(plan_, train, validation, config_, events, cancel, checkpoint);
+    std::vector<SubmodelOutcome> outcomes = backend_->train(plan_, train, validation, config_, events, cancel,
+                                                            checkpoint);
 
     std::vector<Network> networks;
     std::vector<std::int64_t> peaks;

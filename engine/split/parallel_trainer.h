@@ -15,11 +15,11 @@ struct ParallelResult {
     // Completed otherwise (a submodel that stopped early still counts as done).
     TrainStatus status = TrainStatus::Completed;
     std::string error;
-    CombinedModel model;                    // complete only when status is Completed
-    std::vector<TrainResult> submodels;     // in plan order
+    CombinedModel model;                 // complete only when status is Completed
+    std::vector<TrainResult> submodels;  // in plan order
     std::vector<double> submodelWallSeconds, submodelCpuSeconds;
-    double wallSeconds = 0;                 // the whole call, data preparation included, pauses not
-    double cpuSeconds = 0;                  // all submodels together
+    double wallSeconds = 0;  // the whole call, data preparation included, pauses not
+    double cpuSeconds = 0;   // all submodels together
     int workers = 0;
     // Peaks are TrainResult::peakBytes(): a submodel's model, buffers and rows, what it needs on
     // a machine of its own.

@@ -28,7 +28,8 @@ std::vector<std::vector<int>> makeShards(long samples, int n, bool shuffle, std:
 // Throws Error naming the first submodel whose training rows hold a single class (classification
 // and binary data only): it could learn nothing but that class, and the combination would trust it.
 // `what` starts the message ("binary shards"), `remedy` ends it.
-void requireTwoClassesEach(const SplitPlan& plan, const DataInfo& data, const std::string& what, const std::string& remedy);
+void requireTwoClassesEach(const SplitPlan& plan, const DataInfo& data, const std::string& what,
+                           const std::string& remedy);
 // "3" or "F=2.5" style number for messages: up to 4 significant digits.
 std::string formatNumber(double value);
 

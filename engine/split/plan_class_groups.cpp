@@ -25,8 +25,7 @@ std::string classRanges(const std::vector<int>& classes) {
 
 void planClassGroups(SplitPlan& plan, const DataInfo& data, const SplitOptions& options) {
     const int c = data.classCount, n = options.requested;
-    if (c < 2)
-        throw Error("class groups: need at least 2 declared classes, the data declares " + std::to_string(c));
+    if (c < 2) throw Error("class groups: need at least 2 declared classes, the data declares " + std::to_string(c));
     // The largest g with g(g-1)/2 <= N and g <= C; N = 1 or 2 gives g = 2, the original model.
     int g = 2;
     while (g + 1 <= c && (g + 1) * g / 2 <= n) ++g;
@@ -69,8 +68,9 @@ void planClassGroups(SplitPlan& plan, const DataInfo& data, const SplitOptions& 
             plan.submodels.push_back(std::move(s));
         }
     }
-    requireTwoClassesEach(plan, data, "class groups", "the other classes of its groups have no training rows; request "
-                                                      "fewer submodels, so that each group holds more classes");
+    requireTwoClassesEach(plan, data, "class groups",
+                          "the other classes of its groups have no training rows; request "
+                          "fewer submodels, so that each group holds more classes");
     const int s = plan.submodelCount();
     if (s != n) {
         std::string w = "N=" + std::to_string(n) + " gives " + std::to_string(s) + " submodel" + (s == 1 ? "" : "s") +

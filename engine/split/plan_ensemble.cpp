@@ -82,8 +82,8 @@ void planEnsemble(SplitPlan& plan, const DataInfo& data, const SplitOptions& opt
             plan.factor = matchingFactor(original, plan, n, *target);
         } else {
             plan.factor = std::sqrt(double(n));
-            plan.warnings.push_back("ensemble: no split of this task with N=" + std::to_string(n) + " to match (" + why +
-                                    "), so F = sqrt(N) = " + formatNumber(plan.factor));
+            plan.warnings.push_back("ensemble: no split of this task with N=" + std::to_string(n) + " to match (" +
+                                    why + "), so F = sqrt(N) = " + formatNumber(plan.factor));
         }
     }
     std::vector<int> all(std::size_t(data.samples));
@@ -92,8 +92,8 @@ void planEnsemble(SplitPlan& plan, const DataInfo& data, const SplitOptions& opt
         SubmodelPlan s;
         s.index = i;
         s.rows = all;
-        s.role = "member " + std::to_string(i + 1) + " of " + std::to_string(n) + " (all " + std::to_string(data.samples) +
-                 " samples)";
+        s.role = "member " + std::to_string(i + 1) + " of " + std::to_string(n) + " (all " +
+                 std::to_string(data.samples) + " samples)";
         plan.submodels.push_back(std::move(s));
     }
 }

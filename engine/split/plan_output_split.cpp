@@ -12,8 +12,7 @@ void planOutputSplit(SplitPlan& plan, const DataInfo& data, const SplitOptions& 
     if (m < n) {
         if (!options.regressionFallbackToShards)
             throw Error("output split: the target has " + std::to_string(m) + " column" + (m == 1 ? "" : "s") +
-                        ", fewer than N=" + std::to_string(n) +
-                        " submodels (request at most " + std::to_string(m) +
+                        ", fewer than N=" + std::to_string(n) + " submodels (request at most " + std::to_string(m) +
                         ", or allow the fallback to data shards with averaged predictions)");
         plan.strategy = Strategy::DataShards;
         plan.warnings.push_back("the target has " + std::to_string(m) + " column" + (m == 1 ? "" : "s") +

@@ -16,7 +16,8 @@ std::vector<int> longestFirst(const SplitPlan& plan) {
     std::vector<int> order(cost.size());
     std::iota(order.begin(), order.end(), 0);
     // Stable: equal costs keep their plan order.
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost[std::size_t(a)] > cost[std::size_t(b)]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return cost[std::size_t(a)] > cost[std::size_t(b)]; });
     return order;
 }
 

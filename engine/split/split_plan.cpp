@@ -110,14 +110,17 @@ std::string formatNumber(double value) {
     return s.str();
 }
 
-void requireTwoClassesEach(const SplitPlan& plan, const DataInfo& data, const std::string& what, const std::string& remedy) {
+void requireTwoClassesEach(const SplitPlan& plan, const DataInfo& data, const std::string& what,
+                           const std::string& remedy) {
     if (data.task == Task::Regression) return;
     for (const SubmodelPlan& s : plan.submodels) {
         if (s.rows.empty()) continue;  // the builders refuse or report a submodel without rows themselves
         const int first = data.labels[std::size_t(s.rows.front())];
-        if (std::any_of(s.rows.begin(), s.rows.end(), [&](int r) { return data.labels[std::size_t(r)] != first; })) continue;
-        throw Error(what + ": submodel " + std::to_string(s.index + 1) + " (" + s.role + ") has training rows of class " +
-                    data.className(first) + " only, so it cannot learn to tell classes apart (" + remedy + ")");
+        if (std::any_of(s.rows.begin(), s.rows.end(), [&](int r) { return data.labels[std::size_t(r)] != first; }))
+            continue;
+        throw Error(what + ": submodel " + std::to_string(s.index + 1) + " (" + s.role +
+                    ") has training rows of class " + data.className(first) +
+                    " only, so it cannot learn to tell classes apart (" + remedy + ")");
     }
 }
 
@@ -193,10 +196,15 @@ NetworkSpec shrinkSpec(const NetworkSpec& original, double factor, Task task, in
     };
     for (std::size_t i = 0; i < spec.layers.size(); ++i)
         visitLayer(
-            spec.layers[i], [&](DenseSpec& l) { if (l.scalable) shrink(i, "width", l.units); },
-            [&](ConvSpec& l) { if (l.scalable) shrink(i, "filters", l.filters); }, [](DropoutSpec&) {},
-            [](FlattenSpec&) {}, [](MaxPoolSpec&) {}, [](AvgPoolSpec&) {}, [](GlobalAvgPoolSpec&) {},
-            [](BatchNormSpec&) {}, [](ActivationSpec&) {});
+            spec.layers[i],
+            [&](DenseSpec& l) {
+                if (l.scalable) shrink(i, "width", l.units);
+            },
+            [&](ConvSpec& l) {
+                if (l.scalable) shrink(i, "filters", l.filters);
+            },
+            [](DropoutSpec&) {}, [](FlattenSpec&) {}, [](MaxPoolSpec&) {}, [](AvgPoolSpec&) {},
+            [](GlobalAvgPoolSpec&) {}, [](BatchNormSpec&) {}, [](ActivationSpec&) {});
     spec.setOutputFor(task, outputs);
     return spec;
 }
@@ -279,8 +287,8 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
 std::string planSummary(const SplitPlan& plan) {
     std::ostringstream s;
     const auto mb = [](std::int64_t bytes) { return detail::formatNumber(double(bytes) / 1e6) + " MB"; };
-    s << planStrategyName(plan) << ": N=" << plan.requested << " gives S=" << plan.submodelCount()
-      << " submodel" << (plan.submodelCount() == 1 ? "" : "s") << ", F=" << detail::formatNumber(plan.factor);
+    s << planStrategyName(plan) << ": N=" << plan.requested << " gives S=" << plan.submodelCount() << " submodel"
+      << (plan.submodelCount() == 1 ? "" : "s") << ", F=" << detail::formatNumber(plan.factor);
     if (plan.groups > 0) s << ", " << plan.groups << " groups";
     s << ", epochs " << plan.epochs;
     if (plan.effectiveEpochs != plan.epochs) s << " -> " << plan.effectiveEpochs;

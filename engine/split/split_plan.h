@@ -32,10 +32,10 @@ struct SplitOptions {
     // it is compared with. Its F defaults to the one that gives the task's own split's total
     // parameters (dataShardFactor sets it). Combined, saved and exported as data shards (the mean).
     bool ensemble = false;
-    std::uint64_t seed = 1;                   // shard shuffle and submodel initial weights
-    int batchSize = 128;                      // for the memory estimate
-    int optimizerSlots = 2;                   // for the memory estimate (2 for Adam)
-    int epochs = 10;                          // of the original model, before any scaling
+    std::uint64_t seed = 1;  // shard shuffle and submodel initial weights
+    int batchSize = 128;     // for the memory estimate
+    int optimizerSlots = 2;  // for the memory estimate (2 for Adam)
+    int epochs = 10;         // of the original model, before any scaling
     bool operator==(const SplitOptions&) const = default;
 };
 
@@ -69,16 +69,16 @@ struct SubmodelPlan {
 struct SplitPlan {
     Strategy strategy = Strategy::ClassGroups;  // the strategy used (never Auto)
     Task task = Task::Classification;
-    int requested = 1;  // N
-    double factor = 1;  // F
-    int groups = 0;     // g (class groups only)
+    int requested = 1;                           // N
+    double factor = 1;                           // F
+    int groups = 0;                              // g (class groups only)
     std::vector<std::vector<int>> groupClasses;  // the g groups (class groups only)
-    int epochs = 0;           // asked for the original model
-    int effectiveEpochs = 0;  // what each submodel trains
+    int epochs = 0;                              // asked for the original model
+    int effectiveEpochs = 0;                     // what each submodel trains
     bool epochsScaled = false;
     BinaryCombine binaryCombine = BinaryCombine::MostConfident;
     bool ensemble = false;  // strategy data-shards as the plain ensemble (SplitOptions::ensemble)
-    int outputs = 1;  // combined output columns
+    int outputs = 1;        // combined output columns
     long samples = 0;
     std::uint64_t seed = 1;
     NetworkSpec original;  // the designed network, its output layer set for the task (the baseline)

@@ -16,16 +16,14 @@ std::string strategyName(Strategy s) {
 }
 
 Strategy parseStrategy(const std::string& name) {
-    for (Strategy s : {Strategy::Auto, Strategy::ClassGroups, Strategy::BinaryShards, Strategy::OutputSplit,
-                       Strategy::DataShards})
+    for (Strategy s :
+         {Strategy::Auto, Strategy::ClassGroups, Strategy::BinaryShards, Strategy::OutputSplit, Strategy::DataShards})
         if (name == strategyName(s)) return s;
     throw Error("unknown split strategy '" + name +
                 "' (expected auto, class-groups, binary-shards, output-split or data-shards)");
 }
 
-std::string binaryCombineName(BinaryCombine c) {
-    return c == BinaryCombine::Average ? "average" : "most-confident";
-}
+std::string binaryCombineName(BinaryCombine c) { return c == BinaryCombine::Average ? "average" : "most-confident"; }
 
 BinaryCombine parseBinaryCombine(const std::string& name) {
     if (name == "most-confident") return BinaryCombine::MostConfident;

@@ -49,7 +49,8 @@ std::vector<SubmodelOutcome> ThreadBackend::train(const SplitPlan& plan, const D
         mine.kernelThreads = [&cores, &peaks, worker](int index) {
             const int t = cores.threadsOf(worker);
             std::atomic<int>& peak = peaks[std::size_t(index)];
-            for (int seen = peak.load(); t > seen && !peak.compare_exchange_weak(seen, t);) {}
+            for (int seen = peak.load(); t > seen && !peak.compare_exchange_weak(seen, t);) {
+            }
             return t;
         };
         for (int q = next.fetch_add(1); q < s; q = next.fetch_add(1)) {

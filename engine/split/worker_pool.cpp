@@ -44,7 +44,8 @@ SubmodelData SubmodelData::ownFeatures(const Dataset& train, const Dataset* vali
 SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& train, const Dataset* validation,
                               const TrainConfig& config, const SubmodelEvents& events, const CancelToken* cancel,
                               const WorkerPlace* place, const CheckpointHooks* checkpoint) {
-    return trainSubmodel(plan, index, SubmodelData::ownFeatures(train, validation), config, events, cancel, place, checkpoint);
+    return trainSubmodel(plan, index, SubmodelData::ownFeatures(train, validation), config, events, cancel, place,
+                         checkpoint);
 }
 
 SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const SubmodelData& data, const TrainConfig& config,

@@ -86,7 +86,8 @@ public:
     // last epoch end, and progress is saved through it (see CheckpointHooks).
     virtual std::vector<SubmodelOutcome> train(const SplitPlan& plan, const Dataset& train, const Dataset* validation,
                                                const TrainConfig& config, const SubmodelEvents& events,
-                                               const CancelToken* cancel, const CheckpointHooks* checkpoint = nullptr) = 0;
+                                               const CancelToken* cancel,
+                                               const CheckpointHooks* checkpoint = nullptr) = 0;
 };
 
 // The data a submodel trains on: the training and validation sets (labels, targets, names) and
@@ -116,8 +117,8 @@ SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const Dataset& t
                               const WorkerPlace* place = nullptr, const CheckpointHooks* checkpoint = nullptr);
 // The same, the rows read from wherever `data` says they are.
 SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const SubmodelData& data, const TrainConfig& config,
-                              const SubmodelEvents& events, const CancelToken* cancel, const WorkerPlace* place = nullptr,
-                              const CheckpointHooks* checkpoint = nullptr);
+                              const SubmodelEvents& events, const CancelToken* cancel,
+                              const WorkerPlace* place = nullptr, const CheckpointHooks* checkpoint = nullptr);
 // The outcome of a submodel skipped because the run was cancelled (or another one failed) first.
 SubmodelOutcome skippedSubmodel(const SplitPlan& plan, int index, const SubmodelEvents& events);
 

@@ -176,17 +176,22 @@ StudyPlanEvent studyPlanEvent(const StudyProgress& progress, const std::string& 
 StudyRunStartedEvent runStartedEvent(const StudyProgress& progress, int index, std::vector<std::string> command,
                                      std::string logPath) {
     const StudyRunSpec& spec = progress.runs()[std::size_t(index)].spec;
-    return StudyRunStartedEvent{index + 1, spec.name(), spec.config.name(), spec.seed, std::move(command), std::move(logPath)};
+    return StudyRunStartedEvent{index + 1, spec.name(),        spec.config.name(),
+                                spec.seed, std::move(command), std::move(logPath)};
 }
 
 StudyRunFinishedEvent runFinishedEvent(const StudyProgress& progress, int index, int machines) {
-    return StudyRunFinishedEvent{index + 1, runJson(progress.runs()[std::size_t(index)], machines), false, std::nullopt};
+    return StudyRunFinishedEvent{index + 1, runJson(progress.runs()[std::size_t(index)], machines), false,
+                                 std::nullopt};
 }
 
-StudyPartialSummaryEvent partialSummaryEvent(const StudySummary& summary) { return StudyPartialSummaryEvent{summaryJson(summary)}; }
+StudyPartialSummaryEvent partialSummaryEvent(const StudySummary& summary) {
+    return StudyPartialSummaryEvent{summaryJson(summary)};
+}
 
 StudySummaryEvent studySummaryEvent(const Json& studyDocument, std::vector<std::string> files) {
-    return StudySummaryEvent{studyDocument.at("summary"), studyDocument.at("runs").get<std::vector<Json>>(), std::move(files)};
+    return StudySummaryEvent{studyDocument.at("summary"), studyDocument.at("runs").get<std::vector<Json>>(),
+                             std::move(files)};
 }
 
 Json toJson(const StudyEvent& event) {

@@ -73,8 +73,8 @@ struct StudySummaryEvent {
     std::vector<std::string> files;
 };
 
-using StudyEvent =
-    std::variant<StudyPlanEvent, StudyRunStartedEvent, StudyRunFinishedEvent, StudyPartialSummaryEvent, StudySummaryEvent, ErrorEvent>;
+using StudyEvent = std::variant<StudyPlanEvent, StudyRunStartedEvent, StudyRunFinishedEvent, StudyPartialSummaryEvent,
+                                StudySummaryEvent, ErrorEvent>;
 
 // "plan", "run_started", ... as in the "event" field.
 const char* studyEventName(const StudyEvent& event);

@@ -47,7 +47,8 @@ std::string differenceText(const ConfigSummary& c) {
     if (!c.difference) return "(no paired seed)";
     const PairedDifference& d = *c.difference;
     if (!d.interval) return signedFixed(d.mean, 4) + " (1 seed)";
-    return signedFixed(d.mean, 4) + " [" + signedFixed(d.interval->low(), 4) + ", " + signedFixed(d.interval->high(), 4) + "]";
+    return signedFixed(d.mean, 4) + " [" + signedFixed(d.interval->low(), 4) + ", " +
+           signedFixed(d.interval->high(), 4) + "]";
 }
 
 std::string latencyText(const std::optional<double>& seconds) {
@@ -59,20 +60,22 @@ std::string csvRow(const StudyRun& r, int machines) {
     std::string text = csvField(r.spec.name()) + "," + csvField(c.name()) + "," + std::to_string(c.submodels) + ",";
     if (!r.finished) {
         // S and the figures stay empty; the error is the last column.
-        return text + "," + std::to_string(r.spec.seed) + "," + csvField(c.strategy) + ",,failed" + std::string(13, ',') +
-               csvField(r.error) + "\n";
+        return text + "," + std::to_string(r.spec.seed) + "," + csvField(c.strategy) + ",,failed" +
+               std::string(13, ',') + csvField(r.error) + "\n";
     }
     return text + std::to_string(r.S) + "," + std::to_string(r.spec.seed) + "," + csvField(r.strategy) + "," +
            (r.scaleEpochs ? "on" : "off") + ",finished," + r.metricName + "," + csvNumber(r.metric) + "," +
-           csvNumber(r.wallSeconds) + "," + csvNumber(r.trainSeconds) + "," + csvNumber(r.slowestSubmodelSeconds) + "," +
-           csvNumber(machinesSeconds(r.submodelSeconds, machines)) + "," + csvNumber(r.cpuSeconds) + "," +
-           std::to_string(r.peakMemoryBytes) + "," + std::to_string(r.processPeakMemoryBytes) + "," + std::to_string(r.params) +
-           "," + std::to_string(r.flopsPerSample) + "," + (r.latencySeconds ? csvNumber(*r.latencySeconds) : "") + ",\n";
+           csvNumber(r.wallSeconds) + "," + csvNumber(r.trainSeconds) + "," + csvNumber(r.slowestSubmodelSeconds) +
+           "," + csvNumber(machinesSeconds(r.submodelSeconds, machines)) + "," + csvNumber(r.cpuSeconds) + "," +
+           std::to_string(r.peakMemoryBytes) + "," + std::to_string(r.processPeakMemoryBytes) + "," +
+           std::to_string(r.params) + "," + std::to_string(r.flopsPerSample) + "," +
+           (r.latencySeconds ? csvNumber(*r.latencySeconds) : "") + ",\n";
 }
 
 }  // namespace
 
-Json studyJson(const std::vector<StudyRun>& runs, const StudySummary& summary, const StudyPlan& plan, const StudyOrigin& origin) {
+Json studyJson(const std::vector<StudyRun>& runs, const StudySummary& summary, const StudyPlan& plan,
+               const StudyOrigin& origin) {
     Json list = Json::array();
     for (const StudyRun& r : runs) list.push_back(runJson(r, summary.machines));
     return Json::object({{"tool", origin.tool},
@@ -103,10 +106,13 @@ std::vector<std::vector<std::string>> studyTableRows(const StudySummary& s) {
          "params", "MFLOP/sample", "ms per " + std::to_string(latencyBatchRows) + " rows"}};
     for (const ConfigSummary& c : s.configs)
         rows.push_back({c.config.name(), std::to_string(c.config.submodels), std::to_string(c.S), c.strategy,
-                        c.config.original() ? "-" : c.scaleEpochs ? "yes" : "no", std::to_string(c.runs),
-                        fixed(c.metricMean, 4), c.metricStdDev ? fixed(*c.metricStdDev, 4) : "-", differenceText(c),
-                        fixed(c.wallSeconds, 2), fixed(c.slowestSubmodelSeconds, 2), fixed(c.machinesSeconds, 2),
-                        fixed(c.cpuSeconds, 2), memoryText(c.peakMemoryBytes), std::to_string(c.params),
+                        c.config.original() ? "-"
+                        : c.scaleEpochs     ? "yes"
+                                            : "no",
+                        std::to_string(c.runs), fixed(c.metricMean, 4),
+                        c.metricStdDev ? fixed(*c.metricStdDev, 4) : "-", differenceText(c), fixed(c.wallSeconds, 2),
+                        fixed(c.slowestSubmodelSeconds, 2), fixed(c.machinesSeconds, 2), fixed(c.cpuSeconds, 2),
+                        memoryText(c.peakMemoryBytes), std::to_string(c.params),
                         format("%.3g", double(c.flopsPerSample) / 1e6), latencyText(c.latencySeconds)});
     return rows;
 }
@@ -116,10 +122,12 @@ std::string recommendationText(const StudySummary& s) {
     std::string text = "Original: " + s.metricName + " " + fixed(*s.originalMean, 4);
     if (s.originalStdDev) text += " +- " + fixed(*s.originalStdDev, 4) + " (standard deviation over the seeds)";
     else text += " (one seed: no spread known, so nothing below it counts as within it)";
-    text += ".\nRecommended, the shortest time with a mean " + s.metricName + " of at least " + fixed(*s.threshold, 4) + ":\n";
+    text += ".\nRecommended, the shortest time with a mean " + s.metricName + " of at least " + fixed(*s.threshold, 4) +
+            ":\n";
     const auto line = [](const char* where, const std::optional<Recommendation>& r, const char* what) {
         return std::string("  ") + where + ": " +
-               (r ? r->config + " (" + r->strategy + "), " + fixed(r->seconds, 2) + " s " + what + ", " + fixed(r->metricMean, 4)
+               (r ? r->config + " (" + r->strategy + "), " + fixed(r->seconds, 2) + " s " + what + ", " +
+                        fixed(r->metricMean, 4)
                   : "none") +
                "\n";
     };

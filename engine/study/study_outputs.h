@@ -19,7 +19,8 @@ struct StudyOrigin {
 
 // {"tool","version","command":"study","study_command","options":setupJson,"machines",
 //  "latency_batch_rows","runs":[runJson...],"summary":summaryJson}
-Json studyJson(const std::vector<StudyRun>& runs, const StudySummary& summary, const StudyPlan& plan, const StudyOrigin& origin);
+Json studyJson(const std::vector<StudyRun>& runs, const StudySummary& summary, const StudyPlan& plan,
+               const StudyOrigin& origin);
 std::string studyCsv(const std::vector<StudyRun>& runs, int machines);
 // The table rows (a header first) for study.md and the terminal: one per configuration.
 std::vector<std::vector<std::string>> studyTableRows(const StudySummary& summary);

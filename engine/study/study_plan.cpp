@@ -69,19 +69,24 @@ Json StudyPlan::setupJson() const {
 
 std::vector<std::string> studySetupDifferences(const Json& recorded, const StudyPlan& here) {
     const Json mine = here.setupJson();
-    static const std::vector<std::pair<const char*, const char*>> fields = {
-        {"train_options", "the train options"}, {"submodels", "--submodels"}, {"seeds", "--seeds"},
-        {"strategies", "--strategies"},         {"scale_epochs", "--scale-epochs"}, {"ensemble", "--no-ensemble"}};
+    static const std::vector<std::pair<const char*, const char*>> fields = {{"train_options", "the train options"},
+                                                                            {"submodels", "--submodels"},
+                                                                            {"seeds", "--seeds"},
+                                                                            {"strategies", "--strategies"},
+                                                                            {"scale_epochs", "--scale-epochs"},
+                                                                            {"ensemble", "--no-ensemble"}};
     std::vector<std::string> differences;
     const Json recordedProject = recorded.contains("project") ? recorded.at("project") : Json();
     if (recordedProject != mine.at("project"))
         differences.push_back(recordedProject.is_null() ? "--project: a study of train options there, of a project here"
-                              : !here.onProject()       ? "--project: a study of a project there, of train options here"
-                                                        : "--project: the project's path, data, network, split or training differ");
+                              : !here.onProject()
+                                  ? "--project: a study of a project there, of train options here"
+                                  : "--project: the project's path, data, network, split or training differ");
     for (const auto& [key, option] : fields) {
         const Json there = recorded.contains(key) ? recorded.at(key) : Json();
         if (there == mine.at(key)) continue;
-        differences.push_back(std::string(option) + ": " + recordedText(there) + " there, " + recordedText(mine.at(key)) + " here");
+        differences.push_back(std::string(option) + ": " + recordedText(there) + " there, " +
+                              recordedText(mine.at(key)) + " here");
     }
     return differences;
 }

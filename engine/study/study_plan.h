@@ -38,11 +38,11 @@ struct StudyPlan {
     // The project's settings the runs depend on (studyProjectSetup, study_project.h); null for a
     // study of train options.
     Json project;
-    std::vector<int> submodels;            // N; 1 always first (the original)
+    std::vector<int> submodels;  // N; 1 always first (the original)
     std::vector<std::uint64_t> seeds;
-    std::vector<std::string> strategies = {""};  // as given, "" for auto
+    std::vector<std::string> strategies = {""};   // as given, "" for auto
     std::vector<std::string> scaleEpochs = {""};  // "" (train's default), "on", "off"
-    bool ensemble = true;                  // add the plain ensemble of each N > 1
+    bool ensemble = true;                         // add the plain ensemble of each N > 1
 
     bool onProject() const { return !project.is_null(); }
     // The original first, then per N > 1 each strategy and epoch choice (the ensemble last).

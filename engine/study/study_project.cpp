@@ -79,7 +79,8 @@ StudyRun readProjectRun(const StudyRunSpec& spec, const std::string& reportPath,
     if (p.runs.empty() || !p.runs.back().results) throw Error(copyPath + ": holds no trained run");
     const ProjectRun& trained = p.runs.back();
     const ProjectResults& r = *trained.results;
-    if (r.evaluatedOn != "test") throw Error(copyPath + ": the run was evaluated on its " + r.evaluatedOn + " rows, not a test set");
+    if (r.evaluatedOn != "test")
+        throw Error(copyPath + ": the run was evaluated on its " + r.evaluatedOn + " rows, not a test set");
     if (!r.model) throw Error(copyPath + ": the run holds no trained model");
     StudyRun run;
     run.spec = spec;
@@ -93,8 +94,9 @@ StudyRun readProjectRun(const StudyRunSpec& spec, const std::string& reportPath,
     run.strategy = spec.config.original() ? "original" : planStrategyName(trained.plan);
     run.scaleEpochs = !spec.config.original() && trained.plan.epochsScaled;
     run.submodelSeconds = r.submodelWallSeconds;
-    run.slowestSubmodelSeconds =
-        r.submodelWallSeconds.empty() ? r.splitWallSeconds : *std::max_element(r.submodelWallSeconds.begin(), r.submodelWallSeconds.end());
+    run.slowestSubmodelSeconds = r.submodelWallSeconds.empty()
+                                     ? r.splitWallSeconds
+                                     : *std::max_element(r.submodelWallSeconds.begin(), r.submodelWallSeconds.end());
     run.peakMemoryBytes = r.peakSubmodelBytes;
     if (!std::filesystem::exists(modelPath)) saveCombinedModel(modelPath, *r.model);
     run.finished = true;

@@ -35,7 +35,8 @@ StudyRun readRunReport(const StudyRunSpec& spec, const std::string& reportPath) 
         run.peakMemoryBytes = combined.at("largest_submodel_peak_memory_bytes").asInt64();
         if (const auto predicted = combined.find("predicted_seconds_on_s_machines"))
             run.predictedSecondsOnSMachines = predicted->asDouble();
-        for (const JsonField& s : r.at("submodels").asArray()) run.submodelSeconds.push_back(s.at("train_seconds").asDouble());
+        for (const JsonField& s : r.at("submodels").asArray())
+            run.submodelSeconds.push_back(s.at("train_seconds").asDouble());
     }
     run.finished = true;
     return run;
@@ -63,7 +64,8 @@ Json runJson(const StudyRun& run, int machines) {
     j["slowest_submodel_seconds"] = run.slowestSubmodelSeconds;
     j["machines_seconds"] = machinesSeconds(run.submodelSeconds, machines);
     j["submodel_seconds"] = run.submodelSeconds;
-    j["predicted_seconds_on_s_machines"] = run.predictedSecondsOnSMachines ? Json(*run.predictedSecondsOnSMachines) : Json();
+    j["predicted_seconds_on_s_machines"] = run.predictedSecondsOnSMachines ? Json(*run.predictedSecondsOnSMachines)
+                                                                           : Json();
     j["cpu_seconds"] = run.cpuSeconds;
     j["peak_memory_bytes"] = run.peakMemoryBytes;
     j["process_peak_memory_bytes"] = run.processPeakMemoryBytes;

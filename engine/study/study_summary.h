@@ -65,7 +65,7 @@ struct StudySummary {
     int machines = 1;
     std::vector<ConfigSummary> configs;  // those with a finished run, in the study's order
     std::optional<double> originalMean, originalStdDev;
-    std::optional<double> threshold;  // recommendationThreshold of the original
+    std::optional<double> threshold;                        // recommendationThreshold of the original
     std::optional<Recommendation> thisMachine, onMachines;  // by wall seconds; by machinesSeconds
 };
 

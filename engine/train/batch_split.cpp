@@ -145,17 +145,21 @@ void BatchSplit::sumSliceGradients(int threads) {
     constexpr std::int64_t kSummedValuesPerThread = 32768;
     parallelFor(0, std::int64_t(segments.size()), threadsWorthFor(values * slices_, kSummedValuesPerThread),
                 [&](std::int64_t g) {
-        const auto [i, begin] = segments[std::size_t(g)];
-        sumSlices(i, begin, std::min(kSegment, masterParams_[i].grad->size() - begin), masterParams_[i].grad->data() + begin);
-    });
+                    const auto [i, begin] = segments[std::size_t(g)];
+                    sumSlices(i, begin, std::min(kSegment, masterParams_[i].grad->size() - begin),
+                              masterParams_[i].grad->data() + begin);
+                });
 }
 
 SegmentHooks BatchSplit::optimizerHooks() {
     SegmentHooks hooks;
-    hooks.gradient = [this](std::size_t param, Index begin, Index len, Scalar* to) { sumSlices(param, begin, len, to); };
+    hooks.gradient = [this](std::size_t param, Index begin, Index len, Scalar* to) {
+        sumSlices(param, begin, len, to);
+    };
     hooks.after = [this](std::size_t param, Index begin, Index len) {
         const Scalar* from = masterParams_[param].value->data() + begin;
-        for (const std::vector<Param>& replica : replicaParams_) std::copy_n(from, len, replica[param].value->data() + begin);
+        for (const std::vector<Param>& replica : replicaParams_)
+            std::copy_n(from, len, replica[param].value->data() + begin);
     };
     return hooks;
 }
@@ -166,7 +170,8 @@ std::int64_t BatchSplit::bufferBytes() const {
     for (const auto& r : replicas_) n += 2 * std::int64_t(r.paramCount()) * std::int64_t(sizeof(Scalar));
     for (const auto& grads : sliceGrads_)
         for (const auto& g : grads) n += matrixBytes(g);
-    for (std::size_t t = 0; t < xs_.size(); ++t) n += matrixBytes(xs_[t]) + matrixBytes(ys_[t]) + matrixBytes(grads_[t]);
+    for (std::size_t t = 0; t < xs_.size(); ++t)
+        n += matrixBytes(xs_[t]) + matrixBytes(ys_[t]) + matrixBytes(grads_[t]);
     return n;
 }
 

@@ -11,8 +11,8 @@
 
 #include "core/task.h"
 #include "losses/loss.h"
-#include "optim/optimizer.h"
 #include "model/network.h"
+#include "optim/optimizer.h"
 
 namespace skynnet {
 
@@ -64,14 +64,14 @@ public:
     std::int64_t bufferBytes() const;
 
 private:
-    std::vector<Network> replicas_;                // threads 1..n-1; thread 0 runs on the master itself
-    std::vector<std::vector<Matrix>> sliceGrads_;  // per slice: its parameter gradients
-    std::vector<Matrix> xs_, ys_, grads_;          // per thread: the slice's rows and output gradient
-    std::vector<Step> steps_;                      // per slice
-    std::vector<Param> masterParams_;              // of the last step
+    std::vector<Network> replicas_;                  // threads 1..n-1; thread 0 runs on the master itself
+    std::vector<std::vector<Matrix>> sliceGrads_;    // per slice: its parameter gradients
+    std::vector<Matrix> xs_, ys_, grads_;            // per thread: the slice's rows and output gradient
+    std::vector<Step> steps_;                        // per slice
+    std::vector<Param> masterParams_;                // of the last step
     std::vector<std::vector<Param>> replicaParams_;  // of the last step, per replica
-    int slices_ = 0;                               // of the last step
-    bool replicasCurrent_ = false;                 // the replicas hold the master's weights
+    int slices_ = 0;                                 // of the last step
+    bool replicasCurrent_ = false;                   // the replicas hold the master's weights
 };
 
 // One forward and backward pass of a whole batch on one network: loss and correct predictions.

@@ -2,8 +2,8 @@
 // Values the training loop reports through plain callbacks; copied out, never shared with a worker.
 #include <chrono>
 #include <cstdint>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,10 +27,10 @@ struct TrainConfig {
     int batchSize = 128;
     OptimizerConfig optimizer;
     LossKind loss = LossKind::SoftmaxCrossEntropy;
-    std::uint64_t seed = 1;          // shuffling order
-    int threads = 0;                 // kernel threads for this training; 0 leaves the caller's setting
+    std::uint64_t seed = 1;  // shuffling order
+    int threads = 0;         // kernel threads for this training; 0 leaves the caller's setting
     EarlyStopping earlyStopping;
-    Augmentation augmentation;       // of the training batches only; off by default
+    Augmentation augmentation;           // of the training batches only; off by default
     double batchReportSeconds = 0.2;     // batch progress at most this often
     double resourceReportSeconds = 1.0;  // resource samples at least this often during an epoch
     // Resource samples' elapsedSeconds count from here; unset: from the start of fit(). A run of
@@ -55,9 +55,9 @@ struct BatchProgress {
 };
 
 struct ResourceSample {
-    double elapsedSeconds = 0;   // since TrainConfig::clockOrigin (default: training's start)
-    double cpuSeconds = 0;       // this worker's threads since training started
-    std::int64_t modelBytes = 0; // peak so far of parameters + gradients + optimiser state + buffers
+    double elapsedSeconds = 0;    // since TrainConfig::clockOrigin (default: training's start)
+    double cpuSeconds = 0;        // this worker's threads since training started
+    std::int64_t modelBytes = 0;  // peak so far of parameters + gradients + optimiser state + buffers
     // The rows it learns from (features and targets, training and validation): with modelBytes,
     // what this model needs on a machine of its own.
     std::int64_t dataBytes = 0;
@@ -85,9 +85,9 @@ std::string statusName(TrainStatus s);
 
 struct TrainResult {
     TrainStatus status = TrainStatus::Completed;
-    std::string error;            // for Failed: names the epoch and batch
+    std::string error;  // for Failed: names the epoch and batch
     std::vector<EpochStats> history;
-    int bestEpoch = 0;            // the epoch whose weights were kept (early stopping)
+    int bestEpoch = 0;                       // the epoch whose weights were kept (early stopping)
     double wallSeconds = 0, cpuSeconds = 0;  // wall: without the time the run was paused
     std::int64_t peakModelBytes = 0;
     std::int64_t dataBytes = 0;  // the rows it learned from (ResourceSample::dataBytes)

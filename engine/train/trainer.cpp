@@ -5,8 +5,8 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
-#include "train/metrics.h"
 #include "train/batch_split.h"
+#include "train/metrics.h"
 #include "train/resources.h"
 
 namespace skynnet {
@@ -94,7 +94,8 @@ void Trainer::requireTargetColumns(Index columns) const {
 double Trainer::trainBatch(const Matrix& x, const Matrix& y) {
     requireTargetColumns(y.cols());
     if (y.rows() != x.rows())
-        throw Error("a batch of " + std::to_string(x.rows()) + " rows has " + std::to_string(y.rows()) + " target rows");
+        throw Error("a batch of " + std::to_string(x.rows()) + " rows has " + std::to_string(y.rows()) +
+                    " target rows");
     return trainBatch(x.rows(), BatchSplit::rowsOf(x, y), &x, &y);
 }
 
@@ -217,8 +218,9 @@ Trainer::EpochOutcome Trainer::trainEpoch(const RowView& x, const Matrix& y, con
         }
         if (!std::isfinite(value)) {
             outcome.status = TrainStatus::Failed;
-            outcome.error = "training diverged: the loss became " + std::string(std::isnan(value) ? "NaN" : "infinite") +
-                            " at epoch " + std::to_string(epoch_ + 1) + ", batch " + std::to_string(b + 1) +
+            outcome.error = "training diverged: the loss became " +
+                            std::string(std::isnan(value) ? "NaN" : "infinite") + " at epoch " +
+                            std::to_string(epoch_ + 1) + ", batch " + std::to_string(b + 1) +
                             " (try a lower learning rate)";
             return outcome;
         }
@@ -328,7 +330,7 @@ TrainResult Trainer::fit(const RowView& x, const Matrix& y, const RowView* xVal,
         if (es.enabled && validating) {
             // Lower loss is better; higher metric is better: compare on one scale.
             const double score = es.monitor == EarlyStopping::Monitor::ValidationLoss ? -o.stats.validationLoss
-                                                                                       : o.stats.validationMetric;
+                                                                                      : o.stats.validationMetric;
             if (result.bestEpoch == 0 || score > best) {
                 best = score;
                 result.bestEpoch = o.stats.epoch;

@@ -65,7 +65,8 @@ private:
     void requireTargetColumns(Index columns) const;
     void maybeReportResources(const TrainCallbacks& callbacks, bool force);
     double cpuSeconds() const;  // of the calling thread and its kernel team
-    TrainerState stateNow(const TrainResult& sofar, double best, int sinceBest, const std::vector<Scalar>& bestWeights) const;
+    TrainerState stateNow(const TrainResult& sofar, double best, int sinceBest,
+                          const std::vector<Scalar>& bestWeights) const;
 
     Network& net_;
     TrainConfig config_;
@@ -77,8 +78,8 @@ private:
     std::uint64_t steps_ = 0;  // optimiser steps taken: with a row's place in its batch, seeds its dropout
     Rng shuffleRng_;
     Matrix xBatch_, yBatch_, grad_;
-    std::int64_t flopsPerSample_ = 0;  // forward pass of one sample
-    double lastBatchMetricSum_ = 0;  // correct predictions in the last trained batch
+    std::int64_t flopsPerSample_ = 0;    // forward pass of one sample
+    double lastBatchMetricSum_ = 0;      // correct predictions in the last trained batch
     std::unique_ptr<BatchSplit> split_;  // with several kernel threads
     std::chrono::steady_clock::time_point start_, lastResources_;
     RunStopwatch fitClock_;  // fit()'s wall time without its pauses
@@ -86,7 +87,7 @@ private:
     int peakThreads_ = 1;  // the most kernel threads a batch had
     std::int64_t peakModelBytes_ = 0;
     std::int64_t dataBytes_ = 0;  // of the rows the last trainEpoch was given
-    TrainerState resumed_;  // where fit() starts: a fresh state unless resumeFrom() was called
+    TrainerState resumed_;        // where fit() starts: a fresh state unless resumeFrom() was called
 };
 
 }  // namespace skynnet

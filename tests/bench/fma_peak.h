@@ -16,29 +16,29 @@ namespace skynnet::bench {
 // GFLOP/s (an FMA counts 2) of one thread: the best of many runs of a few milliseconds each, so
 // that on a shared machine some run falls between the other processes' time slices. The same
 // loop for each vector width (the intrinsics need their target on the function itself).
-#define SKYNNET_FMA_PEAK_LOOP(Vector, set1, fmadd)                                                          \
-    constexpr int kChains = 12; /* 2 FMA pipes x 4-5 cycles latency, and some to spare */                  \
-    constexpr long kIterations = 1'000'000;                                                                 \
-    constexpr double kLanes = sizeof(Vector) / sizeof(float);                                               \
-    double best = 0;                                                                                         \
-    volatile float sink = 0;                                                                                 \
-    for (int run = 0; run < 200; ++run) {                                                                    \
-        Vector acc[kChains];                                                                                 \
-        for (int c = 0; c < kChains; ++c) acc[c] = set1(float(c) * 1e-3f);                                  \
-        const Vector a = set1(0.999999f), b = set1(1e-7f);                                                  \
-        const auto start = std::chrono::steady_clock::now();                                                 \
-        for (long i = 0; i < kIterations; ++i)                                                               \
-            for (int c = 0; c < kChains; ++c) acc[c] = fmadd(acc[c], a, b);                                 \
+#define SKYNNET_FMA_PEAK_LOOP(Vector, set1, fmadd)                                                              \
+    constexpr int kChains = 12; /* 2 FMA pipes x 4-5 cycles latency, and some to spare */                       \
+    constexpr long kIterations = 1'000'000;                                                                     \
+    constexpr double kLanes = sizeof(Vector) / sizeof(float);                                                   \
+    double best = 0;                                                                                            \
+    volatile float sink = 0;                                                                                    \
+    for (int run = 0; run < 200; ++run) {                                                                       \
+        Vector acc[kChains];                                                                                    \
+        for (int c = 0; c < kChains; ++c) acc[c] = set1(float(c) * 1e-3f);                                      \
+        const Vector a = set1(0.999999f), b = set1(1e-7f);                                                      \
+        const auto start = std::chrono::steady_clock::now();                                                    \
+        for (long i = 0; i < kIterations; ++i)                                                                  \
+            for (int c = 0; c < kChains; ++c) acc[c] = fmadd(acc[c], a, b);                                     \
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); \
-        alignas(64) float lanes[sizeof(Vector) / sizeof(float)];                                             \
-        float total = 0;                                                                                     \
-        for (int c = 0; c < kChains; ++c) {                                                                  \
-            std::copy_n(reinterpret_cast<const float*>(&acc[c]), int(kLanes), lanes);                        \
-            for (float v : lanes) total += v;                                                                \
-        }                                                                                                    \
-        sink = sink + total;                                                                                 \
-        best = std::max(best, 2.0 * kLanes * kChains * double(kIterations) / seconds * 1e-9);                \
-    }                                                                                                        \
+        alignas(64) float lanes[sizeof(Vector) / sizeof(float)];                                                \
+        float total = 0;                                                                                        \
+        for (int c = 0; c < kChains; ++c) {                                                                     \
+            std::copy_n(reinterpret_cast<const float*>(&acc[c]), int(kLanes), lanes);                           \
+            for (float v : lanes) total += v;                                                                   \
+        }                                                                                                       \
+        sink = sink + total;                                                                                    \
+        best = std::max(best, 2.0 * kLanes * kChains * double(kIterations) / seconds * 1e-9);                   \
+    }                                                                                                           \
     return best;
 
 __attribute__((target("avx512f"))) inline double fmaPeakAvx512() {

@@ -10,8 +10,8 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -22,8 +22,8 @@
 
 #include "core/gemm.h"
 #include "core/rng.h"
-#include "layers/conv2d.h"
 #include "fma_peak.h"
+#include "layers/conv2d.h"
 
 using namespace skynnet;
 
@@ -78,8 +78,8 @@ std::vector<Product> shapes() {
     return s;
 }
 
-using Kernel = std::function<void(Op, Op, Index, Index, Index, const Scalar*, Index, const Scalar*, Index, Scalar*,
-                                  Index)>;
+using Kernel =
+    std::function<void(Op, Op, Index, Index, Index, const Scalar*, Index, const Scalar*, Index, Scalar*, Index)>;
 
 struct Backend {
     std::string name;
@@ -135,10 +135,9 @@ std::vector<Backend> backends() {
                               Index ldb, Scalar* c, Index ldc) {
                      gemmWith(GemmBackend::OneDnn, ta, tb, m, n, k, 1, a, lda, bm, ldb, 0, c, ldc);
                  }});
-    b.push_back({"engine", [](Op ta, Op tb, Index m, Index n, Index k, const Scalar* a, Index lda, const Scalar* bm,
-                              Index ldb, Scalar* c, Index ldc) {
-                     gemm(ta, tb, m, n, k, 1, a, lda, bm, ldb, 0, c, ldc);
-                 }});
+    b.push_back(
+        {"engine", [](Op ta, Op tb, Index m, Index n, Index k, const Scalar* a, Index lda, const Scalar* bm, Index ldb,
+                      Scalar* c, Index ldc) { gemm(ta, tb, m, n, k, 1, a, lda, bm, ldb, 0, c, ldc); }});
     return b;
 }
 

@@ -121,7 +121,9 @@ bool waitUntil(const std::function<bool()>& done, int timeoutMs) {
     return true;
 }
 
-void settle(int ms) { waitUntil([] { return false; }, ms); }
+void settle(int ms) {
+    waitUntil([] { return false; }, ms);
+}
 
 void report(const char* scenario, const StallMeter& m, const QString& detail) {
     std::printf("%-9s longest GUI stall %7.1f ms over %6.2f s (%ld ticks) %s\n", scenario, m.longestMs(), m.seconds(),
@@ -146,14 +148,17 @@ int main(int argc, char** argv) {
     QStandardPaths::setTestModeEnabled(true);  // no real settings or recovery files touched
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption epochsOption(QStringLiteral("epochs"), QStringLiteral("Epochs of the baseline (default 1)."),
-                                          QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption epochsOption(QStringLiteral("epochs"),
+                                          QStringLiteral("Epochs of the baseline (default 1)."), QStringLiteral("N"),
+                                          QStringLiteral("1"));
     const QCommandLineOption shotsOption(QStringLiteral("shots"), QStringLiteral("Save window PNGs into DIR."),
                                          QStringLiteral("DIR"));
-    const QCommandLineOption keepOption(QStringLiteral("keep"), QStringLiteral("Also save the trained project to PATH."),
+    const QCommandLineOption keepOption(QStringLiteral("keep"),
+                                        QStringLiteral("Also save the trained project to PATH."),
                                         QStringLiteral("PATH"));
     const QCommandLineOption projectOption(QStringLiteral("project"),
-                                           QStringLiteral("Skip training: open and autosave this project (one --keep wrote)."),
+                                           QStringLiteral(
+                                               "Skip training: open and autosave this project (one --keep wrote)."),
                                            QStringLiteral("PATH"));
     const QCommandLineOption traceOption(QStringLiteral("trace"), QStringLiteral("Name events longer than MS ms."),
                                          QStringLiteral("MS"));
@@ -205,7 +210,8 @@ int main(int argc, char** argv) {
         TrainingSession* session = window.session();
         meter.start();
         window.showPage(MainWindow::TrainPageIndex);
-        QMetaObject::invokeMethod(&window, [&window] { window.trainPage()->startTraining(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            &window, [&window] { window.trainPage()->startTraining(); }, Qt::QueuedConnection);
         bool started = false;
         QObject::connect(session, &TrainingSession::started, [&started] { started = true; });
         if (!waitUntil([&] { return started && !session->running(); }, 3600000)) return fail("training did not end");
@@ -214,7 +220,8 @@ int main(int argc, char** argv) {
         if (session->lastStatus() != skynnet::TrainStatus::Completed || !session->results())
             return fail("training did not complete");
         report("train", meter,
-               QStringLiteral("(class groups N=3 + baseline, %1 epoch(s), %2 submodels; accuracy combined %3, baseline %4)")
+               QStringLiteral(
+                   "(class groups N=3 + baseline, %1 epoch(s), %2 submodels; accuracy combined %3, baseline %4)")
                    .arg(epochs)
                    .arg(session->plan()->submodelCount())
                    .arg(session->results()->combinedMetric, 0, 'f', 4)
@@ -267,12 +274,14 @@ int main(int argc, char** argv) {
     });
     settle(200);
     meter.start();
-    QMetaObject::invokeMethod(autosave, [autosave] { autosave->saveNow(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        autosave, [autosave] { autosave->saveNow(); }, Qt::QueuedConnection);
     if (!waitUntil([&] { return saved || failed; }, 600000) || failed) return fail("autosave failed");
     settle(100);
     meter.stop();
     report("autosave", meter,
-           QStringLiteral("(recovery file %1 MB)").arg(double(QFileInfo(window.settings()->recoveryFile()).size()) / 1e6, 0, 'f', 1));
+           QStringLiteral("(recovery file %1 MB)")
+               .arg(double(QFileInfo(window.settings()->recoveryFile()).size()) / 1e6, 0, 'f', 1));
     window.projectController()->prompts().unsavedChanges = [](const QString&) { return QMessageBox::Discard; };
     window.close();
     std::printf("total     %.1f s\n", double(total.elapsed()) / 1000.0);

@@ -5,8 +5,8 @@
 
 #include "core/error.h"
 #include "fuzz_support.h"
-#include "split/combined_model_file.h"
 #include "model_use.h"
+#include "split/combined_model_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace skynnet;

@@ -17,10 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.delimiter = delimiters[pick & 7];
     options.header = CsvHeader((pick >> 3) % 3);
     switch ((pick >> 5) & 3) {
-        case 0: break;
-        case 1: options.targets = {"0"}; break;
-        case 2: options.targets = {"0", "1"}; break;
-        case 3: options.targets = {"label"}; break;
+    case 0: break;
+    case 1: options.targets = {"0"}; break;
+    case 2: options.targets = {"0", "1"}; break;
+    case 3: options.targets = {"label"}; break;
     }
     static constexpr Task tasks[] = {Task::Classification, Task::Binary, Task::Regression};
     if (pick & 0x80) options.task = tasks[((pick >> 5) & 3) % 3];

@@ -29,7 +29,8 @@ struct TempFiles {
 inline std::string tempPath(const std::string& name) {
     static TempFiles files;
     const char* tmp = std::getenv("TMPDIR");
-    const std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/skynnet-fuzz-" + std::to_string(getpid()) + "-" + name;
+    const std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/skynnet-fuzz-" + std::to_string(getpid()) +
+                             "-" + name;
     files.paths.insert(path);
     return path;
 }

@@ -11,10 +11,10 @@
 
 #include "data/generators.h"
 #include "data/preprocessing.h"
-#include "split/combined_model_file.h"
-#include "project/project_file.h"
-#include "model/saved_model.h"
 #include "model/network.h"
+#include "model/saved_model.h"
+#include "project/project_file.h"
+#include "split/combined_model_file.h"
 #include "split/split_plan.h"
 
 using namespace skynnet;
@@ -75,15 +75,18 @@ void idxSeeds() {
 void csvSeeds() {
     // The first byte picks the options (fuzz_csv.cpp): 0 detects everything.
     put("csv", "classes", std::string(1, '\0') + "a,b,label\n1,2,x\n3,4,y\n5,6,x\n7,8.5,y\n");
-    put("csv", "quoted_crlf", std::string(1, '\x08') + "\xEF\xBB\xBF\"first, name\";b;c\r\n\"x\"\"y\";2;3\r\n\"a\nb\";5;6\r\n");
+    put("csv", "quoted_crlf",
+        std::string(1, '\x08') + "\xEF\xBB\xBF\"first, name\";b;c\r\n\"x\"\"y\";2;3\r\n\"a\nb\";5;6\r\n");
     put("csv", "regression", std::string(1, '\x40') + "0.5\t1e3\t-2\n1.5\t2e3\t-3\n\n2.5\t3e3\t-4\n");
     put("csv", "categorical", std::string(1, '\x60') + "colour|size|label\nred|1|cat\nblue|2|dog\nred|3|cat\n");
     put("csv", "no_header", std::string(1, '\x90') + "1,0,1\n0,1,0\n1,1,1\n0,0,0\n");
 }
 
 void jsonSeeds() {
-    put("json", "object", R"({"kind":"single","network":{"input":{"channels":1,"height":1,"width":4},"layers":[{"type":"dense","units":8,"activation":"relu","scalable":true}],"outputs":3},"x":null,"t":true,"f":false})");
-    put("json", "numbers", "[0, -0, 1.5e-7, 12345678901234567890, -9223372036854775808, 3.4028234663852886e38, 1E+2, 0.1]");
+    put("json", "object",
+        R"({"kind":"single","network":{"input":{"channels":1,"height":1,"width":4},"layers":[{"type":"dense","units":8,"activation":"relu","scalable":true}],"outputs":3},"x":null,"t":true,"f":false})");
+    put("json", "numbers",
+        "[0, -0, 1.5e-7, 12345678901234567890, -9223372036854775808, 3.4028234663852886e38, 1E+2, 0.1]");
     put("json", "strings", R"(["", "a\"b\\c\/d\b\f\n\r\t", "\u00fc\u20ac\ud83d\ude00", "ü€😀"])");
     put("json", "nested", "\xEF\xBB\xBF {\"a\": [[[{\"b\": []}]], {}], \"c\": {\"d\": {\"e\": [1, [2, [3]]]}}}\n");
 }
@@ -149,7 +152,8 @@ SavedCombinedModel combinedFor(const Dataset& data, Strategy strategy, int reque
     spec.input = Shape::flat(int(data.features.cols()));
     spec.layers = parseLayers(layers);
     spec.setOutputFor(data.task, data.task == Task::Regression ? int(data.targets.cols())
-                                                               : data.task == Task::Binary ? 1 : int(data.classNames.size()));
+                                 : data.task == Task::Binary   ? 1
+                                                               : int(data.classNames.size()));
     SplitOptions o;
     o.strategy = strategy;
     o.requested = requested;
@@ -158,7 +162,8 @@ SavedCombinedModel combinedFor(const Dataset& data, Strategy strategy, int reque
     for (const auto& s : plan.submodels) nets.emplace_back(s.spec, s.seed);
     Preprocessing prep;
     prep.fit(data);
-    SavedCombinedModel m = toSaved(CombinedModel(plan.rule(), std::move(nets), LossKind::SoftmaxCrossEntropy), prep, {});
+    SavedCombinedModel m = toSaved(CombinedModel(plan.rule(), std::move(nets), LossKind::SoftmaxCrossEntropy), prep,
+                                   {});
     m.loss = data.task == Task::Regression ? LossKind::MeanSquaredError : m.loss;
     m.schema.classNames = data.classNames;
     m.schema.featureNames = data.featureNames;
@@ -224,7 +229,8 @@ void projectSeeds() {
     for (const auto& s : plan.submodels) nets.emplace_back(s.spec, s.seed);
     Preprocessing prep;
     prep.fit(data);
-    SavedCombinedModel model = toSaved(CombinedModel(plan.rule(), std::move(nets), LossKind::SoftmaxCrossEntropy), prep, {});
+    SavedCombinedModel model = toSaved(CombinedModel(plan.rule(), std::move(nets), LossKind::SoftmaxCrossEntropy), prep,
+                                       {});
     model.schema.classNames = data.classNames;
     r.model = model;
     for (int i = 0; i < plan.submodelCount(); ++i) {

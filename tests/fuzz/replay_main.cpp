@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
         const fs::path arg(argv[i]);
         if (fs::is_directory(arg)) {
             for (const auto& entry : fs::directory_iterator(arg))
-                if (entry.is_regular_file() && entry.path().filename().string().front() != '.') inputs.push_back(entry.path());
+                if (entry.is_regular_file() && entry.path().filename().string().front() != '.')
+                    inputs.push_back(entry.path());
         } else if (fs::is_regular_file(arg)) {
             inputs.push_back(arg);
         } else {

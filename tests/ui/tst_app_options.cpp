@@ -62,7 +62,8 @@ private slots:
         // `skynnet FILE`: one file, one that exists, and not together with another thing to open.
         const Run missing = runApp({dir.filePath(QStringLiteral("missing.csv"))});
         QCOMPARE(missing.exitCode, 2);
-        QVERIFY2(missing.err.contains(QStringLiteral("skynnet: no such file or folder: ") + dir.filePath(QStringLiteral("missing.csv"))),
+        QVERIFY2(missing.err.contains(QStringLiteral("skynnet: no such file or folder: ") +
+                                      dir.filePath(QStringLiteral("missing.csv"))),
                  qPrintable(missing.err));
         const Run two = runApp({QStringLiteral("builtin:blobs"), QStringLiteral("builtin:spirals")});
         QCOMPARE(two.exitCode, 2);
@@ -100,11 +101,13 @@ private slots:
     // The tour trains what the options designed, saves PNGs of the asked size and the project.
     void designedRunIsSavedAsAProject() {
         QTemporaryDir dir;
-        const QString shots = dir.filePath(QStringLiteral("shots")), project = dir.filePath(QStringLiteral("run.skynnet"));
+        const QString shots = dir.filePath(QStringLiteral("shots")),
+                      project = dir.filePath(QStringLiteral("run.skynnet"));
         const Run run = runApp({QStringLiteral("--data"), QStringLiteral("builtin:blobs"), QStringLiteral("--layers"),
-                                QStringLiteral("dense:12:tanh,dense:6:relu"), QStringLiteral("--epochs"), QStringLiteral("3"),
-                                QStringLiteral("--screenshots"), shots, QStringLiteral("--screenshot-size"),
-                                QStringLiteral("1200x760"), QStringLiteral("--save-project"), project});
+                                QStringLiteral("dense:12:tanh,dense:6:relu"), QStringLiteral("--epochs"),
+                                QStringLiteral("3"), QStringLiteral("--screenshots"), shots,
+                                QStringLiteral("--screenshot-size"), QStringLiteral("1200x760"),
+                                QStringLiteral("--save-project"), project});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
 
         const QStringList pngs = QDir(shots).entryList({QStringLiteral("*.png")}, QDir::Files);

@@ -3,10 +3,10 @@
 // strategies and greyed fields, the Train page's advanced settings (undoable, saved in the
 // project), number and ratio texts, the data preview's headers, the window on a small screen,
 // and the theme the charts follow.
+#include <QAbstractBarSeries>
 #include <QAbstractItemModelTester>
 #include <QActionGroup>
 #include <QApplication>
-#include <QAbstractBarSeries>
 #include <QBarSet>
 #include <QCheckBox>
 #include <QComboBox>
@@ -26,6 +26,7 @@
 #include <QUndoStack>
 #include <cmath>
 
+#include "test_support.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
 #include "ui/core/dataset_table_model.h"
@@ -42,7 +43,6 @@
 #include "ui/widgets/theme.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/train_settings_panel.h"
-#include "test_support.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -120,11 +120,14 @@ private slots:
         QVERIFY(w.starved[0].missingClasses.empty());
         // Shard 1 holds rows 0-4: classes a, b, c, a, b.
         QCOMPARE(w.starved[0].thinClasses, (std::vector<std::pair<int, long>>{{0, 2}, {1, 2}, {2, 1}}));
-        const QStringList expected{
-            QStringLiteral("40 of 40 submodels learn from fewer than 10 training rows (the fewest 4): ask for a smaller N."),
-            QStringLiteral("Class 'a' (0) has fewer than 10 training rows in submodels 1, 2, 3, 4, 5 and 35 more."),
-            QStringLiteral("Class 'b' (1) has fewer than 10 training rows in submodels 1, 2, 3, 4, 5 and 35 more."),
-            QStringLiteral("Class 'c' (2) has fewer than 10 training rows in submodels 1, 2, 3, 4, 5 and 35 more.")};
+        const QStringList expected{QStringLiteral("40 of 40 submodels learn from fewer than 10 training rows (the "
+                                                  "fewest 4): ask for a smaller N."),
+                                   QStringLiteral("Class 'a' (0) has fewer than 10 training rows in submodels 1, 2, 3, "
+                                                  "4, 5 and 35 more."),
+                                   QStringLiteral("Class 'b' (1) has fewer than 10 training rows in submodels 1, 2, 3, "
+                                                  "4, 5 and 35 more."),
+                                   QStringLiteral("Class 'c' (2) has fewer than 10 training rows in submodels 1, 2, 3, "
+                                                  "4, 5 and 35 more.")};
         QCOMPARE(w.lines, expected);
     }
 
@@ -137,18 +140,20 @@ private slots:
         QCOMPARE(w.starved[0].missingClasses, std::vector<int>{2});
         QVERIFY(w.starved[1].missingClasses.empty());
         QCOMPARE(w.starved[2].thinClasses, (std::vector<std::pair<int, long>>{{0, 1}, {1, 1}, {2, 2}}));
-        const QStringList expected{
-            QStringLiteral("3 of 3 submodels learn from fewer than 10 training rows (the fewest 4): ask for a smaller N."),
-            QStringLiteral("Class 'c' (2) has no training row in submodel 1, which cannot learn it."),
-            QStringLiteral("Class 'a' (0) has fewer than 10 training rows in submodels 1, 2, 3."),
-            QStringLiteral("Class 'b' (1) has fewer than 10 training rows in submodels 1, 2, 3."),
-            QStringLiteral("Class 'c' (2) has fewer than 10 training rows in submodels 2, 3.")};
+        const QStringList
+            expected{QStringLiteral("3 of 3 submodels learn from fewer than 10 training rows (the fewest 4): ask for a "
+                                    "smaller N."),
+                     QStringLiteral("Class 'c' (2) has no training row in submodel 1, which cannot learn it."),
+                     QStringLiteral("Class 'a' (0) has fewer than 10 training rows in submodels 1, 2, 3."),
+                     QStringLiteral("Class 'b' (1) has fewer than 10 training rows in submodels 1, 2, 3."),
+                     QStringLiteral("Class 'c' (2) has fewer than 10 training rows in submodels 2, 3.")};
         QCOMPARE(w.lines, expected);
 
         // The limit is a parameter: at 2 rows, what is left is the missing class and the single
         // rows of a and b in shards 2 and 3.
         const PlanWarnings two = planWarnings(plan, data, 2);
-        QCOMPARE(two.lines.first(), QStringLiteral("Class 'c' (2) has no training row in submodel 1, which cannot learn it."));
+        QCOMPARE(two.lines.first(),
+                 QStringLiteral("Class 'c' (2) has no training row in submodel 1, which cannot learn it."));
         QCOMPARE(two.starved.size(), std::size_t(3));
     }
 
@@ -160,8 +165,8 @@ private slots:
         const PlanWarnings w = planWarnings(makePlan(mlp(4), data, shards(2)), data, 3);
         QCOMPARE(w.lines, QStringList());  // 5 of each class in each shard: nothing at a limit of 3
         const PlanWarnings ten = planWarnings(makePlan(mlp(4), data, shards(2)), data);
-        QCOMPARE(ten.lines.first(),
-                 QStringLiteral("Submodel 2 learns from only 9 training rows; fewer than 10 leave it little to learn from."));
+        QCOMPARE(ten.lines.first(), QStringLiteral("Submodel 2 learns from only 9 training rows; fewer than 10 leave "
+                                                   "it little to learn from."));
 
         // Plenty of rows: no warning at all.
         std::vector<int> many;
@@ -239,7 +244,10 @@ private slots:
         QCOMPARE(header->shownText(QStringLiteral("ash"), header->font(), 60, false), QStringLiteral("ash"));
         const int ash = 3;
         QCOMPARE(header->model()->headerData(ash, Qt::Horizontal).toString(), QStringLiteral("alcalinity_of_ash"));
-        QVERIFY(header->model()->headerData(ash, Qt::Horizontal, Qt::ToolTipRole).toString().startsWith(QStringLiteral("alcalinity_of_ash:")));
+        QVERIFY(header->model()
+                    ->headerData(ash, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("alcalinity_of_ash:")));
     }
 
     void splitPageStatesAndAppliesNLimits() {
@@ -351,7 +359,8 @@ private slots:
         ProjectDocument* doc = w->document();
         const PlanWarnings expected = planWarnings(doc->plan(), doc->planDataInfo());
         QVERIFY(!expected.lines.isEmpty());
-        for (const QString& line : expected.lines) QVERIFY2(page->warningsText().contains(line), qPrintable(page->warningsText()));
+        for (const QString& line : expected.lines)
+            QVERIFY2(page->warningsText().contains(line), qPrintable(page->warningsText()));
         VERIFY_CONTAINS(page->warningsText().toStdString(), "has fewer than 10 training rows in submodels");
         // Back to a sound plan: the starvation lines go.
         page->setSubmodels(2);
@@ -377,7 +386,8 @@ private slots:
             panel->weightDecayBox()->setValue(0.001);
             doc->sealEdits();
             QCOMPARE(doc->trainSettings().config.optimizer.weightDecay, 0.001f);
-            QVERIFY2(stack->undoText().startsWith(QStringLiteral("Set weight decay to 0.001")), qPrintable(stack->undoText()));
+            QVERIFY2(stack->undoText().startsWith(QStringLiteral("Set weight decay to 0.001")),
+                     qPrintable(stack->undoText()));
             stack->undo();
             QCOMPARE(doc->trainSettings().config.optimizer.weightDecay, 0.0f);
             QCOMPARE(panel->weightDecayBox()->value(), 0.0);
@@ -406,7 +416,8 @@ private slots:
             panel->earlyStoppingBox()->setChecked(true);
             QCOMPARE(stack->undoText(), QStringLiteral("Stop early"));
             QVERIFY(panel->patienceBox()->isEnabled());
-            panel->monitorBox()->setCurrentIndex(panel->monitorBox()->findData(int(EarlyStopping::Monitor::ValidationMetric)));
+            panel->monitorBox()->setCurrentIndex(
+                panel->monitorBox()->findData(int(EarlyStopping::Monitor::ValidationMetric)));
             panel->patienceBox()->setValue(7);
             doc->sealEdits();
             panel->restoreBestBox()->setChecked(false);
@@ -499,7 +510,10 @@ private slots:
             QApplication::processEvents();
             const QSize least = w->minimumSizeHint().expandedTo(w->minimumSize());
             QVERIFY2(least.width() <= room.width() && least.height() <= room.height() - 40,
-                     qPrintable(QStringLiteral("%1 page needs %2x%3").arg(MainWindow::pageName(p)).arg(least.width()).arg(least.height())));
+                     qPrintable(QStringLiteral("%1 page needs %2x%3")
+                                    .arg(MainWindow::pageName(p))
+                                    .arg(least.width())
+                                    .arg(least.height())));
         }
     }
 
@@ -522,7 +536,8 @@ private slots:
         QCOMPARE(chart->theme(), QChart::ChartThemeDark);
         QCOMPARE(firstSetColour(), submodelColor(0));  // the submodel colours survive the theme
         QCOMPARE(w->settings()->theme(), Theme::Dark);
-        for (QAction* a : w->themeActions()->actions()) QCOMPARE(a->isChecked(), Theme(a->data().toInt()) == Theme::Dark);
+        for (QAction* a : w->themeActions()->actions())
+            QCOMPARE(a->isChecked(), Theme(a->data().toInt()) == Theme::Dark);
         // A chart made now starts dark too.
         w->splitPage()->setSubmodels(2);
         QCOMPARE(chart->theme(), QChart::ChartThemeDark);

@@ -20,6 +20,7 @@
 
 #include "model/network.h"
 #include "split/combined_model_file.h"
+#include "test_support.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
 #include "ui/core/formatting.h"
@@ -39,7 +40,6 @@
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
-#include "test_support.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -149,12 +149,14 @@ private slots:
         LayerTableModel model(&doc);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(model.rowCount(), 5);
-        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return model.index(row, column).data(role); };
+        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
+            return model.index(row, column).data(role);
+        };
         QCOMPARE(cell(0, LayerTableModel::Type).toString(), QStringLiteral("conv"));
         QCOMPARE(cell(0, LayerTableModel::Summary).toString(), QStringLiteral("8 filters · 3×3 · valid · relu"));
         QCOMPARE(cell(1, LayerTableModel::Summary).toString(), QStringLiteral("2×2"));
-        const QStringList shapes{QStringLiteral("8×6×6"), QStringLiteral("8×3×3"), QStringLiteral("72"), QStringLiteral("16"),
-                                 QStringLiteral("10")};
+        const QStringList shapes{QStringLiteral("8×6×6"), QStringLiteral("8×3×3"), QStringLiteral("72"),
+                                 QStringLiteral("16"), QStringLiteral("10")};
         for (int r = 0; r < 5; ++r) QCOMPARE(cell(r, LayerTableModel::OutputShape).toString(), shapes[r]);
         QCOMPARE(cell(0, LayerTableModel::Params).toLongLong(), 1LL * 9 * 8 + 8);  // W [8][1][3][3] and b [8]
         QCOMPARE(cell(0, LayerTableModel::Flops).toLongLong(), 2LL * 9 * 8 * 6 * 6);
@@ -167,15 +169,18 @@ private slots:
         for (int r = 0; r < 5; ++r) sum += cell(r, LayerTableModel::Memory, SortRole).toLongLong();
         QCOMPARE(sum, trainingMemoryBytes(doc.network(), t.batchSize, optimizerSlots));
         QCOMPARE(cell(0, LayerTableModel::Memory).toString(),
-                 formatMegabytes(layerTrainingBytes(figures(doc.network().layers[0], doc.network().input), t.batchSize, optimizerSlots)));
+                 formatMegabytes(layerTrainingBytes(figures(doc.network().layers[0], doc.network().input), t.batchSize,
+                                                    optimizerSlots)));
         // Only the fields of each kind are editable.
         const auto editable = [&](int row, int column) {
             return bool(model.flags(model.index(row, column)) & (Qt::ItemIsEditable | Qt::ItemIsUserCheckable));
         };
-        for (int c : {LayerTableModel::Units, LayerTableModel::Kernel, LayerTableModel::Stride, LayerTableModel::Padding,
-                      LayerTableModel::Activation, LayerTableModel::Bias, LayerTableModel::Scalable})
+        for (int c :
+             {LayerTableModel::Units, LayerTableModel::Kernel, LayerTableModel::Stride, LayerTableModel::Padding,
+              LayerTableModel::Activation, LayerTableModel::Bias, LayerTableModel::Scalable})
             QVERIFY(editable(0, c));
-        for (int c : {LayerTableModel::Rate, LayerTableModel::Momentum, LayerTableModel::Epsilon}) QVERIFY(!editable(0, c));
+        for (int c : {LayerTableModel::Rate, LayerTableModel::Momentum, LayerTableModel::Epsilon})
+            QVERIFY(!editable(0, c));
         QVERIFY(editable(1, LayerTableModel::Kernel) && editable(1, LayerTableModel::Stride));
         QVERIFY(!editable(1, LayerTableModel::Padding) && !editable(1, LayerTableModel::Units));
         QVERIFY(!editable(2, LayerTableModel::Units) && !editable(2, LayerTableModel::Kernel));
@@ -186,7 +191,8 @@ private slots:
         doc.setTrainSettings(bigger);
         QVERIFY(changed.count() >= 1);
         QCOMPARE(cell(0, LayerTableModel::Memory, SortRole).toLongLong(),
-                 layerTrainingBytes(figures(doc.network().layers[0], doc.network().input), bigger.config.batchSize, optimizerSlots));
+                 layerTrainingBytes(figures(doc.network().layers[0], doc.network().input), bigger.config.batchSize,
+                                    optimizerSlots));
     }
 
     void imageFieldEditsAreNamedUndoSteps() {
@@ -243,10 +249,14 @@ private slots:
         QVERIFY(!set(1, LayerTableModel::Stride, -1));
         QVERIFY(!set(1, LayerTableModel::Padding, QStringLiteral("same")));  // a pool has no padding
         QCOMPARE(rejected.count(), 6);
-        QCOMPARE(rejected.at(0).at(0).toString(), QStringLiteral("layer 1: a kernel is height x width, each at least 1 (e.g. 3x3), not '3x'"));
-        QCOMPARE(rejected.at(1).at(0).toString(), QStringLiteral("layer 1: filters must be a whole number of at least 1"));
-        QCOMPARE(rejected.at(3).at(0).toString(), QStringLiteral("layer 1: unknown padding 'full' (expected valid or same)"));
-        QCOMPARE(rejected.at(4).at(0).toString(), QStringLiteral("layer 2: a pooling window is one size of at least 1 (e.g. 2), not '2x3'"));
+        QCOMPARE(rejected.at(0).at(0).toString(),
+                 QStringLiteral("layer 1: a kernel is height x width, each at least 1 (e.g. 3x3), not '3x'"));
+        QCOMPARE(rejected.at(1).at(0).toString(),
+                 QStringLiteral("layer 1: filters must be a whole number of at least 1"));
+        QCOMPARE(rejected.at(3).at(0).toString(),
+                 QStringLiteral("layer 1: unknown padding 'full' (expected valid or same)"));
+        QCOMPARE(rejected.at(4).at(0).toString(),
+                 QStringLiteral("layer 2: a pooling window is one size of at least 1 (e.g. 2), not '2x3'"));
         QCOMPARE(layersOf(doc), designed);
 
         // Batch norm: momentum and epsilon.
@@ -278,12 +288,14 @@ private slots:
         ProjectDocument doc;
         open(doc, "conv:8:3x3:relu,maxpool:2,conv:8:5x5:relu,flatten,dense:4:relu");
         LayerTableModel model(&doc);
-        const QString message = QStringLiteral("conv 8 5x5 relu: kernel 5x5 is larger than its 3x3 input (use same padding or a smaller kernel)");
+        const QString message = QStringLiteral(
+            "conv 8 5x5 relu: kernel 5x5 is larger than its 3x3 input (use same padding or a smaller kernel)");
         QCOMPARE(model.problem(2), message);
         QVERIFY(model.problem(1).isEmpty());
         QCOMPARE(model.index(2, LayerTableModel::Type).data(Qt::ToolTipRole).toString(), message);
         QCOMPARE(model.index(2, LayerTableModel::Summary).data(Qt::ToolTipRole).toString(), message);
-        QCOMPARE(model.index(2, LayerTableModel::Type).data(Qt::BackgroundRole).value<QColor>(), QColor(0xfd, 0xe2, 0xe1));
+        QCOMPARE(model.index(2, LayerTableModel::Type).data(Qt::BackgroundRole).value<QColor>(),
+                 QColor(0xfd, 0xe2, 0xe1));
         QVERIFY(!model.index(1, LayerTableModel::Type).data(Qt::BackgroundRole).isValid());
         QCOMPARE(model.index(2, LayerTableModel::OutputShape).data().toString(), QStringLiteral("impossible"));
         QVERIFY(!model.index(2, LayerTableModel::Params).data().isValid());
@@ -293,7 +305,8 @@ private slots:
         QVERIFY(!model.index(5, LayerTableModel::Params).data().isValid());
 
         const NetworkCheck check = checkNetwork(doc);
-        QVERIFY2(check.errors.contains(QStringLiteral("Layer 3: ") + message + QLatin1Char('.')), qPrintable(check.errors.join('\n')));
+        QVERIFY2(check.errors.contains(QStringLiteral("Layer 3: ") + message + QLatin1Char('.')),
+                 qPrintable(check.errors.join('\n')));
         NetworkPage page(&doc);
         QVERIFY(page.hasErrors());
         QVERIFY(page.problemsText().contains(QStringLiteral("Error: Layer 3: ") + message));
@@ -314,14 +327,16 @@ private slots:
         open(doc);
         NetworkPage page(&doc);
         page.applyPreset(3);
-        QCOMPARE(layersOf(doc), QStringLiteral("conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu"));
+        QCOMPARE(layersOf(doc),
+                 QStringLiteral("conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu"));
         QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Apply preset Small CNN (conv 32-64, images)"));
         page.applyPreset(4);
-        QCOMPARE(layersOf(doc),
-                 QStringLiteral("conv:6:5x5:same:tanh,avgpool:2,conv:16:5x5:tanh,avgpool:2,flatten,dense:120:tanh,dense:84:tanh"));
+        QCOMPARE(layersOf(doc), QStringLiteral("conv:6:5x5:same:tanh,avgpool:2,conv:16:5x5:tanh,avgpool:2,flatten,"
+                                               "dense:120:tanh,dense:84:tanh"));
         page.applyPreset(5);
-        QCOMPARE(layersOf(doc), QStringLiteral("conv:32:3x3:same:relu,conv:32:3x3:same:relu,maxpool:2,conv:64:3x3:same:relu,"
-                                               "conv:64:3x3:same:relu,maxpool:2,flatten,dense:128:relu"));
+        QCOMPARE(layersOf(doc),
+                 QStringLiteral("conv:32:3x3:same:relu,conv:32:3x3:same:relu,maxpool:2,conv:64:3x3:same:relu,"
+                                "conv:64:3x3:same:relu,maxpool:2,flatten,dense:128:relu"));
         QVERIFY(!page.hasErrors());  // 8x8 -> 4x4 -> 2x2 with same padding
         QCOMPARE(page.layerModel()->index(5, LayerTableModel::OutputShape).data().toString(), QStringLiteral("64×2×2"));
 
@@ -332,15 +347,18 @@ private slots:
         flat.load(iris);
         NetworkPage irisPage(&flat);
         irisPage.applyPreset(3);
-        const QString message = QStringLiteral("conv 32 3x3 relu: kernel 3x3 is larger than its 1x4 input (use same padding or a smaller kernel)");
+        const QString message = QStringLiteral(
+            "conv 32 3x3 relu: kernel 3x3 is larger than its 1x4 input (use same padding or a smaller kernel)");
         QCOMPARE(irisPage.layerModel()->problem(0), message);
         QVERIFY(irisPage.hasErrors());
         QVERIFY(irisPage.problemsText().contains(QStringLiteral("Error: Layer 1: ") + message));
         // Same padding passes the shape check, and the check warns that the input is not an image.
-        QVERIFY(irisPage.layerModel()->setData(irisPage.layerModel()->index(0, LayerTableModel::Padding), QStringLiteral("same")));
+        QVERIFY(irisPage.layerModel()->setData(irisPage.layerModel()->index(0, LayerTableModel::Padding),
+                                               QStringLiteral("same")));
         QVERIFY(irisPage.layerModel()->problem(0).isEmpty());
-        QVERIFY2(irisPage.problemsText().contains(QStringLiteral("Warning: Layer 1: conv on a flat input of 4 values; it needs "
-                                                                 "images (channels × height × width).")),
+        QVERIFY2(irisPage.problemsText().contains(
+                     QStringLiteral("Warning: Layer 1: conv on a flat input of 4 values; it needs "
+                                    "images (channels × height × width).")),
                  qPrintable(irisPage.problemsText()));
     }
 
@@ -351,10 +369,11 @@ private slots:
         spec.setOutputFor(Task::Classification, 10);
         NetworkDiagram diagram;
         diagram.setNetwork(spec);
-        QCOMPARE(diagram.blockTexts(), (QStringList{QStringLiteral("input · 1×28×28"), QStringLiteral("conv 32 3x3 relu · 32×26×26"),
-                                                    QStringLiteral("maxpool 2 · 32×13×13"), QStringLiteral("conv 64 3x3 relu · 64×11×11"),
-                                                    QStringLiteral("maxpool 2 · 64×5×5"), QStringLiteral("flatten · 1600"),
-                                                    QStringLiteral("dense 128 relu · 128"), QStringLiteral("output 10 softmax · 10")}));
+        QCOMPARE(diagram.blockTexts(),
+                 (QStringList{QStringLiteral("input · 1×28×28"), QStringLiteral("conv 32 3x3 relu · 32×26×26"),
+                              QStringLiteral("maxpool 2 · 32×13×13"), QStringLiteral("conv 64 3x3 relu · 64×11×11"),
+                              QStringLiteral("maxpool 2 · 64×5×5"), QStringLiteral("flatten · 1600"),
+                              QStringLiteral("dense 128 relu · 128"), QStringLiteral("output 10 softmax · 10")}));
         QCOMPARE(diagram.blocks()[1].kind, NetworkDiagram::BlockKind::Conv);
         QCOMPARE(diagram.blocks()[2].kind, NetworkDiagram::BlockKind::Pool);
         QCOMPARE(diagram.blocks()[7].kind, NetworkDiagram::BlockKind::Output);
@@ -372,9 +391,10 @@ private slots:
         NetworkSpec n = doc.network();
         n.layers = parseLayers("conv:4:5x5:same:relu,gap,bn,activation:tanh");
         doc.editNetwork(n);
-        QCOMPARE(diagram.blockTexts(), (QStringList{QStringLiteral("input · 1×8×8"), QStringLiteral("conv 4 5x5 same relu · 4×8×8"),
-                                                    QStringLiteral("gap · 4×1×1"), QStringLiteral("bn · 4×1×1"),
-                                                    QStringLiteral("activation tanh · 4×1×1"), QStringLiteral("output 10 softmax · 10")}));
+        QCOMPARE(diagram.blockTexts(),
+                 (QStringList{QStringLiteral("input · 1×8×8"), QStringLiteral("conv 4 5x5 same relu · 4×8×8"),
+                              QStringLiteral("gap · 4×1×1"), QStringLiteral("bn · 4×1×1"),
+                              QStringLiteral("activation tanh · 4×1×1"), QStringLiteral("output 10 softmax · 10")}));
         doc.undoStack()->undo();
         QCOMPARE(diagram.blockTexts()[1], QStringLiteral("conv 8 3x3 relu · 8×6×6"));
     }
@@ -491,7 +511,8 @@ private slots:
         const char* layers = "conv:6:3x3:linear,bn,activation:relu,maxpool:2,flatten,dense:12:relu";
         int recoveryOffered = 0;
         const auto window = [this, &recoveryOffered] {
-            auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+            auto w = std::make_unique<MainWindow>(
+                std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
             ProjectController::Prompts& p = w->projectController()->prompts();
             p.unsavedChanges = [](const QString&) { return QMessageBox::Discard; };
             p.restoreRecovery = [&recoveryOffered](const QString&, const QString&) {
@@ -529,7 +550,8 @@ private slots:
             QSignalSpy finished(w->session(), &TrainingSession::finished);
             w->trainPage()->startTraining();
             QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, hangGuardMs(120000));
-            QVERIFY2(finished.at(0).at(0).value<TrainStatus>() == TrainStatus::Completed, qPrintable(finished.at(0).at(1).toString()));
+            QVERIFY2(finished.at(0).at(0).value<TrainStatus>() == TrainStatus::Completed,
+                     qPrintable(finished.at(0).at(1).toString()));
             // Live curves for the baseline and three submodels, the epoch table and the results.
             TrainingCharts* charts = w->trainPage()->charts();
             QVERIFY(charts->lossChart()->pointCount() >= 4 * 3);
@@ -551,14 +573,18 @@ private slots:
             QVERIFY(opened.at(0).at(0).toBool());
             QCOMPARE(layersOf(*w->document()), QString::fromLatin1(layers));
             QCOMPARE(w->networkPage()->diagram()->blockTexts(), diagramBefore);
-            QCOMPARE(w->networkPage()->layerModel()->index(1, LayerTableModel::Type).data().toString(), QStringLiteral("bn"));
+            QCOMPARE(w->networkPage()->layerModel()->index(1, LayerTableModel::Type).data().toString(),
+                     QStringLiteral("bn"));
             QCOMPARE(cells(w->trainPage()->epochTable()->model()), epochsBefore);
             QVERIFY(w->resultsPage()->hasResults());
             QVERIFY(sameBits(testPredictions(w.get()), before));
 
             // An edit of the CNN is autosaved, and the recovery file brings it back.
             w->document()->undoStack()->clear();
-            QVERIFY(w->networkPage()->layerModel()->setData(w->networkPage()->layerModel()->index(0, LayerTableModel::Units), 9));
+            QVERIFY(
+                w->networkPage()->layerModel()->setData(w->networkPage()->layerModel()->index(0,
+                                                                                              LayerTableModel::Units),
+                                                        9));
             QVERIFY(w->document()->isModified());
             Autosave* autosave = w->projectController()->autosave();
             QSignalSpy saved(autosave, &Autosave::saved);

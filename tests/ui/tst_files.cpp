@@ -8,11 +8,11 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
-#include <QLineEdit>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -20,16 +20,16 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QTimer>
-#include <algorithm>
-#include <cstring>
-#include <functional>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTimer>
+#include <algorithm>
+#include <cstring>
+#include <functional>
 
 #include "cli_support.h"
 #include "data/data_source.h"
@@ -38,7 +38,6 @@
 #include "split/combined_model_file.h"
 #include "test_shots.h"
 #include "test_support.h"
-#include "window_open.h"
 #include "train/metrics.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
@@ -56,6 +55,7 @@
 #include "ui/widgets/shortcut_list.h"
 #include "ui/widgets/start_page.h"
 #include "ui/widgets/train_page.h"
+#include "window_open.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -179,7 +179,6 @@ class TestFiles : public QObject {
         return w;
     }
 
-
 private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
@@ -204,7 +203,8 @@ private slots:
         QVERIFY(!w->document()->hasData());
         QVERIFY(!w->dataPage()->isLoading());
         QVERIFY(!w->projectController()->isOpening());
-        for (int page = 0; page < MainWindow::PageCount; ++page) QVERIFY2(!w->sidebarMarked(page), qPrintable(QString::number(page)));
+        for (int page = 0; page < MainWindow::PageCount; ++page)
+            QVERIFY2(!w->sidebarMarked(page), qPrintable(QString::number(page)));
         QCOMPARE(w->sidebarToolTip(MainWindow::ResultsPageIndex), QStringLiteral("No results yet: train first"));
         QVERIFY(w->windowTitle().startsWith(QStringLiteral("Untitled[*]")));
         QVERIFY(!w->startPage()->exampleButtons().isEmpty());
@@ -302,7 +302,8 @@ private slots:
             auto w = makeWindow(a);
             QVERIFY(openAndWait(w.get(), moved));
             QCOMPARE(a.locateProblems.size(), 1);
-            QVERIFY2(a.locateProblems[0].contains(original + QStringLiteral(" was not found")), qPrintable(a.locateProblems[0]));
+            QVERIFY2(a.locateProblems[0].contains(original + QStringLiteral(" was not found")),
+                     qPrintable(a.locateProblems[0]));
             QVERIFY(!w->document()->hasData());
             w->close();
         }
@@ -329,7 +330,8 @@ private slots:
         DataRequest request;
         request.path = csv.toStdString();
         const Dataset data = loadLike(request, saved.schema, true);
-        const double accuracy = headlineMetric(saved.task(), predictRaw(built, saved, data.features), data.targetMatrix());
+        const double accuracy = headlineMetric(saved.task(), predictRaw(built, saved, data.features),
+                                               data.targetMatrix());
         QVERIFY(accuracy > 0.8);  // a trained model, not chance (1/3)
         QCOMPARE(dialog.metricText(), QStringLiteral("accuracy %1 on 178 samples").arg(accuracy, 0, 'f', 4));
 
@@ -347,13 +349,16 @@ private slots:
         // Errors stay in the dialog, naming what failed; the model stays open.
         dialog.setDataPath(dir_.filePath(QStringLiteral("models/none.csv")));
         QVERIFY(!dialog.evaluate());
-        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Cannot measure the model: ")), qPrintable(dialog.statusText()));
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Cannot measure the model: ")),
+                 qPrintable(dialog.statusText()));
         QVERIFY2(dialog.statusText().contains(QStringLiteral("none.csv")), qPrintable(dialog.statusText()));
         QVERIFY(dialog.metricText().isEmpty());
         QVERIFY(!dialog.savePredictions(dir_.filePath(QStringLiteral("models/no/such/folder/p.csv"))));
-        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Cannot save the predictions: ")), qPrintable(dialog.statusText()));
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Cannot save the predictions: ")),
+                 qPrintable(dialog.statusText()));
         QVERIFY(!dialog.loadModel(exampleProject));  // a project is not a model
-        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Cannot open the model: ")), qPrintable(dialog.statusText()));
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Cannot open the model: ")),
+                 qPrintable(dialog.statusText()));
         QVERIFY(dialog.hasModel());
         QCOMPARE(dialog.modelPath(), model_);
     }
@@ -393,7 +398,8 @@ private slots:
         QVERIFY(finished.wait(hangGuardMs(30000)));
         QCOMPARE(a.modelOffers.size(), 2);
         QCOMPARE(a.errors.size(), 1);
-        QVERIFY2(a.errors[0].contains(junk + QStringLiteral(" is not a Skynnet project file")), qPrintable(a.errors[0]));
+        QVERIFY2(a.errors[0].contains(junk + QStringLiteral(" is not a Skynnet project file")),
+                 qPrintable(a.errors[0]));
         w->close();
     }
 
@@ -419,7 +425,8 @@ private slots:
         QVERIFY(dialog.progressBar()->isVisible());
         // The event loop runs while the worker reads the data and then holds at its first chunk.
         QTRY_COMPARE_WITH_TIMEOUT(dialog.job()->stage(), ModelJob::Predicting, hangGuardMs(30000));
-        QTRY_COMPARE(dialog.findChild<QLabel*>(QStringLiteral("openModelStage"))->text(), QStringLiteral("Predicting…"));
+        QTRY_COMPARE(dialog.findChild<QLabel*>(QStringLiteral("openModelStage"))->text(),
+                     QStringLiteral("Predicting…"));
         QVERIFY(dialog.busy());
         QVERIFY(!dialog.startEvaluate());  // one job at a time
         shoot(&dialog, QStringLiteral("open-model-measuring"));
@@ -465,9 +472,11 @@ private slots:
 
         // The sliced prediction the job runs is predictRaw's, bit for bit, and says how far it got.
         std::vector<double> fractions;
-        const Matrix sliced = predictRaw(built, saved, data.features, nullptr, [&](double f) { fractions.push_back(f); });
+        const Matrix sliced = predictRaw(built, saved, data.features, nullptr,
+                                         [&](double f) { fractions.push_back(f); });
         QVERIFY(sameBits(sliced, whole));
-        QCOMPARE(fractions.size(), std::size_t(1 + 2 * 3));  // the start, then two slices of 8192 rows for each of 3 submodels
+        QCOMPARE(fractions.size(),
+                 std::size_t(1 + 2 * 3));  // the start, then two slices of 8192 rows for each of 3 submodels
         QCOMPARE(fractions.front(), 0.0);
         QCOMPARE(fractions.back(), 1.0);
         QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
@@ -488,7 +497,9 @@ private slots:
             auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(settingsFile));
             ProjectController::Prompts& p = w->projectController()->prompts();  // locateData stays the real one
             p.unsavedChanges = [](const QString&) { return QMessageBox::Discard; };
-            p.showError = [](const QString& title, const QString& message) { QFAIL(qPrintable(title + ": " + message)); };
+            p.showError = [](const QString& title, const QString& message) {
+                QFAIL(qPrintable(title + ": " + message));
+            };
             w->projectController()->autosave()->setDirectory(dir_.filePath(QStringLiteral("recovery")));
             w->show();
             return w;
@@ -757,9 +768,9 @@ private slots:
     // actions' real shortcuts, so a shortcut changed in code changes the list.
     void manualAndShortcutList() {
         const QString html = HelpWindow::manualHtml();
-        for (const char* part : {"The workflow", "1. Data", "2. Network", "3. Split", "4. Train", "5. Results",
-                                 "Split strategies", "Class groups", "Binary shards", "Output split", "Data shards",
-                                 "skynnet-cli predict", ".skym"})
+        for (const char* part :
+             {"The workflow", "1. Data", "2. Network", "3. Split", "4. Train", "5. Results", "Split strategies",
+              "Class groups", "Binary shards", "Output split", "Data shards", "skynnet-cli predict", ".skym"})
             QVERIFY2(html.contains(QLatin1String(part)), part);
 
         Answers a;
@@ -776,15 +787,19 @@ private slots:
             return QStringLiteral("(not listed)");
         };
         QCOMPARE(keysOf("File", "Save Project"), QKeySequence(QKeySequence::Save).toString(QKeySequence::NativeText));
-        QCOMPARE(keysOf("File", "Open Data…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O).toString(QKeySequence::NativeText));
+        QCOMPARE(keysOf("File", "Open Data…"),
+                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O).toString(QKeySequence::NativeText));
         QCOMPARE(keysOf("Help", "Manual"), QKeySequence(QKeySequence::HelpContents).toString(QKeySequence::NativeText));
-        QCOMPARE(keysOf("Train", "Start"), QString(QStringLiteral("F5, ") + QKeySequence(Qt::CTRL | Qt::Key_R).toString(QKeySequence::NativeText)));
+        QCOMPARE(keysOf("Train", "Start"),
+                 QString(QStringLiteral("F5, ") +
+                         QKeySequence(Qt::CTRL | Qt::Key_R).toString(QKeySequence::NativeText)));
         QCOMPARE(keysOf("File", "Open Model…"), QStringLiteral("(not listed)"));  // no shortcut: not listed
         QCOMPARE(keysOf("File", "Start Page"), QStringLiteral("(not listed)"));
 
         // A shortcut set in code shows in the list.
         for (QAction* action : w->findChildren<QAction*>())
-            if (action->text() == QStringLiteral("Start &Page")) action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Home));
+            if (action->text() == QStringLiteral("Start &Page"))
+                action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Home));
         const QList<ShortcutEntry> again = shortcutEntries(w->menuBar());
         bool found = false;
         for (const ShortcutEntry& e : again)

@@ -19,7 +19,11 @@
 #include <csignal>
 #include <unistd.h>
 
+#include "class_groups_setup.h"
+#include "cli_support.h"  // SKYNNET_CLI_PATH, EnvScope
+#include "process_support.h"
 #include "project/project_file.h"
+#include "test_support.h"
 #include "ui/core/cli_training.h"
 #include "ui/core/epoch_table_model.h"
 #include "ui/core/host_run.h"
@@ -30,11 +34,6 @@
 #include "ui/widgets/run_on_panel.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
-#include "class_groups_setup.h"
-#include "cli_support.h"  // SKYNNET_CLI_PATH, EnvScope
-#include "process_support.h"
-#include "test_support.h"
-
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -108,21 +107,28 @@ private slots:
     void readerFeedsTheEventBuffer() {
         RunEventBuffer buffer(2);
         ProgressEventReader reader(buffer, 2);
-        reader.feed(R"({"event":"plan","submodels":2,"roles":["a","b"],"epochs":1,"baseline":true,"baseline_epochs":1})");
+        reader.feed(
+            R"({"event":"plan","submodels":2,"roles":["a","b"],"epochs":1,"baseline":true,"baseline_epochs":1})");
         reader.feed(R"({"event":"started","model":"submodel","submodel":2,"rank":3,"host":"node2","threads":4})");
         reader.feed(R"({"event":"batch","model":"submodel","submodel":2,"epoch":1,"batch":5,"batches":9,"loss":0.75})");
-        reader.feed(R"({"event":"epoch","model":"submodel","submodel":2,"epoch":1,"loss":0.5,"metric":0.8,"hasValidation":true,)"
-                    R"("validationLoss":0.6,"validationMetric":0.7,"seconds":1.5,"samplesPerSecond":100,"learningRate":0.001})");
-        reader.feed(R"({"event":"resources","model":"submodel","submodel":2,"rank":3,"host":"node2","elapsedSeconds":2,)"
-                    R"("cpuSeconds":1.25,"modelBytes":1000,"dataBytes":500,"processResidentBytes":9000})");
-        reader.feed(R"({"event":"finished","model":"submodel","submodel":2,"status":"completed","error":"","epochs_run":1,)"
-                    R"("wall_seconds":2.5,"cpu_seconds":2})");
-        reader.feed(R"({"event":"epoch","model":"baseline","submodel":0,"epoch":1,"loss":0.4,"metric":0.9,"hasValidation":false,)"
-                    R"("validationLoss":0,"validationMetric":0,"seconds":1,"samplesPerSecond":10,"learningRate":0.001})");
-        reader.feed(R"({"event":"finished","model":"baseline","submodel":0,"status":"failed","error":"diverged","epochs_run":1,)"
-                    R"("wall_seconds":1,"cpu_seconds":1})");
-        reader.feed(R"({"event":"epoch","model":"submodel","submodel":3,"epoch":1,"loss":0.5,"metric":0.8,"hasValidation":false,)"
-                    R"("validationLoss":0,"validationMetric":0,"seconds":1,"samplesPerSecond":1,"learningRate":0.001})");
+        reader.feed(
+            R"({"event":"epoch","model":"submodel","submodel":2,"epoch":1,"loss":0.5,"metric":0.8,"hasValidation":true,)"
+            R"("validationLoss":0.6,"validationMetric":0.7,"seconds":1.5,"samplesPerSecond":100,"learningRate":0.001})");
+        reader.feed(
+            R"({"event":"resources","model":"submodel","submodel":2,"rank":3,"host":"node2","elapsedSeconds":2,)"
+            R"("cpuSeconds":1.25,"modelBytes":1000,"dataBytes":500,"processResidentBytes":9000})");
+        reader.feed(
+            R"({"event":"finished","model":"submodel","submodel":2,"status":"completed","error":"","epochs_run":1,)"
+            R"("wall_seconds":2.5,"cpu_seconds":2})");
+        reader.feed(
+            R"({"event":"epoch","model":"baseline","submodel":0,"epoch":1,"loss":0.4,"metric":0.9,"hasValidation":false,)"
+            R"("validationLoss":0,"validationMetric":0,"seconds":1,"samplesPerSecond":10,"learningRate":0.001})");
+        reader.feed(
+            R"({"event":"finished","model":"baseline","submodel":0,"status":"failed","error":"diverged","epochs_run":1,)"
+            R"("wall_seconds":1,"cpu_seconds":1})");
+        reader.feed(
+            R"({"event":"epoch","model":"submodel","submodel":3,"epoch":1,"loss":0.5,"metric":0.8,"hasValidation":false,)"
+            R"("validationLoss":0,"validationMetric":0,"seconds":1,"samplesPerSecond":1,"learningRate":0.001})");
         reader.feed("Warning: Permanently added 'node2' to the list of known hosts.\n");
         reader.feed(R"({"event":"batch","model":"submodel"})");
         reader.feed(R"({"event":"error","message":"rank 3 on node2 died"})");
@@ -259,14 +265,19 @@ private slots:
     void failedHostRunOffersResume() {
         QTemporaryDir dir;
         const QString calls = dir.filePath("calls.txt");
-        const QString tool = writeScript(
-            dir, "fake-cli.sh",
-            "echo \"$@\" >> '" + calls.toUtf8() + "'\n"
-            "echo '{\"event\":\"plan\",\"submodels\":3,\"roles\":[],\"epochs\":2,\"baseline\":true,\"baseline_epochs\":2}'\n"
-            "echo '{\"event\":\"started\",\"model\":\"submodel\",\"submodel\":2,\"rank\":2,\"host\":\"node7\",\"threads\":2}'\n"
-            "echo '{\"event\":\"error\",\"message\":\"rank 2 on node7 died while training submodel 2; run again with --resume\"}'\n"
-            "echo 'skynnet-cli: rank 2 on node7 died' >&2\n"
-            "exit 1\n");
+        const QString tool = writeScript(dir, "fake-cli.sh",
+                                         "echo \"$@\" >> '" + calls.toUtf8() +
+                                             "'\n"
+                                             "echo "
+                                             "'{\"event\":\"plan\",\"submodels\":3,\"roles\":[],\"epochs\":2,"
+                                             "\"baseline\":true,\"baseline_epochs\":2}'\n"
+                                             "echo "
+                                             "'{\"event\":\"started\",\"model\":\"submodel\",\"submodel\":2,\"rank\":2,"
+                                             "\"host\":\"node7\",\"threads\":2}'\n"
+                                             "echo '{\"event\":\"error\",\"message\":\"rank 2 on node7 died while "
+                                             "training submodel 2; run again with --resume\"}'\n"
+                                             "echo 'skynnet-cli: rank 2 on node7 died' >&2\n"
+                                             "exit 1\n");
         const QString hostfile = dir.filePath("hosts");
         QFile h(hostfile);
         QVERIFY(h.open(QIODevice::WriteOnly));
@@ -295,8 +306,8 @@ private slots:
         QVERIFY(!panel->targetBox()->isEnabled());
         QVERIFY(finished.wait(hangGuardMs(20000)));
         QCOMPARE(statusOf(finished), TrainStatus::Failed);
-        QCOMPARE(page.errorText(),
-                 QStringLiteral("Training failed: rank 2 on node7 died while training submodel 2; run again with --resume"));
+        QCOMPARE(page.errorText(), QStringLiteral("Training failed: rank 2 on node7 died while training submodel 2; "
+                                                  "run again with --resume"));
         QCOMPARE(session.submodelHost(1), QStringLiteral("node7"));
         // The chart names the host the submodel ran on.
         QCOMPARE(page.charts()->lossChart()->series(1)->name(), QStringLiteral("sub 2 on node7"));
@@ -322,9 +333,10 @@ private slots:
     // offers Start again rather than Resume.
     void refusedHostRunOffersNoResume() {
         QTemporaryDir dir;
-        const QString tool = writeScript(dir, "no-mpi.sh",
-                                         "echo '{\"event\":\"error\",\"message\":\"this build has no MPI backend (Open MPI was not "
-                                         "found at build time)\"}'\nexit 1\n");
+        const QString tool =
+            writeScript(dir, "no-mpi.sh",
+                        "echo '{\"event\":\"error\",\"message\":\"this build has no MPI backend (Open MPI was not "
+                        "found at build time)\"}'\nexit 1\n");
         const QString hostfile = dir.filePath("hosts");
         QFile h(hostfile);
         QVERIFY(h.open(QIODevice::WriteOnly));
@@ -343,7 +355,8 @@ private slots:
         page.startTraining();
         QVERIFY(finished.wait(hangGuardMs(20000)));
         QCOMPARE(statusOf(finished), TrainStatus::Failed);
-        QCOMPARE(page.errorText(), QStringLiteral("Training failed: this build has no MPI backend (Open MPI was not found at build time)"));
+        QCOMPARE(page.errorText(), QStringLiteral("Training failed: this build has no MPI backend (Open MPI was not "
+                                                  "found at build time)"));
         QVERIFY(!page.resumeOnHostsButton()->isVisibleTo(&page));
         QVERIFY(page.startButton()->isEnabled());
 
@@ -412,8 +425,9 @@ private slots:
         QVERIFY(::kill(pid_t(victim), SIGKILL) == 0);
         QVERIFY(finished.wait(hangGuardMs(60000)));
         QCOMPARE(statusOf(finished), TrainStatus::Failed);
-        const QRegularExpression said(R"(MPI rank 2 on host (\S+) was ended by signal 9 \(Killed\) while training submodel (\d); )"
-                                      R"(every rank of the job has ended; the submodels that finished are checkpointed in )");
+        const QRegularExpression said(
+            R"(MPI rank 2 on host (\S+) was ended by signal 9 \(Killed\) while training submodel (\d); )"
+            R"(every rank of the job has ended; the submodels that finished are checkpointed in )");
         const QRegularExpressionMatch m = said.match(session.lastMessage());
         QVERIFY2(m.hasMatch(), qPrintable(session.lastMessage()));
         QCOMPARE(m.captured(1), QString::fromStdString(localHostName()));
@@ -425,14 +439,15 @@ private slots:
 
     void checkListsTheHostsOrShowsTheError() {
         QTemporaryDir dir;
-        const QString good = writeScript(
-            dir, "check-ok.sh",
-            "echo '{\"rank\":0,\"host\":\"vm\",\"cores\":2,\"version\":\"0.1.0\",\"build\":\"b1\"}'\n"
-            "echo '{\"rank\":1,\"host\":\"vm\",\"cores\":2,\"version\":\"0.1.0\",\"build\":\"b1\"}'\n"
-            "echo '{\"rank\":2,\"host\":\"node2\",\"cores\":8,\"version\":\"0.1.0\",\"build\":\"b1\"}'\n");
-        const QString bad = writeScript(dir, "check-bad.sh",
-                                        "echo 'skynnet-cli: this build has no MPI backend (Open MPI was not found at build time)' >&2\n"
-                                        "exit 1\n");
+        const QString good =
+            writeScript(dir, "check-ok.sh",
+                        "echo '{\"rank\":0,\"host\":\"vm\",\"cores\":2,\"version\":\"0.1.0\",\"build\":\"b1\"}'\n"
+                        "echo '{\"rank\":1,\"host\":\"vm\",\"cores\":2,\"version\":\"0.1.0\",\"build\":\"b1\"}'\n"
+                        "echo '{\"rank\":2,\"host\":\"node2\",\"cores\":8,\"version\":\"0.1.0\",\"build\":\"b1\"}'\n");
+        const QString bad =
+            writeScript(dir, "check-bad.sh",
+                        "echo 'skynnet-cli: this build has no MPI backend (Open MPI was not found at build time)' >&2\n"
+                        "exit 1\n");
         RunOnPanel panel;
         panel.setPlace(RunPlace{true, "/some/hosts", 3});
         {
@@ -440,15 +455,16 @@ private slots:
             QSignalSpy done(&panel, &RunOnPanel::checkFinished);
             QTest::mouseClick(panel.checkButton(), Qt::LeftButton);
             QVERIFY(done.wait(hangGuardMs(20000)));
-            QCOMPARE(panel.checkResult()->text(), QStringLiteral("vm: ranks 0, 1, 2 core(s)\nnode2: rank 2, 8 core(s)"));
+            QCOMPARE(panel.checkResult()->text(),
+                     QStringLiteral("vm: ranks 0, 1, 2 core(s)\nnode2: rank 2, 8 core(s)"));
         }
         {
             const EnvScope env("SKYNNET_CLI", bad);
             QSignalSpy done(&panel, &RunOnPanel::checkFinished);
             QTest::mouseClick(panel.checkButton(), Qt::LeftButton);
             QVERIFY(done.wait(hangGuardMs(20000)));
-            QCOMPARE(panel.checkResult()->text(),
-                     QStringLiteral("Check failed: this build has no MPI backend (Open MPI was not found at build time)"));
+            QCOMPARE(panel.checkResult()->text(), QStringLiteral("Check failed: this build has no MPI backend (Open "
+                                                                 "MPI was not found at build time)"));
         }
         {
             const EnvScope env("SKYNNET_CLI", dir.filePath("no-such-tool"));
@@ -459,11 +475,14 @@ private slots:
                      qPrintable(panel.checkResult()->text()));
         }
         // Different builds on the ranks are pointed out.
-        std::vector<RankInfo> ranks = parseMpiCheck("{\"rank\":0,\"host\":\"a\",\"cores\":1,\"version\":\"0.1.0\",\"build\":\"x\"}\n"
-                                                    "{\"rank\":1,\"host\":\"b\",\"cores\":4,\"version\":\"0.1.0\",\"build\":\"y\"}\n");
+        std::vector<RankInfo> ranks = parseMpiCheck(
+            "{\"rank\":0,\"host\":\"a\",\"cores\":1,\"version\":\"0.1.0\",\"build\":\"x\"}\n"
+            "{\"rank\":1,\"host\":\"b\",\"cores\":4,\"version\":\"0.1.0\",\"build\":\"y\"}\n");
         QCOMPARE(describeRanks(ranks), QStringLiteral("a: rank 0, 1 core(s)\nb: rank 1, 4 core(s)\n"
                                                       "warning: b runs version 0.1.0 build y, a runs 0.1.0 build x"));
-        QCOMPARE(errorText([] { parseMpiCheck("{\"rank\":0,\"host\":\"a\",\"cores\":1}\nMPI_Init failed\n"); }).left(24),
+        QCOMPARE(errorText([] {
+                     parseMpiCheck("{\"rank\":0,\"host\":\"a\",\"cores\":1}\nMPI_Init failed\n");
+                 }).left(24),
                  QStringLiteral("mpi-check output line 2:"));
     }
 

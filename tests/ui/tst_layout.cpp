@@ -14,12 +14,12 @@
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
-#include <QSet>
 #include <QLegend>
 #include <QProcess>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -30,6 +30,8 @@
 #include <QValueAxis>
 #include <cmath>
 
+#include "test_shots.h"
+#include "test_support.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
 #include "ui/core/formatting.h"
@@ -50,8 +52,6 @@
 #include "ui/widgets/theme.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/window_grab.h"
-#include "test_shots.h"
-#include "test_support.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -93,7 +93,8 @@ private:
     QTemporaryDir dir_;
 
     std::unique_ptr<MainWindow> makeWindow() {
-        auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+        auto w = std::make_unique<MainWindow>(
+            std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
         w->projectController()->autosave()->setDirectory(dir_.filePath(QStringLiteral("recovery")));
         w->show();
         return w;
@@ -135,13 +136,20 @@ private:
         const QScrollArea* area = pageScrollArea(w);
         if (!area || !area->widget()) return {name + QStringLiteral(": no scroll area")};
         if (area->horizontalScrollBar()->maximum() > 0)
-            problems << QStringLiteral("%1 is %2 wide in a %3 window").arg(name).arg(area->widget()->width()).arg(w->width());
+            problems << QStringLiteral("%1 is %2 wide in a %3 window")
+                            .arg(name)
+                            .arg(area->widget()->width())
+                            .arg(w->width());
         for (const QChartView* view : area->widget()->findChildren<QChartView*>()) {
             if (!view->isVisible()) continue;
             const QString chart = view->chart()->title().isEmpty() ? view->objectName() : view->chart()->title();
             if (view->width() < view->minimumWidth() || view->height() < view->minimumHeight())
-                problems << QStringLiteral("%1: chart '%2' is %3x%4").arg(name, chart).arg(view->width()).arg(view->height());
-            for (const QString& cut : cutTexts(view)) problems << QStringLiteral("%1: chart '%2' shows '%3'").arg(name, chart, cut);
+                problems << QStringLiteral("%1: chart '%2' is %3x%4")
+                                .arg(name, chart)
+                                .arg(view->width())
+                                .arg(view->height());
+            for (const QString& cut : cutTexts(view))
+                problems << QStringLiteral("%1: chart '%2' shows '%3'").arg(name, chart, cut);
         }
         return problems;
     }
@@ -151,7 +159,8 @@ private:
     static QStringList planTableProblems(MainWindow* w, bool roleWhole) {
         QStringList problems;
         const QTableView* table = w->splitPage()->planTable();
-        if (table->model()->rowCount() != 4) problems << QStringLiteral("plan table has %1 rows").arg(table->model()->rowCount());
+        if (table->model()->rowCount() != 4)
+            problems << QStringLiteral("plan table has %1 rows").arg(table->model()->rowCount());
         if (table->horizontalScrollBar()->maximum() > 0)
             problems << QStringLiteral("plan table scrolls sideways: %1 of %2 pixels")
                             .arg(table->viewport()->width())
@@ -163,16 +172,21 @@ private:
         const auto* view = static_cast<const QAbstractItemView*>(table);
         const int role = 1;  // PlanTableModel::Role
         if (roleWhole && table->columnWidth(role) < view->sizeHintForColumn(role))
-            problems << QStringLiteral("plan table's role column is %1 of %2 pixels").arg(table->columnWidth(role)).arg(view->sizeHintForColumn(role));
+            problems << QStringLiteral("plan table's role column is %1 of %2 pixels")
+                            .arg(table->columnWidth(role))
+                            .arg(view->sizeHintForColumn(role));
         return problems;
     }
 
     // The Split page's diagrams: all of them in view, none scrolled out sideways.
     static QStringList diagramProblems(MainWindow* w) {
         const QScrollArea* area = w->splitPage()->diagramScroll();
-        if (w->splitPage()->diagrams().size() != 4) return {QStringLiteral("%1 diagrams").arg(w->splitPage()->diagrams().size())};
+        if (w->splitPage()->diagrams().size() != 4)
+            return {QStringLiteral("%1 diagrams").arg(w->splitPage()->diagrams().size())};
         if (area->horizontalScrollBar()->maximum() > 0)
-            return {QStringLiteral("the diagrams scroll sideways: %1 of %2 pixels").arg(area->viewport()->width()).arg(area->widget()->width())};
+            return {QStringLiteral("the diagrams scroll sideways: %1 of %2 pixels")
+                        .arg(area->viewport()->width())
+                        .arg(area->widget()->width())};
         return {};
     }
 
@@ -182,14 +196,20 @@ private:
         const QScrollArea* area = pageScrollArea(w);
         QStringList problems;
         if (area->verticalScrollBar()->maximum() > 0)
-            problems << QStringLiteral("the Results page scrolls by %1 pixels").arg(area->verticalScrollBar()->maximum());
+            problems
+                << QStringLiteral("the Results page scrolls by %1 pixels").arg(area->verticalScrollBar()->maximum());
         const QRect inWindow(runs->viewport()->mapTo(w, QPoint(0, 0)), runs->viewport()->size());
         const QRect viewport(area->viewport()->mapTo(w, QPoint(0, 0)), area->viewport()->size());
         if (!viewport.contains(inWindow))
             problems << QStringLiteral("the run list (%1,%2 %3x%4) is not in the page's view")
-                            .arg(inWindow.x()).arg(inWindow.y()).arg(inWindow.width()).arg(inWindow.height());
+                            .arg(inWindow.x())
+                            .arg(inWindow.y())
+                            .arg(inWindow.width())
+                            .arg(inWindow.height());
         if (runs->viewport()->height() < runs->verticalHeader()->length())
-            problems << QStringLiteral("the run list shows %1 of %2 pixels of rows").arg(runs->viewport()->height()).arg(runs->verticalHeader()->length());
+            problems << QStringLiteral("the run list shows %1 of %2 pixels of rows")
+                            .arg(runs->viewport()->height())
+                            .arg(runs->verticalHeader()->length());
         return problems;
     }
 
@@ -294,7 +314,8 @@ private slots:
     void axesEndAtTheFirstRoundTickAboveTheData() {
         BarChart bars(QStringLiteral("Against the original (%)"));
         bars.setHorizontal(true);
-        bars.setData({QStringLiteral("original"), QStringLiteral("sub 1"), QStringLiteral("sub 2"), QStringLiteral("sub 3")},
+        bars.setData({QStringLiteral("original"), QStringLiteral("sub 1"), QStringLiteral("sub 2"),
+                      QStringLiteral("sub 3")},
                      {{QStringLiteral("params"), {100, 52.5, 52.5, 52.5}, QColor()},
                       {QStringLiteral("FLOPs"), {100, 52.1, 52.1, 52.1}, QColor()},
                       {QStringLiteral("memory"), {100, 58.2, 58.2, 58.2}, QColor()}},
@@ -346,7 +367,9 @@ private slots:
         const QTableView* comparison = results->comparisonTable();
         QCOMPARE(comparison->model()->rowCount(), 3 + 2);  // combined, 3 submodels, baseline
         QVERIFY2(comparison->viewport()->height() >= comparison->verticalHeader()->length(),
-                 qPrintable(QStringLiteral("%1 of %2").arg(comparison->viewport()->height()).arg(comparison->verticalHeader()->length())));
+                 qPrintable(QStringLiteral("%1 of %2")
+                                .arg(comparison->viewport()->height())
+                                .arg(comparison->verticalHeader()->length())));
         const QTableView* runs = results->runHistory()->table();
         QCOMPARE(runs->model()->rowCount(), 2);
         QVERIFY(runs->viewport()->height() >= runs->verticalHeader()->length());
@@ -354,10 +377,12 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         // Nor do the results scroll in their own pane on this screen.
         QVERIFY2(results->resultsPane()->verticalScrollBar()->maximum() == 0,
-                 qPrintable(QStringLiteral("the results pane scrolls by %1").arg(results->resultsPane()->verticalScrollBar()->maximum())));
+                 qPrintable(QStringLiteral("the results pane scrolls by %1")
+                                .arg(results->resultsPane()->verticalScrollBar()->maximum())));
         // The bar charts have room to read: more than their least size.
         for (BarChart* c : {results->metricChart(), results->wallChart(), results->cpuChart(), results->memoryChart()})
-            QVERIFY2(c->height() >= 220, qPrintable(QStringLiteral("%1: %2 high").arg(c->chart()->title()).arg(c->height())));
+            QVERIFY2(c->height() >= 220,
+                     qPrintable(QStringLiteral("%1: %2 high").arg(c->chart()->title()).arg(c->height())));
     }
 
     void splitPlanTableIsWholeOnALargeScreen() {
@@ -367,8 +392,8 @@ private slots:
         w->showPage(MainWindow::SplitPageIndex);
         settle();
         shoot(w.get(), QStringLiteral("split-1600x1000"));
-        const QStringList problems =
-            pageProblems(w.get(), MainWindow::SplitPageIndex) + planTableProblems(w.get(), true) + diagramProblems(w.get());
+        const QStringList problems = pageProblems(w.get(), MainWindow::SplitPageIndex) +
+                                     planTableProblems(w.get(), true) + diagramProblems(w.get());
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         // Room for the diagrams and the chart side by side here (on a 1024-pixel screen the chart
         // goes under them).
@@ -418,8 +443,11 @@ private slots:
         loadWine(w.get());
         train(w.get());
         settle();
-        QVERIFY2(w->width() <= room.width() && w->height() <= room.height(),
-                 qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(w->width()).arg(w->height()).arg(room.width()).arg(room.height())));
+        QVERIFY2(w->width() <= room.width() && w->height() <= room.height(), qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                                                                                            .arg(w->width())
+                                                                                            .arg(w->height())
+                                                                                            .arg(room.width())
+                                                                                            .arg(room.height())));
         QStringList problems;
         for (int p = 0; p < MainWindow::PageCount; ++p) {
             w->showPage(p);
@@ -428,16 +456,21 @@ private slots:
             // a few runs, with four of its labels still "..." from a layout at an earlier size:
             // the check is of the page as it settles, not of that moment.
             QTest::qWait(300);
-            shoot(w.get(), QStringLiteral("%1-%2-at-%3").arg(MainWindow::pageName(p), asked.join(QLatin1Char('x')),
-                                                             qEnvironmentVariable("QT_SCALE_FACTOR")));
+            shoot(w.get(), QStringLiteral("%1-%2-at-%3")
+                               .arg(MainWindow::pageName(p), asked.join(QLatin1Char('x')),
+                                    qEnvironmentVariable("QT_SCALE_FACTOR")));
             const QSize least = w->minimumSizeHint().expandedTo(w->minimumSize());
             if (least.width() > room.width() || least.height() > room.height())
-                problems << QStringLiteral("%1 page needs %2x%3").arg(MainWindow::pageName(p)).arg(least.width()).arg(least.height());
+                problems << QStringLiteral("%1 page needs %2x%3")
+                                .arg(MainWindow::pageName(p))
+                                .arg(least.width())
+                                .arg(least.height());
             problems << pageProblems(w.get(), p);
             if (p == MainWindow::SplitPageIndex) {
                 problems << planTableProblems(w.get(), false) << diagramProblems(w.get());
                 if (room.width() < 1100 && w->splitPage()->figures()->orientation() != Qt::Vertical)
-                    problems << QStringLiteral("the Split page's chart is beside the diagrams on a %1-pixel screen").arg(room.width());
+                    problems << QStringLiteral("the Split page's chart is beside the diagrams on a %1-pixel screen")
+                                    .arg(room.width());
             }
             if (p == MainWindow::ResultsPageIndex) problems << runListProblems(w.get());
         }
@@ -447,7 +480,8 @@ private slots:
     // Counts on every cell read in both themes, and the cells start from the palette's base.
     void confusionMatrixFollowsThePalette() {
         ConfusionMatrixWidget matrix;
-        matrix.setMatrix({{12, 0, 0}, {0, 14, 0}, {0, 1, 9}}, {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
+        matrix.setMatrix({{12, 0, 0}, {0, 14, 0}, {0, 1, 9}},
+                         {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
         matrix.resize(420, 360);
         matrix.show();
         for (const Theme theme : {Theme::Light, Theme::Dark}) {
@@ -458,7 +492,8 @@ private slots:
             const QImage image = matrix.grab().toImage();
             for (int r = 0; r < 3; ++r)
                 for (int c = 0; c < 3; ++c) {
-                    const QString at = QStringLiteral("%1 theme, cell %2,%3").arg(dark ? "dark" : "light").arg(r).arg(c);
+                    const QString at =
+                        QStringLiteral("%1 theme, cell %2,%3").arg(dark ? "dark" : "light").arg(r).arg(c);
                     const QRect cell = matrix.cellRect(r, c);
                     const QColor fill = matrix.cellColor(r, c), text = matrix.countColor(r, c);
                     // Painted as said: a corner of the cell, away from the count, has its fill.
@@ -480,7 +515,8 @@ private slots:
                         }
                     const int off = std::abs(unlike.red() - text.red()) + std::abs(unlike.green() - text.green()) +
                                     std::abs(unlike.blue() - text.blue());
-                    QVERIFY2(off <= 60, qPrintable(at + QStringLiteral(": the count's pixels are %1").arg(unlike.name())));
+                    QVERIFY2(off <= 60,
+                             qPrintable(at + QStringLiteral(": the count's pixels are %1").arg(unlike.name())));
                 }
             // An empty cell is close to the page's own background: dark in the dark theme.
             const QColor empty = matrix.cellColor(0, 1);
@@ -553,7 +589,8 @@ private slots:
         for (const Theme theme : {Theme::Light, Theme::Dark, Theme::System}) {
             applyTheme(theme);
             const QColor window = QApplication::palette().color(QPalette::Window);
-            for (const QStyle::StandardPixmap which : {QStyle::SP_MediaPlay, QStyle::SP_MediaStop, QStyle::SP_MediaPause}) {
+            for (const QStyle::StandardPixmap which :
+                 {QStyle::SP_MediaPlay, QStyle::SP_MediaStop, QStyle::SP_MediaPause}) {
                 const double lightness = meanLightness(QApplication::style()->standardIcon(which));
                 QVERIFY2(lightness >= 0 && std::abs(lightness - window.lightness()) > 80,
                          qPrintable(QStringLiteral("theme %1, icon %2: lightness %3 on a window of %4")
@@ -572,7 +609,8 @@ private slots:
         QCOMPARE(inverted.pixelColor(0, 0), QColor(255, 255, 255));
         QCOMPARE(inverted.pixelColor(1, 0).rgba(), QColor(0, 0, 0, 128).rgba());
         const QColor green = inverted.pixelColor(2, 0);  // 8-bit channels: within one step
-        QVERIFY2(std::abs(green.hslHue() - 120) <= 1 && std::abs(green.lightness() - (255 - image.pixelColor(2, 0).lightness())) <= 1,
+        QVERIFY2(std::abs(green.hslHue() - 120) <= 1 &&
+                     std::abs(green.lightness() - (255 - image.pixelColor(2, 0).lightness())) <= 1,
                  qPrintable(green.name()));
     }
 
@@ -617,7 +655,8 @@ private slots:
         const QString times = QStringLiteral("Split run %1 against the baseline's %2")
                                   .arg(formatDuration(r->splitWallSeconds), formatDuration(r->baseline->wallSeconds));
         QVERIFY2(headline.contains(times), qPrintable(headline + QStringLiteral(" <- lacks: ") + times));
-        QVERIFY2(headline.contains(QStringLiteral("(%1)").arg(speedRatioText(r->baseline->wallSeconds, r->splitWallSeconds))),
+        QVERIFY2(headline.contains(
+                     QStringLiteral("(%1)").arg(speedRatioText(r->baseline->wallSeconds, r->splitWallSeconds))),
                  qPrintable(headline));
         QVERIFY2(!headline.contains(QStringLiteral(" 0.0 s")), qPrintable(headline));
     }
@@ -626,13 +665,15 @@ private slots:
 // The screen comes from SKYNNET_TEST_LAYOUT_CHILD (WIDTHxHEIGHT, in a child process) or is
 // 1600 x 1000: an offscreen screen of that size instead of the offscreen platform's 800 x 600.
 int main(int argc, char** argv) {
-    const QStringList size = qEnvironmentVariableIsSet(childVariable) ? qEnvironmentVariable(childVariable).split(QLatin1Char('x'))
-                                                                       : QStringList{QStringLiteral("1600"), QStringLiteral("1000")};
+    const QStringList size = qEnvironmentVariableIsSet(childVariable)
+                                 ? qEnvironmentVariable(childVariable).split(QLatin1Char('x'))
+                                 : QStringList{QStringLiteral("1600"), QStringLiteral("1000")};
     QTemporaryDir config;
     const QString path = config.filePath(QStringLiteral("screen.json"));
     QFile f(path);
     if (size.size() != 2 || !f.open(QIODevice::WriteOnly)) return 3;
-    f.write(QStringLiteral(R"({"screens": [{"name": "screen", "x": 0, "y": 0, "width": %1, "height": %2, "logicalDpi": 96}]})")
+    f.write(QStringLiteral(
+                R"({"screens": [{"name": "screen", "x": 0, "y": 0, "width": %1, "height": %2, "logicalDpi": 96}]})")
                 .arg(size[0], size[1])
                 .toUtf8());
     f.close();

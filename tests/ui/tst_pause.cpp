@@ -226,9 +226,11 @@ private slots:
         const auto r = session.results();
         QVERIFY(r);
         QVERIFY2(r->splitWallSeconds + paused <= call + 0.001,
-                 qPrintable(QStringLiteral("split %1 s + paused %2 s > %3 s").arg(r->splitWallSeconds).arg(paused).arg(call)));
+                 qPrintable(
+                     QStringLiteral("split %1 s + paused %2 s > %3 s").arg(r->splitWallSeconds).arg(paused).arg(call)));
         QVERIFY2(r->wallSeconds + paused <= call + 0.001, qPrintable(QString::number(r->wallSeconds)));
-        for (double wall : r->submodelWallSeconds) QVERIFY2(wall + paused <= call + 0.001, qPrintable(QString::number(wall)));
+        for (double wall : r->submodelWallSeconds)
+            QVERIFY2(wall + paused <= call + 0.001, qPrintable(QString::number(wall)));
         for (const TrainResult& s : r->submodels) {
             double epochs = 0;
             for (const EpochStats& e : s.history) epochs += e.seconds;

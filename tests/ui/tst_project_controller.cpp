@@ -118,7 +118,7 @@ private slots:
         QCOMPARE(rig.window.statuses.first(), QStringLiteral("Opening blobs.skynnet…"));
         QCOMPARE(rig.window.statuses.last(), QStringLiteral("Opened blobs.skynnet"));
         QCOMPARE(rig.dataPage.problems, QStringList{QString()});  // the data was found: no banner
-        QVERIFY(rig.results.refreshes >= 1);                     // no run: "no results yet"
+        QVERIFY(rig.results.refreshes >= 1);                      // no run: "no results yet"
         QCOMPARE(pages.count(), 1);
         QCOMPARE(pages.first().first().toInt(), 3);  // the page it was saved on
         QCOMPARE(rig.settings.recentProjects(), QStringList{QFileInfo(project_).absoluteFilePath()});

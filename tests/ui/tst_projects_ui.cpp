@@ -25,10 +25,12 @@
 #include <cerrno>
 #include <cstring>
 
-#include "io/atomic_file.h"
-#include "split/combined_model_file.h"
-#include "io/file_faults.h"
 #include "export/onnx_export.h"
+#include "io/atomic_file.h"
+#include "io/file_faults.h"
+#include "split/combined_model_file.h"
+#include "test_shots.h"
+#include "test_support.h"
 #include "train/metrics.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
@@ -41,15 +43,13 @@
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/live_chart.h"
 #include "ui/widgets/main_window.h"
-#include "test_shots.h"
-#include "test_support.h"
-#include "window_open.h"
 #include "ui/widgets/network_page.h"
 #include "ui/widgets/project_controller.h"
 #include "ui/widgets/results_page.h"
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
+#include "window_open.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -95,7 +95,9 @@ QList<QPointF> points(LiveChart* chart, int id) {
 }
 
 // A disk that fills up at the third write of every save.
-int diskFullAtThirdWrite(SaveStep step, int index, const char*) { return step == SaveStep::Write && index == 2 ? ENOSPC : 0; }
+int diskFullAtThirdWrite(SaveStep step, int index, const char*) {
+    return step == SaveStep::Write && index == 2 ? ENOSPC : 0;
+}
 
 QStringList hiddenFiles(const QString& dir) {
     return QDir(dir).entryList({QStringLiteral(".*")}, QDir::Files | QDir::Hidden | QDir::System);
@@ -120,7 +122,8 @@ private:
     std::map<int, QList<QPointF>> metricPointsBefore_;
 
     std::unique_ptr<MainWindow> makeWindow(Answers& a) {
-        auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+        auto w = std::make_unique<MainWindow>(
+            std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
         ProjectController::Prompts& p = w->projectController()->prompts();
         p.unsavedChanges = [&a](const QString&) {
             ++a.unsavedAsked;
@@ -311,7 +314,8 @@ private slots:
         dialog.setFormat(ExportDialog::NativeModel);
         dialog.setPath(dir_.filePath(QStringLiteral("no/such/folder/m.skynnet")));
         QVERIFY(!dialog.exportNow());
-        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Export failed: cannot save")), qPrintable(dialog.statusText()));
+        QVERIFY2(dialog.statusText().startsWith(QStringLiteral("Export failed: cannot save")),
+                 qPrintable(dialog.statusText()));
         if (!qEnvironmentVariable("SKYNNET_TEST_SHOTS").isEmpty()) {
             dialog.show();
             shoot(&dialog, QStringLiteral("export-dialog"));
@@ -353,7 +357,8 @@ private slots:
         QVERIFY(w->document()->isModified());
         QCOMPARE(w->document()->filePath(), project_);
         QVERIFY(!exportedAgain);
-        QCOMPARE(dialog.statusText(), QStringLiteral("Export failed: cannot save %1: No space left on device").arg(exported));
+        QCOMPARE(dialog.statusText(),
+                 QStringLiteral("Export failed: cannot save %1: No space left on device").arg(exported));
         QVERIFY(readFile(exported.toStdString()) == exportedBefore);
         QCOMPARE(hiddenFiles(dir_.path()), QStringList{});  // no temporary file left
         QCOMPARE(hiddenFiles(dir_.filePath(QStringLiteral("out"))), QStringList{});
@@ -368,7 +373,8 @@ private slots:
         const QString example = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
         QVERIFY(openAndWait(w.get(), example));
         QVERIFY2(a.locateProblems.isEmpty(),
-                 qPrintable(QStringLiteral("the example's data changed; save the example again: ") + a.locateProblems.value(0)));
+                 qPrintable(QStringLiteral("the example's data changed; save the example again: ") +
+                            a.locateProblems.value(0)));
         QVERIFY(w->document()->hasData());
         QVERIFY(w->resultsPage()->hasResults());
         QCOMPARE(w->currentPage(), int(MainWindow::ResultsPageIndex));
@@ -582,7 +588,8 @@ private slots:
         QCOMPARE(std::get<DenseSpec>(doc->network().layers[0]).units, 48);
         stack->undo();
         QCOMPARE(std::get<DenseSpec>(doc->network().layers[0]).units, std::get<DenseSpec>(layers[0]).units);
-        QCOMPARE(net->layerModel()->index(0, LayerTableModel::Units).data().toInt(), std::get<DenseSpec>(layers[0]).units);
+        QCOMPARE(net->layerModel()->index(0, LayerTableModel::Units).data().toInt(),
+                 std::get<DenseSpec>(layers[0]).units);
         net->table()->selectRow(0);
         net->removeLayer();
         QCOMPARE(stack->undoText(), QStringLiteral("Remove layer 1"));
@@ -609,7 +616,8 @@ private slots:
         QCOMPARE(qobject_cast<QSpinBox*>(w->splitPage()->optionWidgets()[1])->value(), split.requested);
         stack->undo();
         QCOMPARE(doc->splitOptions().strategy, split.strategy);
-        QCOMPARE(Strategy(qobject_cast<QComboBox*>(w->splitPage()->optionWidgets()[0])->currentData().toInt()), split.strategy);
+        QCOMPARE(Strategy(qobject_cast<QComboBox*>(w->splitPage()->optionWidgets()[0])->currentData().toInt()),
+                 split.strategy);
         stack->redo();
         QCOMPARE(doc->splitOptions().strategy, Strategy::DataShards);
 

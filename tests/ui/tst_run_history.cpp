@@ -8,7 +8,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QDateTime>
-#include <QTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -22,6 +21,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTime>
 #include <QUndoStack>
 #include <algorithm>
 #include <cstring>
@@ -31,6 +31,8 @@
 #include "io/container.h"
 #include "project/data_reference.h"
 #include "split/combined_model.h"
+#include "test_shots.h"
+#include "test_support.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
 #include "ui/core/formatting.h"
@@ -50,8 +52,6 @@
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
-#include "test_shots.h"
-#include "test_support.h"
 #include "window_open.h"
 
 using namespace skynnet;
@@ -78,7 +78,8 @@ QString withoutTimes(const QString& log) {
 bool allLinesStamped(const std::string& log) {
     const QStringList lines = QString::fromStdString(log).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     for (const QString& line : lines)
-        if (!QTime::fromString(line.left(8), QStringLiteral("HH:mm:ss")).isValid() || line.mid(8, 2) != QStringLiteral("  "))
+        if (!QTime::fromString(line.left(8), QStringLiteral("HH:mm:ss")).isValid() ||
+            line.mid(8, 2) != QStringLiteral("  "))
             return false;
     return !lines.isEmpty();
 }
@@ -101,7 +102,8 @@ private:
     Matrix firstRunPredictions_;
 
     std::unique_ptr<MainWindow> makeWindow() {
-        auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+        auto w = std::make_unique<MainWindow>(
+            std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
         ProjectController::Prompts& p = w->projectController()->prompts();
         p.unsavedChanges = [](const QString&) { return QMessageBox::Discard; };
         p.locateData = [](const QString&, const QString&) { return QString(); };
@@ -115,7 +117,6 @@ private:
         w->show();
         return w;
     }
-
 
     static void loadCsv(MainWindow* w, const QString& path) {
         w->dataPage()->loadFile(path);
@@ -176,7 +177,8 @@ private:
             QCOMPARE(r.settings->data.train.path, QFileInfo(csv_).absoluteFilePath().toStdString());
             QVERIFY(hasWeights(r));
             QVERIFY(r.results && r.results->model && r.results->baselineWeights);
-            VERIFY_CONTAINS(r.log, "training " + std::to_string(r.plan.submodelCount()) + " submodel(s): " + strategyName(r.plan.strategy));
+            VERIFY_CONTAINS(r.log, "training " + std::to_string(r.plan.submodelCount()) +
+                                       " submodel(s): " + strategyName(r.plan.strategy));
             VERIFY_CONTAINS(r.log, "finished: ");
         }
         QCOMPARE(runs[0].settings->split.requested, 3);
@@ -253,7 +255,8 @@ private slots:
         QCOMPARE(w->resultsPage()->shownRunIndex(), 1);
         // The shown run's log is back in the log view, line for line, with its times.
         const QString log = w->trainPage()->logView()->toPlainText();
-        for (const QString& line : QString::fromStdString(runsBefore_[1].log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        for (const QString& line :
+             QString::fromStdString(runsBefore_[1].log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
             QVERIFY2(log.contains(line), qPrintable(line));
         QVERIFY(!log.contains(QStringLiteral("N=3")));  // not the first run's
         QVERIFY(w->resultsPage()->outOfDateText().isEmpty());
@@ -303,13 +306,13 @@ private slots:
         QVERIFY(!cell(panel->model(), 1, RunListModel::Size).contains(QStringLiteral("weights")));
         const QString smaller = dir_.filePath(QStringLiteral("dropped.skynnet"));
         QVERIFY(w->projectController()->saveTo(smaller));
-        const std::int64_t weightBytes =
-            std::int64_t(sizeof(float)) * (std::int64_t(runsBefore_[0].results->baselineWeights->size()) +
-                                           [&] {
-                                               std::int64_t n = 0;
-                                               for (const auto& v : runsBefore_[0].results->model->weights) n += std::int64_t(v.size());
-                                               return n;
-                                           }());
+        const std::int64_t weightBytes = std::int64_t(sizeof(float)) *
+                                         (std::int64_t(runsBefore_[0].results->baselineWeights->size()) + [&] {
+                                             std::int64_t n = 0;
+                                             for (const auto& v : runsBefore_[0].results->model->weights)
+                                                 n += std::int64_t(v.size());
+                                             return n;
+                                         }());
         QVERIFY(QFileInfo(smaller).size() <= QFileInfo(project_).size() - weightBytes);
 
         const ProjectData p = loadProject(smaller.toStdString());
@@ -325,7 +328,8 @@ private slots:
         QVERIFY(panel->openSelected());
         QVERIFY(w->resultsPage()->hasResults());
         QCOMPARE(w->resultsPage()->combinedMetricText(), formatMetric(runsBefore_[0].results->combinedMetric));
-        QVERIFY(w->trainPage()->charts()->lossChart()->pointCount() >= 3 * int(runsBefore_[0].submodels[0].epochs.size()));
+        QVERIFY(w->trainPage()->charts()->lossChart()->pointCount() >=
+                3 * int(runsBefore_[0].submodels[0].epochs.size()));
         QVERIFY(!w->projectController()->exportAction()->isEnabled());
         QVERIFY(w->close());
     }
@@ -414,7 +418,8 @@ private slots:
 
         // Other data altogether: the network's input and output follow it, so both changed.
         loadCsv(w.get(), wine_);
-        QCOMPARE(results->outOfDateText(), QStringLiteral("Out of date: the data and the network changed since this run."));
+        QCOMPARE(results->outOfDateText(),
+                 QStringLiteral("Out of date: the data and the network changed since this run."));
         QCOMPARE(trainPage->outOfDateText(), results->outOfDateText());
         QCOMPARE(cell(list, 0, RunListModel::Matches), QStringLiteral("out of date: data, network"));
         // The same file again: up to date again (its network input and output fit iris again).
@@ -499,7 +504,8 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
         const QString text = QString::fromUtf8(file.readAll());
         QCOMPARE(text, w->trainPage()->logView()->toPlainText() + QLatin1Char('\n'));
-        for (const QString& line : QString::fromStdString(runsBefore_[1].log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        for (const QString& line :
+             QString::fromStdString(runsBefore_[1].log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
             QVERIFY2(text.contains(line + QLatin1Char('\n')), qPrintable(line));
 
         const QString nowhere = dir_.filePath(QStringLiteral("no-such-folder/run.log.txt"));
@@ -512,7 +518,7 @@ private slots:
     void badRecordFieldsAreNamed() {
         const ModelFileContents good = loadModelFile(project_.toStdString());
         const QString bad = dir_.filePath(QStringLiteral("bad-record.skynnet"));
-        const auto errorWith = [&](const std::function<void(Json& run)>& spoil) {
+        const auto errorWith = [&](const std::function<void(Json & run)>& spoil) {
             ModelFileContents c = good;
             Json runs = c.header.at("runs");
             spoil(runs[1]);
@@ -540,7 +546,8 @@ private slots:
         const QString old = dir_.filePath(QStringLiteral("older.skynnet"));
         saveProject(old.toStdString(), p);
         const ProjectData reread = loadProject(old.toStdString());
-        QVERIFY(reread.runs.size() == 2 && !reread.runs[1].settings && reread.runs[1].log.empty() && reread.runs[1].id.empty());
+        QVERIFY(reread.runs.size() == 2 && !reread.runs[1].settings && reread.runs[1].log.empty() &&
+                reread.runs[1].id.empty());
 
         auto w = makeWindow();
         QVERIFY(openAndWait(w.get(), old));
@@ -593,7 +600,8 @@ private slots:
             QCOMPARE(w->session()->plan()->submodelCount(), 3);
             QCOMPARE(w->resultsPage()->combinedMetricText(), formatMetric(runsBefore_[0].results->combinedMetric));
             const QString log = w->trainPage()->logView()->toPlainText();
-            for (const QString& line : QString::fromStdString(runsBefore_[0].log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            for (const QString& line :
+                 QString::fromStdString(runsBefore_[0].log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
                 QVERIFY2(log.contains(line), qPrintable(line));
             QVERIFY(!log.contains(QStringLiteral("N=2")));
             QVERIFY(w->close());
@@ -637,16 +645,19 @@ private slots:
         QCOMPARE(r.settings->split, p.split);
         QCOMPARE(r.settings->training, p.training);
         QCOMPARE(r.settings->data.train.path, QFileInfo(csv_).absoluteFilePath().toStdString());
-        QVERIFY(r.settings->data.train.fingerprint && *r.settings->data.train.fingerprint == fileFingerprint(csv_.toStdString()));
+        QVERIFY(r.settings->data.train.fingerprint &&
+                *r.settings->data.train.fingerprint == fileFingerprint(csv_.toStdString()));
         QVERIFY(allLinesStamped(r.log));
         const QString log = withoutTimes(QString::fromStdString(r.log));
         // The same first line as the app's run of the same settings (runs[1]: data shards, N=2).
-        const QString appStart = withoutTimes(QString::fromStdString(runsBefore_[1].log)).section(QLatin1Char('\n'), 0, 0);
+        const QString appStart =
+            withoutTimes(QString::fromStdString(runsBefore_[1].log)).section(QLatin1Char('\n'), 0, 0);
         QVERIFY2(appStart.startsWith(QStringLiteral("training 2 submodel(s): data-shards, N=2")), qPrintable(appStart));
         QVERIFY2(log.contains(QLatin1Char('\n') + appStart + QLatin1Char('\n')), qPrintable(log));
-        VERIFY_CONTAINS(log.toStdString(), "skynnet-cli " );
+        VERIFY_CONTAINS(log.toStdString(), "skynnet-cli ");
         VERIFY_CONTAINS(log.toStdString(), " train --project " + path.toStdString());
-        const std::string epochs = std::to_string(r.plan.effectiveEpochs) + " epoch(s) in ";  // data shards: fewer than 4
+        const std::string epochs = std::to_string(r.plan.effectiveEpochs) +
+                                   " epoch(s) in ";  // data shards: fewer than 4
         VERIFY_CONTAINS(log.toStdString(), "\nsubmodel 1: completed after " + epochs);
         VERIFY_CONTAINS(log.toStdString(), "\nsubmodel 2: completed after " + epochs);
         VERIFY_CONTAINS(log.toStdString(), "\nsplit run: 2 submodel(s) in ");
@@ -695,8 +706,10 @@ private slots:
             QCOMPARE(w->document()->runs().size(), std::size_t(3));
             const ProjectRun& r = w->document()->runs()[2];
             QVERIFY(r.settings && r.settings->network == w->document()->network());
-            VERIFY_CONTAINS(r.log, "running: " + command.program.toStdString() + " train --project " + copy.toStdString());
-            VERIFY_CONTAINS(r.log, "submodel 1: completed after " + std::to_string(r.plan.effectiveEpochs) + " epoch(s)");
+            VERIFY_CONTAINS(r.log,
+                            "running: " + command.program.toStdString() + " train --project " + copy.toStdString());
+            VERIFY_CONTAINS(r.log,
+                            "submodel 1: completed after " + std::to_string(r.plan.effectiveEpochs) + " epoch(s)");
             VERIFY_CONTAINS(r.log, "finished: combined accuracy ");
             QVERIFY(allLinesStamped(r.log));
             QVERIFY(w->projectController()->saveTo(path));
@@ -708,7 +721,8 @@ private slots:
         QVERIFY(openAndWait(w.get(), path));
         QCOMPARE(w->document()->shownRun(), 2);
         const QString view = w->trainPage()->logView()->toPlainText();
-        for (const QString& line : QString::fromStdString(saved.runs[2].log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        for (const QString& line :
+             QString::fromStdString(saved.runs[2].log).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
             QVERIFY2(view.contains(line), qPrintable(line));
         QVERIFY(w->close());
     }

@@ -19,8 +19,10 @@
 #include <QApplication>
 #include <cmath>
 
+#include "cli_support.h"  // processesMentioning, EnvScope, SKYNNET_CLI_PATH
 #include "io/atomic_file.h"
 #include "project/project_file.h"
+#include "test_support.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
@@ -32,9 +34,6 @@
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/study_page.h"
 #include "ui/widgets/window_grab.h"
-#include "cli_support.h"  // processesMentioning, EnvScope, SKYNNET_CLI_PATH
-#include "test_support.h"
-
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -77,7 +76,6 @@ const Json* configNamed(const Json& summary, const std::string& name) {
     return nullptr;
 }
 
-
 Json run(const std::string& config, int n, std::uint64_t seed, std::vector<double> submodelSeconds, double metric) {
     return Json::object({{"run", config + "-seed" + std::to_string(seed)},
                          {"config", config},
@@ -89,11 +87,22 @@ Json run(const std::string& config, int n, std::uint64_t seed, std::vector<doubl
 }
 
 Json config(const std::string& name, int n, const std::string& strategy, double mean, Json sd, double wall) {
-    return Json::object({{"config", name},       {"submodels", n},         {"S", n},         {"strategy", strategy},
-                         {"scale_epochs", false}, {"runs", 2},              {"metric_mean", mean}, {"metric_sd", sd},
-                         {"difference", Json()},  {"wall_seconds_mean", wall}, {"wall_seconds_sd", 0.1},
-                         {"slowest_submodel_seconds_mean", wall}, {"cpu_seconds_mean", wall},
-                         {"peak_memory_bytes_max", 1000000}, {"params", 100}, {"flops_per_sample", 2000000},
+    return Json::object({{"config", name},
+                         {"submodels", n},
+                         {"S", n},
+                         {"strategy", strategy},
+                         {"scale_epochs", false},
+                         {"runs", 2},
+                         {"metric_mean", mean},
+                         {"metric_sd", sd},
+                         {"difference", Json()},
+                         {"wall_seconds_mean", wall},
+                         {"wall_seconds_sd", 0.1},
+                         {"slowest_submodel_seconds_mean", wall},
+                         {"cpu_seconds_mean", wall},
+                         {"peak_memory_bytes_max", 1000000},
+                         {"params", 100},
+                         {"flops_per_sample", 2000000},
                          {"latency_seconds_per_batch_median", 0.001}});
 }
 
@@ -113,14 +122,15 @@ StudyRecord workedExample() {
         r.runs.push_back(run("N3-ensemble", 3, seed, {0.5, 0.5, 0.5}, 0.85));
         r.runs.push_back(run("N6", 6, seed, {1.5, 1.0, 1.0, 1.0, 1.0, 1.0}, 0.885));
     }
-    Json failed = Json::object({{"run", "N3-seed3"}, {"config", "N3"}, {"submodels", 3}, {"seed", 3}, {"status", "failed"}, {"error", "x"}});
+    Json failed = Json::object(
+        {{"run", "N3-seed3"}, {"config", "N3"}, {"submodels", 3}, {"seed", 3}, {"status", "failed"}, {"error", "x"}});
     r.runs.push_back(failed);
-    r.summary = Json::object(
-        {{"metric_name", "accuracy"},
-         {"original", Json::object({{"metric_mean", 0.9}, {"metric_sd", 0.02}})},
-         {"configurations", Json::array({config("N1", 1, "original", 0.9, 0.02, 10.0), config("N3", 3, "class-groups", 0.89, 0.01, 5.0),
-                                         config("N3-ensemble", 3, "ensemble", 0.85, 0.01, 1.0),
-                                         config("N6", 6, "class-groups", 0.885, 0.01, 4.0)})}});
+    r.summary = Json::object({{"metric_name", "accuracy"},
+                              {"original", Json::object({{"metric_mean", 0.9}, {"metric_sd", 0.02}})},
+                              {"configurations", Json::array({config("N1", 1, "original", 0.9, 0.02, 10.0),
+                                                              config("N3", 3, "class-groups", 0.89, 0.01, 5.0),
+                                                              config("N3-ensemble", 3, "ensemble", 0.85, 0.01, 1.0),
+                                                              config("N6", 6, "class-groups", 0.885, 0.01, 4.0)})}});
     return r;
 }
 
@@ -132,7 +142,8 @@ void grabStudyPage(MainWindow& w, const QString& dir, const QString& stage) {
             w.resize(size);
             settleEvents(300);
             const QString name = QStringLiteral("%1-%2-%3x%4.png")
-                                     .arg(stage, theme == Theme::Dark ? QStringLiteral("dark") : QStringLiteral("light"))
+                                     .arg(stage,
+                                          theme == Theme::Dark ? QStringLiteral("dark") : QStringLiteral("light"))
                                      .arg(size.width())
                                      .arg(size.height());
             QVERIFY(w.grab().save(QDir(dir).filePath(name)));
@@ -168,7 +179,8 @@ private slots:
         const QString text = recommendationText(two);
         VERIFY_CONTAINS(text.toStdString(), "Original: accuracy 0.9000 ± 0.0200");
         VERIFY_CONTAINS(text.toStdString(), "on this machine: N6 (class-groups), 4.00 s wall, 0.8850");
-        VERIFY_CONTAINS(text.toStdString(), "on 2 machines: N6 (class-groups), 3.50 s for the submodels scheduled longest first");
+        VERIFY_CONTAINS(text.toStdString(),
+                        "on 2 machines: N6 (class-groups), 3.50 s for the submodels scheduled longest first");
 
         // One seed of the original: no spread, so only what reaches its mean counts.
         StudyRecord single = r;
@@ -222,8 +234,8 @@ private slots:
         // The CLI on the same project with the same options, in a folder of its own.
         const QString out = dir.filePath("cli");
         QProcess p;
-        p.start(QStringLiteral(SKYNNET_CLI_PATH), {"study", "--project", studyProjectPath(r.folder), "--submodels", "1,3", "--seeds",
-                                                   "1,2", "--no-ensemble", "--out", out});
+        p.start(QStringLiteral(SKYNNET_CLI_PATH), {"study", "--project", studyProjectPath(r.folder), "--submodels",
+                                                   "1,3", "--seeds", "1,2", "--no-ensemble", "--out", out});
         QVERIFY(p.waitForFinished(hangGuardMs(300000)));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         const Json study = parseJson(readFile((out + "/study.json").toStdString()), "study.json");
@@ -239,16 +251,20 @@ private slots:
             const Json* mine = configNamed(r.summary, name);
             const Json* theirs = configNamed(study.at("summary"), name);
             QVERIFY(mine && theirs);
-            for (const char* key : {"metric_mean", "metric_sd", "runs", "params"}) QVERIFY2(mine->at(key) == theirs->at(key), key);
+            for (const char* key : {"metric_mean", "metric_sd", "runs", "params"})
+                QVERIFY2(mine->at(key) == theirs->at(key), key);
         }
-        QCOMPARE(configNamed(r.summary, "N3")->at("difference").at("mean"), configNamed(study.at("summary"), "N3")->at("difference").at("mean"));
+        QCOMPARE(configNamed(r.summary, "N3")->at("difference").at("mean"),
+                 configNamed(study.at("summary"), "N3")->at("difference").at("mean"));
         QCOMPARE(configNamed(r.summary, "N3")->at("difference").at("ci95_low"),
                  configNamed(study.at("summary"), "N3")->at("difference").at("ci95_low"));
         // The table says it in the CLI's words.
         QCOMPARE(page.table()->rowCount(), 2);
         QCOMPARE(page.table()->item(1, 0)->text(), QString("N3"));
-        QCOMPARE(page.table()->item(1, 6)->text(), QString::number(configNamed(study.at("summary"), "N3")->at("metric_mean").get<double>(), 'f', 4));
-        VERIFY_CONTAINS(page.recommendationLabel()->text().toStdString(), "Recommended, the shortest time with a mean accuracy of at least");
+        QCOMPARE(page.table()->item(1, 6)->text(),
+                 QString::number(configNamed(study.at("summary"), "N3")->at("metric_mean").get<double>(), 'f', 4));
+        VERIFY_CONTAINS(page.recommendationLabel()->text().toStdString(),
+                        "Recommended, the shortest time with a mean accuracy of at least");
     }
 
     void stopThenStartContinues() {
@@ -269,7 +285,8 @@ private slots:
         const int kept = page.record().finishedRuns();
         QVERIFY(kept >= 1 && kept < 6);
         VERIFY_CONTAINS(page.statusLabel()->text().toStdString(),
-                        "Stopped: " + std::to_string(kept) + " of 6 runs are finished and kept; Start continues the study.");
+                        "Stopped: " + std::to_string(kept) +
+                            " of 6 runs are finished and kept; Start continues the study.");
         QVERIFY(page.startButton()->isEnabled());
         QVERIFY(!page.record().complete);
         QVERIFY(page.record().summary.is_object());  // the partial summary of the finished runs
@@ -336,7 +353,8 @@ private slots:
         wider.layers = parseLayers("dense:48:relu");
         reopened.setNetwork(wider);
         QVERIFY(!reopenedPage.outOfDateLabel()->isHidden());
-        QCOMPARE(reopenedPage.outOfDateLabel()->text(), QString("Out of date: the network changed since this study. Start runs a new study."));
+        QCOMPARE(reopenedPage.outOfDateLabel()->text(),
+                 QString("Out of date: the network changed since this study. Start runs a new study."));
 
         // A project without a study has no "study" field and opens with none.
         ProjectDocument plain;
@@ -425,7 +443,8 @@ private slots:
         page.submodelsEdit()->setText("3");
         page.seedsEdit()->setText("1,,2");
         QVERIFY(!page.start());
-        QCOMPARE(page.errorLabel()->text(), QString("Seeds: expects a comma-separated list without empty items, got '1,,2'"));
+        QCOMPARE(page.errorLabel()->text(),
+                 QString("Seeds: expects a comma-separated list without empty items, got '1,,2'"));
         page.seedsEdit()->setText("2,2");
         QVERIFY(!page.start());
         QCOMPARE(page.errorLabel()->text(), QString("Seeds: '2' is given twice"));

@@ -10,9 +10,10 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include "class_groups_setup.h"
+#include "cli_support.h"
 #include "core/error.h"
 #include "data/generators.h"
-#include "cli_support.h"
 #include "split/combined_model.h"
 #include "test_support.h"
 #include "ui/core/app_settings.h"
@@ -27,7 +28,6 @@
 #include "ui/core/thread_priority.h"
 #include "ui/core/training_session.h"
 #include "ui/core/undo_commands.h"
-#include "class_groups_setup.h"
 
 #include <thread>
 #ifdef __linux__
@@ -69,8 +69,8 @@ struct SessionSpies {
           log(&s, &TrainingSession::logMessage), overall(&s, &TrainingSession::overallProgress),
           finished(&s, &TrainingSession::finished), failed(&s, &TrainingSession::failed) {}
     QList<int> counts() const {
-        return {int(started.count()), int(progress.count()), int(log.count()), int(overall.count()), int(finished.count()),
-                int(failed.count())};
+        return {int(started.count()), int(progress.count()), int(log.count()),
+                int(overall.count()), int(finished.count()), int(failed.count())};
     }
     QSignalSpy started, progress, log, overall, finished, failed;
 };
@@ -168,7 +168,8 @@ void TestUiCore::documentDefaults() {
     // Large data: the wide default network and fewer epochs, as long as the user has not chosen.
     auto large = std::make_shared<const Dataset>(makeBlobs(3, 10000, 2, 1.0f, 1));
     doc.setData(settingsFor("memory"), large, nullptr);
-    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dense:512:relu,dense:256:relu"));
+    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)),
+             QStringLiteral("dense:512:relu,dense:256:relu"));
     QCOMPARE(doc.network().input, Shape::flat(2));
     QCOMPARE(doc.network().outputs, 3);
     QCOMPARE(doc.trainSettings().config.epochs, 5);
@@ -266,7 +267,8 @@ void TestUiCore::documentOneHotAndRegression() {
     QTemporaryDir dir;
     QByteArray csv = "colour,size,label\n";
     const char* colours[] = {"red", "green", "blue"};
-    for (int i = 0; i < 60; ++i) csv += QByteArray(colours[i % 3]) + "," + QByteArray::number(i % 7) + "," + (i % 2 ? "yes" : "no") + "\n";
+    for (int i = 0; i < 60; ++i)
+        csv += QByteArray(colours[i % 3]) + "," + QByteArray::number(i % 7) + "," + (i % 2 ? "yes" : "no") + "\n";
     const QString path = writeFile(dir, "mixed.csv", csv);
     ProjectDocument doc;
     ProjectDataSource s = settingsFor(path);
@@ -287,7 +289,8 @@ void TestUiCore::separateTestFile() {
     QTemporaryDir dir;
     QByteArray train = "colour,size,label\n";
     const char* colours[] = {"red", "green", "blue"};
-    for (int i = 0; i < 60; ++i) train += QByteArray(colours[i % 3]) + "," + QByteArray::number(i % 7) + "," + (i % 2 ? "yes" : "no") + "\n";
+    for (int i = 0; i < 60; ++i)
+        train += QByteArray(colours[i % 3]) + "," + QByteArray::number(i % 7) + "," + (i % 2 ? "yes" : "no") + "\n";
     // Another column order and only one of the classes: lined up with the training file by name.
     const QByteArray test = "size,colour,label\n1,blue,yes\n2,red,yes\n3,blue,yes\n";
     ProjectDataSource s = settingsFor(writeFile(dir, "train.csv", train));
@@ -299,7 +302,8 @@ void TestUiCore::separateTestFile() {
     const auto p = doc.prepared();
     QCOMPARE(p->test.size(), Index(3));
     QCOMPARE(p->train.size() + p->validation.size(), Index(60));  // no test rows taken from the training file
-    const int yes = int(std::find(p->train.classNames.begin(), p->train.classNames.end(), "yes") - p->train.classNames.begin());
+    const int yes = int(std::find(p->train.classNames.begin(), p->train.classNames.end(), "yes") -
+                        p->train.classNames.begin());
     QCOMPARE(p->test.labels, std::vector<int>(3, yes));
     // One-hot columns after the numeric one, in the training file's category order (blue, green, red).
     QCOMPARE(p->test.features.cols(), Index(4));
@@ -341,7 +345,8 @@ void TestUiCore::badCsvKeepsDocument() {
 
 void TestUiCore::datasetModel() {
     QTemporaryDir dir;
-    const QString path = writeFile(dir, "pets.csv", "kind,weight,label\ncat,4.5,small\ndog,30,big\ncat,5,small\nbird,0.3,small\n");
+    const QString path = writeFile(dir, "pets.csv",
+                                   "kind,weight,label\ncat,4.5,small\ndog,30,big\ncat,5,small\nbird,0.3,small\n");
     ProjectDataSource s = settingsFor(path);
     s.task = Task::Classification;
     // Four rows are too few to hold any out (checkTrainable), and a table needs none.
@@ -355,7 +360,7 @@ void TestUiCore::datasetModel() {
     QCOMPARE(model.columnCount(), 3);
     QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("kind"));
     QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("label"));  // as the file names it
-    QCOMPARE(model.data(model.index(1, 0)).toString(), QStringLiteral("dog"));   // category name, not its code
+    QCOMPARE(model.data(model.index(1, 0)).toString(), QStringLiteral("dog"));          // category name, not its code
     QCOMPARE(model.data(model.index(1, 1)).toString(), QStringLiteral("30"));
     QCOMPARE(model.data(model.index(1, 2)).toString(), QStringLiteral("big"));
     const auto right = model.data(model.index(1, 1), Qt::TextAlignmentRole).value<Qt::Alignment>();
@@ -405,7 +410,8 @@ void TestUiCore::layerModel() {
     QVERIFY(model.setData(model.index(0, LayerTableModel::Units), 100));
     QCOMPARE(std::get<DenseSpec>(doc.network().layers[0]).units, 100);
     QCOMPARE(networkChanged.count(), 1);
-    QCOMPARE(model.data(model.index(1, LayerTableModel::Params)).toLongLong(), 100LL * 32 + 32);  // the next layer follows
+    QCOMPARE(model.data(model.index(1, LayerTableModel::Params)).toLongLong(),
+             100LL * 32 + 32);  // the next layer follows
     QVERIFY(model.setData(model.index(0, LayerTableModel::Activation), QStringLiteral("tanh")));
     QCOMPARE(std::get<DenseSpec>(doc.network().layers[0]).activation, Activation::Tanh);
     QVERIFY(model.setData(model.index(1, LayerTableModel::Scalable), Qt::Unchecked, Qt::CheckStateRole));
@@ -419,13 +425,16 @@ void TestUiCore::layerModel() {
 
     QVERIFY(model.addLayer(1, DropoutSpec{0.25f}));
     QCOMPARE(model.rowCount(), 4);
-    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dense:100:tanh,dropout:0.25,dense:32:relu"));
+    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)),
+             QStringLiteral("dense:100:tanh,dropout:0.25,dense:32:relu"));
     QVERIFY(model.setData(model.index(1, LayerTableModel::Rate), 0.5));
     QCOMPARE(std::get<DropoutSpec>(doc.network().layers[1]).rate, 0.5f);
     QVERIFY(model.moveLayer(0, 2));
-    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dropout:0.5,dense:32:relu,dense:100:tanh"));
+    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)),
+             QStringLiteral("dropout:0.5,dense:32:relu,dense:100:tanh"));
     QVERIFY(model.moveLayer(2, 0));
-    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)), QStringLiteral("dense:100:tanh,dropout:0.5,dense:32:relu"));
+    QCOMPARE(QString::fromStdString(formatLayers(doc.network().layers)),
+             QStringLiteral("dense:100:tanh,dropout:0.5,dense:32:relu"));
     QVERIFY(model.removeLayer(1));
     QVERIFY(!model.removeLayer(2));  // the output row is not a hidden layer
     QCOMPARE(model.rowCount(), 3);
@@ -451,11 +460,14 @@ void TestUiCore::planModel() {
     QCOMPARE(model.rowCount(), 4);  // original + 3 submodels (6 classes, N=3: g=3)
     const SplitPlan plan = doc.plan();
     QCOMPARE(model.data(model.index(0, PlanTableModel::Model)).toString(), QStringLiteral("original"));
-    QCOMPARE(model.data(model.index(0, PlanTableModel::Widths)).toString(), QString::fromStdString(plan.original.widthsSummary()));
+    QCOMPARE(model.data(model.index(0, PlanTableModel::Widths)).toString(),
+             QString::fromStdString(plan.original.widthsSummary()));
     QCOMPARE(model.data(model.index(0, PlanTableModel::Widths)).toString(), QStringLiteral("4-64-32-6"));
-    QCOMPARE(model.data(model.index(1, PlanTableModel::Widths)).toString(), QStringLiteral("4-43-22-4"));  // ceil(64/1.5)
+    QCOMPARE(model.data(model.index(1, PlanTableModel::Widths)).toString(),
+             QStringLiteral("4-43-22-4"));  // ceil(64/1.5)
     QCOMPARE(model.data(model.index(1, PlanTableModel::Params)).toLongLong(), qlonglong(plan.submodels[0].params));
-    QCOMPARE(model.data(model.index(2, PlanTableModel::Samples)).toLongLong(), qlonglong(plan.submodels[1].rows.size()));
+    QCOMPARE(model.data(model.index(2, PlanTableModel::Samples)).toLongLong(),
+             qlonglong(plan.submodels[1].rows.size()));
     QCOMPARE(model.data(model.index(0, PlanTableModel::Memory)).toString(),
              QString::number(double(plan.originalMemoryBytes) / 1e6, 'g', 4));
 
@@ -557,7 +569,8 @@ void TestUiCore::fullSession() {
     const auto prepared = doc.prepared();
     const CombinedEvaluation direct = combined.evaluate(prepared->test);
     QCOMPARE(results->combinedMetric, direct.metric);
-    for (int i = 0; i < 3; ++i) QCOMPARE(results->submodelMetrics[std::size_t(i)], direct.submodels[std::size_t(i)].metric);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(results->submodelMetrics[std::size_t(i)], direct.submodels[std::size_t(i)].metric);
     QVERIFY2(results->combinedMetric > 0.85, qPrintable(QString::number(results->combinedMetric)));
     QVERIFY2(results->baselineMetric > 0.85, qPrintable(QString::number(results->baselineMetric)));
 
@@ -568,9 +581,11 @@ void TestUiCore::fullSession() {
     QCOMPARE(epochs.data(epochs.index(3 * 6, EpochTableModel::Model)).toString(), QStringLiteral("baseline"));
     QCOMPARE(epochs.headerData(EpochTableModel::Metric, Qt::Horizontal).toString(), QStringLiteral("Accuracy"));
     QCOMPARE(comparison.rowCount(), 5);  // combined, 3 submodels, baseline
-    QCOMPARE(comparison.data(comparison.index(0, ComparisonTableModel::Metric), SortRole).toDouble(), results->combinedMetric);
+    QCOMPARE(comparison.data(comparison.index(0, ComparisonTableModel::Metric), SortRole).toDouble(),
+             results->combinedMetric);
     QVERIFY(comparison.isBaselineRow(4));
-    QCOMPARE(comparison.data(comparison.index(4, ComparisonTableModel::Params)).toLongLong(), qlonglong(plan->originalParams));
+    QCOMPARE(comparison.data(comparison.index(4, ComparisonTableModel::Params)).toLongLong(),
+             qlonglong(plan->originalParams));
 
     // Nothing after finished.
     const QList<int> before = spies.counts();
@@ -674,7 +689,8 @@ void TestUiCore::resumeStoppedRun() {
     QVERIFY(spies.finished.wait(hangGuardMs(120000)));
     QCOMPARE(statusOf(spies.finished, 1), TrainStatus::Completed);
     bool announced = false;
-    for (const auto& args : spies.log) announced |= args.at(0).toString().startsWith(QStringLiteral("resuming from ") + folder);
+    for (const auto& args : spies.log)
+        announced |= args.at(0).toString().startsWith(QStringLiteral("resuming from ") + folder);
     QVERIFY(announced);
     const Matrix& got = session.results()->combinedTestOutput;
     QCOMPARE(got.rows(), expected.rows());
@@ -737,7 +753,8 @@ void TestUiCore::badPlanFails() {
     session.start();
     QCOMPARE(spies.failed.count(), 1);
     const QString message = spies.failed.at(0).at(0).toString();
-    QVERIFY2(message.contains(QStringLiteral("layer 1")) && message.contains(QStringLiteral("below the minimum width of 2")),
+    QVERIFY2(message.contains(QStringLiteral("layer 1")) &&
+                 message.contains(QStringLiteral("below the minimum width of 2")),
              qPrintable(message));
     QCOMPARE(spies.started.count(), 0);
     QVERIFY(!session.running());
@@ -780,7 +797,9 @@ void TestUiCore::lossesFitTheirTasks() {
             TrainingSession session(&doc);
             SessionSpies spies(session);
             session.start();
-            const bool fits = QString::fromLatin1(t.fits).split(QStringLiteral(" or ")).contains(QString::fromStdString(lossName(loss)));
+            const bool fits = QString::fromLatin1(t.fits)
+                                  .split(QStringLiteral(" or "))
+                                  .contains(QString::fromStdString(lossName(loss)));
             if (fits) {
                 QVERIFY2(spies.failed.isEmpty(), qPrintable(row));
                 QVERIFY2(session.running(), qPrintable(row));
@@ -852,9 +871,10 @@ void TestUiCore::peakMemoryIsTheClis() {
 
     QTemporaryDir dir;
     const QString report = dir.filePath(QStringLiteral("report.json"));
-    const CliRun r = runCli({"train", "--data", data, "--layers", "dense:32:relu,dense:32:relu", "--submodels", "3",
-                             "--strategy", "class-groups", "--baseline", "--epochs", "4", "--batch", "64", "--optimizer",
-                             "adam", "--threads", "2", "--report", report});
+    const CliRun r = runCli({"train",       "--data",    data,         "--layers",     "dense:32:relu,dense:32:relu",
+                             "--submodels", "3",         "--strategy", "class-groups", "--baseline",
+                             "--epochs",    "4",         "--batch",    "64",           "--optimizer",
+                             "adam",        "--threads", "2",          "--report",     report});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QFile f(report);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -1021,8 +1041,12 @@ void TestUiCore::dataReloadUndoRedo() {
     QTemporaryDir dir;
     QByteArray csv = "x1,x2,amount,kind\n";
     for (int i = 0; i < 120; ++i)
-        csv += QByteArray::number(i % 7) + "," + QByteArray::number((i * 5) % 11) + "," + QByteArray::number(i * 0.5) + "," +
-               (i % 3 == 0 ? "a" : i % 3 == 1 ? "b" : "c") + "\n";
+        csv += QByteArray::number(i % 7) + "," + QByteArray::number((i * 5) % 11) + "," + QByteArray::number(i * 0.5) +
+               "," +
+               (i % 3 == 0   ? "a"
+                : i % 3 == 1 ? "b"
+                             : "c") +
+               "\n";
     const QString path = writeFile(dir, QStringLiteral("mixed.csv"), csv);
     ProjectDocument doc;
     doc.load(settingsFor(path));

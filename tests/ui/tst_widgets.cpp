@@ -7,25 +7,26 @@
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
-#include <QMenu>
-#include <QLabel>
-#include <QScatterSeries>
 #include <QGroupBox>
-#include <QSet>
-#include <QSplitter>
-#include <QValueAxis>
+#include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScatterSeries>
+#include <QSet>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QValueAxis>
 #include <algorithm>
 
 #include "split/combined_model.h"
+#include "test_support.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/formatting.h"
 #include "ui/core/layer_table_model.h"
@@ -42,7 +43,6 @@
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
-#include "test_support.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -55,7 +55,8 @@ private:
     std::unique_ptr<MainWindow> window_;
 
     std::unique_ptr<MainWindow> makeWindow() {
-        auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+        auto w = std::make_unique<MainWindow>(
+            std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
         w->resize(1280, 860);
         w->show();
         return w;
@@ -143,9 +144,9 @@ private slots:
         QCOMPARE(loaded.at(0).at(0).toBool(), false);
         const QString error = page->errorText();
         QVERIFY2(error.contains(QStringLiteral("broken.csv")), qPrintable(error));
-        QVERIFY2(error.contains(QStringLiteral(":4")), qPrintable(error));  // the line at fault
+        QVERIFY2(error.contains(QStringLiteral(":4")), qPrintable(error));   // the line at fault
         QVERIFY2(error.contains(QStringLiteral("'b'")), qPrintable(error));  // and its column
-        QCOMPARE(doc->dataset(), before);  // the previous dataset stays loaded
+        QCOMPARE(doc->dataset(), before);                                    // the previous dataset stays loaded
 
         page->loadFile(dir_.filePath(QStringLiteral("does-not-exist.csv")));
         QVERIFY(!page->waitForLoad(30000));
@@ -164,8 +165,9 @@ private slots:
         page->loadFile(oneClass);
         QVERIFY(!page->waitForLoad(30000));
         const QString error = page->errorText();
-        QVERIFY2(error.contains(oneClass + QStringLiteral(": target column 'label' holds one class only ('x' in all 5 rows): "
-                                                          "classification needs at least 2 classes")),
+        QVERIFY2(error.contains(oneClass +
+                                QStringLiteral(": target column 'label' holds one class only ('x' in all 5 rows): "
+                                               "classification needs at least 2 classes")),
                  qPrintable(error));
         QVERIFY2(error.contains(QStringLiteral("is still loaded")), qPrintable(error));
         QCOMPARE(doc->dataset(), before);
@@ -177,9 +179,10 @@ private slots:
         page->loadFile(flat);
         QVERIFY(page->waitForLoad(30000));
         QCOMPARE(doc->dataset()->source, flat.toStdString());
-        QCOMPARE(page->errorText(), QStringLiteral("Warning: ") + flat +
-                                        QStringLiteral(": target column 'y' holds one value only (2.5 in all 20 rows): the "
-                                                       "model can only learn that constant"));
+        QCOMPARE(page->errorText(),
+                 QStringLiteral("Warning: ") + flat +
+                     QStringLiteral(": target column 'y' holds one value only (2.5 in all 20 rows): the "
+                                    "model can only learn that constant"));
         // Six rows fill the default parts; a validation share they cannot fill is refused in the page.
         const QString six = writeFile(dir_.filePath(QStringLiteral("six.csv")), "a,y\n1,p\n2,q\n3,p\n4,q\n5,p\n6,q\n");
         page->loadFile(six);
@@ -190,8 +193,9 @@ private slots:
             if (box->toolTip().startsWith(QStringLiteral("Share of the rows held out to validate"))) validation = box;
         QVERIFY(validation);
         validation->setValue(5);
-        QCOMPARE(page->errorText(), six + QStringLiteral(": 6 rows are too few for training, validation (fraction 0.05) and "
-                                                         "test (fraction 0.2): at least 10 rows are needed to give each part a row"));
+        QCOMPARE(page->errorText(),
+                 six + QStringLiteral(": 6 rows are too few for training, validation (fraction 0.05) and "
+                                      "test (fraction 0.2): at least 10 rows are needed to give each part a row"));
         QCOMPARE(doc->dataSettings().validationFraction, 0.1);  // not applied
 
         // Back to the example the later tests expect (loaded above), which clears the warning.
@@ -237,7 +241,8 @@ private slots:
         QCOMPARE(page->planModel()->rowCount(), 1 + 3);
         QVERIFY2(page->warningsText().contains(QStringLiteral("N=4")), qPrintable(page->warningsText()));
         page->setSubmodels(3);
-        for (QWidget* w : page->optionWidgets()) QVERIFY2(!w->toolTip().isEmpty(), qPrintable(w->metaObject()->className()));
+        for (QWidget* w : page->optionWidgets())
+            QVERIFY2(!w->toolTip().isEmpty(), qPrintable(w->metaObject()->className()));
 
         // A width that would fall below 2 is an error shown in the page, with no plan.
         ProjectDocument* doc = window_->document();
@@ -292,7 +297,8 @@ private slots:
         QVERIFY(charts->memoryChart()->pointCount() > 0);
         QVERIFY2(charts->cpuChart()->pointCount() > 0, "no CPU sample: the run was too short to sample");
         qInfo("chart points: loss %d, metric %d, cpu %d, memory %d", charts->lossChart()->pointCount(),
-              charts->metricChart()->pointCount(), charts->cpuChart()->pointCount(), charts->memoryChart()->pointCount());
+              charts->metricChart()->pointCount(), charts->cpuChart()->pointCount(),
+              charts->memoryChart()->pointCount());
         charts->logScaleBox()->setChecked(true);
         QVERIFY(charts->lossChart()->logarithmic());
         charts->logScaleBox()->setChecked(false);
@@ -328,7 +334,8 @@ private slots:
         quickTraining(doc, 500);
         // A stopped run leaves the last completed result on show (issue 12), if there is one.
         const auto& kept = doc->runs();
-        const bool completedBefore = std::any_of(kept.begin(), kept.end(), [](const ProjectRun& r) { return r.results.has_value(); });
+        const bool completedBefore = std::any_of(kept.begin(), kept.end(),
+                                                 [](const ProjectRun& r) { return r.results.has_value(); });
         QSignalSpy progress(session, &TrainingSession::progress);
         QSignalSpy finished(session, &TrainingSession::finished);
         QTest::mouseClick(train->startButton(), Qt::LeftButton);
@@ -389,7 +396,8 @@ private slots:
         // The splitter between the figures and the errors, moved as a user would.
         QSplitter* columns = nullptr;
         for (QSplitter* s : page->findChildren<QSplitter*>())
-            if (s->orientation() == Qt::Horizontal && s->count() == 2 && qobject_cast<QGroupBox*>(s->widget(1))) columns = s;
+            if (s->orientation() == Qt::Horizontal && s->count() == 2 && qobject_cast<QGroupBox*>(s->widget(1)))
+                columns = s;
         QVERIFY(columns);
         QSet<int> tickCounts;
         for (const int errorsWidth : {700, 250, 450, 700}) {
@@ -399,7 +407,8 @@ private slots:
                 QApplication::processEvents();
                 QTest::qWait(20);
             }
-            const QString at = QStringLiteral("errors %1 of %2 (chart %3 wide): ").arg(errorsWidth).arg(total).arg(view->width());
+            const QString at =
+                QStringLiteral("errors %1 of %2 (chart %3 wide): ").arg(errorsWidth).arg(total).arg(view->width());
             const auto* x = qobject_cast<const QValueAxis*>(view->chart()->axes(Qt::Horizontal).value(0));
             const auto* y = qobject_cast<const QValueAxis*>(view->chart()->axes(Qt::Vertical).value(0));
             QVERIFY(x && y);
@@ -409,8 +418,12 @@ private slots:
             setNiceRange(&fresh, lo, hi, labelRoom(view, Qt::Horizontal));
             QVERIFY2(x->tickCount() == fresh.tickCount() && x->min() == fresh.min() && x->max() == fresh.max(),
                      qPrintable(at + QStringLiteral("%1 ticks %2..%3, a fresh fit %4 ticks %5..%6")
-                                         .arg(x->tickCount()).arg(x->min()).arg(x->max())
-                                         .arg(fresh.tickCount()).arg(fresh.min()).arg(fresh.max())));
+                                         .arg(x->tickCount())
+                                         .arg(x->min())
+                                         .arg(x->max())
+                                         .arg(fresh.tickCount())
+                                         .arg(fresh.min())
+                                         .arg(fresh.max())));
             QCOMPARE(y->min(), x->min());  // the same ticks on both axes
             QCOMPARE(y->max(), x->max());
             QCOMPARE(y->tickCount(), x->tickCount());
@@ -429,7 +442,7 @@ private slots:
         QVERIFY(!window_->networkPage()->problemsText().isEmpty());
         QSignalSpy started(window_->session(), &TrainingSession::started);
         QVERIFY(!window_->trainPage()->startButton()->isEnabled());  // and says why
-        window_->trainPage()->startTraining();  // F5 and the Train menu
+        window_->trainPage()->startTraining();                       // F5 and the Train menu
         QCOMPARE(started.count(), 0);
         QVERIFY(!window_->trainPage()->errorText().isEmpty());
         window_->networkPage()->applyPreset(0);

@@ -34,7 +34,7 @@ public:
     QString lastDataFolder() const;  // default: the home folder
     void setLastDataFolder(const QString& folder);
 
-    QStringList recentFiles() const;  // most recent first, at most maxRecentFiles
+    QStringList recentFiles() const;          // most recent first, at most maxRecentFiles
     void addRecentFile(const QString& path);  // moves it to the front if already listed
     void removeRecentFile(const QString& path);
     void clearRecentFiles();
@@ -62,7 +62,7 @@ public:
 
     QByteArray windowGeometry() const;  // QWidget::saveGeometry(); empty by default
     void setWindowGeometry(const QByteArray& geometry);
-    QByteArray windowState() const;     // QMainWindow::saveState(); empty by default
+    QByteArray windowState() const;  // QMainWindow::saveState(); empty by default
     void setWindowState(const QByteArray& state);
 
     bool logScale() const;  // loss charts on a log axis; default off

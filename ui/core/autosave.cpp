@@ -49,7 +49,8 @@ bool Autosave::saveNow() {
     const QString folder = directory();
     ProjectSnapshot snapshot;
     try {
-        snapshot = snapshotProject(*document_, *session_, Json::object({{originKey, document_->filePath().toStdString()}}));
+        snapshot = snapshotProject(*document_, *session_,
+                                   Json::object({{originKey, document_->filePath().toStdString()}}));
     } catch (const std::exception& e) {
         emit failed(QString::fromUtf8(e.what()));
         return false;

@@ -60,7 +60,7 @@ private:
     QTimer timer_;
     int intervalMs_ = 0;
     QString directory_;
-    QString written_;  // the file this session last wrote
+    QString written_;                  // the file this session last wrote
     QFutureWatcher<QString> watcher_;  // the save being written: its error message, empty if none
     QString writing_;                  // its path
     bool pending_ = false;             // written, or being written, and not reported yet

@@ -32,8 +32,9 @@ void CliTraining::onFinished(int exitCode, QProcess::ExitStatus exitStatus) {
         if (last.startsWith(QStringLiteral("skynnet-cli: "))) last = last.mid(13);
         message_ = !reader_.error().isEmpty() ? reader_.error()
                    : !last.isEmpty()          ? last
-                   : exitStatus == QProcess::CrashExit ? tr("%1 crashed").arg(process_.program())
-                                                       : tr("%1 exited with status %2").arg(process_.program()).arg(exitCode);
+                   : exitStatus == QProcess::CrashExit
+                       ? tr("%1 crashed").arg(process_.program())
+                       : tr("%1 exited with status %2").arg(process_.program()).arg(exitCode);
     }
     emit ended();
 }

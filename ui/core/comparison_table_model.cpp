@@ -13,7 +13,8 @@ ComparisonTableModel::ComparisonTableModel(TrainingSession* session, QObject* pa
     setResults(session_->results(), session_->plan());
 }
 
-void ComparisonTableModel::setResults(std::shared_ptr<const ProjectResults> results, std::shared_ptr<const SplitPlan> plan) {
+void ComparisonTableModel::setResults(std::shared_ptr<const ProjectResults> results,
+                                      std::shared_ptr<const SplitPlan> plan) {
     beginResetModel();
     results_ = plan ? std::move(results) : nullptr;
     plan_ = std::move(plan);
@@ -45,7 +46,8 @@ ComparisonTableModel::Figures ComparisonTableModel::figures(int row) const {
         f.peakBytes = r.peakConcurrentBytes;
         f.params = 0;  // the combined model is its submodels
         for (const SubmodelPlan& s : plan.submodels) f.params += s.params;
-        f.note = QStringLiteral("all %1 submodels combined, on the %2 set; memory: the %3 largest submodel peaks held at once")
+        f.note = QStringLiteral(
+                     "all %1 submodels combined, on the %2 set; memory: the %3 largest submodel peaks held at once")
                      .arg(r.submodels.size())
                      .arg(on)
                      .arg(r.workers);
@@ -78,7 +80,8 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     if (!results_ || !index.isValid() || !checkIndex(index)) return {};
     const int column = index.column();
     if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue(Qt::Alignment((column == Model ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
+        return QVariant::fromValue(
+            Qt::Alignment((column == Model ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != SortRole) return {};
     const Figures f = figures(index.row());
     if (role == Qt::ToolTipRole) return f.note;
@@ -114,10 +117,13 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         const auto tip = [&name](const QString& about) { return name + QStringLiteral(": ") + about; };
         switch (section) {
         case Model: return name;
-        case Metric: return tip(QStringLiteral("%1 on the held-out set; submodels on their own sub-problems").arg(metric));
+        case Metric:
+            return tip(QStringLiteral("%1 on the held-out set; submodels on their own sub-problems").arg(metric));
         case WallSeconds: return tip(QStringLiteral("elapsed seconds of training"));
         case CpuSeconds: return tip(QStringLiteral("CPU seconds of the training threads"));
-        case PeakMemory: return tip(QStringLiteral("peak memory in MB (10^6 bytes) a model needs on a machine of its own: parameters, gradients, optimiser state, buffers and its rows"));
+        case PeakMemory:
+            return tip(QStringLiteral("peak memory in MB (10^6 bytes) a model needs on a machine of its own: "
+                                      "parameters, gradients, optimiser state, buffers and its rows"));
         case Params: return tip(QStringLiteral("weights and biases (combined: all submodels together)"));
         default: return {};
         }

@@ -6,8 +6,8 @@
 #include <QPointer>
 #include <memory>
 
-#include "ui/core/training_session.h"
 #include "ui/core/model_roles.h"
+#include "ui/core/training_session.h"
 
 namespace skynnet::ui {
 

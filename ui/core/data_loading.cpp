@@ -13,13 +13,15 @@ LoadedData loadData(const ProjectDataSource& settings) {
     train->validate();
     if (train->size() == 0) throw Error(train->source + ": no samples");
     LoadedData loaded;
-    loaded.warnings =
-        checkTrainable(*train, settings.validationFraction, settings.testFraction, !settings.test.path.empty());
-    if (const std::string skipped = train->skippedFilesWarning(); !skipped.empty()) loaded.warnings.insert(loaded.warnings.begin(), skipped);
+    loaded.warnings = checkTrainable(*train, settings.validationFraction, settings.testFraction,
+                                     !settings.test.path.empty());
+    if (const std::string skipped = train->skippedFilesWarning(); !skipped.empty())
+        loaded.warnings.insert(loaded.warnings.begin(), skipped);
     if (!settings.test.path.empty()) {
         Dataset test = loadLike(settings.testRequest(), train->schema(), true);
         test.validate();
-        if (const std::string skipped = test.skippedFilesWarning(); !skipped.empty()) loaded.warnings.push_back("test data: " + skipped);
+        if (const std::string skipped = test.skippedFilesWarning(); !skipped.empty())
+            loaded.warnings.push_back("test data: " + skipped);
         loaded.test = std::make_shared<const Dataset>(std::move(test));
     }
     loaded.train = std::move(train);

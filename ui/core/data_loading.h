@@ -1,9 +1,8 @@
 #pragma once
-// Loading the data a ProjectDataSource names: a CSV/TSV file, an IDX image file (the MNIST family), an image folder or a
-// built-in generator ("builtin:spirals", "builtin:blobs", "builtin:sine", with ":KEY=VALUE" options),
-// plus an optional separate test file loaded like the training layout. Plain functions with no
-// QObject, so a loader can run on a worker thread; kept small so it can later delegate to a shared
-// engine data source.
+// Loading the data a ProjectDataSource names: a CSV/TSV file, an IDX image file (the MNIST family), an image folder or
+// a built-in generator ("builtin:spirals", "builtin:blobs", "builtin:sine", with ":KEY=VALUE" options), plus an
+// optional separate test file loaded like the training layout. Plain functions with no QObject, so a loader can run on
+// a worker thread; kept small so it can later delegate to a shared engine data source.
 #include <QException>
 #include <QFuture>
 #include <QString>

@@ -64,12 +64,14 @@ int DatasetTableModel::columnCount(const QModelIndex& parent) const {
 QString DatasetTableModel::columnName(int column) const {
     const int features = featureColumns();
     if (column < features) {
-        if (std::size_t(column) < data_->featureNames.size()) return QString::fromStdString(data_->featureNames[std::size_t(column)]);
+        if (std::size_t(column) < data_->featureNames.size())
+            return QString::fromStdString(data_->featureNames[std::size_t(column)]);
         return QStringLiteral("x%1").arg(column + 1);
     }
     const int t = column - features;
     // The target is named as the file names it ("species"); "class" only where the file has no name.
-    if (data_->task != Task::Regression) return data_->labelColumn.empty() ? QStringLiteral("class") : QString::fromStdString(data_->labelColumn);
+    if (data_->task != Task::Regression)
+        return data_->labelColumn.empty() ? QStringLiteral("class") : QString::fromStdString(data_->labelColumn);
     if (std::size_t(t) < data_->targetNames.size()) return QString::fromStdString(data_->targetNames[std::size_t(t)]);
     return QStringLiteral("y%1").arg(t + 1);
 }

@@ -11,7 +11,8 @@ QString capitalised(const QString& s) { return s.isEmpty() ? s : s.left(1).toUpp
 
 }  // namespace
 
-EpochTableModel::EpochTableModel(TrainingSession* session, QObject* parent) : QAbstractTableModel(parent), session_(session) {
+EpochTableModel::EpochTableModel(TrainingSession* session, QObject* parent)
+    : QAbstractTableModel(parent), session_(session) {
     if (!session_) return;
     connect(session_, &TrainingSession::started, this, &EpochTableModel::onStarted);
     connect(session_, &TrainingSession::progress, this, &EpochTableModel::onProgress);
@@ -51,9 +52,11 @@ void EpochTableModel::onProgress(const QList<int>& changed, bool baselineChanged
     if (!session_) return;
     const auto& snapshots = session_->submodels();
     for (int i : changed)
-        if (i >= 0 && std::size_t(i) < snapshots.size() && std::size_t(i) < blocks_.size() && blocks_[std::size_t(i)].submodel == i)
+        if (i >= 0 && std::size_t(i) < snapshots.size() && std::size_t(i) < blocks_.size() &&
+            blocks_[std::size_t(i)].submodel == i)
             append(std::size_t(i), snapshots[std::size_t(i)]);
-    if (baselineChanged && !blocks_.empty() && blocks_.back().submodel == -1) append(blocks_.size() - 1, session_->baseline());
+    if (baselineChanged && !blocks_.empty() && blocks_.back().submodel == -1)
+        append(blocks_.size() - 1, session_->baseline());
 }
 
 bool EpochTableModel::locate(int row, std::size_t& block, std::size_t& epoch) const {
@@ -94,10 +97,13 @@ QVariant EpochTableModel::data(const QModelIndex& index, int role) const {
     const int submodel = blocks_[b].submodel;
     const int column = index.column();
     if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue(Qt::Alignment((column == Model ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
+        return QVariant::fromValue(
+            Qt::Alignment((column == Model ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     if (role == Qt::ToolTipRole) {
-        if (column == Metric && submodel >= 0) return QStringLiteral("on the submodel's own sub-problem (its classes or columns)");
-        if ((column == ValidationLoss || column == ValidationMetric) && !s.hasValidation) return QStringLiteral("no validation data");
+        if (column == Metric && submodel >= 0)
+            return QStringLiteral("on the submodel's own sub-problem (its classes or columns)");
+        if ((column == ValidationLoss || column == ValidationMetric) && !s.hasValidation)
+            return QStringLiteral("no validation data");
         return QStringLiteral("learning rate %1").arg(s.learningRate, 0, 'g', 4);
     }
     if (role != Qt::DisplayRole && role != SortRole) return {};
@@ -119,7 +125,8 @@ QVariant EpochTableModel::data(const QModelIndex& index, int role) const {
         if (!s.hasValidation) return {};
         return raw ? QVariant(s.validationMetric) : QVariant(formatMetric(s.validationMetric));
     case Seconds: return raw ? QVariant(s.seconds) : QVariant(formatSeconds(s.seconds));
-    case SamplesPerSecond: return raw ? QVariant(s.samplesPerSecond) : QVariant(QString::number(s.samplesPerSecond, 'f', 0));
+    case SamplesPerSecond:
+        return raw ? QVariant(s.samplesPerSecond) : QVariant(QString::number(s.samplesPerSecond, 'f', 0));
     default: return {};
     }
 }

@@ -8,15 +8,25 @@
 #include <vector>
 
 #include "train/train_types.h"
-#include "ui/core/training_session.h"
 #include "ui/core/model_roles.h"
+#include "ui/core/training_session.h"
 
 namespace skynnet::ui {
 
 class EpochTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Model, Epoch, Loss, Metric, ValidationLoss, ValidationMetric, Seconds, SamplesPerSecond, ColumnCount };
+    enum Column {
+        Model,
+        Epoch,
+        Loss,
+        Metric,
+        ValidationLoss,
+        ValidationMetric,
+        Seconds,
+        SamplesPerSecond,
+        ColumnCount
+    };
 
     explicit EpochTableModel(TrainingSession* session, QObject* parent = nullptr);
 

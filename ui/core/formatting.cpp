@@ -38,7 +38,8 @@ QString speedRatioText(double baselineSeconds, double splitSeconds) {
     const double ratio = baselineSeconds / splitSeconds;
     const auto times = [](double r) { return QString::number(r, 'f', r < 10 ? 2 : 1); };
     if (std::abs(ratio - 1) < 0.005) return QStringLiteral("as fast");
-    return ratio > 1 ? QStringLiteral("%1x faster").arg(times(ratio)) : QStringLiteral("%1x slower").arg(times(1 / ratio));
+    return ratio > 1 ? QStringLiteral("%1x faster").arg(times(ratio))
+                     : QStringLiteral("%1x slower").arg(times(1 / ratio));
 }
 
 QString formatMetric(double value) { return QString::number(value, 'f', 4); }

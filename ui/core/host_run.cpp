@@ -16,14 +16,15 @@ QString skynnetCliProgram() {
     const QString chosen = qEnvironmentVariable("SKYNNET_CLI");
     if (!chosen.isEmpty()) return chosen;
     const QDir here(QCoreApplication::applicationDirPath());
-    for (const QString& candidate : {here.filePath(QStringLiteral("skynnet-cli")), here.filePath(QStringLiteral("../cli/skynnet-cli"))})
+    for (const QString& candidate :
+         {here.filePath(QStringLiteral("skynnet-cli")), here.filePath(QStringLiteral("../cli/skynnet-cli"))})
         if (QFileInfo(candidate).isExecutable()) return QFileInfo(candidate).canonicalFilePath();
     return QStringLiteral("skynnet-cli");
 }
 
 RunCommand hostRunCommand(const QString& projectCopy, const RunPlace& place, int threads, bool resume) {
-    QStringList train = {QStringLiteral("train"), QStringLiteral("--project"), projectCopy, QStringLiteral("--progress"),
-                         QStringLiteral("json")};
+    QStringList train = {QStringLiteral("train"), QStringLiteral("--project"), projectCopy,
+                         QStringLiteral("--progress"), QStringLiteral("json")};
     if (place.onHosts)
         train << QStringLiteral("--backend") << QStringLiteral("mpi") << QStringLiteral("--hosts")
               << QString::fromStdString(place.hostfile) << QStringLiteral("--ranks") << QString::number(place.ranks);
@@ -80,8 +81,9 @@ QString describeRanks(const std::vector<RankInfo>& ranks) {
     }
     for (const RankInfo& r : ranks)
         if (r.version != ranks.front().version || r.build != ranks.front().build) {
-            lines.append(QCoreApplication::translate("HostRun", "warning: %1 runs version %2 build %3, %4 runs %5 build %6")
-                             .arg(r.host, r.version, r.build, ranks.front().host, ranks.front().version, ranks.front().build));
+            lines.append(
+                QCoreApplication::translate("HostRun", "warning: %1 runs version %2 build %3, %4 runs %5 build %6")
+                    .arg(r.host, r.version, r.build, ranks.front().host, ranks.front().version, ranks.front().build));
             break;
         }
     return lines.join(QLatin1Char('\n'));

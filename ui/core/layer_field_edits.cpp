@@ -37,7 +37,8 @@ std::optional<QString> editWindow(LayerSpec& layer, const QVariant& value) {
     const auto window = parseWindow(value);
     if (auto* c = std::get_if<ConvSpec>(&layer)) {
         if (!window || window->first < 1 || window->second < 1)
-            return QStringLiteral("a kernel is height x width, each at least 1 (e.g. 3x3), not '%1'").arg(value.toString());
+            return QStringLiteral("a kernel is height x width, each at least 1 (e.g. 3x3), not '%1'")
+                .arg(value.toString());
         c->kernelH = window->first;
         c->kernelW = window->second;
         return std::nullopt;

@@ -22,7 +22,10 @@ std::optional<LayerSpec> parseType(const QString& text) {
 // (method.md §1).
 LayerSpec usualLayer(const LayerSpec& type) {
     return visitLayer(
-        type, [](const DenseSpec&) -> LayerSpec { return DenseSpec{64, skynnet::Activation::ReLU, true}; },
+        type,
+        [](const DenseSpec&) -> LayerSpec {
+            return DenseSpec{64, skynnet::Activation::ReLU, true};
+        },
         [](const DropoutSpec&) -> LayerSpec { return DropoutSpec{0.2f}; },
         [](const FlattenSpec&) -> LayerSpec { return FlattenSpec{}; },
         [](const ConvSpec&) -> LayerSpec { return ConvSpec{}; },  // 32 3x3 valid relu
@@ -34,7 +37,9 @@ LayerSpec usualLayer(const LayerSpec& type) {
 }
 
 // A layer changed to another type gets that type's usual settings.
-LayerSpec retyped(const LayerSpec& l, const LayerSpec& type) { return type.index() == l.index() ? l : usualLayer(type); }
+LayerSpec retyped(const LayerSpec& l, const LayerSpec& type) {
+    return type.index() == l.index() ? l : usualLayer(type);
+}
 
 using C = LayerTableModel::Column;
 
@@ -45,14 +50,19 @@ bool editable(const LayerSpec& l, int column) {
     };
     const auto pool = [&](const auto&) { return any({C::Kernel, C::Stride}); };
     return visitLayer(
-        l, [&](const DenseSpec&) { return any({C::Units, C::Activation, C::Scalable}); },
+        l,
+        [&](const DenseSpec&) {
+            return any({C::Units, C::Activation, C::Scalable});
+        },
         [&](const DropoutSpec&) { return column == C::Rate; }, [](const FlattenSpec&) { return false; },
         [&](const ConvSpec&) {
             return any({C::Units, C::Kernel, C::Stride, C::Padding, C::Activation, C::Bias, C::Scalable});
         },
         [&](const MaxPoolSpec& p) { return pool(p); }, [&](const AvgPoolSpec& p) { return pool(p); },
         [](const GlobalAvgPoolSpec&) { return false; },
-        [&](const BatchNormSpec&) { return any({C::Momentum, C::Epsilon}); },
+        [&](const BatchNormSpec&) {
+            return any({C::Momentum, C::Epsilon});
+        },
         [&](const ActivationSpec&) { return column == C::Activation; });
 }
 
@@ -60,12 +70,15 @@ bool editable(const LayerSpec& l, int column) {
 // larger than its input) are the engine's figures() to find, row by row.
 QString problemOf(const LayerSpec& l) {
     const auto pool = [](int size, int stride) {
-        return size < 1 ? QStringLiteral("a pooling window must be at least 1")
+        return size < 1     ? QStringLiteral("a pooling window must be at least 1")
                : stride < 0 ? QStringLiteral("a pooling stride must be 0 (the window) or more")
                             : QString();
     };
     return visitLayer(
-        l, [](const DenseSpec& d) { return d.units < 1 ? QStringLiteral("a dense layer needs at least 1 unit") : QString(); },
+        l,
+        [](const DenseSpec& d) {
+            return d.units < 1 ? QStringLiteral("a dense layer needs at least 1 unit") : QString();
+        },
         [](const DropoutSpec& d) {
             return d.rate >= 0 && d.rate < 1 ? QString() : QStringLiteral("a dropout rate must be in [0, 1)");
         },
@@ -76,7 +89,8 @@ QString problemOf(const LayerSpec& l) {
             return c.stride < 1 ? QStringLiteral("a conv stride must be at least 1") : QString();
         },
         [&](const MaxPoolSpec& p) { return pool(p.size, p.stride); },
-        [&](const AvgPoolSpec& p) { return pool(p.size, p.stride); }, [](const GlobalAvgPoolSpec&) { return QString(); },
+        [&](const AvgPoolSpec& p) { return pool(p.size, p.stride); },
+        [](const GlobalAvgPoolSpec&) { return QString(); },
         [](const BatchNormSpec& b) {
             if (!(b.momentum > 0 && b.momentum <= 1)) return QStringLiteral("a batch-norm momentum must be in (0, 1]");
             return b.epsilon > 0 ? QString() : QStringLiteral("a batch-norm epsilon must be above 0");
@@ -90,7 +104,8 @@ QString activationText(skynnet::Activation a) { return QString::fromStdString(ac
 // Every field of a layer in a few words, for the Settings column.
 QString summaryOf(const LayerSpec& l) {
     const auto pool = [](int size, int stride, int effective) {
-        return windowText(size, size) + (stride > 0 && effective != size ? QStringLiteral(" · stride %1").arg(stride) : QString());
+        return windowText(size, size) +
+               (stride > 0 && effective != size ? QStringLiteral(" · stride %1").arg(stride) : QString());
     };
     return visitLayer(
         l,
@@ -126,7 +141,8 @@ bool checkColumn(int column) { return column == C::Scalable || column == C::Bias
 
 }  // namespace
 
-LayerTableModel::LayerTableModel(ProjectDocument* document, QObject* parent) : QAbstractTableModel(parent), document_(document) {
+LayerTableModel::LayerTableModel(ProjectDocument* document, QObject* parent)
+    : QAbstractTableModel(parent), document_(document) {
     if (document_) {
         spec_ = document_->network();
         connect(document_, &ProjectDocument::networkChanged, this, &LayerTableModel::onNetworkChanged);
@@ -188,7 +204,8 @@ bool LayerTableModel::removeLayer(int row) {
 
 bool LayerTableModel::moveLayer(int from, int to) {
     const int n = layerCount();
-    if (from < 0 || from >= n || to < 0 || to >= n) return reject(QStringLiteral("cannot move layer %1 to %2").arg(from + 1).arg(to + 1));
+    if (from < 0 || from >= n || to < 0 || to >= n)
+        return reject(QStringLiteral("cannot move layer %1 to %2").arg(from + 1).arg(to + 1));
     if (from == to) return true;
     // Qt's destination is the row the moved one goes before, counted before the move.
     beginMoveRows({}, from, from, {}, to > from ? to + 1 : to);
@@ -222,13 +239,16 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
     const bool edit = role == Qt::EditRole;
     switch (column) {
     case OutputShape:
-        return r.figures ? shapeText(r.figures->output) : r.problem.isEmpty() ? QStringLiteral("?") : QStringLiteral("impossible");
+        return r.figures             ? shapeText(r.figures->output)
+               : r.problem.isEmpty() ? QStringLiteral("?")
+                                     : QStringLiteral("impossible");
     case Params: return r.figures ? QVariant(qlonglong(r.figures->params)) : QVariant();
     case Flops: return r.figures ? QVariant(qlonglong(r.figures->flopsPerSample)) : QVariant();
     case Memory: {
         if (!r.figures) return {};
         const TrainConfig t = document_ ? document_->trainSettings().config : TrainConfig{};
-        const std::int64_t bytes = layerTrainingBytes(*r.figures, t.batchSize, slotsPerParam(t.optimizer.kind, t.optimizer.momentum));
+        const std::int64_t bytes = layerTrainingBytes(*r.figures, t.batchSize,
+                                                      slotsPerParam(t.optimizer.kind, t.optimizer.momentum));
         return role == SortRole ? QVariant(qlonglong(bytes)) : QVariant(formatMegabytes(bytes));
     }
     default: break;
@@ -236,7 +256,8 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
     if (isOutputRow(row)) {
         switch (column) {
         case Type: return QStringLiteral("output");
-        case Summary: return QStringLiteral("%1 units · %2").arg(spec_.outputs).arg(activationText(spec_.outputActivation));
+        case Summary:
+            return QStringLiteral("%1 units · %2").arg(spec_.outputs).arg(activationText(spec_.outputActivation));
         case Units: return spec_.outputs;
         case Activation: return activationText(spec_.outputActivation);
         default: return {};
@@ -262,7 +283,9 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
         [&](const ConvSpec& c) {
             switch (column) {
             case Units: return QVariant(c.filters);
-            case Kernel: return QVariant(edit ? QStringLiteral("%1x%2").arg(c.kernelH).arg(c.kernelW) : windowText(c.kernelH, c.kernelW));
+            case Kernel:
+                return QVariant(edit ? QStringLiteral("%1x%2").arg(c.kernelH).arg(c.kernelW)
+                                     : windowText(c.kernelH, c.kernelW));
             case Stride: return QVariant(c.stride);
             case Padding: return QVariant(QString::fromStdString(paddingName(c.padding)));
             case Activation: return QVariant(activationText(c.activation));
@@ -277,14 +300,17 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
             if (column == Epsilon) return QVariant(double(b.epsilon));
             return QVariant();
         },
-        [&](const ActivationSpec& a) { return column == Activation ? QVariant(activationText(a.activation)) : QVariant(); });
+        [&](const ActivationSpec& a) {
+            return column == Activation ? QVariant(activationText(a.activation)) : QVariant();
+        });
 }
 
 QVariant LayerTableModel::checkState(int row, int column) const {
     if (isOutputRow(row) || !checkColumn(column)) return {};
     const auto state = [](bool on) { return QVariant(on ? Qt::Checked : Qt::Unchecked); };
     return visitLayer(
-        spec_.layers[std::size_t(row)], [&](const DenseSpec& d) { return column == Scalable ? state(d.scalable) : QVariant(); },
+        spec_.layers[std::size_t(row)],
+        [&](const DenseSpec& d) { return column == Scalable ? state(d.scalable) : QVariant(); },
         [](const DropoutSpec&) { return QVariant(); }, [](const FlattenSpec&) { return QVariant(); },
         [&](const ConvSpec& c) { return state(column == Scalable ? c.scalable : c.bias); },
         [](const MaxPoolSpec&) { return QVariant(); }, [](const AvgPoolSpec&) { return QVariant(); },
@@ -303,7 +329,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
     case SortRole: return display(row, column, role);
     case Qt::CheckStateRole: return checkState(row, column);
     case Qt::TextAlignmentRole:
-        return QVariant::fromValue(Qt::Alignment((numericColumn(column) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));
+        return QVariant::fromValue(
+            Qt::Alignment((numericColumn(column) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));
     case Qt::ForegroundRole:
         if (!figures.problem.isEmpty()) return QColor(0x8a, 0x1c, 0x1c);
         if (!figures.known()) return QColor(Qt::gray);
@@ -314,13 +341,17 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
         if (!figures.problem.isEmpty()) return figures.problem;
         if (!figures.known()) return QStringLiteral("unknown: an earlier layer cannot take its input shape");
-        if (isOutputRow(row)) return QStringLiteral("the output layer follows the data: its units are the classes or target columns");
+        if (isOutputRow(row))
+            return QStringLiteral("the output layer follows the data: its units are the classes or target columns");
         if (column == Scalable && editable(*layer, Scalable))
-            return QStringLiteral("scalable: each submodel gets ceil(width / F) units or filters; off: the width is kept");
+            return QStringLiteral(
+                "scalable: each submodel gets ceil(width / F) units or filters; off: the width is kept");
         if (column == Units && std::holds_alternative<DenseSpec>(*layer) && std::get<DenseSpec>(*layer).scalable)
-            return QStringLiteral("%1 units in the original model, ceil(%1 / F) in each submodel").arg(std::get<DenseSpec>(*layer).units);
+            return QStringLiteral("%1 units in the original model, ceil(%1 / F) in each submodel")
+                .arg(std::get<DenseSpec>(*layer).units);
         if (column == Units && std::holds_alternative<ConvSpec>(*layer) && std::get<ConvSpec>(*layer).scalable)
-            return QStringLiteral("%1 filters in the original model, ceil(%1 / F) in each submodel").arg(std::get<ConvSpec>(*layer).filters);
+            return QStringLiteral("%1 filters in the original model, ceil(%1 / F) in each submodel")
+                .arg(std::get<ConvSpec>(*layer).filters);
         if (column == Params || column == Flops || column == Memory || column == Summary)
             return QString::fromStdString(figures.figures->description);
         return {};
@@ -345,8 +376,8 @@ bool LayerTableModel::setField(LayerSpec& layer, int column, const QVariant& val
         const bool on = value.toInt() == Qt::Checked;
         visitLayer(
             layer, [&](DenseSpec& d) { d.scalable = on; }, [](DropoutSpec&) {}, [](FlattenSpec&) {},
-            [&](ConvSpec& c) { (column == Scalable ? c.scalable : c.bias) = on; }, [](MaxPoolSpec&) {}, [](AvgPoolSpec&) {},
-            [](GlobalAvgPoolSpec&) {}, [](BatchNormSpec&) {}, [](ActivationSpec&) {});
+            [&](ConvSpec& c) { (column == Scalable ? c.scalable : c.bias) = on; }, [](MaxPoolSpec&) {},
+            [](AvgPoolSpec&) {}, [](GlobalAvgPoolSpec&) {}, [](BatchNormSpec&) {}, [](ActivationSpec&) {});
         return true;
     }
     if (role != Qt::EditRole) return false;
@@ -376,7 +407,7 @@ bool LayerTableModel::setData(const QModelIndex& index, const QVariant& value, i
         if (role != Qt::EditRole) return false;
         const auto& kinds = layerKindNames();
         const int i = value.toInt();
-        const auto t = value.typeId() != QMetaType::Int ? parseType(value.toString())
+        const auto t = value.typeId() != QMetaType::Int  ? parseType(value.toString())
                        : i >= 0 && i < int(kinds.size()) ? std::optional<LayerSpec>(layerOfKind(kinds[std::size_t(i)]))
                                                          : std::nullopt;
         if (!t)
@@ -397,9 +428,9 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         return isOutputRow(section) ? QStringLiteral("out") : QString::number(section + 1);
     }
     if (section < 0 || section >= ColumnCount) return {};
-    static const char* const names[] = {"Type",     "Settings", "Units",   "Kernel",       "Stride", "Padding",
-                                        "Activation", "Bias",   "Rate",    "Momentum",     "Epsilon", "Scalable",
-                                        "Output shape", "Params", "FLOPs/sample", "Memory (MB)"};
+    static const char* const names[] = {"Type",         "Settings", "Units",        "Kernel",     "Stride",  "Padding",
+                                        "Activation",   "Bias",     "Rate",         "Momentum",   "Epsilon", "Scalable",
+                                        "Output shape", "Params",   "FLOPs/sample", "Memory (MB)"};
     static const char* const tips[] = {
         "dense, dropout, flatten, conv, maxpool, avgpool, gap (global average pool), bn (batch norm) or activation",
         "every setting of the layer",

@@ -52,11 +52,13 @@ public:
     // Structure edits used by the Network page; false (and editRejected) for an invalid row.
     bool addLayer(int row, const LayerSpec& layer);  // row == layerCount() appends
     bool removeLayer(int row);
-    bool moveLayer(int from, int to);                // `to` is the layer's index afterwards
+    bool moveLayer(int from, int to);  // `to` is the layer's index afterwards
     // A new layer of a kind ("conv") with its usual settings (dense 64 relu, conv 32 3x3 relu, ...).
     static std::optional<LayerSpec> usualLayerOfKind(const QString& kind);
     // The hidden layer of a row, or null (the output row, no such row).
-    const LayerSpec* layerAt(int row) const { return row >= 0 && row < layerCount() ? &spec_.layers[std::size_t(row)] : nullptr; }
+    const LayerSpec* layerAt(int row) const {
+        return row >= 0 && row < layerCount() ? &spec_.layers[std::size_t(row)] : nullptr;
+    }
     // Whether a column holds a field of this row's layer (false for the output row).
     bool hasField(int row, int column) const;
     // The engine's message when the row's layer cannot take its input shape, else empty.
@@ -83,7 +85,7 @@ private:
     bool setField(LayerSpec& layer, int column, const QVariant& value, int role, const QString& where);
 
     QPointer<ProjectDocument> document_;
-    NetworkSpec spec_;                  // what the rows show: the document's network
+    NetworkSpec spec_;                      // what the rows show: the document's network
     std::vector<LayerRowFigures> figures_;  // one per hidden layer, then the output layer
 };
 

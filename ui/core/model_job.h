@@ -5,8 +5,8 @@
 // reports how far it got through atomics that the GUI thread reads on a timer (no signal crosses
 // threads, as in run_events.h); Cancel stops it at its next chunk of rows, and a cancelled save
 // writes nothing. Lives on the GUI thread.
-#include <QObject>
 #include <QFutureWatcher>
+#include <QObject>
 #include <QString>
 #include <QTimer>
 #include <atomic>
@@ -33,12 +33,12 @@ struct ModelJobResult {
     enum Kind { Measure, Predict };
     Kind kind = Measure;
     bool ok = false, cancelled = false;
-    QString error;            // what the engine threw (names the file), when !ok && !cancelled
-    QString warning;          // skipped images, when ok
-    std::string metricName;   // Measure: "accuracy" or "r2"
+    QString error;           // what the engine threw (names the file), when !ok && !cancelled
+    QString warning;         // skipped images, when ok
+    std::string metricName;  // Measure: "accuracy" or "r2"
     double metric = 0;
-    long samples = 0;         // Measure: rows measured; Predict: rows written
-    QString csvPath;          // Predict: the file written
+    long samples = 0;  // Measure: rows measured; Predict: rows written
+    QString csvPath;   // Predict: the file written
 };
 
 class ModelJob : public QObject {

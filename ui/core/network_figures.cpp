@@ -27,8 +27,8 @@ std::vector<LayerRowFigures> layerRowFigures(const NetworkSpec& spec) {
 
 std::int64_t layerTrainingBytes(const LayerFigures& f, int batchSize, int slotsPerParam) {
     // The same terms as trainingMemoryBytes(), for one layer.
-    const std::int64_t values = f.params * (2 + slotsPerParam) + f.state + std::int64_t(batchSize) * f.bufferValuesPerSample +
-                               f.bufferValuesFixed;
+    const std::int64_t values = f.params * (2 + slotsPerParam) + f.state +
+                                std::int64_t(batchSize) * f.bufferValuesPerSample + f.bufferValuesFixed;
     return values * std::int64_t(sizeof(float));
 }
 

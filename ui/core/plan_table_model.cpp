@@ -10,10 +10,11 @@ std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); 
 
 }  // namespace
 
-PlanTableModel::PlanTableModel(ProjectDocument* document, QObject* parent) : QAbstractTableModel(parent), document_(document) {
+PlanTableModel::PlanTableModel(ProjectDocument* document, QObject* parent)
+    : QAbstractTableModel(parent), document_(document) {
     if (!document_) return;
-    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged,
-                        &ProjectDocument::trainSettingsChanged})
+    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged,
+                        &ProjectDocument::splitOptionsChanged, &ProjectDocument::trainSettingsChanged})
         connect(document_, signal, this, &PlanTableModel::replan);
     replan();
 }
@@ -54,7 +55,8 @@ QVariant PlanTableModel::cell(int row, int column, bool sortValue) const {
     const std::int64_t memory = original ? p.originalMemoryBytes : s->memoryBytes;
     switch (column) {
     case Model: return original ? QStringLiteral("original") : QStringLiteral("submodel %1").arg(s->index + 1);
-    case Role: return original ? QStringLiteral("baseline: the whole problem, every sample") : QString::fromStdString(s->role);
+    case Role:
+        return original ? QStringLiteral("baseline: the whole problem, every sample") : QString::fromStdString(s->role);
     case Outputs: return spec.outputs;  // a submodel's own output size: its classes or columns
     case Samples: return qlonglong(original ? p.samples : long(s->rows.size()));
     case Widths: return QString::fromStdString(spec.widthsSummary());
@@ -76,9 +78,13 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
         return QVariant::fromValue(Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     }
     case Qt::ToolTipRole: {
-        if (row == 0) return QStringLiteral("the designed network unsplit, trained as the baseline for %1 epoch(s)").arg(plan_->epochs);
+        if (row == 0)
+            return QStringLiteral("the designed network unsplit, trained as the baseline for %1 epoch(s)")
+                .arg(plan_->epochs);
         const SubmodelPlan& s = plan_->submodels[std::size_t(row - 1)];
-        QString tip = QStringLiteral("%1, trained for %2 epoch(s)").arg(QString::fromStdString(s.role)).arg(plan_->effectiveEpochs);
+        QString tip = QStringLiteral("%1, trained for %2 epoch(s)")
+                          .arg(QString::fromStdString(s.role))
+                          .arg(plan_->effectiveEpochs);
         if (!s.classes.empty()) {
             // The plan holds class indices; their names are the document's dataset's.
             const auto data = document_ ? document_->dataset() : nullptr;
@@ -96,7 +102,8 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const names[] = {"Model", "Role", "Outputs", "Samples", "Widths", "Params", "MFLOP/sample", "Memory (MB)"};
+    static const char* const names[] = {"Model",  "Role",   "Outputs",      "Samples",
+                                        "Widths", "Params", "MFLOP/sample", "Memory (MB)"};
     static const char* const tips[] = {
         "the original model, then each submodel",
         "the classes, target columns or data shard a submodel owns",
@@ -110,8 +117,9 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
     if (role == Qt::DisplayRole) return QString::fromLatin1(names[section]);
     if (role == Qt::ToolTipRole) return QString::fromLatin1(tips[section]);
     if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue(Qt::Alignment((section == Model || section == Role || section == Widths ? Qt::AlignLeft : Qt::AlignRight) |
-                                                 Qt::AlignVCenter));
+        return QVariant::fromValue(
+            Qt::Alignment((section == Model || section == Role || section == Widths ? Qt::AlignLeft : Qt::AlignRight) |
+                          Qt::AlignVCenter));
     return {};
 }
 

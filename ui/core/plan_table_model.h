@@ -10,8 +10,8 @@
 #include <optional>
 
 #include "split/split_plan.h"
-#include "ui/core/project_document.h"
 #include "ui/core/model_roles.h"
+#include "ui/core/project_document.h"
 
 namespace skynnet::ui {
 

@@ -20,9 +20,7 @@ QString submodelList(const std::vector<int>& submodels) {
     return text;
 }
 
-QString classText(const DataInfo& data, int c) {
-    return tr("Class %1").arg(QString::fromStdString(data.className(c)));
-}
+QString classText(const DataInfo& data, int c) { return tr("Class %1").arg(QString::fromStdString(data.className(c))); }
 
 // At most this many sentences about classes; the rest are counted in one more.
 constexpr int maxClassLines = 6;
@@ -96,15 +94,18 @@ PlanWarnings planWarnings(const SplitPlan& plan, const DataInfo& data, long minR
             ++moreClasses;
             continue;
         }
-        w.lines << tr("%1 has no training row in %2, which cannot learn it.")
-                       .arg(classText(data, c), submodelList(where));
+        w.lines
+            << tr("%1 has no training row in %2, which cannot learn it.").arg(classText(data, c), submodelList(where));
     }
     for (const auto& [c, where] : thin) {
         if (classLines++ >= maxClassLines) {
             ++moreClasses;
             continue;
         }
-        w.lines << tr("%1 has fewer than %2 training rows in %3.").arg(classText(data, c)).arg(minRows).arg(submodelList(where));
+        w.lines << tr("%1 has fewer than %2 training rows in %3.")
+                       .arg(classText(data, c))
+                       .arg(minRows)
+                       .arg(submodelList(where));
     }
     if (moreClasses > 0) w.lines << tr("The same for %1 more classes.").arg(moreClasses);
     return w;

@@ -17,9 +17,9 @@ constexpr long starvedRowLimit = 10;
 
 // What one submodel lacks; a submodel that lacks nothing is not listed.
 struct SubmodelStarvation {
-    int submodel = 0;                        // 0-based, as SubmodelPlan::index
-    long rows = 0;                           // its training rows
-    std::vector<int> missingClasses;         // classes it must learn with no row at all
+    int submodel = 0;                               // 0-based, as SubmodelPlan::index
+    long rows = 0;                                  // its training rows
+    std::vector<int> missingClasses;                // classes it must learn with no row at all
     std::vector<std::pair<int, long>> thinClasses;  // classes it must learn, with their few (> 0) rows
 };
 

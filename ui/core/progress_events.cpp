@@ -16,7 +16,8 @@ TrainResult finishedResult(const FinishedEvent& e) {
 }  // namespace
 
 ProgressEventReader::ProgressEventReader(RunEventBuffer& buffer, int submodels)
-    : buffer_(buffer), submodel_(buffer.submodelEvents()), baseline_(buffer.baselineCallbacks()), submodels_(submodels) {
+    : buffer_(buffer), submodel_(buffer.submodelEvents()), baseline_(buffer.baselineCallbacks()),
+      submodels_(submodels) {
     history_.resize(std::size_t(std::max(submodels, 0)));
 }
 
@@ -33,14 +34,16 @@ void ProgressEventReader::feed(const QByteArray& raw) {
         if (const auto event = progressEventFromJson(JsonField(j, "skynnet-cli progress"))) apply(*event);
         ++events_;
     } catch (const std::exception& e) {
-        buffer_.log(QStringLiteral("unreadable progress line (%1): %2").arg(QString::fromUtf8(e.what()), QString::fromUtf8(line)));
+        buffer_.log(QStringLiteral("unreadable progress line (%1): %2")
+                        .arg(QString::fromUtf8(e.what()), QString::fromUtf8(line)));
     }
 }
 
 void ProgressEventReader::apply(const ProgressEvent& event) {
     if (const auto* plan = std::get_if<PlanEvent>(&event)) {
         if (plan->submodels != submodels_)
-            buffer_.log(QStringLiteral("note: the tool planned %1 submodel(s), the app %2; events beyond the app's plan are dropped")
+            buffer_.log(QStringLiteral("note: the tool planned %1 submodel(s), the app %2; events beyond the app's "
+                                       "plan are dropped")
                             .arg(plan->submodels)
                             .arg(submodels_));
         return;
@@ -59,7 +62,8 @@ void ProgressEventReader::apply(const ProgressEvent& event) {
     if (tag->model != EventModel::Submodel) return;  // a single network, which the app does not run
     const int number = tag->submodel;
     if (number < 1 || number > submodels_) {
-        buffer_.log(QStringLiteral("dropped a progress event of submodel %1 (the plan has %2)").arg(number).arg(submodels_));
+        buffer_.log(
+            QStringLiteral("dropped a progress event of submodel %1 (the plan has %2)").arg(number).arg(submodels_));
         return;
     }
     submodelEvent(number - 1, event);

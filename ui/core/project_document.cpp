@@ -135,7 +135,8 @@ void ProjectDocument::load(const ProjectDataSource& settings) {
 std::shared_ptr<const PreparedData> ProjectDocument::prepared() const {
     if (!dataset_) throw Error("no data loaded");
     if (!prepared_)
-        prepared_ = std::make_shared<const PreparedData>(prepareData(*dataset_, testDataset_.get(), data_.preparation()));
+        prepared_ = std::make_shared<const PreparedData>(
+            prepareData(*dataset_, testDataset_.get(), data_.preparation()));
     return prepared_;
 }
 
@@ -174,8 +175,8 @@ void ProjectDocument::setTrainSettings(const ProjectTraining& settings) {
 }
 
 void ProjectDocument::restore(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
-                              std::shared_ptr<const Dataset> test, const NetworkSpec& network, const SplitOptions& split,
-                              const ProjectTraining& train) {
+                              std::shared_ptr<const Dataset> test, const NetworkSpec& network,
+                              const SplitOptions& split, const ProjectTraining& train) {
     undoStack_->clear();
     data_ = settings;
     dataset_ = std::move(data);
@@ -259,7 +260,8 @@ void ProjectDocument::sealEdits() {
     if (top < 0) return;
     // command() is const, but the commands are ours and not const objects; sealing only stops
     // later merges, it never changes what the step does.
-    if (auto* c = dynamic_cast<const DocumentCommand*>(undoStack_->command(top))) const_cast<DocumentCommand*>(c)->seal();
+    if (auto* c = dynamic_cast<const DocumentCommand*>(undoStack_->command(top)))
+        const_cast<DocumentCommand*>(c)->seal();
 }
 
 void ProjectDocument::setFilePath(const QString& path) {
@@ -353,8 +355,9 @@ void ProjectDocument::setShownRun(int index, std::shared_ptr<const SplitPlan> se
 const SplitIndices& ProjectDocument::splitIndicesOfData() const {
     if (!dataset_) throw Error("no data loaded");
     if (!splitIndices_)
-        splitIndices_ = std::make_shared<const SplitIndices>(
-            splitForTraining(*dataset_, data_.validationFraction, data_.testFraction, testDataset_ != nullptr, data_.seed));
+        splitIndices_ = std::make_shared<const SplitIndices>(splitForTraining(*dataset_, data_.validationFraction,
+                                                                              data_.testFraction,
+                                                                              testDataset_ != nullptr, data_.seed));
     return *splitIndices_;
 }
 

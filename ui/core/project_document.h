@@ -94,8 +94,9 @@ public:
     // A project read from a file, all at once: data (null when it could not be found), settings
     // and network as the user left them (the data-driven defaults no longer apply). Clears the
     // undo history; the caller sets the file path and the clean state.
-    void restore(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test,
-                 const NetworkSpec& network, const SplitOptions& split, const ProjectTraining& train);
+    void restore(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
+                 std::shared_ptr<const Dataset> test, const NetworkSpec& network, const SplitOptions& split,
+                 const ProjectTraining& train);
     // A new, empty project: no data, the default network and settings, no history, no file.
     void reset();
 
@@ -110,7 +111,8 @@ public:
     void editDataSettings(const ProjectDataSource& settings);
     // The same files reloaded with another target column or task (loaded already, e.g. by a
     // background job): one step, whose undo brings the previous data, network and loss back.
-    void editData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test);
+    void editData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
+                  std::shared_ptr<const Dataset> test);
     void sealEdits();  // e.g. when a spin box loses focus or the user presses Enter
 
     // The project file ("" while untitled) and whether the document differs from it: the undo
@@ -166,7 +168,8 @@ signals:
 
 private:
     // setData's work without touching the undo history or the modified state.
-    void replaceData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data, std::shared_ptr<const Dataset> test);
+    void replaceData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
+                     std::shared_ptr<const Dataset> test);
     void applyDataDefaults();
     const SplitIndices& splitIndicesOfData() const;
     NetworkSpec fittedToData(const NetworkSpec& spec) const;  // input and output follow the data

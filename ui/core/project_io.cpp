@@ -57,7 +57,8 @@ void fingerprintRunData(std::vector<ProjectRun>& runs, FingerprintCache& fingerp
             if (f->fingerprint || f->path.empty()) continue;
             auto known = taken.find(f->path);
             if (known == taken.end())
-                known = taken.emplace(f->path, fingerprints.dataFile(QString::fromStdString(f->path)).fingerprint).first;
+                known =
+                    taken.emplace(f->path, fingerprints.dataFile(QString::fromStdString(f->path)).fingerprint).first;
             f->fingerprint = known->second;
         }
     }
@@ -78,7 +79,8 @@ ProjectData captureProject(const ProjectDocument& document, const TrainingSessio
     return std::move(s.project);
 }
 
-void saveProjectFile(const QString& path, const ProjectDocument& document, const TrainingSession& session, const Json& extra) {
+void saveProjectFile(const QString& path, const ProjectDocument& document, const TrainingSession& session,
+                     const Json& extra) {
     writeProjectSnapshot(path, snapshotProject(document, session, extra));
 }
 
@@ -131,13 +133,15 @@ void applyProjectDocument(ProjectDocument& document, const TrainingSession& sess
     const ProjectData& project = opened.project;
     document.fingerprints()->remember(project.data);
     document.setFilePath(QString());  // restoring is not an edit of the previous file
-    document.restore(project.data, opened.data.train, opened.data.test, project.network, project.split, project.training);
+    document.restore(project.data, opened.data.train, opened.data.test, project.network, project.split,
+                     project.training);
     if (opened.prepared) document.adoptPrepared(std::move(opened.prepared), document.dataRevision());
     document.setRuns(project.runs);  // the shown one is shown by applyProjectRun
     document.setStudy(project.study, false);
 }
 
-void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath) {
+void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened,
+                     const QString& filePath) {
     if (session.running()) throw Error("cannot open a project while training runs");
     if (const int shown = shownRunOf(opened.project); shown >= 0 && std::size_t(shown) < document.runs().size()) {
         session.adoptRun(std::move(opened.project.runs[std::size_t(shown)]));
@@ -163,8 +167,8 @@ void applyProject(ProjectDocument& document, TrainingSession& session, OpenedPro
     applyProjectRun(document, session, opened, filePath);
 }
 
-void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project, const LoadedData* data,
-                  const QString& filePath) {
+void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project,
+                  const LoadedData* data, const QString& filePath) {
     if (session.running()) throw Error("cannot open a project while training runs");
     OpenedProject opened;
     opened.project = project;

@@ -28,13 +28,14 @@ int shownRunOf(const ProjectData& project);
 struct ProjectSnapshot {
     ProjectDataSource data;
     std::shared_ptr<FingerprintCache> fingerprints;  // the document's
-    ProjectData project;  // data reference empty until writeProjectSnapshot
+    ProjectData project;                             // data reference empty until writeProjectSnapshot
 };
 // Network, split, training, the document's kept runs (and the session's run if it is not one of
 // them) with their weights (copies of
 // values the document and the session hold in the project file's own types), and `extra`
 // (front-end state) with the index of the run the session shows under shownRunKey. GUI thread.
-ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session, const Json& extra = {});
+ProjectSnapshot snapshotProject(const ProjectDocument& document, const TrainingSession& session,
+                                const Json& extra = {});
 // The runs' records of their data files get the fingerprints they lack (a run records its
 // settings when it starts, before anything was hashed), from the cache; any thread.
 void fingerprintRunData(std::vector<ProjectRun>& runs, FingerprintCache& fingerprints);
@@ -53,9 +54,9 @@ void saveProjectFile(const QString& path, const ProjectDocument& document, const
 // the run to show checked against its plan.
 struct OpenedProject {
     ProjectData project;
-    LoadedData data;  // null train: opened without data
+    LoadedData data;                               // null train: opened without data
     std::shared_ptr<const PreparedData> prepared;  // null without data, or when preparing failed
-    QString dataProblem;  // the loader's message when the data could not be loaded
+    QString dataProblem;                           // the loader's message when the data could not be loaded
 };
 // loadData: load the data the project names (its paths already relocated by the caller).
 // Throws Error when the shown run's weights do not fit its plan.
@@ -69,14 +70,15 @@ void applyProject(ProjectDocument& document, TrainingSession& session, OpenedPro
 // every page refresh): the document's data, settings, network and earlier runs; then the shown
 // run, the file path and the clean state. Throws Error when training runs.
 void applyProjectDocument(ProjectDocument& document, const TrainingSession& session, OpenedProject& opened);
-void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened, const QString& filePath);
+void applyProjectRun(ProjectDocument& document, TrainingSession& session, OpenedProject& opened,
+                     const QString& filePath);
 // Shows the document's kept run `index` in the session (Results, and Train's curves and log),
 // as a reopened project shows its last: false (nothing changes) while training runs or for an
 // index out of range. Showing another run is no change to save.
 bool showKeptRun(ProjectDocument& document, TrainingSession& session, int index);
 // openProjectData's work with `data` already loaded, then applyProject, on the calling thread.
 // Throws Error (before changing anything) when the shown run's weights do not fit its plan.
-void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project, const LoadedData* data,
-                  const QString& filePath);
+void applyProject(ProjectDocument& document, TrainingSession& session, const ProjectData& project,
+                  const LoadedData* data, const QString& filePath);
 
 }  // namespace skynnet::ui

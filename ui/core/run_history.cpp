@@ -98,12 +98,15 @@ QString runStartText(const ProjectRun& run) {
 }
 
 QString runStrategyText(const ProjectRun& run) {
-    return QStringLiteral("%1, N=%2").arg(QString::fromStdString(strategyName(run.plan.strategy))).arg(run.plan.requested);
+    return QStringLiteral("%1, N=%2")
+        .arg(QString::fromStdString(strategyName(run.plan.strategy)))
+        .arg(run.plan.requested);
 }
 
 QString runMetricText(const ProjectRun& run) {
     if (!run.results) return none();
-    return QString::fromStdString(run.results->metricName) + QLatin1Char(' ') + formatMetric(run.results->combinedMetric);
+    return QString::fromStdString(run.results->metricName) + QLatin1Char(' ') +
+           formatMetric(run.results->combinedMetric);
 }
 
 QString logLine(const QString& text, const QTime& at) { return at.toString(QStringLiteral("HH:mm:ss  ")) + text; }
@@ -115,31 +118,38 @@ std::vector<RunComparisonRow> compareRuns(const ProjectRun& a, const ProjectRun&
     row(tr("Status"), [](const ProjectRun& r) -> QString { return QString::fromStdString(statusName(r.status)); });
     row(tr("Strategy"), [](const ProjectRun& r) -> QString { return runStrategyText(r); });
     row(tr("Submodels"), [](const ProjectRun& r) -> QString { return QString::number(r.plan.submodelCount()); });
-    row(tr("Epochs (submodels / baseline)"),
-        [](const ProjectRun& r) -> QString { return QStringLiteral("%1 / %2").arg(r.plan.effectiveEpochs).arg(r.plan.epochs); });
+    row(tr("Epochs (submodels / baseline)"), [](const ProjectRun& r) -> QString {
+        return QStringLiteral("%1 / %2").arg(r.plan.effectiveEpochs).arg(r.plan.epochs);
+    });
     row(tr("Training samples"), [](const ProjectRun& r) -> QString { return QString::number(r.plan.samples); });
     row(tr("Combined model"), [](const ProjectRun& r) -> QString { return runMetricText(r); });
     row(tr("Baseline"), [](const ProjectRun& r) -> QString {
         if (!r.results || !r.results->baseline) return none();
-        return QString::fromStdString(r.results->metricName) + QLatin1Char(' ') + formatMetric(r.results->baselineMetric);
+        return QString::fromStdString(r.results->metricName) + QLatin1Char(' ') +
+               formatMetric(r.results->baselineMetric);
     });
-    row(tr("Split wall time"), [](const ProjectRun& r) -> QString { return r.results ? secondsText(r.results->splitWallSeconds) : none(); });
-    row(tr("Split CPU time"), [](const ProjectRun& r) -> QString { return r.results ? secondsText(r.results->splitCpuSeconds) : none(); });
+    row(tr("Split wall time"),
+        [](const ProjectRun& r) -> QString { return r.results ? secondsText(r.results->splitWallSeconds) : none(); });
+    row(tr("Split CPU time"),
+        [](const ProjectRun& r) -> QString { return r.results ? secondsText(r.results->splitCpuSeconds) : none(); });
     row(tr("Baseline wall time"), [](const ProjectRun& r) -> QString {
         return r.results && r.results->baseline ? secondsText(r.results->baseline->wallSeconds) : none();
     });
     row(tr("Baseline CPU time"), [](const ProjectRun& r) -> QString {
         return r.results && r.results->baseline ? secondsText(r.results->baseline->cpuSeconds) : none();
     });
-    row(tr("Peak memory, submodels at once"),
-        [](const ProjectRun& r) -> QString { return r.results ? megabytesText(r.results->peakConcurrentBytes) : none(); });
+    row(tr("Peak memory, submodels at once"), [](const ProjectRun& r) -> QString {
+        return r.results ? megabytesText(r.results->peakConcurrentBytes) : none();
+    });
     row(tr("Peak memory, baseline"), [](const ProjectRun& r) -> QString {
         return r.results && r.results->baseline ? megabytesText(r.results->baseline->peakBytes()) : none();
     });
-    row(tr("Whole job wall time"), [](const ProjectRun& r) -> QString { return r.results ? secondsText(r.results->wallSeconds) : none(); });
+    row(tr("Whole job wall time"),
+        [](const ProjectRun& r) -> QString { return r.results ? secondsText(r.results->wallSeconds) : none(); });
     row(tr("Trained weights"), [](const ProjectRun& r) -> QString { return hasWeights(r) ? tr("kept") : tr("none"); });
     row(tr("Size in the project"), [](const ProjectRun& r) -> QString { return formatSize(runBytes(r)); });
-    row(tr("Settings"), [](const ProjectRun& r) -> QString { return r.settings ? tr("recorded") : tr("not recorded"); });
+    row(tr("Settings"),
+        [](const ProjectRun& r) -> QString { return r.settings ? tr("recorded") : tr("not recorded"); });
     return rows;
 }
 

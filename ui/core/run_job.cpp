@@ -28,8 +28,8 @@ JobOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
     RunRequest request = in.request;
     try {
         if (!request.prepared) {
-            out.prepared =
-                std::make_shared<const PreparedData>(prepareData(*in.data, in.test.get(), in.dataSettings.preparation()));
+            out.prepared = std::make_shared<const PreparedData>(
+                prepareData(*in.data, in.test.get(), in.dataSettings.preparation()));
             request.prepared = out.prepared;
         }
     } catch (const std::exception& e) {

@@ -10,11 +10,13 @@
 
 namespace skynnet::ui {
 
-RunListModel::RunListModel(ProjectDocument* document, QObject* parent) : QAbstractTableModel(parent), document_(document) {
+RunListModel::RunListModel(ProjectDocument* document, QObject* parent)
+    : QAbstractTableModel(parent), document_(document) {
     if (!document_) return;
     connect(document_, &ProjectDocument::runsChanged, this, &RunListModel::reset);
     connect(document_, &ProjectDocument::shownRunChanged, this, &RunListModel::reset);  // the shown run is bold
-    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged})
+    for (auto signal :
+         {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged})
         connect(document_, signal, this, &RunListModel::refreshMatches);
 }
 
@@ -48,12 +50,14 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         bold.setBold(true);
         return bold;
     }
-    if (role == Qt::ForegroundRole && index.column() == Matches && !stale.isEmpty()) return QBrush(QColor(0xa0, 0x50, 0x00));
+    if (role == Qt::ForegroundRole && index.column() == Matches && !stale.isEmpty())
+        return QBrush(QColor(0xa0, 0x50, 0x00));
     if (role == Qt::ToolTipRole) {
         if (index.column() == Matches) return stale.isEmpty() ? QVariant() : outOfDateText(stale);
         if (index.column() == Status && !run.message.empty()) return QString::fromStdString(run.message);
-        if (index.column() == Size) return hasWeights(run) ? tr("Curves, figures, test outputs and trained weights")
-                                                           : tr("Curves, figures and test outputs; the weights were dropped");
+        if (index.column() == Size)
+            return hasWeights(run) ? tr("Curves, figures, test outputs and trained weights")
+                                   : tr("Curves, figures and test outputs; the weights were dropped");
         return {};
     }
     if (role != Qt::DisplayRole && role != SortRole) return {};
@@ -64,14 +68,16 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     case Metric: return runMetricText(run);
     case WallTime:
         if (!run.results) return tr("none");
-        return role == SortRole ? QVariant(run.results->wallSeconds) : QVariant(formatSeconds(run.results->wallSeconds) + tr(" s"));
+        return role == SortRole ? QVariant(run.results->wallSeconds)
+                                : QVariant(formatSeconds(run.results->wallSeconds) + tr(" s"));
     case Size: {
         const std::int64_t bytes = runBytes(run);
         if (role == SortRole) return qlonglong(bytes);
         return formatSize(bytes) + (hasWeights(run) ? tr(" with weights") : QString());
     }
     case Matches:
-        if (!run.settings) return stale.isEmpty() ? tr("settings not recorded") : tr("out of date (settings not recorded)");
+        if (!run.settings)
+            return stale.isEmpty() ? tr("settings not recorded") : tr("out of date (settings not recorded)");
         return stale.isEmpty() ? tr("up to date") : tr("out of date: %1").arg(stale.join(QStringLiteral(", ")));
     case ColumnCount: break;
     }
@@ -82,7 +88,8 @@ QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && Column(section) == WallTime)
         return tr("The whole run's wall time: the split's training and, when it was trained, the baseline's, with "
                   "the data preparation and the evaluation (pauses not counted)");
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
     case Started: return tr("Started");
     case Status: return tr("Status");

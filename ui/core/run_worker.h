@@ -52,8 +52,8 @@ private:
     std::thread thread_;
     std::mutex mutex_;
     std::condition_variable ended_;
-    bool done_ = false;    // guarded by mutex_
-    JobOutcome outcome_;   // written before done_
+    bool done_ = false;   // guarded by mutex_
+    JobOutcome outcome_;  // written before done_
 };
 
 class ToolRun final : public RunWorker {

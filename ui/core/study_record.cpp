@@ -14,7 +14,9 @@ QStringList items(const QString& field, const QString& text) {
     QStringList list;
     for (const QString& raw : text.split(QLatin1Char(','))) {
         const QString item = raw.trimmed();
-        if (item.isEmpty()) throw Error(tr("%1: expects a comma-separated list without empty items, got '%2'").arg(field, text).toStdString());
+        if (item.isEmpty())
+            throw Error(
+                tr("%1: expects a comma-separated list without empty items, got '%2'").arg(field, text).toStdString());
         if (list.contains(item)) throw Error(tr("%1: '%2' is given twice").arg(field, item).toStdString());
         list << item;
     }
@@ -58,9 +60,17 @@ QString listText(const std::vector<int>& values) { return joined(values); }
 QString listText(const std::vector<std::uint64_t>& values) { return joined(values); }
 
 QStringList studyArguments(const StudyChoice& c, const QString& project, const QString& outDir, int threads) {
-    QStringList a = {QStringLiteral("study"), QStringLiteral("--project"), project, QStringLiteral("--out"), outDir,
-                     QStringLiteral("--submodels"), listText(c.submodels), QStringLiteral("--seeds"), listText(c.seeds)};
-    if (c.strategies != QStringList{QStringLiteral("auto")}) a << QStringLiteral("--strategies") << c.strategies.join(QLatin1Char(','));
+    QStringList a = {QStringLiteral("study"),
+                     QStringLiteral("--project"),
+                     project,
+                     QStringLiteral("--out"),
+                     outDir,
+                     QStringLiteral("--submodels"),
+                     listText(c.submodels),
+                     QStringLiteral("--seeds"),
+                     listText(c.seeds)};
+    if (c.strategies != QStringList{QStringLiteral("auto")})
+        a << QStringLiteral("--strategies") << c.strategies.join(QLatin1Char(','));
     if (c.scaleEpochs != QStringList{QStringLiteral("default")})
         a << QStringLiteral("--scale-epochs") << c.scaleEpochs.join(QLatin1Char(','));
     if (!c.ensemble) a << QStringLiteral("--no-ensemble");
@@ -70,12 +80,14 @@ QStringList studyArguments(const StudyChoice& c, const QString& project, const Q
 }
 
 int StudyRecord::finishedRuns() const {
-    return int(std::count_if(runs.begin(), runs.end(), [](const Json& r) { return r.value("status", std::string()) == "finished"; }));
+    return int(std::count_if(runs.begin(), runs.end(),
+                             [](const Json& r) { return r.value("status", std::string()) == "finished"; }));
 }
 
 void StudyRecord::addRun(const Json& run) {
     const std::string name = run.value("run", std::string());
-    const auto same = std::find_if(runs.begin(), runs.end(), [&](const Json& r) { return r.value("run", std::string()) == name; });
+    const auto same = std::find_if(runs.begin(), runs.end(),
+                                   [&](const Json& r) { return r.value("run", std::string()) == name; });
     if (same != runs.end()) *same = run;
     else runs.push_back(run);
 }
@@ -106,7 +118,8 @@ StudyRecord StudyRecord::fromJson(const Json& json) {
     r.choice.strategies.clear();
     for (const JsonField& s : o.at("strategies").asArray()) r.choice.strategies << QString::fromStdString(s.asString());
     r.choice.scaleEpochs.clear();
-    for (const JsonField& s : o.at("scale_epochs").asArray()) r.choice.scaleEpochs << QString::fromStdString(s.asString());
+    for (const JsonField& s : o.at("scale_epochs").asArray())
+        r.choice.scaleEpochs << QString::fromStdString(s.asString());
     r.choice.ensemble = o.at("ensemble").asBool();
     r.folder = QString::fromStdString(j.value("folder", ""));
     r.total = j.value("total", 0);

@@ -15,9 +15,9 @@ namespace skynnet::ui {
 struct StudyChoice {
     std::vector<int> submodels = {1, 3};  // N; 1 (the original) always among them
     std::vector<std::uint64_t> seeds = {1, 2, 3};
-    QStringList strategies = {QStringLiteral("auto")};  // "auto": the project's own; names; "ensemble"
+    QStringList strategies = {QStringLiteral("auto")};      // "auto": the project's own; names; "ensemble"
     QStringList scaleEpochs = {QStringLiteral("default")};  // "default" (the project's), "on", "off"
-    bool ensemble = true;  // the plain ensemble of each N as well
+    bool ensemble = true;                                   // the plain ensemble of each N as well
     bool operator==(const StudyChoice&) const = default;
 };
 
@@ -34,11 +34,11 @@ QStringList studyArguments(const StudyChoice& choice, const QString& project, co
 
 struct StudyRecord {
     StudyChoice choice;
-    QString folder;            // the study's --out folder, where a stopped study continues
-    int total = 0;             // runs planned
-    std::vector<Json> runs;    // the runs reported finished or failed (study.json's "runs" entries), in plan order
-    Json summary;              // the CLI's summary of those runs; null before the first
-    bool complete = false;     // the final summary (with the inference figures) arrived
+    QString folder;          // the study's --out folder, where a stopped study continues
+    int total = 0;           // runs planned
+    std::vector<Json> runs;  // the runs reported finished or failed (study.json's "runs" entries), in plan order
+    Json summary;            // the CLI's summary of those runs; null before the first
+    bool complete = false;   // the final summary (with the inference figures) arrived
 
     int finishedRuns() const;  // runs with status "finished"
     // A run reported again (a continued study) replaces the earlier report of it.

@@ -37,18 +37,21 @@ bool StudySession::start(const StudyChoice& choice) {
     // The same choices on an unchanged project continue the study in its folder; anything else
     // starts afresh.
     const std::optional<ProjectStudy> kept = document_->study();
-    const bool continues = hasRecord_ && record_.choice == choice && kept && studyOutOfDateParts(*kept, *document_).isEmpty() &&
-                           !record_.folder.isEmpty() && QDir(record_.folder).exists();
+    const bool continues = hasRecord_ && record_.choice == choice && kept &&
+                           studyOutOfDateParts(*kept, *document_).isEmpty() && !record_.folder.isEmpty() &&
+                           QDir(record_.folder).exists();
     StudyRecord record = continues ? record_ : StudyRecord{};
     if (!continues) {
         record.choice = choice;
         record.folder = studyFolderFor(document_->filePath());
-        if (!clearStudyFolder(record.folder)) return fail(tr("Cannot remove the earlier study in %1").arg(record.folder));
+        if (!clearStudyFolder(record.folder))
+            return fail(tr("Cannot remove the earlier study in %1").arg(record.folder));
     }
     record.complete = false;
     const QString projectCopy = studyProjectPath(record.folder);
     try {
-        if (!QDir().mkpath(record.folder)) throw Error(tr("cannot create the folder %1").arg(record.folder).toStdString());
+        if (!QDir().mkpath(record.folder))
+            throw Error(tr("cannot create the folder %1").arg(record.folder).toStdString());
         writeStudyProject(projectCopy, *document_);
     } catch (const Error& e) {
         return fail(QString::fromUtf8(e.what()));
@@ -63,7 +66,8 @@ bool StudySession::start(const StudyChoice& choice) {
     // child process of its own: a study is many runs, and one that crashes or is killed for its
     // memory must not take the app (or the other runs) down with it. Keep them child processes.
     process_->start(skynnetCliProgram(), studyArguments(choice, projectCopy, record_.folder, 0));
-    status_ = continues ? tr("Continuing the study in %1…").arg(record_.folder) : tr("Starting the study in %1…").arg(record_.folder);
+    status_ = continues ? tr("Continuing the study in %1…").arg(record_.folder)
+                        : tr("Starting the study in %1…").arg(record_.folder);
     emit changed();
     emit runningChanged(running());
     return running();
@@ -85,7 +89,8 @@ void StudySession::onEvent(const StudyEvent& event) {
     if (const auto* plan = std::get_if<StudyPlanEvent>(&event)) {
         record_.total = int(plan->runs.size());
     } else if (const auto* started = std::get_if<StudyRunStartedEvent>(&event)) {
-        status_ = tr("Run %1 of %2: %3").arg(started->index).arg(record_.total).arg(QString::fromStdString(started->run));
+        status_ =
+            tr("Run %1 of %2: %3").arg(started->index).arg(record_.total).arg(QString::fromStdString(started->run));
     } else if (const auto* finished = std::get_if<StudyRunFinishedEvent>(&event)) {
         record_.addRun(finished->run);
         if (finished->estimated) {
@@ -110,11 +115,11 @@ void StudySession::onEnded(StudyProcess::Outcome outcome, const QString& message
     remainingEstimate_.reset();
     const int finished = record_.finishedRuns();
     switch (outcome) {
-    case StudyProcess::Outcome::Completed:
-        status_ = tr("Finished: %1 runs.").arg(finished);
-        break;
+    case StudyProcess::Outcome::Completed: status_ = tr("Finished: %1 runs.").arg(finished); break;
     case StudyProcess::Outcome::Stopped:
-        status_ = tr("Stopped: %1 of %2 runs are finished and kept; Start continues the study.").arg(finished).arg(record_.total);
+        status_ = tr("Stopped: %1 of %2 runs are finished and kept; Start continues the study.")
+                      .arg(finished)
+                      .arg(record_.total);
         break;
     case StudyProcess::Outcome::Failed:
         status_ = record_.complete ? tr("Finished with errors.") : tr("The study failed.");
@@ -150,9 +155,10 @@ void StudySession::loadFromDocument() {
         }
     }
     const int finished = record_.finishedRuns();
-    status_ = !hasRecord_          ? tr("No study yet: choose the N list and seeds, then Start.")
-              : record_.complete ? tr("Study of %1 runs.").arg(finished)
-                                 : tr("%1 of %2 runs finished; Start continues the study.").arg(finished).arg(record_.total);
+    status_ = !hasRecord_ ? tr("No study yet: choose the N list and seeds, then Start.")
+              : record_.complete
+                  ? tr("Study of %1 runs.").arg(finished)
+                  : tr("%1 of %2 runs finished; Start continues the study.").arg(finished).arg(record_.total);
     if (hasRecord_) emit loaded(record_.choice);
     emit changed();
 }

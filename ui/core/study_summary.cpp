@@ -18,7 +18,9 @@ std::optional<double> number(const Json& j, const char* key) {
 }
 
 QString text(const Json& j, const char* key) {
-    return j.is_object() && j.contains(key) && j.at(key).is_string() ? QString::fromStdString(j.at(key).get<std::string>()) : QString();
+    return j.is_object() && j.contains(key) && j.at(key).is_string()
+               ? QString::fromStdString(j.at(key).get<std::string>())
+               : QString();
 }
 
 const Json& configurations(const StudyRecord& r) {
@@ -67,18 +69,20 @@ StudyRecommendation recommendStudy(const StudyRecord& record, int machines) {
     if (!r.originalMean) return r;
     r.threshold = recommendationThreshold(*r.originalMean, r.originalStdDev);
     // The engine's rule on the summary's configurations, their times as `seconds` gives them.
-    const auto fastest = [&](const std::function<std::optional<double>(const Json&)>& seconds) -> std::optional<StudyPick> {
+    const auto fastest =
+        [&](const std::function<std::optional<double>(const Json&)>& seconds) -> std::optional<StudyPick> {
         std::vector<RecommendationCandidate> candidates;
         for (const Json& c : configurations(record))
-            candidates.push_back({text(c, "config").toStdString(), c.value("submodels", 1), text(c, "strategy").toStdString(),
-                                  c.value("metric_mean", 0.0), seconds(c)});
+            candidates.push_back({text(c, "config").toStdString(), c.value("submodels", 1),
+                                  text(c, "strategy").toStdString(), c.value("metric_mean", 0.0), seconds(c)});
         const std::optional<Recommendation> best = fastestWithin(candidates, *r.threshold);
         if (!best) return std::nullopt;
-        return StudyPick{QString::fromStdString(best->config), best->submodels, QString::fromStdString(best->strategy), best->seconds,
-                         best->metricMean};
+        return StudyPick{QString::fromStdString(best->config), best->submodels, QString::fromStdString(best->strategy),
+                         best->seconds, best->metricMean};
     };
     r.thisMachine = fastest([](const Json& c) { return number(c, "wall_seconds_mean"); });
-    r.onMachines = fastest([&](const Json& c) { return configMachinesSeconds(record.runs, c.value("config", std::string()), machines); });
+    r.onMachines = fastest(
+        [&](const Json& c) { return configMachinesSeconds(record.runs, c.value("config", std::string()), machines); });
     return r;
 }
 
@@ -87,10 +91,12 @@ QString recommendationText(const StudyRecommendation& r) {
     QString t = tr("Original: %1 %2").arg(r.metricName, fixed(*r.originalMean, 4));
     t += r.originalStdDev ? tr(" ± %1 (standard deviation over the seeds).").arg(fixed(*r.originalStdDev, 4))
                           : tr(" (one seed: no spread known, so nothing below it counts as within it).");
-    t += QLatin1Char('\n') + tr("Recommended, the shortest time with a mean %1 of at least %2:").arg(r.metricName, fixed(*r.threshold, 4));
+    t += QLatin1Char('\n') +
+         tr("Recommended, the shortest time with a mean %1 of at least %2:").arg(r.metricName, fixed(*r.threshold, 4));
     const auto line = [](const QString& where, const std::optional<StudyPick>& p, const QString& what) {
         return QStringLiteral("\n  ") + where + QStringLiteral(": ") +
-               (p ? QStringLiteral("%1 (%2), %3 s %4, %5").arg(p->config, p->strategy, fixed(p->seconds, 2), what, fixed(p->metricMean, 4))
+               (p ? QStringLiteral("%1 (%2), %3 s %4, %5")
+                        .arg(p->config, p->strategy, fixed(p->seconds, 2), what, fixed(p->metricMean, 4))
                   : tr("none"));
     };
     t += line(tr("on this machine"), r.thisMachine, tr("wall"));
@@ -101,10 +107,11 @@ QString recommendationText(const StudyRecommendation& r) {
 
 std::vector<QStringList> studyTableRows(const StudyRecord& record, int machines) {
     const QString metric = text(record.summary, "metric_name");
-    std::vector<QStringList> rows = {{tr("configuration"), tr("N"), tr("S"), tr("strategy"), tr("epochs scaled"), tr("runs"),
-                                      (metric.isEmpty() ? tr("metric") : metric) + tr(" mean"), tr("sd"), tr("difference [95% CI]"),
-                                      tr("wall s"), tr("slowest submodel s"), machinesHeader(machines), tr("cpu s"), tr("peak memory"),
-                                      tr("params"), tr("MFLOP/sample"), tr("ms per 128 rows")}};
+    std::vector<QStringList> rows = {{tr("configuration"), tr("N"), tr("S"), tr("strategy"), tr("epochs scaled"),
+                                      tr("runs"), (metric.isEmpty() ? tr("metric") : metric) + tr(" mean"), tr("sd"),
+                                      tr("difference [95% CI]"), tr("wall s"), tr("slowest submodel s"),
+                                      machinesHeader(machines), tr("cpu s"), tr("peak memory"), tr("params"),
+                                      tr("MFLOP/sample"), tr("ms per 128 rows")}};
     for (const Json& c : configurations(record)) {
         const bool original = c.value("submodels", 1) == 1;
         const auto sd = number(c, "metric_sd");
@@ -113,14 +120,19 @@ std::vector<QStringList> studyTableRows(const StudyRecord& record, int machines)
         // A partial summary (runs still to come) has no inference figures yet.
         const bool inference = record.complete;
         rows.push_back({text(c, "config"), QString::number(c.value("submodels", 1)), QString::number(c.value("S", 1)),
-                        text(c, "strategy"), original ? QStringLiteral("-") : c.value("scale_epochs", false) ? tr("yes") : tr("no"),
+                        text(c, "strategy"),
+                        original                         ? QStringLiteral("-")
+                        : c.value("scale_epochs", false) ? tr("yes")
+                                                         : tr("no"),
                         QString::number(c.value("runs", 0)), fixed(c.value("metric_mean", 0.0), 4),
-                        sd ? fixed(*sd, 4) : QStringLiteral("-"), differenceText(c), fixed(c.value("wall_seconds_mean", 0.0), 2),
-                        fixed(c.value("slowest_submodel_seconds_mean", 0.0), 2), onK ? fixed(*onK, 2) : QStringLiteral("-"),
-                        fixed(c.value("cpu_seconds_mean", 0.0), 2),
+                        sd ? fixed(*sd, 4) : QStringLiteral("-"), differenceText(c),
+                        fixed(c.value("wall_seconds_mean", 0.0), 2),
+                        fixed(c.value("slowest_submodel_seconds_mean", 0.0), 2),
+                        onK ? fixed(*onK, 2) : QStringLiteral("-"), fixed(c.value("cpu_seconds_mean", 0.0), 2),
                         formatMegabytes(c.value("peak_memory_bytes_max", std::int64_t(0))) + QStringLiteral(" MB"),
                         inference ? QString::number(c.value("params", std::int64_t(0))) : QStringLiteral("-"),
-                        inference ? QString::number(double(c.value("flops_per_sample", std::int64_t(0))) / 1e6, 'g', 3) : QStringLiteral("-"),
+                        inference ? QString::number(double(c.value("flops_per_sample", std::int64_t(0))) / 1e6, 'g', 3)
+                                  : QStringLiteral("-"),
                         latency ? QString::number(*latency * 1e3, 'g', 3) : QStringLiteral("-")});
     }
     return rows;
@@ -130,7 +142,8 @@ std::vector<StudyPoint> studyPoints(const StudyRecord& record) {
     std::vector<StudyPoint> points;
     for (const Json& c : configurations(record))
         points.push_back({text(c, "config"), c.value("submodels", 1) == 1, c.value("wall_seconds_mean", 0.0),
-                          number(c, "wall_seconds_sd").value_or(0.0), c.value("metric_mean", 0.0), number(c, "metric_sd").value_or(0.0)});
+                          number(c, "wall_seconds_sd").value_or(0.0), c.value("metric_mean", 0.0),
+                          number(c, "metric_sd").value_or(0.0)});
     return points;
 }
 

@@ -188,10 +188,12 @@ std::unique_ptr<TrainingSession::Job> TrainingSession::newJob(const SplitPlan& p
     job->baseline = baseline;
     for (const auto& s : p.submodels) {
         job->epochs.push_back(p.effectiveEpochs);
-        job->work.push_back(double(s.rows.size()) * p.effectiveEpochs * double(std::max<std::int64_t>(s.flopsPerSample, 1)));
+        job->work.push_back(double(s.rows.size()) * p.effectiveEpochs *
+                            double(std::max<std::int64_t>(s.flopsPerSample, 1)));
     }
     job->epochs.push_back(baseline ? p.epochs : 0);
-    job->work.push_back(baseline ? double(p.samples) * p.epochs * double(std::max<std::int64_t>(p.originalFlopsPerSample, 1)) : 0.0);
+    job->work.push_back(
+        baseline ? double(p.samples) * p.epochs * double(std::max<std::int64_t>(p.originalFlopsPerSample, 1)) : 0.0);
     job->events = std::make_unique<RunEventBuffer>(p.submodelCount());
     job->origin = std::chrono::steady_clock::now();
     return job;
@@ -227,7 +229,7 @@ void TrainingSession::resume() {
 
 void TrainingSession::stop() {
     if (!job_ || job_->cancel.cancelled()) return;
-    job_->cancel.cancel();  // also wakes paused workers
+    job_->cancel.cancel();        // also wakes paused workers
     if (job_->cancel.paused()) {  // the pause ends here: stopping is not paused time
         job_->cancel.resume();
         emit pausedChanged(false);

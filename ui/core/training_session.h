@@ -4,10 +4,10 @@
 // GUI thread, throttled so charts update at most ~10 times a second however fast the engine
 // reports, and drops late events of a cancelled run by a generation id. Lives on the GUI thread.
 #include <QList>
-#include <QStringList>
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 #include <memory>
 #include <optional>
@@ -68,7 +68,7 @@ public:
     int throttleMilliseconds() const { return throttleMs_; }
 
 public slots:
-    void start();   // plans from the document (errors -> failed signal), then trains in background
+    void start();  // plans from the document (errors -> failed signal), then trains in background
     // As start(), continuing the stopped run from its checkpoints: finished submodels are loaded,
     // the others go on from their last epoch end (a plan or data changed since is refused: finished
     // with Failed and the reason).
@@ -77,7 +77,7 @@ public slots:
     // run in another process, or of no run, do nothing and say nothing).
     void pause();
     void resume();
-    void stop();    // cancel (ending a pause); `finished` follows once every worker has stopped
+    void stop();  // cancel (ending a pause); `finished` follows once every worker has stopped
     // The document's plan trained by another process: `program arguments` must be skynnet-cli
     // train --project <projectCopy> --progress json [...] (under mpirun or not), the project copy
     // a save of the document. Its events drive the same signals as start(); on success the run it
@@ -111,14 +111,14 @@ signals:
 private:
     struct Job;
     void startRun(bool resumeCheckpoints);
-    void requireStartable() const;  // throws Error with startProblem()'s text
+    void requireStartable() const;                                      // throws Error with startProblem()'s text
     std::unique_ptr<Job> newJob(const SplitPlan& plan, bool baseline);  // progress bookkeeping, no worker yet
     // Starts the job's worker and makes it the session's run; firstLines go to the log after started.
     void launch(std::unique_ptr<Job> job, const QStringList& firstLines);
     void beginRun(std::unique_ptr<Job> job);
-    void flush();                            // pending events -> snapshots -> progress signals
-    void onJobEnded(quint64 generation);     // queued from the job's thread when it is done
-    void endJob();                           // joins, flushes, publishes results, emits finished
+    void flush();                         // pending events -> snapshots -> progress signals
+    void onJobEnded(quint64 generation);  // queued from the job's thread when it is done
+    void endJob();                        // joins, flushes, publishes results, emits finished
     double overallFraction() const;
     void emitOverallProgress();
 
@@ -135,7 +135,7 @@ private:
     QString lastMessage_;
     bool runHadBaseline_ = false;
     bool external_ = false;
-    std::vector<WorkerPlace> places_;  // per submodel, of a run in another process
+    std::vector<WorkerPlace> places_;    // per submodel, of a run in another process
     std::vector<PauseInterval> pauses_;  // of the last run, once it ended (or adopted)
     QString untitledCheckpointFolder_;
 };

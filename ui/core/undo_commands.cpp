@@ -12,9 +12,24 @@ enum : int { splitIds = 0x5100, trainIds = 0x5200, dataIds = 0x5300, networkIds 
 enum class LayerField { Units, Kernel, Stride, Window, Rate, Momentum, Epsilon };
 enum class SplitField { Strategy, Requested, ScaleEpochs, Factor, BinaryCombine, Shuffle, Fallback, Seed, Several };
 enum class TrainField {
-    Epochs, BatchSize, Optimizer, LearningRate, Threads, Baseline, Several,
+    Epochs,
+    BatchSize,
+    Optimizer,
+    LearningRate,
+    Threads,
+    Baseline,
+    Several,
     // The advanced settings (train_settings_panel.h).
-    Loss, WeightDecay, Schedule, StepEpochs, Gamma, MinRate, EarlyStopping, Patience, Monitor, RestoreBest
+    Loss,
+    WeightDecay,
+    Schedule,
+    StepEpochs,
+    Gamma,
+    MinRate,
+    EarlyStopping,
+    Patience,
+    Monitor,
+    RestoreBest
 };
 enum class DataField { TargetColumn, Task, Scaling, Validation, Test, Seed, Images };
 
@@ -32,9 +47,7 @@ QString scalingText(Scaling s) {
     return QString::fromStdString(scalingName(s));
 }
 
-QString optionalText(const std::optional<bool>& b) {
-    return !b ? tr("automatic") : (*b ? tr("on") : tr("off"));
-}
+QString optionalText(const std::optional<bool>& b) { return !b ? tr("automatic") : (*b ? tr("on") : tr("off")); }
 
 // One layer of the network edited (at `index`, 0-based): name the field that changed. Edits of a
 // number (units, filters, kernel, stride, window, rates) merge while the same field of the same
@@ -42,7 +55,9 @@ QString optionalText(const std::optional<bool>& b) {
 EditDescription describeLayerEdit(int index, const LayerSpec& x, const LayerSpec& y) {
     const int n = index + 1;
     if (x.index() != y.index()) return {tr("Set layer %1 type").arg(n)};
-    const auto merging = [&](LayerField f, const QString& text) { return EditDescription{text, networkIds + index * 16 + int(f)}; };
+    const auto merging = [&](LayerField f, const QString& text) {
+        return EditDescription{text, networkIds + index * 16 + int(f)};
+    };
     const auto once = [](const QString& text) { return EditDescription{text}; };
     const auto onOff = [](bool on) { return on ? tr("on") : tr("off"); };
     const auto activationText = [](skynnet::Activation act) { return QString::fromStdString(activationName(act)); };
@@ -57,26 +72,34 @@ EditDescription describeLayerEdit(int index, const LayerSpec& x, const LayerSpec
         y,
         [&](const DenseSpec& m) {
             const auto& l = std::get<DenseSpec>(x);
-            if (l.units != m.units) return merging(LayerField::Units, tr("Set layer %1 units to %2").arg(n).arg(m.units));
-            if (l.activation != m.activation) return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation)));
+            if (l.units != m.units)
+                return merging(LayerField::Units, tr("Set layer %1 units to %2").arg(n).arg(m.units));
+            if (l.activation != m.activation)
+                return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation)));
             if (l.scalable != m.scalable) return once(tr("Set layer %1 scalable %2").arg(n).arg(onOff(m.scalable)));
             return EditDescription{};
         },
         [&](const DropoutSpec& m) {
             const auto& l = std::get<DropoutSpec>(x);
-            return l.rate != m.rate ? merging(LayerField::Rate, tr("Set layer %1 rate to %2").arg(n).arg(double(m.rate)))
-                                    : EditDescription{};
+            return l.rate != m.rate
+                       ? merging(LayerField::Rate, tr("Set layer %1 rate to %2").arg(n).arg(double(m.rate)))
+                       : EditDescription{};
         },
         [](const FlattenSpec&) { return EditDescription{}; },
         [&](const ConvSpec& m) {
             const auto& l = std::get<ConvSpec>(x);
-            if (l.filters != m.filters) return merging(LayerField::Units, tr("Set layer %1 filters to %2").arg(n).arg(m.filters));
+            if (l.filters != m.filters)
+                return merging(LayerField::Units, tr("Set layer %1 filters to %2").arg(n).arg(m.filters));
             if (l.kernelH != m.kernelH || l.kernelW != m.kernelW)
-                return merging(LayerField::Kernel, tr("Set layer %1 kernel to %2x%3").arg(n).arg(m.kernelH).arg(m.kernelW));
-            if (l.stride != m.stride) return merging(LayerField::Stride, tr("Set layer %1 stride to %2").arg(n).arg(m.stride));
+                return merging(LayerField::Kernel,
+                               tr("Set layer %1 kernel to %2x%3").arg(n).arg(m.kernelH).arg(m.kernelW));
+            if (l.stride != m.stride)
+                return merging(LayerField::Stride, tr("Set layer %1 stride to %2").arg(n).arg(m.stride));
             if (l.padding != m.padding)
-                return once(tr("Set layer %1 padding to %2").arg(n).arg(QString::fromStdString(paddingName(m.padding))));
-            if (l.activation != m.activation) return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation)));
+                return once(
+                    tr("Set layer %1 padding to %2").arg(n).arg(QString::fromStdString(paddingName(m.padding))));
+            if (l.activation != m.activation)
+                return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation)));
             if (l.bias != m.bias) return once(tr("Set layer %1 bias %2").arg(n).arg(onOff(m.bias)));
             if (l.scalable != m.scalable) return once(tr("Set layer %1 scalable %2").arg(n).arg(onOff(m.scalable)));
             return EditDescription{};
@@ -92,7 +115,9 @@ EditDescription describeLayerEdit(int index, const LayerSpec& x, const LayerSpec
                 return merging(LayerField::Epsilon, tr("Set layer %1 epsilon to %2").arg(n).arg(double(m.epsilon)));
             return EditDescription{};
         },
-        [&](const ActivationSpec& m) { return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation))); });
+        [&](const ActivationSpec& m) {
+            return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation)));
+        });
     return edit.text.isEmpty() ? EditDescription{tr("Edit layer %1").arg(n)} : edit;
 }
 
@@ -107,9 +132,11 @@ EditDescription describeNetworkEdit(const NetworkSpec& a, const NetworkSpec& b) 
         return i;
     };
     const std::size_t i = firstDifference();
-    if (y.size() == x.size() + 1 && std::equal(x.begin() + std::ptrdiff_t(i), x.end(), y.begin() + std::ptrdiff_t(i) + 1))
+    if (y.size() == x.size() + 1 &&
+        std::equal(x.begin() + std::ptrdiff_t(i), x.end(), y.begin() + std::ptrdiff_t(i) + 1))
         return {tr("Add layer %1").arg(i + 1)};
-    if (x.size() == y.size() + 1 && std::equal(y.begin() + std::ptrdiff_t(i), y.end(), x.begin() + std::ptrdiff_t(i) + 1))
+    if (x.size() == y.size() + 1 &&
+        std::equal(y.begin() + std::ptrdiff_t(i), y.end(), x.begin() + std::ptrdiff_t(i) + 1))
         return {tr("Remove layer %1").arg(i + 1)};
     if (x.size() != y.size() || i == x.size()) return {tr("Change network")};
     std::size_t last = x.size() - 1;
@@ -119,25 +146,31 @@ EditDescription describeNetworkEdit(const NetworkSpec& a, const NetworkSpec& b) 
     const auto span = [](const std::vector<LayerSpec>& v, std::size_t from, std::size_t to) {
         return std::vector<LayerSpec>(v.begin() + std::ptrdiff_t(from), v.begin() + std::ptrdiff_t(to));
     };
-    if (y[last] == x[i] && span(x, i + 1, last + 1) == span(y, i, last)) return {tr("Move layer %1 to %2").arg(i + 1).arg(last + 1)};
-    if (y[i] == x[last] && span(x, i, last) == span(y, i + 1, last + 1)) return {tr("Move layer %1 to %2").arg(last + 1).arg(i + 1)};
+    if (y[last] == x[i] && span(x, i + 1, last + 1) == span(y, i, last))
+        return {tr("Move layer %1 to %2").arg(i + 1).arg(last + 1)};
+    if (y[i] == x[last] && span(x, i, last) == span(y, i + 1, last + 1))
+        return {tr("Move layer %1 to %2").arg(last + 1).arg(i + 1)};
     return {tr("Change network")};
 }
 
 EditDescription describeSplitEdit(const SplitOptions& a, const SplitOptions& b) {
     std::vector<std::pair<SplitField, QString>> changes;
-    if (a.strategy != b.strategy) changes.push_back({SplitField::Strategy, tr("Set strategy to %1").arg(strategyText(b.strategy))});
-    if (a.requested != b.requested) changes.push_back({SplitField::Requested, tr("Set submodels N to %1").arg(b.requested)});
+    if (a.strategy != b.strategy)
+        changes.push_back({SplitField::Strategy, tr("Set strategy to %1").arg(strategyText(b.strategy))});
+    if (a.requested != b.requested)
+        changes.push_back({SplitField::Requested, tr("Set submodels N to %1").arg(b.requested)});
     if (a.scaleEpochs != b.scaleEpochs)
         changes.push_back({SplitField::ScaleEpochs, tr("Set epoch scaling to %1").arg(optionalText(b.scaleEpochs))});
     if (a.dataShardFactor != b.dataShardFactor)
         changes.push_back({SplitField::Factor, b.dataShardFactor ? tr("Set data-shard F to %1").arg(*b.dataShardFactor)
                                                                  : tr("Set data-shard F to √N")});
     if (a.binaryCombine != b.binaryCombine)
-        changes.push_back({SplitField::BinaryCombine,
-                           tr("Set binary combine to %1").arg(QString::fromStdString(binaryCombineName(b.binaryCombine)))});
+        changes.push_back(
+            {SplitField::BinaryCombine,
+             tr("Set binary combine to %1").arg(QString::fromStdString(binaryCombineName(b.binaryCombine)))});
     if (a.shuffleShards != b.shuffleShards)
-        changes.push_back({SplitField::Shuffle, b.shuffleShards ? tr("Shuffle before sharding") : tr("Shard in file order")});
+        changes.push_back(
+            {SplitField::Shuffle, b.shuffleShards ? tr("Shuffle before sharding") : tr("Shard in file order")});
     if (a.regressionFallbackToShards != b.regressionFallbackToShards)
         changes.push_back({SplitField::Fallback, b.regressionFallbackToShards ? tr("Fall back to data shards")
                                                                               : tr("No fallback to data shards")});
@@ -155,26 +188,30 @@ EditDescription describeTrainEdit(const ProjectTraining& a, const ProjectTrainin
     const TrainConfig &x = a.config, &y = b.config;
     std::vector<std::pair<TrainField, QString>> changes;
     if (x.epochs != y.epochs) changes.push_back({TrainField::Epochs, tr("Set epochs to %1").arg(y.epochs)});
-    if (x.batchSize != y.batchSize) changes.push_back({TrainField::BatchSize, tr("Set batch size to %1").arg(y.batchSize)});
+    if (x.batchSize != y.batchSize)
+        changes.push_back({TrainField::BatchSize, tr("Set batch size to %1").arg(y.batchSize)});
     if (x.optimizer.kind != y.optimizer.kind)
         changes.push_back({TrainField::Optimizer,
                            tr("Set optimiser to %1").arg(QString::fromStdString(optimizerName(y.optimizer.kind)))});
     if (x.optimizer.learningRate != y.optimizer.learningRate)
-        changes.push_back({TrainField::LearningRate, tr("Set learning rate to %1").arg(double(y.optimizer.learningRate))});
+        changes.push_back(
+            {TrainField::LearningRate, tr("Set learning rate to %1").arg(double(y.optimizer.learningRate))});
     if (a.threadBudget != b.threadBudget)
-        changes.push_back({TrainField::Threads, b.threadBudget > 0 ? tr("Set threads to %1").arg(b.threadBudget)
-                                                                   : tr("Use every core")});
+        changes.push_back({TrainField::Threads,
+                           b.threadBudget > 0 ? tr("Set threads to %1").arg(b.threadBudget) : tr("Use every core")});
     if (a.trainBaseline != b.trainBaseline)
         changes.push_back({TrainField::Baseline, b.trainBaseline ? tr("Train the baseline") : tr("Skip the baseline")});
     const Schedule &sx = x.optimizer.schedule, &sy = y.optimizer.schedule;
     const EarlyStopping &ex = x.earlyStopping, &ey = y.earlyStopping;
-    if (x.loss != y.loss) changes.push_back({TrainField::Loss, tr("Set loss to %1").arg(QString::fromStdString(lossName(y.loss)))});
+    if (x.loss != y.loss)
+        changes.push_back({TrainField::Loss, tr("Set loss to %1").arg(QString::fromStdString(lossName(y.loss)))});
     if (x.optimizer.weightDecay != y.optimizer.weightDecay)
         changes.push_back({TrainField::WeightDecay, tr("Set weight decay to %1").arg(double(y.optimizer.weightDecay))});
     if (sx.kind != sy.kind) changes.push_back({TrainField::Schedule, tr("Change the learning-rate schedule")});
     if (sx.stepEpochs != sy.stepEpochs)
         changes.push_back({TrainField::StepEpochs, tr("Set schedule step to %1 epochs").arg(sy.stepEpochs)});
-    if (sx.gamma != sy.gamma) changes.push_back({TrainField::Gamma, tr("Set schedule factor to %1").arg(double(sy.gamma))});
+    if (sx.gamma != sy.gamma)
+        changes.push_back({TrainField::Gamma, tr("Set schedule factor to %1").arg(double(sy.gamma))});
     if (sx.minRate != sy.minRate)
         changes.push_back({TrainField::MinRate, tr("Set schedule minimum rate to %1").arg(double(sy.minRate))});
     if (ex.enabled != ey.enabled)
@@ -183,7 +220,8 @@ EditDescription describeTrainEdit(const ProjectTraining& a, const ProjectTrainin
         changes.push_back({TrainField::Patience, tr("Set early-stopping patience to %1").arg(ey.patience)});
     if (ex.monitor != ey.monitor) changes.push_back({TrainField::Monitor, tr("Change what early stopping watches")});
     if (ex.restoreBest != ey.restoreBest)
-        changes.push_back({TrainField::RestoreBest, ey.restoreBest ? tr("Keep the best epoch") : tr("Keep the last epoch")});
+        changes.push_back(
+            {TrainField::RestoreBest, ey.restoreBest ? tr("Keep the best epoch") : tr("Keep the last epoch")});
     // Any other difference (augmentation, ...) makes it a multi-field edit.
     ProjectTraining known = a;
     known.config.epochs = y.epochs;
@@ -208,13 +246,13 @@ EditDescription describeTrainEdit(const ProjectTraining& a, const ProjectTrainin
     return {changes.front().second, merges ? trainIds + int(f) : -1};
 }
 
-
 EditDescription describeDataEdit(const ProjectDataSource& a, const ProjectDataSource& b) {
     std::vector<std::pair<DataField, QString>> changes;
     if (a.targetColumn != b.targetColumn)
-        changes.push_back({DataField::TargetColumn, b.targetColumn.empty()
-                                                        ? tr("Set target column to the last column")
-                                                        : tr("Set target column to %1").arg(QString::fromStdString(b.targetColumn))});
+        changes.push_back(
+            {DataField::TargetColumn, b.targetColumn.empty()
+                                          ? tr("Set target column to the last column")
+                                          : tr("Set target column to %1").arg(QString::fromStdString(b.targetColumn))});
     if (a.task != b.task)
         changes.push_back({DataField::Task, b.task ? tr("Set task to %1").arg(QString::fromStdString(taskName(*b.task)))
                                                    : tr("Detect the task")});

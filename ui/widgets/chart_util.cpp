@@ -5,10 +5,10 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
-#include <QHorizontalBarSeries>
 #include <QChart>
 #include <QFontMetricsF>
 #include <QGridLayout>
+#include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QPainter>
 #include <QPixmap>
@@ -27,9 +27,8 @@ namespace skynnet::ui {
 QColor submodelColor(int submodel) {
     if (submodel < 0) return darkPalette() ? QColor(200, 200, 200) : QColor(60, 60, 60);
     // Tableau 10: distinct and readable on white, repeated beyond ten submodels.
-    static const QColor palette[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},
-                                     {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127},
-                                     {188, 189, 34},  {23, 190, 207}};
+    static const QColor palette[] = {{31, 119, 180}, {255, 127, 14},  {44, 160, 44},   {214, 39, 40},  {148, 103, 189},
+                                     {140, 86, 75},  {227, 119, 194}, {127, 127, 127}, {188, 189, 34}, {23, 190, 207}};
     return palette[submodel % 10];
 }
 
@@ -43,7 +42,8 @@ namespace {
 QString tickLabel(const QValueAxis* axis, double value) {
     const QByteArray format = axis->labelFormat().toLatin1();
     if (format.isEmpty()) return QString::number(value);
-    if (format.contains('d') || format.contains('i')) return QString::asprintf(format.constData(), qint64(std::llround(value)));
+    if (format.contains('d') || format.contains('i'))
+        return QString::asprintf(format.constData(), qint64(std::llround(value)));
     return QString::asprintf(format.constData(), value);
 }
 
@@ -233,7 +233,7 @@ void setUpChartView(QChartView* view, const QString& title, QSize minimum) {
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignBottom);
     setLegendFont(chart);
-    chart->legend()->setShowToolTips(true);  // the whole name of an entry that is still cut
+    chart->legend()->setShowToolTips(true);           // the whole name of an entry that is still cut
     chart->setAnimationOptions(QChart::NoAnimation);  // live data: animations lag behind
     // A QChartView starts with a chart of its own, which setChart only releases: without the
     // delete every chart view leaked one (LeakSanitizer).
@@ -293,7 +293,8 @@ void BarChart::setData(const QStringList& categoriesIn, const std::vector<Set>& 
     valueAxis_ = nullptr;
     clearChart(c);
     c->setTitle(title_);
-    QAbstractBarSeries* series = horizontal_ ? static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries) : new QBarSeries;
+    QAbstractBarSeries* series = horizontal_ ? static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries)
+                                             : new QBarSeries;
     double top = 0, bottom = 0;
     bars_ = 0;
     for (const Set& s : sets) {

@@ -27,7 +27,7 @@ public:
     QDoubleSpinBox* validationBox() const { return validation_; }  // percent
     QDoubleSpinBox* testBox() const { return test_; }
     QSpinBox* seedBox() const { return seed_; }
-    QGroupBox* imageGroup() const { return images_; }  // shown for image folders only
+    QGroupBox* imageGroup() const { return images_; }          // shown for image folders only
     QSpinBox* imageHeightBox() const { return imageHeight_; }  // 0: the first image's
     QSpinBox* imageWidthBox() const { return imageWidth_; }
     QComboBox* channelsBox() const { return channels_; }

@@ -67,8 +67,9 @@ void DataPage::buildBanners() {
     errorBanner_->setObjectName(QStringLiteral("dataErrorBanner"));
     errorBanner_->setWordWrap(true);
     errorBanner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    errorBanner_->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
-                                               " border-radius: 4px; padding: 6px; }"));
+    errorBanner_->setStyleSheet(
+        QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
+                       " border-radius: 4px; padding: 6px; }"));
     errorBanner_->hide();
 
     busy_ = new QWidget;
@@ -186,9 +187,9 @@ QLayout* DataPage::buildToolbar() {
 
 void DataPage::openFileDialog() {
     const QString dir = settings_ ? settings_->lastDataFolder() : QString();
-    const QString path = askForFile(
-        this, {FileRequest::OpenFile, tr("Open data"), dir,
-               tr("Data files (*.csv *.tsv *.txt *.gz *-ubyte *.idx*);;CSV/TSV (*.csv *.tsv *.txt);;IDX images (*ubyte* *.idx* *.gz);;All files (*)")});
+    const QString path = askForFile(this, {FileRequest::OpenFile, tr("Open data"), dir,
+                                           tr("Data files (*.csv *.tsv *.txt *.gz *-ubyte *.idx*);;CSV/TSV (*.csv "
+                                              "*.tsv *.txt);;IDX images (*ubyte* *.idx* *.gz);;All files (*)")});
     if (path.isEmpty()) return;
     if (settings_) settings_->setLastDataFolder(QFileInfo(path).absolutePath());
     loadFile(path);
@@ -196,7 +197,8 @@ void DataPage::openFileDialog() {
 
 void DataPage::openFolderDialog() {
     const QString dir = settings_ ? settings_->lastDataFolder() : QString();
-    const QString path = askForFile(this, {FileRequest::Folder, tr("Open image folder (one subfolder per class)"), dir, {}});
+    const QString path = askForFile(this,
+                                    {FileRequest::Folder, tr("Open image folder (one subfolder per class)"), dir, {}});
     if (path.isEmpty()) return;
     if (settings_) settings_->setLastDataFolder(QFileInfo(path).absolutePath());
     loadFile(path);
@@ -271,13 +273,13 @@ void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation,
         const ProjectDataSource& current = document_->dataSettings();
         const bool sameFiles = document_->hasData() && settings.train.path == current.train.path &&
                                settings.trainLabels.path == current.trainLabels.path &&
-                               settings.test.path == current.test.path && settings.testLabels.path == current.testLabels.path;
+                               settings.test.path == current.test.path &&
+                               settings.testLabels.path == current.testLabels.path;
         // Another target column or task of the same files is an edit of the data's options;
         // other files are a new start.
         if (sameFiles && !(settings == current) && exampleId.isEmpty())
             document_->editData(settings, std::move(data.train), std::move(data.test));
-        else
-            document_->setData(settings, std::move(data.train), std::move(data.test));
+        else document_->setData(settings, std::move(data.train), std::move(data.test));
         if (!exampleId.isEmpty()) applyExampleProject(document_, exampleId);
     } catch (const DataLoadError& e) {
         error = e.message();
@@ -296,7 +298,8 @@ void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation,
     }
     QString text = tr("Could not load %1:\n%2").arg(dataDisplayName(path), error);
     if (document_->hasData())
-        text += tr("\nThe previous dataset (%1) is still loaded.").arg(dataDisplayName(QString::fromStdString(document_->dataSettings().train.path)));
+        text += tr("\nThe previous dataset (%1) is still loaded.")
+                    .arg(dataDisplayName(QString::fromStdString(document_->dataSettings().train.path)));
     showError(text);
     emit loadFinished(false, error);
 }
@@ -339,7 +342,8 @@ void DataPage::refreshFromDocument() {
         summary_->setText(tr("No data loaded. Open a file, drop one here, or pick an example."));
     } else {
         const QString what = data->task == Task::Regression
-                                 ? (data->targets.cols() == 1 ? tr("1 target column") : tr("%1 target columns").arg(data->targets.cols()))
+                                 ? (data->targets.cols() == 1 ? tr("1 target column")
+                                                              : tr("%1 target columns").arg(data->targets.cols()))
                                  : tr("%1 classes").arg(data->classCount());
         QString text = tr("<b>%1</b> — %2 samples · %3 features · %4 · %5")
                            .arg(dataDisplayName(QString::fromStdString(s.train.path)).toHtmlEscaped())
@@ -347,12 +351,14 @@ void DataPage::refreshFromDocument() {
                            .arg(data->features.cols())
                            .arg(what, QString::fromStdString(taskName(data->task)));
         const Shape shape = data->sampleShape;
-        if (shape.height > 1)
-            text += tr(" · images %1×%2×%3").arg(shape.channels).arg(shape.height).arg(shape.width);
+        if (shape.height > 1) text += tr(" · images %1×%2×%3").arg(shape.channels).arg(shape.height).arg(shape.width);
         if (const auto test = document_->testDataset())
-            text += tr("<br>Test file: %1 (%2 samples)").arg(dataDisplayName(QString::fromStdString(s.test.path)).toHtmlEscaped()).arg(test->size());
+            text += tr("<br>Test file: %1 (%2 samples)")
+                        .arg(dataDisplayName(QString::fromStdString(s.test.path)).toHtmlEscaped())
+                        .arg(test->size());
         if (data->skipped.size() == 1) text += tr("<br>1 file could not be read and was skipped (below).");
-        else if (!data->skipped.empty()) text += tr("<br>%1 files could not be read and were skipped (below).").arg(data->skipped.size());
+        else if (!data->skipped.empty())
+            text += tr("<br>%1 files could not be read and were skipped (below).").arg(data->skipped.size());
         summary_->setText(text);
     }
     sampleGrid_->setDataset(data);
@@ -360,9 +366,11 @@ void DataPage::refreshFromDocument() {
     skipped_->clear();
     if (data)
         for (const SkippedFile& f : data->skipped)
-            skipped_->addItem(tr("Skipped %1: %2").arg(QString::fromStdString(f.path), QString::fromStdString(f.reason)));
+            skipped_->addItem(
+                tr("Skipped %1: %2").arg(QString::fromStdString(f.path), QString::fromStdString(f.reason)));
     // Up to four lines tall; more scroll.
-    skipped_->setFixedHeight(skipped_->sizeHintForRow(0) * std::min(skipped_->count(), 4) + 2 * skipped_->frameWidth() + 2);
+    skipped_->setFixedHeight(skipped_->sizeHintForRow(0) * std::min(skipped_->count(), 4) + 2 * skipped_->frameWidth() +
+                             2);
     skipped_->setVisible(skipped_->count() > 0);
     options_->refresh();
     showDistribution(classChart_, data.get());

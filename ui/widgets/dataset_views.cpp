@@ -36,7 +36,8 @@ void showDistribution(BarChart* chart, const Dataset* data) {
         counts[std::size_t(b)] += 1;
     }
     for (int b = 0; b < bins; ++b) categories << QString::number(lo + (hi - lo) * (b + 0.5) / bins, 'g', 2);
-    const QString name = data->targetNames.empty() ? QObject::tr("target") : QString::fromStdString(data->targetNames[0]);
+    const QString name = data->targetNames.empty() ? QObject::tr("target")
+                                                   : QString::fromStdString(data->targetNames[0]);
     chart->setTitle(QObject::tr("Distribution of %1").arg(name));
     chart->setData(categories, {{name, counts, submodelColor(0)}}, QObject::tr("samples"));
 }
@@ -77,7 +78,8 @@ QStringList csvColumns(const QString& path) {
 bool isCsvPath(const QString& path) {
     if (path.startsWith(QLatin1String("builtin:")) || QFileInfo(path).isDir()) return false;
     const QString name = QFileInfo(path).fileName().toLower();
-    return !name.contains(QLatin1String("idx")) && !name.contains(QLatin1String("ubyte")) && !name.endsWith(QLatin1String(".gz"));
+    return !name.contains(QLatin1String("idx")) && !name.contains(QLatin1String("ubyte")) &&
+           !name.endsWith(QLatin1String(".gz"));
 }
 
 QString dataDisplayName(const QString& path) {

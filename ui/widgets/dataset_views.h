@@ -21,7 +21,7 @@ QPixmap samplePixmap(const Dataset& data, int row, int zoom);
 // The names the loader will give a delimited file's columns (its header, else column_1, ...),
 // for the target-column choice; the loader itself decides header and delimiter.
 QStringList csvColumns(const QString& path);
-bool isCsvPath(const QString& path);        // not builtin:, not IDX/gzip, not an image folder
+bool isCsvPath(const QString& path);           // not builtin:, not IDX/gzip, not an image folder
 QString dataDisplayName(const QString& path);  // file name, or the builtin: spec
 
 }  // namespace skynnet::ui

@@ -25,7 +25,8 @@ QString bundledDatasetPath(const QString& name) {
     const QString file = name + QStringLiteral(".csv");
     const QString resource = QStringLiteral(":/datasets/") + file;
     if (QFile::exists(resource)) {
-        const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/datasets");
+        const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+                              QStringLiteral("/datasets");
         const QString target = cache + QLatin1Char('/') + file;
         if (QFileInfo(target).size() == QFileInfo(resource).size()) return target;
         QDir().mkpath(cache);
@@ -43,7 +44,8 @@ QList<Example> availableExamples() {
     QList<Example> list;
     if (fashionMnistInstalled())
         list.push_back({QStringLiteral("fashion-mnist"), QObject::tr("Fashion-MNIST (60,000 images, 10 classes)"),
-                        QObject::tr("28x28 clothing images from Debian's fashion-mnist package, with its 10,000-image test file")});
+                        QObject::tr("28x28 clothing images from Debian's fashion-mnist package, with its 10,000-image "
+                                    "test file")});
     list.push_back({QStringLiteral("spirals"), QObject::tr("Spirals (3 classes, 2 features)"),
                     QObject::tr("Three interleaved spirals in the plane: needs a non-linear network")});
     list.push_back({QStringLiteral("blobs"), QObject::tr("Blobs (4 classes, 2 features)"),
@@ -54,9 +56,11 @@ QList<Example> availableExamples() {
         const QString id = QString::fromLatin1(name);
         if (bundledDatasetPath(id).isEmpty()) continue;
         if (id == QLatin1String("iris"))
-            list.push_back({id, QObject::tr("Iris (150 flowers, 3 classes)"), QObject::tr("Fisher's iris measurements (UCI)")});
+            list.push_back(
+                {id, QObject::tr("Iris (150 flowers, 3 classes)"), QObject::tr("Fisher's iris measurements (UCI)")});
         else if (id == QLatin1String("wine"))
-            list.push_back({id, QObject::tr("Wine (178 wines, 3 classes)"), QObject::tr("Chemical analysis of three cultivars (UCI)")});
+            list.push_back({id, QObject::tr("Wine (178 wines, 3 classes)"),
+                            QObject::tr("Chemical analysis of three cultivars (UCI)")});
         else
             list.push_back({id, QObject::tr("Breast cancer (569 cases, binary)"),
                             QObject::tr("Wisconsin diagnostic breast cancer features (UCI): a binary problem")});
@@ -105,12 +109,15 @@ void applyExampleProject(ProjectDocument* document, const QString& id) {
     document->setTrainSettings(t);
 }
 
-QString defaultExampleId() { return fashionMnistInstalled() ? QStringLiteral("fashion-mnist") : QStringLiteral("spirals"); }
+QString defaultExampleId() {
+    return fashionMnistInstalled() ? QStringLiteral("fashion-mnist") : QStringLiteral("spirals");
+}
 
 QString exampleProjectPath() {
     const QString name = QStringLiteral("wine-class-groups.skynnet");
     // Installed beside its data (share/skynnet/datasets), which it finds by its relative path.
-    const QString installed = QStandardPaths::locate(QStandardPaths::GenericDataLocation, QStringLiteral("skynnet/projects/") + name);
+    const QString installed = QStandardPaths::locate(QStandardPaths::GenericDataLocation,
+                                                     QStringLiteral("skynnet/projects/") + name);
     if (!installed.isEmpty()) return installed;
 #ifdef SKYNNET_SOURCE_DIR
     const QString source = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/") + name;

@@ -2,8 +2,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDir>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -43,7 +43,8 @@ std::int64_t totalParams(const SavedCombinedModel& m) {
 
 }  // namespace
 
-ExportDialog::ExportDialog(SavedCombinedModel model, const QString& suggestedPath, AppSettings* settings, QWidget* parent)
+ExportDialog::ExportDialog(SavedCombinedModel model, const QString& suggestedPath, AppSettings* settings,
+                           QWidget* parent)
     : QDialog(parent), model_(std::move(model)), settings_(settings) {
     setWindowTitle(tr("Export the combined model"));
     format_ = new QComboBox;
@@ -152,10 +153,11 @@ void ExportDialog::browse() {
 
 void ExportDialog::showStatus(const QString& text, bool error) {
     status_->setText(text);
-    status_->setStyleSheet(error ? QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
-                                                  " border-radius: 4px; padding: 6px; }")
-                                 : QStringLiteral("QLabel { background: #e3f4e1; color: #1d5c1a; border: 1px solid #a8d5a2;"
-                                                  " border-radius: 4px; padding: 6px; }"));
+    status_->setStyleSheet(
+        error ? QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
+                               " border-radius: 4px; padding: 6px; }")
+              : QStringLiteral("QLabel { background: #e3f4e1; color: #1d5c1a; border: 1px solid #a8d5a2;"
+                               " border-radius: 4px; padding: 6px; }"));
     status_->show();
 }
 
@@ -192,13 +194,16 @@ bool ExportDialog::exportNow() {
         }
     } catch (const std::exception& e) {
         QString text = tr("Export failed: %1").arg(QString::fromUtf8(e.what()));
-        if (!written_.isEmpty()) text += tr("\nWritten before the failure: %1").arg(written_.join(QStringLiteral(", ")));
+        if (!written_.isEmpty())
+            text += tr("\nWritten before the failure: %1").arg(written_.join(QStringLiteral(", ")));
         showStatus(text, true);
         return false;
     }
     if (written_.isEmpty()) written_ << target;
     if (settings_) settings_->setLastExportFolder(QFileInfo(target).absolutePath());
-    showStatus(written_.size() == 1 ? tr("Wrote %1").arg(target) : tr("Wrote %1 files: %2").arg(written_.size()).arg(written_.join(QStringLiteral(", "))),
+    showStatus(written_.size() == 1
+                   ? tr("Wrote %1").arg(target)
+                   : tr("Wrote %1 files: %2").arg(written_.size()).arg(written_.join(QStringLiteral(", "))),
                false);
     return true;
 }

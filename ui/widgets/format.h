@@ -9,7 +9,7 @@
 
 namespace skynnet::ui {
 
-QString formatCount(std::int64_t n);       // "1.2 M", "535 k", "42"
-QString formatBytes(std::int64_t bytes);   // "12.3 MB"
+QString formatCount(std::int64_t n);      // "1.2 M", "535 k", "42"
+QString formatBytes(std::int64_t bytes);  // "12.3 MB"
 
 }  // namespace skynnet::ui

@@ -26,7 +26,8 @@ const QStringList& hiddenActivationNames() {
     // it; names this build's engine does not know are left out.
     static const QStringList names = [] {
         QStringList known;
-        for (const char* name : {"relu", "leaky_relu", "tanh", "sigmoid", "gelu", "relu6", "elu", "softplus", "linear"}) {
+        for (const char* name :
+             {"relu", "leaky_relu", "tanh", "sigmoid", "gelu", "relu6", "elu", "softplus", "linear"}) {
             try {
                 (void)parseActivation(name);
                 known << QString::fromLatin1(name);
@@ -38,7 +39,8 @@ const QStringList& hiddenActivationNames() {
     return names;
 }
 
-QWidget* LayerDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option, const QModelIndex& index) const {
+QWidget* LayerDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                                     const QModelIndex& index) const {
     switch (index.column()) {
     case LayerTableModel::Type:
     case LayerTableModel::Activation: {

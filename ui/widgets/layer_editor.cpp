@@ -62,11 +62,13 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     units_->setToolTip(tr("Neurons of a dense layer, filters of a conv layer"));
     kernel_->setToolTip(tr("Kernel height × width of a conv layer; the square window of a pooling layer"));
     stride_->setToolTip(tr("Step between windows; a pool's stride 0 (\"window\") is its window size"));
-    padding_->setToolTip(tr("valid: no padding; same: output size = ceil(input / stride), the larger half of the padding after"));
+    padding_->setToolTip(
+        tr("valid: no padding; same: output size = ceil(input / stride), the larger half of the padding after"));
     activation_->setToolTip(tr("Activation applied to the layer's output"));
     bias_->setToolTip(tr("Add a learned bias per filter"));
     rate_->setToolTip(tr("Fraction of inputs zeroed while training"));
-    momentum_->setToolTip(tr("How fast the running mean and variance follow each batch: running = (1 - m) running + m batch"));
+    momentum_->setToolTip(
+        tr("How fast the running mean and variance follow each batch: running = (1 - m) running + m batch"));
     epsilon_->setToolTip(tr("Added to the variance before dividing by its square root, e.g. 1e-5"));
     scalable_->setToolTip(tr("The split shrinks this width (units or filters) to ceil(width / F) in each submodel"));
 
@@ -93,18 +95,22 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     connect(kernelH_, &QSpinBox::valueChanged, this, &LayerEditor::writeKernel);
     connect(kernelW_, &QSpinBox::valueChanged, this, &LayerEditor::writeKernel);
     connect(stride_, &QSpinBox::valueChanged, this, [this](int v) { write(C::Stride, v, Qt::EditRole); });
-    connect(padding_, &QComboBox::activated, this, [this] { write(C::Padding, padding_->currentText(), Qt::EditRole); });
-    connect(activation_, &QComboBox::activated, this, [this] { write(C::Activation, activation_->currentText(), Qt::EditRole); });
+    connect(padding_, &QComboBox::activated, this,
+            [this] { write(C::Padding, padding_->currentText(), Qt::EditRole); });
+    connect(activation_, &QComboBox::activated, this,
+            [this] { write(C::Activation, activation_->currentText(), Qt::EditRole); });
     connect(rate_, &QDoubleSpinBox::valueChanged, this, [this](double v) { write(C::Rate, v, Qt::EditRole); });
     connect(momentum_, &QDoubleSpinBox::valueChanged, this, [this](double v) { write(C::Momentum, v, Qt::EditRole); });
     connect(epsilon_, &QLineEdit::editingFinished, this, [this] {
         write(C::Epsilon, epsilon_->text().trimmed(), Qt::EditRole);
         emit editFinished();
     });
-    connect(bias_, &QCheckBox::toggled, this, [this](bool on) { write(C::Bias, on ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole); });
+    connect(bias_, &QCheckBox::toggled, this,
+            [this](bool on) { write(C::Bias, on ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole); });
     connect(scalable_, &QCheckBox::toggled, this,
             [this](bool on) { write(C::Scalable, on ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole); });
-    for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*>{units_, kernelH_, kernelW_, stride_, rate_, momentum_})
+    for (QAbstractSpinBox* box :
+         std::initializer_list<QAbstractSpinBox*>{units_, kernelH_, kernelW_, stride_, rate_, momentum_})
         connect(box, &QAbstractSpinBox::editingFinished, this, &LayerEditor::editFinished);
 
     // Whatever changes the network (an undo, the table, a project) shows here too.
@@ -116,7 +122,8 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
 
 void LayerEditor::addField(int column, QWidget* editor) {
     const bool check = column == C::Bias || column == C::Scalable;
-    auto* label = new QLabel(check ? QString() : model_->headerData(column, Qt::Horizontal).toString() + QLatin1Char(':'));
+    auto* label = new QLabel(check ? QString()
+                                   : model_->headerData(column, Qt::Horizontal).toString() + QLatin1Char(':'));
     label->setBuddy(editor);
     label->setToolTip(editor->toolTip());
     label->hide();
@@ -166,8 +173,9 @@ void LayerEditor::refresh() {
     place(columns);
     const QString kind = row_ >= 0 ? model_->index(row_, C::Type).data().toString() : QString();
     setTitle(row_ >= 0 ? tr("Layer %1: %2").arg(row_ + 1).arg(kind) : tr("Layer settings"));
-    empty_->setText(row_ < 0 ? tr("Select a layer in the table to edit its settings.")
-                             : columns.empty() ? tr("A %1 layer has no settings.").arg(kind) : QString());
+    empty_->setText(row_ < 0          ? tr("Select a layer in the table to edit its settings.")
+                    : columns.empty() ? tr("A %1 layer has no settings.").arg(kind)
+                                      : QString());
     empty_->setVisible(!empty_->text().isEmpty());
     if (row_ >= 0 && !columns.empty()) {
         const auto value = [&](int column) { return model_->index(row_, column).data(Qt::EditRole); };
@@ -204,8 +212,7 @@ void LayerEditor::write(int column, const QVariant& value, int role) {
 void LayerEditor::writeKernel() {
     if (convKernel_)
         write(C::Kernel, QStringLiteral("%1x%2").arg(kernelH_->value()).arg(kernelW_->value()), Qt::EditRole);
-    else
-        write(C::Kernel, kernelH_->value(), Qt::EditRole);
+    else write(C::Kernel, kernelH_->value(), Qt::EditRole);
 }
 
 }  // namespace skynnet::ui

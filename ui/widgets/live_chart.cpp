@@ -215,7 +215,8 @@ void LiveChart::resizeEvent(QResizeEvent* event) {
 
 void LiveChart::fitAxes() {
     if (empty_) {
-        setNiceRange(x_, 0, pauses_.empty() ? 1.0 : std::max(1.0, pauses_.back().endSeconds), labelRoom(this, Qt::Horizontal));
+        setNiceRange(x_, 0, pauses_.empty() ? 1.0 : std::max(1.0, pauses_.back().endSeconds),
+                     labelRoom(this, Qt::Horizontal));
         setNiceRange(yLinear_, 0, 1, labelRoom(this, Qt::Vertical), Qt::Vertical);
         yLog_->setRange(0.01, 1);
         fitBands();

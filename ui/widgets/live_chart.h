@@ -56,7 +56,7 @@ public:
     // Every segment of the line of `id`, oldest first (more than one after a pause).
     std::vector<QLineSeries*> segments(int id) const;
     int seriesCount() const { return int(lines_.size()); }  // lines, not segments
-    int pointCount() const;  // over every line
+    int pointCount() const;                                 // over every line
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -86,8 +86,8 @@ private:
     bool empty_ = true;
     bool includeZero_ = false;
     double upperLimit_ = std::numeric_limits<double>::infinity();
-    int appending_ = 0;                                // beginAppending depth
-    std::map<QLineSeries*, QList<QPointF>> pending_;   // collected while appending_, per segment
+    int appending_ = 0;                               // beginAppending depth
+    std::map<QLineSeries*, QList<QPointF>> pending_;  // collected while appending_, per segment
 };
 
 }  // namespace skynnet::ui

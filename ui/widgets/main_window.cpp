@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QKeySequence>
@@ -14,7 +15,6 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMimeData>
-#include <QGuiApplication>
 #include <QScreen>
 #include <QScrollArea>
 #include <QStackedWidget>
@@ -49,9 +49,12 @@ namespace skynnet::ui {
 namespace {
 
 // Each page's own icon; none of them a tick, which only marks work that exists (updateSidebarMarks).
-constexpr QStyle::StandardPixmap pageIcons[] = {QStyle::SP_DirOpenIcon, QStyle::SP_FileDialogDetailedView,
-                                                 QStyle::SP_FileDialogListView, QStyle::SP_MediaPlay,
-                                                 QStyle::SP_FileDialogContentsView, QStyle::SP_FileDialogInfoView};
+constexpr QStyle::StandardPixmap pageIcons[] = {QStyle::SP_DirOpenIcon,
+                                                QStyle::SP_FileDialogDetailedView,
+                                                QStyle::SP_FileDialogListView,
+                                                QStyle::SP_MediaPlay,
+                                                QStyle::SP_FileDialogContentsView,
+                                                QStyle::SP_FileDialogInfoView};
 
 QString modelFilter() { return MainWindow::tr("Skynnet models (*.skym);;All files (*)"); }
 
@@ -112,7 +115,8 @@ void MainWindow::buildWorkspace() {
     sidebar_->setSpacing(2);
     stack_ = new QStackedWidget;
     const QList<QWidget*> pages{dataPage_, networkPage_, splitPage_, trainPage_, resultsPage_, studyPage_};
-    const QStringList titles{tr("1  Data"), tr("2  Network"), tr("3  Split"), tr("4  Train"), tr("5  Results"), tr("6  Study")};
+    const QStringList titles{tr("1  Data"),  tr("2  Network"), tr("3  Split"),
+                             tr("4  Train"), tr("5  Results"), tr("6  Study")};
     for (int i = 0; i < PageCount; ++i) {
         sidebar_->addItem(new QListWidgetItem(style()->standardIcon(pageIcons[i]), titles[i]));
         // A page taller or wider than a small screen scrolls instead of pushing the window past it.
@@ -201,9 +205,8 @@ void MainWindow::connectWindowUpdates() {
     connect(session_, &TrainingSession::started, this, &MainWindow::updateStatus);
     connect(session_, &TrainingSession::finished, this, &MainWindow::updateStatus);
     connect(session_, &TrainingSession::pausedChanged, this, &MainWindow::updateStatus);
-    connect(session_, &TrainingSession::overallProgress, this, [this](double fraction, double) {
-        runStatus_->setText(tr("Training %1%").arg(int(fraction * 100)));
-    });
+    connect(session_, &TrainingSession::overallProgress, this,
+            [this](double fraction, double) { runStatus_->setText(tr("Training %1%").arg(int(fraction * 100))); });
     connect(trainPage_, &TrainPage::runCompleted, this, [this] {
         if (currentPage() == TrainPageIndex) showPage(ResultsPageIndex);
     });
@@ -245,7 +248,8 @@ bool MainWindow::startPageShown() const { return central_->currentWidget() == st
 OpenModelDialog* MainWindow::openModel(const QString& path) {
     QString file = path;
     if (file.isEmpty()) {
-        file = askForFile(this, {FileRequest::OpenFile, tr("Open Model"), settings_->lastProjectFolder(), modelFilter()});
+        file = askForFile(this,
+                          {FileRequest::OpenFile, tr("Open Model"), settings_->lastProjectFolder(), modelFilter()});
         if (file.isEmpty()) return nullptr;
     }
     settings_->setLastProjectFolder(QFileInfo(file).absolutePath());
@@ -278,11 +282,13 @@ void MainWindow::updateSidebarMarks() {
     const bool results = bool(session_->results());
     const bool studied = studyPage_->hasStudy() && studyPage_->record().complete;
     const bool done[PageCount] = {data, false, false, false, results, studied};
-    const QString tips[PageCount] = {data ? tr("Data loaded") : tr("No data loaded yet"), tr("The network to split"),
+    const QString tips[PageCount] = {data ? tr("Data loaded") : tr("No data loaded yet"),
+                                     tr("The network to split"),
                                      tr("How the network is split"),
                                      session_->running() ? tr("Training") : tr("Start, watch and stop training"),
                                      results ? tr("The results of the last run") : tr("No results yet: train first"),
-                                     studied ? tr("The project's split study") : tr("What the split costs and gains, over seeds")};
+                                     studied ? tr("The project's split study")
+                                             : tr("What the split costs and gains, over seeds")};
     for (int i = 0; i < PageCount; ++i) {
         QListWidgetItem* item = sidebar_->item(i);
         item->setIcon(style()->standardIcon(done[i] ? QStyle::SP_DialogApplyButton : pageIcons[i]));
@@ -304,11 +310,12 @@ void MainWindow::openDefaultExample() { openExample(defaultExampleId()); }
 
 void MainWindow::updateStatus() {
     const auto data = document_->dataset();
-    dataStatus_->setText(data ? tr("%1 — %2 samples, %3")
-                                    .arg(QFileInfo(QString::fromStdString(document_->dataSettings().train.path)).fileName())
-                                    .arg(data->size())
-                                    .arg(QString::fromStdString(taskName(data->task)))
-                              : tr("No data loaded"));
+    dataStatus_->setText(
+        data ? tr("%1 — %2 samples, %3")
+                   .arg(QFileInfo(QString::fromStdString(document_->dataSettings().train.path)).fileName())
+                   .arg(data->size())
+                   .arg(QString::fromStdString(taskName(data->task)))
+             : tr("No data loaded"));
     if (session_->paused()) runStatus_->setText(tr("Paused"));
     else if (session_->running()) runStatus_->setText(tr("Training…"));
     else if (session_->results()) runStatus_->setText(tr("Last run complete"));

@@ -33,7 +33,15 @@ class TrainingSession;
 class MainWindow : public QMainWindow, private ProjectWindowView {
     Q_OBJECT
 public:
-    enum Page { DataPageIndex, NetworkPageIndex, SplitPageIndex, TrainPageIndex, ResultsPageIndex, StudyPageIndex, PageCount };
+    enum Page {
+        DataPageIndex,
+        NetworkPageIndex,
+        SplitPageIndex,
+        TrainPageIndex,
+        ResultsPageIndex,
+        StudyPageIndex,
+        PageCount
+    };
 
     // settings: null uses the application's own (QSettings of the organisation/application name).
     explicit MainWindow(std::unique_ptr<AppSettings> settings = nullptr, QWidget* parent = nullptr);

@@ -86,7 +86,9 @@ void MainWindow::buildViewMenu() {
     view->addSeparator();
     QMenu* theme = view->addMenu(tr("&Theme"));
     themeActions_ = new QActionGroup(this);
-    const std::pair<Theme, QString> themes[] = {{Theme::System, tr("&System")}, {Theme::Light, tr("&Light")}, {Theme::Dark, tr("&Dark")}};
+    const std::pair<Theme, QString> themes[] = {{Theme::System, tr("&System")},
+                                                {Theme::Light, tr("&Light")},
+                                                {Theme::Dark, tr("&Dark")}};
     for (const auto& [t, text] : themes) {
         QAction* a = theme->addAction(text);
         a->setCheckable(true);
@@ -122,7 +124,8 @@ void MainWindow::buildHelpMenu() {
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Skynnet"),
-                           tr("<b>Skynnet</b> %1<p>Trains a network as S smaller submodels in parallel, whose predictions "
+                           tr("<b>Skynnet</b> %1<p>Trains a network as S smaller submodels in parallel, whose "
+                              "predictions "
                               "are combined into one answer, and compares them with the original model.</p>")
                                .arg(QApplication::applicationVersion()));
     });

@@ -33,13 +33,14 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
             c.errors << QObject::tr("%1: %2.").arg(where, rows[i].problem);
             shapesKnown = false;
         }
-        const std::optional<Shape> input = i == 0 ? std::optional<Shape>(net.input)
+        const std::optional<Shape> input = i == 0                ? std::optional<Shape>(net.input)
                                            : rows[i - 1].figures ? std::optional<Shape>(rows[i - 1].figures->output)
                                                                  : std::nullopt;
         // An image layer on flat values: the data has no (C, H, W) shape for it to work on.
         const auto needsImage = [&](const char* kind) {
             if (document.hasData() && input && input->height == 1 && rows[i].problem.isEmpty())
-                c.warnings << QObject::tr("%1: %2 on a flat input of %3 values; it needs images (channels × height × width).")
+                c.warnings << QObject::tr(
+                                  "%1: %2 on a flat input of %3 values; it needs images (channels × height × width).")
                                   .arg(where, QString::fromLatin1(kind))
                                   .arg(input->size());
         };
@@ -49,10 +50,13 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
                 ++widths;
                 if (d.units < 1) c.errors << QObject::tr("%1: a dense layer needs at least 1 unit.").arg(where);
                 else if (d.scalable) ++scalable;
-                if (d.units == 1) c.warnings << QObject::tr("%1: a single unit is a bottleneck the whole network must pass.").arg(where);
+                if (d.units == 1)
+                    c.warnings
+                        << QObject::tr("%1: a single unit is a bottleneck the whole network must pass.").arg(where);
             },
             [&](const DropoutSpec& d) {
-                if (!(d.rate >= 0 && d.rate < 1)) c.errors << QObject::tr("%1: the dropout rate must be in [0, 1).").arg(where);
+                if (!(d.rate >= 0 && d.rate < 1))
+                    c.errors << QObject::tr("%1: the dropout rate must be in [0, 1).").arg(where);
             },
             [](const FlattenSpec&) {},
             [&](const ConvSpec& conv) {
@@ -67,15 +71,17 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
             [](const ActivationSpec&) {});
     }
     if (widths == 0)
-        c.warnings << QObject::tr("No hidden dense or conv layer: a linear model, and the split has no width to shrink.");
+        c.warnings << QObject::tr(
+            "No hidden dense or conv layer: a linear model, and the split has no width to shrink.");
     else if (scalable == 0)
         c.warnings << QObject::tr("No layer is scalable: every submodel will be as wide as the original model.");
     if (!shapesKnown) return c;
     try {
         if (document.hasData()) {
             const ProjectTraining& t = document.trainSettings();
-            const std::int64_t need = trainingMemoryBytes(
-                net, t.config.batchSize, slotsPerParam(t.config.optimizer.kind, t.config.optimizer.momentum));
+            const std::int64_t need = trainingMemoryBytes(net, t.config.batchSize,
+                                                          slotsPerParam(t.config.optimizer.kind,
+                                                                        t.config.optimizer.momentum));
             const std::int64_t have = availableMemoryBytes();
             if (have > 0 && need > have)
                 c.errors << QObject::tr("Training the original model needs about %1, more than the %2 available.")

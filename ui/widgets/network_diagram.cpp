@@ -66,14 +66,17 @@ void NetworkDiagram::setNetwork(const NetworkSpec& spec) {
                                .arg(spec.outputs)
                                .arg(QString::fromStdString(activationName(spec.outputActivation)))
                          : QString::fromStdString(description(spec.layers[i]));
-        b.shape = r.figures ? shapeText(r.figures->output) : r.problem.isEmpty() ? QStringLiteral("?") : tr("impossible");
+        b.shape = r.figures             ? shapeText(r.figures->output)
+                  : r.problem.isEmpty() ? QStringLiteral("?")
+                                        : tr("impossible");
         b.problem = r.problem;
         blocks.push_back(std::move(b));
     }
-    const bool sameBlocks = blocks.size() == blocks_.size() &&
-                            std::equal(blocks.begin(), blocks.end(), blocks_.begin(), [](const Block& a, const Block& b) {
-                                return a.title == b.title && a.shape == b.shape && a.problem == b.problem && a.kind == b.kind;
-                            });
+    const bool sameBlocks =
+        blocks.size() == blocks_.size() &&
+        std::equal(blocks.begin(), blocks.end(), blocks_.begin(), [](const Block& a, const Block& b) {
+            return a.title == b.title && a.shape == b.shape && a.problem == b.problem && a.kind == b.kind;
+        });
     if (sameBlocks) return;
     const bool resized = blocks.size() != blocks_.size();
     blocks_ = std::move(blocks);
@@ -129,7 +132,8 @@ QColor NetworkDiagram::blockFill(int i) const {
 
 QColor NetworkDiagram::blockTextColor(int i) const {
     const Block& b = blocks_.at(std::size_t(i));
-    if (!b.problem.isEmpty()) return palette().color(QPalette::Base).lightness() < 128 ? QColor(0xff, 0xc0, 0xbc) : QColor(0x8a, 0x1c, 0x1c);
+    if (!b.problem.isEmpty())
+        return palette().color(QPalette::Base).lightness() < 128 ? QColor(0xff, 0xc0, 0xbc) : QColor(0x8a, 0x1c, 0x1c);
     if (isUnknown(b)) return palette().color(QPalette::PlaceholderText);
     return palette().color(QPalette::Text);
 }
@@ -165,7 +169,8 @@ void NetworkDiagram::paintEvent(QPaintEvent*) {
             p.fillPath(head, lineColor);
         }
         const bool bad = !b.problem.isEmpty();
-        p.setPen(QPen(bad ? problemHue : blend(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.45), bad ? 2 : 1));
+        p.setPen(
+            QPen(bad ? problemHue : blend(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.45), bad ? 2 : 1));
         p.setBrush(blockFill(i));
         p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
         const QRect text = r.adjusted(6, 2, -6, -2);
@@ -175,12 +180,14 @@ void NetworkDiagram::paintEvent(QPaintEvent*) {
         QFont titleFont = font();
         QString title = b.title;
         if (fm.horizontalAdvance(title) > text.width() && font().pointSizeF() > 0) {
-            titleFont.setPointSizeF(std::max(font().pointSizeF() * 0.8, font().pointSizeF() * text.width() / fm.horizontalAdvance(title)));
+            titleFont.setPointSizeF(
+                std::max(font().pointSizeF() * 0.8, font().pointSizeF() * text.width() / fm.horizontalAdvance(title)));
             if (QFontMetrics(titleFont).horizontalAdvance(title) > text.width() && title.count(QLatin1Char(' ')) >= 2)
                 title = title.section(QLatin1Char(' '), 0, -2);
         }
         p.setFont(titleFont);
-        p.drawText(text, Qt::AlignHCenter | Qt::AlignTop, QFontMetrics(titleFont).elidedText(title, Qt::ElideRight, text.width()));
+        p.drawText(text, Qt::AlignHCenter | Qt::AlignTop,
+                   QFontMetrics(titleFont).elidedText(title, Qt::ElideRight, text.width()));
         p.setFont(small);
         p.drawText(text, Qt::AlignHCenter | Qt::AlignBottom, sm.elidedText(b.shape, Qt::ElideRight, text.width()));
     }
@@ -192,7 +199,8 @@ bool NetworkDiagram::event(QEvent* event) {
         for (int i = 0; i < int(blocks_.size()); ++i) {
             if (!blockRect(i).contains(help->pos())) continue;
             const Block& b = blocks_[std::size_t(i)];
-            QToolTip::showText(help->globalPos(), b.problem.isEmpty() ? b.title + QStringLiteral(": ") + b.shape : b.problem, this);
+            QToolTip::showText(help->globalPos(),
+                               b.problem.isEmpty() ? b.title + QStringLiteral(": ") + b.shape : b.problem, this);
             return true;
         }
         QToolTip::hideText();

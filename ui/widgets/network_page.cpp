@@ -105,7 +105,8 @@ void NetworkPage::buildTableAndEditor() {
                             QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     // The table reads as an overview (type, settings, shape and figures); the selected layer's
     // fields are edited in the form below it, which keeps the table narrow enough for the diagram.
-    for (int c = 0; c < LayerTableModel::ColumnCount; ++c) table_->setColumnHidden(c, LayerTableModel::isFieldColumn(c));
+    for (int c = 0; c < LayerTableModel::ColumnCount; ++c)
+        table_->setColumnHidden(c, LayerTableModel::isFieldColumn(c));
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(LayerTableModel::Summary, QHeaderView::Stretch);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
@@ -131,7 +132,8 @@ QHBoxLayout* NetworkPage::buildToolbar() {
     presets_ = new QComboBox;
     presets_->addItem(tr("Presets…"));
     for (const Preset& p : presets) presets_->addItem(tr(p.name));
-    presets_->setToolTip(tr("Replace the hidden layers by a ready network: multilayer perceptrons, or CNNs for images"));
+    presets_->setToolTip(
+        tr("Replace the hidden layers by a ready network: multilayer perceptrons, or CNNs for images"));
     connect(presets_, &QComboBox::activated, this, [this](int i) {
         if (i > 0) applyPreset(i - 1);
         presets_->setCurrentIndex(0);
@@ -163,9 +165,11 @@ void NetworkPage::buildBanners() {
     totals_ = new QLabel;
     totals_->setWordWrap(true);
     totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    problems_ = bannerLabel("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0; border-radius: 4px; padding: 6px; }");
+    problems_ = bannerLabel(
+        "QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0; border-radius: 4px; padding: 6px; }");
     problems_->setObjectName(QStringLiteral("networkProblems"));
-    rejected_ = bannerLabel("QLabel { background: #fff4d6; color: #6b4e00; border: 1px solid #e6cf8a; border-radius: 4px; padding: 6px; }");
+    rejected_ = bannerLabel(
+        "QLabel { background: #fff4d6; color: #6b4e00; border: 1px solid #e6cf8a; border-radius: 4px; padding: 6px; }");
     connect(model_, &LayerTableModel::editRejected, this, [this](const QString& why) {
         rejected_->setText(tr("Edit refused: %1").arg(why));
         rejected_->show();
@@ -225,8 +229,9 @@ void NetworkPage::refresh() {
                     "at batch %6")
                      .arg(QString::fromStdString(net.widthsSummary()), shapeText(net.input),
                           formatCount(paramCount(net)), formatCount(flopsPerSample(net)),
-                          formatBytes(trainingMemoryBytes(net, t.config.batchSize,
-                                                          slotsPerParam(t.config.optimizer.kind, t.config.optimizer.momentum))))
+                          formatBytes(
+                              trainingMemoryBytes(net, t.config.batchSize,
+                                                  slotsPerParam(t.config.optimizer.kind, t.config.optimizer.momentum))))
                      .arg(t.config.batchSize);
     } catch (const std::exception& e) {
         totals = QString::fromUtf8(e.what());
@@ -241,10 +246,11 @@ void NetworkPage::refresh() {
     problems_->setText(lines.join(QLatin1Char('\n')));
     problems_->setVisible(!lines.isEmpty());
     // Only when it changes: setting a style sheet re-polishes the widget, milliseconds each time.
-    const QString style = hasErrors_ ? QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
-                                                      " border-radius: 4px; padding: 6px; }")
-                                     : QStringLiteral("QLabel { background: #fff4d6; color: #6b4e00; border: 1px solid #e6cf8a;"
-                                                      " border-radius: 4px; padding: 6px; }");
+    const QString style =
+        hasErrors_ ? QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
+                                    " border-radius: 4px; padding: 6px; }")
+                   : QStringLiteral("QLabel { background: #fff4d6; color: #6b4e00; border: 1px solid #e6cf8a;"
+                                    " border-radius: 4px; padding: 6px; }");
     if (problems_->styleSheet() != style) problems_->setStyleSheet(style);
 }
 

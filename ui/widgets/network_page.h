@@ -37,8 +37,8 @@ public:
     NetworkDiagram* diagram() const { return diagram_; }
     QComboBox* addKindBox() const { return addKind_; }
 
-    void addLayer();      // a layer of the add-kind box's kind after the selected one (or at the end)
-    void removeLayer();   // the selected one
+    void addLayer();     // a layer of the add-kind box's kind after the selected one (or at the end)
+    void removeLayer();  // the selected one
     void moveLayer(int delta);
 
 private:

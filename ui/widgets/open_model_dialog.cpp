@@ -70,7 +70,8 @@ OpenModelDialog::OpenModelDialog(AppSettings* settings, QWidget* parent)
     dataRow->addWidget(browse_);
 
     evaluate_ = new QPushButton(tr("Measure"));
-    evaluate_->setToolTip(tr("Run the model on the data and compare its answers with the data's own labels or targets"));
+    evaluate_->setToolTip(
+        tr("Run the model on the data and compare its answers with the data's own labels or targets"));
     connect(evaluate_, &QPushButton::clicked, this, &OpenModelDialog::startEvaluate);
     predict_ = new QPushButton(tr("Predict and Save CSV…"));
     predict_->setToolTip(tr("Run the model on the data and save one row per sample: the predicted class and each "
@@ -185,10 +186,11 @@ void OpenModelDialog::updateButtons() {
 
 void OpenModelDialog::showStatus(const QString& text, bool error) {
     status_->setText(text);
-    status_->setStyleSheet(error ? QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
-                                                  " border-radius: 4px; padding: 6px; }")
-                                 : QStringLiteral("QLabel { background: #e3f4e1; color: #1d5c1a; border: 1px solid #a8d5a2;"
-                                                  " border-radius: 4px; padding: 6px; }"));
+    status_->setStyleSheet(
+        error ? QStringLiteral("QLabel { background: #fde2e1; color: #8a1c1c; border: 1px solid #e0a0a0;"
+                               " border-radius: 4px; padding: 6px; }")
+              : QStringLiteral("QLabel { background: #e3f4e1; color: #1d5c1a; border: 1px solid #a8d5a2;"
+                               " border-radius: 4px; padding: 6px; }"));
     status_->show();
 }
 
@@ -199,7 +201,8 @@ namespace {
 DataRequest requestFor(const QString& path) {
     DataRequest r;
     r.option = "data";
-    r.path = path.startsWith(QLatin1String("builtin:")) ? path.toStdString() : QFileInfo(path).absoluteFilePath().toStdString();
+    r.path = path.startsWith(QLatin1String("builtin:")) ? path.toStdString()
+                                                        : QFileInfo(path).absoluteFilePath().toStdString();
     return r;
 }
 
@@ -276,10 +279,13 @@ void OpenModelDialog::onJobFinished(const ModelJobResult& r) {
     lastJobOk_ = r.ok;
     const bool measuring = r.kind == ModelJobResult::Measure;
     if (r.cancelled) {
-        showStatus(measuring ? tr("Cancelled: the model was not measured.") : tr("Cancelled: no predictions were written."),
+        showStatus(measuring ? tr("Cancelled: the model was not measured.")
+                             : tr("Cancelled: no predictions were written."),
                    false);
     } else if (!r.ok) {
-        showStatus((measuring ? tr("Cannot measure the model: %1") : tr("Cannot save the predictions: %1")).arg(r.error), true);
+        showStatus((measuring ? tr("Cannot measure the model: %1") : tr("Cannot save the predictions: %1"))
+                       .arg(r.error),
+                   true);
     } else if (measuring) {
         metric_->setText(tr("%1 %2 on %3 samples")
                              .arg(QString::fromStdString(r.metricName))
@@ -302,9 +308,9 @@ void OpenModelDialog::reject() {
 
 void OpenModelDialog::browseData() {
     const QString start = dataPath().isEmpty() ? (settings_ ? settings_->lastDataFolder() : QString()) : dataPath();
-    const QString path = askForFile(
-        this, {FileRequest::OpenFile, tr("Data for the model"), start,
-               tr("Data files (*.csv *.tsv *.txt *.gz *-ubyte *.idx* *.png *.jpg *.jpeg *.bmp);;All files (*)")});
+    const QString path = askForFile(this, {FileRequest::OpenFile, tr("Data for the model"), start,
+                                           tr("Data files (*.csv *.tsv *.txt *.gz *-ubyte *.idx* *.png *.jpg *.jpeg "
+                                              "*.bmp);;All files (*)")});
     if (path.isEmpty()) return;
     if (settings_) settings_->setLastDataFolder(QFileInfo(path).absolutePath());
     data_->setText(path);
@@ -313,8 +319,10 @@ void OpenModelDialog::browseData() {
 void OpenModelDialog::choosePredictionsFile() {
     const QFileInfo data(dataPath());
     const QString suggestion = (data.exists() ? data.absolutePath() : QFileInfo(modelPath_).absolutePath()) +
-                               QLatin1Char('/') + QFileInfo(modelPath_).completeBaseName() + QStringLiteral("-predictions.csv");
-    const QString path = askForFile(this, {FileRequest::SaveFile, tr("Save Predictions"), suggestion, tr("CSV files (*.csv)")});
+                               QLatin1Char('/') + QFileInfo(modelPath_).completeBaseName() +
+                               QStringLiteral("-predictions.csv");
+    const QString path = askForFile(this, {FileRequest::SaveFile, tr("Save Predictions"), suggestion,
+                                           tr("CSV files (*.csv)")});
     if (!path.isEmpty()) startPredictions(path);
 }
 

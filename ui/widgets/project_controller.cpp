@@ -108,43 +108,45 @@ void runInBackground(QObject* receiver, Work work, Done done) {
 }  // namespace
 
 ProjectController::ProjectController(const Collaborators& with, QObject* parent)
-    : QObject(parent),
-      document_(with.document),
-      session_(with.session),
-      settings_(with.settings),
-      window_(with.window),
-      dataPage_(with.dataPage),
-      resultsPage_(with.resultsPage) {
+    : QObject(parent), document_(with.document), session_(with.session), settings_(with.settings), window_(with.window),
+      dataPage_(with.dataPage), resultsPage_(with.resultsPage) {
     Q_ASSERT(document_ && session_ && settings_ && window_ && dataPage_ && resultsPage_);
     ProjectDocument* doc = document_;
     TrainingSession* session = session_;
     autosave_ = new Autosave(doc, session, settings_, this);
 
     prompts_.unsavedChanges = [this](const QString& name) {
-        return QMessageBox::warning(window_->dialogParent(), tr("Unsaved changes"), tr("Save the changes to %1?").arg(name),
+        return QMessageBox::warning(window_->dialogParent(), tr("Unsaved changes"),
+                                    tr("Save the changes to %1?").arg(name),
                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     };
     prompts_.locateData = [this](const QString& problem, const QString& oldPath) {
-        QMessageBox box(QMessageBox::Warning, tr("Project data"), problem, QMessageBox::NoButton, window_->dialogParent());
+        QMessageBox box(QMessageBox::Warning, tr("Project data"), problem, QMessageBox::NoButton,
+                        window_->dialogParent());
         QPushButton* locate = box.addButton(tr("Locate…"), QMessageBox::AcceptRole);
-        QPushButton* asIs = QFileInfo::exists(oldPath) ? box.addButton(tr("Use It Anyway"), QMessageBox::YesRole) : nullptr;
+        QPushButton* asIs = QFileInfo::exists(oldPath) ? box.addButton(tr("Use It Anyway"), QMessageBox::YesRole)
+                                                       : nullptr;
         box.addButton(tr("Open Without Data"), QMessageBox::RejectRole);
         box.exec();
         if (asIs && box.clickedButton() == asIs) return oldPath;
         if (box.clickedButton() != locate) return QString();
-        const QString chosen = askForFile(window_->dialogParent(), {FileRequest::OpenFile, tr("Locate %1").arg(QFileInfo(oldPath).fileName()),
-                                                                    locateStartFolder(*settings_, oldPath), tr("All files (*)")});
+        const QString chosen = askForFile(window_->dialogParent(),
+                                          {FileRequest::OpenFile, tr("Locate %1").arg(QFileInfo(oldPath).fileName()),
+                                           locateStartFolder(*settings_, oldPath), tr("All files (*)")});
         if (!chosen.isEmpty()) settings_->setLastLocateFolder(QFileInfo(chosen).absolutePath());
         return chosen;
     };
     prompts_.chooseProjectFile = [this](bool forSaving, const QString& suggestion) {
-        return forSaving ? askForFile(window_->dialogParent(), {FileRequest::SaveFile, tr("Save Project"), suggestion, projectFilter()})
-                         : askForFile(window_->dialogParent(), {FileRequest::OpenFile, tr("Open Project"), suggestion, projectFilter()});
+        return forSaving ? askForFile(window_->dialogParent(),
+                                      {FileRequest::SaveFile, tr("Save Project"), suggestion, projectFilter()})
+                         : askForFile(window_->dialogParent(),
+                                      {FileRequest::OpenFile, tr("Open Project"), suggestion, projectFilter()});
     };
     prompts_.restoreRecovery = [this](const QString&, const QString& original) {
         const QString what = original.isEmpty() ? tr("an untitled project") : QFileInfo(original).fileName();
         return QMessageBox::question(window_->dialogParent(), tr("Recover unsaved work"),
-                                     tr("Skynnet did not close cleanly last time. Open the automatically saved copy of %1?")
+                                     tr("Skynnet did not close cleanly last time. Open the automatically saved copy of "
+                                        "%1?")
                                          .arg(what)) == QMessageBox::Yes;
     };
     prompts_.showError = [this](const QString& title, const QString& message) {
@@ -174,7 +176,8 @@ ProjectController::ProjectController(const Collaborators& with, QObject* parent)
     recorder_ = new RunRecorder(doc, session, this);
     // A trained model is worth a question before it is thrown away; a stopped run is not.
     connect(session, &TrainingSession::finished, this, [doc, session](TrainStatus status) {
-        if ((status == TrainStatus::Completed || status == TrainStatus::EarlyStopped) && session->results()) doc->markModified();
+        if ((status == TrainStatus::Completed || status == TrainStatus::EarlyStopped) && session->results())
+            doc->markModified();
     });
     connect(session, &TrainingSession::started, this, &ProjectController::updateActions);
     connect(session, &TrainingSession::finished, this, &ProjectController::updateActions);
@@ -246,7 +249,8 @@ bool ProjectController::maybeSave() {
 }
 
 bool ProjectController::newProject() {
-    if (!confirmStopTraining(window_->dialogParent(), session_, tr("start a new project")) || !maybeSave()) return false;
+    if (!confirmStopTraining(window_->dialogParent(), session_, tr("start a new project")) || !maybeSave())
+        return false;
     if (dataPage_->isLoading()) dataPage_->waitForLoad();
     supersedeOpen();
     session_->clearRun();
@@ -270,11 +274,12 @@ bool ProjectController::locateDataFor(ProjectData& project, QString& problem) {
     for (ProjectDataFile* f : {&source.train, &source.trainLabels, &source.test, &source.testLabels}) {
         if (f->status != DataFileStatus::Missing && f->status != DataFileStatus::Changed) continue;
         const QString old = QString::fromStdString(f->path);
-        const QString text = f->status == DataFileStatus::Missing
-                                 ? tr("The data file %1 was not found where the project expects it; it may have moved.").arg(old)
-                                 : tr("The data file %1 has changed since the project was saved, so the saved results may "
-                                      "not match it.")
-                                       .arg(old);
+        const QString text =
+            f->status == DataFileStatus::Missing
+                ? tr("The data file %1 was not found where the project expects it; it may have moved.").arg(old)
+                : tr("The data file %1 has changed since the project was saved, so the saved results may "
+                     "not match it.")
+                      .arg(old);
         const QString chosen = prompts_.locateData(text, old);
         if (chosen.isEmpty()) {
             problem = text + locateHint();
@@ -291,7 +296,8 @@ bool ProjectController::locateDataFor(ProjectData& project, QString& problem) {
 }
 
 bool ProjectController::openFile(const QString& path, bool asRecovery) {
-    if (!confirmStopTraining(window_->dialogParent(), session_, tr("open %1").arg(QFileInfo(path).fileName()))) return false;
+    if (!confirmStopTraining(window_->dialogParent(), session_, tr("open %1").arg(QFileInfo(path).fileName())))
+        return false;
     if (!asRecovery && !maybeSave()) return false;
     if (dataPage_->isLoading()) dataPage_->waitForLoad();  // a late load must not replace the project's data
 

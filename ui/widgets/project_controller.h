@@ -85,7 +85,7 @@ public:
     bool isOpening() const { return opening_; }
     // Runs the event loop until the pending open has ended; true if it opened the project.
     bool waitForOpen(int timeoutMs = 60000);
-    bool save();    // Save As while untitled
+    bool save();  // Save As while untitled
     bool saveAs();
     bool saveTo(const QString& path);
     // Before the project is replaced or the window closes: true to go on (saved, discarded, or

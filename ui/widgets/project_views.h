@@ -34,8 +34,8 @@ public:
     virtual bool isLoading() const = 0;
     virtual bool waitForLoad(int timeoutMs = 60000) = 0;
     virtual void loadSettings(const ProjectDataSource& settings) = 0;  // in the background
-    virtual void showProblem(const QString& text) = 0;            // empty: none
-    virtual void showBusy(const QString& text) = 0;               // empty: not busy
+    virtual void showProblem(const QString& text) = 0;                 // empty: none
+    virtual void showBusy(const QString& text) = 0;                    // empty: not busy
 
 protected:
     ~ProjectDataView() = default;

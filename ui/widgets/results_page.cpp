@@ -49,7 +49,8 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     layout->addWidget(content, 1);
 
     connectSession();
-    clear(tr("No results yet: train on the Train page, then compare the combined model with its submodels and the baseline here."));
+    clear(tr("No results yet: train on the Train page, then compare the combined model with its submodels and the "
+             "baseline here."));
 }
 
 void ResultsPage::connectSession() {
@@ -64,14 +65,15 @@ void ResultsPage::connectSession() {
     });
     connect(session_, &TrainingSession::finished, this, [this](TrainStatus status, const QString& message) {
         const bool completed = status == TrainStatus::Completed || status == TrainStatus::EarlyStopped;
-        unfinished_ = completed || !session_->plan()
-                          ? QString()
-                          : tr("The last run did not complete (%1): %2").arg(QString::fromStdString(statusName(status)), message);
+        unfinished_ =
+            completed || !session_->plan()
+                ? QString()
+                : tr("The last run did not complete (%1): %2").arg(QString::fromStdString(statusName(status)), message);
         refresh();
     });
     if (ProjectDocument* doc = session_->document()) {
-        for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged,
-                            &ProjectDocument::splitOptionsChanged})
+        for (auto signal :
+             {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged})
             connect(doc, signal, this, &ResultsPage::updateOutOfDate);
         // A run is kept, or a kept one shown, after the session said finished: its record decides
         // which run this is and the out-of-date line.
@@ -110,8 +112,9 @@ QWidget* ResultsPage::buildComparison() {
     wallChart_ = new BarChart(tr("Wall time (s)"));
     cpuChart_ = new BarChart(tr("CPU time (s)"));
     memoryChart_ = new BarChart(tr("Peak memory (MB)"));
-    memoryChart_->setToolTip(tr("What each model needs on a machine of its own: parameters, gradients, optimiser state, "
-                                "buffers and its rows"));
+    memoryChart_->setToolTip(
+        tr("What each model needs on a machine of its own: parameters, gradients, optimiser state, "
+           "buffers and its rows"));
     for (BarChart* c : {metricChart_, wallChart_, cpuChart_, memoryChart_}) c->setHorizontal(true);  // names stay whole
     auto* charts = new QGridLayout;
     charts->setSpacing(4);
@@ -193,7 +196,8 @@ void ResultsPage::chooseShownRun() {
 void ResultsPage::updateOutOfDate() {
     const ProjectDocument* doc = session_->document();
     const bool known = doc && !session_->running() && shownIndex_ >= 0 && std::size_t(shownIndex_) < doc->runs().size();
-    const QString text = known ? ui::outOfDateText(outOfDateParts(doc->runs()[std::size_t(shownIndex_)], *doc)) : QString();
+    const QString text = known ? ui::outOfDateText(outOfDateParts(doc->runs()[std::size_t(shownIndex_)], *doc))
+                               : QString();
     outOfDate_->setText(text);
     outOfDate_->setVisible(!text.isEmpty());
 }
@@ -244,8 +248,10 @@ void ResultsPage::refresh() {
     if (r->baseline) {
         const double wallBase = r->baseline->wallSeconds;
         text += tr(" — baseline %1 %2. Split run %3 against the baseline's %4")
-                    .arg(metric, formatMetric(r->baselineMetric), formatDuration(r->splitWallSeconds), formatDuration(wallBase));
-        if (const QString ratio = speedRatioText(wallBase, r->splitWallSeconds); !ratio.isEmpty()) text += tr(" (%1)").arg(ratio);
+                    .arg(metric, formatMetric(r->baselineMetric), formatDuration(r->splitWallSeconds),
+                         formatDuration(wallBase));
+        if (const QString ratio = speedRatioText(wallBase, r->splitWallSeconds); !ratio.isEmpty())
+            text += tr(" (%1)").arg(ratio);
         text += QLatin1Char('.');
     }
     if (!shownNote_.isEmpty()) {  // an earlier run stands in for one that did not complete
@@ -276,8 +282,9 @@ void ResultsPage::refresh() {
         memV.push_back(double(r->baseline->peakBytes()) / 1e6);
     }
     metricChart_->setTitle(tr("%1 (%2 set)").arg(metric, QString::fromStdString(r->evaluatedOn)));
-    metricChart_->setToolTip(tr("The combined model and the baseline on the %1 set; each submodel on its own sub-problem")
-                                 .arg(QString::fromStdString(r->evaluatedOn)));
+    metricChart_->setToolTip(
+        tr("The combined model and the baseline on the %1 set; each submodel on its own sub-problem")
+            .arg(QString::fromStdString(r->evaluatedOn)));
     metricChart_->setUpperBound(1.0);  // accuracy and R² never exceed 1
     metricChart_->setData(categories, {{metric, metricV, submodelColor(0)}});
     wallChart_->setData(categories, {{tr("wall s"), wallV, submodelColor(1)}});

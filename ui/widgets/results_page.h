@@ -24,7 +24,7 @@ class QValueAxis;
 namespace skynnet {
 struct ProjectResults;
 struct SplitPlan;
-}
+}  // namespace skynnet
 
 namespace skynnet::ui {
 
@@ -84,15 +84,15 @@ private:
     void fitTablesToRows();  // no taller than their rows, so the charts get the room
     // The Errors box (results_page_errors.cpp).
     QGroupBox* buildErrors();
-    void showErrors();  // confusion matrix / scatter for the model chosen in modelChoice_
-    void fitScatterAxes();   // the scatter's round range, its labels fitting the chart's size
+    void showErrors();      // confusion matrix / scatter for the model chosen in modelChoice_
+    void fitScatterAxes();  // the scatter's round range, its labels fitting the chart's size
     bool eventFilter(QObject* watched, QEvent* event) override;
 
     TrainingSession* session_;
     std::shared_ptr<const ProjectResults> shownResults_;
     std::shared_ptr<const SplitPlan> shownPlan_;
     int shownIndex_ = -1;
-    QString shownNote_;  // why an earlier run is shown instead of the session's
+    QString shownNote_;   // why an earlier run is shown instead of the session's
     QString unfinished_;  // how the session's last run ended when it did not complete
     bool hasResults_ = false;
     QString metricText_;

@@ -85,8 +85,8 @@ void ResultsPage::showErrors() {
         errorsStack_->setCurrentIndex(0);
         QStringList names = classNamesOf(session_);
         const int classes = plan->task == Task::Binary ? 2 : int(output.cols());
-        const ClassificationMetrics m =
-            classificationMetrics(trueClasses(r->testTargets), predictedClasses(output), classes);
+        const ClassificationMetrics m = classificationMetrics(trueClasses(r->testTargets), predictedClasses(output),
+                                                              classes);
         while (names.size() < classes) names << QString::number(names.size());
         confusion_->setMatrix(m.confusion, names);
         classModel_->setMetrics(m, names);

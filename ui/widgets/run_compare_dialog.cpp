@@ -3,13 +3,13 @@
 #include <QChart>
 #include <QChartView>
 #include <QDialogButtonBox>
+#include <QFont>
 #include <QHeaderView>
 #include <QLineSeries>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QFont>
 #include <algorithm>
 #include <cmath>
 

@@ -15,8 +15,8 @@ class RunCompareDialog : public QDialog {
     Q_OBJECT
 public:
     // firstName, secondName: what the table's columns and the chart's legend call the runs.
-    RunCompareDialog(const ProjectRun& first, const QString& firstName, const ProjectRun& second, const QString& secondName,
-                     QWidget* parent = nullptr);
+    RunCompareDialog(const ProjectRun& first, const QString& firstName, const ProjectRun& second,
+                     const QString& secondName, QWidget* parent = nullptr);
 
     QTableWidget* figuresTable() const { return table_; }
     QChartView* curvesView() const { return curves_; }

@@ -107,8 +107,8 @@ RunCompareDialog* RunHistoryPanel::compareSelected() {
     if (runs.size() != 2) return nullptr;
     const auto& kept = document_->runs();
     const auto name = [](int i) { return tr("Run %1").arg(i + 1); };  // its start time is the first row
-    auto* dialog =
-        new RunCompareDialog(kept[std::size_t(runs[0])], name(runs[0]), kept[std::size_t(runs[1])], name(runs[1]), this);
+    auto* dialog = new RunCompareDialog(kept[std::size_t(runs[0])], name(runs[0]), kept[std::size_t(runs[1])],
+                                        name(runs[1]), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     return dialog;

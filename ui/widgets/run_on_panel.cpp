@@ -27,7 +27,8 @@ RunOnPanel::RunOnPanel(QWidget* parent) : QGroupBox(tr("Run on"), parent) {
     browse_ = new QPushButton(tr("Browse…"));
     ranks_ = new QSpinBox;
     ranks_->setRange(2, 4096);
-    ranks_->setToolTip(tr("MPI ranks (mpirun -np): rank 0 plans and combines, each other rank trains one submodel at a time"));
+    ranks_->setToolTip(
+        tr("MPI ranks (mpirun -np): rank 0 plans and combines, each other rank trains one submodel at a time"));
     check_ = new QPushButton(tr("Check"));
     check_->setToolTip(tr("Start a short MPI hello on the machines and list each with its cores"));
     result_ = new QLabel;

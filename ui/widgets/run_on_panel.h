@@ -40,8 +40,8 @@ public:
     bool checking() const;
 
 signals:
-    void edited();           // the user changed the choice
-    void checkFinished();    // the check's result is shown
+    void edited();         // the user changed the choice
+    void checkFinished();  // the check's result is shown
 
 private:
     void updateEnabled();

@@ -1,7 +1,7 @@
 #include "ui/widgets/sample_grid.h"
 
-#include <QPainter>
 #include <QPaintEvent>
+#include <QPainter>
 
 #include "data/dataset.h"
 
@@ -46,7 +46,8 @@ void SampleGrid::setDataset(std::shared_ptr<const Dataset> data) {
     thumbs_.clear();
     if (data && isImageData(*data)) {
         rows_.resize(std::size_t(data->classCount()));
-        for (int k = 0; k < data->classCount(); ++k) rows_[std::size_t(k)].name = QString::fromStdString(data->classNames[std::size_t(k)]);
+        for (int k = 0; k < data->classCount(); ++k)
+            rows_[std::size_t(k)].name = QString::fromStdString(data->classNames[std::size_t(k)]);
         for (std::size_t r = 0; r < data->labels.size(); ++r) {
             ClassRow& row = rows_[std::size_t(data->labels[r])];
             ++row.count;
@@ -58,13 +59,15 @@ void SampleGrid::setDataset(std::shared_ptr<const Dataset> data) {
         for (const ClassRow& row : rows_) {
             std::vector<QImage> images;
             for (int r : row.samples)
-                images.push_back(sampleImage(*data, r).scaled(thumbSize, thumbSize, Qt::KeepAspectRatio,
-                                                              enlarge ? Qt::FastTransformation : Qt::SmoothTransformation));
+                images.push_back(
+                    sampleImage(*data, r).scaled(thumbSize, thumbSize, Qt::KeepAspectRatio,
+                                                 enlarge ? Qt::FastTransformation : Qt::SmoothTransformation));
             thumbs_.push_back(std::move(images));
         }
         labelWidth_ = 0;
         for (const ClassRow& row : rows_)
-            labelWidth_ = std::max(labelWidth_, fontMetrics().horizontalAdvance(row.name + QStringLiteral("  (00000)")));
+            labelWidth_ = std::max(labelWidth_,
+                                   fontMetrics().horizontalAdvance(row.name + QStringLiteral("  (00000)")));
         labelWidth_ = std::min(labelWidth_ + 2 * margin, 220);
     }
     updateGeometry();

@@ -20,8 +20,8 @@ QImage sampleImage(const Dataset& data, int row);
 class SampleGrid : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int perClass = 8;   // thumbnails in a class's row
-    static constexpr int thumbSize = 56; // pixels on screen of each thumbnail's longer side
+    static constexpr int perClass = 8;    // thumbnails in a class's row
+    static constexpr int thumbSize = 56;  // pixels on screen of each thumbnail's longer side
 
     explicit SampleGrid(QWidget* parent = nullptr);
     // Null, or data that is not images: nothing to show (isEmpty()).

@@ -38,7 +38,8 @@ void ScreenshotTour::start() {
     TrainingSession* session = window_->session();
     connect(session, &TrainingSession::overallProgress, this, [this](double f, double) { onProgress(f); });
     connect(session, &TrainingSession::finished, this, &ScreenshotTour::onFinished);
-    connect(session, &TrainingSession::failed, this, [this](const QString& m) { finish(1, QStringLiteral("cannot train: ") + m); });
+    connect(session, &TrainingSession::failed, this,
+            [this](const QString& m) { finish(1, QStringLiteral("cannot train: ") + m); });
     DataPage* data = window_->dataPage();
     if (data->isLoading()) {
         connect(data, &DataPage::loadFinished, this, [this](bool ok, const QString& m) {

@@ -8,10 +8,10 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QSpinBox>
 #include <QScrollArea>
-#include <QStandardItemModel>
+#include <QSpinBox>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -56,10 +56,12 @@ QString notApplicable(Strategy s, Task task) {
     switch (s) {
     case Strategy::ClassGroups:
         if (task != Task::Classification)
-            return QObject::tr("Needs a classification task with three or more classes; this data's task is %1.").arg(taskText);
+            return QObject::tr("Needs a classification task with three or more classes; this data's task is %1.")
+                .arg(taskText);
         break;
     case Strategy::BinaryShards:
-        if (task != Task::Binary) return QObject::tr("Needs a task of two classes; this data's task is %1.").arg(taskText);
+        if (task != Task::Binary)
+            return QObject::tr("Needs a task of two classes; this data's task is %1.").arg(taskText);
         break;
     case Strategy::OutputSplit:
         if (task != Task::Regression)
@@ -143,8 +145,10 @@ QGroupBox* SplitPage::buildOptions() {
            tr("How the problem is divided: automatic picks class groups for several classes, binary shards for two, "
               "output split for regression."));
     addRow(form, tr("Submodels N:"), requestedRow,
-           tr("How many submodels you ask for (1 to %1); class groups use the largest g with g(g-1)/2 ≤ N, so the plan may "
-              "train fewer.").arg(maxSubmodels));
+           tr("How many submodels you ask for (1 to %1); class groups use the largest g with g(g-1)/2 ≤ N, so the plan "
+              "may "
+              "train fewer.")
+               .arg(maxSubmodels));
     requested_->setToolTip(requestedRow->toolTip());
     form->addRow(limitNote_);
     addRow(form, tr("Scale epochs:"), scaleEpochs_,
@@ -155,11 +159,14 @@ QGroupBox* SplitPage::buildOptions() {
     factor_->setToolTip(factorRow->toolTip());
     autoFactor_->setToolTip(tr("Use F = √N, the default for data shards."));
     addRow(form, tr("Binary combine:"), binaryCombine_,
-           tr("How binary shards answer together: the answer of the submodel most sure of it, or the mean of their probabilities."));
+           tr("How binary shards answer together: the answer of the submodel most sure of it, or the mean of their "
+              "probabilities."));
     addRow(form, QString(), shuffle_,
-           tr("Shuffle the training rows (with the seed below) before cutting them into shards; off cuts them in file order."));
+           tr("Shuffle the training rows (with the seed below) before cutting them into shards; off cuts them in file "
+              "order."));
     addRow(form, QString(), fallback_,
-           tr("Regression with fewer target columns than N: train data shards with averaged predictions instead of failing."));
+           tr("Regression with fewer target columns than N: train data shards with averaged predictions instead of "
+              "failing."));
     addRow(form, tr("Seed:"), seed_, tr("Seed of the shard shuffle and of every submodel's initial weights."));
     return options;
 }
@@ -170,7 +177,8 @@ QWidget* SplitPage::buildRequestedRow() {
     requested_->setRange(1, maxSubmodels);
     limits_ = new QLabel(tr("1 to %1").arg(maxSubmodels));
     limits_->setObjectName(QStringLiteral("submodelLimits"));
-    limits_->setToolTip(tr("The page plans from 1 to %1 submodels; a larger number typed is set to %1.").arg(maxSubmodels));
+    limits_->setToolTip(
+        tr("The page plans from 1 to %1 submodels; a larger number typed is set to %1.").arg(maxSubmodels));
     auto* requestedRow = new QWidget;
     auto* requestedLayout = new QHBoxLayout(requestedRow);
     requestedLayout->setContentsMargins(0, 0, 0, 0);
@@ -204,7 +212,8 @@ QWidget* SplitPage::buildFactorRow() {
 void SplitPage::connectOptions() {
     for (QComboBox* c : {strategy_, scaleEpochs_, binaryCombine_})
         connect(c, &QComboBox::currentIndexChanged, this, &SplitPage::toDocument);
-    for (QCheckBox* c : {autoFactor_, shuffle_, fallback_}) connect(c, &QCheckBox::toggled, this, &SplitPage::toDocument);
+    for (QCheckBox* c : {autoFactor_, shuffle_, fallback_})
+        connect(c, &QCheckBox::toggled, this, &SplitPage::toDocument);
     connect(requested_, &QSpinBox::valueChanged, this, [this] {
         limitNote_->hide();  // the note is about the last number typed, not this one
         toDocument();
@@ -325,7 +334,7 @@ void SplitPage::toDocument() {
     if (fallback_->isEnabled()) o.regressionFallbackToShards = fallback_->isChecked();
     o.seed = std::uint64_t(seed_->value());
     document_->editSplitOptions(o);  // one undoable step
-    fromDocument();  // the enabled states follow the new strategy
+    fromDocument();                  // the enabled states follow the new strategy
 }
 
 }  // namespace skynnet::ui

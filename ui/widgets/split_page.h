@@ -70,15 +70,15 @@ private:
     QWidget* buildRequestedRow();  // N, its limits, and the note when a typed N was outside them
     QWidget* buildFactorRow();     // √N, or a data-shard F of one's own
     void connectOptions();
-    void buildPlanViews();         // summary, banners, the plan's table and chart
-    void buildFigures();           // the diagrams beside the chart, in figures_
-    void fromDocument();  // controls <- document
-    void toDocument();    // controls -> document
+    void buildPlanViews();  // summary, banners, the plan's table and chart
+    void buildFigures();    // the diagrams beside the chart, in figures_
+    void fromDocument();    // controls <- document
+    void toDocument();      // controls -> document
     // The plan's preview (split_page_preview.cpp).
     void onPlanChanged(const QString& summary, const QString& error);
     void fitPlanColumns();  // the table's columns to its width
     void showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>& networks);  // title, network
-    void arrangeFigures();     // side by side or one over the other, by the room
+    void arrangeFigures();      // side by side or one over the other, by the room
     int diagramsWidth() const;  // all diagrams at their preferred width
 
     ProjectDocument* document_;

@@ -28,19 +28,22 @@ namespace {
 QString explain(Strategy s) {
     switch (s) {
     case Strategy::ClassGroups:
-        return QObject::tr("<b>Class groups.</b> The classes are cut into g groups; each submodel learns one pair of groups "
-                           "from only those samples. At prediction every submodel sees every sample and their "
-                           "probabilities are multiplied, so any two classes in different groups are refereed by "
-                           "exactly one submodel.");
+        return QObject::tr(
+            "<b>Class groups.</b> The classes are cut into g groups; each submodel learns one pair of groups "
+            "from only those samples. At prediction every submodel sees every sample and their "
+            "probabilities are multiplied, so any two classes in different groups are refereed by "
+            "exactly one submodel.");
     case Strategy::BinaryShards:
         return QObject::tr("<b>Binary shards.</b> Each submodel learns both classes from its own shard of the samples; "
                            "their answers are combined by the most confident one or by the mean probability.");
     case Strategy::OutputSplit:
-        return QObject::tr("<b>Output split.</b> The target columns are cut into N chunks; each submodel predicts one chunk "
-                           "from all inputs and samples, and the chunks are put side by side.");
+        return QObject::tr(
+            "<b>Output split.</b> The target columns are cut into N chunks; each submodel predicts one chunk "
+            "from all inputs and samples, and the chunks are put side by side.");
     case Strategy::DataShards:
-        return QObject::tr("<b>Data shards.</b> Each submodel learns the whole task from a 1/N shard of the samples, with "
-                           "widths divided by F; predictions are averaged, like an ensemble.");
+        return QObject::tr(
+            "<b>Data shards.</b> Each submodel learns the whole task from a 1/N shard of the samples, with "
+            "widths divided by F; predictions are averaged, like an ensemble.");
     case Strategy::Auto: break;
     }
     return QObject::tr("<b>Automatic.</b> Class groups for several classes, binary shards for two, output split for "
@@ -73,7 +76,7 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
         notes << tr("N=%1 gives %2 submodels").arg(o.requested).arg(plan->submodelCount());
     // Memory budget: the submodels that train at once (one per core) must fit together.
     const int budget = document_->trainSettings().threadBudget > 0 ? document_->trainSettings().threadBudget
-                                                                  : std::max(1, QThread::idealThreadCount());
+                                                                   : std::max(1, QThread::idealThreadCount());
     std::vector<std::int64_t> mem;
     for (const SubmodelPlan& s : plan->submodels) mem.push_back(s.memoryBytes);
     std::sort(mem.rbegin(), mem.rend());
@@ -132,9 +135,7 @@ bool SplitPage::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-int SplitPage::diagramsWidth() const {
-    return diagrams_->sizeHint().width() + 2 * diagramScroll_->frameWidth();
-}
+int SplitPage::diagramsWidth() const { return diagrams_->sizeHint().width() + 2 * diagramScroll_->frameWidth(); }
 
 void SplitPage::arrangeFigures() {
     // Side by side when every diagram has its preferred width beside the chart at its least;
@@ -164,7 +165,8 @@ void SplitPage::fitPlanColumns() {
     QHeaderView* header = table_->horizontalHeader();
     const QAbstractItemView* view = table_;  // QTableView hides the public sizeHintForColumn
     int wanted = 0;
-    for (int c = 0; c < PlanTableModel::ColumnCount; ++c) wanted += std::max(view->sizeHintForColumn(c), header->sectionSizeHint(c));
+    for (int c = 0; c < PlanTableModel::ColumnCount; ++c)
+        wanted += std::max(view->sizeHintForColumn(c), header->sectionSizeHint(c));
     const bool fits = wanted <= table_->viewport()->width();
     header->setSectionResizeMode(PlanTableModel::Role, fits ? QHeaderView::ResizeToContents : QHeaderView::Stretch);
     header->setStretchLastSection(fits);

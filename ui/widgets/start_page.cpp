@@ -43,9 +43,10 @@ void clearLayout(QLayout* layout) {
 StartPage::StartPage(AppSettings* settings, QWidget* parent) : QWidget(parent), settings_(settings) {
     setObjectName(QStringLiteral("startPage"));
     auto* title = new QLabel(tr("<h1>Skynnet</h1>"));
-    auto* intro = new QLabel(tr("Train a neural network as several smaller submodels at the same time, one per core, and "
-                                "compare their combined answer with the original network: accuracy, time and memory side "
-                                "by side. Begin with your data, a saved project or one of the examples."));
+    auto* intro = new QLabel(
+        tr("Train a neural network as several smaller submodels at the same time, one per core, and "
+           "compare their combined answer with the original network: accuracy, time and memory side "
+           "by side. Begin with your data, a saved project or one of the examples."));
     intro->setWordWrap(true);
 
     auto* begin = new QGroupBox(tr("Start"));

@@ -82,7 +82,8 @@ StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
         else remainingTimer_.stop();
         emit runningChanged(running);
     });
-    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged})
+    for (auto signal :
+         {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged})
         connect(document_, signal, this, &StudyPage::refreshOutOfDate);
     remainingTimer_.setInterval(1000);
     connect(&remainingTimer_, &QTimer::timeout, this, &StudyPage::updateRemaining);
@@ -96,10 +97,12 @@ StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
 QGroupBox* StudyPage::makeSetupBox() {
     submodels_ = new QLineEdit(listText(StudyChoice{}.submodels));
     submodels_->setObjectName(QStringLiteral("studySubmodels"));
-    submodels_->setToolTip(tr("The numbers of submodels N to compare, e.g. 1,3,6; N=1, the original model, always runs"));
+    submodels_->setToolTip(
+        tr("The numbers of submodels N to compare, e.g. 1,3,6; N=1, the original model, always runs"));
     seeds_ = new QLineEdit(listText(StudyChoice{}.seeds));
     seeds_->setObjectName(QStringLiteral("studySeeds"));
-    seeds_->setToolTip(tr("Every configuration runs once per seed (as the data split's, the split's and the batch order's seed)"));
+    seeds_->setToolTip(
+        tr("Every configuration runs once per seed (as the data split's, the split's and the batch order's seed)"));
     strategies_ = new QLineEdit(QStringLiteral("auto"));
     strategies_->setObjectName(QStringLiteral("studyStrategies"));
     strategies_->setToolTip(tr("auto (the project's strategy), or a list such as class-groups,data-shards"));
@@ -108,7 +111,8 @@ QGroupBox* StudyPage::makeSetupBox() {
     scaleEpochs_->addItems({tr("as the project"), tr("scaled by F"), tr("not scaled"), tr("both")});
     ensemble_ = new QCheckBox(tr("Also the plain ensemble of each N"));
     ensemble_->setChecked(true);
-    ensemble_->setToolTip(tr("N thin networks on all the data with the split's parameters in all: the fair alternative"));
+    ensemble_->setToolTip(
+        tr("N thin networks on all the data with the split's parameters in all: the fair alternative"));
     machines_ = new QSpinBox;
     machines_->setObjectName(QStringLiteral("studyMachines"));
     machines_->setRange(1, 1024);
@@ -210,7 +214,9 @@ std::optional<StudyChoice> StudyPage::readChoice() {
         c.seeds = parseSeedList(seeds_->text());
         c.strategies.clear();
         for (const QString& s : strategies_->text().split(QLatin1Char(','))) c.strategies << s.trimmed();
-        if (c.strategies.contains(QString())) throw Error(tr("Strategies: expects a comma-separated list, got '%1'").arg(strategies_->text()).toStdString());
+        if (c.strategies.contains(QString()))
+            throw Error(
+                tr("Strategies: expects a comma-separated list, got '%1'").arg(strategies_->text()).toStdString());
     } catch (const Error& e) {
         showError(QString::fromUtf8(e.what()));
         return std::nullopt;
@@ -256,7 +262,8 @@ void StudyPage::refreshState() {
     const bool busy = running();
     startButton_->setEnabled(!busy);
     stopButton_->setEnabled(busy);
-    for (QWidget* w : std::initializer_list<QWidget*>{submodels_, seeds_, strategies_, scaleEpochs_, ensemble_}) w->setEnabled(!busy);
+    for (QWidget* w : std::initializer_list<QWidget*>{submodels_, seeds_, strategies_, scaleEpochs_, ensemble_})
+        w->setEnabled(!busy);
     progress_->setRange(0, std::max(record().total, 1));
     progress_->setValue(std::min(int(record().runs.size()), std::max(record().total, 1)));
     // Before the first study there are no runs to count: "0 of 1 runs" would describe one.
@@ -290,12 +297,14 @@ void StudyPage::refreshOutOfDate() {
 void StudyPage::refreshResults() {
     refreshChart();
     refreshTable();
-    recommendation_->setText(hasStudy() && record().summary.is_object() ? recommendationText(recommendStudy(record(), machines_->value()))
-                                                                        : QString());
+    recommendation_->setText(hasStudy() && record().summary.is_object()
+                                 ? recommendationText(recommendStudy(record(), machines_->value()))
+                                 : QString());
 }
 
 void StudyPage::refreshTable() {
-    const std::vector<QStringList> rows = hasStudy() ? studyTableRows(record(), machines_->value()) : std::vector<QStringList>{};
+    const std::vector<QStringList> rows = hasStudy() ? studyTableRows(record(), machines_->value())
+                                                     : std::vector<QStringList>{};
     table_->clear();
     table_->setRowCount(rows.empty() ? 0 : int(rows.size()) - 1);
     table_->setColumnCount(rows.empty() ? 0 : int(rows.front().size()));
@@ -304,7 +313,8 @@ void StudyPage::refreshTable() {
     for (std::size_t r = 1; r < rows.size(); ++r)
         for (int c = 0; c < rows[r].size(); ++c) {
             auto* item = new QTableWidgetItem(rows[r][c]);
-            item->setTextAlignment(c == 0 || c == 3 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            item->setTextAlignment(c == 0 || c == 3 ? Qt::AlignLeft | Qt::AlignVCenter
+                                                    : Qt::AlignRight | Qt::AlignVCenter);
             table_->setItem(int(r) - 1, c, item);
         }
     table_->resizeColumnsToContents();

@@ -50,7 +50,8 @@ QPalette darkPaletteColours() {
     p.setColor(QPalette::HighlightedText, Qt::white);
     p.setColor(QPalette::Link, QColor(100, 165, 255));
     p.setColor(QPalette::LinkVisited, QColor(170, 140, 255));
-    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::HighlightedText})
+    for (QPalette::ColorRole role :
+         {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::HighlightedText})
         p.setColor(QPalette::Disabled, role, disabled);
     p.setColor(QPalette::Disabled, QPalette::Base, window);
     p.setColor(QPalette::Disabled, QPalette::Highlight, QColor(70, 70, 74));
@@ -67,7 +68,9 @@ void applyTheme(Theme theme) {
     current() = theme;
     QApplication::setStyle(new PaletteIconStyle(theme == Theme::System ? system.style : QStringLiteral("Fusion")));
     if (theme == Theme::System) QApplication::setPalette(system.palette);
-    else QApplication::setPalette(theme == Theme::Dark ? darkPaletteColours() : QApplication::style()->standardPalette());
+    else
+        QApplication::setPalette(theme == Theme::Dark ? darkPaletteColours()
+                                                      : QApplication::style()->standardPalette());
     restyleAllCharts();
 }
 

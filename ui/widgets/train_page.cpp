@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDoubleSpinBox>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -18,13 +19,12 @@
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTemporaryDir>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QThread>
 #include <QVBoxLayout>
-#include <QFontDatabase>
 #include <algorithm>
 
 #include "ui/core/app_settings.h"
@@ -47,8 +47,8 @@ TrainPage::TrainPage(ProjectDocument* document, TrainingSession* session, AppSet
     : QWidget(parent), document_(document), session_(session), settings_(settings) {
     buildUi();
     connect(document_, &ProjectDocument::trainSettingsChanged, this, &TrainPage::fromDocument);
-    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged,
-                        &ProjectDocument::trainSettingsChanged}) {
+    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged,
+                        &ProjectDocument::splitOptionsChanged, &ProjectDocument::trainSettingsChanged}) {
         connect(document_, signal, this, &TrainPage::updatePlanInfo);
         connect(document_, signal, this, &TrainPage::inputsChanged);
     }
@@ -138,7 +138,8 @@ QHBoxLayout* TrainPage::buildButtonBar() {
     bar->addWidget(stop_);
     bar->addWidget(buildResumeRunButton());
     resumeOnHosts_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("Resume on the hosts"));
-    resumeOnHosts_->setToolTip(tr("Run again on the hostfile's machines, continuing from the submodels already trained"));
+    resumeOnHosts_->setToolTip(
+        tr("Run again on the hostfile's machines, continuing from the submodels already trained"));
     resumeOnHosts_->hide();
     connect(resumeOnHosts_, &QPushButton::clicked, this, [this] { startOnHosts(true); });
     bar->addWidget(resumeOnHosts_);
@@ -185,7 +186,8 @@ QGroupBox* TrainPage::buildSettingsBox() {
     threads_->setSpecialValueText(tr("All cores (%1)").arg(QThread::idealThreadCount()));
     threads_->setToolTip(tr("Threads the run may use: submodels train one per thread, kernels share what is left"));
     baseline_ = new QCheckBox(tr("Also train the original model as a baseline"));
-    baseline_->setToolTip(tr("After the submodels, train the unsplit network the same way, to compare accuracy and time"));
+    baseline_->setToolTip(
+        tr("After the submodels, train the unsplit network the same way, to compare accuracy and time"));
     for (QSpinBox* s : {epochs_, batch_, threads_}) connect(s, &QSpinBox::valueChanged, this, &TrainPage::toDocument);
     connect(learningRate_, &QDoubleSpinBox::valueChanged, this, &TrainPage::toDocument);
     connect(optimizer_, &QComboBox::currentIndexChanged, this, &TrainPage::toDocument);
@@ -266,8 +268,10 @@ QString TrainPage::startReasonText() const { return startReason_->isHidden() ? Q
 QString TrainPage::startBlocker() const {
     if (!document_->hasData()) return tr("No data loaded: open a data file on the Data page first.");
     const NetworkCheck check = checkNetwork(*document_);
-    if (!check.errors.isEmpty()) return tr("The network cannot be trained:\n%1").arg(check.errors.join(QLatin1Char('\n')));
-    if (const QString problem = session_->startProblem(); !problem.isEmpty()) return tr("Cannot start: %1").arg(problem);
+    if (!check.errors.isEmpty())
+        return tr("The network cannot be trained:\n%1").arg(check.errors.join(QLatin1Char('\n')));
+    if (const QString problem = session_->startProblem(); !problem.isEmpty())
+        return tr("Cannot start: %1").arg(problem);
     return {};
 }
 
@@ -357,7 +361,8 @@ void TrainPage::updatePlanInfo() {
                            .arg(QString::fromStdString(strategyName(p.strategy)))
                            .arg(p.factor, 0, 'g', 3)
                            .arg(p.effectiveEpochs);
-        if (document_->trainSettings().trainBaseline) text += tr("; then the original model for %1 epoch(s).").arg(p.epochs);
+        if (document_->trainSettings().trainBaseline)
+            text += tr("; then the original model for %1 epoch(s).").arg(p.epochs);
         planInfo_->setText(text);
     } catch (const std::exception& e) {
         planInfo_->setText(tr("<b>No valid split:</b> %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));

@@ -54,7 +54,7 @@ public:
     QPlainTextEdit* logView() const { return log_; }
     QProgressBar* progressBar() const { return progress_; }
     QLabel* remainingLabel() const { return remaining_; }  // time remaining, "Paused", "done", ...
-    QString errorText() const;  // the visible error banner's text; empty when hidden
+    QString errorText() const;                             // the visible error banner's text; empty when hidden
     // Why Start is disabled (no data, a network or split that cannot train, ...), as the line
     // under the buttons and Start's tooltip say it; empty when it can start.
     QString startBlocker() const;

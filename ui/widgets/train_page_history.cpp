@@ -39,8 +39,9 @@ QLabel* TrainPage::buildOutOfDateLine() {
     outOfDate_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #6b4a00; border: 1px solid #e0c070;"
                                              " border-radius: 4px; padding: 4px; }"));
     outOfDate_->hide();
-    for (auto signal : {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged,
-                        &ProjectDocument::runsChanged, &ProjectDocument::shownRunChanged})
+    for (auto signal :
+         {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged,
+          &ProjectDocument::runsChanged, &ProjectDocument::shownRunChanged})
         connect(document_, signal, this, &TrainPage::updateOutOfDate);
     connect(session_, &TrainingSession::started, this, &TrainPage::updateOutOfDate);
     return outOfDate_;
@@ -55,8 +56,8 @@ void TrainPage::showRunLog() {
     if (log.endsWith(QLatin1Char('\n'))) log.chop(1);  // appendPlainText adds the line break
     log_->setPlainText(log);
     if (log.isEmpty()) log_->appendPlainText(tr("(no log was recorded for this run)"));
-    appendLog(tr("showing the run started %1 (%2)")
-                  .arg(runStartText(*run), QString::fromStdString(statusName(run->status))));
+    appendLog(
+        tr("showing the run started %1 (%2)").arg(runStartText(*run), QString::fromStdString(statusName(run->status))));
 }
 
 void TrainPage::updateOutOfDate() {
@@ -71,21 +72,24 @@ QString TrainPage::outOfDateText() const { return outOfDate_->isHidden() ? QStri
 bool TrainPage::saveLogTo(const QString& path, QString* error) const {
     QSaveFile file(path);  // the old file stays whole if writing fails
     const QByteArray text = log_->toPlainText().toUtf8() + '\n';
-    const bool ok = file.open(QIODevice::WriteOnly | QIODevice::Text) && file.write(text) == text.size() && file.commit();
+    const bool ok = file.open(QIODevice::WriteOnly | QIODevice::Text) && file.write(text) == text.size() &&
+                    file.commit();
     if (!ok && error) *error = tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
     return ok;
 }
 
 QString TrainPage::projectFolder() const {
     const QString project = document_->filePath();
-    return project.isEmpty() ? (settings_ ? settings_->lastProjectFolder() : QString()) : QFileInfo(project).absolutePath();
+    return project.isEmpty() ? (settings_ ? settings_->lastProjectFolder() : QString())
+                             : QFileInfo(project).absolutePath();
 }
 
 void TrainPage::saveLog() {
     const QString project = document_->filePath();
     const QString folder = projectFolder();
     const QString base = project.isEmpty() ? QStringLiteral("training") : QFileInfo(project).completeBaseName();
-    const QString path = askForFile(this, {FileRequest::SaveFile, tr("Save Log"), folder + QLatin1Char('/') + base + QStringLiteral("-log.txt"),
+    const QString path = askForFile(this, {FileRequest::SaveFile, tr("Save Log"),
+                                           folder + QLatin1Char('/') + base + QStringLiteral("-log.txt"),
                                            tr("Text files (*.txt);;All files (*)")});
     if (path.isEmpty()) return;
     QString error;

@@ -36,7 +36,8 @@ void TrainPage::startOnHosts(bool resume) {
         const QString project = document_->filePath();
         hostRunDir_ = project.isEmpty() ? std::make_unique<QTemporaryDir>()
                                         : std::make_unique<QTemporaryDir>(project + QStringLiteral(".run-XXXXXX"));
-        if (!hostRunDir_->isValid()) return showError(tr("Cannot make a folder for the run: %1").arg(hostRunDir_->errorString()));
+        if (!hostRunDir_->isValid())
+            return showError(tr("Cannot make a folder for the run: %1").arg(hostRunDir_->errorString()));
         if (project.isEmpty())
             log_->appendPlainText(tr("The project is untitled, so the run's copy of it is in %1, which other machines "
                                      "cannot read: save the project in a folder they share to train on them.")

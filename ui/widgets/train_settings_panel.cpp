@@ -39,7 +39,8 @@ void addRow(QFormLayout* form, const QString& label, QWidget* w, const QString& 
 
 }  // namespace
 
-TrainSettingsPanel::TrainSettingsPanel(ProjectDocument* document, QWidget* parent) : QWidget(parent), document_(document) {
+TrainSettingsPanel::TrainSettingsPanel(ProjectDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document) {
     buildUi();
     connect(document_, &ProjectDocument::trainSettingsChanged, this, &TrainSettingsPanel::fromDocument);
     connect(document_, &ProjectDocument::dataChanged, this, &TrainSettingsPanel::fromDocument);
@@ -113,17 +114,20 @@ void TrainSettingsPanel::buildFields() {
 void TrainSettingsPanel::buildForm() {
     group_ = new QGroupBox;
     auto* form = new QFormLayout(group_);
-    addRow(form, tr("Loss:"), loss_, tr("What training minimises; only the losses that fit the data's task are offered"));
+    addRow(form, tr("Loss:"), loss_,
+           tr("What training minimises; only the losses that fit the data's task are offered"));
     addRow(form, tr("Weight decay:"), weightDecay_,
            tr("Pulls every weight towards zero a little at each step, against overfitting; 0 turns it off"));
     addRow(form, tr("LR schedule:"), schedule_,
            tr("How the learning rate changes over the epochs: constant, cut by a factor every few epochs (step), "
               "or falling along a half cosine to the minimum rate at the last epoch"));
-    addRow(form, tr("Step every:"), stepEpochs_, tr("Step schedule: the learning rate is multiplied by the factor this often"));
+    addRow(form, tr("Step every:"), stepEpochs_,
+           tr("Step schedule: the learning rate is multiplied by the factor this often"));
     addRow(form, tr("Step factor:"), gamma_, tr("Step schedule: what the learning rate is multiplied by at each step"));
     addRow(form, tr("Minimum rate:"), minRate_, tr("Cosine schedule: the learning rate reached at the last epoch"));
     form->addRow(earlyStopping_);
-    earlyStopping_->setToolTip(tr("End a model's training when its validation score has not improved for the patience"));
+    earlyStopping_->setToolTip(
+        tr("End a model's training when its validation score has not improved for the patience"));
     addRow(form, tr("Watch:"), monitor_, tr("Early stopping: the validation figure that must improve"));
     addRow(form, tr("Patience:"), patience_, tr("Early stopping: epochs without improvement before training ends"));
     form->addRow(restoreBest_);
@@ -135,11 +139,14 @@ void TrainSettingsPanel::buildForm() {
 }
 
 void TrainSettingsPanel::connectFields() {
-    for (QComboBox* c : {loss_, schedule_, monitor_}) connect(c, &QComboBox::currentIndexChanged, this, &TrainSettingsPanel::toDocument);
-    for (QCheckBox* c : {earlyStopping_, restoreBest_}) connect(c, &QCheckBox::toggled, this, &TrainSettingsPanel::toDocument);
+    for (QComboBox* c : {loss_, schedule_, monitor_})
+        connect(c, &QComboBox::currentIndexChanged, this, &TrainSettingsPanel::toDocument);
+    for (QCheckBox* c : {earlyStopping_, restoreBest_})
+        connect(c, &QCheckBox::toggled, this, &TrainSettingsPanel::toDocument);
     for (QDoubleSpinBox* b : {weightDecay_, gamma_, minRate_})
         connect(b, &QDoubleSpinBox::valueChanged, this, &TrainSettingsPanel::toDocument);
-    for (QSpinBox* b : {stepEpochs_, patience_}) connect(b, &QSpinBox::valueChanged, this, &TrainSettingsPanel::toDocument);
+    for (QSpinBox* b : {stepEpochs_, patience_})
+        connect(b, &QSpinBox::valueChanged, this, &TrainSettingsPanel::toDocument);
     connect(validation_, &QDoubleSpinBox::valueChanged, this, &TrainSettingsPanel::validationToDocument);
     // Typing "0.001" is one undo step: a spin box's edits merge until it is left or Enter is pressed.
     for (QAbstractSpinBox* box :
@@ -169,7 +176,8 @@ void TrainSettingsPanel::fromDocument() {
     // The engine's one rule decides the choice; without data only the loss in force is shown.
     const std::vector<LossKind> losses = data ? lossesForTask(data->task) : std::vector<LossKind>{c.loss};
     bool sameList = loss_->count() == int(losses.size());
-    for (int i = 0; sameList && i < loss_->count(); ++i) sameList = LossKind(loss_->itemData(i).toInt()) == losses[std::size_t(i)];
+    for (int i = 0; sameList && i < loss_->count(); ++i)
+        sameList = LossKind(loss_->itemData(i).toInt()) == losses[std::size_t(i)];
     if (!sameList) {  // rebuilt only when the task changed, not under the box's own signal
         loss_->clear();
         for (LossKind k : losses) loss_->addItem(lossText(k), int(k));
@@ -199,8 +207,8 @@ void TrainSettingsPanel::fromDocument() {
     }
     restoreBest_->setChecked(e.enabled && e.restoreBest);
     validation_->setValue(document_->dataSettings().validationFraction * 100);
-    const bool advanced = !(c.loss == losses.front()) || c.optimizer.weightDecay != 0 || s.kind != Schedule::Kind::Constant ||
-                          e.enabled;
+    const bool advanced = !(c.loss == losses.front()) || c.optimizer.weightDecay != 0 ||
+                          s.kind != Schedule::Kind::Constant || e.enabled;
     if (advanced && !isExpanded()) setExpanded(true);  // settings in force are never hidden
     updateProblem();
     updating_ = false;

@@ -40,7 +40,7 @@ public:
     QSpinBox* patienceBox() const { return patience_; }
     QCheckBox* restoreBestBox() const { return restoreBest_; }
     QDoubleSpinBox* validationBox() const { return validation_; }  // percent of the rows
-    QString problemText() const;  // empty when hidden
+    QString problemText() const;                                   // empty when hidden
 
 private:
     void buildUi();

@@ -25,7 +25,7 @@ double overlap(const PauseInterval& p, double from, double to) {
 TrainingCharts::TrainingCharts(TrainingSession* session, QWidget* parent) : QWidget(parent), session_(session) {
     loss_ = new LiveChart(tr("Training loss"), tr("epoch"), tr("loss"));
     metric_ = new LiveChart(tr("Validation metric"), tr("epoch"), tr("metric"));
-    metric_->setUpperLimit(1.0);  // accuracy and R² never exceed 1
+    metric_->setUpperLimit(1.0);                                      // accuracy and R² never exceed 1
     cpu_ = new LiveChart(tr("CPU use"), tr("seconds"), tr("cores"));  // short: a longer title is cut on a small screen
     memory_ = new LiveChart(tr("Memory: model, buffers and rows"), tr("seconds"), tr("MB"));
     cpu_->setIncludeZero(true);
