@@ -91,6 +91,17 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     addField(C::Bias, bias_);
     addField(C::Scalable, scalable_);
 
+    connectEditors();
+
+    // Whatever changes the network (an undo, the table, a project) shows here too.
+    connect(model_, &QAbstractItemModel::dataChanged, this, &LayerEditor::refresh);
+    connect(model_, &QAbstractItemModel::modelReset, this, &LayerEditor::refresh);
+    connect(model_, &QAbstractItemModel::rowsRemoved, this, &LayerEditor::refresh);
+    refresh();
+}
+
+// Each editor writes its field into the model as it changes.
+void LayerEditor::connectEditors() {
     connect(units_, &QSpinBox::valueChanged, this, [this](int v) { write(C::Units, v, Qt::EditRole); });
     connect(kernelH_, &QSpinBox::valueChanged, this, &LayerEditor::writeKernel);
     connect(kernelW_, &QSpinBox::valueChanged, this, &LayerEditor::writeKernel);
@@ -112,12 +123,6 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     for (QAbstractSpinBox* box :
          std::initializer_list<QAbstractSpinBox*>{units_, kernelH_, kernelW_, stride_, rate_, momentum_})
         connect(box, &QAbstractSpinBox::editingFinished, this, &LayerEditor::editFinished);
-
-    // Whatever changes the network (an undo, the table, a project) shows here too.
-    connect(model_, &QAbstractItemModel::dataChanged, this, &LayerEditor::refresh);
-    connect(model_, &QAbstractItemModel::modelReset, this, &LayerEditor::refresh);
-    connect(model_, &QAbstractItemModel::rowsRemoved, this, &LayerEditor::refresh);
-    refresh();
 }
 
 void LayerEditor::addField(int column, QWidget* editor) {

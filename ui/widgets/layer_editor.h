@@ -42,6 +42,7 @@ private:
         QLabel* label;
         QWidget* editor;
     };
+    void connectEditors();
     void addField(int column, QWidget* editor);
     void refresh();
     void place(const std::vector<int>& columns);

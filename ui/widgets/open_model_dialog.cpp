@@ -90,24 +90,7 @@ OpenModelDialog::OpenModelDialog(AppSettings* settings, QWidget* parent)
     big.setBold(true);
     metric_->setFont(big);
 
-    // While a job runs: what it does, how far it got, and Cancel.
-    progress_ = new QProgressBar;
-    progress_->setRange(0, 100);
-    stage_ = new QLabel;
-    stage_->setObjectName(QStringLiteral("openModelStage"));
-    cancel_ = new QPushButton(tr("Cancel"));
-    cancel_->setToolTip(tr("Stop measuring or predicting; no file is written"));
-    connect(cancel_, &QPushButton::clicked, this, &OpenModelDialog::cancelJob);
-    progressRow_ = new QWidget;
-    auto* progressLayout = new QHBoxLayout(progressRow_);
-    progressLayout->setContentsMargins(0, 0, 0, 0);
-    progressLayout->addWidget(stage_);
-    progressLayout->addWidget(progress_, 1);
-    progressLayout->addWidget(cancel_);
-    progressRow_->hide();
-    connect(job_, &ModelJob::progressChanged, this,
-            [this](ModelJob::Stage stage, double fraction) { onJobProgress(int(stage), fraction); });
-    connect(job_, &ModelJob::finished, this, &OpenModelDialog::onJobFinished);
+    buildProgressRow();
 
     status_ = new QLabel;
     status_->setObjectName(QStringLiteral("openModelStatus"));
@@ -132,6 +115,27 @@ OpenModelDialog::OpenModelDialog(AppSettings* settings, QWidget* parent)
     connect(data_, &QLineEdit::textChanged, this, &OpenModelDialog::updateButtons);
     updateButtons();
     resize(640, sizeHint().height());
+}
+
+// While a job runs: what it does, how far it got, and Cancel.
+void OpenModelDialog::buildProgressRow() {
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 100);
+    stage_ = new QLabel;
+    stage_->setObjectName(QStringLiteral("openModelStage"));
+    cancel_ = new QPushButton(tr("Cancel"));
+    cancel_->setToolTip(tr("Stop measuring or predicting; no file is written"));
+    connect(cancel_, &QPushButton::clicked, this, &OpenModelDialog::cancelJob);
+    progressRow_ = new QWidget;
+    auto* progressLayout = new QHBoxLayout(progressRow_);
+    progressLayout->setContentsMargins(0, 0, 0, 0);
+    progressLayout->addWidget(stage_);
+    progressLayout->addWidget(progress_, 1);
+    progressLayout->addWidget(cancel_);
+    progressRow_->hide();
+    connect(job_, &ModelJob::progressChanged, this,
+            [this](ModelJob::Stage stage, double fraction) { onJobProgress(int(stage), fraction); });
+    connect(job_, &ModelJob::finished, this, &OpenModelDialog::onJobFinished);
 }
 
 OpenModelDialog::~OpenModelDialog() = default;

@@ -67,6 +67,7 @@ protected:
     void reject() override;  // Close or Escape: a running job is cancelled first
 
 private:
+    void buildProgressRow();
     void browseData();
     void choosePredictionsFile();
     bool canStart(const QString& missingData);
