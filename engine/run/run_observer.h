@@ -25,7 +25,7 @@ class RunObserver {
 public:
     virtual ~RunObserver() = default;
 
-    // The data is ready; `warnings` are the partition's and skipped files' (also for prepared data).
+    // The data is ready, prepared by the run or by the front end (its warnings: data.warnings).
     virtual void dataReady(const PreparedData& /*data*/) {}
     // A split run's plan, before anything trains.
     virtual void planned(const SplitPlan& /*plan*/, const RunRequest& /*request*/) {}
