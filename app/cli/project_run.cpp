@@ -117,6 +117,7 @@ int trainProject(const ProjectRunOptions& o, Clock::time_point start, const Spli
     const int budget = p.training.threadBudget > 0 ? p.training.threadBudget : hardwareThreads();
     const int threads = o.threads.value_or(budget);
 
+    setKernelThreads(threads);  // the preparation's kernels too, not only the run's
     CancelToken cancel;
     InterruptGuard interrupt(cancel);
     const auto data = std::make_shared<const PreparedData>(prepareProjectData(p.data));
@@ -132,7 +133,7 @@ int trainProject(const ProjectRunOptions& o, Clock::time_point start, const Spli
                                                   : std::make_unique<TextObserver>(shown);
     RunOutcome out = performRun(request, *observer, cancel);
     const Json backendFigures = backend.report ? backend.report() : Json();
-    if (out.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(out.message);
+    if (out.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(stoppedDuring(out));
     if (out.status == TrainStatus::Failed) throw Error(out.message);
 
     ProjectRun run = std::move(*out.record);

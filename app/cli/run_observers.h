@@ -7,9 +7,16 @@
 #include <string>
 
 #include "run/run_observer.h"
+#include "run/runner.h"
 #include "run_record.h"
 
 namespace skynnet::cli {
+
+// What a run that ended by Ctrl-C was doing (" while the submodels trained"); empty when the
+// interrupt came after the run had already ended another way.
+inline std::string stoppedDuring(const RunOutcome& out) {
+    return out.status == TrainStatus::Cancelled ? out.message : std::string();
+}
 
 struct TextObserverOptions {
     bool quiet = false;

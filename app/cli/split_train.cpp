@@ -106,7 +106,7 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
                                                                                 : std::make_unique<TextObserver>(shown);
     RunOutcome out = performRun(request, *observer, cancel);
     const Json backendFigures = backend.report ? backend.report() : Json();
-    if (out.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(out.message);
+    if (out.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(stoppedDuring(out));
     if (out.status == TrainStatus::Failed) throw Error(out.message);
     const SplitRun run = splitRunOf(out, o.threads);
 

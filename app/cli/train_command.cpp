@@ -61,7 +61,7 @@ int runTrain(const std::vector<std::string>& words) {
     std::unique_ptr<TextObserver> observer = o.progress == ProgressFormat::Json ? std::make_unique<JsonObserver>(shown)
                                                                                 : std::make_unique<TextObserver>(shown);
     RunOutcome out = performRun(request, *observer, cancel);
-    if (out.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(out.message);
+    if (out.status == TrainStatus::Cancelled || interrupt.interrupted()) return interruptedExit(stoppedDuring(out));
     if (out.status == TrainStatus::Failed) throw Error(out.message);
     const TrainResult& result = out.networkResult;
     std::optional<EvaluationSummary> test;

@@ -1,6 +1,7 @@
 #include "run/runner.h"
 
 #include <cstdio>
+#include <new>
 
 #include "core/error.h"
 #include "core/parallel.h"
@@ -281,8 +282,12 @@ RunOutcome performRun(const RunRequest& in, RunObserver& observer, const CancelT
             for (const std::string& w : out.plan->warnings) observer.log("note: " + w);
             runSplit(in, config, observer, cancel, out);
         }
-    } catch (const std::exception& e) {
+    } catch (const Error& e) {
         failed(out, e.what());
+    } catch (const std::bad_alloc&) {
+        failed(out, "out of memory");
+    } catch (const std::exception& e) {  // a bug, not the user's data: said so, as the CLI's main() says it
+        failed(out, std::string("internal error: ") + e.what());
     }
     out.seconds = clock.seconds();
     if (out.record && out.record->results) out.record->results->wallSeconds = out.seconds;

@@ -24,6 +24,7 @@ private:
 }  // namespace
 
 JobOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const CancelToken& cancel) {
+    const RunStopwatch wholeRun(&cancel);  // the preparation is part of the run's time
     JobOutcome out;
     RunRequest request = in.request;
     try {
@@ -40,8 +41,10 @@ JobOutcome runTraining(const RunInputs& in, RunEventBuffer& events, const Cancel
     RunOutcome run = performRun(request, observer, cancel);
     out.status = run.status;
     out.message = run.status == TrainStatus::Cancelled ? "stopped" + run.message : run.message;
-    if (run.status == TrainStatus::Completed && run.record && run.record->results)
+    if (run.status == TrainStatus::Completed && run.record && run.record->results) {
+        run.record->results->wallSeconds = wholeRun.seconds();
         out.results = std::make_shared<const ProjectResults>(std::move(*run.record->results));
+    }
     return out;
 }
 
