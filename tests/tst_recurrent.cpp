@@ -52,8 +52,8 @@ std::unique_ptr<RecurrentLayer> makeRecurrent(const QString& kind, int units, in
 }
 
 // Built, with every bias drawn too (a fresh layer's are 0 or 1, which would hide a bias mix-up).
-std::unique_ptr<RecurrentLayer> builtRecurrent(const QString& kind, int units, int steps, int features,
-                                               bool sequences, std::uint64_t seed) {
+std::unique_ptr<RecurrentLayer> builtRecurrent(const QString& kind, int units, int steps, int features, bool sequences,
+                                               std::uint64_t seed) {
     auto layer = makeRecurrent(kind, units, steps, sequences);
     Rng rng(seed);
     layer->build(Shape::flat(steps * features), rng);
@@ -161,9 +161,9 @@ private slots:
         for (const char* kind : {"gru", "lstm"})
             for (bool sequences : {true, false})
                 for (int steps : {1, 4})
-                    QTest::newRow((std::string(kind) + (sequences ? " sequence " : " last ") + std::to_string(steps) +
-                                   " steps")
-                                      .c_str())
+                    QTest::newRow(
+                        (std::string(kind) + (sequences ? " sequence " : " last ") + std::to_string(steps) + " steps")
+                            .c_str())
                         << QString(kind) << sequences << steps;
     }
     void gradientsMatchFiniteDifferences() {

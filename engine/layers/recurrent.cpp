@@ -42,8 +42,8 @@ std::int64_t RecurrentLayer::flopsPerSample() const { return 2 * std::int64_t(st
 
 void RecurrentLayer::inputProducts(const Matrix& x) {
     if (x.cols() != Index(steps_) * features_)
-        throw Error("a recurrent layer expects rows of " + std::to_string(Index(steps_) * features_) +
-                    " values, got " + std::to_string(x.cols()));
+        throw Error("a recurrent layer expects rows of " + std::to_string(Index(steps_) * features_) + " values, got " +
+                    std::to_string(x.cols()));
     x_ = &x;
     const Index rows = x.rows() * steps_, g = gateWidth();
     gx_.resize(rows, g);
@@ -67,10 +67,8 @@ void RecurrentLayer::startBackward() {
 }
 
 void RecurrentLayer::addOutputGrad(const Matrix& gradOut, Index t, Matrix& dh) const {
-    if (returnSequences_)
-        dh += gradOut.middleCols(t * units_, units_);
-    else if (t == steps_ - 1)
-        dh += gradOut;
+    if (returnSequences_) dh += gradOut.middleCols(t * units_, units_);
+    else if (t == steps_ - 1) dh += gradOut;
 }
 
 void RecurrentLayer::recurrentGradients(Index t, const Scalar* dG, Index ldg, Matrix& dhPrev) {
@@ -88,8 +86,7 @@ const Matrix* RecurrentLayer::inputGradients(bool needInputGrad) {
     if (rows > 0)
         gemm(Op::Transpose, Op::None, features_, g, rows, 1, x_->data(), features_, dgx_.data(), g, 0, gradWx_.data(),
              g);
-    else
-        gradWx_.setZero();
+    else gradWx_.setZero();
     gradBx_ = dgx_.colwise().sum();
     if (!needInputGrad) return nullptr;
     gradInput_.resize(x_->rows(), x_->cols());
