@@ -57,6 +57,8 @@ private slots:
         QCOMPARE(tokens("\xce\x91\xce\x98\xce\x97\xce\x9d\xce\x91 \xd0\x9c\xd0\xbe\xd1\x81\xd0\xba\xd0\xb2\xd0\xb0 "
                         "\xc5\x81\xc3\xb3\xc5\xba"),
                  QString::fromUtf8("αθηνα | москва | łóź"));
+        // Typographic quotes outside a word are punctuation; Ÿ and the dotted İ lower-case too.
+        QCOMPARE(tokens("\xe2\x80\x98Quoted\xe2\x80\x99 \xc5\xb8""ES \xc4\xb0"), QString::fromUtf8("‘ | quoted | ’ | ÿes | i"));
         // A combining accent stays in its word; emoji are punctuation, one token each.
         QCOMPARE(tokens("Cafe\xcc\x81 great\xf0\x9f\x91\x8d\xf0\x9f\x91\x8d"),
                  QString::fromUtf8("cafe\xcc\x81 | great | 👍 | 👍"));

@@ -189,26 +189,23 @@ TextVocabulary fitVocabulary(const std::vector<std::string>& trainingTexts, int 
     if (maxSize < 3)
         throw Error("the vocabulary size must be at least 3 (padding, unknown and one token), not " +
                     std::to_string(maxSize));
-    struct Count {
-        std::int64_t count = 0;
-        std::size_t firstSeen = 0;
-    };
-    std::unordered_map<std::string, Count> counts;
-    std::vector<const std::string*> order;  // tokens in order of first appearance
+    // Each token's index in `order`, and per token (in order of first appearance) its count.
+    std::unordered_map<std::string, std::size_t> seenAt;
+    std::vector<std::pair<const std::string*, std::int64_t>> order;
     for (const std::string& text : trainingTexts) {
         for (std::string& token : tokenizeText(text)) {
-            const auto [it, isNew] = counts.try_emplace(std::move(token), Count{0, order.size()});
-            if (isNew) order.push_back(&it->first);  // node-based map: the key's address is stable
-            ++it->second.count;
+            const auto [it, isNew] = seenAt.try_emplace(std::move(token), order.size());
+            if (isNew) order.emplace_back(&it->first, 0);  // node-based map: the key's address is stable
+            ++order[it->second].second;
         }
     }
-    std::stable_sort(order.begin(), order.end(), [&](const std::string* a, const std::string* b) {
-        return counts.at(*a).count > counts.at(*b).count;  // stable: ties keep first appearance
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        return a.second > b.second;  // stable: ties keep their order of first appearance
     });
     TextVocabulary v;
     const std::size_t kept = std::min(order.size(), std::size_t(maxSize - TextVocabulary::firstTokenId));
     v.tokens.reserve(kept);
-    for (std::size_t i = 0; i < kept; ++i) v.tokens.push_back(*order[i]);
+    for (std::size_t i = 0; i < kept; ++i) v.tokens.push_back(*order[i].first);
     v.index();
     return v;
 }

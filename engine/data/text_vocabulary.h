@@ -5,7 +5,7 @@
 // The tokenizer rule (version textTokenizerRule; a saved vocabulary records it, since a model
 // only understands ids made by the rule it was fitted with):
 // - The text is UTF-8 (invalid bytes are an error, see checkUtf8) and is lower-cased first: ASCII,
-//   Latin-1, Latin Extended-A, Greek and Cyrillic capitals; other characters stay as they are.
+//   Latin-1, Latin Extended-A (İ becomes i), Greek and Cyrillic capitals; other characters stay.
 // - Spaces separate tokens and are dropped: ASCII white space and the Unicode spaces (U+00A0,
 //   U+2000-U+200B, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF).
 // - A word is a run of letters: a-z, and every non-ASCII character that is not a space or in the
