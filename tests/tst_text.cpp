@@ -51,14 +51,19 @@ private slots:
     void tokenisesUtf8Letters() {
         // Accented capitals are lower-cased; the typographic apostrophe inside a word becomes ',
         // the euro sign, the em dash and the guillemets are punctuation; a no-break space separates.
-        QCOMPARE(tokens("\xc3\x87""a co\xc3\xbb""te 12,50\xe2\x82\xac \xe2\x80\x94 TR\xc3\x88S cher, "
-                        "l\xe2\x80\x99\xc3\x89T\xc3\x89\xc2\xa0\xc2\xab" "bien\xc2\xbb!"),
+        QCOMPARE(tokens("\xc3\x87"
+                        "a co\xc3\xbb"
+                        "te 12,50\xe2\x82\xac \xe2\x80\x94 TR\xc3\x88S cher, "
+                        "l\xe2\x80\x99\xc3\x89T\xc3\x89\xc2\xa0\xc2\xab"
+                        "bien\xc2\xbb!"),
                  QString::fromUtf8("ça | coûte | 12 | , | 50 | € | — | très | cher | , | l'été | « | bien | » | !"));
         QCOMPARE(tokens("\xce\x91\xce\x98\xce\x97\xce\x9d\xce\x91 \xd0\x9c\xd0\xbe\xd1\x81\xd0\xba\xd0\xb2\xd0\xb0 "
                         "\xc5\x81\xc3\xb3\xc5\xba"),
                  QString::fromUtf8("αθηνα | москва | łóź"));
         // Typographic quotes outside a word are punctuation; Ÿ and the dotted İ lower-case too.
-        QCOMPARE(tokens("\xe2\x80\x98Quoted\xe2\x80\x99 \xc5\xb8""ES \xc4\xb0"), QString::fromUtf8("‘ | quoted | ’ | ÿes | i"));
+        QCOMPARE(tokens("\xe2\x80\x98Quoted\xe2\x80\x99 \xc5\xb8"
+                        "ES \xc4\xb0"),
+                 QString::fromUtf8("‘ | quoted | ’ | ÿes | i"));
         // A combining accent stays in its word; emoji are punctuation, one token each.
         QCOMPARE(tokens("Cafe\xcc\x81 great\xf0\x9f\x91\x8d\xf0\x9f\x91\x8d"),
                  QString::fromUtf8("cafe\xcc\x81 | great | 👍 | 👍"));
@@ -89,7 +94,9 @@ private slots:
 
         QCOMPARE(errorOf([] { fitVocabulary(trainingTexts, 2); }),
                  std::string("the vocabulary size must be at least 3 (padding, unknown and one token), not 2"));
-        QCOMPARE(errorOf([] { fitVocabulary({"ok", "bad \xff"}, 10); }),
+        QCOMPARE(errorOf([] {
+                     fitVocabulary({"ok", "bad \xff"}, 10);
+                 }),
                  std::string("text is not UTF-8 (byte 0xff at column 5)"));
     }
 
@@ -108,8 +115,8 @@ private slots:
         TextVocabulary v = fitVocabulary({"Très bien, très bien.", "l'été 3.5"}, 100);
         v.maxLength = 12;
         const std::string text = dumpJson(toJson(v));
-        QCOMPARE(QString::fromStdString(text),
-                 QString::fromUtf8("{\"tokenizerRule\":1,\"maxLength\":12,\"tokens\":[\"très\",\"bien\",\",\",\".\",\"l'été\",\"3.5\"]}"));
+        QCOMPARE(QString::fromStdString(text), QString::fromUtf8("{\"tokenizerRule\":1,\"maxLength\":12,\"tokens\":["
+                                                                 "\"très\",\"bien\",\",\",\".\",\"l'été\",\"3.5\"]}"));
         const Json doc = parseJson(text, "model.skym");
         const TextVocabulary back = vocabularyFromJson(JsonField(doc, "model.skym"));
         QCOMPARE(joined(back.tokens), joined(v.tokens));
@@ -128,7 +135,8 @@ private slots:
         };
         QCOMPARE(errorFor("{\"tokenizerRule\":1,\"maxLength\":4,\"tokens\":[\"a\",\"b\"]}"), std::string("(no error)"));
         QCOMPARE(errorFor("{\"tokenizerRule\":1,\"maxLength\":4,\"tokens\":[\"a\",\"Two words\"]}"),
-                 std::string("model.skym: vocabulary.tokens[1] (\"Two words\") is not a token that tokenizer rule 1 makes"));
+                 std::string(
+                     "model.skym: vocabulary.tokens[1] (\"Two words\") is not a token that tokenizer rule 1 makes"));
         QCOMPARE(errorFor("{\"tokenizerRule\":1,\"maxLength\":4,\"tokens\":[\"a\",\"B\"]}"),
                  std::string("model.skym: vocabulary.tokens[1] (\"B\") is not a token that tokenizer rule 1 makes"));
         QCOMPARE(errorFor("{\"tokenizerRule\":1,\"maxLength\":4,\"tokens\":[\"a\",\"b\",\"a\"]}"),
@@ -136,7 +144,8 @@ private slots:
         QCOMPARE(errorFor("{\"tokenizerRule\":1,\"maxLength\":4,\"tokens\":[\"a\",7]}"),
                  std::string("model.skym: vocabulary.tokens[1] must be a string, not a number"));
         QCOMPARE(errorFor("{\"tokenizerRule\":2,\"maxLength\":4,\"tokens\":[\"a\"]}"),
-                 std::string("model.skym: vocabulary.tokenizerRule is 2, but this version of Skynnet knows rule 1 only"));
+                 std::string(
+                     "model.skym: vocabulary.tokenizerRule is 2, but this version of Skynnet knows rule 1 only"));
         QCOMPARE(errorFor("{\"tokenizerRule\":1,\"maxLength\":0,\"tokens\":[\"a\"]}"),
                  std::string("model.skym: vocabulary.maxLength must be a positive integer"));
         QCOMPARE(errorFor("{\"tokenizerRule\":1,\"maxLength\":4}"),
@@ -149,10 +158,13 @@ private slots:
         // Columns count characters: é is one.
         QCOMPARE(errorOf([] { checkUtf8("h\xc3\xa9llo\xc3", "reviews.csv:2"); }),
                  std::string("reviews.csv:2: text is not UTF-8 (byte 0xc3 at column 6)"));
-        QCOMPARE(errorOf([] { checkUtf8("\xc3(", "r.csv:1"); }), std::string("r.csv:1: text is not UTF-8 (byte 0xc3 at column 1)"));
-        QCOMPARE(errorOf([] { checkUtf8("\x80", "r.csv:1"); }), std::string("r.csv:1: text is not UTF-8 (byte 0x80 at column 1)"));
+        QCOMPARE(errorOf([] { checkUtf8("\xc3(", "r.csv:1"); }),
+                 std::string("r.csv:1: text is not UTF-8 (byte 0xc3 at column 1)"));
+        QCOMPARE(errorOf([] { checkUtf8("\x80", "r.csv:1"); }),
+                 std::string("r.csv:1: text is not UTF-8 (byte 0x80 at column 1)"));
         // Overlong '/', a surrogate, a code point beyond U+10FFFF.
-        QCOMPARE(errorOf([] { checkUtf8("\xc0\xaf", "r.csv:1"); }), std::string("r.csv:1: text is not UTF-8 (byte 0xc0 at column 1)"));
+        QCOMPARE(errorOf([] { checkUtf8("\xc0\xaf", "r.csv:1"); }),
+                 std::string("r.csv:1: text is not UTF-8 (byte 0xc0 at column 1)"));
         QCOMPARE(errorOf([] { checkUtf8("ab\xed\xa0\x80", "r.csv:1"); }),
                  std::string("r.csv:1: text is not UTF-8 (byte 0xed at column 3)"));
         QCOMPARE(errorOf([] { checkUtf8("\xf4\x90\x80\x80", "r.csv:1"); }),

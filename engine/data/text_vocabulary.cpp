@@ -85,8 +85,8 @@ bool isApostrophe(char32_t c) { return c == '\'' || c == 0x2019; }
 char32_t lowerCase(char32_t c) {
     if (inRange(c, 'A', 'Z')) return c + 32;
     if (inRange(c, 0xC0, 0xDE) && c != 0xD7) return c + 32;  // À-Þ
-    if (c == 0x178) return 0xFF;                               // Ÿ
-    if (c == 0x130) return 'i';                                // İ (dotted capital I)
+    if (c == 0x178) return 0xFF;                             // Ÿ
+    if (c == 0x130) return 'i';                              // İ (dotted capital I)
     // Latin Extended-A: capital and small alternate, the capital first (even) up to U+0137, then
     // odd from U+0139 to U+0148, even again to U+0177, odd from U+0179.
     const bool evenCapitals = inRange(c, 0x100, 0x137) || inRange(c, 0x14A, 0x177);
@@ -214,9 +214,8 @@ Json toJson(const TextVocabulary& vocabulary) {
     if (vocabulary.maxLength < 1)
         throw Error("the text length (maxLength) must be set before the vocabulary is saved, not " +
                     std::to_string(vocabulary.maxLength));
-    return Json::object({{"tokenizerRule", textTokenizerRule},
-                         {"maxLength", vocabulary.maxLength},
-                         {"tokens", vocabulary.tokens}});
+    return Json::object(
+        {{"tokenizerRule", textTokenizerRule}, {"maxLength", vocabulary.maxLength}, {"tokens", vocabulary.tokens}});
 }
 
 TextVocabulary vocabularyFromJson(const JsonField& j) {
@@ -227,7 +226,8 @@ TextVocabulary vocabularyFromJson(const JsonField& j) {
     TextVocabulary v;
     v.maxLength = positiveInt(j.at("maxLength"), maxTextLength);
     const JsonField tokens = j.at("tokens");
-    if (tokens.size() > std::size_t(maxVocabularySize)) tokens.fail("has more than " + std::to_string(maxVocabularySize) + " tokens");
+    if (tokens.size() > std::size_t(maxVocabularySize))
+        tokens.fail("has more than " + std::to_string(maxVocabularySize) + " tokens");
     std::unordered_set<std::string> seen;
     for (const JsonField& item : tokens.asArray()) {
         const std::string& token = item.asString();
