@@ -15,6 +15,7 @@
 #include "layers/pooling.h"
 #include "losses/loss.h"
 #include "losses/task_losses.h"
+#include "matrix_support.h"
 #include "model/gradient_check.h"
 #include "model/network.h"
 #include "test_support.h"
@@ -22,13 +23,6 @@
 using namespace skynnet;
 
 namespace {
-
-Matrix randomMatrix(Index rows, Index cols, std::uint64_t seed, float lo = -1, float hi = 1) {
-    Rng rng(seed);
-    Matrix m(rows, cols);
-    for (Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(lo, hi);
-    return m;
-}
 
 // Inputs kept away from 0 so a finite difference never straddles the kink of (leaky) ReLU.
 Matrix awayFromZero(Index rows, Index cols, std::uint64_t seed) {

@@ -10,19 +10,13 @@
 #include "core/parallel.h"
 #include "layers/gru.h"
 #include "layers/lstm.h"
+#include "matrix_support.h"
 #include "model/gradient_check.h"
 #include "test_support.h"
 
 using namespace skynnet;
 
 namespace {
-
-Matrix randomMatrix(Index rows, Index cols, std::uint64_t seed, float lo = -1, float hi = 1) {
-    Rng rng(seed);
-    Matrix m(rows, cols);
-    for (Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(lo, hi);
-    return m;
-}
 
 Matrix row(std::initializer_list<Scalar> values) {
     Matrix m(1, Index(values.size()));
