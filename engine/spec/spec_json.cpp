@@ -23,11 +23,15 @@ void readPool(const JsonField& j, Pool& p) {
 }  // namespace
 
 Json toJson(const Shape& shape) {
-    return Json::object({{"channels", shape.channels}, {"height", shape.height}, {"width", shape.width}});
+    Json j = Json::object({{"channels", shape.channels}, {"height", shape.height}, {"width", shape.width}});
+    if (shape.sequence) j["sequence"] = true;  // absent in files older than sequences
+    return j;
 }
 
 Shape shapeFromJson(const JsonField& j) {
-    Shape s{positiveInt(j.at("channels")), positiveInt(j.at("height")), positiveInt(j.at("width"))};
+    Shape s{positiveInt(j.at("channels")), positiveInt(j.at("height")), positiveInt(j.at("width")),
+            j.value("sequence", false)};
+    if (s.sequence && s.channels != 1) j.at("channels").fail("must be 1 for a sequence");
     if (s.size() > INT_MAX) j.fail("has more than " + std::to_string(INT_MAX) + " values per sample");
     return s;
 }
