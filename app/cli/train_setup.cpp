@@ -16,6 +16,7 @@ RunData runDataOf(const TrainOptions& o) {
     d.preparation.separateTestFile = o.testData.has_value();
     d.preparation.seed = o.config.seed;
     d.preparation.scaling = o.scaling.value_or(defaultScalingFor(o.data.path));
+    d.preparation.text = o.text;
     return d;
 }
 
