@@ -12,6 +12,8 @@
 #include "layers/dropout.h"
 #include "layers/flatten.h"
 #include "layers/global_avg_pool.h"
+#include "layers/gru.h"
+#include "layers/lstm.h"
 #include "layers/pooling.h"
 
 namespace skynnet {
@@ -138,7 +140,17 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
                 build(where, expected, [&](auto add) {
                     if (auto act = makeActivation(a.activation)) add(std::move(act));
                 });
-            });
+            },
+            [&](const EmbeddingSpec&) { throw Error(where + ": embedding layers are not built yet"); },
+            [&](const GruSpec& g) {
+                build(where, expected,
+                      [&](auto add) { add(std::make_unique<Gru>(g.units, shape.height, g.sequences)); });
+            },
+            [&](const LstmSpec& r) {
+                build(where, expected,
+                      [&](auto add) { add(std::make_unique<Lstm>(r.units, shape.height, r.sequences)); });
+            },
+            [&](const SeqPoolSpec&) { throw Error(where + ": seqpool layers are not built yet"); });
     }
     const DenseSpec output = spec.outputLayer();
     build("the output layer", figures(output, shape), dense(output));
