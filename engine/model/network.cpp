@@ -162,8 +162,12 @@ const Matrix& Network::forward(const Matrix& x, bool training) {
                     std::to_string(spec_.input.size()));
     outputs_.resize(layers_.size());
     const Matrix* cur = &x;
+    // Each layer gets its input's step mask (Layer::setStepMask): none for the data itself.
+    const Matrix* mask = nullptr;
     for (std::size_t i = 0; i < layers_.size(); ++i) {
+        layers_[i]->setStepMask(mask);
         cur = &layers_[i]->forward(*cur, training);
+        mask = layers_[i]->outputStepMask();
         outputs_[i] = cur;
     }
     return *cur;
