@@ -1,14 +1,18 @@
 #pragma once
-// How a sequence becomes one vector (layers/sequence_pool.h): the mean of its real steps, or the
-// last step. Apart from the layer, so that specs and files can name a mode without the layer.
+// What a sequence pooling layer keeps of a sequence: its own header, so that a layer spec can name
+// the mode without pulling the layer in.
 #include <string>
 
 namespace skynnet {
 
-enum class SequencePoolMode { Mean, Last };
+enum class SequencePoolMode {
+    Mean,  // the mean over the real (unmasked) steps
+    Last,  // the last step (texts are pre-padded: the last step is always a real token)
+};
 
-std::string sequencePoolModeName(SequencePoolMode mode);  // "mean" or "last"
-// Throws Error "seqpool mode 'x': expected mean or last".
+// "mean" or "last", as the CLI's seqpool:MODE spells it.
+std::string sequencePoolModeName(SequencePoolMode mode);
+// The inverse; anything else is an Error naming the text.
 SequencePoolMode parseSequencePoolMode(const std::string& name);
 
 }  // namespace skynnet
