@@ -1087,8 +1087,8 @@ private slots:
         QCOMPARE(figures(LayerSpec(DenseSpec{512, Activation::ReLU, true}), Shape{1, 28, 28}).params, dense.params);
         QCOMPARE(figures(LayerSpec(FlattenSpec{}), Shape{3, 4, 5}).output, flatten.output);
         QCOMPARE(kindName(DropoutSpec{}), std::string("dropout"));
-        QCOMPARE(layerKindList(),
-                 std::string("dense, dropout, flatten, conv, maxpool, avgpool, gap, bn or activation"));
+        QCOMPARE(layerKindList(), std::string("dense, dropout, flatten, conv, maxpool, avgpool, gap, bn, activation, "
+                                              "embedding, gru, lstm or seqpool"));
         QVERIFY(std::holds_alternative<FlattenSpec>(layerOfKind("flatten")));
         QCOMPARE(errorText([] { layerOfKind("lstm"); }), QString("unknown layer type 'lstm' (expected dense, dropout, "
                                                                  "flatten, conv, maxpool, avgpool, gap, bn or "

@@ -385,6 +385,10 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
                        activationEnum(d.activation) + ", " + W + ", " + B + ")";
             });
         };
+        // A kind this exporter cannot write yet is an error, never dropped from the model.
+        const auto refuse = [](const LayerSpec& l) {
+            throw Error("C++ export cannot write a " + kindName(l) + " layer yet (" + description(l) + ")");
+        };
         for (const LayerSpec& l : spec.layers)
             visitLayer(
                 l, [&](const DenseSpec& d) { dense(d, description(l)); },
@@ -439,7 +443,9 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
                 [&](const ActivationSpec& a) {
                     add(l, description(l),
                         [&] { return "activationLayer(" + dims(shape) + ", " + activationEnum(a.activation) + ")"; });
-                });
+                },
+                [&](const EmbeddingSpec&) { refuse(l); }, [&](const GruSpec&) { refuse(l); },
+                [&](const LstmSpec&) { refuse(l); }, [&](const SeqPoolSpec&) { refuse(l); });
         dense(spec.outputLayer(),
               "output dense " + std::to_string(spec.outputs) + " " + activationName(spec.outputActivation));
         if (at != w.size()) throw Error("submodel " + std::to_string(i + 1) + " has weights left over");

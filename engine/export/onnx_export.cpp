@@ -253,6 +253,10 @@ std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector
         cur = name;
         shape = figures(l, shape).output;
     };
+    // A kind this exporter cannot write yet is an error, never dropped from the model.
+    const auto refuse = [](const LayerSpec& l) {
+        throw Error("ONNX export cannot write a " + kindName(l) + " layer yet (" + description(l) + ")");
+    };
     for (const LayerSpec& l : spec.layers)
         visitLayer(
             l, [&](const DenseSpec& d) { denseLayer(d); },
@@ -307,7 +311,9 @@ std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector
                 GraphBuilder::setFloat(b.node("BatchNormalization", inputs, name), "epsilon", n.epsilon);
                 cur = name;
             },
-            [&](const ActivationSpec& a) { activation(a.activation, nameOf("activation")); });
+            [&](const ActivationSpec& a) { activation(a.activation, nameOf("activation")); },
+            [&](const EmbeddingSpec&) { refuse(l); }, [&](const GruSpec&) { refuse(l); },
+            [&](const LstmSpec&) { refuse(l); }, [&](const SeqPoolSpec&) { refuse(l); });
     denseLayer(spec.outputLayer());
     if (at != weights.size()) throw Error("ONNX export: " + prefix + " has weights left over");
     return cur;

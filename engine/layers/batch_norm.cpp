@@ -21,9 +21,12 @@ BatchNorm::BatchNorm(float momentum, float epsilon) : momentum_(momentum), epsil
 void BatchNorm::build(Shape input, Rng&) {
     input_ = input;
     output_ = input;
-    const bool flat = input.channels == 1 && input.height == 1;
+    // A sequence normalises per feature over every step of every sample: the flat algorithm on
+    // the (batch * steps, features) view of the same memory.
+    const bool flat = input.sequence || (input.channels == 1 && input.height == 1);
     channels_ = flat ? input.width : input.channels;
     positions_ = flat ? 1 : Index(input.height) * input.width;
+    unitsPerSample_ = input.sequence ? input.height : 1;
     gamma_ = Matrix::Ones(1, channels_);
     beta_ = Matrix::Zero(1, channels_);
     gradGamma_ = Matrix::Zero(1, channels_);
@@ -33,7 +36,8 @@ void BatchNorm::build(Shape input, Rng&) {
 }
 
 const Matrix& BatchNorm::forward(const Matrix& x, bool training) {
-    const Index rows = x.rows(), C = channels_, S = positions_;
+    // Unit n (a sample, or a sequence's step), (C, S) row-major, starts at data() + n * C * S.
+    const Index units = x.rows() * unitsPerSample_, C = channels_, S = positions_;
     lastTraining_ = training;
     RowVector& mean = mean_;
     if (training) {
@@ -41,14 +45,14 @@ const Matrix& BatchNorm::forward(const Matrix& x, bool training) {
         if (defer_ && deferredUsed_ == deferred_.size()) deferred_.emplace_back();
         BatchFigures& batch = defer_ ? deferred_[deferredUsed_++] : current_;
         batch.firstRow = firstRow_;
-        batch.count = double(rows) * double(S);
+        batch.count = double(units) * double(S);
         batch.mean.setZero(C);
         batch.squares.setZero(C);
-        for (Index n = 0; n < rows; ++n)
-            batch.mean += ConstPlanes(x.row(n).data(), C, S).cast<double>().rowwise().sum();
+        for (Index n = 0; n < units; ++n)
+            batch.mean += ConstPlanes(x.data() + n * C * S, C, S).cast<double>().rowwise().sum();
         batch.mean /= batch.count;
-        for (Index n = 0; n < rows; ++n)
-            batch.squares += (ConstPlanes(x.row(n).data(), C, S).cast<double>().colwise() - batch.mean)
+        for (Index n = 0; n < units; ++n)
+            batch.squares += (ConstPlanes(x.data() + n * C * S, C, S).cast<double>().colwise() - batch.mean)
                                  .array()
                                  .square()
                                  .matrix()
@@ -62,47 +66,47 @@ const Matrix& BatchNorm::forward(const Matrix& x, bool training) {
         mean = runningMean_.row(0);
         invStd_ = (runningVar_.row(0).array() + epsilon_).rsqrt();
     }
-    xhat_.resize(rows, x.cols());
-    y_.resize(rows, x.cols());
-    for (Index n = 0; n < rows; ++n) {
-        Planes xh(xhat_.row(n).data(), C, S);
-        xh = ((ConstPlanes(x.row(n).data(), C, S).colwise() - mean.transpose()).array().colwise() *
+    xhat_.resize(x.rows(), x.cols());
+    y_.resize(x.rows(), x.cols());
+    for (Index n = 0; n < units; ++n) {
+        Planes xh(xhat_.data() + n * C * S, C, S);
+        xh = ((ConstPlanes(x.data() + n * C * S, C, S).colwise() - mean.transpose()).array().colwise() *
               invStd_.transpose().array())
                  .matrix();
-        Planes(y_.row(n).data(), C, S) = ((xh.array().colwise() * gamma_.row(0).transpose().array()).colwise() +
-                                          beta_.row(0).transpose().array())
-                                             .matrix();
+        Planes(y_.data() + n * C * S, C, S) = ((xh.array().colwise() * gamma_.row(0).transpose().array()).colwise() +
+                                               beta_.row(0).transpose().array())
+                                                  .matrix();
     }
     return y_;
 }
 
 const Matrix* BatchNorm::backward(const Matrix& gradOut, bool needInputGrad) {
-    const Index rows = gradOut.rows(), C = channels_, S = positions_;
+    const Index units = gradOut.rows() * unitsPerSample_, C = channels_, S = positions_;
     Sums sumG = Sums::Zero(C), sumGX = Sums::Zero(C);
-    for (Index n = 0; n < rows; ++n) {
-        const ConstPlanes g(gradOut.row(n).data(), C, S), xh(xhat_.row(n).data(), C, S);
+    for (Index n = 0; n < units; ++n) {
+        const ConstPlanes g(gradOut.data() + n * C * S, C, S), xh(xhat_.data() + n * C * S, C, S);
         sumG += g.cast<double>().rowwise().sum();
         sumGX += (g.array() * xh.array()).matrix().cast<double>().rowwise().sum();
     }
     gradGamma_.row(0) = sumGX.cast<Scalar>().transpose();
     gradBeta_.row(0) = sumG.cast<Scalar>().transpose();
     if (!needInputGrad) return nullptr;
-    gradInput_.resize(rows, gradOut.cols());
+    gradInput_.resize(gradOut.rows(), gradOut.cols());
     const Eigen::Array<Scalar, Eigen::Dynamic, 1> scale = (gamma_.row(0).array() * invStd_.array()).transpose();
     if (!lastTraining_) {
         // The statistics are constants: y is affine in x.
-        for (Index n = 0; n < rows; ++n)
-            Planes(gradInput_.row(n).data(), C,
-                   S) = (ConstPlanes(gradOut.row(n).data(), C, S).array().colwise() * scale).matrix();
+        for (Index n = 0; n < units; ++n)
+            Planes(gradInput_.data() + n * C * S, C,
+                   S) = (ConstPlanes(gradOut.data() + n * C * S, C, S).array().colwise() * scale).matrix();
         return &gradInput_;
     }
     // dx = gamma / sigma * (g - mean(g) - xhat * mean(g * xhat)), the means over the channel's values.
-    const double count = double(rows) * double(S);
+    const double count = double(units) * double(S);
     const Eigen::Array<Scalar, Eigen::Dynamic, 1> meanG = (sumG / count).cast<Scalar>().array();
     const Eigen::Array<Scalar, Eigen::Dynamic, 1> meanGX = (sumGX / count).cast<Scalar>().array();
-    for (Index n = 0; n < rows; ++n) {
-        const ConstPlanes g(gradOut.row(n).data(), C, S), xh(xhat_.row(n).data(), C, S);
-        Planes(gradInput_.row(n).data(), C,
+    for (Index n = 0; n < units; ++n) {
+        const ConstPlanes g(gradOut.data() + n * C * S, C, S), xh(xhat_.data() + n * C * S, C, S);
+        Planes(gradInput_.data() + n * C * S, C,
                S) = (((g.array().colwise() - meanG) - xh.array().colwise() * meanGX).colwise() * scale).matrix();
     }
     return &gradInput_;

@@ -6,7 +6,8 @@
 namespace skynnet {
 
 // Batch normalisation per channel of (C, H, W) samples (statistics over the batch and the
-// positions), or per feature of flat samples (channels 1, height 1). Training normalises with the
+// positions), or per feature of flat samples (channels 1, height 1) and of sequences (statistics
+// over the batch and the steps). Training normalises with the
 // batch's mean and biased variance and moves the running values towards the batch's (the variance
 // unbiased, as PyTorch keeps it); inference uses the running values. gamma and beta are trained,
 // the running mean and variance are state: saved with the weights, never seen by an optimiser.
@@ -56,8 +57,10 @@ private:
     Index firstRow_ = 0;
     std::vector<BatchFigures> deferred_;  // reused from step to step; the first deferredUsed_ count
     std::size_t deferredUsed_ = 0;
-    BatchFigures current_;                // the batch being folded in
-    Index channels_ = 0, positions_ = 0;  // a sample is (channels_, positions_) row-major
+    BatchFigures current_;  // the batch being folded in
+    // A sample is unitsPerSample_ units (a sequence's steps, else 1) of (channels_, positions_)
+    // row-major each; statistics run over every unit of the batch.
+    Index channels_ = 0, positions_ = 0, unitsPerSample_ = 1;
     bool lastTraining_ = false;
     Matrix gamma_, beta_, gradGamma_, gradBeta_, runningMean_, runningVar_;
     RowVector mean_, invStd_;  // the last forward's mean and 1 / sqrt(var + eps)

@@ -49,6 +49,19 @@ public:
         (void)firstRow;
     }
 
+    // Padded sequences (issue 26): a step mask is a (batch, steps) matrix of 1 (a real step) and
+    // 0 (padding). Network hands each layer its input's mask before each forward (nullptr: every
+    // step is real, or the input is not a sequence); the matrix belongs to an earlier layer and
+    // stays valid until the next forward. Layers that ignore padding need not look at it.
+    virtual void setStepMask(const Matrix* mask) { stepMask_ = mask; }
+    // The mask of this layer's output, for the next layer, after forward(). By default the input's
+    // mask when the output is a sequence of as many steps as the input (an activation, a batch
+    // norm, a recurrent layer returning every step), else nullptr; an embedding makes its own.
+    virtual const Matrix* outputStepMask() const {
+        const bool sameSteps = input_.sequence && output_.sequence && input_.height == output_.height;
+        return sameSteps ? stepMask_ : nullptr;
+    }
+
     virtual std::vector<Param> params() { return {}; }
     virtual std::int64_t paramCount() const { return 0; }
     // Values saved with the weights that no optimiser touches (BatchNorm's running statistics).
@@ -70,6 +83,7 @@ public:
 protected:
     Shape input_;
     Shape output_;
+    const Matrix* stepMask_ = nullptr;  // setStepMask()'s, for the current forward
 };
 
 std::int64_t matrixBytes(const Matrix& m);

@@ -17,7 +17,7 @@ void RecurrentLayer::build(Shape input, Rng& rng) {
                     std::to_string(input.size()) + " values into equal steps");
     input_ = input;
     features_ = input.size() / steps_;
-    output_ = returnSequences_ ? Shape{1, steps_, units_} : Shape::flat(units_);
+    output_ = returnSequences_ ? Shape::steps(steps_, units_) : Shape::flat(units_);
     const Index g = gateWidth();
     // Each gate block is a (fan in, units) map of its own: draw with those fans.
     wx_.resize(features_, g);

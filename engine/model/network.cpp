@@ -10,9 +10,13 @@
 #include "layers/conv2d.h"
 #include "layers/dense.h"
 #include "layers/dropout.h"
+#include "layers/embedding.h"
 #include "layers/flatten.h"
 #include "layers/global_avg_pool.h"
+#include "layers/gru.h"
+#include "layers/lstm.h"
 #include "layers/pooling.h"
+#include "layers/sequence_pool.h"
 
 namespace skynnet {
 namespace {
@@ -138,6 +142,20 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
                 build(where, expected, [&](auto add) {
                     if (auto act = makeActivation(a.activation)) add(std::move(act));
                 });
+            },
+            [&](const EmbeddingSpec& e) {
+                build(where, expected, [&](auto add) { add(std::make_unique<Embedding>(e.dim, e.vocabulary)); });
+            },
+            [&](const GruSpec& g) {
+                build(where, expected,
+                      [&](auto add) { add(std::make_unique<Gru>(g.units, shape.height, g.sequences)); });
+            },
+            [&](const LstmSpec& r) {
+                build(where, expected,
+                      [&](auto add) { add(std::make_unique<Lstm>(r.units, shape.height, r.sequences)); });
+            },
+            [&](const SeqPoolSpec& p) {
+                build(where, expected, [&](auto add) { add(std::make_unique<SequencePool>(p.mode)); });
             });
     }
     const DenseSpec output = spec.outputLayer();
@@ -162,8 +180,12 @@ const Matrix& Network::forward(const Matrix& x, bool training) {
                     std::to_string(spec_.input.size()));
     outputs_.resize(layers_.size());
     const Matrix* cur = &x;
+    // Each layer gets its input's step mask (Layer::setStepMask): none for the data itself.
+    const Matrix* mask = nullptr;
     for (std::size_t i = 0; i < layers_.size(); ++i) {
+        layers_[i]->setStepMask(mask);
         cur = &layers_[i]->forward(*cur, training);
+        mask = layers_[i]->outputStepMask();
         outputs_[i] = cur;
     }
     return *cur;

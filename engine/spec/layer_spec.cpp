@@ -65,8 +65,16 @@ std::string describe(const ActivationSpec& l) {
     return std::string(ActivationSpec::kind) + " " + activationName(l.activation);
 }
 
+// Convolutions and pooling read (C, H, W) images; a sequence reaching them is a design mistake.
+void requireImage(const std::string& description, Shape input) {
+    if (input.sequence)
+        throw Error(description + " needs an image input, not a sequence " + input.toString() +
+                    " (flatten it, or pool it with seqpool)");
+}
+
 // A pooling window over each channel: the output shape, or Error naming the layer.
 Shape pooledShape(const std::string& description, int size, int stride, Shape input) {
+    requireImage(description, input);
     if (size < 1) throw Error(description + ": the window size must be at least 1");
     if (stride < 1) throw Error(description + ": the stride must be at least 1");
     if (size > input.height || size > input.width)
@@ -107,7 +115,9 @@ int convPaddingBefore(int input, int kernel, int stride, Padding padding) {
     return std::max((out - 1) * stride + kernel - input, 0) / 2;
 }
 
-int batchNormChannels(Shape input) { return input.channels == 1 && input.height == 1 ? input.width : input.channels; }
+int batchNormChannels(Shape input) {
+    return input.sequence || (input.channels == 1 && input.height == 1) ? input.width : input.channels;
+}
 
 std::string paddingName(Padding p) { return p == Padding::Same ? "same" : "valid"; }
 
@@ -120,6 +130,7 @@ Padding parsePadding(const std::string& name) {
 LayerFigures figures(const ConvSpec& layer, Shape input) {
     LayerFigures f;
     f.description = describe(layer);
+    requireImage(f.description, input);
     if (layer.filters < 1) throw Error(f.description + ": the filter count must be at least 1");
     if (layer.kernelH < 1 || layer.kernelW < 1) throw Error(f.description + ": the kernel must be at least 1x1");
     if (layer.stride < 1) throw Error(f.description + ": the stride must be at least 1");
@@ -164,6 +175,7 @@ LayerFigures figures(const AvgPoolSpec& layer, Shape input) { return poolFigures
 LayerFigures figures(const GlobalAvgPoolSpec& layer, Shape input) {
     LayerFigures f;
     f.description = describe(layer);
+    requireImage(f.description, input);
     f.output = Shape{input.channels, 1, 1};
     f.flopsPerSample = input.size();
     f.bufferValuesPerSample = f.output.size() + input.size();

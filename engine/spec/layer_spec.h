@@ -11,6 +11,7 @@
 
 #include "core/tensor.h"
 #include "layers/activation.h"
+#include "spec/sequence_layer_spec.h"
 
 namespace skynnet {
 
@@ -98,8 +99,9 @@ struct ActivationSpec {
     bool operator==(const ActivationSpec&) const = default;
 };
 
-using LayerSpec = std::variant<DenseSpec, DropoutSpec, FlattenSpec, ConvSpec, MaxPoolSpec, AvgPoolSpec,
-                               GlobalAvgPoolSpec, BatchNormSpec, ActivationSpec>;
+using LayerSpec =
+    std::variant<DenseSpec, DropoutSpec, FlattenSpec, ConvSpec, MaxPoolSpec, AvgPoolSpec, GlobalAvgPoolSpec,
+                 BatchNormSpec, ActivationSpec, EmbeddingSpec, GruSpec, LstmSpec, SeqPoolSpec>;
 
 template <typename... Fs>
 struct overloaded : Fs... {
@@ -140,7 +142,19 @@ LayerFigures figures(const AvgPoolSpec& layer, Shape input);
 LayerFigures figures(const GlobalAvgPoolSpec& layer, Shape input);
 LayerFigures figures(const BatchNormSpec& layer, Shape input);
 LayerFigures figures(const ActivationSpec& layer, Shape input);
+// Sequence kinds (sequence_layer_spec.cpp): they throw Error, naming the layer, for an input that
+// is not a sequence (an embedding's: not token ids) or an embedding not yet bound to a vocabulary.
+LayerFigures figures(const EmbeddingSpec& layer, Shape input);
+LayerFigures figures(const GruSpec& layer, Shape input);
+LayerFigures figures(const LstmSpec& layer, Shape input);
+LayerFigures figures(const SeqPoolSpec& layer, Shape input);
 LayerFigures figures(const LayerSpec& layer, Shape input);
+
+// The width the split may shrink (dense units, conv filters, recurrent units, embedding size) and
+// whether it may: nullptr for kinds without a width of their own.
+int* widthOf(LayerSpec& layer);
+const int* widthOf(const LayerSpec& layer);
+bool* scalableOf(LayerSpec& layer);
 
 // "dense 512 relu", "conv 32 3x3 relu": how messages, plans and the designer name a layer.
 std::string description(const LayerSpec& layer);
@@ -149,7 +163,8 @@ std::string kindName(const LayerSpec& layer);
 // The output size of a convolution along one axis, and the padding before the input on it.
 int convOutputSize(int input, int kernel, int stride, Padding padding);
 int convPaddingBefore(int input, int kernel, int stride, Padding padding);
-// The channels BatchNorm keeps statistics for: C for (C, H, W), the width for a flat input.
+// The channels BatchNorm keeps statistics for: C for (C, H, W), the width for a flat input and
+// the features of a sequence.
 int batchNormChannels(Shape input);
 std::string paddingName(Padding p);
 Padding parsePadding(const std::string& name);  // "valid" or "same"; throws Error otherwise

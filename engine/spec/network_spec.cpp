@@ -16,6 +16,11 @@ void NetworkSpec::setOutputFor(Task task, int outputCount) {
     }
 }
 
+void NetworkSpec::bindVocabulary(int size) {
+    for (LayerSpec& l : layers)
+        if (auto* e = std::get_if<EmbeddingSpec>(&l)) e->vocabulary = size;
+}
+
 std::string NetworkSpec::widthsSummary() const {
     std::string s = std::to_string(input.size());
     // Convolutions by their filters ("c32"); layers without a width of their own are left out.
@@ -26,7 +31,10 @@ std::string NetworkSpec::widthsSummary() const {
             [&](const ConvSpec& c) { s += "-c" + std::to_string(c.filters); }, [&](const DropoutSpec& d) { none(d); },
             [&](const FlattenSpec& f) { none(f); }, [&](const MaxPoolSpec& p) { none(p); },
             [&](const AvgPoolSpec& p) { none(p); }, [&](const GlobalAvgPoolSpec& g) { none(g); },
-            [&](const BatchNormSpec& b) { none(b); }, [&](const ActivationSpec& a) { none(a); });
+            [&](const BatchNormSpec& b) { none(b); }, [&](const ActivationSpec& a) { none(a); },
+            [&](const EmbeddingSpec& e) { s += "-e" + std::to_string(e.dim); },
+            [&](const GruSpec& g) { s += "-g" + std::to_string(g.units); },
+            [&](const LstmSpec& l) { s += "-l" + std::to_string(l.units); }, [&](const SeqPoolSpec& p) { none(p); });
     return s + "-" + std::to_string(outputs);
 }
 
@@ -99,6 +107,21 @@ void noArguments(const std::vector<std::string>& f, const char* kind) {
     if (f.size() != 1) throw Error(std::string(kind) + " takes no arguments");
 }
 
+// gru:UNITS[:sequences] and lstm:UNITS[:sequences].
+template <class Recurrent>
+void parseRecurrent(Recurrent& r, const std::vector<std::string>& f) {
+    const std::string usage = std::string("expected ") + Recurrent::kind + ":UNITS[:sequences]";
+    if (f.size() < 2 || f.size() > 3 || (f.size() == 3 && f[2] != "sequences")) throw Error(usage);
+    r = Recurrent{};
+    r.units = wholeNumber(f[1], "units");
+    r.sequences = f.size() == 3;
+}
+
+template <class Recurrent>
+std::string formatRecurrent(const Recurrent& r) {
+    return std::string(Recurrent::kind) + ":" + std::to_string(r.units) + (r.sequences ? ":sequences" : "");
+}
+
 // The arguments after "KIND:" of one layer of parseLayers(), into the layer of that kind.
 void parseArguments(LayerSpec& layer, const std::vector<std::string>& f) {
     visitLayer(
@@ -124,6 +147,16 @@ void parseArguments(LayerSpec& layer, const std::vector<std::string>& f) {
         [&](ActivationSpec& a) {
             if (f.size() != 2) throw Error("expected activation:ACTIVATION");
             a.activation = parseActivation(f[1]);
+        },
+        [&](EmbeddingSpec& e) {
+            if (f.size() != 2) throw Error("expected embedding:DIM");
+            e = EmbeddingSpec{};
+            e.dim = wholeNumber(f[1], "the dimension");
+        },
+        [&](GruSpec& g) { parseRecurrent(g, f); }, [&](LstmSpec& l) { parseRecurrent(l, f); },
+        [&](SeqPoolSpec& p) {
+            if (f.size() != 2) throw Error("expected seqpool:mean or seqpool:last");
+            p.mode = parseSequencePoolMode(f[1]);
         });
 }
 
@@ -181,7 +214,10 @@ std::string formatLayers(const std::vector<LayerSpec>& layers) {
             [&](const BatchNormSpec&) { s += BatchNormSpec::kind; },
             [&](const ActivationSpec& a) {
                 s += std::string(ActivationSpec::kind) + ":" + activationName(a.activation);
-            });
+            },
+            [&](const EmbeddingSpec& e) { s += std::string(EmbeddingSpec::kind) + ":" + std::to_string(e.dim); },
+            [&](const GruSpec& g) { s += formatRecurrent(g); }, [&](const LstmSpec& l) { s += formatRecurrent(l); },
+            [&](const SeqPoolSpec& p) { s += std::string(SeqPoolSpec::kind) + ":" + sequencePoolModeName(p.mode); });
     }
     return s;
 }

@@ -22,6 +22,9 @@ struct NetworkSpec {
 
     // Sets outputs and their activation for a task: softmax over classes, one sigmoid, or linear.
     void setOutputFor(Task task, int outputCount);
+    // Gives every embedding the vocabulary size of the data's tokenizer (0 for data that is not
+    // text, which the embedding's figures then refuse).
+    void bindVocabulary(int size);
     // The output layer as a dense layer of its own (never scalable: its width follows the data).
     DenseSpec outputLayer() const { return DenseSpec{outputs, outputActivation, false}; }
     // Human-readable "784-512-256-10" style summary of the widths.

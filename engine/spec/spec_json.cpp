@@ -20,6 +20,20 @@ void readPool(const JsonField& j, Pool& p) {
     p.stride = nonNegativeInt(j.at("stride"));
 }
 
+template <class Recurrent>
+bool writeRecurrent(Json& j, const Recurrent& r) {
+    j["units"] = r.units;
+    j["sequences"] = r.sequences;
+    return r.scalable;
+}
+
+template <class Recurrent>
+void readRecurrent(const JsonField& j, Recurrent& r) {
+    r.units = positiveInt(j.at("units"));
+    r.sequences = j.at("sequences").asBool();
+    r.scalable = j.value("scalable", true);
+}
+
 }  // namespace
 
 Json toJson(const Shape& shape) {
@@ -39,7 +53,8 @@ Shape shapeFromJson(const JsonField& j) {
 Json toJson(const LayerSpec& layer) {
     Json j;
     j["type"] = kindName(layer);
-    // Files have always carried "scalable" on every layer, last; only a dense layer's can be true.
+    // Files have always carried "scalable" on every layer, last; only the kinds with a width
+    // (dense, conv, embedding, gru, lstm) can say true.
     bool scalable = false;
     visitLayer(
         layer,
@@ -64,7 +79,15 @@ Json toJson(const LayerSpec& layer) {
             j["momentum"] = b.momentum;
             j["epsilon"] = b.epsilon;
         },
-        [&](const ActivationSpec& a) { j["activation"] = activationName(a.activation); });
+        [&](const ActivationSpec& a) { j["activation"] = activationName(a.activation); },
+        [&](const EmbeddingSpec& e) {
+            j["dim"] = e.dim;
+            j["vocabulary"] = e.vocabulary;
+            scalable = e.scalable;
+        },
+        [&](const GruSpec& g) { scalable = writeRecurrent(j, g); },
+        [&](const LstmSpec& l) { scalable = writeRecurrent(j, l); },
+        [&](const SeqPoolSpec& p) { j["mode"] = sequencePoolModeName(p.mode); });
     j["scalable"] = scalable;
     return j;
 }
@@ -108,7 +131,14 @@ LayerSpec layerSpecFromJson(const JsonField& j) {
             b.epsilon = float(epsilon.asDouble());
             if (!(b.epsilon > 0.0f)) epsilon.fail("must be above 0");
         },
-        [&](ActivationSpec& a) { a.activation = parseNamed(j.at("activation"), parseActivation); });
+        [&](ActivationSpec& a) { a.activation = parseNamed(j.at("activation"), parseActivation); },
+        [&](EmbeddingSpec& e) {
+            e.dim = positiveInt(j.at("dim"));
+            e.vocabulary = nonNegativeInt(j.at("vocabulary"));
+            e.scalable = j.value("scalable", true);
+        },
+        [&](GruSpec& g) { readRecurrent(j, g); }, [&](LstmSpec& r) { readRecurrent(j, r); },
+        [&](SeqPoolSpec& p) { p.mode = parseNamed(j.at("mode"), parseSequencePoolMode); });
     return l;
 }
 

@@ -21,7 +21,9 @@ bool denseOnly(const NetworkSpec& spec) {
             [](const FlattenSpec&) { return true; }, [](const ConvSpec&) { return false; },
             [](const MaxPoolSpec&) { return false; }, [](const AvgPoolSpec&) { return false; },
             [](const GlobalAvgPoolSpec&) { return false; }, [](const BatchNormSpec&) { return true; },
-            [](const ActivationSpec&) { return true; });
+            [](const ActivationSpec&) { return true; }, [](const EmbeddingSpec&) { return false; },
+            [](const GruSpec&) { return false; }, [](const LstmSpec&) { return false; },
+            [](const SeqPoolSpec&) { return false; });
     });
 }
 
@@ -182,8 +184,9 @@ int shrinkWidth(int width, double factor) {
 
 NetworkSpec shrinkSpec(const NetworkSpec& original, double factor, Task task, int outputs) {
     NetworkSpec spec = original;
-    // Dense units and conv filters shrink (method.md §1); every other kind follows the shape
-    // before it, and a dense layer after a flatten takes the smaller input as it comes.
+    // Dense units, conv filters, recurrent units and embedding sizes shrink (method.md §1); every
+    // other kind follows the shape before it, and a dense layer after a flatten takes the smaller
+    // input as it comes.
     const auto shrink = [&](std::size_t i, const char* what, int& width) {
         const int w = shrinkWidth(width, factor);
         if (w < 2 && w < width) {
@@ -204,7 +207,17 @@ NetworkSpec shrinkSpec(const NetworkSpec& original, double factor, Task task, in
                 if (l.scalable) shrink(i, "filters", l.filters);
             },
             [](DropoutSpec&) {}, [](FlattenSpec&) {}, [](MaxPoolSpec&) {}, [](AvgPoolSpec&) {},
-            [](GlobalAvgPoolSpec&) {}, [](BatchNormSpec&) {}, [](ActivationSpec&) {});
+            [](GlobalAvgPoolSpec&) {}, [](BatchNormSpec&) {}, [](ActivationSpec&) {},
+            [&](EmbeddingSpec& l) {
+                if (l.scalable) shrink(i, "dimension", l.dim);
+            },
+            [&](GruSpec& l) {
+                if (l.scalable) shrink(i, "units", l.units);
+            },
+            [&](LstmSpec& l) {
+                if (l.scalable) shrink(i, "units", l.units);
+            },
+            [](SeqPoolSpec&) {});
     spec.setOutputFor(task, outputs);
     return spec;
 }

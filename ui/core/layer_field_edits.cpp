@@ -28,8 +28,7 @@ std::optional<QString> editUnits(LayerSpec& layer, const QVariant& value) {
     if (!ok || n < 1)
         return conv ? QStringLiteral("filters must be a whole number of at least 1")
                     : QStringLiteral("units must be a whole number of at least 1");
-    if (conv) std::get<ConvSpec>(layer).filters = n;
-    else std::get<DenseSpec>(layer).units = n;
+    *widthOf(layer) = n;  // flags() let only kinds with a width edit this column
     return std::nullopt;
 }
 

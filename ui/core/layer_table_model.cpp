@@ -33,7 +33,11 @@ LayerSpec usualLayer(const LayerSpec& type) {
         [](const AvgPoolSpec&) -> LayerSpec { return AvgPoolSpec{}; },
         [](const GlobalAvgPoolSpec&) -> LayerSpec { return GlobalAvgPoolSpec{}; },
         [](const BatchNormSpec&) -> LayerSpec { return BatchNormSpec{}; },
-        [](const ActivationSpec&) -> LayerSpec { return ActivationSpec{}; });
+        [](const ActivationSpec&) -> LayerSpec { return ActivationSpec{}; },
+        [](const EmbeddingSpec&) -> LayerSpec { return EmbeddingSpec{}; },  // 64, the data's vocabulary
+        [](const GruSpec&) -> LayerSpec { return GruSpec{}; },              // 64 units, the last step
+        [](const LstmSpec&) -> LayerSpec { return LstmSpec{}; },
+        [](const SeqPoolSpec&) -> LayerSpec { return SeqPoolSpec{}; });  // mean
 }
 
 // A layer changed to another type gets that type's usual settings.
@@ -63,7 +67,17 @@ bool editable(const LayerSpec& l, int column) {
         [&](const BatchNormSpec&) {
             return any({C::Momentum, C::Epsilon});
         },
-        [&](const ActivationSpec&) { return column == C::Activation; });
+        [&](const ActivationSpec&) { return column == C::Activation; },
+        [&](const EmbeddingSpec&) {
+            return any({C::Units, C::Scalable});
+        },
+        [&](const GruSpec&) {
+            return any({C::Units, C::Scalable});
+        },
+        [&](const LstmSpec&) {
+            return any({C::Units, C::Scalable});
+        },
+        [](const SeqPoolSpec&) { return false; });
 }
 
 // Why a layer cannot go into the network whatever its input, or empty. Shape problems (a kernel
@@ -95,11 +109,24 @@ QString problemOf(const LayerSpec& l) {
             if (!(b.momentum > 0 && b.momentum <= 1)) return QStringLiteral("a batch-norm momentum must be in (0, 1]");
             return b.epsilon > 0 ? QString() : QStringLiteral("a batch-norm epsilon must be above 0");
         },
-        [](const ActivationSpec&) { return QString(); });
+        [](const ActivationSpec&) { return QString(); },
+        [](const EmbeddingSpec& e) {
+            return e.dim < 1 ? QStringLiteral("an embedding needs at least 1 dimension") : QString();
+        },
+        [](const GruSpec& g) { return g.units < 1 ? QStringLiteral("a GRU needs at least 1 unit") : QString(); },
+        [](const LstmSpec& l) { return l.units < 1 ? QStringLiteral("an LSTM needs at least 1 unit") : QString(); },
+        [](const SeqPoolSpec&) { return QString(); });
 }
 
 QString windowText(int h, int w) { return QStringLiteral("%1×%2").arg(h).arg(w); }
 QString activationText(skynnet::Activation a) { return QString::fromStdString(activationName(a)); }
+
+QString recurrentSummary(int units, bool sequences, bool scalable) {
+    return QStringLiteral("%1 units · %2")
+               .arg(units)
+               .arg(sequences ? QStringLiteral("every step") : QStringLiteral("the last step")) +
+           (scalable ? QString() : QStringLiteral(" · fixed"));
+}
 
 // Every field of a layer in a few words, for the Settings column.
 QString summaryOf(const LayerSpec& l) {
@@ -129,7 +156,16 @@ QString summaryOf(const LayerSpec& l) {
         [](const BatchNormSpec& b) {
             return QStringLiteral("momentum %1 · ε %2").arg(double(b.momentum)).arg(double(b.epsilon));
         },
-        [](const ActivationSpec& a) { return activationText(a.activation); });
+        [](const ActivationSpec& a) { return activationText(a.activation); },
+        [](const EmbeddingSpec& e) {
+            return QStringLiteral("%1 dimensions").arg(e.dim) + (e.scalable ? QString() : QStringLiteral(" · fixed"));
+        },
+        [](const GruSpec& g) { return recurrentSummary(g.units, g.sequences, g.scalable); },
+        [](const LstmSpec& l) { return recurrentSummary(l.units, l.sequences, l.scalable); },
+        [](const SeqPoolSpec& p) {
+            return p.mode == skynnet::SequencePoolMode::Mean ? QStringLiteral("mean of the real steps")
+                                                             : QStringLiteral("the last step");
+        });
 }
 
 bool numericColumn(int column) {
@@ -302,7 +338,11 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
         },
         [&](const ActivationSpec& a) {
             return column == Activation ? QVariant(activationText(a.activation)) : QVariant();
-        });
+        },
+        [&](const EmbeddingSpec& e) { return column == Units ? QVariant(e.dim) : QVariant(); },
+        [&](const GruSpec& g) { return column == Units ? QVariant(g.units) : QVariant(); },
+        [&](const LstmSpec& r) { return column == Units ? QVariant(r.units) : QVariant(); },
+        [](const SeqPoolSpec&) { return QVariant(); });
 }
 
 QVariant LayerTableModel::checkState(int row, int column) const {
@@ -315,7 +355,11 @@ QVariant LayerTableModel::checkState(int row, int column) const {
         [&](const ConvSpec& c) { return state(column == Scalable ? c.scalable : c.bias); },
         [](const MaxPoolSpec&) { return QVariant(); }, [](const AvgPoolSpec&) { return QVariant(); },
         [](const GlobalAvgPoolSpec&) { return QVariant(); }, [](const BatchNormSpec&) { return QVariant(); },
-        [](const ActivationSpec&) { return QVariant(); });
+        [](const ActivationSpec&) { return QVariant(); },
+        [&](const EmbeddingSpec& e) { return column == Scalable ? state(e.scalable) : QVariant(); },
+        [&](const GruSpec& g) { return column == Scalable ? state(g.scalable) : QVariant(); },
+        [&](const LstmSpec& r) { return column == Scalable ? state(r.scalable) : QVariant(); },
+        [](const SeqPoolSpec&) { return QVariant(); });
 }
 
 QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
@@ -346,12 +390,13 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
         if (column == Scalable && editable(*layer, Scalable))
             return QStringLiteral(
                 "scalable: each submodel gets ceil(width / F) units or filters; off: the width is kept");
-        if (column == Units && std::holds_alternative<DenseSpec>(*layer) && std::get<DenseSpec>(*layer).scalable)
-            return QStringLiteral("%1 units in the original model, ceil(%1 / F) in each submodel")
-                .arg(std::get<DenseSpec>(*layer).units);
-        if (column == Units && std::holds_alternative<ConvSpec>(*layer) && std::get<ConvSpec>(*layer).scalable)
-            return QStringLiteral("%1 filters in the original model, ceil(%1 / F) in each submodel")
-                .arg(std::get<ConvSpec>(*layer).filters);
+        if (column == Units && scalableOf(const_cast<LayerSpec&>(*layer)) &&
+            *scalableOf(const_cast<LayerSpec&>(*layer)))
+            return QStringLiteral("%1 %2 in the original model, ceil(%1 / F) in each submodel")
+                .arg(*widthOf(*layer))
+                .arg(std::holds_alternative<ConvSpec>(*layer)        ? QStringLiteral("filters")
+                     : std::holds_alternative<EmbeddingSpec>(*layer) ? QStringLiteral("dimensions")
+                                                                     : QStringLiteral("units"));
         if (column == Params || column == Flops || column == Memory || column == Summary)
             return QString::fromStdString(figures.figures->description);
         return {};
@@ -374,10 +419,8 @@ bool LayerTableModel::setField(LayerSpec& layer, int column, const QVariant& val
     if (checkColumn(column)) {
         if (role != Qt::CheckStateRole) return false;
         const bool on = value.toInt() == Qt::Checked;
-        visitLayer(
-            layer, [&](DenseSpec& d) { d.scalable = on; }, [](DropoutSpec&) {}, [](FlattenSpec&) {},
-            [&](ConvSpec& c) { (column == Scalable ? c.scalable : c.bias) = on; }, [](MaxPoolSpec&) {},
-            [](AvgPoolSpec&) {}, [](GlobalAvgPoolSpec&) {}, [](BatchNormSpec&) {}, [](ActivationSpec&) {});
+        if (auto* c = std::get_if<ConvSpec>(&layer); c && column == Bias) c->bias = on;
+        else if (bool* scalable = scalableOf(layer)) *scalable = on;
         return true;
     }
     if (role != Qt::EditRole) return false;
@@ -432,9 +475,10 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
                                         "Activation",   "Bias",     "Rate",         "Momentum",   "Epsilon", "Scalable",
                                         "Output shape", "Params",   "FLOPs/sample", "Memory (MB)"};
     static const char* const tips[] = {
-        "dense, dropout, flatten, conv, maxpool, avgpool, gap (global average pool), bn (batch norm) or activation",
+        "dense, dropout, flatten, conv, maxpool, avgpool, gap (global average pool), bn (batch norm), activation, "
+        "embedding (token ids to vectors), gru, lstm or seqpool (a sequence to one vector)",
         "every setting of the layer",
-        "neurons of a dense layer, filters of a conv layer",
+        "neurons of a dense layer, filters of a conv layer, units of a GRU or LSTM, an embedding's dimensions",
         "kernel of a conv layer (height x width), window of a pooling layer",
         "step between windows; a pool's stride 0 is its window size",
         "valid: no padding; same: output size = ceil(input / stride)",

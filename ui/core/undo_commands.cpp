@@ -68,6 +68,13 @@ EditDescription describeLayerEdit(int index, const LayerSpec& x, const LayerSpec
                                                             : tr("Set layer %1 stride to its window").arg(n));
         return EditDescription{};
     };
+    // The kinds whose only fields are a width, whether it scales, and (recurrent) sequences.
+    const auto widthEdit = [&](const auto& l, const auto& m, const QString& what) {
+        const int before = *widthOf(LayerSpec(l)), after = *widthOf(LayerSpec(m));
+        if (before != after) return merging(LayerField::Units, tr("Set layer %1 %2 to %3").arg(n).arg(what).arg(after));
+        if (l.scalable != m.scalable) return once(tr("Set layer %1 scalable %2").arg(n).arg(onOff(m.scalable)));
+        return once(tr("Edit layer %1").arg(n));
+    };
     const EditDescription edit = visitLayer(
         y,
         [&](const DenseSpec& m) {
@@ -117,6 +124,13 @@ EditDescription describeLayerEdit(int index, const LayerSpec& x, const LayerSpec
         },
         [&](const ActivationSpec& m) {
             return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation)));
+        },
+        [&](const EmbeddingSpec& m) { return widthEdit(std::get<EmbeddingSpec>(x), m, tr("dimension")); },
+        [&](const GruSpec& m) { return widthEdit(std::get<GruSpec>(x), m, tr("units")); },
+        [&](const LstmSpec& m) { return widthEdit(std::get<LstmSpec>(x), m, tr("units")); },
+        [&](const SeqPoolSpec& m) {
+            return once(
+                tr("Set layer %1 pooling to %2").arg(n).arg(QString::fromStdString(sequencePoolModeName(m.mode))));
         });
     return edit.text.isEmpty() ? EditDescription{tr("Edit layer %1").arg(n)} : edit;
 }

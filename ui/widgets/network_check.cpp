@@ -44,6 +44,10 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
                                   .arg(where, QString::fromLatin1(kind))
                                   .arg(input->size());
         };
+        const auto widthLayer = [&](bool scalesWithF) {
+            ++widths;
+            if (scalesWithF) ++scalable;
+        };
         visitLayer(
             net.layers[i],
             [&](const DenseSpec& d) {
@@ -68,7 +72,11 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
             [&](const AvgPoolSpec&) { needsImage(AvgPoolSpec::kind); },
             [&](const GlobalAvgPoolSpec&) { needsImage(GlobalAvgPoolSpec::kind); },
             [](const BatchNormSpec&) {},  // per feature on a flat input, per channel on an image
-            [](const ActivationSpec&) {});
+            [](const ActivationSpec&) {},
+            // Their shape problems (a GRU on flat values, an embedding without text) are the
+            // engine's figures() to find, row by row.
+            [&](const EmbeddingSpec& e) { widthLayer(e.scalable); }, [&](const GruSpec& g) { widthLayer(g.scalable); },
+            [&](const LstmSpec& l) { widthLayer(l.scalable); }, [](const SeqPoolSpec&) {});
     }
     if (widths == 0)
         c.warnings << QObject::tr(

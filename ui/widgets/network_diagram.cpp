@@ -25,7 +25,9 @@ NetworkDiagram::BlockKind kindOf(const LayerSpec& layer) {
         [](const FlattenSpec&) { return K::Other; }, [](const ConvSpec&) { return K::Conv; },
         [](const MaxPoolSpec&) { return K::Pool; }, [](const AvgPoolSpec&) { return K::Pool; },
         [](const GlobalAvgPoolSpec&) { return K::Pool; }, [](const BatchNormSpec&) { return K::Other; },
-        [](const ActivationSpec&) { return K::Other; });
+        [](const ActivationSpec&) { return K::Other; }, [](const EmbeddingSpec&) { return K::Dense; },
+        [](const GruSpec&) { return K::Dense; }, [](const LstmSpec&) { return K::Dense; },
+        [](const SeqPoolSpec&) { return K::Pool; });
 }
 
 // Each kind's hue (the charts' Tableau colours), tinted over the palette's base: pale on a light
