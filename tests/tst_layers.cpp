@@ -1090,9 +1090,9 @@ private slots:
         QCOMPARE(layerKindList(), std::string("dense, dropout, flatten, conv, maxpool, avgpool, gap, bn, activation, "
                                               "embedding, gru, lstm or seqpool"));
         QVERIFY(std::holds_alternative<FlattenSpec>(layerOfKind("flatten")));
-        QCOMPARE(errorText([] { layerOfKind("lstm"); }), QString("unknown layer type 'lstm' (expected dense, dropout, "
-                                                                 "flatten, conv, maxpool, avgpool, gap, bn or "
-                                                                 "activation)"));
+        QCOMPARE(errorText([] { layerOfKind("rnn"); }), QString("unknown layer type 'rnn' (expected dense, dropout, "
+                                                                "flatten, conv, maxpool, avgpool, gap, bn, activation, "
+                                                                "embedding, gru, lstm or seqpool)"));
     }
 
     void specFiguresAddUpPerLayer() {
