@@ -29,10 +29,12 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
          "image training batches only: flip (left-right, half the rows) and/or shift:PIXELS (pad and crop), e.g. "
          "flip,shift:2 (default none)"},
         {"--layers", "LIST",
-         std::string("hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
-                     "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
-                     "gap, bn, activation:ACT; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
-                     "(default ") +
+         std::string(
+             "hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
+             "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
+             "gap, bn, activation:ACT, embedding:DIM (text), gru:UNITS[:sequences], "
+             "lstm:UNITS[:sequences], seqpool:mean|last; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
+             "(default ") +
              defaultLayers + ")"},
         {"--epochs", "E", "training epochs (default 10)"},
         {"--batch", "B", "batch size (default 32)"},
