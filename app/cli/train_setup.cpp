@@ -38,6 +38,7 @@ NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data) {
     spec.input = networkInputShape(data);
     spec.layers = o.layers;
     spec.setOutputFor(data.task(), data.train.outputCount());
+    spec.bindVocabulary(vocabularySize(data));  // embeddings read the text data's token ids
     try {
         checkAugmentable(o.config.augmentation, spec.input);
     } catch (const Error& e) {

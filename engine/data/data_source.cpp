@@ -236,8 +236,12 @@ Dataset loadTextLike(const DataRequest& request, const ModelSchema& schema, bool
     Dataset d;
     if (kind == DataKind::TextFolder) {
         d = loadTextFolder(request.path);
-        if (needTargets) mapLabels(d, schema.classNames);
-        else d.labels.clear(), d.classNames.clear();
+        if (needTargets) {
+            mapLabels(d, schema.classNames);
+        } else {
+            d.labels.clear();  // features only, as loadLike promises
+            d.classNames.clear();
+        }
     } else if (kind == DataKind::Csv) {
         const std::string column = request.textColumn.empty() ? schema.textColumn : request.textColumn;
         if (column.empty())

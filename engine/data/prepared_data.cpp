@@ -88,4 +88,6 @@ Shape networkInputShape(const PreparedData& p) {
                                                                                            : Shape::flat(columns);
 }
 
+int vocabularySize(const PreparedData& p) { return p.schema.isText() ? p.schema.vocabulary->size() : 0; }
+
 }  // namespace skynnet

@@ -52,5 +52,8 @@ PreparedData prepareData(const Dataset& all, const Dataset* test, PreparationSet
 // The network's input shape for prepared data: the raw sample shape while the preprocessing keeps
 // the columns (no one-hot encoding), else flat over its output columns.
 Shape networkInputShape(const PreparedData& p);
+// The ids text data is encoded with (padding and unknown included; an embedding's input size), 0
+// for data that is not text.
+int vocabularySize(const PreparedData& p);
 
 }  // namespace skynnet
