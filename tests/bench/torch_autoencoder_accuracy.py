@@ -1,17 +1,20 @@
 """PyTorch's test MSE for the autoencoder (784 -> 32 ReLU -> 784 sigmoid, binary cross-entropy
-against the input) with the settings of `skynnet-cli train --data train-images-idx3-ubyte.gz
---test-data t10k-images-idx3-ubyte.gz --task reconstruction --layers dense:32:relu --epochs 10
---batch 256`: 10% of the training images held out for validation (the CLI's default), Adam 1e-3
-(its default), batch 256 (the bench's) unless SKYNNET_BATCH says otherwise, pixels scaled to
-[0, 1] (the CLI's default pixel-range scaling), the t10k images as the test set, the last epoch's
-weights. test_mse is the mean over all 784 output values of every test image of (reconstruction -
-input)^2, and test_r2 is R^2 as engine/train/metrics.cpp computes it: each output column's
-1 - SSE / (sum of squares about the column's test mean), averaged over the columns (a column that
-is constant in the test set counts 1 when reconstructed exactly, else 0; the corner pixels, nearly
-always 0, make it very negative), and test_r2_pooled is 1 - SSE / (the sum of squares about each
-column's test mean) summed over all output values at once. One line per seed, then the means:
+against the input) with the settings of `skynnet-cli train --data train-images-idx3-ubyte.gz --test-
+data t10k-images-idx3-ubyte.gz --task reconstruction --layers dense:32:relu --epochs 10 --batch
+256`: 10% of the training images held out for validation (the CLI's default), Adam 1e-3 (its
+default), batch 256 (the bench's) unless SKYNNET_BATCH says otherwise, pixels scaled to [0, 1] (the
+CLI's default pixel-range scaling), the t10k images as the test set, the last epoch's weights;
+SKYNNET_THREADS threads (default 1: on a shared 2-core machine PyTorch's 2-thread barriers stall,
+and the figures hardly depend on it). test_mse is the mean over all 784 output values of every test
+image of (reconstruction - input)^2, and test_r2 is R^2 as engine/train/metrics.cpp computes it:
+each output column's 1 - SSE / (sum of squares about the column's test mean), averaged over the
+columns (a column that is constant in the test set counts 1 when reconstructed exactly, else 0; the
+corner pixels, nearly always 0, make it very negative), and test_r2_pooled is 1 - SSE / (the sum of
+squares about each column's test mean) summed over all output values at once. One line per seed,
+then the means:
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_WAIT_POLICY=passive \\
-        LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-openmp [SKYNNET_BATCH=256] /usr/bin/python3 \\
+        LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-openmp \\
+        [SKYNNET_THREADS=1] [SKYNNET_BATCH=256] /usr/bin/python3 \\
         tests/bench/torch_autoencoder_accuracy.py [EPOCHS=10] [SEEDS=1 2 3]"""
 import os
 import sys
@@ -26,7 +29,8 @@ def main():
     epochs = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     seeds = [int(s) for s in sys.argv[2:]] or [1, 2, 3]
     batch = int(os.environ.get("SKYNNET_BATCH", "256"))
-    torch.set_num_threads(2)
+    threads = int(os.environ.get("SKYNNET_THREADS", "1"))
+    torch.set_num_threads(threads)
     x, _, xt, _ = load(60000)
     mses, r2s, pooleds = [], [], []
     for seed in seeds:
