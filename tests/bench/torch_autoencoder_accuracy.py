@@ -1,7 +1,7 @@
 """PyTorch's test MSE for the autoencoder (784 -> 32 ReLU -> 784 sigmoid, binary cross-entropy
-against the input) with the settings of `skynnet-cli train --data train-images-idx3-ubyte.gz --test-
-data t10k-images-idx3-ubyte.gz --task reconstruction --layers dense:32:relu --epochs 10 --batch
-256`: 10% of the training images held out for validation (the CLI's default), Adam 1e-3 (its
+against the input) with the settings of `skynnet-cli train --data train-images-idx3-ubyte.gz
+--test-data t10k-images-idx3-ubyte.gz --task reconstruction --layers dense:32:relu --epochs 10
+--batch 256`: 10% of the training images held out for validation (the CLI's default), Adam 1e-3 (its
 default), batch 256 (the bench's) unless SKYNNET_BATCH says otherwise, pixels scaled to [0, 1] (the
 CLI's default pixel-range scaling), the t10k images as the test set, the last epoch's weights;
 SKYNNET_THREADS threads (default 1: on a shared 2-core machine PyTorch's 2-thread barriers stall,
