@@ -2,7 +2,11 @@
 28 features, GRU 64 (last step) -> BatchNorm1d(64) -> dense 10 (softmax cross-entropy, Adam, batch
 128) in Debian's PyTorch, with 1 and 2 threads; run tuned as torch_mlp.py says (compare.sh does):
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OMP_WAIT_POLICY=passive \\
-        LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-openmp /usr/bin/python3 tests/bench/torch_gru.py [EPOCHS] [SAMPLES]"""
+        LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-openmp /usr/bin/python3 tests/bench/torch_gru.py [EPOCHS] [SAMPLES]
+Measure it on a quiet machine: each of the 28 steps is a few small products, each a parallel region
+whose second thread must be scheduled, so on a shared machine the 2-thread figure collapses (load
+about 8 on 2 cores: 50-271 samples/s on 2 threads against 2700-3700 on 1), and a ratio against it
+says nothing."""
 import torch
 
 from torch_mlp import run
