@@ -5,9 +5,8 @@
         LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-openmp /usr/bin/python3 tests/bench/torch_gru.py [EPOCHS] [SAMPLES]
 Measure it on a quiet machine: each of the 28 steps is a few small products, each a parallel region
 whose second thread must be scheduled, so on a shared machine the 2-thread figure collapses (load
-about 8 on 2 cores, the peer at nice 19: 50-271 samples/s on 2 threads against 2700-3700 on 1), and a
-ratio against it
-says nothing."""
+about 8 on 2 cores, the peer at nice 19: 50-271 samples/s on 2 threads against 2700-3700 on 1),
+and a ratio against it says nothing."""
 import torch
 
 from torch_mlp import run
