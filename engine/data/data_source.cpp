@@ -104,7 +104,7 @@ Dataset generate(const DataRequest& request) {
 // binary convert into each other when there are 2 classes; anything else is a contradiction.
 void applyTask(Dataset& d, const DataRequest& request) {
     if (!request.task || *request.task == d.task) return;
-    const bool classes = d.task != Task::Regression && *request.task != Task::Regression;
+    const bool classes = !predictsValues(d.task) && !predictsValues(*request.task);
     if (classes && (*request.task == Task::Classification || d.classCount() == 2)) {
         d.task = *request.task;
         return;
@@ -213,6 +213,66 @@ void applySampleShape(Dataset& d, const DataRequest& request) {
     d.sampleShape = shape;
 }
 
+// Reconstruction data: the features alone (they are the targets), whatever labels, classes or
+// target columns the source had. Text columns are refused: their one-hot codes are no values to
+// reconstruct, and the outputs must line up with the raw columns one for one.
+void keepFeaturesOnly(Dataset& d) {
+    d.task = Task::Reconstruction;
+    d.labels.clear();
+    d.classNames.clear();
+    d.labelColumn.clear();
+    d.targets.resize(0, 0);
+    if (!d.categoricals.empty())
+        throw Error(d.source + ": column '" + d.featureNames[std::size_t(d.categoricals.front().column)] +
+                    "' holds text, which reconstruction cannot reconstruct (it needs numeric columns; name a "
+                    "label column with --target to leave it out)");
+    d.targetNames = d.featureNames;  // output j reconstructs feature j
+}
+
+// A CSV for reconstruction: every column is an input, except the --target column when one is named
+// (a label, left out). Without one, the last column is read as loadCsv's regression target and put
+// back in its place, the last.
+Dataset loadCsvForReconstruction(const DataRequest& request) {
+    CsvOptions options;
+    if (!request.target.empty()) {
+        options.targets = {request.target};
+        return loadCsv(request.path, options);
+    }
+    options.task = Task::Regression;
+    Dataset d = loadCsv(request.path, options);
+    Matrix all(d.features.rows(), d.features.cols() + 1);
+    all << d.features, d.targets;
+    d.features = std::move(all);
+    d.featureNames.push_back(d.targetNames.front());
+    d.sampleShape = Shape::flat(int(d.features.cols()));
+    d.targetNames.clear();
+    return d;
+}
+
+Dataset loadReconstructionData(const DataRequest& request) {
+    Dataset d;
+    switch (dataKind(request.path)) {
+    case DataKind::Csv:
+        d = loadCsvForReconstruction(request);
+        d.targetColumn = request.target;
+        keepFeaturesOnly(d);
+        applySampleShape(d, request);
+        d.validate();
+        return d;
+    case DataKind::Idx: d = loadIdxImages(request.path); break;  // labels, if any, are not needed
+    case DataKind::Builtin: d = generate(request); break;
+    case DataKind::ImageFolder: d = loadImageFolder(request.path, request.image); break;
+    case DataKind::ImageFile:
+        failOption(request.option, request.path + " is a single image; training needs a folder of images");
+    }
+    keepFeaturesOnly(d);
+    d.validate();
+    return d;
+}
+
+// Reconstruction data loaded like `schema`: the features in the model's columns, labels ignored.
+Dataset loadReconstructionLike(const DataRequest& request, const ModelSchema& schema, DataKind kind);
+
 }  // namespace
 
 DataKind dataKind(const std::string& path) {
@@ -248,6 +308,7 @@ void checkDataRequest(const DataRequest& request) {
 
 Dataset loadTrainingData(const DataRequest& request) {
     checkDataRequest(request);
+    if (request.task == Task::Reconstruction) return loadReconstructionData(request);
     const DataKind kind = dataKind(request.path);
     Dataset d;
     switch (kind) {
@@ -277,6 +338,7 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
     const DataKind kind = dataKind(request.path);
     if (kind != DataKind::Idx && !request.labels.empty())
         failOption(request.labelsOption, "only applies to IDX image files, and " + request.path + " is not one");
+    if (schema.task == Task::Reconstruction) return loadReconstructionLike(request, schema, kind);
     if (kind == DataKind::Csv) {
         Dataset d = loadCsvLike(request, schema, needTargets);
         if (d.features.cols() == schema.sampleShape.size()) d.sampleShape = schema.sampleShape;
@@ -293,7 +355,7 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
         return d;
     }
     if (kind == DataKind::ImageFolder) {
-        if (schema.task == Task::Regression)
+        if (predictsValues(schema.task))
             throw Error(request.path + ": holds classified images, the model is for regression");
         Dataset d = loadImageFolder(request.path, imageOptionsLike(request, schema));
         mapLabels(d, schema.classNames);
@@ -306,9 +368,9 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
     if (d.features.cols() != Index(schema.featureNames.size()))
         throw Error(request.path + ": " + std::to_string(d.features.cols()) +
                     " features per sample, the model expects " + std::to_string(schema.featureNames.size()));
-    if (needTargets && (d.task == Task::Regression) != (schema.task == Task::Regression))
+    if (needTargets && predictsValues(d.task) != predictsValues(schema.task))
         throw Error(request.path + ": holds " + taskName(d.task) + " data, the model is for " + taskName(schema.task));
-    if (needTargets && schema.task != Task::Regression) {
+    if (needTargets && !predictsValues(schema.task)) {
         // IDX labels and generator classes are numbered the same way in every file: match by index.
         for (int label : d.labels)
             if (label >= int(schema.classNames.size()))
@@ -325,6 +387,30 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
     if (needTargets) d.validate();
     return d;
 }
+
+namespace {
+
+Dataset loadReconstructionLike(const DataRequest& request, const ModelSchema& schema, DataKind kind) {
+    Dataset d;
+    switch (kind) {
+    case DataKind::Csv: d = loadCsvForPrediction(request.path, schema.featureNames, schema.categoricals); break;
+    case DataKind::Idx: d = loadIdxImages(request.path); break;
+    case DataKind::Builtin: d = generate(request); break;
+    case DataKind::ImageFolder: d = loadImageFolder(request.path, imageOptionsLike(request, schema)); break;
+    case DataKind::ImageFile: d = std::move(loadImagesLike(request, schema).data); break;
+    }
+    if (d.features.cols() != Index(schema.featureNames.size()))
+        throw Error(request.path + ": " + std::to_string(d.features.cols()) +
+                    " features per sample, the model expects " + std::to_string(schema.featureNames.size()));
+    d.featureNames = schema.featureNames;
+    d.categoricals.clear();  // a model for reconstruction has none (keepFeaturesOnly)
+    keepFeaturesOnly(d);
+    d.sampleShape = schema.sampleShape;
+    d.validate();
+    return d;
+}
+
+}  // namespace
 
 ImageFiles loadImagesLike(const DataRequest& request, const ModelSchema& schema) {
     ImageFiles files = loadImageFiles(request.path, imageOptionsLike(request, schema));

@@ -20,7 +20,8 @@ struct NetworkSpec {
 
     bool operator==(const NetworkSpec&) const = default;
 
-    // Sets outputs and their activation for a task: softmax over classes, one sigmoid, or linear.
+    // Sets outputs and their activation for a task: softmax over classes, one sigmoid, or linear;
+    // for reconstruction the activation stays linear or sigmoid as it is (the loss's choice).
     void setOutputFor(Task task, int outputCount);
     // The output layer as a dense layer of its own (never scalable: its width follows the data).
     DenseSpec outputLayer() const { return DenseSpec{outputs, outputActivation, false}; }
