@@ -125,8 +125,12 @@ private slots:
         QVERIFY(defaultLossFor(Task::Regression, m) == LossKind::MeanSquaredError);
         QVERIFY(defaultLossFor(Task::Classification, m) == LossKind::SoftmaxCrossEntropy);
         QVERIFY(outputActivationFor(Task::Reconstruction, LossKind::MeanSquaredError) == Activation::None);
-        QVERIFY(lossFitsTask(LossKind::MeanSquaredError, Task::Reconstruction));
-        QVERIFY(!lossFitsTask(LossKind::SoftmaxCrossEntropy, Task::Reconstruction));
+        QVERIFY(lossesForTask(Task::Reconstruction) ==
+                (std::vector<LossKind>{LossKind::BinaryCrossEntropy, LossKind::MeanSquaredError}));
+        for (LossKind refused : {LossKind::SoftmaxCrossEntropy, LossKind::MeanAbsoluteError})
+            QCOMPARE(errorText([&] { checkLossFitsTask(refused, Task::Reconstruction); }),
+                     QString::fromStdString("the loss " + lossName(refused) +
+                                            " does not fit the reconstruction task (use binary_cross_entropy or mse)"));
         QCOMPARE(errorText([&] { checkLossFitsData(LossKind::BinaryCrossEntropy, Task::Reconstruction, m); }),
                  QString("the loss binary_cross_entropy reconstructs targets in [0, 1], but the scaled training "
                          "inputs hold values from -1e-06 to 1 (scale them to [0, 1] with minmax or pixel-range "
@@ -221,8 +225,9 @@ private slots:
         const RegressionMetrics m = valueMetrics(Task::Reconstruction, out.networkEvaluation->output, test.features);
         const double mean = meanPredictorMse(out.data->train, test);
         qInfo("test MSE %.5f, mean predictor %.5f, R2 %.4f", m.mse, mean, m.r2);
-        QVERIFY2(m.mse < 0.25 * mean, qPrintable(QString("mse %1 vs mean %2").arg(m.mse).arg(mean)));
-        QVERIFY(m.r2 > 0.7);
+        // Seen: MSE 0.0011 against the mean's 0.12, R² 0.99.
+        QVERIFY2(m.mse < 0.01 && m.mse < 0.1 * mean, qPrintable(QString("mse %1 vs mean %2").arg(m.mse).arg(mean)));
+        QVERIFY(m.r2 > 0.9);
         QCOMPARE(out.networkEvaluation->metric, m.r2);  // the headline metric is this R²
         // MSE trains a linear output.
         RunRequest linear = barsRequest(bars_, 2);
