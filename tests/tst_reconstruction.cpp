@@ -207,6 +207,15 @@ private slots:
         }
         request.path = path("labelled.csv").toStdString();
         VERIFY_CONTAINS(errorOf([&] { loadTrainingData(request); }), "column 'kind' holds text");
+        {
+            std::ofstream f(path("last.csv").toStdString());
+            f << "a,b,kind\n1,2,x\n3,4,y\n5,6,x\n";
+        }
+        request.path = path("last.csv").toStdString();
+        QCOMPARE(errorOf([&] { loadTrainingData(request); }),
+                 request.path + ": column 'kind' holds text, which reconstruction cannot reconstruct (it needs "
+                                "numeric columns; name a label column with --target to leave it out)");
+        request.path = path("labelled.csv").toStdString();
         request.target = "kind";
         const Dataset labelled = loadTrainingData(request);
         QCOMPARE(labelled.featureNames, (std::vector<std::string>{"a", "b"}));

@@ -213,6 +213,10 @@ void applySampleShape(Dataset& d, const DataRequest& request) {
     d.sampleShape = shape;
 }
 
+constexpr const char* reconstructsNoText =
+    " holds text, which reconstruction cannot reconstruct (it needs numeric columns; name a label column with "
+    "--target to leave it out)";
+
 // Reconstruction data: the features alone (they are the targets), whatever labels, classes or
 // target columns the source had. Text columns are refused: their one-hot codes are no values to
 // reconstruct, and the outputs must line up with the raw columns one for one.
@@ -223,9 +227,8 @@ void keepFeaturesOnly(Dataset& d) {
     d.labelColumn.clear();
     d.targets.resize(0, 0);
     if (!d.categoricals.empty())
-        throw Error(d.source + ": column '" + d.featureNames[std::size_t(d.categoricals.front().column)] +
-                    "' holds text, which reconstruction cannot reconstruct (it needs numeric columns; name a "
-                    "label column with --target to leave it out)");
+        throw Error(d.source + ": column '" + d.featureNames[std::size_t(d.categoricals.front().column)] + "'" +
+                    reconstructsNoText);
     d.targetNames = d.featureNames;  // output j reconstructs feature j
 }
 
@@ -239,7 +242,16 @@ Dataset loadCsvForReconstruction(const DataRequest& request) {
         return loadCsv(request.path, options);
     }
     options.task = Task::Regression;
-    Dataset d = loadCsv(request.path, options);
+    Dataset d;
+    try {
+        d = loadCsv(request.path, options);
+    } catch (const Error&) {
+        // The last column is no number, most likely a label: say so and how to leave it out. A
+        // file broken elsewhere fails this load too, with its own message.
+        const Dataset labelled = loadCsv(request.path, CsvOptions{});
+        const std::string column = labelled.labelColumn.empty() ? "the last column" : "'" + labelled.labelColumn + "'";
+        throw Error(request.path + ": column " + column + reconstructsNoText);
+    }
     Matrix all(d.features.rows(), d.features.cols() + 1);
     all << d.features, d.targets;
     d.features = std::move(all);
