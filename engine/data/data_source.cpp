@@ -13,6 +13,7 @@
 #include "data/generators.h"
 #include "data/idx_loader.h"
 #include "data/image_decode.h"
+#include "data/reconstruction_data.h"
 #include "data/shape_text.h"
 
 namespace skynnet {
@@ -213,59 +214,11 @@ void applySampleShape(Dataset& d, const DataRequest& request) {
     d.sampleShape = shape;
 }
 
-constexpr const char* reconstructsNoText =
-    " holds text, which reconstruction cannot reconstruct (it needs numeric columns; name a label column with "
-    "--target to leave it out)";
-
-// Reconstruction data: the features alone (they are the targets), whatever labels, classes or
-// target columns the source had. Text columns are refused: their one-hot codes are no values to
-// reconstruct, and the outputs must line up with the raw columns one for one.
-void keepFeaturesOnly(Dataset& d) {
-    d.task = Task::Reconstruction;
-    d.labels.clear();
-    d.classNames.clear();
-    d.labelColumn.clear();
-    d.targets.resize(0, 0);
-    if (!d.categoricals.empty())
-        throw Error(d.source + ": column '" + d.featureNames[std::size_t(d.categoricals.front().column)] + "'" +
-                    reconstructsNoText);
-    d.targetNames = d.featureNames;  // output j reconstructs feature j
-}
-
-// A CSV for reconstruction: every column is an input, except the --target column when one is named
-// (a label, left out). Without one, the last column is read as loadCsv's regression target and put
-// back in its place, the last.
-Dataset loadCsvForReconstruction(const DataRequest& request) {
-    CsvOptions options;
-    if (!request.target.empty()) {
-        options.targets = {request.target};
-        return loadCsv(request.path, options);
-    }
-    options.task = Task::Regression;
-    Dataset d;
-    try {
-        d = loadCsv(request.path, options);
-    } catch (const Error&) {
-        // The last column is no number, most likely a label: say so and how to leave it out. A
-        // file broken elsewhere fails this load too, with its own message.
-        const Dataset labelled = loadCsv(request.path, CsvOptions{});
-        const std::string column = labelled.labelColumn.empty() ? "the last column" : "'" + labelled.labelColumn + "'";
-        throw Error(request.path + ": column " + column + reconstructsNoText);
-    }
-    Matrix all(d.features.rows(), d.features.cols() + 1);
-    all << d.features, d.targets;
-    d.features = std::move(all);
-    d.featureNames.push_back(d.targetNames.front());
-    d.sampleShape = Shape::flat(int(d.features.cols()));
-    d.targetNames.clear();
-    return d;
-}
-
 Dataset loadReconstructionData(const DataRequest& request) {
     Dataset d;
     switch (dataKind(request.path)) {
     case DataKind::Csv:
-        d = loadCsvForReconstruction(request);
+        d = loadCsvForReconstruction(request.path, request.target);
         d.targetColumn = request.target;
         keepFeaturesOnly(d);
         applySampleShape(d, request);
