@@ -437,11 +437,12 @@ void TestCli::badInput_data() {
                                                         << "--binary-combine"
                                                         << "average")
                                  << 2 << "--binary-combine: only applies to the binary-shards strategy";
-    QTest::newRow("strategy for another task") << (QStringList(split) << "--submodels"
-                                                                      << "2"
-                                                                      << "--strategy"
-                                                                      << "output-split")
-                                               << 1 << "output-split strategy needs a regression task";
+    QTest::newRow("strategy for another task")
+        << (QStringList(split) << "--submodels"
+                               << "2"
+                               << "--strategy"
+                               << "output-split")
+        << 1 << "output-split strategy needs a regression or reconstruction task";
     QTest::newRow("too narrow to split") << (QStringList(split) << "--layers"
                                                                 << "dense:16:relu,dense:2:relu"
                                                                 << "--submodels"

@@ -470,7 +470,7 @@ private slots:
         f.dataShardFactor = 0.5;
         VERIFY_CONTAINS(errorOf([&] { makePlan(spec, classInfo(3, 2), f); }), "F=0.5 must be at least 1");
         VERIFY_CONTAINS(errorOf([&] { makePlan(spec, classInfo(3, 2), options(Strategy::OutputSplit, 2)); }),
-                        "the output-split strategy needs a regression task");
+                        "the output-split strategy needs a regression or reconstruction task");
         DataInfo reg;
         reg.task = Task::Regression;
         reg.targetColumns = 2;

@@ -32,11 +32,12 @@ PreparedData prepareData(const TrainOptions& o, DataUse use, const std::function
     return prepareData(runDataOf(o), use, split);
 }
 
-NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data) {
+NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data, LossKind loss) {
     NetworkSpec spec;
     // Images keep their (channels, height, width) layout; one-hot columns make the input flat.
     spec.input = networkInputShape(data);
     spec.layers = o.layers;
+    spec.outputActivation = outputActivationFor(data.task(), loss);  // reconstruction: sigmoid or linear
     spec.setOutputFor(data.task(), data.train.outputCount());
     spec.bindVocabulary(vocabularySize(data));  // embeddings read the text data's token ids
     try {
@@ -47,11 +48,11 @@ NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data) {
     return spec;
 }
 
-TrainConfig buildTrainConfig(const TrainOptions& o, Task task) {
+TrainConfig buildTrainConfig(const TrainOptions& o, Task task, const Matrix& scaledTrainingInputs) {
     TrainConfig c = o.config;
-    c.loss = o.loss.value_or(lossesForTask(task).front());
+    c.loss = o.loss.value_or(defaultLossFor(task, scaledTrainingInputs));
     try {
-        checkLossFitsTask(c.loss, task);
+        checkLossFitsData(c.loss, task, scaledTrainingInputs);
     } catch (const Error& e) {
         Args::fail("--loss", e.what());
     }

@@ -13,6 +13,7 @@
 #include "data/generators.h"
 #include "data/idx_loader.h"
 #include "data/image_decode.h"
+#include "data/reconstruction_data.h"
 #include "data/shape_text.h"
 #include "data/text_data.h"
 
@@ -105,7 +106,7 @@ Dataset generate(const DataRequest& request) {
 // binary convert into each other when there are 2 classes; anything else is a contradiction.
 void applyTask(Dataset& d, const DataRequest& request) {
     if (!request.task || *request.task == d.task) return;
-    const bool classes = d.task != Task::Regression && *request.task != Task::Regression;
+    const bool classes = !predictsValues(d.task) && !predictsValues(*request.task);
     if (classes && (*request.task == Task::Classification || d.classCount() == 2)) {
         d.task = *request.task;
         return;
@@ -277,6 +278,32 @@ Dataset loadTextLike(const DataRequest& request, const ModelSchema& schema, bool
     return d;
 }
 
+Dataset loadReconstructionData(const DataRequest& request) {
+    Dataset d;
+    switch (dataKind(request.path)) {
+    case DataKind::Csv:
+        d = loadCsvForReconstruction(request.path, request.target);
+        d.targetColumn = request.target;
+        keepFeaturesOnly(d);
+        applySampleShape(d, request);
+        d.validate();
+        return d;
+    case DataKind::Idx: d = loadIdxImages(request.path); break;  // labels, if any, are not needed
+    case DataKind::Builtin: d = generate(request); break;
+    case DataKind::ImageFolder: d = loadImageFolder(request.path, request.image); break;
+    case DataKind::ImageFile:
+        failOption(request.option, request.path + " is a single image; training needs a folder of images");
+    case DataKind::TextFolder:
+        failOption(request.option, request.path + " is a folder of texts; reconstruction needs numeric features");
+    }
+    keepFeaturesOnly(d);
+    d.validate();
+    return d;
+}
+
+// Reconstruction data loaded like `schema`: the features in the model's columns, labels ignored.
+Dataset loadReconstructionLike(const DataRequest& request, const ModelSchema& schema, DataKind kind);
+
 }  // namespace
 
 DataKind dataKind(const std::string& path) {
@@ -323,6 +350,7 @@ void checkDataRequest(const DataRequest& request) {
 
 Dataset loadTrainingData(const DataRequest& request) {
     checkDataRequest(request);
+    if (request.task == Task::Reconstruction) return loadReconstructionData(request);
     const DataKind kind = dataKind(request.path);
     Dataset d;
     switch (kind) {
@@ -362,6 +390,7 @@ Dataset loadLikeLayout(const DataRequest& request, const ModelSchema& schema, bo
     if (!request.textColumn.empty()) failOption(request.textColumnOption, "the model was not trained on text");
     if (kind != DataKind::Idx && !request.labels.empty())
         failOption(request.labelsOption, "only applies to IDX image files, and " + request.path + " is not one");
+    if (schema.task == Task::Reconstruction) return loadReconstructionLike(request, schema, kind);
     if (kind == DataKind::Csv) {
         Dataset d = loadCsvLike(request, schema, needTargets);
         if (d.features.cols() == schema.sampleShape.size()) d.sampleShape = schema.sampleShape;
@@ -378,7 +407,7 @@ Dataset loadLikeLayout(const DataRequest& request, const ModelSchema& schema, bo
         return d;
     }
     if (kind == DataKind::ImageFolder) {
-        if (schema.task == Task::Regression)
+        if (predictsValues(schema.task))
             throw Error(request.path + ": holds classified images, the model is for regression");
         Dataset d = loadImageFolder(request.path, imageOptionsLike(request, schema));
         mapLabels(d, schema.classNames);
@@ -391,9 +420,9 @@ Dataset loadLikeLayout(const DataRequest& request, const ModelSchema& schema, bo
     if (d.features.cols() != Index(schema.featureNames.size()))
         throw Error(request.path + ": " + std::to_string(d.features.cols()) +
                     " features per sample, the model expects " + std::to_string(schema.featureNames.size()));
-    if (needTargets && (d.task == Task::Regression) != (schema.task == Task::Regression))
+    if (needTargets && predictsValues(d.task) != predictsValues(schema.task))
         throw Error(request.path + ": holds " + taskName(d.task) + " data, the model is for " + taskName(schema.task));
-    if (needTargets && schema.task != Task::Regression) {
+    if (needTargets && !predictsValues(schema.task)) {
         // IDX labels and generator classes are numbered the same way in every file: match by index.
         for (int label : d.labels)
             if (label >= int(schema.classNames.size()))
@@ -421,6 +450,31 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
         d.sampleShape = schema.sampleShape;
     return d;
 }
+
+namespace {
+
+Dataset loadReconstructionLike(const DataRequest& request, const ModelSchema& schema, DataKind kind) {
+    Dataset d;
+    switch (kind) {
+    case DataKind::Csv: d = loadCsvForPrediction(request.path, schema.featureNames, schema.categoricals); break;
+    case DataKind::Idx: d = loadIdxImages(request.path); break;
+    case DataKind::Builtin: d = generate(request); break;
+    case DataKind::ImageFolder: d = loadImageFolder(request.path, imageOptionsLike(request, schema)); break;
+    case DataKind::ImageFile: d = std::move(loadImagesLike(request, schema).data); break;
+    case DataKind::TextFolder: throw Error(request.path + ": a folder of texts, and the model reconstructs numbers");
+    }
+    if (d.features.cols() != Index(schema.featureNames.size()))
+        throw Error(request.path + ": " + std::to_string(d.features.cols()) +
+                    " features per sample, the model expects " + std::to_string(schema.featureNames.size()));
+    d.featureNames = schema.featureNames;
+    d.categoricals.clear();  // a model for reconstruction has none (keepFeaturesOnly)
+    keepFeaturesOnly(d);
+    d.sampleShape = schema.sampleShape;
+    d.validate();
+    return d;
+}
+
+}  // namespace
 
 ImageFiles loadImagesLike(const DataRequest& request, const ModelSchema& schema) {
     ImageFiles files = loadImageFiles(request.path, imageOptionsLike(request, schema));
