@@ -12,6 +12,7 @@
 #include "data/text_data.h"
 #include "model/network.h"
 #include "model/saved_model.h"
+#include "project/data_reference.h"
 #include "run/run_data.h"
 #include "test_support.h"
 
@@ -68,6 +69,7 @@ RunData textRun(const std::string& train, const std::string& test, const std::st
     }
     run.preparation.validationFraction = 0;
     run.preparation.testFraction = 0;
+    run.preparation.separateTestFile = run.test.has_value();
     run.preparation.scaling = Scaling::Standardize;  // asked for, and never applied to token ids
     run.preparation.text.maxLength = length;
     return run;
@@ -232,6 +234,34 @@ private slots:
         plain.schema.textColumn.clear();
         saveModel(path(dir, "plain.skym"), plain);
         QVERIFY(!loadModel(path(dir, "plain.skym")).schema.isText());
+    }
+
+    void textSettingsTravelWithTheRequestAndTheProject() {
+        RunData run = textRun("/data/reviews.csv", "/data/more.csv", "review", 32);
+        run.preparation.text.vocabularySize = 500;
+        run.train.sequenceRows = false;
+        const Json j = toJson(run);
+        const RunData back = runDataFromJson(JsonField(j, "job"));
+        QCOMPARE(back, run);
+        QCOMPARE(back.test->textColumn, std::string("review"));
+        QCOMPARE(back.preparation.text, (TextSettings{500, 32}));
+
+        ProjectDataSource source;
+        source.train.path = "builtin:spirals";  // no file to fingerprint
+        source.textColumn = "review";
+        source.text = {500, 32};
+        source.sequenceRows = true;
+        const Json saved = toJson(source, "/projects/p");
+        const ProjectDataSource reread = dataSourceFromJson(JsonField(saved, "p.skynnet"), "/projects/p", false);
+        QCOMPARE(reread.textColumn, std::string("review"));
+        QCOMPARE(reread.text, (TextSettings{500, 32}));
+        QVERIFY(reread.sequenceRows);
+        QCOMPARE(reread.preparation().text, (TextSettings{500, 32}));
+        QCOMPARE(reread.trainRequest().textColumn, std::string("review"));
+        QCOMPARE(reread.trainRequest().textColumnOption, std::string("project data textColumn"));
+        // A project without text writes none of it, so it reads as before everywhere.
+        const Json plain = toJson(ProjectDataSource{}, "/projects/p");
+        QVERIFY(!plain.contains("textColumn") && !plain.contains("text") && !plain.contains("sequenceRows"));
     }
 
     void imageRowsAsSequence() {
