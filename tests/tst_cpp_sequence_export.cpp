@@ -95,14 +95,10 @@ Matrix engine(const SavedCombinedModel& m, const Matrix& raw) {
     return predictRaw(built, m, raw);
 }
 
-// The ids rule 1 gives a text, PRE-padded (DESIGN26.md; TextVocabulary::encode pads in front once
-// the text data branch is in).
-std::vector<float> preEncoded(const TextVocabulary& v, const std::string& text) {
-    const std::vector<std::string> tokens = tokenizeText(text);
-    const std::size_t used = std::min(tokens.size(), std::size_t(v.maxLength));
-    std::vector<float> ids(std::size_t(v.maxLength), 0.0f);
-    for (std::size_t i = 0; i < used; ++i) ids[std::size_t(v.maxLength) - used + i] = float(v.idOf(tokens[i]));
-    return ids;
+// The ids the engine gives a text (pre-padded), as the model's raw row holds them.
+std::vector<float> encoded(const TextVocabulary& v, const std::string& text) {
+    const std::vector<std::int32_t> ids = v.encode(text, v.maxLength);
+    return std::vector<float>(ids.begin(), ids.end());
 }
 
 void writeBytes(const QString& path, const QByteArray& bytes) {
@@ -340,7 +336,7 @@ int main() {
         for (std::size_t i = 0; i < texts.size(); ++i) {
             QString expected;
             try {
-                const std::vector<float> ids = preEncoded(v, texts[i]);
+                const std::vector<float> ids = encoded(v, texts[i]);
                 for (std::size_t k = 0; k < ids.size(); ++k) expected += (k ? " " : "") + QString::number(ids[k]);
                 unknown += int(std::count(ids.begin(), ids.end(), 1.0f));
                 truncated += tokenizeText(texts[i]).size() > std::size_t(v.maxLength);
@@ -362,19 +358,18 @@ int main() {
         const TextVocabulary v = vocabulary();
         const NetworkSpec spec = sequenceSpec(Shape::steps(v.maxLength, 1), "embedding:6,seqpool:mean,dense:5:tanh",
                                               Task::Classification, 3, v.size());
-        const SavedCombinedModel m = single(spec, Task::Classification, 12);
+        SavedCombinedModel m = single(spec, Task::Classification, 12);
+        m.schema.vocabulary = v;  // a text model: the header gets the tokenizer
         const std::vector<std::string> texts = {kTexts[0], kTexts[1],         kTexts[2],           kTexts[3],
                                                 "",        "an unknown word", "GREAT film, great!"};
         Matrix ids(Index(texts.size()), v.maxLength);
         QString calls;
         for (std::size_t i = 0; i < texts.size(); ++i) {
-            const std::vector<float> row = preEncoded(v, texts[i]);
+            const std::vector<float> row = encoded(v, texts[i]);
             for (int k = 0; k < v.maxLength; ++k) ids(Index(i), k) = row[std::size_t(k)];
             calls += QString("    print(%1);\n").arg(QString::fromStdString(cppStringLiteral(texts[i])));
         }
-        CppExportOptions options{"m_words"};
-        options.vocabulary = &v;
-        exportCppHeader(m, dir_.filePath("words.h").toStdString(), options);
+        exportCppHeader(m, dir_.filePath("words.h").toStdString(), {"m_words"});
         const QString source =
             R"(#include <cstdio>
 #include <string_view>
@@ -398,10 +393,9 @@ int main() {
         QVERIFY2(d <= kTolerance, qPrintable("predict(text) differs by " + QString::number(d)));
         QCOMPARE(values.value(qsizetype(got.size())), QByteArray("0"));  // not UTF-8: false
         // A vocabulary of another length than the model's input is refused.
-        TextVocabulary longer = v;
-        longer.maxLength = v.maxLength + 1;
-        options.vocabulary = &longer;
-        VERIFY_CONTAINS(errorOf([&] { cppHeaderText(m, options); }), "token ids");
+        SavedCombinedModel longer = m;
+        longer.schema.vocabulary->maxLength = v.maxLength + 1;
+        VERIFY_CONTAINS(errorOf([&] { cppHeaderText(longer); }), "token ids");
     }
 };
 

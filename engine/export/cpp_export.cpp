@@ -526,7 +526,7 @@ std::string cppHeaderText(const SavedCombinedModel& m, const CppExportOptions& o
     std::vector<std::string> rawNames = m.schema.featureNames;
     if (!m.preprocessing.fitted() || int(rawNames.size()) != m.rawColumns()) rawNames.clear();
     const std::vector<std::string> outNames = outputNames(m);
-    const TextVocabulary* text = o.vocabulary;
+    const TextVocabulary* text = m.schema.vocabulary ? &*m.schema.vocabulary : nullptr;
     if (text && text->maxLength != m.rawColumns())
         throw Error("the vocabulary encodes texts of " + std::to_string(text->maxLength) +
                     " token ids, but the model reads " + std::to_string(m.rawColumns()) + " columns");

@@ -5,7 +5,8 @@
 // the activations, and the sequence kinds embedding, gru, lstm and seqpool of
 // cpp_sequence_layers.h), and the combination rule, with nothing beyond the standard library.
 // Sequences are rows of steps x features, step-major; token ids are floats (exact below 2^24), as
-// Skynnet's raw rows hold them. A text model's header also holds the tokenizer and its vocabulary.
+// Skynnet's raw rows hold them. A text model's header (its schema holds a vocabulary) also holds the
+// tokenizer and the vocabulary (cpp_text_tokenizer.h), so that a client can predict on a string.
 // The generated code is data plus short loops (never unrolled), commented with the submodel and
 // layer each array belongs to, so it stays readable and compiles quickly. It computes what
 // CombinedModel computes from raw features, to float rounding. Generated API, in the namespace
@@ -16,17 +17,12 @@
 //   bool predict(std::string_view text, float* out);  // text models: false if not UTF-8
 #include <string>
 
-#include "data/text_vocabulary.h"
 #include "split/combined_model_file.h"
 
 namespace skynnet {
 
 struct CppExportOptions {
     std::string namespaceName = "skynnet_model";  // a C++ identifier, or nested: "acme::models"
-    // A text model's vocabulary (its maxLength the model's input columns): the header then holds the
-    // tokenizer and predict(std::string_view text, out) (cpp_text_tokenizer.h). Until model files
-    // carry their vocabulary, the caller passes it here.
-    const TextVocabulary* vocabulary = nullptr;
 };
 
 // The header's text. Throws Error if the model is inconsistent, a weight is not finite, or the
