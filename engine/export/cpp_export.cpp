@@ -9,47 +9,14 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "export/cpp_literals.h"
+#include "export/cpp_sequence_layers.h"
+#include "export/cpp_text_tokenizer.h"
 #include "io/atomic_file.h"
 #include "layers/activation.h"
 
 namespace skynnet {
 namespace {
-
-// The shortest text that reads back as the identical float, as a float literal ("1.0f", "-2.5e-07f").
-std::string floatLiteral(float f) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", double(f));
-    std::string s = buf;
-    if (s.find_first_of(".e") == std::string::npos) s += ".0";
-    return s + "f";
-}
-
-// A C++ string literal: quotes, backslashes and control bytes escaped (octal: a hex escape would
-// swallow a following hex digit); UTF-8 bytes pass through.
-std::string stringLiteral(const std::string& s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += char(c);
-        } else if (c < 0x20 || c == 0x7f) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\%03o", unsigned(c));
-            out += buf;
-        } else {
-            out += char(c);
-        }
-    }
-    return out + "\"";
-}
-
-// Text safe inside a // comment: no line breaks, and no backslash that could splice the next line.
-std::string commentText(const std::string& s) {
-    std::string out = s;
-    for (char& c : out)
-        if ((unsigned char)c < 0x20 || c == '\\') c = c == '\\' ? '/' : ' ';
-    return out;
-}
 
 std::string joined(const std::vector<std::string>& items, const std::string& sep = ", ") {
     std::string out;
@@ -62,32 +29,6 @@ std::vector<std::string> texts(const std::vector<T>& values) {
     std::vector<std::string> out;
     for (const T& v : values) out.push_back(std::to_string(v));
     return out;
-}
-
-void checkNamespace(const std::string& ns) {
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t end = ns.find("::", start);
-        const std::string part = ns.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        const bool ok = !part.empty() && !std::isdigit((unsigned char)part[0]) &&
-                        std::all_of(part.begin(), part.end(),
-                                    [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
-        if (!ok) throw Error("'" + ns + "' is not a valid C++ namespace name");
-        if (end == std::string::npos) break;
-        start = end + 2;
-    }
-}
-
-// A constexpr array definition, eight values to a line.
-void writeFloats(std::ostream& out, const std::string& name, const float* data, std::size_t count,
-                 const std::string& what) {
-    out << "inline constexpr float " << name << "[" << count << "] = {";
-    for (std::size_t i = 0; i < count; ++i) {
-        if (!std::isfinite(data[i]))
-            throw Error(what + " holds a value that is not finite (" + std::to_string(data[i]) + ")");
-        out << (i % 8 == 0 ? "\n    " : " ") << floatLiteral(data[i]) << (i + 1 < count ? "," : "");
-    }
-    out << "};\n";
 }
 
 const char* activationEnum(Activation a) {
@@ -123,6 +64,16 @@ std::vector<std::string> outputNames(const SavedCombinedModel& m) {
     return names;
 }
 
+// How a sequence model reads its raw row, for the header's first lines ("" for other models).
+std::string sequenceInput(const SavedCombinedModel& m) {
+    const Shape in = m.specs.empty() ? Shape() : m.specs[0].input;
+    if (!in.sequence) return "";
+    const bool ids = !m.specs[0].layers.empty() && std::holds_alternative<EmbeddingSpec>(m.specs[0].layers[0]);
+    const std::string steps = std::to_string(in.height);
+    if (ids) return "; " + steps + " token ids as floats, padding (id 0) in front";
+    return "; a sequence of " + steps + " steps of " + std::to_string(in.width) + " features, step-major";
+}
+
 std::string submodelRole(const SavedCombinedModel& m, std::size_t i) {
     switch (m.rule.strategy) {
     case Strategy::ClassGroups: return "classes " + joined(texts(m.rule.classes[i]));
@@ -142,41 +93,75 @@ constexpr std::int64_t kStackFloats = 16384;
 // The fixed helpers: the same text for every model.
 constexpr const char* helpers =
     R"(enum class Act { Linear, Relu, LeakyRelu, Sigmoid, Tanh, Softmax, Gelu, Relu6, Softplus, Elu };
-enum class Kind { Dense, Conv, MaxPool, AvgPool, GlobalAvgPool, BatchNorm, Activation };
-
-// One layer. Samples are rows of (C, H, W) values, index c*H*W + h*W + w; a dense layer takes all
-// of them. Dense: y = act(x W + b), W row-major [inputs][units]. Conv: W [filters][C][kH][kW],
-// bias optional, zero padding padTop/padLeft before the input. Pools: window kH x kW, no padding.
-// BatchNorm: y = gamma (x - mean) / sqrt(var + epsilon) + beta per channel (per feature when flat).
-struct Layer {
-    Kind kind;
-    int c, h, w;                 // input shape
-    int outC, outH, outW;        // output shape
-    int kernelH, kernelW, stride, padTop, padLeft;
-    Act activation;
-    const float* weights;        // dense, conv W; batch norm gamma
-    const float* bias;           // dense, conv b (nullptr: none); batch norm beta
-    const float* mean;           // batch norm running mean and variance
-    const float* variance;
-    float epsilon;
+enum class Kind {
+    Dense, Conv, MaxPool, AvgPool, GlobalAvgPool, BatchNorm, Activation,
+    Embedding, Gru, Lstm, SeqPoolMean, SeqPoolLast  // the sequence kinds
 };
 
+// One layer. Samples are rows of (C, H, W) values, index c*H*W + h*W + w; a sequence is (1, steps,
+// features), step-major; a dense layer takes all of them. Dense: y = act(x W + b), W row-major
+// [inputs][units]. Conv: W [filters][C][kH][kW], bias optional, zero padding padTop/padLeft before
+// the input. Pools: window kH x kW, no padding. BatchNorm: y = gamma (x - mean) / sqrt(var +
+// epsilon) + beta per channel (per feature when flat, and over every step of a sequence).
+// The sequence kinds (embedding, gru, lstm, seqpool) are described with their functions below.
+struct Layer {
+    Kind kind;
+    int c, h, w;                    // input shape
+    int outC, outH, outW;           // output shape
+    int kernelH, kernelW, stride, padTop, padLeft;
+    Act activation;
+    const float* weights;           // dense, conv W; batch norm gamma; embedding table; recurrent W_x
+    const float* bias;              // dense, conv b (nullptr: none); batch norm beta; recurrent b_x
+    const float* mean;              // batch norm running mean and variance
+    const float* variance;
+    float epsilon;
+    bool sequence;                  // the input is a sequence of h steps of w features
+    int vocabulary;                 // embedding: ids 0 to vocabulary - 1
+    const float* recurrentWeights;  // recurrent W_h [units][gates * units] and b_h
+    const float* recurrentBias;
+};
+
+// A layer of `kind` from (c, h, w) to (outC, outH, outW); the other fields empty.
+constexpr Layer shapedLayer(Kind kind, int c, int h, int w, int outC, int outH, int outW) {
+    Layer l{};
+    l.kind = kind;
+    l.c = c, l.h = h, l.w = w;
+    l.outC = outC, l.outH = outH, l.outW = outW;
+    l.stride = 1;
+    return l;
+}
 constexpr Layer denseLayer(int inputs, int units, Act a, const float* w, const float* b) {
-    return {Kind::Dense, 1, 1, inputs, 1, 1, units, 0, 0, 1, 0, 0, a, w, b, nullptr, nullptr, 0.0f};
+    Layer l = shapedLayer(Kind::Dense, 1, 1, inputs, 1, 1, units);
+    l.activation = a, l.weights = w, l.bias = b;
+    return l;
 }
 constexpr Layer convLayer(int c, int h, int w, int filters, int outH, int outW, int kH, int kW, int stride, int padTop,
                           int padLeft, Act a, const float* weights, const float* bias) {
-    return {Kind::Conv, c, h, w, filters, outH, outW, kH, kW, stride, padTop, padLeft, a, weights, bias, nullptr, nullptr, 0.0f};
+    Layer l = shapedLayer(Kind::Conv, c, h, w, filters, outH, outW);
+    l.kernelH = kH, l.kernelW = kW, l.stride = stride, l.padTop = padTop, l.padLeft = padLeft;
+    l.activation = a, l.weights = weights, l.bias = bias;
+    return l;
 }
 constexpr Layer poolLayer(Kind kind, int c, int h, int w, int outH, int outW, int size, int stride) {
-    return {kind, c, h, w, c, outH, outW, size, size, stride, 0, 0, Act::Linear, nullptr, nullptr, nullptr, nullptr, 0.0f};
+    Layer l = shapedLayer(kind, c, h, w, c, outH, outW);
+    l.kernelH = size, l.kernelW = size, l.stride = stride;
+    return l;
 }
 constexpr Layer batchNormLayer(int c, int h, int w, const float* gamma, const float* beta, const float* mean,
                                const float* variance, float epsilon) {
-    return {Kind::BatchNorm, c, h, w, c, h, w, 0, 0, 1, 0, 0, Act::Linear, gamma, beta, mean, variance, epsilon};
+    Layer l = shapedLayer(Kind::BatchNorm, c, h, w, c, h, w);
+    l.weights = gamma, l.bias = beta, l.mean = mean, l.variance = variance, l.epsilon = epsilon;
+    return l;
 }
 constexpr Layer activationLayer(int c, int h, int w, Act a) {
-    return {Kind::Activation, c, h, w, c, h, w, 0, 0, 1, 0, 0, a, nullptr, nullptr, nullptr, nullptr, 0.0f};
+    Layer l = shapedLayer(Kind::Activation, c, h, w, c, h, w);
+    l.activation = a;
+    return l;
+}
+// The same layer reading a sequence (its h steps of w features).
+constexpr Layer overSteps(Layer l) {
+    l.sequence = true;
+    return l;
 }
 
 inline void activate(Act a, float* y, int n) {
@@ -261,9 +246,18 @@ inline void pool(const Layer& l, const float* x, float* y) {
             }
 }
 
-inline void layer(const Layer& l, const float* x, float* y) {
+)";
+
+// The layer dispatch and the network loop, after the sequence kinds' functions (cppSequenceRuntime).
+constexpr const char* dispatch =
+    R"(inline void layer(const Layer& l, const float* x, float* y, float* work, const float* mask) {
     const int area = l.h * l.w;
     switch (l.kind) {
+    case Kind::Embedding: break;  // network() runs it: it makes the step mask
+    case Kind::Gru:
+    case Kind::Lstm: recurrent(l, x, y, work); break;
+    case Kind::SeqPoolMean:
+    case Kind::SeqPoolLast: seqPool(l, x, mask, y); break;
     case Kind::Dense: dense(l, x, y); break;
     case Kind::Conv: conv(l, x, y); break;
     case Kind::MaxPool:
@@ -276,12 +270,16 @@ inline void layer(const Layer& l, const float* x, float* y) {
         }
         break;
     case Kind::BatchNorm: {
-        const bool perFeature = l.c == 1 && l.h == 1;
-        const int channels = perFeature ? l.w : l.c, size = perFeature ? 1 : area;
-        for (int c = 0; c < channels; ++c) {
-            const float scale = l.weights[c] / std::sqrt(l.variance[c] + l.epsilon);
-            for (int i = 0; i < size; ++i) y[c * size + i] = (x[c * size + i] - l.mean[c]) * scale + l.bias[c];
-        }
+        // Per channel over its H*W values; per feature for a flat vector and at every step of a sequence.
+        const bool perFeature = l.sequence || (l.c == 1 && l.h == 1);
+        const int channels = perFeature ? l.w : l.c, size = perFeature ? 1 : area, repeats = perFeature ? l.h : 1;
+        for (int r = 0; r < repeats; ++r)
+            for (int c = 0; c < channels; ++c) {
+                const float scale = l.weights[c] / std::sqrt(l.variance[c] + l.epsilon);
+                float* yc = y + (r * channels + c) * size;
+                const float* xc = x + (r * channels + c) * size;
+                for (int i = 0; i < size; ++i) yc[i] = (xc[i] - l.mean[c]) * scale + l.bias[c];
+            }
         break;
     }
     case Kind::Activation:
@@ -291,12 +289,19 @@ inline void layer(const Layer& l, const float* x, float* y) {
     activate(l.activation, y, l.outC * l.outH * l.outW);
 }
 
-// A submodel's layers in order from x into out, through the scratch buffers a and b.
-inline void network(const Layer* layers, int count, const float* x, float* out, float* a, float* b) {
+// A submodel's layers in order from x into out, through the scratch buffers a and b. `work` holds a
+// recurrent layer's steps; `mask` the step mask an embedding makes from its ids, which follows the
+// layers that keep the steps (without one, every step is real).
+inline void network(const Layer* layers, int count, const float* x, float* out, float* a, float* b, float* work,
+                    float* mask) {
     const float* in = x;
-    for (int l = 0; l < count; ++l) {
-        float* y = l + 1 == count ? out : (l % 2 == 0 ? a : b);
-        layer(layers[l], in, y);
+    bool masked = false;
+    for (int i = 0; i < count; ++i) {
+        const Layer& l = layers[i];
+        float* y = i + 1 == count ? out : (i % 2 == 0 ? a : b);
+        if (l.kind == Kind::Embedding) embedding(l, in, y, mask);
+        else layer(l, in, y, work, masked ? mask : nullptr);
+        masked = l.kind == Kind::Embedding || (masked && l.sequence && l.outH == l.h);
         in = y;
     }
 }
@@ -323,8 +328,8 @@ void writePreprocessing(std::ostream& out, const SavedCombinedModel& m, const st
         std::vector<std::string> cols;
         for (int c : p.numericColumns) cols.push_back(std::to_string(c));
         out << "inline constexpr int kNumericColumns[" << n << "] = {" << joined(cols) << "};\n";
-        writeFloats(out, "kOffset", p.offset.data(), n, "preprocessing offset");
-        writeFloats(out, "kScale", p.scale.data(), n, "preprocessing scale");
+        writeCppFloats(out, "kOffset", p.offset.data(), n, "preprocessing offset");
+        writeCppFloats(out, "kScale", p.scale.data(), n, "preprocessing scale");
     }
     out << "inline void preprocess(const float* raw, float* x) {\n";
     if (n > 0)
@@ -335,20 +340,26 @@ void writePreprocessing(std::ostream& out, const SavedCombinedModel& m, const st
         const std::string name = std::size_t(c.column) < rawNames.size() ? rawNames[std::size_t(c.column)]
                                                                          : "column " + std::to_string(c.column);
         out << "    oneHot(raw[" << c.column << "], " << c.categories.size() << ", x + " << at << ");  // "
-            << commentText(name + ": " + joined(c.categories)) << "\n";
+            << cppCommentText(name + ": " + joined(c.categories)) << "\n";
         at += c.categories.size();
     }
     out << "}\n";
 }
 
-// Every submodel's arrays and layer table; returns the largest layer output (the scratch buffers' size).
-int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
-    int widest = 1;
+// The scratch predict() needs, in floats: the largest layer output (buffers a and b), a recurrent
+// layer's work and the longest step mask; each at least 1.
+struct Scratch {
+    std::int64_t widest = 1, work = 1, steps = 1;
+};
+
+// Every submodel's arrays and layer table; returns the scratch its layers need.
+Scratch writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
+    Scratch scratch;
     for (std::size_t i = 0; i < m.specs.size(); ++i) {
         const NetworkSpec& spec = m.specs[i];
         const std::vector<float>& w = m.weights[i];
         const std::string sub = "kSub" + std::to_string(i + 1);
-        out << "\n// ---- Submodel " << i + 1 << " of " << m.specs.size() << ": " << commentText(submodelRole(m, i))
+        out << "\n// ---- Submodel " << i + 1 << " of " << m.specs.size() << ": " << cppCommentText(submodelRole(m, i))
             << " (" << spec.outputs << " outputs)\n";
         std::vector<std::string> table;
         std::size_t at = 0;
@@ -363,19 +374,24 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
             if (at + count > w.size())
                 throw Error("submodel " + std::to_string(i + 1) + " layer " + std::to_string(layer) +
                             " has too few weights");
-            writeFloats(out, name, w.data() + at, count,
-                        "submodel " + std::to_string(i + 1) + " layer " + std::to_string(layer) + " " + part);
+            writeCppFloats(out, name, w.data() + at, count,
+                           "submodel " + std::to_string(i + 1) + " layer " + std::to_string(layer) + " " + part);
             at += count;
             return name;
         };
         // Comments the next layer, adds its table entry and moves the shape on.
         const auto add = [&](const LayerSpec& l, const std::string& label, const std::function<std::string()>& entry) {
             const Shape output = figures(l, shape).output;
-            out << "// layer " << ++layer << ": " << commentText(label) << ", " << shape.toString() << " -> "
+            out << "// layer " << ++layer << ": " << cppCommentText(label) << ", " << shape.toString() << " -> "
                 << output.toString() << "\n";
-            table.push_back(entry());
+            // Batch norm and activations over a sequence say so; the sequence kinds always do.
+            const bool overSteps = shape.sequence && (std::holds_alternative<BatchNormSpec>(l) ||
+                                                      std::holds_alternative<ActivationSpec>(l));
+            table.push_back(overSteps ? "overSteps(" + entry() + ")" : entry());
+            scratch.widest = std::max(scratch.widest, std::int64_t(output.size()));
+            scratch.work = std::max(scratch.work, cppSequenceWorkFloats(l, shape));
+            if (shape.sequence) scratch.steps = std::max(scratch.steps, std::int64_t(shape.height));
             shape = output;
-            widest = std::max(widest, int(output.size()));
         };
         const auto dense = [&](const DenseSpec& d, const std::string& label) {
             add(d, label, [&] {
@@ -386,9 +402,9 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
                        activationEnum(d.activation) + ", " + W + ", " + B + ")";
             });
         };
-        // A kind this exporter cannot write yet is an error, never dropped from the model.
-        const auto refuse = [](const LayerSpec& l) {
-            throw Error("C++ export cannot write a " + kindName(l) + " layer yet (" + description(l) + ")");
+        // The sequence kinds' entries: cpp_sequence_layers.cpp.
+        const auto sequenceLayer = [&](const LayerSpec& l) {
+            add(l, description(l), [&] { return cppSequenceLayerEntry(l, shape, array); });
         };
         for (const LayerSpec& l : spec.layers)
             visitLayer(
@@ -438,15 +454,15 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
                         const std::string gamma = array("Gamma", channels), beta = array("Beta", channels);
                         const std::string mean = array("Mean", channels), variance = array("Variance", channels);
                         return "batchNormLayer(" + dims(shape) + ", " + gamma + ", " + beta + ", " + mean + ", " +
-                               variance + ", " + floatLiteral(n.epsilon) + ")";
+                               variance + ", " + cppFloatLiteral(n.epsilon) + ")";
                     });
                 },
                 [&](const ActivationSpec& a) {
                     add(l, description(l),
                         [&] { return "activationLayer(" + dims(shape) + ", " + activationEnum(a.activation) + ")"; });
                 },
-                [&](const EmbeddingSpec&) { refuse(l); }, [&](const GruSpec&) { refuse(l); },
-                [&](const LstmSpec&) { refuse(l); }, [&](const SeqPoolSpec&) { refuse(l); });
+                [&](const EmbeddingSpec&) { sequenceLayer(l); }, [&](const GruSpec&) { sequenceLayer(l); },
+                [&](const LstmSpec&) { sequenceLayer(l); }, [&](const SeqPoolSpec&) { sequenceLayer(l); });
         dense(spec.outputLayer(),
               "output dense " + std::to_string(spec.outputs) + " " + activationName(spec.outputActivation));
         if (at != w.size()) throw Error("submodel " + std::to_string(i + 1) + " has weights left over");
@@ -456,7 +472,7 @@ int writeSubmodels(std::ostream& out, const SavedCombinedModel& m) {
             out << "inline constexpr int " << sub << "Classes[" << m.rule.classes[i].size() << "] = {"
                 << joined(texts(m.rule.classes[i])) << "};\n";
     }
-    return widest;
+    return scratch;
 }
 
 void writeCombination(std::ostream& out, const SavedCombinedModel& m) {
@@ -489,7 +505,7 @@ void writeCombination(std::ostream& out, const SavedCombinedModel& m) {
     case Strategy::DataShards: {
         out << "    // The mean of the submodels' outputs.\n    for (int j = 0; j < kOutputs; ++j) out[j] = (";
         for (std::size_t i = 0; i < S; ++i) out << (i ? " + " : "") << s(i) << "[j]";
-        out << ") / " << floatLiteral(float(S)) << ";\n";
+        out << ") / " << cppFloatLiteral(float(S)) << ";\n";
         return;
     }
     case Strategy::OutputSplit:
@@ -507,49 +523,64 @@ void writeCombination(std::ostream& out, const SavedCombinedModel& m) {
 
 std::string cppHeaderText(const SavedCombinedModel& m, const CppExportOptions& o) {
     validate(m, "C++ export");
-    checkNamespace(o.namespaceName);
+    checkCppNamespace(o.namespaceName);
     std::vector<std::string> rawNames = m.schema.featureNames;
     if (!m.preprocessing.fitted() || int(rawNames.size()) != m.rawColumns()) rawNames.clear();
     const std::vector<std::string> outNames = outputNames(m);
+    const TextVocabulary* text = m.schema.vocabulary ? &*m.schema.vocabulary : nullptr;
+    if (text && text->maxLength != m.rawColumns())
+        throw Error("the vocabulary encodes texts of " + std::to_string(text->maxLength) +
+                    " token ids, but the model reads " + std::to_string(m.rawColumns()) + " columns");
 
     std::ostringstream out;
     out << "// Generated by Skynnet: a " << taskName(m.task()) << " model of " << m.specs.size()
         << " submodel(s) combined by " << strategyName(m.rule.strategy)
         << ". Self-contained C++17, standard library only.\n"
         << "// Input: " << m.rawColumns() << " raw feature columns"
-        << (rawNames.empty() ? std::string() : " (" + commentText(joined(rawNames)) + ")")
-        << (m.preprocessing.oneHot.empty() ? "" : "; categorical columns hold category codes 0..k-1") << ".\n"
-        << "// Output: " << m.rule.outputs << " value(s): " << commentText(joined(outNames)) << ".\n"
+        << (rawNames.empty() ? std::string() : " (" + cppCommentText(joined(rawNames)) + ")")
+        << (m.preprocessing.oneHot.empty() ? "" : "; categorical columns hold category codes 0..k-1")
+        << sequenceInput(m) << ".\n"
+        << "// Output: " << m.rule.outputs << " value(s): " << cppCommentText(joined(outNames)) << ".\n"
         << "// Use: float out[" << o.namespaceName << "::kOutputs]; " << o.namespaceName << "::predict(rawRow, out);\n"
-        << "#pragma once\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n#include <vector>\n\n"
+        << (text ? "// A text: bool utf8 = " + o.namespaceName + "::predict(std::string_view(\"a review\"), out);\n"
+                 : std::string())
+        << "#pragma once\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n"
+        << (text ? "#include <string>\n#include <string_view>\n" : "") << "#include <vector>\n\n"
         << "namespace " << o.namespaceName << " {\n\n"
         << "inline constexpr int kRawColumns = " << m.rawColumns() << ";\n"
         << "inline constexpr int kOutputs = " << m.rule.outputs << ";\n"
         << "inline constexpr const char* kOutputNames[kOutputs] = {";
-    for (std::size_t i = 0; i < outNames.size(); ++i) out << (i ? ", " : "") << stringLiteral(outNames[i]);
+    for (std::size_t i = 0; i < outNames.size(); ++i) out << (i ? ", " : "") << cppStringLiteral(outNames[i]);
     out << "};\n\nnamespace detail {\n\n"
-        << "inline constexpr float kLeakySlope = " << floatLiteral(LeakyReLU().slope()) << ";\n\n"
-        << helpers;
+        << "inline constexpr float kLeakySlope = " << cppFloatLiteral(LeakyReLU().slope()) << ";\n\n"
+        << helpers << cppSequenceRuntime << dispatch;
     writePreprocessing(out, m, rawNames);
-    const int widest = writeSubmodels(out, m);
-    out << "\ninline constexpr int kMaxWidth = " << widest << ";\n\n}  // namespace detail\n\n"
+    const Scratch scratch = writeSubmodels(out, m);
+    out << "\ninline constexpr int kMaxWidth = " << scratch.widest << ";\n"
+        << "inline constexpr int kWorkWidth = " << scratch.work << ";  // a recurrent layer's steps and gates\n"
+        << "inline constexpr int kMaxSteps = " << scratch.steps << ";   // the step mask\n\n}  // namespace detail\n\n"
         << "// One sample: rawFeatures[kRawColumns] -> out[kOutputs].\n"
         << "inline void predict(const float* rawFeatures, float* out) {\n";
     // Small buffers on the stack; an image network's (megabytes for large images) on the heap.
-    if (std::int64_t(m.inputColumns()) + 2 * std::int64_t(widest) <= kStackFloats)
-        out << "    float x[detail::kInputColumns], a[detail::kMaxWidth], b[detail::kMaxWidth];\n";
+    const std::int64_t floats = std::int64_t(m.inputColumns()) + 2 * scratch.widest + scratch.work + scratch.steps;
+    if (floats <= kStackFloats)
+        out << "    float x[detail::kInputColumns], a[detail::kMaxWidth], b[detail::kMaxWidth];\n"
+            << "    float work[detail::kWorkWidth], mask[detail::kMaxSteps];\n";
     else
         out << "    std::vector<float> buffers(static_cast<std::size_t>(detail::kInputColumns + 2 * "
-               "detail::kMaxWidth));\n"
+               "detail::kMaxWidth + detail::kWorkWidth + detail::kMaxSteps));\n"
             << "    float* x = buffers.data();\n"
             << "    float* a = x + detail::kInputColumns;\n"
-            << "    float* b = a + detail::kMaxWidth;\n";
+            << "    float* b = a + detail::kMaxWidth;\n"
+            << "    float* work = b + detail::kMaxWidth;\n"
+            << "    float* mask = work + detail::kWorkWidth;\n";
     out << "    detail::preprocess(rawFeatures, x);\n";
     for (std::size_t i = 0; i < m.specs.size(); ++i) {
         const std::string n = std::to_string(i + 1);
         out << "    float s" << n << "[" << m.specs[i].outputs << "];  // submodel " << n << "\n"
             << "    detail::network(detail::kSub" << n << ", "
-            << "static_cast<int>(sizeof detail::kSub" << n << " / sizeof(detail::Layer)), x, s" << n << ", a, b);\n";
+            << "static_cast<int>(sizeof detail::kSub" << n << " / sizeof(detail::Layer)), x, s" << n
+            << ", a, b, work, mask);\n";
     }
     writeCombination(out, m);
     out << "}\n\n"
@@ -557,7 +588,19 @@ std::string cppHeaderText(const SavedCombinedModel& m, const CppExportOptions& o
         << "inline void predict(const float* rawFeatures, std::size_t samples, float* out) {\n"
         << "    for (std::size_t i = 0; i < samples; ++i)\n"
         << "        predict(rawFeatures + i * kRawColumns, out + i * kOutputs);\n"
-        << "}\n\n}  // namespace " << o.namespaceName << "\n";
+        << "}\n";
+    if (text) {
+        writeCppTokenizer(out, *text);
+        out << "\n// A text (UTF-8) -> out[kOutputs]: encodeText, then predict. False (out untouched) if the text is\n"
+            << "// not UTF-8.\n"
+            << "inline bool predict(std::string_view text, float* out) {\n"
+            << "    std::vector<float> ids(static_cast<std::size_t>(kTextLength));\n"
+            << "    if (!encodeText(text, ids.data())) return false;\n"
+            << "    predict(ids.data(), out);\n"
+            << "    return true;\n"
+            << "}\n";
+    }
+    out << "\n}  // namespace " << o.namespaceName << "\n";
     return out.str();
 }
 
