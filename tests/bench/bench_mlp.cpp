@@ -5,6 +5,8 @@
 //   cnn  conv32 3x3-relu-maxpool2-conv64 3x3-relu-maxpool2-dense128-relu-dense10 (Adam, batch 128)
 //   gru  the reference's GRU example: 28 steps of 28 features (image rows), GRU 64, BatchNorm,
 //        dense 10 (Adam, batch 128)
+//   autoencoder  784-32-784 (ReLU, sigmoid output, binary cross-entropy, Adam, batch 256); its
+//        figure is the test MSE, not an accuracy
 // Prints figures and asserts nothing: speed is measured here, never in a unit test.
 //   skynnet-bench [EPOCHS=3] [SAMPLES=60000] [NETS=mlp,cnn] [THREADS=1,2]
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include "data/idx_loader.h"
 #include "data/preprocessing.h"
 #include "fma_peak.h"
+#include "losses/task_losses.h"
 #include "model/network.h"
 #include "train/trainer.h"
 
@@ -42,6 +45,7 @@ const char* layersOf(const std::string& net) {
     if (net == "mlp") return "dense:512:relu,dense:256:relu";
     if (net == "cnn") return "conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu";
     if (net == "gru") return "gru:64,bn";
+    if (net == "autoencoder") return "dense:32:relu";
     return nullptr;
 }
 
@@ -98,14 +102,17 @@ int main(int argc, char** argv) {
     std::stringstream list(nets);
     for (std::string net; std::getline(list, net, ',');) {
         if (!layersOf(net)) {
-            std::fprintf(stderr, "unknown network %s (mlp, cnn or gru)\n", net.c_str());
+            std::fprintf(stderr, "unknown network %s (mlp, cnn, gru or autoencoder)\n", net.c_str());
             return 2;
         }
         NetworkSpec spec;
         spec.input = inputOf(net);
+        const bool autoencoder = net == "autoencoder";
+        const Task task = autoencoder ? Task::Reconstruction : Task::Classification;
         try {
             spec.layers = parseLayers(layersOf(net));
-            spec.setOutputFor(Task::Classification, 10);
+            if (autoencoder) spec.outputActivation = outputActivationFor(task, LossKind::BinaryCrossEntropy);
+            spec.setOutputFor(task, autoencoder ? 784 : 10);
             Network probe(spec, 1);
         } catch (const Error& e) {
             std::printf("RESULT skynnet net=%s not built: %s\n", net.c_str(), e.what());
@@ -117,17 +124,23 @@ int main(int argc, char** argv) {
             const double flops = trainingFlopsPerSample(model);
             TrainConfig cfg;
             cfg.epochs = epochs;
-            cfg.batchSize = 128;
+            cfg.batchSize = autoencoder ? 256 : 128;
             cfg.threads = threads;
-            Trainer trainer(model, cfg, Task::Classification);
+            if (autoencoder) cfg.loss = LossKind::BinaryCrossEntropy;
+            Trainer trainer(model, cfg, task);
+            const Matrix& targets = autoencoder ? x : y;
             double best = 0;
             for (int e = 0; e < epochs; ++e) {
-                const auto o = trainer.trainEpoch(x, y, nullptr, nullptr);
+                const auto o = trainer.trainEpoch(x, targets, nullptr, nullptr);
                 best = std::max(best, o.stats.samplesPerSecond);
                 std::printf("%s threads=%d epoch=%d loss=%.4f samples/s=%.0f\n", net.c_str(), threads, e + 1,
                             o.stats.loss, o.stats.samplesPerSecond);
             }
-            const double accuracy = real ? trainer.evaluate(xt, yt).metric : 0.0;
+            // The autoencoder's figure: the test MSE over every output value.
+            const double accuracy = !real ? 0.0
+                                    : autoencoder
+                                        ? (trainer.evaluate(xt, xt).output - xt).squaredNorm() / double(xt.size())
+                                        : trainer.evaluate(xt, yt).metric;
             const double gflops = best * flops * 1e-9;
             std::printf("RESULT skynnet net=%s threads=%d best_samples_per_second=%.0f test_accuracy=%.4f "
                         "gflops=%.1f peak_share=%.2f\n",
