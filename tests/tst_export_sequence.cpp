@@ -52,8 +52,16 @@ Matrix paddedIds(Index rows, int length, unsigned seed) {
 SavedCombinedModel gruModel() {
     return single(sequenceSpec(Shape::steps(5, 4), "gru:6:sequences,bn,activation:tanh,gru:5,bn,dense:7:relu", 3), 1);
 }
+// With a preprocessing in the graph: the scaled rows become the sequence (as --as-sequence rows).
 SavedCombinedModel gruSequencesToDense() {
-    return single(sequenceSpec(Shape::steps(5, 4), "gru:3:sequences,dense:6:tanh", 4), 2);
+    SavedCombinedModel m = single(sequenceSpec(Shape::steps(5, 4), "gru:3:sequences,dense:6:tanh", 4), 2);
+    Preprocessing& p = m.preprocessing;
+    p.scaling = Scaling::MinMax;
+    p.rawColumns = 20;
+    for (int i = 0; i < 20; ++i) p.numericColumns.push_back(i);
+    p.offset = uniformRows(1, 20, -1.0f, 1.0f, 21);
+    p.scale = uniformRows(1, 20, 0.5f, 2.0f, 22);
+    return m;
 }
 SavedCombinedModel lstmModel() {
     return single(sequenceSpec(Shape::steps(6, 3), "lstm:5:sequences,bn,lstm:4:sequences,seqpool:last", 3), 3);
@@ -63,6 +71,10 @@ SavedCombinedModel embeddingMeanModel() {
 }
 SavedCombinedModel embeddingLstmModel() {
     return single(sequenceSpec(Shape::steps(7, 1), "embedding:6,lstm:5,dense:4:tanh", 3, kVocabulary), 5);
+}
+// An embedding that is not first: the graph takes floats and casts the ids to int64 for Gather.
+SavedCombinedModel embeddingAfterDropoutModel() {
+    return single(sequenceSpec(Shape::steps(7, 1), "dropout:0.3,embedding:5,seqpool:mean", 3, kVocabulary), 9);
 }
 // Class groups of two text submodels: the mask also passes through a GRU's every step.
 SavedCombinedModel combinedTextModel() {
@@ -152,6 +164,7 @@ private slots:
                                         {"lstm", lstmModel(), steps63, false},
                                         {"text_mean", embeddingMeanModel(), ids, true},
                                         {"text_lstm", embeddingLstmModel(), ids, true},
+                                        {"float_ids_mean", embeddingAfterDropoutModel(), ids, false},
                                         {"text_combined", combined, ids, true}};
         std::vector<OrtJob> jobs;
         std::vector<Matrix> expected;
