@@ -94,12 +94,23 @@ Matrix engine(const SavedCombinedModel& m, const Matrix& x) {
     return predictRaw(built, m, x);
 }
 
-QStringList opsOf(const QString& file, QString& error) {
+// describe_onnx.py's account of a file: {"nodes": [{"op", "name", "inputs", "attributes"}], "initializers"}.
+QJsonObject describeGraph(const QString& file, QString& error) {
     const QByteArray out = run("/usr/bin/python3",
                                {QString::fromStdString(sourcePath("tests/export/describe_onnx.py")), file}, error);
+    return QJsonDocument::fromJson(out).object();
+}
+
+QStringList opsOf(const QJsonObject& graph) {
     QStringList ops;
-    for (const auto& n : QJsonDocument::fromJson(out).object()["nodes"].toArray()) ops << n.toObject()["op"].toString();
+    for (const auto& n : graph["nodes"].toArray()) ops << n.toObject()["op"].toString();
     return ops;
+}
+
+QList<int> intsOf(const QJsonValue& v) {
+    QList<int> out;
+    for (const auto& i : v.toArray()) out << i.toInt();
+    return out;
 }
 
 }  // namespace
@@ -118,7 +129,7 @@ private slots:
             SKIP_UNLESS_CI("this build has no ONNX export (libonnx-dev, libprotobuf-dev missing)");
     }
 
-    void textModelsTakeInt64TokenIdsAndCarryTheMask() {
+    void graphsHaveTheSequenceNodesAndTextTakesInt64Ids() {
         exportOnnx(embeddingMeanModel(), file("text_mean.onnx").toStdString());
         exportOnnx(gruModel(), file("gru.onnx").toStdString());
         QString error;
@@ -135,15 +146,35 @@ private slots:
         QCOMPARE(input.trimmed(), QByteArray("token_ids True ['N', 7]"));
         // Gather by the ids; bn per feature on the [N, F, L] transpose; the mean over the real
         // steps with the mask made from the same ids (id != 0) and the count guarded by Max(., 1).
-        QCOMPARE(opsOf(file("text_mean.onnx"), error),
+        QCOMPARE(opsOf(describeGraph(file("text_mean.onnx"), error)),
                  (QStringList{"Gather", "Transpose", "BatchNormalization", "Transpose", "Equal", "Not", "Cast",
                               "Unsqueeze", "Mul", "ReduceSum", "ReduceSum", "Max", "Div", "Gemm", "Relu", "Gemm",
                               "Softmax", "Mean", "Identity"}));
-        QCOMPARE(opsOf(file("gru.onnx"), error),
+        const QJsonObject gru = describeGraph(file("gru.onnx"), error);
+        QCOMPARE(opsOf(gru),
                  (QStringList{"Reshape", "Transpose", "GRU", "Squeeze", "Transpose", "Transpose", "BatchNormalization",
                               "Transpose", "Tanh", "Transpose", "GRU", "Squeeze", "BatchNormalization", "Gemm", "Relu",
                               "Gemm", "Softmax", "Mean", "Identity"}));
         QVERIFY2(error.isEmpty(), qPrintable(error));
+        // PyTorch's GRU (the reset gate after the recurrent product); 3 gates of 6 units over 4
+        // features, then of 5 units over 6; B holds Wb then Rb.
+        const QJsonObject gruNode = gru["nodes"].toArray()[2].toObject();
+        QCOMPARE(gruNode["attributes"].toObject()["linear_before_reset"].toInt(), 1);
+        QCOMPARE(gruNode["attributes"].toObject()["hidden_size"].toInt(), 6);
+        const QJsonObject initializers = gru["initializers"].toObject();
+        QCOMPARE(intsOf(initializers["sub1/gru1/W"]), (QList<int>{1, 18, 4}));
+        QCOMPARE(intsOf(initializers["sub1/gru1/R"]), (QList<int>{1, 18, 6}));
+        QCOMPARE(intsOf(initializers["sub1/gru1/B"]), (QList<int>{1, 36}));
+        QCOMPARE(intsOf(initializers["sub1/gru2/W"]), (QList<int>{1, 15, 6}));
+        exportOnnx(lstmModel(), file("lstm.onnx").toStdString());
+        const QJsonObject lstm = describeGraph(file("lstm.onnx"), error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(opsOf(lstm).mid(0, 5), (QStringList{"Reshape", "Transpose", "LSTM", "Squeeze", "Transpose"}));
+        QVERIFY(!lstm["nodes"].toArray()[2].toObject()["attributes"].toObject().contains("linear_before_reset"));
+        QCOMPARE(intsOf(lstm["initializers"].toObject()["sub1/lstm1/W"]), (QList<int>{1, 20, 3}));
+        QCOMPARE(intsOf(lstm["initializers"].toObject()["sub1/lstm1/B"]), (QList<int>{1, 40}));
+        // seqpool:last gathers the last of the 6 steps.
+        QVERIFY(opsOf(lstm).contains("Gather"));
     }
 
     void exportsPassTheCheckerAndMatchTheEngine() {
