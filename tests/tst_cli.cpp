@@ -383,8 +383,12 @@ void TestCli::badInput_data() {
                                                        << "dense:abc")
                                 << 2 << "--layers: layer 1";
     QTest::newRow("unknown layer") << (QStringList(train) << "--data" << iris() << "--layers"
-                                                          << "lstm:3")
-                                   << 2 << "unknown layer type 'lstm'";
+                                                          << "rnn:3")
+                                   << 2 << "unknown layer type 'rnn'";
+    // A known kind on data it cannot take: refused before training, naming the layer.
+    QTest::newRow("recurrent on flat data") << (QStringList(train) << "--data" << iris() << "--layers"
+                                                                   << "gru:3")
+                                            << 1 << "layer 1: gru 3 needs a sequence input";
     QTest::newRow("unknown option") << (QStringList(train) << "--data" << iris() << "--frobnicate") << 2
                                     << "unknown option '--frobnicate'";
     QTest::newRow("non-numeric epochs") << QStringList{"train", "--data", iris(), "--epochs", "x"} << 2
@@ -433,11 +437,12 @@ void TestCli::badInput_data() {
                                                         << "--binary-combine"
                                                         << "average")
                                  << 2 << "--binary-combine: only applies to the binary-shards strategy";
-    QTest::newRow("strategy for another task") << (QStringList(split) << "--submodels"
-                                                                      << "2"
-                                                                      << "--strategy"
-                                                                      << "output-split")
-                                               << 1 << "output-split strategy needs a regression task";
+    QTest::newRow("strategy for another task")
+        << (QStringList(split) << "--submodels"
+                               << "2"
+                               << "--strategy"
+                               << "output-split")
+        << 1 << "output-split strategy needs a regression or reconstruction task";
     QTest::newRow("too narrow to split") << (QStringList(split) << "--layers"
                                                                 << "dense:16:relu,dense:2:relu"
                                                                 << "--submodels"

@@ -139,8 +139,8 @@ private slots:
                  QString(
                      "MPI job: scaling: unknown scaling 'cubic' (expected none, standardize, minmax or pixel-range)"));
         QCOMPARE(errorFor(d, [](Json& j) { j["train"]["task"] = "ranking"; }),
-                 QString(
-                     "MPI job: train.task: unknown task 'ranking' (expected classification, binary or regression)"));
+                 QString("MPI job: train.task: unknown task 'ranking' (expected classification, binary, regression or "
+                         "reconstruction)"));
         QCOMPARE(errorFor(d, [](Json& j) { j["test"]["sampleShape"] = "3x4"; }),
                  QString("MPI job: test.sampleShape: expected CHANNELSxHEIGHTxWIDTH, three positive numbers, e.g. "
                          "1x28x28, got '3x4'"));

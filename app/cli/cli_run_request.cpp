@@ -7,8 +7,8 @@ namespace skynnet::cli {
 
 RunRequest runRequestOf(const TrainOptions& o, std::shared_ptr<const PreparedData> data) {
     RunRequest r;
-    r.network = buildNetworkSpec(o, *data);
-    r.config = buildTrainConfig(o, data->task());
+    r.config = buildTrainConfig(o, data->task(), data->train.features);
+    r.network = buildNetworkSpec(o, *data, r.config.loss);
     r.prepared = std::move(data);
     r.split = o.split;
     r.baseline = o.baseline;

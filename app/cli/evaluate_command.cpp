@@ -24,10 +24,12 @@ const std::vector<OptionSpec>& evaluateOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
         {"--model", "MODEL", "the model file written by 'train --save' (a single or a combined model)"},
         {"--data", "PATH",
-         "labelled data: CSV/TSV, IDX images, an image folder (a subfolder per class) or builtin:..., laid out like "
-         "the training data"},
+         "labelled data: CSV/TSV, IDX images, an image folder (a subfolder per class), a text folder (a subfolder of "
+         ".txt files per class) or builtin:..., laid out like the training data (a reconstruction model needs no "
+         "labels)"},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         strictImagesSpec(),
+        {"--text-column", "NAME", "CSV data of a text model: the column of the texts (default: the model's)"},
         {"--target", "COL", "CSV target column (default: the one the model was trained on)"},
         {"--split", "PART",
          "all, train, validation or test: the rows of --data that training assigned to that part, "
@@ -71,7 +73,7 @@ int runEvaluate(const std::vector<std::string>& words) {
     if (args.flag("--help")) {
         std::cout << "Usage: skynnet-cli evaluate --model MODEL --data PATH [options]\n\n"
                      "Prints accuracy, per-class precision and recall and the confusion matrix for classes,\n"
-                     "or mse, mae and r2 for regression.\n\n"
+                     "or mse, mae and r2 for regression and reconstruction (against the inputs as scaled).\n\n"
                   << formatOptions(evaluateOptionSpecs());
         return exitOk;
     }
@@ -91,7 +93,7 @@ int runEvaluate(const std::vector<std::string>& words) {
     if (data.size() == 0)
         throw Error(request.path + ": no samples to evaluate" + (part == "all" ? "" : " in the " + part + " split"));
     const Matrix output = modelOutputs(model, data);
-    const EvaluationSummary summary = summarize(data.task, output, data.targetMatrix(), data.classNames);
+    const EvaluationSummary summary = summarize(data.task, output, modelTargets(model, data), data.classNames);
     std::vector<SubmodelEvaluation> submodels;
     if (model.combined()) submodels = judgeSubmodels(model, data);
     const std::string metric = headlineMetricName(data.task);
@@ -106,6 +108,7 @@ int runEvaluate(const std::vector<std::string>& words) {
                                     {"task", taskName(data.task)}});
         report["model_kind"] = model.combined() ? "combined" : "single";
         if (data.task == Task::Regression) report["targets"] = data.targetNames;
+        else if (data.task == Task::Reconstruction) report["outputs"] = data.targetNames.size();
         else report["classes"] = data.classNames;
         addMetrics(report, summary, "");
         if (model.combined()) {

@@ -20,8 +20,8 @@ EvaluationSummary summarize(Task task, const Matrix& output, const Matrix& targe
     EvaluationSummary s;
     s.task = task;
     s.samples = long(output.rows());
-    if (task == Task::Regression) {
-        s.regression = regressionMetrics(output, target);
+    if (predictsValues(task)) {
+        s.regression = valueMetrics(task, output, target);
         return s;
     }
     s.classNames = classNames;
@@ -31,7 +31,7 @@ EvaluationSummary summarize(Task task, const Matrix& output, const Matrix& targe
 
 void addMetrics(Json& report, const EvaluationSummary& s, const std::string& prefix) {
     report[prefix + "samples"] = s.samples;
-    if (s.task == Task::Regression) {
+    if (predictsValues(s.task)) {
         report[prefix + "mse"] = s.regression.mse;
         report[prefix + "mae"] = s.regression.mae;
         report[prefix + "r2"] = s.regression.r2;
@@ -47,7 +47,7 @@ void addMetrics(Json& report, const EvaluationSummary& s, const std::string& pre
 
 std::string headline(const EvaluationSummary& s) {
     const std::string count = " (" + std::to_string(s.samples) + " samples)";
-    if (s.task == Task::Regression)
+    if (predictsValues(s.task))
         return "mse " + fixed(s.regression.mse) + "  mae " + fixed(s.regression.mae) + "  r2 " +
                fixed(s.regression.r2) + count;
     return "accuracy " + fixed(s.classification.accuracy) + count;
@@ -55,7 +55,7 @@ std::string headline(const EvaluationSummary& s) {
 
 void printDetails(std::ostream& out, const EvaluationSummary& s) {
     out << headline(s) << "\n";
-    if (s.task == Task::Regression) return;
+    if (predictsValues(s.task)) return;
     const auto& m = s.classification;
     std::size_t width = 5;
     for (const auto& n : s.classNames) width = std::max(width, n.size());

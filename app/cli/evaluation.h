@@ -16,7 +16,7 @@ struct EvaluationSummary {
     Task task = Task::Classification;
     long samples = 0;
     ClassificationMetrics classification;  // classification and binary
-    RegressionMetrics regression;          // regression
+    RegressionMetrics regression;          // regression and reconstruction (valueMetrics)
     std::vector<std::string> classNames;
 };
 

@@ -14,6 +14,11 @@ Matrix modelOutputs(LoadedModel& model, const Dataset& data) {
     return predictRaw(model.model, model.saved, data.features);
 }
 
+Matrix modelTargets(const LoadedModel& model, const Dataset& data) {
+    if (data.task != Task::Reconstruction || !model.saved.preprocessing.fitted()) return data.targetMatrix();
+    return model.saved.preprocessing.apply(data.features);
+}
+
 std::string modelDescription(const LoadedModel& model) {
     const SavedCombinedModel& m = model.saved;
     if (!model.combined()) return "a single network " + m.specs.front().widthsSummary();

@@ -24,6 +24,9 @@ LoadedModel loadTrainedModel(const std::string& path);
 // The model's outputs for every row of `data` (raw features, laid out like the model's): class
 // probabilities, a binary model's one sigmoid column, or regression values.
 Matrix modelOutputs(LoadedModel& model, const Dataset& data);
+// What those outputs are measured against: the data's targets, or for reconstruction its inputs as
+// the model takes them (scaled by its preprocessing).
+Matrix modelTargets(const LoadedModel& model, const Dataset& data);
 // "a single network 4-16-3" or "3 submodels (class-groups) of 4-11-3 ..." for messages.
 std::string modelDescription(const LoadedModel& model);
 

@@ -21,9 +21,12 @@ int runPlan(const std::vector<std::string>& words) {
     if (!args.has("--submodels")) throw UsageError("--submodels is required");
     const TrainOptions o = parseTrainOptions(args);
     const PreparedData data = prepareData(o, DataUse::Planning);
-    const NetworkSpec spec = buildNetworkSpec(o, data);
-    // The loss must fit the task, as in train: a plan that train would refuse is no preview.
-    buildTrainConfig(o, data.task());
+    // The loss must fit the task, as in train: a plan that train would refuse is no preview. The
+    // parts are raw here: reconstruction's default loss follows the inputs as scaled.
+    const Matrix scaled = data.task() == Task::Reconstruction ? data.preprocessing.apply(data.train.features)
+                                                              : Matrix();
+    const TrainConfig config = buildTrainConfig(o, data.task(), scaled);
+    const NetworkSpec spec = buildNetworkSpec(o, data, config.loss);
     const SplitPlan plan = makePlan(spec, data.train, *o.split);
     checkSplitOptionsUsed(args, *o.split, plan);
     if (args.flag("--json")) std::cout << dumpJson(planJson(plan, o.threads), 2) << "\n";

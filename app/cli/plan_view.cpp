@@ -96,7 +96,7 @@ std::string planTable(const SplitPlan& plan, int threads, const std::string& pla
         head += "; " + std::to_string(kernels.size()) + " worker" + (kernels.size() == 1 ? "" : "s") + " on " +
                 std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + "\n\n";
 
-    const bool regression = plan.task == Task::Regression;
+    const bool regression = predictsValues(plan.task);
     std::vector<Row> rows = {
         {"model", regression ? "outputs" : "classes", "samples", "widths", "params", "MFLOP/sample", "memory"}};
     std::vector<int> every(std::size_t(allOutputs(plan)));
@@ -132,7 +132,7 @@ Json planJson(const SplitPlan& plan, int threads) {
     original["samples"] = plan.samples;
     j["original"] = original;
     Json subs = Json::array();
-    const char* owned = plan.task == Task::Regression ? "outputs" : "classes";
+    const char* owned = predictsValues(plan.task) ? "outputs" : "classes";
     for (const SubmodelPlan& m : plan.submodels) {
         Json s = Json::object({{"index", m.index + 1},
                                {"role", m.role},

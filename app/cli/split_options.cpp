@@ -82,8 +82,9 @@ void checkSplitOptionsUsed(const Args& a, const SplitOptions& options, const Spl
     if (a.has("--no-shuffle-shards") && !shards)
         Args::fail("--no-shuffle-shards", "only applies to the binary-shards and data-shards strategies, " + used);
     const bool outputSplitAsked = options.strategy == Strategy::Auto || options.strategy == Strategy::OutputSplit;
-    if (a.has("--regression-fallback") && !(plan.task == Task::Regression && outputSplitAsked))
-        Args::fail("--regression-fallback", "only applies to the output-split strategy of a regression task, " + used);
+    if (a.has("--regression-fallback") && !(predictsValues(plan.task) && outputSplitAsked))
+        Args::fail("--regression-fallback",
+                   "only applies to the output-split strategy of a regression or reconstruction task, " + used);
 }
 
 }  // namespace skynnet::cli

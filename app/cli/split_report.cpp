@@ -26,7 +26,7 @@ Json submodelJson(const SplitRun& run, int i) {
     const SubmodelPlan& p = run.plan.submodels[std::size_t(i)];
     const TrainResult& t = run.training.submodels[std::size_t(i)];
     Json s = Json::object({{"index", i + 1}, {"role", p.role}});
-    s[run.plan.task == Task::Regression ? "outputs" : "classes"] = ownedOutputs(run.plan, i);
+    s[predictsValues(run.plan.task) ? "outputs" : "classes"] = ownedOutputs(run.plan, i);
     s["train_samples"] = p.rows.size();
     s["layers"] = formatLayers(p.spec.layers);
     s["widths"] = p.spec.widthsSummary();
@@ -145,7 +145,7 @@ void printSplitSummary(std::ostream& out, const SplitRun& run, const RunFigures&
     }
     if (run.baseline && run.testSummary && run.baseline->test) {
         // The two figures the method is judged by: the metric lost, and the speed-up of the slowest submodel.
-        const bool regression = run.plan.task == Task::Regression;
+        const bool regression = predictsValues(run.plan.task);
         const double diff = regression ? run.testSummary->regression.r2 - run.baseline->test->regression.r2
                                        : 100 * (run.testSummary->classification.accuracy -
                                                 run.baseline->test->classification.accuracy);
@@ -155,7 +155,7 @@ void printSplitSummary(std::ostream& out, const SplitRun& run, const RunFigures&
             << fixed(base > 0 ? t.submodelWallSeconds[std::size_t(k)] / base : 0, 2)
             << "x the baseline's training time (1/S = " << fixed(1.0 / s, 2) << ")\n";
     }
-    const bool regression = run.plan.task == Task::Regression;
+    const bool regression = predictsValues(run.plan.task);
     std::vector<std::vector<std::string>> rows = {{"submodel", regression ? "outputs" : "classes", "samples", "widths",
                                                    "train s", "cpu s", "peak memory",
                                                    run.test ? "test " + metric : "train " + metric}};

@@ -96,8 +96,9 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     const auto data = std::make_shared<const PreparedData>(prepared ? prepared() : prepareData(o));
     if (interrupt.interrupted()) return interruptedExit();
     RunRequest request = runRequestOf(o, data);
-    Json head = reportHead(o, *data, networkFor(request.network, *data), request.config);
-    request.plan = makePlan(networkFor(request.network, *data), data->train, *o.split);
+    const NetworkSpec network = networkFor(request.network, *data, request.config.loss);
+    Json head = reportHead(o, *data, network, request.config);
+    request.plan = makePlan(network, data->train, *o.split);
     checkSplitOptionsUsed(args, *o.split, *request.plan);
     request.backend = backend.backend;
 

@@ -11,24 +11,33 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
     static const std::vector<OptionSpec> common = {
         {"--data", "PATH",
          "training data: CSV/TSV file, IDX images (.gz ok), an image folder (one subfolder of PNG/JPEG/BMP per class), "
-         "or builtin:spirals|sine|blobs[:KEY=VALUE...]"},
+         "a text folder (one subfolder of .txt files per class), or builtin:spirals|sine|blobs[:KEY=VALUE...]"},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         {"--test-data", "PATH", "separate test data (default: a stratified part of --data, see --test-fraction)"},
         {"--test-labels", "PATH", "IDX labels file of --test-data"},
         {"--target", "COL", "CSV target column, by name or 0-based index (default: the last column)"},
-        {"--task", "TASK", "classification, binary or regression (default: detected from the data)"},
+        {"--task", "TASK",
+         "classification, binary, regression (default: detected from the data) or reconstruction (an autoencoder: "
+         "the targets are the scaled inputs, labels are ignored; with a CSV every column is an input except a "
+         "--target column)"},
         imageOptionSpecs()[0],
         imageOptionSpecs()[1],
         imageOptionSpecs()[2],
         imageOptionSpecs()[3],
+        textOptionSpecs()[0],
+        textOptionSpecs()[1],
+        textOptionSpecs()[2],
+        textOptionSpecs()[3],
         {"--augment", "LIST",
          "image training batches only: flip (left-right, half the rows) and/or shift:PIXELS (pad and crop), e.g. "
          "flip,shift:2 (default none)"},
         {"--layers", "LIST",
-         std::string("hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
-                     "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
-                     "gap, bn, activation:ACT; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
-                     "(default ") +
+         std::string(
+             "hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
+             "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
+             "gap, bn, activation:ACT, embedding:DIM (text), gru:UNITS[:sequences], "
+             "lstm:UNITS[:sequences], seqpool:mean|last; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
+             "(default ") +
              defaultLayers + ")"},
         {"--epochs", "E", "training epochs (default 10)"},
         {"--batch", "B", "batch size (default 32)"},
@@ -39,7 +48,10 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         {"--weight-decay", "W", "weight decay (default 0)"},
         {"--schedule", "S",
          "learning-rate schedule: constant, step:EPOCHS:GAMMA or cosine[:MIN_RATE] (default constant)"},
-        {"--loss", "NAME", "cross_entropy, binary_cross_entropy, mse or mae (default: from the task)"},
+        {"--loss", "NAME",
+         "cross_entropy, binary_cross_entropy, mse or mae (default: from the task; reconstruction: "
+         "binary_cross_entropy with sigmoid outputs when every scaled training input is in [0, 1], else mse with "
+         "linear outputs)"},
         {"--scaling", "S",
          "standardize, minmax (each column its own range), pixel-range (one range for all columns) or none (default: "
          "pixel-range for images, else standardize)"},
@@ -128,7 +140,8 @@ std::string planHelp() {
            "S submodels, the reduction factor F, and per model the classes or outputs it owns, its training\n"
            "samples, widths, parameters, MFLOP per sample and training memory, the original model first.\n"
            "Strategies (auto picks by task): class-groups (multiclass: pairwise class groups, F = g/2),\n"
-           "binary-shards (binary: data shards, F = N), output-split (regression: target columns, F = N),\n"
+           "binary-shards (binary: data shards, F = N), output-split (regression: target columns; reconstruction:\n"
+           "the output columns, each submodel reconstructing its columns from the whole input; F = N),\n"
            "data-shards (any task: an averaged ensemble on data shards, F = --shard-factor).\n"
            "ensemble is not a split but the plain alternative to one: N thin networks that each learn the whole\n"
            "task from all the samples, averaged, F chosen so that they hold the parameters of the task's split.\n"

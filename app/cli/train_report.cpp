@@ -78,6 +78,7 @@ Json reportHead(const TrainOptions& o, const PreparedData& data, const NetworkSp
                            {"test_samples", data.test.size()},
                            {"test_source", o.testData ? o.testData->path : o.data.path}});
     if (data.task() == Task::Regression) d["targets"] = data.schema.targetNames;
+    else if (data.task() == Task::Reconstruction) d["outputs"] = data.schema.targetNames.size();  // one per feature
     else d["classes"] = data.schema.classNames;
     d["scaling"] = scalingName(data.preprocessing.scaling);
     r["data"] = d;

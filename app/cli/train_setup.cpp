@@ -16,6 +16,7 @@ RunData runDataOf(const TrainOptions& o) {
     d.preparation.separateTestFile = o.testData.has_value();
     d.preparation.seed = o.config.seed;
     d.preparation.scaling = o.scaling.value_or(defaultScalingFor(o.data.path));
+    d.preparation.text = o.text;
     return d;
 }
 
@@ -31,12 +32,14 @@ PreparedData prepareData(const TrainOptions& o, DataUse use, const std::function
     return prepareData(runDataOf(o), use, split);
 }
 
-NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data) {
+NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data, LossKind loss) {
     NetworkSpec spec;
     // Images keep their (channels, height, width) layout; one-hot columns make the input flat.
     spec.input = networkInputShape(data);
     spec.layers = o.layers;
+    spec.outputActivation = outputActivationFor(data.task(), loss);  // reconstruction: sigmoid or linear
     spec.setOutputFor(data.task(), data.train.outputCount());
+    spec.bindVocabulary(vocabularySize(data));  // embeddings read the text data's token ids
     try {
         checkAugmentable(o.config.augmentation, spec.input);
     } catch (const Error& e) {
@@ -45,11 +48,11 @@ NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data) {
     return spec;
 }
 
-TrainConfig buildTrainConfig(const TrainOptions& o, Task task) {
+TrainConfig buildTrainConfig(const TrainOptions& o, Task task, const Matrix& scaledTrainingInputs) {
     TrainConfig c = o.config;
-    c.loss = o.loss.value_or(lossesForTask(task).front());
+    c.loss = o.loss.value_or(defaultLossFor(task, scaledTrainingInputs));
     try {
-        checkLossFitsTask(c.loss, task);
+        checkLossFitsData(c.loss, task, scaledTrainingInputs);
     } catch (const Error& e) {
         Args::fail("--loss", e.what());
     }

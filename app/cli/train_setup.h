@@ -25,10 +25,14 @@ PreparedData prepareData(const RunData& data, DataUse use = DataUse::Training,
 // The same for runDataOf(options).
 PreparedData prepareData(const TrainOptions& options, DataUse use = DataUse::Training,
                          const std::function<void(const PreparedData&)>& split = {});
-NetworkSpec buildNetworkSpec(const TrainOptions& options, const PreparedData& data);
-// The options' config with the loss chosen for the task (a loss that does not fit the task,
-// losses/task_losses.h, is a UsageError naming --loss).
-TrainConfig buildTrainConfig(const TrainOptions& options, Task task);
+// The network on this data, its outputs' activation the one `loss` needs (reconstruction: a
+// sigmoid for binary cross-entropy, linear for MSE).
+NetworkSpec buildNetworkSpec(const TrainOptions& options, const PreparedData& data, LossKind loss);
+// The options' config with the loss chosen for the task: --loss, or the task's default for these
+// training inputs as the network takes them (reconstruction: binary cross-entropy when every one
+// is in [0, 1], else MSE). A loss that does not fit the task or the data (losses/task_losses.h) is
+// a UsageError naming --loss. Only reconstruction reads the inputs.
+TrainConfig buildTrainConfig(const TrainOptions& options, Task task, const Matrix& scaledTrainingInputs);
 // Everything a model file needs to predict from raw features; `extra` goes into the file as is.
 SavedModel buildSavedModel(const PreparedData& data, const Network& network, Json extra);
 

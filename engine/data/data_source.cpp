@@ -13,7 +13,9 @@
 #include "data/generators.h"
 #include "data/idx_loader.h"
 #include "data/image_decode.h"
+#include "data/reconstruction_data.h"
 #include "data/shape_text.h"
+#include "data/text_data.h"
 
 namespace skynnet {
 namespace {
@@ -104,7 +106,7 @@ Dataset generate(const DataRequest& request) {
 // binary convert into each other when there are 2 classes; anything else is a contradiction.
 void applyTask(Dataset& d, const DataRequest& request) {
     if (!request.task || *request.task == d.task) return;
-    const bool classes = d.task != Task::Regression && *request.task != Task::Regression;
+    const bool classes = !predictsValues(d.task) && !predictsValues(*request.task);
     if (classes && (*request.task == Task::Classification || d.classCount() == 2)) {
         d.task = *request.task;
         return;
@@ -213,10 +215,100 @@ void applySampleShape(Dataset& d, const DataRequest& request) {
     d.sampleShape = shape;
 }
 
+// --as-sequence rows: a one-channel image (1, H, W) read as H steps of W features.
+void applySequenceRows(Dataset& d, const DataRequest& request) {
+    if (!request.sequenceRows) return;
+    const Shape& s = d.sampleShape;
+    if (s.channels != 1)
+        failOption(request.sequenceOption,
+                   "rows reads a one-channel image (1 x H x W) as H steps of W features, but " + request.path +
+                       " holds images of " + std::to_string(s.channels) + " channels (" + sampleShapeText(s) +
+                       "), whose rows are not one sequence of features (--channels 1 reads an image folder in gray)");
+    if (s.height < 2 || s.sequence)
+        failOption(request.sequenceOption, "rows reads an image (1 x H x W) as H steps of W features, but " +
+                                               request.path + " holds samples of shape " + sampleShapeText(s) +
+                                               ", not images");
+    d.sampleShape = Shape::steps(s.height, s.width);
+}
+
+// A text model's data: a CSV's text column or a text folder, encoded when the vocabulary is fitted.
+Dataset loadTextLike(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
+    const DataKind kind = dataKind(request.path);
+    Dataset d;
+    if (kind == DataKind::TextFolder) {
+        d = loadTextFolder(request.path);
+        if (needTargets) {
+            mapLabels(d, schema.classNames);
+        } else {
+            d.labels.clear();  // features only, as loadLike promises
+            d.classNames.clear();
+        }
+    } else if (kind == DataKind::Csv) {
+        const std::string column = request.textColumn.empty() ? schema.textColumn : request.textColumn;
+        if (column.empty())
+            failOption(request.textColumnOption,
+                       "the model reads texts, and " + request.path + " is a CSV file: name the column of the texts");
+        if (!needTargets) {
+            d = loadCsvTexts(request.path, column);
+        } else {
+            CsvOptions options;
+            options.textColumn = column;
+            const std::string target = request.target.empty() ? schema.targetColumn : request.target;
+            if (schema.task == Task::Regression) {
+                options.targets = request.target.empty() ? schema.targetNames : std::vector<std::string>{target};
+                options.task = Task::Regression;
+            } else {
+                if (!target.empty()) options.targets = {target};
+                options.task = Task::Classification;  // the file's own classes; mapped by name below
+            }
+            d = loadCsv(request.path, options);
+            if (schema.task != Task::Regression) mapLabels(d, schema.classNames);
+            else d.targetNames = schema.targetNames;
+        }
+    } else {
+        throw Error(request.path +
+                    ": the model reads texts (a CSV column, or a folder with one subfolder of .txt "
+                    "files per class), not " +
+                    (kind == DataKind::Builtin ? std::string("generated data") : std::string("images")));
+    }
+    d.task = schema.task;
+    d.vocabulary = schema.vocabulary;
+    if (schema.vocabulary->maxLength > 0) encodeTexts(d, *schema.vocabulary);
+    if (needTargets) d.validate();
+    return d;
+}
+
+Dataset loadReconstructionData(const DataRequest& request) {
+    Dataset d;
+    switch (dataKind(request.path)) {
+    case DataKind::Csv:
+        d = loadCsvForReconstruction(request.path, request.target);
+        d.targetColumn = request.target;
+        keepFeaturesOnly(d);
+        applySampleShape(d, request);
+        d.validate();
+        return d;
+    case DataKind::Idx: d = loadIdxImages(request.path); break;  // labels, if any, are not needed
+    case DataKind::Builtin: d = generate(request); break;
+    case DataKind::ImageFolder: d = loadImageFolder(request.path, request.image); break;
+    case DataKind::ImageFile:
+        failOption(request.option, request.path + " is a single image; training needs a folder of images");
+    case DataKind::TextFolder:
+        failOption(request.option, request.path + " is a folder of texts; reconstruction needs numeric features");
+    }
+    keepFeaturesOnly(d);
+    d.validate();
+    return d;
+}
+
+// Reconstruction data loaded like `schema`: the features in the model's columns, labels ignored.
+Dataset loadReconstructionLike(const DataRequest& request, const ModelSchema& schema, DataKind kind);
+
 }  // namespace
 
 DataKind dataKind(const std::string& path) {
     if (path.rfind(builtinPrefix, 0) == 0) return DataKind::Builtin;
+    if (isTextFolder(path)) return DataKind::TextFolder;
     if (isImageFolder(path)) return DataKind::ImageFolder;
     if (isImageFileName(path)) return DataKind::ImageFile;
     const std::string name = lowercase(std::filesystem::path(path).filename().string());
@@ -243,11 +335,22 @@ void checkDataRequest(const DataRequest& request) {
         failOption(request.sampleShapeOption, "only applies to CSV files, and " + request.path + " is not one");
     if (kind != DataKind::ImageFolder && kind != DataKind::ImageFile && request.image != ImageOptions{})
         failOption(request.imageOption, "only applies to image folders, and " + request.path + " is not one");
+    if (kind != DataKind::Csv && !request.textColumn.empty())
+        failOption(request.textColumnOption,
+                   "only applies to CSV files, and " + request.path +
+                       " is not one (a folder of texts has one subfolder of .txt files per class)");
+    if (request.sampleShape && !request.textColumn.empty())
+        failOption(request.sampleShapeOption, "cannot be combined with " + request.textColumnOption +
+                                                  ": a text is read as a sequence of token ids");
+    if (request.sequenceRows && (kind == DataKind::TextFolder || !request.textColumn.empty()))
+        failOption(request.sequenceOption, "rows applies to images, and " + request.path +
+                                               " holds texts (already read as sequences of token ids)");
     if (kind == DataKind::Builtin) parseBuiltin(request);
 }
 
 Dataset loadTrainingData(const DataRequest& request) {
     checkDataRequest(request);
+    if (request.task == Task::Reconstruction) return loadReconstructionData(request);
     const DataKind kind = dataKind(request.path);
     Dataset d;
     switch (kind) {
@@ -255,11 +358,14 @@ Dataset loadTrainingData(const DataRequest& request) {
         CsvOptions options;
         if (!request.target.empty()) options.targets = {request.target};
         options.task = request.task;
+        options.textColumn = request.textColumn;
         Dataset csv = loadCsv(request.path, options);
         csv.targetColumn = request.target;
         applySampleShape(csv, request);
+        applySequenceRows(csv, request);
         return csv;
     }
+    case DataKind::TextFolder: d = loadTextFolder(request.path); break;
     case DataKind::Idx: d = loadIdx(request.path, request.labels); break;
     case DataKind::Builtin: d = generate(request); break;
     case DataKind::ImageFolder: d = loadImageFolder(request.path, request.image); break;
@@ -268,15 +374,23 @@ Dataset loadTrainingData(const DataRequest& request) {
                    request.path + " is a single image; training needs a folder with one subfolder of images per class");
     }
     applyTask(d, request);
+    applySequenceRows(d, request);
     d.targetColumn = request.target;  // empty: checkDataRequest allows a target for CSV only
     d.validate();
     return d;
 }
 
-Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
+namespace {
+
+// loadLike for data that is not text, in the layout the file gives.
+Dataset loadLikeLayout(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
     const DataKind kind = dataKind(request.path);
+    if (kind == DataKind::TextFolder)
+        throw Error(request.path + ": a folder of texts, and the model was not trained on text");
+    if (!request.textColumn.empty()) failOption(request.textColumnOption, "the model was not trained on text");
     if (kind != DataKind::Idx && !request.labels.empty())
         failOption(request.labelsOption, "only applies to IDX image files, and " + request.path + " is not one");
+    if (schema.task == Task::Reconstruction) return loadReconstructionLike(request, schema, kind);
     if (kind == DataKind::Csv) {
         Dataset d = loadCsvLike(request, schema, needTargets);
         if (d.features.cols() == schema.sampleShape.size()) d.sampleShape = schema.sampleShape;
@@ -293,7 +407,7 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
         return d;
     }
     if (kind == DataKind::ImageFolder) {
-        if (schema.task == Task::Regression)
+        if (predictsValues(schema.task))
             throw Error(request.path + ": holds classified images, the model is for regression");
         Dataset d = loadImageFolder(request.path, imageOptionsLike(request, schema));
         mapLabels(d, schema.classNames);
@@ -306,9 +420,9 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
     if (d.features.cols() != Index(schema.featureNames.size()))
         throw Error(request.path + ": " + std::to_string(d.features.cols()) +
                     " features per sample, the model expects " + std::to_string(schema.featureNames.size()));
-    if (needTargets && (d.task == Task::Regression) != (schema.task == Task::Regression))
+    if (needTargets && predictsValues(d.task) != predictsValues(schema.task))
         throw Error(request.path + ": holds " + taskName(d.task) + " data, the model is for " + taskName(schema.task));
-    if (needTargets && schema.task != Task::Regression) {
+    if (needTargets && !predictsValues(schema.task)) {
         // IDX labels and generator classes are numbered the same way in every file: match by index.
         for (int label : d.labels)
             if (label >= int(schema.classNames.size()))
@@ -325,6 +439,42 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
     if (needTargets) d.validate();
     return d;
 }
+
+}  // namespace
+
+Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
+    if (schema.isText()) return loadTextLike(request, schema, needTargets);
+    Dataset d = loadLikeLayout(request, schema, needTargets);
+    // The model's layout (--as-sequence rows: the same values as H steps of W features).
+    if (schema.sampleShape.sequence && d.features.cols() == schema.sampleShape.size())
+        d.sampleShape = schema.sampleShape;
+    return d;
+}
+
+namespace {
+
+Dataset loadReconstructionLike(const DataRequest& request, const ModelSchema& schema, DataKind kind) {
+    Dataset d;
+    switch (kind) {
+    case DataKind::Csv: d = loadCsvForPrediction(request.path, schema.featureNames, schema.categoricals); break;
+    case DataKind::Idx: d = loadIdxImages(request.path); break;
+    case DataKind::Builtin: d = generate(request); break;
+    case DataKind::ImageFolder: d = loadImageFolder(request.path, imageOptionsLike(request, schema)); break;
+    case DataKind::ImageFile: d = std::move(loadImagesLike(request, schema).data); break;
+    case DataKind::TextFolder: throw Error(request.path + ": a folder of texts, and the model reconstructs numbers");
+    }
+    if (d.features.cols() != Index(schema.featureNames.size()))
+        throw Error(request.path + ": " + std::to_string(d.features.cols()) +
+                    " features per sample, the model expects " + std::to_string(schema.featureNames.size()));
+    d.featureNames = schema.featureNames;
+    d.categoricals.clear();  // a model for reconstruction has none (keepFeaturesOnly)
+    keepFeaturesOnly(d);
+    d.sampleShape = schema.sampleShape;
+    d.validate();
+    return d;
+}
+
+}  // namespace
 
 ImageFiles loadImagesLike(const DataRequest& request, const ModelSchema& schema) {
     ImageFiles files = loadImageFiles(request.path, imageOptionsLike(request, schema));

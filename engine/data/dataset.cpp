@@ -9,12 +9,14 @@ int Dataset::outputCount() const {
     case Task::Classification: return classCount();
     case Task::Binary: return 1;
     case Task::Regression: return int(targets.cols());
+    case Task::Reconstruction: return int(features.cols());
     }
     return 1;
 }
 
 Matrix Dataset::targetMatrix() const {
     if (task == Task::Regression) return targets;
+    if (task == Task::Reconstruction) return features;
     if (task == Task::Binary) {
         Matrix y(Index(labels.size()), 1);
         for (std::size_t i = 0; i < labels.size(); ++i) y(Index(i), 0) = Scalar(labels[i]);
@@ -32,6 +34,11 @@ Dataset Dataset::subset(const std::vector<int>& rows) const {
     d.labelColumn = labelColumn;
     d.features.resize(Index(rows.size()), features.cols());
     for (std::size_t i = 0; i < rows.size(); ++i) d.features.row(Index(i)) = features.row(rows[i]);
+    if (!texts.empty()) {
+        d.texts.reserve(rows.size());
+        for (int r : rows) d.texts.push_back(texts[std::size_t(r)]);
+    }
+    if (task == Task::Reconstruction) return d;  // the features are the targets
     if (task == Task::Regression) {
         d.targets.resize(Index(rows.size()), targets.cols());
         for (std::size_t i = 0; i < rows.size(); ++i) d.targets.row(Index(i)) = targets.row(rows[i]);
@@ -47,9 +54,18 @@ void Dataset::validate() const {
     if (sampleShape.size() != features.cols())
         throw Error(where + ": sample shape " + sampleShape.toString() + " does not match " +
                     std::to_string(features.cols()) + " feature columns");
+    if (!texts.empty() && Index(texts.size()) != features.rows())
+        throw Error(where + ": " + std::to_string(texts.size()) + " texts for " + std::to_string(features.rows()) +
+                    " samples");
     if (!featureNames.empty() && Index(featureNames.size()) != features.cols())
         throw Error(where + ": " + std::to_string(featureNames.size()) + " feature names for " +
                     std::to_string(features.cols()) + " columns");
+    if (task == Task::Reconstruction) {
+        if (!labels.empty() || targets.size() != 0)
+            throw Error(where + ": reconstruction data has no labels or targets: its features are the targets");
+        if (features.cols() < 1) throw Error(where + ": reconstruction needs at least one feature column");
+        return;
+    }
     if (task == Task::Regression) {
         if (targets.rows() != features.rows() || targets.cols() < 1)
             throw Error(where + ": regression targets must have one row per sample and at least one column");

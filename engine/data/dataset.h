@@ -1,6 +1,7 @@
 #pragma once
 // A dataset in memory: a feature matrix (one sample per row) and its targets, either class indices
-// over a *declared* class list or one or more regression columns.
+// over a *declared* class list or one or more regression columns. Reconstruction data has neither:
+// its targets are its features (after preparation, the scaled features the network takes).
 #include <string>
 #include <vector>
 
@@ -24,11 +25,16 @@ struct Dataset : ModelSchema {
     std::string labelColumn;           // the CSV column the labels come from, for messages ("" otherwise)
     Matrix targets;                    // regression values, rows = samples, one column per targetName
     std::vector<SkippedFile> skipped;  // files left out while loading, in the order met
+    // Raw text data (isText()): one text per row until encoded into token ids (data/text_data.h);
+    // until then `features` has no columns. Empty once encoded.
+    std::vector<std::string> texts;
 
     const ModelSchema& schema() const { return *this; }
     Index size() const { return features.rows(); }
-    int outputCount() const;  // classes, 1 for binary, or the number of target columns
-    // Targets as a network is trained on them: one-hot rows, a 0/1 column, or the values.
+    // Classes, 1 for binary, the number of target columns, or of feature columns (reconstruction).
+    int outputCount() const;
+    // Targets as a network is trained on them: one-hot rows, a 0/1 column, the values, or (for
+    // reconstruction) the features themselves.
     Matrix targetMatrix() const;
     // The rows listed, in that order, with everything else (names, declared classes) kept.
     Dataset subset(const std::vector<int>& rows) const;

@@ -193,20 +193,15 @@ std::string idxLabelsPathFor(const std::string& imagesPath) {
     throw Error(imagesPath + ": no labels file beside it (tried " + tried[0] + " and " + tried[1] + ")");
 }
 
-Dataset loadIdx(const std::string& imagesPath, const std::string& labelsPath) {
-    const std::string labelsFile = labelsPath.empty() ? idxLabelsPathFor(imagesPath) : labelsPath;
+Dataset loadIdxImages(const std::string& imagesPath) {
     const IdxArray images = readIdx(imagesPath, 3, "images");
-    const IdxArray labels = readIdx(labelsFile, 1, "labels");
     const std::uint32_t n = images.dims[0], rows = images.dims[1], cols = images.dims[2];
-    if (labels.dims[0] != n)
-        throw Error(labelsFile + ": " + std::to_string(labels.dims[0]) + " labels for the " + std::to_string(n) +
-                    " images in " + imagesPath);
     if (n == 0 || rows == 0 || cols == 0)
         throw Error(imagesPath + ": holds no pixels (" + std::to_string(n) + " images)");
 
     Dataset d;
     d.source = imagesPath;
-    d.task = Task::Classification;
+    d.task = Task::Reconstruction;
     d.sampleShape = Shape{1, int(rows), int(cols)};
     const Index pixels = Index(rows) * cols;
     d.features =
@@ -219,7 +214,17 @@ Dataset loadIdx(const std::string& imagesPath, const std::string& labelsPath) {
     for (std::uint32_t r = 0; r < rows; ++r)
         for (std::uint32_t c = 0; c < cols; ++c)
             d.featureNames.push_back("pixel_" + std::to_string(r) + "_" + std::to_string(c));
+    return d;
+}
 
+Dataset loadIdx(const std::string& imagesPath, const std::string& labelsPath) {
+    const std::string labelsFile = labelsPath.empty() ? idxLabelsPathFor(imagesPath) : labelsPath;
+    Dataset d = loadIdxImages(imagesPath);
+    const IdxArray labels = readIdx(labelsFile, 1, "labels");
+    if (Index(labels.dims[0]) != d.size())
+        throw Error(labelsFile + ": " + std::to_string(labels.dims[0]) + " labels for the " + std::to_string(d.size()) +
+                    " images in " + imagesPath);
+    d.task = Task::Classification;
     d.labels.assign(labels.data.begin(), labels.data.end());
     const int classes = std::max(10, *std::max_element(d.labels.begin(), d.labels.end()) + 1);
     const bool fashion = containsFashion(imagesPath);

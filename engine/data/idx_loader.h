@@ -13,6 +13,9 @@ namespace skynnet {
 // max(10, largest label + 1).
 // labelsPath empty: the labels file beside the images, see idxLabelsPathFor().
 Dataset loadIdx(const std::string& imagesPath, const std::string& labelsPath = {});
+// The images alone, without a labels file, as reconstruction data (an autoencoder's targets are
+// its inputs): features, feature names and sample shape as loadIdx gives them, no labels.
+Dataset loadIdxImages(const std::string& imagesPath);
 
 // The labels file that goes with an images file: "images-idx3" -> "labels-idx1" (also the
 // "images.idx3" spelling, and "images" -> "labels" otherwise), with or without ".gz", the first

@@ -67,7 +67,7 @@ SplitIndices splitIndices(const Dataset& data, double validationFraction, double
 
     // Groups of rows split alike: one per class, or all rows for regression.
     std::vector<std::vector<int>> groups;
-    if (data.task == Task::Regression) {
+    if (predictsValues(data.task)) {
         groups.emplace_back(std::size_t(n));
         std::iota(groups[0].begin(), groups[0].end(), 0);
     } else {

@@ -64,7 +64,7 @@ struct Totals {
 
 Totals splitTotals(const Dataset& d, double validation, double test) {
     std::vector<int> groups;
-    if (d.task == Task::Regression) {
+    if (predictsValues(d.task)) {
         groups.push_back(int(d.size()));
     } else {
         groups.assign(std::size_t(std::max(d.classCount(), 1)), 0);
@@ -119,7 +119,7 @@ std::vector<std::string> checkTrainable(const Dataset& data, double validationFr
                     requestedParts(validationFraction, test) + ": at least " + rowCount(needed) +
                     " are needed to give each part a row");
     const Totals totals = splitTotals(data, validationFraction, test);
-    if (data.task != Task::Regression && totals.classesPresent < 2) refuseOneClass(data);
+    if (!predictsValues(data.task) && totals.classesPresent < 2) refuseOneClass(data);
 
     std::vector<std::string> empty;
     if (validationFraction > 0 && totals.parts.validation == 0) empty.push_back("validation");
@@ -129,6 +129,8 @@ std::vector<std::string> checkTrainable(const Dataset& data, double validationFr
                     " classes leave no row for " + (empty.size() == 2 ? "validation and test" : empty[0]) +
                     ": the stratified split keeps a row of every class for training (give the classes more rows, "
                     "or set that fraction to 0)");
+    // Reconstruction targets are the inputs: a constant input (an image's blank corner) is common
+    // and learnt exactly, no reason for a warning.
     return data.task == Task::Regression ? constantTargets(data) : std::vector<std::string>{};
 }
 

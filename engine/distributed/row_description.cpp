@@ -40,7 +40,7 @@ DescribedRows readRowDescription(const JsonField& j) {
     r.targetColumns = j.at("targetColumns").asInt64();
     if (r.rows < 0 || r.columns < 0 || r.targetColumns < 0) j.fail("has a negative size");
     d.labels = j.at("labels").get<std::vector<int>>();
-    if (d.task != Task::Regression && Index(d.labels.size()) != r.rows)
+    if (!predictsValues(d.task) && Index(d.labels.size()) != r.rows)
         j.at("labels").fail("has " + std::to_string(d.labels.size()) + " labels for " + std::to_string(r.rows) +
                             " rows");
     return r;

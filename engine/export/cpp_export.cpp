@@ -109,6 +109,7 @@ const char* activationEnum(Activation a) {
 std::vector<std::string> outputNames(const SavedCombinedModel& m) {
     switch (m.task()) {
     case Task::Regression:
+    case Task::Reconstruction:
         if (!m.schema.targetNames.empty()) return m.schema.targetNames;
         break;
     case Task::Classification:

@@ -361,6 +361,7 @@ std::string outputNameOf(Task task) {
     case Task::Classification: return "probabilities";
     case Task::Binary: return "probability";
     case Task::Regression: return "values";
+    case Task::Reconstruction: return "reconstruction";
     }
     return "outputs";
 }

@@ -31,7 +31,8 @@ void checkConsistent(const SavedModel& m, const std::string& context) {
         if (m.spec.outputs != 1) throw Error(context + ": a binary network must have 1 output");
         names(m.schema.classNames, 2, "class names");
         break;
-    case Task::Regression: names(m.schema.targetNames, std::size_t(m.spec.outputs), "target names"); break;
+    case Task::Regression:
+    case Task::Reconstruction: names(m.schema.targetNames, std::size_t(m.spec.outputs), "target names"); break;
     }
 }
 

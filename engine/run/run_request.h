@@ -65,8 +65,9 @@ struct RunRequest {
 };
 
 // The network a request trains on this data: the designed layers with the data's input shape and
-// the task's outputs.
-NetworkSpec networkFor(const NetworkSpec& designed, const PreparedData& data);
+// the task's outputs, their activation the one `loss` needs (losses/task_losses.h's
+// outputActivationFor: for reconstruction, a sigmoid or linear outputs).
+NetworkSpec networkFor(const NetworkSpec& designed, const PreparedData& data, LossKind loss);
 // The split options as the run applies them: the training settings' epochs, batch size and
 // optimiser state (for the memory estimate) with the user's strategy, N and the rest.
 SplitOptions splitOptionsFor(const SplitOptions& split, const TrainConfig& config);

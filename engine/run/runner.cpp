@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "losses/task_losses.h"
 #include "optim/optimizer.h"
 #include "split/combined_model_file.h"
 #include "split/thread_backend.h"
@@ -229,10 +230,12 @@ const char* runModelName(RunModel model) {
     return "network";
 }
 
-NetworkSpec networkFor(const NetworkSpec& designed, const PreparedData& data) {
+NetworkSpec networkFor(const NetworkSpec& designed, const PreparedData& data, LossKind loss) {
     NetworkSpec spec = designed;
     spec.input = networkInputShape(data);
+    spec.outputActivation = outputActivationFor(data.task(), loss);
     spec.setOutputFor(data.task(), data.train.outputCount());
+    spec.bindVocabulary(vocabularySize(data));  // embeddings read the text data's token ids
     return spec;
 }
 
@@ -268,7 +271,9 @@ RunOutcome performRun(const RunRequest& in, RunObserver& observer, const CancelT
         observer.dataReady(*out.data);
         if (cancel.cancelled()) return stopped(out, " before training started");
         const PreparedData& data = *out.data;
-        out.spec = networkFor(in.network, data);
+        // Reconstruction: binary cross-entropy only for targets (the scaled inputs) in [0, 1].
+        if (data.task() == Task::Reconstruction) checkLossFitsData(in.config.loss, data.task(), data.train.features);
+        out.spec = networkFor(in.network, data, in.config.loss);
         // One clock for the whole run, so the charts place every model where it ran.
         TrainConfig config = in.config;
         config.clockOrigin = in.clockOrigin.value_or(CancelToken::Clock::now());

@@ -13,6 +13,11 @@ void NetworkSpec::setOutputFor(Task task, int outputCount) {
     case Task::Classification: outputActivation = Activation::Softmax; break;
     case Task::Binary: outputActivation = Activation::Sigmoid; break;
     case Task::Regression: outputActivation = Activation::None; break;
+    case Task::Reconstruction:
+        // Linear or sigmoid, as set for the loss (losses/task_losses.h's outputActivationFor), so
+        // that a split's submodels keep their original's; another task's softmax becomes a sigmoid.
+        if (outputActivation != Activation::None) outputActivation = Activation::Sigmoid;
+        break;
     }
 }
 

@@ -20,7 +20,8 @@ struct NetworkSpec {
 
     bool operator==(const NetworkSpec&) const = default;
 
-    // Sets outputs and their activation for a task: softmax over classes, one sigmoid, or linear.
+    // Sets outputs and their activation for a task: softmax over classes, one sigmoid, or linear;
+    // for reconstruction the activation stays linear or sigmoid as it is (the loss's choice).
     void setOutputFor(Task task, int outputCount);
     // Gives every embedding the vocabulary size of the data's tokenizer (0 for data that is not
     // text, which the embedding's figures then refuse).

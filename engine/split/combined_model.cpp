@@ -12,6 +12,7 @@ LossKind defaultLoss(Task task) {
     case Task::Classification: return LossKind::SoftmaxCrossEntropy;
     case Task::Binary: return LossKind::BinaryCrossEntropy;
     case Task::Regression: return LossKind::MeanSquaredError;
+    case Task::Reconstruction: return LossKind::BinaryCrossEntropy;  // the [0, 1] inputs' (defaultLossFor)
     }
     return LossKind::SoftmaxCrossEntropy;
 }

@@ -42,7 +42,8 @@ std::vector<int> expectedOutputs(const CombinationRule& r, std::size_t submodels
         }
         break;
     case Strategy::OutputSplit: {
-        if (r.task != Task::Regression) fail("combination.strategy output-split needs a regression task");
+        if (!predictsValues(r.task))
+            fail("combination.strategy output-split needs a regression or reconstruction task");
         if (r.columns.size() != submodels)
             fail("combination.columns has " + std::to_string(r.columns.size()) + " entries for " +
                  std::to_string(submodels) + " submodels");
@@ -178,6 +179,9 @@ SavedCombinedModel asCombined(const SavedModel& single) {
     m.rule.task = single.schema.task;
     m.rule.outputs = single.spec.outputs;
     m.loss = defaultLoss(single.schema.task);
+    // A reconstruction network's output says its loss: a sigmoid's is binary cross-entropy, a linear one's MSE.
+    if (single.schema.task == Task::Reconstruction && single.spec.outputActivation != Activation::Sigmoid)
+        m.loss = LossKind::MeanSquaredError;
     m.specs = {single.spec};
     m.weights = {single.weights};
     m.preprocessing = single.preprocessing;
@@ -262,7 +266,8 @@ void validate(const SavedCombinedModel& m, const std::string& context) {
     switch (m.task()) {
     case Task::Classification: names(m.schema.classNames, std::size_t(m.rule.outputs), "classNames"); break;
     case Task::Binary: names(m.schema.classNames, 2, "classNames"); break;
-    case Task::Regression: names(m.schema.targetNames, std::size_t(m.rule.outputs), "targetNames"); break;
+    case Task::Regression:
+    case Task::Reconstruction: names(m.schema.targetNames, std::size_t(m.rule.outputs), "targetNames"); break;
     }
 }
 

@@ -23,6 +23,15 @@ std::string number(double v) {
     return buf;
 }
 
+// Network outputs of a reconstruction model -> the raw input's units: the preprocessing's scaling
+// undone (x = x' / scale + offset). A reconstruction model's inputs have no one-hot columns.
+Matrix unscaled(const Preprocessing& p, const Matrix& out) {
+    if (!p.fitted() || !p.oneHot.empty() || Index(p.numericColumns.size()) != out.cols()) return out;
+    Matrix raw = out;
+    for (Index j = 0; j < out.cols(); ++j) raw.col(j) = (out.col(j).array() / p.scale[j] + p.offset[j]).matrix();
+    return raw;
+}
+
 }  // namespace
 
 ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& saved, const DataRequest& request,
@@ -54,13 +63,15 @@ std::string predictionsCsv(const SavedCombinedModel& model, const ModelPredictio
     const auto name = [&](const std::vector<std::string>& names, Index k, const char* fallback) {
         return std::size_t(k) < names.size() ? names[std::size_t(k)] : fallback + std::to_string(k + 1);
     };
-    if (model.task() == Task::Regression) {
+    if (predictsValues(model.task())) {
+        // Reconstructions in the units of the input they reconstruct, as the data file has them.
+        const Matrix values = model.task() == Task::Reconstruction ? unscaled(model.preprocessing, out) : out;
         for (Index j = 0; j < out.cols(); ++j)
             text += (j ? "," : "") + csvField(name(model.schema.targetNames, j, "output_"));
         text += "\n";
         for (Index r = 0; r < out.rows(); ++r) {
             text += pathField(r);
-            for (Index j = 0; j < out.cols(); ++j) text += (j ? "," : "") + number(out(r, j));
+            for (Index j = 0; j < out.cols(); ++j) text += (j ? "," : "") + number(values(r, j));
             text += "\n";
         }
         return text;

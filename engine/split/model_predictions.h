@@ -29,7 +29,9 @@ ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& sav
 
 // The predictions CSV: a header, then one row per sample. Classes: "predicted" (the class name)
 // and "probability_<class>" for every class (both classes of a binary model); regression: one
-// column per target. Image data has the file's "path" first. Fields are quoted as RFC 4180 needs.
+// column per target; reconstruction: one column per input, the reconstruction in the input's own
+// units (the preprocessing's scaling undone). Image data has the file's "path" first. Fields are
+// quoted as RFC 4180 needs.
 std::string predictionsCsv(const SavedCombinedModel& model, const ModelPredictions& predictions);
 
 }  // namespace skynnet

@@ -37,19 +37,21 @@ void requireTask(Strategy s, Task task) {
         switch (task) {
         case Task::Classification: return "class-groups or data-shards";
         case Task::Binary: return "binary-shards or data-shards";
-        case Task::Regression: return "output-split or data-shards";
+        case Task::Regression:
+        case Task::Reconstruction: return "output-split or data-shards";
         }
         return "data-shards";
     };
     switch (s) {
     case Strategy::ClassGroups:
+        // Reconstruction has no classes to group: the inputs are the targets.
         if (task != Task::Classification) refuse("a multiclass classification task", instead());
         break;
     case Strategy::BinaryShards:
         if (task != Task::Binary) refuse("a binary task", instead());
         break;
     case Strategy::OutputSplit:
-        if (task != Task::Regression) refuse("a regression task", instead());
+        if (!predictsValues(task)) refuse("a regression or reconstruction task", instead());
         break;
     case Strategy::DataShards:
     case Strategy::Auto: break;  // any task; auto is resolved before this
@@ -66,6 +68,9 @@ void validate(const DataInfo& data, const SplitOptions& o) {
     case Task::Regression:
         if (data.targetColumns < 1) throw Error("a regression dataset needs at least one target column");
         return;  // no labels to check
+    case Task::Reconstruction:
+        if (data.targetColumns < 1) throw Error("a reconstruction dataset needs at least one input column");
+        return;  // its outputs are its inputs
     case Task::Binary:
         if (data.classCount != 2)
             throw Error("a binary task needs exactly 2 classes, the data declares " + std::to_string(data.classCount));
@@ -85,7 +90,8 @@ int taskOutputs(const DataInfo& data) {
     switch (data.task) {
     case Task::Classification: return data.classCount;
     case Task::Binary: return 1;
-    case Task::Regression: return data.targetColumns;
+    case Task::Regression:
+    case Task::Reconstruction: return data.targetColumns;
     }
     return data.targetColumns;
 }
@@ -114,7 +120,7 @@ std::string formatNumber(double value) {
 
 void requireTwoClassesEach(const SplitPlan& plan, const DataInfo& data, const std::string& what,
                            const std::string& remedy) {
-    if (data.task == Task::Regression) return;
+    if (predictsValues(data.task)) return;
     for (const SubmodelPlan& s : plan.submodels) {
         if (s.rows.empty()) continue;  // the builders refuse or report a submodel without rows themselves
         const int first = data.labels[std::size_t(s.rows.front())];
@@ -135,7 +141,8 @@ DataInfo infoOf(const Dataset& data, long samples) {
     d.task = data.task;
     d.classCount = data.classCount();
     d.classNames = data.classNames;
-    d.targetColumns = data.task == Task::Regression ? int(data.targets.cols()) : 0;
+    // Reconstruction: one output per input column (its targets are its features).
+    d.targetColumns = predictsValues(data.task) ? data.outputCount() : 0;
     d.samples = samples;
     return d;
 }
@@ -150,7 +157,7 @@ DataInfo DataInfo::of(const Dataset& train) {
 
 DataInfo DataInfo::of(const Dataset& data, const std::vector<int>& rows) {
     DataInfo d = infoOf(data, long(rows.size()));
-    if (data.task != Task::Regression) {
+    if (!predictsValues(data.task)) {
         d.labels.reserve(rows.size());
         for (int row : rows) d.labels.push_back(data.labels[std::size_t(row)]);
     }
@@ -168,7 +175,8 @@ Strategy resolveStrategy(Strategy requested, Task task) {
     switch (task) {
     case Task::Classification: return Strategy::ClassGroups;
     case Task::Binary: return Strategy::BinaryShards;
-    case Task::Regression: return Strategy::OutputSplit;
+    case Task::Regression:
+    case Task::Reconstruction: return Strategy::OutputSplit;
     }
     return Strategy::DataShards;
 }

@@ -44,7 +44,7 @@ struct DataInfo {
     Task task = Task::Classification;
     int classCount = 0;                   // declared classes (classification, binary)
     std::vector<std::string> classNames;  // optional, for messages
-    int targetColumns = 0;                // regression
+    int targetColumns = 0;                // regression; reconstruction: the input columns
     std::vector<int> labels;              // training label per sample (classification, binary)
     long samples = 0;
 

@@ -58,7 +58,8 @@ Matrix submodelTargets(const CombinationRule& rule, int index, const Dataset& da
     }
     case Strategy::OutputSplit: {
         const auto [begin, end] = rule.columns[std::size_t(index)];
-        return gatherRows(data.targets.middleCols(begin, end - begin), rows);
+        const Matrix& values = data.task == Task::Reconstruction ? data.features : data.targets;
+        return gatherRows(values.middleCols(begin, end - begin), rows);
     }
     case Strategy::BinaryShards:
     case Strategy::DataShards:

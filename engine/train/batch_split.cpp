@@ -14,7 +14,7 @@ BatchSplit::Step forwardBackward(Network& net, const Loss& loss, Task task, cons
     const Matrix& out = net.forward(x, true);
     const double share = double(x.rows()) / double(totalRows);
     step.loss = loss.value(out, y) * share;
-    if (task != Task::Regression) step.metricSum = headlineMetric(task, out, y) * double(x.rows());
+    if (!predictsValues(task)) step.metricSum = headlineMetric(task, out, y) * double(x.rows());
     const std::size_t layers = net.layers().size();
     // Every loss is a mean over rows: a slice's gradient, scaled by its share, is its part of the
     // whole batch's gradient.

@@ -76,8 +76,24 @@ RegressionMetrics regressionMetrics(const Matrix& output, const Matrix& target) 
     return m;
 }
 
+RegressionMetrics reconstructionMetrics(const Matrix& output, const Matrix& target) {
+    RegressionMetrics m = regressionMetrics(output, target);
+    if (output.size() == 0) return m;
+    // Pooled: 1 - (residual sum of squares) / (sum of squares about each column's mean), over
+    // every column together, so that a constant input (an image's blank corner) is no failure.
+    const Eigen::MatrixXd t = target.cast<double>();
+    const double residual = (output - target).cast<double>().array().square().sum();
+    const double total = (t.rowwise() - t.colwise().mean()).array().square().sum();
+    m.r2 = total > 0 ? 1.0 - residual / total : (residual == 0 ? 1.0 : 0.0);
+    return m;
+}
+
+RegressionMetrics valueMetrics(Task task, const Matrix& output, const Matrix& target) {
+    return task == Task::Reconstruction ? reconstructionMetrics(output, target) : regressionMetrics(output, target);
+}
+
 double headlineMetric(Task task, const Matrix& output, const Matrix& target) {
-    if (task == Task::Regression) return regressionMetrics(output, target).r2;
+    if (predictsValues(task)) return valueMetrics(task, output, target).r2;
     const auto truth = trueClasses(target);
     const auto predicted = predictedClasses(output);
     long correct = 0;
@@ -85,6 +101,6 @@ double headlineMetric(Task task, const Matrix& output, const Matrix& target) {
     return truth.empty() ? 0.0 : double(correct) / double(truth.size());
 }
 
-std::string headlineMetricName(Task task) { return task == Task::Regression ? "r2" : "accuracy"; }
+std::string headlineMetricName(Task task) { return predictsValues(task) ? "r2" : "accuracy"; }
 
 }  // namespace skynnet

@@ -27,8 +27,16 @@ std::vector<int> trueClasses(const Matrix& target);
 ClassificationMetrics classificationMetrics(const std::vector<int>& truth, const std::vector<int>& predicted,
                                             int classCount);
 RegressionMetrics regressionMetrics(const Matrix& output, const Matrix& target);
+// Reconstruction's: MSE and MAE over every output value, and R² pooled over all of them, 1 - SSres
+// / SStot with the total sum of squares about each column's own mean (scikit-learn's
+// variance_weighted), so a column that never varies (a blank image corner) does not count as a
+// column the model failed to explain.
+RegressionMetrics reconstructionMetrics(const Matrix& output, const Matrix& target);
+// regressionMetrics or reconstructionMetrics, by task (for the value tasks).
+RegressionMetrics valueMetrics(Task task, const Matrix& output, const Matrix& target);
 
-// The headline metric of a task: accuracy for classes, R² for regression (higher is better for both).
+// The headline metric of a task: accuracy for classes, R² for regression and reconstruction
+// (valueMetrics'; higher is better for all).
 double headlineMetric(Task task, const Matrix& output, const Matrix& target);
 std::string headlineMetricName(Task task);
 

@@ -243,7 +243,7 @@ Trainer::EpochOutcome Trainer::trainEpoch(const RowView& x, const Matrix& y, con
     s.samplesPerSecond = s.seconds > 0 ? double(seen) / s.seconds : 0;
     // The epoch's last evaluations can take as long as many batches: they honour cancel too.
     const KernelThreadScope evaluationThreads(config_.threads);
-    if (task_ == Task::Regression) s.metric = evaluate(x, y, cancel).metric;
+    if (predictsValues(task_)) s.metric = evaluate(x, y, cancel).metric;
     else s.metric = metricSum / double(seen);
     if (xVal && yVal && xVal->size() > 0) {
         const Evaluation v = evaluate(*xVal, *yVal, cancel);

@@ -45,6 +45,7 @@ QString taskText(const SavedCombinedModel& m) {
     case Task::Binary: return OpenModelDialog::tr("two classes (%1)").arg(names(m.schema.classNames));
     case Task::Regression:
         return OpenModelDialog::tr("%1 numeric target(s) (%2)").arg(m.rule.outputs).arg(names(m.schema.targetNames));
+    case Task::Reconstruction: return OpenModelDialog::tr("reconstruction of its %1 inputs").arg(m.rule.outputs);
     }
     return {};
 }

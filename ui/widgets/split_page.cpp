@@ -64,7 +64,7 @@ QString notApplicable(Strategy s, Task task) {
             return QObject::tr("Needs a task of two classes; this data's task is %1.").arg(taskText);
         break;
     case Strategy::OutputSplit:
-        if (task != Task::Regression)
+        if (!predictsValues(task))
             return QObject::tr("Needs a regression task (target columns); this data's task is %1.").arg(taskText);
         break;
     case Strategy::DataShards:
