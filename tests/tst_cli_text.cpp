@@ -3,6 +3,9 @@
 // with its vocabulary, a folder of .txt files, and the text options' usage errors.
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -10,6 +13,7 @@
 #include <cstdint>
 
 #include "cli_support.h"
+#include "export/onnx_export.h"
 #include "test_support.h"
 
 namespace {
@@ -120,6 +124,20 @@ void TestCliText::trainsPredictsAndEvaluatesATextClassifier() {
     QCOMPARE(lines.size(), 3);
     QVERIFY2(lines[1].startsWith("pos,"), qPrintable(lines[1]));
     QVERIFY2(lines[2].startsWith("neg,"), qPrintable(lines[2]));
+
+    // The ONNX graph takes token ids; the vocabulary that makes them is written beside it.
+    if (skynnet::onnxExportAvailable()) {
+        const QString onnx = dir.filePath("reviews.onnx"), vocabulary = dir.filePath("reviews.vocab.json");
+        const CliRun x = runCli({"export", "--model", model, "--format", "onnx", "--out", onnx});
+        QVERIFY2(x.exitCode == 0, qPrintable(x.err));
+        QVERIFY2(x.out.contains("wrote the vocabulary (token ids of the graph's input) to " + vocabulary),
+                 qPrintable(x.out));
+        QVERIFY(QFile::exists(onnx));
+        const QJsonObject v = QJsonDocument::fromJson(readText(vocabulary).toUtf8()).object();
+        QCOMPARE(v["tokenizerRule"].toInt(), 1);
+        QCOMPARE(v["maxLength"].toInt(), 16);
+        QVERIFY(v["tokens"].toArray().contains("superb"));
+    }
 
     // A text that is not UTF-8 is refused at its line and column.
     writeText(texts, "text\nfine\n\"caf\xe9\"\n");

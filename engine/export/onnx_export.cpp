@@ -8,13 +8,13 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
-#include <bit>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <map>
-#include <set>
 
+#include "export/onnx_graph_builder.h"
+#include "export/onnx_sequence_layers.h"
 #include "io/atomic_file.h"
 #include "layers/activation.h"
 #endif
@@ -24,94 +24,16 @@ namespace skynnet {
 #ifdef SKYNNET_HAVE_ONNX
 namespace {
 
-using Dims = std::vector<std::int64_t>;
+using namespace onnx_graph;
 
-// Little-endian bytes whatever the host: TensorProto.raw_data is defined that way.
-template <typename T>
-std::string littleEndianBytes(const T* data, std::size_t count) {
-    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-    std::string out(count * sizeof(T), '\0');
-    for (std::size_t i = 0; i < count; ++i) {
-        const Bits v = std::bit_cast<Bits>(data[i]);
-        for (std::size_t b = 0; b < sizeof(T); ++b) out[i * sizeof(T) + b] = char((v >> (8 * b)) & 0xff);
-    }
-    return out;
-}
-
-void setTensorType(onnx::ValueInfoProto* v, const std::string& name, std::int64_t columns) {
+void setTensorType(onnx::ValueInfoProto* v, const std::string& name, std::int64_t columns,
+                   int type = onnx::TensorProto::FLOAT) {
     v->set_name(name);
     auto* t = v->mutable_type()->mutable_tensor_type();
-    t->set_elem_type(onnx::TensorProto::FLOAT);
+    t->set_elem_type(type);
     t->mutable_shape()->add_dim()->set_dim_param("N");  // any number of samples
     t->mutable_shape()->add_dim()->set_dim_value(columns);
 }
-
-// Adds constants and nodes to one graph; every tensor name is checked to be unique, and each node
-// is named after its output so a viewer (Netron) shows "sub2/dense1" rather than numbers.
-class GraphBuilder {
-public:
-    explicit GraphBuilder(onnx::GraphProto& g) : g_(g) {}
-
-    std::string floats(const std::string& name, const Dims& dims, const float* data, std::size_t count) {
-        addInitializer(name, dims, onnx::TensorProto::FLOAT, littleEndianBytes(data, count));
-        return name;
-    }
-    std::string floats(const std::string& name, const Dims& dims, const std::vector<float>& data) {
-        return floats(name, dims, data.data(), data.size());
-    }
-    std::string int64s(const std::string& name, const Dims& dims, const std::vector<std::int64_t>& data) {
-        addInitializer(name, dims, onnx::TensorProto::INT64, littleEndianBytes(data.data(), data.size()));
-        return name;
-    }
-    std::string scalar(const std::string& name, float value) { return floats(name, {}, &value, 1); }
-
-    onnx::NodeProto& node(const std::string& op, const std::vector<std::string>& inputs, const std::string& output) {
-        claim(output);
-        onnx::NodeProto* n = g_.add_node();
-        n->set_op_type(op);
-        n->set_name(output);
-        for (const auto& in : inputs) n->add_input(in);
-        n->add_output(output);
-        return *n;
-    }
-    std::string op(const std::string& type, const std::vector<std::string>& inputs, const std::string& output) {
-        node(type, inputs, output);
-        return output;
-    }
-    std::string opAxis(const std::string& type, const std::vector<std::string>& inputs, const std::string& output,
-                       std::int64_t axis) {
-        setInt(node(type, inputs, output), "axis", axis);
-        return output;
-    }
-    static void setInt(onnx::NodeProto& n, const std::string& name, std::int64_t v) {
-        auto* a = n.add_attribute();
-        a->set_name(name);
-        a->set_type(onnx::AttributeProto::INT);
-        a->set_i(v);
-    }
-    static void setFloat(onnx::NodeProto& n, const std::string& name, float v) {
-        auto* a = n.add_attribute();
-        a->set_name(name);
-        a->set_type(onnx::AttributeProto::FLOAT);
-        a->set_f(v);
-    }
-
-private:
-    void claim(const std::string& name) {
-        if (!names_.insert(name).second) throw Error("ONNX export: tensor name '" + name + "' used twice");
-    }
-    void addInitializer(const std::string& name, const Dims& dims, int type, std::string bytes) {
-        claim(name);
-        onnx::TensorProto* t = g_.add_initializer();
-        t->set_name(name);
-        t->set_data_type(type);
-        for (auto d : dims) t->add_dims(d);
-        t->set_raw_data(std::move(bytes));
-    }
-
-    onnx::GraphProto& g_;
-    std::set<std::string> names_;
-};
 
 // Raw features -> the networks' input columns, as Preprocessing::apply computes them.
 std::string preprocess(GraphBuilder& b, const Preprocessing& p, const std::string& x) {
@@ -153,9 +75,10 @@ std::string preprocess(GraphBuilder& b, const Preprocessing& p, const std::strin
 }
 
 // Appends `activation` on `x` (any rank), the nodes named under `name`; returns the result. Softmax
-// is over a sample's values, so an image tensor is flattened for it and put back.
+// is over a sample's values, so an image or a sequence is flattened for it and put back
+// (`layoutShape`: its Reshape target, empty for rows).
 std::string activate(GraphBuilder& b, Activation activation, const std::string& x, const std::string& name,
-                     const Dims& imageShape) {
+                     const Dims& layoutShape) {
     switch (activation) {
     case Activation::None: return x;
     case Activation::ReLU: return b.op("Relu", {x}, name + "/relu");
@@ -167,10 +90,11 @@ std::string activate(GraphBuilder& b, Activation activation, const std::string& 
     case Activation::Sigmoid: return b.op("Sigmoid", {x}, name + "/sigmoid");
     case Activation::Tanh: return b.op("Tanh", {x}, name + "/tanh");
     case Activation::Softmax: {
-        if (imageShape.empty()) return b.opAxis("Softmax", {x}, name + "/softmax", 1);
+        if (layoutShape.empty()) return b.opAxis("Softmax", {x}, name + "/softmax", 1);
         const std::string flat = b.opAxis("Flatten", {x}, name + "/softmax_rows", 1);
         const std::string p = b.opAxis("Softmax", {flat}, name + "/softmax_flat", 1);
-        return b.op("Reshape", {p, b.int64s(name + "/softmax_shape", {4}, imageShape)}, name + "/softmax");
+        const std::string shape = b.int64s(name + "/softmax_shape", {std::int64_t(layoutShape.size())}, layoutShape);
+        return b.op("Reshape", {p, shape}, name + "/softmax");
     }
     case Activation::GELU: {
         // The exact form 0.5 x (1 + erf(x / sqrt 2)): Gelu is an operator only from opset 20, and
@@ -193,130 +117,117 @@ std::string activate(GraphBuilder& b, Activation activation, const std::string& 
     throw Error("ONNX export: " + name + ": the activation " + activationName(activation) + " has no ONNX form here");
 }
 
-// The [0, C, H, W] target of a Reshape from flat rows (0: keep N).
-Dims imageDims(Shape s) { return {0, s.channels, s.height, s.width}; }
-
-void setInts(onnx::NodeProto& n, const std::string& name, const Dims& values) {
-    auto* a = n.add_attribute();
-    a->set_name(name);
-    a->set_type(onnx::AttributeProto::INTS);
-    for (auto v : values) a->add_ints(v);
-}
-
 // One submodel's layers from `input`; returns the name of its output tensor. The weights are read
 // in Network::flatWeights() order: dense W (inputs x units, row-major) then b; conv W
-// [filters][C][kH][kW] then b if it has one; bn gamma, beta, running mean, running variance.
-// Samples enter as flat rows; the first layer that needs an image Reshapes them to [N, C, H, W]
-// (the engine's c*H*W + h*W + w order is NCHW's), and Flatten makes rows again for a dense layer.
+// [filters][C][kH][kW] then b if it has one; bn gamma, beta, running mean, running variance; the
+// sequence kinds' as onnx_sequence_layers.h says. Samples enter as flat rows (a text model's as
+// int64 token ids); the first layer that needs an image Reshapes them to [N, C, H, W] (the
+// engine's c*H*W + h*W + w order is NCHW's), one that needs a sequence to [N, steps, features],
+// and Flatten makes rows again for a dense layer.
 std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector<float>& weights,
-                     const std::string& input, const std::string& prefix) {
-    std::string cur = input;
-    Shape shape = spec.input;
-    bool image = false;  // cur is [N, C, H, W] rather than [N, C*H*W]
-    std::size_t at = 0;
+                     const std::string& input, bool tokenIds, const std::string& prefix) {
+    Cursor c{input, spec.input, Layout::Rows, tokenIds, {}};
+    WeightReader w(weights, prefix);
     std::map<std::string, int> counts;
     const auto nameOf = [&](const std::string& kind) { return prefix + "/" + kind + std::to_string(++counts[kind]); };
     const auto take = [&](const std::string& name, const Dims& dims, std::int64_t count) {
-        if (at + std::size_t(count) > weights.size())
-            throw Error("ONNX export: " + prefix + " has too few weights for " + name);
-        const std::string t = b.floats(name, dims, weights.data() + at, std::size_t(count));
-        at += std::size_t(count);
-        return t;
-    };
-    const auto toImage = [&](const std::string& name) {
-        if (!image) cur = b.op("Reshape", {cur, b.int64s(name + "/shape", {4}, imageDims(shape))}, name + "/image");
-        image = true;
-    };
-    const auto toRows = [&](const std::string& name) {
-        if (image) cur = b.opAxis("Flatten", {cur}, name + "/rows", 1);
-        image = false;
+        return b.floats(name, dims, w.take(name, count), std::size_t(count));
     };
     const auto activation = [&](Activation a, const std::string& name) {
-        cur = activate(b, a, cur, name, image ? imageDims(shape) : Dims{});
+        c.tensor = activate(b, a, c.tensor, name, layoutDims(c));
     };
     const auto denseLayer = [&](const DenseSpec& d) {
         const std::string name = nameOf("dense");
-        toRows(name);
-        const std::int64_t width = shape.size(), units = d.units;
+        toRows(b, c, name);
+        const std::int64_t width = c.shape.size(), units = d.units;
         const std::string W = take(name + "/W", {width, units}, width * units);
         const std::string B = take(name + "/b", {units}, units);
-        cur = b.op("Gemm", {cur, W, B}, name);
-        shape = Shape::flat(d.units);
+        c.tensor = b.op("Gemm", {c.tensor, W, B}, name);
+        c.shape = Shape::flat(d.units);
         activation(d.activation, name);
     };
     const auto pool = [&](const std::string& type, const std::string& kind, int size, int stride, const LayerSpec& l) {
         const std::string name = nameOf(kind);
-        toImage(name);
-        auto& n = b.node(type, {cur}, name);
-        setInts(n, "kernel_shape", {size, size});
-        setInts(n, "strides", {stride, stride});
-        cur = name;
-        shape = figures(l, shape).output;
+        toImage(b, c, name);
+        auto& n = b.node(type, {c.tensor}, name);
+        GraphBuilder::setInts(n, "kernel_shape", {size, size});
+        GraphBuilder::setInts(n, "strides", {stride, stride});
+        c.tensor = name;
+        c.shape = figures(l, c.shape).output;
     };
-    // A kind this exporter cannot write yet is an error, never dropped from the model.
-    const auto refuse = [](const LayerSpec& l) {
-        throw Error("ONNX export cannot write a " + kindName(l) + " layer yet (" + description(l) + ")");
-    };
-    for (const LayerSpec& l : spec.layers)
+    for (const LayerSpec& l : spec.layers) {
+        const Shape before = c.shape;
         visitLayer(
             l, [&](const DenseSpec& d) { denseLayer(d); },
             // The identity at inference.
             [](const DropoutSpec&) {},
             [&](const FlattenSpec&) {
-                toRows(nameOf("flatten"));
-                shape = Shape::flat(int(shape.size()));
+                toRows(b, c, nameOf("flatten"));
+                c.shape = Shape::flat(int(c.shape.size()));
             },
-            [&](const ConvSpec& c) {
+            [&](const ConvSpec& conv) {
                 const std::string name = nameOf("conv");
-                toImage(name);
-                const Shape out = figures(l, shape).output;
-                const std::int64_t filters = c.filters, kernel = std::int64_t(shape.channels) * c.kernelH * c.kernelW;
-                std::vector<std::string> inputs{cur, take(name + "/W", {filters, shape.channels, c.kernelH, c.kernelW},
-                                                          filters * kernel)};
-                if (c.bias) inputs.push_back(take(name + "/b", {filters}, filters));
+                toImage(b, c, name);
+                const Shape in = c.shape, out = figures(l, in).output;
+                const std::int64_t filters = conv.filters,
+                                   kernel = std::int64_t(in.channels) * conv.kernelH * conv.kernelW;
+                std::vector<std::string> inputs{c.tensor,
+                                                take(name + "/W", {filters, in.channels, conv.kernelH, conv.kernelW},
+                                                     filters * kernel)};
+                if (conv.bias) inputs.push_back(take(name + "/b", {filters}, filters));
                 // Explicit pads (top, left, bottom, right): the smaller half before, as the engine pads.
-                const auto padsOf = [&](int in, int k, int o) {
-                    const int before = convPaddingBefore(in, k, c.stride, c.padding);
-                    const int total = c.padding == Padding::Same ? std::max((o - 1) * c.stride + k - in, 0) : 0;
-                    return std::pair<std::int64_t, std::int64_t>{before, total - before};
+                const auto padsOf = [&](int size, int k, int o) {
+                    const int first = convPaddingBefore(size, k, conv.stride, conv.padding);
+                    const int total = conv.padding == Padding::Same ? std::max((o - 1) * conv.stride + k - size, 0) : 0;
+                    return std::pair<std::int64_t, std::int64_t>{first, total - first};
                 };
-                const auto [top, bottom] = padsOf(shape.height, c.kernelH, out.height);
-                const auto [left, right] = padsOf(shape.width, c.kernelW, out.width);
+                const auto [top, bottom] = padsOf(in.height, conv.kernelH, out.height);
+                const auto [left, right] = padsOf(in.width, conv.kernelW, out.width);
                 auto& n = b.node("Conv", inputs, name);
-                setInts(n, "kernel_shape", {c.kernelH, c.kernelW});
-                setInts(n, "strides", {c.stride, c.stride});
-                setInts(n, "pads", {top, left, bottom, right});
-                cur = name;
-                shape = out;
-                activation(c.activation, name);
+                GraphBuilder::setInts(n, "kernel_shape", {conv.kernelH, conv.kernelW});
+                GraphBuilder::setInts(n, "strides", {conv.stride, conv.stride});
+                GraphBuilder::setInts(n, "pads", {top, left, bottom, right});
+                c.tensor = name;
+                c.shape = out;
+                activation(conv.activation, name);
             },
             [&](const MaxPoolSpec& p) { pool("MaxPool", "maxpool", p.size, p.effectiveStride(), l); },
             [&](const AvgPoolSpec& p) { pool("AveragePool", "avgpool", p.size, p.effectiveStride(), l); },
             [&](const GlobalAvgPoolSpec&) {
                 const std::string name = nameOf("gap");
-                toImage(name);
-                cur = b.op("GlobalAveragePool", {cur}, name);
-                shape = figures(l, shape).output;
+                toImage(b, c, name);
+                c.tensor = b.op("GlobalAveragePool", {c.tensor}, name);
+                c.shape = figures(l, c.shape).output;
             },
             [&](const BatchNormSpec& n) {
                 // The inference form with the running statistics. A flat input is normalised per
-                // feature: BatchNormalization on [N, features], channel axis 1 as for an image.
+                // feature: BatchNormalization on [N, features], channel axis 1 as for an image; a
+                // sequence per feature over every step.
                 const std::string name = nameOf("bn");
-                const bool perFeature = shape.channels == 1 && shape.height == 1;
-                perFeature ? toRows(name) : toImage(name);
-                const std::int64_t channels = batchNormChannels(shape);
-                std::vector<std::string> inputs{cur};
+                const std::int64_t channels = batchNormChannels(c.shape);
+                std::vector<std::string> statistics;
                 for (const char* part : {"/gamma", "/beta", "/running_mean", "/running_var"})
-                    inputs.push_back(take(name + part, {channels}, channels));
-                GraphBuilder::setFloat(b.node("BatchNormalization", inputs, name), "epsilon", n.epsilon);
-                cur = name;
+                    statistics.push_back(take(name + part, {channels}, channels));
+                if (c.shape.sequence) return addSequenceBatchNorm(b, c, statistics, n.epsilon, name);
+                const bool perFeature = c.shape.channels == 1 && c.shape.height == 1;
+                perFeature ? toRows(b, c, name) : toImage(b, c, name);
+                statistics.insert(statistics.begin(), c.tensor);
+                GraphBuilder::setFloat(b.node("BatchNormalization", statistics, name), "epsilon", n.epsilon);
+                c.tensor = name;
             },
             [&](const ActivationSpec& a) { activation(a.activation, nameOf("activation")); },
-            [&](const EmbeddingSpec&) { refuse(l); }, [&](const GruSpec&) { refuse(l); },
-            [&](const LstmSpec&) { refuse(l); }, [&](const SeqPoolSpec&) { refuse(l); });
+            [&](const EmbeddingSpec& e) { addEmbedding(b, c, w, e, nameOf("embedding")); },
+            [&](const GruSpec& g) { addGru(b, c, w, g, nameOf("gru")); },
+            [&](const LstmSpec& s) { addLstm(b, c, w, s, nameOf("lstm")); },
+            [&](const SeqPoolSpec& p) { addSequencePool(b, c, p, nameOf("seqpool")); });
+        // The step mask goes on as Layer::outputStepMask() passes it: through a layer whose output
+        // is a sequence of as many steps as its input; an embedding makes its own.
+        const bool sameSteps = before.sequence && c.shape.sequence && before.height == c.shape.height;
+        if (!std::holds_alternative<EmbeddingSpec>(l) && !sameSteps) c.maskIds.clear();
+    }
     denseLayer(spec.outputLayer());
-    if (at != weights.size()) throw Error("ONNX export: " + prefix + " has weights left over");
-    return cur;
+    if (!w.allTaken()) throw Error("ONNX export: " + prefix + " has weights left over");
+    return c.tensor;
 }
 
 // The combination rule on the submodels' outputs (combination.h); returns the combined tensor.
@@ -372,7 +283,33 @@ void addMetadata(onnx::ModelProto& model, const std::string& key, const std::str
     p->set_value(value);
 }
 
-// Builds the graph around `body` (input name -> output tensor), checks it, writes it atomically.
+// A text model: every submodel starts with an embedding, so the graph takes int64 token ids
+// [N, L]. Throws Error when only some do, or when the preprocessing would change the ids.
+bool startsWithEmbedding(const NetworkSpec& spec) {
+    return !spec.layers.empty() && std::holds_alternative<EmbeddingSpec>(spec.layers.front());
+}
+
+bool readsTokenIds(const SavedCombinedModel& m, const std::string& path) {
+    std::size_t text = 0;
+    for (const NetworkSpec& spec : m.specs) text += startsWithEmbedding(spec);
+    if (text == 0) return false;
+    if (text != m.specs.size())
+        throw Error("cannot export " + path + ": some submodels read token ids (an embedding first) and others not");
+    const Preprocessing& p = m.preprocessing;
+    if (p.fitted()) {
+        bool identity = p.oneHot.empty() && int(p.numericColumns.size()) == p.rawColumns &&
+                        (p.offset.array() == 0.0f).all() && (p.scale.array() == 1.0f).all();
+        for (std::size_t i = 0; i < p.numericColumns.size(); ++i) identity = identity && p.numericColumns[i] == int(i);
+        if (!identity)
+            throw Error("cannot export " + path +
+                        ": the model's preprocessing changes the token ids its embeddings read (scaling or "
+                        "one-hot columns)");
+    }
+    return true;
+}
+
+// Builds the graph around `body` (input name, whether it holds int64 token ids -> output tensor), checks it, writes it
+// atomically.
 template <typename Body>
 void writeModel(const SavedCombinedModel& m, const std::string& path, const OnnxOptions& o,
                 const std::string& outputName, std::int64_t outputs, const std::string& doc, Body body,
@@ -392,10 +329,16 @@ void writeModel(const SavedCombinedModel& m, const std::string& path, const Onnx
     onnx::GraphProto& g = *model.mutable_graph();
     g.set_name(o.graphName.empty() ? "skynnet" : o.graphName);
     GraphBuilder b(g);
-    const bool raw = o.includePreprocessing && m.preprocessing.fitted();
-    setTensorType(g.add_input(), "features", raw ? m.rawColumns() : m.inputColumns());
-    const std::string networkInput = raw ? preprocess(b, m.preprocessing, "features") : std::string("features");
-    b.op("Identity", {body(b, networkInput)}, outputName);
+    if (readsTokenIds(m, path)) {
+        // The ids go to the embeddings as they are (the preprocessing leaves them so).
+        setTensorType(g.add_input(), "token_ids", m.inputColumns(), onnx::TensorProto::INT64);
+        b.op("Identity", {body(b, std::string("token_ids"), true)}, outputName);
+    } else {
+        const bool raw = o.includePreprocessing && m.preprocessing.fitted();
+        setTensorType(g.add_input(), "features", raw ? m.rawColumns() : m.inputColumns());
+        const std::string networkInput = raw ? preprocess(b, m.preprocessing, "features") : std::string("features");
+        b.op("Identity", {body(b, networkInput, false)}, outputName);
+    }
     setTensorType(g.add_output(), outputName, outputs);
 
     try {
@@ -432,6 +375,10 @@ std::vector<std::pair<std::string, std::string>> commonMetadata(const SavedCombi
 }
 
 std::string inputDoc(const SavedCombinedModel& m, const OnnxOptions& o) {
+    if (!m.specs.empty() && startsWithEmbedding(m.specs.front()))
+        return "Input 'token_ids': int64 [N, " + std::to_string(m.inputColumns()) +
+               "], each text's token ids, padding (id 0) in front, as the vocabulary written beside the model "
+               "encodes them.";
     return o.includePreprocessing && m.preprocessing.fitted()
                ? "Input 'features': the " + std::to_string(m.rawColumns()) + " raw feature columns" +
                      (m.preprocessing.oneHot.empty() ? "" : " (category codes 0..k-1 in categorical columns)") +
@@ -449,10 +396,10 @@ void exportOnnx(const SavedCombinedModel& m, const std::string& path, const Onnx
                             " submodel(s) combined by " + strategyName(m.rule.strategy) + ". " + inputDoc(m, o);
     writeModel(
         m, path, o, outputNameOf(m.task()), m.rule.outputs, doc,
-        [&](GraphBuilder& b, const std::string& input) {
+        [&](GraphBuilder& b, const std::string& input, bool ids) {
             std::vector<std::string> subs;
             for (std::size_t i = 0; i < m.specs.size(); ++i)
-                subs.push_back(submodel(b, m.specs[i], m.weights[i], input, "sub" + std::to_string(i + 1)));
+                subs.push_back(submodel(b, m.specs[i], m.weights[i], input, ids, "sub" + std::to_string(i + 1)));
             return combine(b, m.rule, subs);
         },
         commonMetadata(m));
@@ -487,8 +434,8 @@ void exportSubmodelOnnx(const SavedCombinedModel& m, int index, const std::strin
                             "). Output 'outputs': " + owns + ". " + inputDoc(m, o);
     writeModel(
         m, path, o, "outputs", m.specs[i].outputs, doc,
-        [&](GraphBuilder& b, const std::string& input) {
-            return submodel(b, m.specs[i], m.weights[i], input, "sub" + std::to_string(index + 1));
+        [&](GraphBuilder& b, const std::string& input, bool ids) {
+            return submodel(b, m.specs[i], m.weights[i], input, ids, "sub" + std::to_string(index + 1));
         },
         metadata);
 }

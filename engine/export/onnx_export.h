@@ -1,6 +1,8 @@
 #pragma once
 // ONNX export of a saved (combined) model as ONE graph from raw features to the combined answer:
 //   input  "features"       float [N, rawColumns]  raw feature columns, as the model file takes them
+//          "token_ids"      int64 [N, L]           a text model's (its submodels start with an
+//                                                  embedding): each text's ids, padding 0 in front
 //   output "probabilities"  float [N, C]           classification (combined class probabilities)
 //          "probability"    float [N, 1]           binary (sigmoid probability of the second class)
 //          "values"         float [N, m]           regression
@@ -8,7 +10,8 @@
 // columns as Equal against the category codes, Cast), each submodel's layers (Gemm, Conv with
 // explicit pads, MaxPool, AveragePool, GlobalAveragePool, BatchNormalization in its inference form,
 // the activations; a Reshape to [N, C, H, W] before the first image layer and a Flatten before a
-// dense layer that follows one; dropout is the identity at inference and left out), and the combination
+// dense layer that follows one; dropout is the identity at inference and left out; the sequence
+// kinds as onnx_sequence_layers.h says: Gather, GRU, LSTM, the masked mean), and the combination
 // rule: class groups as Log(Max(p, 1e-30)) placed into the C classes by a constant [k, C] matrix,
 // summed, then Softmax; binary shards as Mean or the most confident (Greater on |2p - 1| and
 // Where); output split as Concat; data shards as Mean. The graph computes what CombinedModel
