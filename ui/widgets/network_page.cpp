@@ -30,7 +30,8 @@ struct Preset {
     const char* name;
     const char* layers;
 };
-// The CNNs need image input (channels × height × width); on flat data their rows show why not.
+// The CNNs need image input (channels × height × width), the GRU images read as rows (steps ×
+// features) and the text classifier token ids: on other data their rows show why not.
 const Preset presets[] = {
     {QT_TRANSLATE_NOOP("NetworkPage", "Small MLP (64-32)"), "dense:64:relu,dense:32:relu"},
     {QT_TRANSLATE_NOOP("NetworkPage", "Medium MLP (256-128)"), "dense:256:relu,dense:128:relu"},
@@ -42,6 +43,12 @@ const Preset presets[] = {
     {QT_TRANSLATE_NOOP("NetworkPage", "VGG-style blocks (images)"),
      "conv:32:3x3:same:relu,conv:32:3x3:same:relu,maxpool:2,conv:64:3x3:same:relu,conv:64:3x3:same:relu,maxpool:2,"
      "flatten,dense:128:relu"},
+    // The reference's examples (issue 26): a GRU over the 28 rows of an MNIST image, and the
+    // 784-32-784 autoencoder (its output follows the data: the input's size when reconstructing).
+    {QT_TRANSLATE_NOOP("NetworkPage", "GRU over image rows (gru 64, bn)"), "gru:64,bn"},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Autoencoder (dense 32)"), "dense:32:relu"},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Text classifier (embedding 64, mean)"),
+     "embedding:64,seqpool:mean,dense:64:relu"},
 };
 
 QLabel* bannerLabel(const char* style) {
@@ -62,7 +69,8 @@ NetworkPage::NetworkPage(ProjectDocument* document, QWidget* parent) : QWidget(p
     buildBanners();
 
     auto* hint = new QLabel(tr("Hidden layers of the original model. The output layer follows the data. Widths marked "
-                               "scalable (dense units, conv filters) are divided by the split's reduction factor F in "
+                               "scalable (dense units, conv filters, recurrent units, embedding dimensions) are "
+                               "divided by the split's reduction factor F in "
                                "every submodel."));
     hint->setWordWrap(true);
 
@@ -133,7 +141,8 @@ QHBoxLayout* NetworkPage::buildToolbar() {
     presets_->addItem(tr("Presets…"));
     for (const Preset& p : presets) presets_->addItem(tr(p.name));
     presets_->setToolTip(
-        tr("Replace the hidden layers by a ready network: multilayer perceptrons, or CNNs for images"));
+        tr("Replace the hidden layers by a ready network: multilayer perceptrons, CNNs for images, a GRU over "
+           "image rows, an autoencoder, or a text classifier"));
     connect(presets_, &QComboBox::activated, this, [this](int i) {
         if (i > 0) applyPreset(i - 1);
         presets_->setCurrentIndex(0);
@@ -143,7 +152,8 @@ QHBoxLayout* NetworkPage::buildToolbar() {
     add_->setToolTip(tr("Insert a layer of the kind beside after the selected layer"));
     addKind_ = new QComboBox;
     for (const auto& kind : layerKindNames()) addKind_->addItem(QString::fromStdString(kind));
-    addKind_->setToolTip(tr("Kind of the layer Add layer inserts: dense 64 relu, conv 32 3x3 relu, maxpool 2, ..."));
+    addKind_->setToolTip(
+        tr("Kind of the layer Add layer inserts: dense 64 relu, conv 32 3x3 relu, maxpool 2, gru 64, ..."));
     remove_ = new QPushButton(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove"));
     remove_->setToolTip(tr("Remove the selected layer"));
     up_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowUp), tr("Move up"));
