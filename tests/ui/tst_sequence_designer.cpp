@@ -95,8 +95,8 @@ private slots:
             return model.index(row, column).data(role);
         };
         QCOMPARE(cell(0, LayerTableModel::Type).toString(), QStringLiteral("gru"));
-        QCOMPARE(cell(0, LayerTableModel::Summary).toString(), QStringLiteral("16 units · every step"));
-        QCOMPARE(cell(1, LayerTableModel::Summary).toString(), QStringLiteral("8 units · the last step"));
+        QCOMPARE(cell(0, LayerTableModel::Summary).toString(), QStringLiteral("16 units · returns every step"));
+        QCOMPARE(cell(1, LayerTableModel::Summary).toString(), QStringLiteral("8 units · returns the last step"));
         QCOMPARE(cell(0, LayerTableModel::Steps).toString(), QStringLiteral("every step"));
         QCOMPARE(cell(1, LayerTableModel::Steps).toString(), QStringLiteral("last step"));
         QCOMPARE(model.headerData(LayerTableModel::Steps, Qt::Horizontal).toString(), QStringLiteral("Steps"));
@@ -188,7 +188,7 @@ private slots:
         QVERIFY(set(0, LayerTableModel::Scalable, Qt::Unchecked, Qt::CheckStateRole));
         QCOMPARE(stack->undoText(), QStringLiteral("Set layer 1 scalable off"));
         QCOMPARE(model.index(0, LayerTableModel::Summary).data().toString(),
-                 QStringLiteral("32 units · every step · fixed"));
+                 QStringLiteral("32 units · returns every step · fixed"));
         QVERIFY(set(1, LayerTableModel::Steps, QStringLiteral("last step")));
         QCOMPARE(stack->undoText(), QStringLiteral("Set layer 2 to return the last step"));
         QCOMPARE(shape(1), QStringLiteral("8"));
@@ -235,7 +235,7 @@ private slots:
         while (stack->canRedo()) stack->redo();
         QVERIFY(doc.network() == after);
         QCOMPARE(model.index(0, LayerTableModel::Summary).data().toString(),
-                 QStringLiteral("32 units · every step · fixed"));
+                 QStringLiteral("32 units · returns every step · fixed"));
 
         // An embedding: its dimension and scalable flag, undone too.
         NetworkSpec n = doc.network();

@@ -124,7 +124,7 @@ QString activationText(skynnet::Activation a) { return QString::fromStdString(ac
 QString recurrentSummary(int units, bool sequences, bool scalable) {
     return QStringLiteral("%1 units · %2")
                .arg(units)
-               .arg(sequences ? QStringLiteral("every step") : QStringLiteral("the last step")) +
+               .arg(sequences ? QStringLiteral("returns every step") : QStringLiteral("returns the last step")) +
            (scalable ? QString() : QStringLiteral(" · fixed"));
 }
 

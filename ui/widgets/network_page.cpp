@@ -245,10 +245,14 @@ void NetworkPage::refresh() {
                      .arg(t.config.batchSize);
     } catch (const std::exception& e) {
         totals = QString::fromUtf8(e.what());
+        // An impossible layer's message is the check's error below: not twice.
+        for (int row = 0; row < model_->rowCount(); ++row)
+            if (!model_->problem(row).isEmpty()) totals = tr("No totals until every layer can take its input.");
     }
     totals_->setText(totals);
 
     const NetworkCheck check = checkNetwork(*document_);
+
     hasErrors_ = !check.errors.isEmpty();
     QStringList lines;
     for (const QString& e : check.errors) lines << tr("Error: %1").arg(e);
