@@ -17,14 +17,23 @@
 
 #include "test_shots.h"
 #include "test_support.h"
+#include "ui/core/app_settings.h"
 #include "ui/core/formatting.h"
 #include "ui/core/layer_table_model.h"
 #include "ui/core/network_figures.h"
 #include "ui/core/project_document.h"
+#include "ui/core/training_session.h"
 #include "ui/widgets/layer_editor.h"
+#include "ui/widgets/live_chart.h"
+#include "ui/widgets/main_window.h"
 #include "ui/widgets/network_check.h"
 #include "ui/widgets/network_diagram.h"
 #include "ui/widgets/network_page.h"
+#include "ui/widgets/project_controller.h"
+#include "ui/widgets/results_page.h"
+#include "ui/widgets/split_page.h"
+#include "ui/widgets/train_page.h"
+#include "ui/widgets/training_charts.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -47,7 +56,7 @@ void writeSequences(const QString& path) {
     for (int i = 0; i < steps * features; ++i) out << "v" << i << ",";
     out << "label\n";
     quint32 state = 7;
-    for (int n = 0; n < 80; ++n) {
+    for (int n = 0; n < 400; ++n) {
         const int label = n % classes;
         for (int i = 0; i < steps * features; ++i) {
             state = state * 1664525u + 1013904223u;
@@ -392,6 +401,53 @@ private slots:
         QCOMPARE(layersOf(doc), QStringLiteral("gru:64,bn"));
         doc.undoStack()->undo();
         QCOMPARE(layersOf(doc), QString::fromLatin1(recurrent));
+    }
+
+    // The GRU preset trains in the app, split into three class groups, with live charts and results.
+    void gruPresetTrainsInTheWindow() {
+        MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+        w.projectController()->prompts().showError = [](const QString&, const QString& message) {
+            QFAIL(qPrintable(message));
+        };
+        w.resize(1024, 680);
+        w.show();
+        ProjectDocument* doc = w.document();
+        doc->load(sequences_);
+        w.networkPage()->applyPreset(gruPreset);
+        w.splitPage()->setStrategy(Strategy::ClassGroups);
+        w.splitPage()->setSubmodels(3);
+        ProjectTraining t = doc->trainSettings();
+        t.config.epochs = 3;
+        t.config.batchSize = 16;
+        t.config.resourceReportSeconds = 0.01;
+        t.config.batchReportSeconds = 0.01;
+        t.threadBudget = 2;
+        t.trainBaseline = true;
+        doc->setTrainSettings(t);
+        QVERIFY2(!w.networkPage()->hasErrors(), qPrintable(w.networkPage()->problemsText()));
+        w.showPage(MainWindow::NetworkPageIndex);
+        w.networkPage()->table()->selectRow(0);
+        shoot(&w, QStringLiteral("sequence-designer-window-network"));
+
+        QSignalSpy finished(w.session(), &TrainingSession::finished);
+        w.trainPage()->startTraining();
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, hangGuardMs(120000));
+        QVERIFY2(finished.at(0).at(0).value<TrainStatus>() == TrainStatus::Completed,
+                 qPrintable(finished.at(0).at(1).toString()));
+        TrainingCharts* charts = w.trainPage()->charts();
+        // The baseline and every submodel of the plan, three epochs each.
+        const int models = doc->plan().submodelCount() + 1;
+        QVERIFY(models >= 3);
+        QCOMPARE(w.trainPage()->epochTable()->model()->rowCount(), 3 * models);
+        QVERIFY(charts->lossChart()->pointCount() >= 3 * models);
+        QCOMPARE(charts->metricChart()->seriesCount(), models);
+        QVERIFY(w.resultsPage()->hasResults());
+        w.showPage(MainWindow::TrainPageIndex);
+        shoot(&w, QStringLiteral("sequence-designer-window-trained"));
+        w.showPage(MainWindow::ResultsPageIndex);
+        shoot(&w, QStringLiteral("sequence-designer-window-results"));
+        doc->undoStack()->clear();
+        doc->setClean();
     }
 };
 
