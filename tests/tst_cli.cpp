@@ -383,8 +383,12 @@ void TestCli::badInput_data() {
                                                        << "dense:abc")
                                 << 2 << "--layers: layer 1";
     QTest::newRow("unknown layer") << (QStringList(train) << "--data" << iris() << "--layers"
-                                                          << "lstm:3")
-                                   << 2 << "unknown layer type 'lstm'";
+                                                          << "rnn:3")
+                                   << 2 << "unknown layer type 'rnn'";
+    // A known kind on data it cannot take: refused before training, naming the layer.
+    QTest::newRow("recurrent on flat data") << (QStringList(train) << "--data" << iris() << "--layers"
+                                                                   << "gru:3")
+                                            << 1 << "layer 1: gru 3 needs a sequence input";
     QTest::newRow("unknown option") << (QStringList(train) << "--data" << iris() << "--frobnicate") << 2
                                     << "unknown option '--frobnicate'";
     QTest::newRow("non-numeric epochs") << QStringList{"train", "--data", iris(), "--epochs", "x"} << 2

@@ -482,9 +482,11 @@ private slots:
                                        << "missing field 'network.layers[0].units'";
         QTest::newRow("rate") << R"([{"type":"dropout","rate":1.5}])"
                               << "network.layers[0].rate must be at least 0 and below 1";
-        QTest::newRow("type") << R"([{"type":"lstm"}])"
-                              << "network.layers[0].type: unknown layer type 'lstm' (expected dense, dropout, flatten, "
-                                 "conv, maxpool, avgpool, gap, bn or activation)";
+        QTest::newRow("type") << R"([{"type":"rnn"}])"
+                              << "network.layers[0].type: unknown layer type 'rnn' (expected dense, dropout, flatten, "
+                                 "conv, maxpool, avgpool, gap, bn, activation, embedding, gru, lstm or seqpool)";
+        QTest::newRow("recurrent units") << R"([{"type":"gru","units":0,"sequences":false}])"
+                                         << "network.layers[0].units must be a positive integer";
         QTest::newRow("activation") << R"([{"type":"dense","units":3,"activation":"swish"}])"
                                     << "network.layers[0].activation: unknown activation 'swish' (expected relu, "
                                        "leaky_relu, sigmoid, tanh, softmax, gelu, relu6, softplus, elu or linear)";

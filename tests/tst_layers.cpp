@@ -48,17 +48,6 @@ Matrix row(std::initializer_list<Scalar> values) {
     return m;
 }
 
-// Entry by entry within `tolerance`, with the first difference in the message.
-void expectNear(const Matrix& actual, const Matrix& expected, double tolerance = 1e-5) {
-    QCOMPARE(actual.rows(), expected.rows());
-    QCOMPARE(actual.cols(), expected.cols());
-    for (Index i = 0; i < actual.size(); ++i)
-        QVERIFY2(std::abs(double(actual.data()[i]) - double(expected.data()[i])) <= tolerance,
-                 ("entry " + std::to_string(i) + ": " + std::to_string(actual.data()[i]) + ", expected " +
-                  std::to_string(expected.data()[i]))
-                     .c_str());
-}
-
 Matrix oneHot(const std::vector<int>& labels, int classes) {
     Matrix y = Matrix::Zero(Index(labels.size()), classes);
     for (std::size_t i = 0; i < labels.size(); ++i) y(Index(i), labels[i]) = 1;
@@ -1090,9 +1079,9 @@ private slots:
         QCOMPARE(layerKindList(), std::string("dense, dropout, flatten, conv, maxpool, avgpool, gap, bn, activation, "
                                               "embedding, gru, lstm or seqpool"));
         QVERIFY(std::holds_alternative<FlattenSpec>(layerOfKind("flatten")));
-        QCOMPARE(errorText([] { layerOfKind("lstm"); }), QString("unknown layer type 'lstm' (expected dense, dropout, "
-                                                                 "flatten, conv, maxpool, avgpool, gap, bn or "
-                                                                 "activation)"));
+        QCOMPARE(errorText([] { layerOfKind("rnn"); }), QString("unknown layer type 'rnn' (expected dense, dropout, "
+                                                                "flatten, conv, maxpool, avgpool, gap, bn, activation, "
+                                                                "embedding, gru, lstm or seqpool)"));
     }
 
     void specFiguresAddUpPerLayer() {

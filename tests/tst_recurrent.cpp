@@ -25,21 +25,6 @@ Matrix row(std::initializer_list<Scalar> values) {
     return m;
 }
 
-void expectNear(const Matrix& actual, const Matrix& expected, double tolerance) {
-    QCOMPARE(actual.rows(), expected.rows());
-    QCOMPARE(actual.cols(), expected.cols());
-    for (Index i = 0; i < actual.size(); ++i)
-        QVERIFY2(std::abs(double(actual.data()[i]) - double(expected.data()[i])) <= tolerance,
-                 ("entry " + std::to_string(i) + ": " + std::to_string(actual.data()[i]) + ", expected " +
-                  std::to_string(expected.data()[i]))
-                     .c_str());
-}
-
-bool sameBits(const Matrix& a, const Matrix& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(Scalar)) == 0;
-}
-
 std::unique_ptr<RecurrentLayer> makeRecurrent(const QString& kind, int units, int steps, bool sequences) {
     if (kind == "gru") return std::make_unique<Gru>(units, steps, sequences);
     return std::make_unique<Lstm>(units, steps, sequences);

@@ -35,21 +35,6 @@ Matrix rows(Index r, Index c, std::initializer_list<Scalar> values) {
     return m;
 }
 
-void expectNear(const Matrix& actual, const Matrix& expected, double tolerance) {
-    QCOMPARE(actual.rows(), expected.rows());
-    QCOMPARE(actual.cols(), expected.cols());
-    for (Index i = 0; i < actual.size(); ++i)
-        QVERIFY2(std::abs(double(actual.data()[i]) - double(expected.data()[i])) <= tolerance,
-                 ("entry " + std::to_string(i) + ": " + std::to_string(actual.data()[i]) + ", expected " +
-                  std::to_string(expected.data()[i]))
-                     .c_str());
-}
-
-bool sameBits(const Matrix& a, const Matrix& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(Scalar)) == 0;
-}
-
 // Layers run one after the other as Network runs them, each given its input's step mask, seen as
 // one layer. A chain that starts with an embedding gives no input gradient (token ids have none),
 // so checkLayer checks its parameters only; any other chain gives its first layer's.

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "io/json.h"
 #include "model/network.h"
+#include "plan_support.h"
 #include "spec/network_spec.h"
 #include "spec/spec_json.h"
 #include "split/split_plan.h"
@@ -28,16 +29,6 @@ NetworkSpec gruExample() {
     spec.layers = parseLayers("gru:64,bn");
     spec.setOutputFor(Task::Classification, 10);
     return spec;
-}
-
-DataInfo classInfo(int classes, int perClass) {
-    DataInfo d;
-    d.task = Task::Classification;
-    d.classCount = classes;
-    for (int k = 0; k < perClass; ++k)
-        for (int c = 0; c < classes; ++c) d.labels.push_back(c);
-    d.samples = long(d.labels.size());
-    return d;
 }
 
 SplitOptions classGroups(int n) {

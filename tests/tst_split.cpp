@@ -27,6 +27,7 @@
 #include "train/batch_split.h"
 #include "train/metrics.h"
 
+#include "plan_support.h"
 #include "test_support.h"
 
 using namespace skynnet;
@@ -37,18 +38,6 @@ std::vector<int> range(int begin, int end) {
     std::vector<int> v;
     for (int i = begin; i < end; ++i) v.push_back(i);
     return v;
-}
-
-// Classification data info with `perClass` samples of every class except those in `absent`.
-DataInfo classInfo(int classes, int perClass, const std::set<int>& absent = {}) {
-    DataInfo d;
-    d.task = Task::Classification;
-    d.classCount = classes;
-    for (int k = 0; k < perClass; ++k)
-        for (int c = 0; c < classes; ++c)
-            if (!absent.count(c)) d.labels.push_back(c);
-    d.samples = long(d.labels.size());
-    return d;
 }
 
 NetworkSpec mlp(const std::string& layers, int inputs) {

@@ -23,21 +23,12 @@
 #include "split/split_plan.h"
 
 #include "cli_support.h"
+#include "plan_support.h"
 #include "test_support.h"
 
 using namespace skynnet;
 
 namespace {
-
-DataInfo classInfo(int classes, int perClass) {
-    DataInfo d;
-    d.task = Task::Classification;
-    d.classCount = classes;
-    for (int k = 0; k < perClass; ++k)
-        for (int c = 0; c < classes; ++c) d.labels.push_back(c);
-    d.samples = long(d.labels.size());
-    return d;
-}
 
 NetworkSpec mlp(const std::string& layers, int inputs) {
     NetworkSpec s;

@@ -32,6 +32,46 @@ const std::vector<OptionSpec>& imageOptionSpecs() {
     return specs;
 }
 
+OptionSpec textColumnSpec() {
+    return {"--text-column", "NAME",
+            "CSV text data: the column of the texts, which becomes the model's only input (the other feature "
+            "columns are not used); a folder with one subfolder of .txt files per class is text data without it"};
+}
+
+const std::vector<OptionSpec>& textOptionSpecs() {
+    static const std::vector<OptionSpec> specs = {
+        textColumnSpec(),
+        {"--vocab", "N",
+         "text data: the vocabulary, the N most frequent tokens of the training rows, padding and unknown ids "
+         "included (default " +
+             std::to_string(TextSettings{}.vocabularySize) + ")"},
+        {"--max-length", "L",
+         "text data: tokens per text; longer texts keep their first L, shorter ones are padded in front (default " +
+             std::to_string(TextSettings{}.maxLength) + ")"},
+        {"--as-sequence", "rows", "one-channel images (1xHxW) read as H steps of W features, e.g. for gru layers"},
+    };
+    return specs;
+}
+
+TextSettings textSettings(const Args& args, const DataRequest& data) {
+    TextSettings t;
+    const bool text = !data.textColumn.empty() || dataKind(data.path) == DataKind::TextFolder;
+    for (const char* name : {"--vocab", "--max-length"})
+        if (args.has(name) && !text)
+            Args::fail(name, "only applies to text data (--text-column, or a folder with one subfolder of .txt files "
+                             "per class), and " +
+                                 data.path + " is not read as text");
+    t.vocabularySize = args.positiveInt("--vocab", t.vocabularySize);
+    if (t.vocabularySize < 3 || t.vocabularySize > maxVocabularySize)
+        Args::fail("--vocab", "expected 3 (padding, unknown and one token) to " + std::to_string(maxVocabularySize) +
+                                  ", got " + std::to_string(t.vocabularySize));
+    t.maxLength = args.positiveInt("--max-length", t.maxLength);
+    if (t.maxLength > maxTextLength)
+        Args::fail("--max-length",
+                   "expected at most " + std::to_string(maxTextLength) + ", got " + std::to_string(t.maxLength));
+    return t;
+}
+
 DataRequest dataRequest(const Args& args, const DataOptionNames& names) {
     DataRequest r;
     r.option = names.path;
@@ -58,6 +98,11 @@ DataRequest dataRequest(const Args& args, const DataOptionNames& names) {
         }
     if (const auto shape = args.text("--sample-shape"))
         r.sampleShape = parsedText("--sample-shape", [&] { return parseSampleShape(*shape); });
+    r.textColumn = args.text("--text-column", "");
+    if (const auto how = args.text("--as-sequence")) {
+        if (*how != "rows") Args::fail("--as-sequence", "expected rows, got '" + *how + "'");
+        r.sequenceRows = true;
+    }
     return r;
 }
 

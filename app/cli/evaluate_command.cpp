@@ -24,10 +24,11 @@ const std::vector<OptionSpec>& evaluateOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
         {"--model", "MODEL", "the model file written by 'train --save' (a single or a combined model)"},
         {"--data", "PATH",
-         "labelled data: CSV/TSV, IDX images, an image folder (a subfolder per class) or builtin:..., laid out like "
-         "the training data"},
+         "labelled data: CSV/TSV, IDX images, an image folder (a subfolder per class), a text folder (a subfolder of "
+         ".txt files per class) or builtin:..., laid out like the training data"},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         strictImagesSpec(),
+        {"--text-column", "NAME", "CSV data of a text model: the column of the texts (default: the model's)"},
         {"--target", "COL", "CSV target column (default: the one the model was trained on)"},
         {"--split", "PART",
          "all, train, validation or test: the rows of --data that training assigned to that part, "

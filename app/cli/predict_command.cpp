@@ -20,9 +20,11 @@ const std::vector<OptionSpec>& predictOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
         {"--model", "MODEL", "the model file written by 'train --save' (a single or a combined model)"},
         {"--data", "PATH",
-         "CSV/TSV (the target column may be absent), IDX images, an image file or a folder of images, or builtin:..."},
+         "CSV/TSV (the target column may be absent), IDX images, an image file or a folder of images, a text folder "
+         "(a subfolder of .txt files per class), or builtin:..."},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         strictImagesSpec(),
+        {"--text-column", "NAME", "CSV data of a text model: the column of the texts (default: the model's)"},
         {"--output", "FILE", "the predictions CSV to write"},
         {"--help", "", "show this help"},
     };

@@ -11,7 +11,7 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
     static const std::vector<OptionSpec> common = {
         {"--data", "PATH",
          "training data: CSV/TSV file, IDX images (.gz ok), an image folder (one subfolder of PNG/JPEG/BMP per class), "
-         "or builtin:spirals|sine|blobs[:KEY=VALUE...]"},
+         "a text folder (one subfolder of .txt files per class), or builtin:spirals|sine|blobs[:KEY=VALUE...]"},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         {"--test-data", "PATH", "separate test data (default: a stratified part of --data, see --test-fraction)"},
         {"--test-labels", "PATH", "IDX labels file of --test-data"},
@@ -21,14 +21,20 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
         imageOptionSpecs()[1],
         imageOptionSpecs()[2],
         imageOptionSpecs()[3],
+        textOptionSpecs()[0],
+        textOptionSpecs()[1],
+        textOptionSpecs()[2],
+        textOptionSpecs()[3],
         {"--augment", "LIST",
          "image training batches only: flip (left-right, half the rows) and/or shift:PIXELS (pad and crop), e.g. "
          "flip,shift:2 (default none)"},
         {"--layers", "LIST",
-         std::string("hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
-                     "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
-                     "gap, bn, activation:ACT; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
-                     "(default ") +
+         std::string(
+             "hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
+             "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
+             "gap, bn, activation:ACT, embedding:DIM (text), gru:UNITS[:sequences], "
+             "lstm:UNITS[:sequences], seqpool:mean|last; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
+             "(default ") +
              defaultLayers + ")"},
         {"--epochs", "E", "training epochs (default 10)"},
         {"--batch", "B", "batch size (default 32)"},

@@ -46,6 +46,10 @@ void parseDataOptions(const Args& a, TrainOptions& o) {
     if (o.validationFraction + o.testFraction >= 1)
         Args::fail("--validation", "together with --test-fraction it must leave some rows for training");
     if (const auto s = a.text("--scaling")) o.scaling = parsedOption("--scaling", [&] { return parseScaling(*s); });
+    o.text = textSettings(a, o.data);
+    const bool text = !o.data.textColumn.empty() || dataKind(o.data.path) == DataKind::TextFolder;
+    if (text && o.scaling && *o.scaling != Scaling::None)
+        Args::fail("--scaling", "text data is read as token ids, which are never scaled (use none or leave it out)");
 }
 
 // The optimiser, its schedule and early stopping.

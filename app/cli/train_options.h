@@ -8,6 +8,7 @@
 #include "cli_args.h"
 #include "data/data_source.h"
 #include "data/preprocessing.h"
+#include "data/text_data.h"
 #include "json_progress.h"
 #include "losses/loss.h"
 #include "spec/network_spec.h"
@@ -26,6 +27,7 @@ struct TrainOptions {
     double testFraction = 0.2;            // of all rows of --data, only without --test-data
 
     std::vector<LayerSpec> layers;
+    TextSettings text;               // --vocab, --max-length (text data only)
     std::optional<Scaling> scaling;  // empty: minmax for images (IDX, image folders), standardize otherwise
     std::optional<LossKind> loss;    // empty: the task's natural loss
     TrainConfig config;              // everything but the loss, which follows from the task

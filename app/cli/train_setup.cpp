@@ -16,6 +16,7 @@ RunData runDataOf(const TrainOptions& o) {
     d.preparation.separateTestFile = o.testData.has_value();
     d.preparation.seed = o.config.seed;
     d.preparation.scaling = o.scaling.value_or(defaultScalingFor(o.data.path));
+    d.preparation.text = o.text;
     return d;
 }
 
@@ -37,6 +38,7 @@ NetworkSpec buildNetworkSpec(const TrainOptions& o, const PreparedData& data) {
     spec.input = networkInputShape(data);
     spec.layers = o.layers;
     spec.setOutputFor(data.task(), data.train.outputCount());
+    spec.bindVocabulary(vocabularySize(data));  // embeddings read the text data's token ids
     try {
         checkAugmentable(o.config.augmentation, spec.input);
     } catch (const Error& e) {

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "data/text_vocabulary.h"
 
 namespace skynnet {
 namespace {
@@ -311,24 +312,41 @@ std::vector<std::string> sortedDistinct(const Table& t, std::size_t c) {
     return values;
 }
 
+// The column named `spec`, or at 0-based index `spec` when none has that name; `what` ("target",
+// "text") words the errors.
+std::size_t resolveColumn(const Table& t, const std::string& spec, const std::string& what) {
+    const auto named = std::find(t.names.begin(), t.names.end(), spec);
+    if (named != t.names.end()) {
+        if (std::find(named + 1, t.names.end(), spec) != t.names.end())
+            throw Error(t.path + ": " + what + " column name '" + spec + "' appears more than once in the header");
+        return std::size_t(named - t.names.begin());
+    }
+    if (!spec.empty() && std::all_of(spec.begin(), spec.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+        const std::size_t c = std::size_t(std::stoull(spec.size() > 9 ? "999999999" : spec));
+        if (c >= t.cols)
+            throw Error(t.path + ": " + what + " column index " + spec + " is out of range: the file has " +
+                        std::to_string(t.cols) + " columns (0 to " + std::to_string(t.cols - 1) + ")");
+        return c;
+    }
+    throw Error(t.path + ": no " + what + " column named '" + spec + "' (columns: " + t.nameList() + ")");
+}
+
+// Every row's text in column c, each checked: UTF-8 and not empty, the error at its line.
+std::vector<std::string> textCells(const Table& t, std::size_t c) {
+    std::vector<std::string> texts;
+    texts.reserve(t.rows());
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        const std::string_view v = t.cell(r, c);
+        checkUtf8(v, t.at(r) + ": " + t.column(c), EmptyText::refused);
+        texts.emplace_back(v);
+    }
+    return texts;
+}
+
 std::vector<std::size_t> resolveTargets(const Table& t, const std::vector<std::string>& specs) {
     std::vector<std::size_t> cols;
     for (const std::string& spec : specs) {
-        const auto named = std::find(t.names.begin(), t.names.end(), spec);
-        std::size_t c;
-        if (named != t.names.end()) {
-            if (std::find(named + 1, t.names.end(), spec) != t.names.end())
-                throw Error(t.path + ": target column name '" + spec + "' appears more than once in the header");
-            c = std::size_t(named - t.names.begin());
-        } else if (!spec.empty() &&
-                   std::all_of(spec.begin(), spec.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
-            c = std::size_t(std::stoull(spec.size() > 9 ? "999999999" : spec));
-            if (c >= t.cols)
-                throw Error(t.path + ": target column index " + spec + " is out of range: the file has " +
-                            std::to_string(t.cols) + " columns (0 to " + std::to_string(t.cols - 1) + ")");
-        } else {
-            throw Error(t.path + ": no target column named '" + spec + "' (columns: " + t.nameList() + ")");
-        }
+        const std::size_t c = resolveColumn(t, spec, "target");
         if (std::find(cols.begin(), cols.end(), c) != cols.end())
             throw Error(t.path + ": target " + t.column(c) + " is given twice");
         cols.push_back(c);
@@ -394,15 +412,28 @@ Task guessTask(const Table& t, std::size_t c) {
 }  // namespace
 
 Dataset loadCsv(const std::string& path, const CsvOptions& options) {
-    const Table t = readTable(path, options, nullptr);
+    // A first row naming the text column is the header, even when no column below it holds numbers
+    // ("text,label" over "great film,pos").
+    const std::vector<std::string> textName = {options.textColumn};
+    const Table t = readTable(path, options, options.textColumn.empty() ? nullptr : &textName);
     const std::vector<std::size_t> targetCols = resolveTargets(t, options.targets);
     std::vector<std::size_t> featureCols;
-    for (std::size_t c = 0; c < t.cols; ++c)
-        if (std::find(targetCols.begin(), targetCols.end(), c) == targetCols.end()) featureCols.push_back(c);
-    if (featureCols.empty()) throw Error(path + ": no feature columns left after taking the target column(s)");
-
     Dataset d;
     d.source = path;
+    if (!options.textColumn.empty()) {
+        // The text is the only input: the other columns are not read (csv_loader.h).
+        const std::size_t c = resolveColumn(t, options.textColumn, "text");
+        if (std::find(targetCols.begin(), targetCols.end(), c) != targetCols.end())
+            throw Error(path + ": the text " + t.column(c) + " is also the target column" +
+                        (options.targets.empty() ? " (the last column; name the target with --target)" : ""));
+        d.texts = textCells(t, c);
+        d.textColumn = t.names[c];
+        d.vocabulary = TextVocabulary{};
+    } else {
+        for (std::size_t c = 0; c < t.cols; ++c)
+            if (std::find(targetCols.begin(), targetCols.end(), c) == targetCols.end()) featureCols.push_back(c);
+        if (featureCols.empty()) throw Error(path + ": no feature columns left after taking the target column(s)");
+    }
     if (targetCols.size() > 1) {
         if (options.task && *options.task != Task::Regression)
             throw Error(path + ": " + std::to_string(targetCols.size()) +
@@ -468,6 +499,37 @@ Dataset loadCsv(const std::string& path, const CsvOptions& options) {
         for (std::size_t c : targetCols) d.targetNames.push_back(t.names[c]);
     }
     d.validate();
+    return d;
+}
+
+Dataset loadCsvTexts(const std::string& path, const std::string& textColumn, const CsvOptions& options) {
+    const std::vector<std::string> expected = {textColumn};
+    const Table t = readTable(path, options, &expected);
+    std::size_t c = t.cols;
+    if (t.header || textColumn.rfind("column_", 0) != 0) {
+        const auto it = std::find(t.names.begin(), t.names.end(), textColumn);
+        if (it == t.names.end() && !t.header)
+            throw Error(path + ": the model reads its texts from column '" + textColumn +
+                        "', and the file has no header row naming it");
+        if (it == t.names.end())
+            throw Error(path + ": the model reads its texts from column '" + textColumn +
+                        "', not in the header (columns: " + t.nameList() + ")");
+        c = std::size_t(it - t.names.begin());
+    } else {
+        // A model trained on a file without header: the text column is named column_<k>.
+        const std::size_t k = std::size_t(std::atoi(textColumn.c_str() + 7));
+        if (k == 0 || k > t.cols)
+            throw Error(path + ": the model reads its texts from " + textColumn + ", but the file has " +
+                        std::to_string(t.cols) + " columns and no header row naming them");
+        c = k - 1;
+    }
+    Dataset d;
+    d.source = path;
+    d.texts = textCells(t, c);
+    d.textColumn = t.names[c];
+    d.vocabulary = TextVocabulary{};
+    d.features.resize(Index(d.texts.size()), 0);
+    d.sampleShape = Shape::flat(0);
     return d;
 }
 

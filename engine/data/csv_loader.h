@@ -33,6 +33,10 @@ struct CsvOptions {
     // (<= min(50, rows / 5)), are classification, binary when there are exactly 2 classes;
     // anything else is regression. Asking for Classification keeps 2 classes as a 2-way softmax.
     std::optional<Task> task;
+    // Text data (issue 26): the column holding each row's text, by name or 0-based index. It
+    // becomes the only input (Dataset::texts, no feature columns: the other columns are not read);
+    // each cell must be UTF-8 and not empty. Empty: no text column.
+    std::string textColumn;
 };
 
 // Feature columns that hold text become category codes (Dataset::categoricals, categories
@@ -50,6 +54,10 @@ Dataset loadCsv(const std::string& path, const CsvOptions& options = {});
 // category never seen in training gets code -1, which Preprocessing turns into an all-zero
 // one-hot block. The result has features, featureNames, categoricals and sampleShape only: no
 // labels or targets.
+// The texts of column `textColumn` (a name, or column_<k> for a file without header), for prediction
+// from a text model: Dataset::texts only. Errors as loadCsv's.
+Dataset loadCsvTexts(const std::string& path, const std::string& textColumn, const CsvOptions& options = {});
+
 Dataset loadCsvForPrediction(const std::string& path, const std::vector<std::string>& featureNames,
                              const std::vector<Dataset::Categorical>& categoricals, const CsvOptions& options = {});
 

@@ -14,6 +14,7 @@
 #include "data/idx_loader.h"
 #include "data/image_decode.h"
 #include "data/shape_text.h"
+#include "data/text_data.h"
 
 namespace skynnet {
 namespace {
@@ -213,10 +214,74 @@ void applySampleShape(Dataset& d, const DataRequest& request) {
     d.sampleShape = shape;
 }
 
+// --as-sequence rows: a one-channel image (1, H, W) read as H steps of W features.
+void applySequenceRows(Dataset& d, const DataRequest& request) {
+    if (!request.sequenceRows) return;
+    const Shape& s = d.sampleShape;
+    if (s.channels != 1)
+        failOption(request.sequenceOption,
+                   "rows reads a one-channel image (1 x H x W) as H steps of W features, but " + request.path +
+                       " holds images of " + std::to_string(s.channels) + " channels (" + sampleShapeText(s) +
+                       "), whose rows are not one sequence of features (--channels 1 reads an image folder in gray)");
+    if (s.height < 2 || s.sequence)
+        failOption(request.sequenceOption, "rows reads an image (1 x H x W) as H steps of W features, but " +
+                                               request.path + " holds samples of shape " + sampleShapeText(s) +
+                                               ", not images");
+    d.sampleShape = Shape::steps(s.height, s.width);
+}
+
+// A text model's data: a CSV's text column or a text folder, encoded when the vocabulary is fitted.
+Dataset loadTextLike(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
+    const DataKind kind = dataKind(request.path);
+    Dataset d;
+    if (kind == DataKind::TextFolder) {
+        d = loadTextFolder(request.path);
+        if (needTargets) {
+            mapLabels(d, schema.classNames);
+        } else {
+            d.labels.clear();  // features only, as loadLike promises
+            d.classNames.clear();
+        }
+    } else if (kind == DataKind::Csv) {
+        const std::string column = request.textColumn.empty() ? schema.textColumn : request.textColumn;
+        if (column.empty())
+            failOption(request.textColumnOption,
+                       "the model reads texts, and " + request.path + " is a CSV file: name the column of the texts");
+        if (!needTargets) {
+            d = loadCsvTexts(request.path, column);
+        } else {
+            CsvOptions options;
+            options.textColumn = column;
+            const std::string target = request.target.empty() ? schema.targetColumn : request.target;
+            if (schema.task == Task::Regression) {
+                options.targets = request.target.empty() ? schema.targetNames : std::vector<std::string>{target};
+                options.task = Task::Regression;
+            } else {
+                if (!target.empty()) options.targets = {target};
+                options.task = Task::Classification;  // the file's own classes; mapped by name below
+            }
+            d = loadCsv(request.path, options);
+            if (schema.task != Task::Regression) mapLabels(d, schema.classNames);
+            else d.targetNames = schema.targetNames;
+        }
+    } else {
+        throw Error(request.path +
+                    ": the model reads texts (a CSV column, or a folder with one subfolder of .txt "
+                    "files per class), not " +
+                    (kind == DataKind::Builtin ? std::string("generated data") : std::string("images")));
+    }
+    d.task = schema.task;
+    d.vocabulary = schema.vocabulary;
+    if (schema.vocabulary->maxLength > 0) encodeTexts(d, *schema.vocabulary);
+    if (needTargets) d.validate();
+    return d;
+}
+
 }  // namespace
 
 DataKind dataKind(const std::string& path) {
     if (path.rfind(builtinPrefix, 0) == 0) return DataKind::Builtin;
+    if (isTextFolder(path)) return DataKind::TextFolder;
     if (isImageFolder(path)) return DataKind::ImageFolder;
     if (isImageFileName(path)) return DataKind::ImageFile;
     const std::string name = lowercase(std::filesystem::path(path).filename().string());
@@ -243,6 +308,16 @@ void checkDataRequest(const DataRequest& request) {
         failOption(request.sampleShapeOption, "only applies to CSV files, and " + request.path + " is not one");
     if (kind != DataKind::ImageFolder && kind != DataKind::ImageFile && request.image != ImageOptions{})
         failOption(request.imageOption, "only applies to image folders, and " + request.path + " is not one");
+    if (kind != DataKind::Csv && !request.textColumn.empty())
+        failOption(request.textColumnOption,
+                   "only applies to CSV files, and " + request.path +
+                       " is not one (a folder of texts has one subfolder of .txt files per class)");
+    if (request.sampleShape && !request.textColumn.empty())
+        failOption(request.sampleShapeOption, "cannot be combined with " + request.textColumnOption +
+                                                  ": a text is read as a sequence of token ids");
+    if (request.sequenceRows && (kind == DataKind::TextFolder || !request.textColumn.empty()))
+        failOption(request.sequenceOption, "rows applies to images, and " + request.path +
+                                               " holds texts (already read as sequences of token ids)");
     if (kind == DataKind::Builtin) parseBuiltin(request);
 }
 
@@ -255,11 +330,14 @@ Dataset loadTrainingData(const DataRequest& request) {
         CsvOptions options;
         if (!request.target.empty()) options.targets = {request.target};
         options.task = request.task;
+        options.textColumn = request.textColumn;
         Dataset csv = loadCsv(request.path, options);
         csv.targetColumn = request.target;
         applySampleShape(csv, request);
+        applySequenceRows(csv, request);
         return csv;
     }
+    case DataKind::TextFolder: d = loadTextFolder(request.path); break;
     case DataKind::Idx: d = loadIdx(request.path, request.labels); break;
     case DataKind::Builtin: d = generate(request); break;
     case DataKind::ImageFolder: d = loadImageFolder(request.path, request.image); break;
@@ -268,13 +346,20 @@ Dataset loadTrainingData(const DataRequest& request) {
                    request.path + " is a single image; training needs a folder with one subfolder of images per class");
     }
     applyTask(d, request);
+    applySequenceRows(d, request);
     d.targetColumn = request.target;  // empty: checkDataRequest allows a target for CSV only
     d.validate();
     return d;
 }
 
-Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
+namespace {
+
+// loadLike for data that is not text, in the layout the file gives.
+Dataset loadLikeLayout(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
     const DataKind kind = dataKind(request.path);
+    if (kind == DataKind::TextFolder)
+        throw Error(request.path + ": a folder of texts, and the model was not trained on text");
+    if (!request.textColumn.empty()) failOption(request.textColumnOption, "the model was not trained on text");
     if (kind != DataKind::Idx && !request.labels.empty())
         failOption(request.labelsOption, "only applies to IDX image files, and " + request.path + " is not one");
     if (kind == DataKind::Csv) {
@@ -323,6 +408,17 @@ Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool nee
     d.featureNames = schema.featureNames;
     d.targetNames = schema.targetNames;
     if (needTargets) d.validate();
+    return d;
+}
+
+}  // namespace
+
+Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
+    if (schema.isText()) return loadTextLike(request, schema, needTargets);
+    Dataset d = loadLikeLayout(request, schema, needTargets);
+    // The model's layout (--as-sequence rows: the same values as H steps of W features).
+    if (schema.sampleShape.sequence && d.features.cols() == schema.sampleShape.size())
+        d.sampleShape = schema.sampleShape;
     return d;
 }
 

@@ -23,7 +23,7 @@
 
 namespace skynnet {
 
-enum class DataKind { Csv, Idx, Builtin, ImageFolder, ImageFile };
+enum class DataKind { Csv, Idx, Builtin, ImageFolder, ImageFile, TextFolder };
 
 struct DataRequest {
     std::string option = "--data";  // what the path came from, for messages
@@ -38,16 +38,25 @@ struct DataRequest {
     ImageOptions image;
     std::optional<Shape> sampleShape;  // CSV: the layout of a row's features, e.g. (1,28,28)
     std::string imageOption = "--image-size", sampleShapeOption = "--sample-shape";  // for messages
+    // CSV text data: the column of the texts (data/text_data.h); loadLike takes the schema's when empty.
+    std::string textColumn;
+    std::string textColumnOption = "--text-column";  // for messages
+    // --as-sequence rows: one-channel images (1, H, W) read as Shape::steps(H, W), H steps of W
+    // features (the same memory). loadLike takes the layout from the schema instead.
+    bool sequenceRows = false;
+    std::string sequenceOption = "--as-sequence";  // for messages
     bool operator==(const DataRequest&) const = default;
 };
 
-// "builtin:" prefix, else a folder is an image folder, a .png/.jpg/.jpeg/.bmp file an image,
+// "builtin:" prefix, else a folder is a text folder when its class subfolders hold .txt files
+// (isTextFolder) and an image folder otherwise, a .png/.jpg/.jpeg/.bmp file an image,
 // IDX by name ("idx", "ubyte") or magic (gzip or 0x0000080n), else CSV.
 DataKind dataKind(const std::string& path);
 
 // The request's own mistakes, without loading anything: a malformed builtin spec, a labels file
 // for data that is not IDX, a target column or sample shape for data that is not CSV, image
-// options for data that is not an image folder. Throws Error whose message
+// options for data that is not an image folder, a text column for data that is not CSV (or
+// with a sample shape), rows as a sequence for text. Throws Error whose message
 // starts with the option at fault ("--data: unknown built-in dataset 'x' ...").
 void checkDataRequest(const DataRequest& request);
 
@@ -58,6 +67,8 @@ Dataset loadTrainingData(const DataRequest& request);
 // Loads data like `schema` (a training set's or a saved model's). With needTargets, labels or
 // targets are loaded too (and their absence is an Error); without, the result has features only
 // (a CSV may lack the target columns). The schema's target column is used when the request names none.
+// Text (schema.isText()) is read from the schema's text column or a text folder, and encoded by the
+// schema's vocabulary when it is fitted (else left raw, for the preparation to encode).
 Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool needTargets);
 
 // Unlabelled images (a single file or a flat folder, see loadImageFiles) in the schema's sample

@@ -32,6 +32,10 @@ Dataset Dataset::subset(const std::vector<int>& rows) const {
     d.labelColumn = labelColumn;
     d.features.resize(Index(rows.size()), features.cols());
     for (std::size_t i = 0; i < rows.size(); ++i) d.features.row(Index(i)) = features.row(rows[i]);
+    if (!texts.empty()) {
+        d.texts.reserve(rows.size());
+        for (int r : rows) d.texts.push_back(texts[std::size_t(r)]);
+    }
     if (task == Task::Regression) {
         d.targets.resize(Index(rows.size()), targets.cols());
         for (std::size_t i = 0; i < rows.size(); ++i) d.targets.row(Index(i)) = targets.row(rows[i]);
@@ -47,6 +51,9 @@ void Dataset::validate() const {
     if (sampleShape.size() != features.cols())
         throw Error(where + ": sample shape " + sampleShape.toString() + " does not match " +
                     std::to_string(features.cols()) + " feature columns");
+    if (!texts.empty() && Index(texts.size()) != features.rows())
+        throw Error(where + ": " + std::to_string(texts.size()) + " texts for " + std::to_string(features.rows()) +
+                    " samples");
     if (!featureNames.empty() && Index(featureNames.size()) != features.cols())
         throw Error(where + ": " + std::to_string(featureNames.size()) + " feature names for " +
                     std::to_string(features.cols()) + " columns");

@@ -24,6 +24,9 @@ struct Dataset : ModelSchema {
     std::string labelColumn;           // the CSV column the labels come from, for messages ("" otherwise)
     Matrix targets;                    // regression values, rows = samples, one column per targetName
     std::vector<SkippedFile> skipped;  // files left out while loading, in the order met
+    // Raw text data (isText()): one text per row until encoded into token ids (data/text_data.h);
+    // until then `features` has no columns. Empty once encoded.
+    std::vector<std::string> texts;
 
     const ModelSchema& schema() const { return *this; }
     Index size() const { return features.rows(); }

@@ -1,7 +1,8 @@
 #pragma once
 // The one writer and reader of a schema in a model's JSON header, shared by both kinds of model
 // file and by a project run's model, so the fields stay exactly what files have always held:
-// "task", "classNames", "targetNames", "featureNames" and extra's "target_column". The
+// "task", "classNames", "targetNames", "featureNames" and extra's "target_column", and for text
+// models (only) "vocabulary" (data/text_vocabulary.h's JSON) and extra's "text_column". The
 // categoricals are not written twice: they are the preprocessing's one-hot columns
 // ("preprocessing.oneHot"); the sample shape follows from the network's input.
 #include <optional>

@@ -21,7 +21,8 @@ DataPartition partitionData(const Dataset& data, double validationFraction, doub
     p.validation = data.subset(idx.validation);
     p.test = data.subset(idx.test);
     p.preprocessing.scaling = scaling;
-    p.preprocessing.fit(p.train);
+    // Raw texts have no columns yet: splitAndFit fits once they are token ids.
+    if (!data.isText()) p.preprocessing.fit(p.train);
     return p;
 }
 

@@ -26,6 +26,7 @@ struct DataPartition {
 };
 // Refuses data that cannot support training with these fractions (checkTrainable: one class, too
 // few rows for a requested part) with an Error naming the file and the column or row counts.
+// Text data (raw texts, no columns yet) leaves the preprocessing unfitted.
 DataPartition partitionData(const Dataset& data, double validationFraction, double testFraction, bool separateTestFile,
                             std::uint64_t seed, Scaling scaling);
 

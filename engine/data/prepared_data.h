@@ -10,6 +10,7 @@
 #include "data/dataset.h"
 #include "data/model_schema.h"
 #include "data/preprocessing.h"
+#include "data/text_data.h"
 
 namespace skynnet {
 
@@ -30,15 +31,20 @@ struct PreparationSettings {
     double testFraction = 0.2;        // of all rows, only without a separate test file
     bool separateTestFile = false;
     std::uint64_t seed = 1;
-    Scaling scaling = Scaling::Standardize;
+    Scaling scaling = Scaling::Standardize;  // text data: none, whatever is asked (token ids are never scaled)
+    TextSettings text;                       // text data: the vocabulary cap and the tokens per text
     bool operator==(const PreparationSettings&) const = default;
 };
 
 // The split and the preprocessing fitted, the parts still raw (what the split planner needs, and
 // the first step of preparing). Throws Error for data that cannot support training (partitionData).
+// Text data: the vocabulary is fitted on the training rows only (in file order, so that ties of
+// frequency go by first appearance in the file) and every part encoded into token
+// ids (the parts' "raw" features, and the schema's vocabulary and Shape::steps(L, 1) layout), with
+// the preprocessing an identity (Scaling::None) over the ids.
 PreparedData splitAndFit(const Dataset& all, const PreparationSettings& settings);
-// Raw parts -> network inputs; `test` (loaded like p.schema, e.g. by loadLike) replaces the test
-// part when given. Throws Error when a part's columns do not match the preprocessing.
+// Raw parts -> network inputs; `test` (loaded like p.schema, e.g. by loadLike; raw texts are encoded
+// here) replaces the test part when given. Throws Error when a part's columns do not match the preprocessing.
 void applyPreprocessing(PreparedData& p, const Dataset* test);
 // Both steps. Pure and thread-safe, so a front end can prepare large data off its GUI thread.
 PreparedData prepareData(const Dataset& all, const Dataset* test, PreparationSettings settings);
@@ -46,5 +52,8 @@ PreparedData prepareData(const Dataset& all, const Dataset* test, PreparationSet
 // The network's input shape for prepared data: the raw sample shape while the preprocessing keeps
 // the columns (no one-hot encoding), else flat over its output columns.
 Shape networkInputShape(const PreparedData& p);
+// The ids text data is encoded with (padding and unknown included; an embedding's input size), 0
+// for data that is not text.
+int vocabularySize(const PreparedData& p);
 
 }  // namespace skynnet

@@ -181,7 +181,8 @@ std::vector<std::int32_t> TextVocabulary::encode(std::string_view text, int leng
     std::vector<std::string> words = tokenizeText(text);
     std::vector<std::int32_t> ids(std::size_t(length), paddingId);
     const std::size_t used = std::min(words.size(), ids.size());
-    for (std::size_t i = 0; i < used; ++i) ids[i] = idOf(words[i]);
+    const std::size_t padding = ids.size() - used;  // in front, so the last step is real text
+    for (std::size_t i = 0; i < used; ++i) ids[padding + i] = idOf(words[i]);
     return ids;
 }
 

@@ -54,12 +54,16 @@ struct TextVocabulary {
     // Ids in use: padding, unknown and the tokens (an embedding's input size).
     int size() const { return firstTokenId + int(tokens.size()); }
     std::int32_t idOf(const std::string& token) const;  // unknownId if not held
-    // The ids of the text's first maxLength tokens, padded with paddingId to maxLength. Throws
-    // Error if the text is not UTF-8 or maxLength is below 1.
+    // The ids of the text's first maxLength tokens, PRE-padded: paddingId fills the front up to
+    // maxLength, so the last id is always the text's (a recurrent layer's last step and
+    // seqpool:last read real text; DESIGN26.md). Throws Error if the text is not UTF-8 or
+    // maxLength is below 1.
     std::vector<std::int32_t> encode(std::string_view text, int maxLength) const;
 
     // Rebuilds the token -> id index after tokens changed (fitVocabulary and the reader call it).
     void index();
+    // Same tokens and length (the index follows from the tokens).
+    bool operator==(const TextVocabulary& o) const { return tokens == o.tokens && maxLength == o.maxLength; }
 
 private:
     std::unordered_map<std::string, std::int32_t> ids_;

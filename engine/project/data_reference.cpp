@@ -163,6 +163,7 @@ PreparationSettings ProjectDataSource::preparation() const {
     p.separateTestFile = !test.path.empty();
     p.seed = seed;
     p.scaling = scaling;
+    p.text = text;
     return p;
 }
 
@@ -182,6 +183,10 @@ DataRequest requestOf(const ProjectDataFile& file, const ProjectDataFile& labels
     r.sampleShape = s.sampleShape;
     r.imageOption = "project data image";
     r.sampleShapeOption = "project data sampleShape";
+    r.textColumn = s.textColumn;
+    r.textColumnOption = "project data textColumn";
+    r.sequenceRows = s.sequenceRows;
+    r.sequenceOption = "project data sequenceRows";
     return r;
 }
 
@@ -274,6 +279,11 @@ Json toJson(const ProjectDataSource& d, const std::string& projectDir) {
                                    {"channels", d.image.channels},
                                    {"strict", d.image.strict}});
     if (d.sampleShape) j["sampleShape"] = sampleShapeText(*d.sampleShape);
+    // Text and sequence settings likewise only when set (issue 26).
+    if (!d.textColumn.empty()) j["textColumn"] = d.textColumn;
+    if (d.text != TextSettings{})
+        j["text"] = Json::object({{"vocabularySize", d.text.vocabularySize}, {"maxLength", d.text.maxLength}});
+    if (d.sequenceRows) j["sequenceRows"] = true;
     j["scaling"] = scalingName(d.scaling);
     j["validationFraction"] = d.validationFraction;
     j["testFraction"] = d.testFraction;
@@ -308,6 +318,12 @@ ProjectDataSource dataSourceFromJson(const JsonField& j, const std::string& proj
             throw Error(shape->where() + ": " + e.what());
         }
     }
+    d.textColumn = j.value("textColumn", "");
+    if (const auto text = j.find("text"); text && !text->isNull()) {
+        d.text.vocabularySize = positiveInt(text->at("vocabularySize"), maxVocabularySize);
+        d.text.maxLength = positiveInt(text->at("maxLength"), maxTextLength);
+    }
+    d.sequenceRows = j.value("sequenceRows", false);
     try {
         d.scaling = parseScaling(j.at("scaling").asString());
     } catch (const Error& e) {

@@ -63,6 +63,9 @@ struct ProjectDataSource {
     std::optional<Task> task;          // empty: detected
     ImageOptions image;                // image folders: size, channels, strict (memoryLimitBytes is not saved)
     std::optional<Shape> sampleShape;  // CSV: the layout of a row
+    std::string textColumn;            // CSV text data: the column of the texts (data/text_data.h)
+    TextSettings text;                 // text data: vocabulary cap and tokens per text
+    bool sequenceRows = false;         // one-channel images read as H steps of W features
     Scaling scaling = Scaling::Standardize;
     double validationFraction = 0.1;
     double testFraction = 0.2;

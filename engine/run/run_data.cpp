@@ -30,7 +30,11 @@ Json requestJson(const DataRequest& r) {
                                                    {"memoryLimitBytes", unsignedToJson(r.image.memoryLimitBytes)}})},
                            {"sampleShape", r.sampleShape ? Json(sampleShapeText(*r.sampleShape)) : Json()},
                            {"imageOption", r.imageOption},
-                           {"sampleShapeOption", r.sampleShapeOption}});
+                           {"sampleShapeOption", r.sampleShapeOption},
+                           {"textColumn", r.textColumn},
+                           {"textColumnOption", r.textColumnOption},
+                           {"sequenceRows", r.sequenceRows},
+                           {"sequenceOption", r.sequenceOption}});
     return j;
 }
 
@@ -52,6 +56,11 @@ DataRequest requestFromJson(const JsonField& j) {
     if (const auto s = j.find("sampleShape"); s && !s->isNull()) r.sampleShape = parseNamed(*s, parseSampleShape);
     r.imageOption = j.at("imageOption").asString();
     r.sampleShapeOption = j.at("sampleShapeOption").asString();
+    // Absent from jobs written before text data (issue 26).
+    r.textColumn = j.value("textColumn", "");
+    r.textColumnOption = j.value("textColumnOption", r.textColumnOption);
+    r.sequenceRows = j.value("sequenceRows", false);
+    r.sequenceOption = j.value("sequenceOption", r.sequenceOption);
     return r;
 }
 
@@ -66,11 +75,13 @@ RunData runDataOf(const ProjectDataSource& s) {
     d.preparation.separateTestFile = d.test.has_value();
     d.preparation.seed = s.seed;
     d.preparation.scaling = s.scaling;
+    d.preparation.text = s.text;
     return d;
 }
 
 Scaling defaultScalingFor(const std::string& path) {
     const DataKind kind = dataKind(path);
+    if (kind == DataKind::TextFolder) return Scaling::None;  // token ids (preparation keeps them unscaled anyway)
     return kind == DataKind::Idx || kind == DataKind::ImageFolder ? Scaling::PixelRange : Scaling::Standardize;
 }
 
@@ -111,7 +122,9 @@ Json toJson(const RunData& d) {
                          {"validationFraction", d.preparation.validationFraction},
                          {"testFraction", d.preparation.testFraction},
                          {"seed", unsignedToJson(d.preparation.seed)},
-                         {"scaling", scalingName(d.preparation.scaling)}});
+                         {"scaling", scalingName(d.preparation.scaling)},
+                         {"vocabularySize", d.preparation.text.vocabularySize},
+                         {"maxLength", d.preparation.text.maxLength}});
 }
 
 RunData runDataFromJson(const JsonField& j) {
@@ -122,6 +135,8 @@ RunData runDataFromJson(const JsonField& j) {
     d.preparation.testFraction = j.at("testFraction").asDouble();
     d.preparation.seed = unsignedFromJson(j.at("seed"));
     d.preparation.scaling = parseNamed(j.at("scaling"), parseScaling);
+    if (const auto v = j.find("vocabularySize")) d.preparation.text.vocabularySize = positiveInt(*v, maxVocabularySize);
+    if (const auto l = j.find("maxLength")) d.preparation.text.maxLength = positiveInt(*l, maxTextLength);
     d.preparation.separateTestFile = d.test.has_value();
     return d;
 }

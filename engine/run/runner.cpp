@@ -233,6 +233,7 @@ NetworkSpec networkFor(const NetworkSpec& designed, const PreparedData& data) {
     NetworkSpec spec = designed;
     spec.input = networkInputShape(data);
     spec.setOutputFor(data.task(), data.train.outputCount());
+    spec.bindVocabulary(vocabularySize(data));  // embeddings read the text data's token ids
     return spec;
 }
 

@@ -3,6 +3,8 @@
 // epochs, and the share of this CPU's measured FMA peak the training steps reach:
 //   mlp  784-512-256-10 (ReLU, softmax cross-entropy, Adam, batch 128)
 //   cnn  conv32 3x3-relu-maxpool2-conv64 3x3-relu-maxpool2-dense128-relu-dense10 (Adam, batch 128)
+//   gru  the reference's GRU example: 28 steps of 28 features (image rows), GRU 64, BatchNorm,
+//        dense 10 (Adam, batch 128)
 // Prints figures and asserts nothing: speed is measured here, never in a unit test.
 //   skynnet-bench [EPOCHS=3] [SAMPLES=60000] [NETS=mlp,cnn] [THREADS=1,2]
 #include <algorithm>
@@ -39,8 +41,12 @@ void randomData(int samples, Matrix& x, Matrix& y) {
 const char* layersOf(const std::string& net) {
     if (net == "mlp") return "dense:512:relu,dense:256:relu";
     if (net == "cnn") return "conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu";
+    if (net == "gru") return "gru:64,bn";
     return nullptr;
 }
+
+// The same 784 values per sample, as an image or (the GRU) as 28 rows of 28.
+Shape inputOf(const std::string& net) { return net == "gru" ? Shape::steps(28, 28) : Shape{1, 28, 28}; }
 
 // FLOPs of one sample's training step as the engine computes it: the forward pass, then each
 // layer's backward at twice its forward (weight and input gradients), but the first layer's input
@@ -92,11 +98,11 @@ int main(int argc, char** argv) {
     std::stringstream list(nets);
     for (std::string net; std::getline(list, net, ',');) {
         if (!layersOf(net)) {
-            std::fprintf(stderr, "unknown network %s (mlp or cnn)\n", net.c_str());
+            std::fprintf(stderr, "unknown network %s (mlp, cnn or gru)\n", net.c_str());
             return 2;
         }
         NetworkSpec spec;
-        spec.input = Shape{1, 28, 28};
+        spec.input = inputOf(net);
         try {
             spec.layers = parseLayers(layersOf(net));
             spec.setOutputFor(Task::Classification, 10);

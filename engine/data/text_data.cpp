@@ -1,0 +1,117 @@
+#include "data/text_data.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "core/error.h"
+#include "data/image_decode.h"
+
+namespace skynnet {
+namespace fs = std::filesystem;
+namespace {
+
+bool hidden(const fs::path& p) { return p.filename().string().rfind('.', 0) == 0; }
+
+bool isTextFileName(const fs::path& p) {
+    std::string ext = p.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return ext == ".txt";
+}
+
+// The non-hidden entries of `dir` that pass `keep`, sorted by name so that rows come in the same
+// order on every machine.
+template <class Keep>
+std::vector<fs::path> sortedEntries(const fs::path& dir, Keep keep) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (!hidden(it->path()) && keep(it->path())) out.push_back(it->path());
+    if (ec) throw Error(dir.string() + ": cannot list the folder (" + ec.message() + ")");
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string readTextFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path.string() + ": cannot open file");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    std::string text = std::move(buffer).str();
+    if (text.size() > std::size_t(maxTextLength) * 4)
+        throw Error(path.string() + ": " + std::to_string(text.size()) + " bytes is more than a text may hold");
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // editors write a BOM
+    return text;
+}
+
+}  // namespace
+
+bool isTextFolder(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) return false;
+    for (fs::directory_iterator sub(path, ec), end; !ec && sub != end; sub.increment(ec)) {
+        if (hidden(sub->path()) || !sub->is_directory(ec)) continue;
+        std::error_code inner;
+        for (fs::directory_iterator it(sub->path(), inner); !inner && it != end; it.increment(inner)) {
+            if (hidden(it->path())) continue;
+            if (isTextFileName(it->path())) return true;
+            if (isImageFileName(it->path().string())) return false;
+        }
+    }
+    return false;
+}
+
+Dataset loadTextFolder(const std::string& dir) {
+    const std::vector<fs::path> classes = sortedEntries(dir, [](const fs::path& p) {
+        std::error_code ec;
+        return fs::is_directory(p, ec);
+    });
+    if (classes.empty())
+        throw Error(dir + ": no class subfolders (a text folder holds one subfolder of .txt files per class)");
+    Dataset d;
+    d.source = dir;
+    d.vocabulary = TextVocabulary{};
+    for (std::size_t k = 0; k < classes.size(); ++k) {
+        d.classNames.push_back(classes[k].filename().string());
+        const auto files = sortedEntries(classes[k], [](const fs::path& p) {
+            std::error_code ec;
+            return isTextFileName(p) && fs::is_regular_file(p, ec);
+        });
+        for (const fs::path& f : files) {
+            std::string text = readTextFile(f);
+            checkUtf8(text, f.string(), EmptyText::refused);
+            d.texts.push_back(std::move(text));
+            d.labels.push_back(int(k));
+        }
+    }
+    if (d.texts.empty()) throw Error(dir + ": no .txt files in its class subfolders");
+    d.task = classes.size() == 2 ? Task::Binary : Task::Classification;
+    d.features.resize(Index(d.texts.size()), 0);
+    d.sampleShape = Shape::flat(0);
+    return d;
+}
+
+std::vector<std::string> tokenFeatureNames(int length) {
+    std::vector<std::string> names;
+    names.reserve(std::size_t(std::max(length, 0)));
+    for (int i = 1; i <= length; ++i) names.push_back("token_" + std::to_string(i));
+    return names;
+}
+
+void encodeTexts(Dataset& d, const TextVocabulary& vocabulary) {
+    if (d.features.cols() > 0 || (d.texts.empty() && d.features.rows() > 0)) return;  // encoded already
+    const int length = vocabulary.maxLength;
+    d.features.resize(Index(d.texts.size()), length);
+    for (std::size_t r = 0; r < d.texts.size(); ++r) {
+        const std::vector<std::int32_t> ids = vocabulary.encode(d.texts[r], length);
+        for (int i = 0; i < length; ++i) d.features(Index(r), i) = Scalar(ids[std::size_t(i)]);
+    }
+    d.sampleShape = Shape::steps(length, 1);
+    d.featureNames = tokenFeatureNames(length);
+    d.vocabulary = vocabulary;
+    d.texts = {};
+}
+
+}  // namespace skynnet
