@@ -23,6 +23,7 @@
 #include "ui/core/network_figures.h"
 #include "ui/core/project_document.h"
 #include "ui/core/training_session.h"
+#include "ui/widgets/data_page.h"
 #include "ui/widgets/layer_editor.h"
 #include "ui/widgets/live_chart.h"
 #include "ui/widgets/main_window.h"
@@ -72,7 +73,8 @@ class TestSequenceDesigner : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
-    ProjectDataSource sequences_;
+    ProjectDataSource sequences_;  // each row declared as 8 steps of 8 features
+    ProjectDataSource images_;     // the same rows as 8x8 one-channel images
 
     // A document with the sequence CSV and `layers`, its undo history empty.
     void open(ProjectDocument& doc, const char* layers = recurrent) {
@@ -91,6 +93,8 @@ private slots:
         sequences_.train.path = csv.toStdString();
         sequences_.sampleShape = Shape::steps(steps, features);
         sequences_.scaling = Scaling::MinMax;
+        images_ = sequences_;
+        images_.sampleShape = Shape{1, steps, features};
     }
 
     void tableShowsSequenceShapesAndFigures() {
@@ -403,8 +407,9 @@ private slots:
         QCOMPARE(layersOf(doc), QString::fromLatin1(recurrent));
     }
 
-    // The GRU preset trains in the app, split into three class groups, with live charts and results.
-    void gruPresetTrainsInTheWindow() {
+    // The GRU preset on images reads them as rows, as the reference's example does; it trains in
+    // the app, split into three class groups, with live charts and results.
+    void gruPresetReadsImagesAsRowsAndTrains() {
         MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
         w.projectController()->prompts().showError = [](const QString&, const QString& message) {
             QFAIL(qPrintable(message));
@@ -412,8 +417,23 @@ private slots:
         w.resize(1024, 680);
         w.show();
         ProjectDocument* doc = w.document();
-        doc->load(sequences_);
+        doc->load(images_);
+        doc->undoStack()->clear();
+        QCOMPARE(doc->network().input, (Shape{1, steps, features}));
+        QSignalSpy reloaded(w.dataPage(), &DataPage::loadFinished);
         w.networkPage()->applyPreset(gruPreset);
+        QTRY_COMPARE_WITH_TIMEOUT(reloaded.count(), 1, hangGuardMs(30000));
+        QVERIFY(reloaded.at(0).at(0).toBool());
+        QVERIFY(doc->dataSettings().sequenceRows);
+        QCOMPARE(doc->network().input, Shape::steps(steps, features));
+        QCOMPARE(layersOf(*doc), QStringLiteral("gru:64,bn"));
+        QCOMPARE(doc->undoStack()->count(), 2);  // the preset, then the data read as rows
+        // The undo of the data brings the images back, and the GRU row says what it needs.
+        doc->undoStack()->undo();
+        QVERIFY(!doc->dataSettings().sequenceRows);
+        QVERIFY(w.networkPage()->hasErrors());  // a GRU on images: its row says to read them as rows
+        doc->undoStack()->redo();
+        QVERIFY2(!w.networkPage()->hasErrors(), qPrintable(w.networkPage()->problemsText()));
         w.splitPage()->setStrategy(Strategy::ClassGroups);
         w.splitPage()->setSubmodels(3);
         ProjectTraining t = doc->trainSettings();

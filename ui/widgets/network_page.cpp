@@ -29,26 +29,39 @@ namespace {
 struct Preset {
     const char* name;
     const char* layers;
+    const char* tip;         // the menu item's tooltip, or null
+    bool imageRows = false;  // reads one-channel images as rows (H steps of W features)
 };
 // The CNNs need image input (channels × height × width), the GRU images read as rows (steps ×
 // features) and the text classifier token ids: on other data their rows show why not.
 const Preset presets[] = {
-    {QT_TRANSLATE_NOOP("NetworkPage", "Small MLP (64-32)"), "dense:64:relu,dense:32:relu"},
-    {QT_TRANSLATE_NOOP("NetworkPage", "Medium MLP (256-128)"), "dense:256:relu,dense:128:relu"},
-    {QT_TRANSLATE_NOOP("NetworkPage", "Large MLP (512-256-128)"), "dense:512:relu,dense:256:relu,dense:128:relu"},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Small MLP (64-32)"), "dense:64:relu,dense:32:relu", nullptr, false},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Medium MLP (256-128)"), "dense:256:relu,dense:128:relu", nullptr, false},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Large MLP (512-256-128)"), "dense:512:relu,dense:256:relu,dense:128:relu",
+     nullptr, false},
     {QT_TRANSLATE_NOOP("NetworkPage", "Small CNN (conv 32-64, images)"),
-     "conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu"},
+     "conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu", nullptr, false},
     {QT_TRANSLATE_NOOP("NetworkPage", "LeNet-5 (images)"),
-     "conv:6:5x5:same:tanh,avgpool:2,conv:16:5x5:tanh,avgpool:2,flatten,dense:120:tanh,dense:84:tanh"},
+     "conv:6:5x5:same:tanh,avgpool:2,conv:16:5x5:tanh,avgpool:2,flatten,dense:120:tanh,dense:84:tanh", nullptr, false},
     {QT_TRANSLATE_NOOP("NetworkPage", "VGG-style blocks (images)"),
      "conv:32:3x3:same:relu,conv:32:3x3:same:relu,maxpool:2,conv:64:3x3:same:relu,conv:64:3x3:same:relu,maxpool:2,"
-     "flatten,dense:128:relu"},
+     "flatten,dense:128:relu",
+     nullptr, false},
     // The reference's examples (issue 26): a GRU over the 28 rows of an MNIST image, and the
     // 784-32-784 autoencoder (its output follows the data: the input's size when reconstructing).
-    {QT_TRANSLATE_NOOP("NetworkPage", "GRU over image rows (gru 64, bn)"), "gru:64,bn"},
-    {QT_TRANSLATE_NOOP("NetworkPage", "Autoencoder (dense 32)"), "dense:32:relu"},
+    {QT_TRANSLATE_NOOP("NetworkPage", "GRU over image rows (gru 64, bn)"), "gru:64,bn",
+     QT_TRANSLATE_NOOP("NetworkPage", "The reference's GRU example: one-channel images are read as rows, each image H "
+                                      "steps of W features (28 steps of 28 for MNIST)"),
+     true},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Autoencoder (dense 32)"), "dense:32:relu",
+     QT_TRANSLATE_NOOP("NetworkPage", "The reference's autoencoder, 784-32-784 on MNIST: a code of 32 values, and an "
+                                      "output as wide as the input when the task reconstructs it"),
+     false},
     {QT_TRANSLATE_NOOP("NetworkPage", "Text classifier (embedding 64, mean)"),
-     "embedding:64,seqpool:mean,dense:64:relu"},
+     "embedding:64,seqpool:mean,dense:64:relu",
+     QT_TRANSLATE_NOOP("NetworkPage", "For text data (a text column, or a folder of .txt files per class): each token "
+                                      "as 64 values, their mean over the text, then a dense layer"),
+     false},
 };
 
 QLabel* bannerLabel(const char* style) {
@@ -139,7 +152,10 @@ QScrollArea* NetworkPage::buildDiagram() {
 QHBoxLayout* NetworkPage::buildToolbar() {
     presets_ = new QComboBox;
     presets_->addItem(tr("Presets…"));
-    for (const Preset& p : presets) presets_->addItem(tr(p.name));
+    for (const Preset& p : presets) {
+        presets_->addItem(tr(p.name));
+        if (p.tip) presets_->setItemData(presets_->count() - 1, tr(p.tip), Qt::ToolTipRole);
+    }
     presets_->setToolTip(
         tr("Replace the hidden layers by a ready network: multilayer perceptrons, CNNs for images, a GRU over "
            "image rows, an autoencoder, or a text classifier"));
@@ -220,6 +236,15 @@ void NetworkPage::applyPreset(int preset) {
     NetworkSpec spec = document_->network();
     spec.layers = parseLayers(presets[preset].layers);
     document_->editNetwork(spec, tr("Apply preset %1").arg(tr(presets[preset].name)));
+    // One-channel images not yet read as rows: the same files, read as rows. Other data keeps its
+    // reading, and the first layer's row says what it needs.
+    const Shape input = document_->network().input;
+    if (presets[preset].imageRows && document_->hasData() && !input.sequence && input.channels == 1 &&
+        input.height > 1 && !document_->dataSettings().sequenceRows) {
+        ProjectDataSource rows = document_->dataSettings();
+        rows.sequenceRows = true;
+        emit dataSettingsRequested(rows);
+    }
 }
 
 QString NetworkPage::problemsText() const { return problems_->isHidden() ? QString() : problems_->text(); }
