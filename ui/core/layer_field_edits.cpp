@@ -19,15 +19,26 @@ std::optional<std::pair<int, int>> parseWindow(const QVariant& value) {
     return std::pair{h, m.captured(2).isEmpty() ? h : m.captured(2).toInt()};
 }
 
+const QString lastStep = QStringLiteral("last step");
+const QString everyStep = QStringLiteral("every step");
+const QString mean = QStringLiteral("mean");
+
+bool* returnsSequences(LayerSpec& layer) {
+    if (auto* g = std::get_if<GruSpec>(&layer)) return &g->sequences;
+    if (auto* l = std::get_if<LstmSpec>(&layer)) return &l->sequences;
+    return nullptr;
+}
+
 }  // namespace
 
 std::optional<QString> editUnits(LayerSpec& layer, const QVariant& value) {
     bool ok = false;
     const int n = value.toInt(&ok);
-    const bool conv = std::holds_alternative<ConvSpec>(layer);
     if (!ok || n < 1)
-        return conv ? QStringLiteral("filters must be a whole number of at least 1")
-                    : QStringLiteral("units must be a whole number of at least 1");
+        return std::holds_alternative<ConvSpec>(layer) ? QStringLiteral("filters must be a whole number of at least 1")
+               : std::holds_alternative<EmbeddingSpec>(layer)
+                   ? QStringLiteral("dimensions must be a whole number of at least 1")
+                   : QStringLiteral("units must be a whole number of at least 1");
     *widthOf(layer) = n;  // flags() let only kinds with a width edit this column
     return std::nullopt;
 }
@@ -106,6 +117,37 @@ std::optional<QString> editBatchNormEpsilon(LayerSpec& layer, const QVariant& va
     const double e = value.toDouble(&ok);
     if (!ok || !(e > 0 && e < 1)) return QStringLiteral("the batch-norm epsilon must be above 0 and below 1");
     std::get<BatchNormSpec>(layer).epsilon = float(e);
+    return std::nullopt;
+}
+
+QStringList stepsChoices(const LayerSpec& layer) {
+    if (std::holds_alternative<SeqPoolSpec>(layer)) return {mean, lastStep};
+    if (returnsSequences(const_cast<LayerSpec&>(layer))) return {lastStep, everyStep};
+    return {};
+}
+
+QString stepsText(const LayerSpec& layer) {
+    if (const auto* p = std::get_if<SeqPoolSpec>(&layer)) return p->mode == SequencePoolMode::Mean ? mean : lastStep;
+    if (const bool* sequences = returnsSequences(const_cast<LayerSpec&>(layer)))
+        return *sequences ? everyStep : lastStep;
+    return {};
+}
+
+std::optional<QString> editSteps(LayerSpec& layer, const QVariant& value) {
+    const QString text = value.toString().trimmed().toLower();
+    const bool last = text == lastStep || text == QStringLiteral("last");
+    if (auto* p = std::get_if<SeqPoolSpec>(&layer)) {
+        if (!last && text != mean)
+            return QStringLiteral("seqpool takes the mean or the last step of a sequence, not '%1'")
+                .arg(value.toString());
+        p->mode = last ? SequencePoolMode::Last : SequencePoolMode::Mean;
+        return std::nullopt;
+    }
+    bool* sequences = returnsSequences(layer);
+    const bool every = text == everyStep || text == QStringLiteral("every") || text == QStringLiteral("sequences");
+    if (!sequences || (!last && !every))
+        return QStringLiteral("a recurrent layer returns the last step or every step, not '%1'").arg(value.toString());
+    *sequences = every;
     return std::nullopt;
 }
 

@@ -4,6 +4,7 @@
 // taken). The layer must be of a kind that has the field: LayerTableModel::flags lets no other
 // edit through, and std::get would throw.
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 #include <optional>
 
@@ -11,7 +12,8 @@
 
 namespace skynnet::ui {
 
-std::optional<QString> editUnits(LayerSpec& layer, const QVariant& value);   // dense units, conv filters
+// Dense units, conv filters, GRU or LSTM units, embedding dimensions.
+std::optional<QString> editUnits(LayerSpec& layer, const QVariant& value);
 std::optional<QString> editWindow(LayerSpec& layer, const QVariant& value);  // conv kernel "3x3", pooling window "2"
 std::optional<QString> editStride(LayerSpec& layer, const QVariant& value);  // conv or pool
 std::optional<QString> editPadding(LayerSpec& layer, const QVariant& value);
@@ -19,5 +21,12 @@ std::optional<QString> editActivation(LayerSpec& layer, const QVariant& value); 
 std::optional<QString> editDropoutRate(LayerSpec& layer, const QVariant& value);
 std::optional<QString> editBatchNormMomentum(LayerSpec& layer, const QVariant& value);
 std::optional<QString> editBatchNormEpsilon(LayerSpec& layer, const QVariant& value);
+// What a sequence layer makes of its steps: a GRU or LSTM returns the "last step" or "every step"
+// (also "last", "every", "sequences"); seqpool takes their "mean" or the "last step" ("last").
+std::optional<QString> editSteps(LayerSpec& layer, const QVariant& value);
+// The Steps values of a layer's kind, in menu order; empty for kinds without steps.
+QStringList stepsChoices(const LayerSpec& layer);
+// The layer's Steps value (one of stepsChoices()), or empty.
+QString stepsText(const LayerSpec& layer);
 
 }  // namespace skynnet::ui

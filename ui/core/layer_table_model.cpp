@@ -72,12 +72,12 @@ bool editable(const LayerSpec& l, int column) {
             return any({C::Units, C::Scalable});
         },
         [&](const GruSpec&) {
-            return any({C::Units, C::Scalable});
+            return any({C::Units, C::Steps, C::Scalable});
         },
         [&](const LstmSpec&) {
-            return any({C::Units, C::Scalable});
+            return any({C::Units, C::Steps, C::Scalable});
         },
-        [](const SeqPoolSpec&) { return false; });
+        [&](const SeqPoolSpec&) { return column == C::Steps; });
 }
 
 // Why a layer cannot go into the network whatever its input, or empty. Shape problems (a kernel
@@ -124,7 +124,7 @@ QString activationText(skynnet::Activation a) { return QString::fromStdString(ac
 QString recurrentSummary(int units, bool sequences, bool scalable) {
     return QStringLiteral("%1 units · %2")
                .arg(units)
-               .arg(sequences ? QStringLiteral("every step") : QStringLiteral("the last step")) +
+               .arg(sequences ? QStringLiteral("returns every step") : QStringLiteral("returns the last step")) +
            (scalable ? QString() : QStringLiteral(" · fixed"));
 }
 
@@ -158,7 +158,12 @@ QString summaryOf(const LayerSpec& l) {
         },
         [](const ActivationSpec& a) { return activationText(a.activation); },
         [](const EmbeddingSpec& e) {
-            return QStringLiteral("%1 dimensions").arg(e.dim) + (e.scalable ? QString() : QStringLiteral(" · fixed"));
+            // The vocabulary is the data's (its tokenizer's): shown, not edited.
+            return QStringLiteral("%1 dimensions · %2")
+                       .arg(e.dim)
+                       .arg(e.vocabulary > 0 ? QStringLiteral("vocabulary %1").arg(e.vocabulary)
+                                             : QStringLiteral("vocabulary from the text data")) +
+                   (e.scalable ? QString() : QStringLiteral(" · fixed"));
         },
         [](const GruSpec& g) { return recurrentSummary(g.units, g.sequences, g.scalable); },
         [](const LstmSpec& l) { return recurrentSummary(l.units, l.sequences, l.scalable); },
@@ -266,6 +271,11 @@ QString LayerTableModel::problem(int row) const {
     return row >= 0 && row < rowCount() ? figures_[std::size_t(row)].problem : QString();
 }
 
+QStringList LayerTableModel::stepsChoices(int row) const {
+    const LayerSpec* layer = layerAt(row);
+    return layer ? skynnet::ui::stepsChoices(*layer) : QStringList();
+}
+
 int LayerTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : layerCount() + 1; }
 
 int LayerTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -340,9 +350,13 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
             return column == Activation ? QVariant(activationText(a.activation)) : QVariant();
         },
         [&](const EmbeddingSpec& e) { return column == Units ? QVariant(e.dim) : QVariant(); },
-        [&](const GruSpec& g) { return column == Units ? QVariant(g.units) : QVariant(); },
-        [&](const LstmSpec& r) { return column == Units ? QVariant(r.units) : QVariant(); },
-        [](const SeqPoolSpec&) { return QVariant(); });
+        [&](const GruSpec& g) {
+            return column == Units ? QVariant(g.units) : column == Steps ? QVariant(stepsText(l)) : QVariant();
+        },
+        [&](const LstmSpec& r) {
+            return column == Units ? QVariant(r.units) : column == Steps ? QVariant(stepsText(l)) : QVariant();
+        },
+        [&](const SeqPoolSpec&) { return column == Steps ? QVariant(stepsText(l)) : QVariant(); });
 }
 
 QVariant LayerTableModel::checkState(int row, int column) const {
@@ -434,6 +448,7 @@ bool LayerTableModel::setField(LayerSpec& layer, int column, const QVariant& val
     case Rate: refused = editDropoutRate(layer, value); break;
     case Momentum: refused = editBatchNormMomentum(layer, value); break;
     case Epsilon: refused = editBatchNormEpsilon(layer, value); break;
+    case Steps: refused = editSteps(layer, value); break;
     default: return false;
     }
     return refused ? reject(where + *refused) : true;
@@ -471,9 +486,9 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         return isOutputRow(section) ? QStringLiteral("out") : QString::number(section + 1);
     }
     if (section < 0 || section >= ColumnCount) return {};
-    static const char* const names[] = {"Type",         "Settings", "Units",        "Kernel",     "Stride",  "Padding",
-                                        "Activation",   "Bias",     "Rate",         "Momentum",   "Epsilon", "Scalable",
-                                        "Output shape", "Params",   "FLOPs/sample", "Memory (MB)"};
+    static const char* const names[] = {"Type",       "Settings",     "Units",  "Kernel",       "Stride",     "Padding",
+                                        "Activation", "Steps",        "Bias",   "Rate",         "Momentum",   "Epsilon",
+                                        "Scalable",   "Output shape", "Params", "FLOPs/sample", "Memory (MB)"};
     static const char* const tips[] = {
         "dense, dropout, flatten, conv, maxpool, avgpool, gap (global average pool), bn (batch norm), activation, "
         "embedding (token ids to vectors), gru, lstm or seqpool (a sequence to one vector)",
@@ -483,12 +498,16 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         "step between windows; a pool's stride 0 is its window size",
         "valid: no padding; same: output size = ceil(input / stride)",
         "activation of a dense or conv layer, or an activation layer",
+        "what a sequence layer makes of its steps: a GRU or LSTM returns the last step's output (a vector) or "
+        "every step's (a sequence, e.g. for another recurrent layer); seqpool takes the mean of the real steps or "
+        "the last step",
         "whether a conv layer adds a bias per filter",
         "fraction of inputs a dropout layer zeroes while training",
         "how fast batch norm's running mean and variance follow each batch",
         "added to the variance before batch norm divides by its square root",
         "whether the split shrinks this width (units or filters) by the reduction factor F",
-        "shape of the layer's output for one sample: channels × height × width, or a flat width",
+        "shape of the layer's output for one sample: channels × height × width, steps × features for a sequence, "
+        "or a flat width",
         "weights and biases (batch norm: scale and shift)",
         "floating-point operations per sample, forward pass (multiply and add counted apart)",
         "memory to train the layer at the batch size: weights, gradients, optimiser state and buffers",

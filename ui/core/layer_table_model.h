@@ -7,6 +7,7 @@
 // and the rows after it have no figures.
 #include <QAbstractTableModel>
 #include <QPointer>
+#include <QStringList>
 #include <optional>
 #include <vector>
 
@@ -21,9 +22,11 @@ class LayerTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     // Summary is every field of the layer in a few words; the field columns from Units to Scalable
-    // each hold one field of the kinds that have it (Units: dense units or conv filters; Kernel:
-    // the conv kernel "3x3" or a pooling window "2"; Stride: conv and pools, 0 for a pool's own
-    // size) and are empty for the others. Memory is training memory at the batch size.
+    // each hold one field of the kinds that have it (Units: dense units, conv filters, recurrent
+    // units or embedding dimensions; Kernel: the conv kernel "3x3" or a pooling window "2";
+    // Stride: conv and pools, 0 for a pool's own size; Steps: what a sequence layer makes of its
+    // steps, stepsChoices()) and are empty for the others. Memory is training memory at the batch
+    // size.
     enum Column {
         Type,
         Summary,
@@ -32,6 +35,7 @@ public:
         Stride,
         Padding,
         Activation,
+        Steps,
         Bias,
         Rate,
         Momentum,
@@ -63,6 +67,9 @@ public:
     bool hasField(int row, int column) const;
     // The engine's message when the row's layer cannot take its input shape, else empty.
     QString problem(int row) const;
+    // The values the Steps column takes for this row's layer, in menu order (empty for a kind
+    // without it): a GRU's or LSTM's "last step" or "every step", seqpool's "mean" or "last step".
+    QStringList stepsChoices(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -33,6 +33,7 @@ std::int64_t layerTrainingBytes(const LayerFigures& f, int batchSize, int slotsP
 }
 
 QString shapeText(Shape s) {
+    if (s.sequence) return QStringLiteral("%1 steps × %2").arg(s.height).arg(s.width);
     if (s.channels == 1 && s.height == 1) return QString::number(s.width);
     return QStringLiteral("%1×%2×%3").arg(s.channels).arg(s.height).arg(s.width);
 }

@@ -25,7 +25,8 @@ std::vector<LayerRowFigures> layerRowFigures(const NetworkSpec& spec);
 // its state, and its buffers at the batch size. The rows add up to trainingMemoryBytes() less the
 // gathered input batch.
 std::int64_t layerTrainingBytes(const LayerFigures& figures, int batchSize, int slotsPerParam);
-// "32×26×26" for an image-shaped (C, H, W) value, "128" for a flat one.
+// "32×26×26" for an image-shaped (C, H, W) value, "28 steps × 64" for a sequence, "128" for a
+// flat one.
 QString shapeText(Shape shape);
 
 }  // namespace skynnet::ui

@@ -75,6 +75,12 @@ EditDescription describeLayerEdit(int index, const LayerSpec& x, const LayerSpec
         if (l.scalable != m.scalable) return once(tr("Set layer %1 scalable %2").arg(n).arg(onOff(m.scalable)));
         return once(tr("Edit layer %1").arg(n));
     };
+    const auto recurrentEdit = [&](const auto& l, const auto& m) {
+        if (l.sequences != m.sequences)
+            return once(m.sequences ? tr("Set layer %1 to return every step").arg(n)
+                                    : tr("Set layer %1 to return the last step").arg(n));
+        return widthEdit(l, m, tr("units"));
+    };
     const EditDescription edit = visitLayer(
         y,
         [&](const DenseSpec& m) {
@@ -126,8 +132,8 @@ EditDescription describeLayerEdit(int index, const LayerSpec& x, const LayerSpec
             return once(tr("Set layer %1 activation to %2").arg(n).arg(activationText(m.activation)));
         },
         [&](const EmbeddingSpec& m) { return widthEdit(std::get<EmbeddingSpec>(x), m, tr("dimension")); },
-        [&](const GruSpec& m) { return widthEdit(std::get<GruSpec>(x), m, tr("units")); },
-        [&](const LstmSpec& m) { return widthEdit(std::get<LstmSpec>(x), m, tr("units")); },
+        [&](const GruSpec& m) { return recurrentEdit(std::get<GruSpec>(x), m); },
+        [&](const LstmSpec& m) { return recurrentEdit(std::get<LstmSpec>(x), m); },
         [&](const SeqPoolSpec& m) {
             return once(
                 tr("Set layer %1 pooling to %2").arg(n).arg(QString::fromStdString(sequencePoolModeName(m.mode))));

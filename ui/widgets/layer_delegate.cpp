@@ -43,9 +43,14 @@ QWidget* LayerDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem
                                      const QModelIndex& index) const {
     switch (index.column()) {
     case LayerTableModel::Type:
-    case LayerTableModel::Activation: {
+    case LayerTableModel::Activation:
+    case LayerTableModel::Steps: {
         auto* combo = new QComboBox(parent);
-        combo->addItems(index.column() == LayerTableModel::Type ? typeNames() : hiddenActivationNames());
+        const auto* layers = qobject_cast<const LayerTableModel*>(index.model());
+        combo->addItems(index.column() == LayerTableModel::Type         ? typeNames()
+                        : index.column() == LayerTableModel::Activation ? hiddenActivationNames()
+                        : layers                                        ? layers->stepsChoices(index.row())
+                                                                        : QStringList());
         // Commit on pick: a combo that waits for focus-out feels broken in a table.
         connect(combo, &QComboBox::activated, this, [this, combo] {
             emit const_cast<LayerDelegate*>(this)->commitData(combo);

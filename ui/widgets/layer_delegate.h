@@ -1,6 +1,6 @@
 #pragma once
-// Editors for the layer table: combo boxes for the layer type and activation, spin boxes for
-// units and dropout rate, so a user can only pick values the model accepts.
+// Editors for the layer table: combo boxes for the layer type, activation and a sequence layer's
+// steps, spin boxes for units and dropout rate, so a user can only pick values the model accepts.
 #include <QStringList>
 #include <QStyledItemDelegate>
 

@@ -33,6 +33,12 @@ Box* numberBox(double min, double max, double step) {
     return box;
 }
 
+QStringList itemsOf(const QComboBox* box) {
+    QStringList items;
+    for (int i = 0; i < box->count(); ++i) items << box->itemText(i);
+    return items;
+}
+
 }  // namespace
 
 LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(parent), model_(model) {
@@ -51,6 +57,7 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     padding_->addItems({QStringLiteral("valid"), QStringLiteral("same")});
     activation_ = new QComboBox;
     activation_->addItems(hiddenActivationNames());
+    steps_ = new QComboBox;
     bias_ = new QCheckBox(tr("Bias"));
     rate_ = numberBox<QDoubleSpinBox>(0, 0.95, 0.05);
     rate_->setDecimals(2);
@@ -59,12 +66,15 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     epsilon_ = new QLineEdit;
     scalable_ = new QCheckBox(tr("Scalable"));
 
-    units_->setToolTip(tr("Neurons of a dense layer, filters of a conv layer"));
+    units_->setToolTip(
+        tr("Neurons of a dense layer, filters of a conv layer, units of a GRU or LSTM, an embedding's dimensions"));
     kernel_->setToolTip(tr("Kernel height × width of a conv layer; the square window of a pooling layer"));
     stride_->setToolTip(tr("Step between windows; a pool's stride 0 (\"window\") is its window size"));
     padding_->setToolTip(
         tr("valid: no padding; same: output size = ceil(input / stride), the larger half of the padding after"));
     activation_->setToolTip(tr("Activation applied to the layer's output"));
+    steps_->setToolTip(tr("A GRU or LSTM returns the last step's output (a vector) or every step's (a sequence, e.g. "
+                          "for another recurrent layer); seqpool takes the mean of the real steps or the last step"));
     bias_->setToolTip(tr("Add a learned bias per filter"));
     rate_->setToolTip(tr("Fraction of inputs zeroed while training"));
     momentum_->setToolTip(
@@ -85,6 +95,7 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     addField(C::Stride, stride_);
     addField(C::Padding, padding_);
     addField(C::Activation, activation_);
+    addField(C::Steps, steps_);
     addField(C::Rate, rate_);
     addField(C::Momentum, momentum_);
     addField(C::Epsilon, epsilon_);
@@ -110,6 +121,7 @@ void LayerEditor::connectEditors() {
             [this] { write(C::Padding, padding_->currentText(), Qt::EditRole); });
     connect(activation_, &QComboBox::activated, this,
             [this] { write(C::Activation, activation_->currentText(), Qt::EditRole); });
+    connect(steps_, &QComboBox::activated, this, [this] { write(C::Steps, steps_->currentText(), Qt::EditRole); });
     connect(rate_, &QDoubleSpinBox::valueChanged, this, [this](double v) { write(C::Rate, v, Qt::EditRole); });
     connect(momentum_, &QDoubleSpinBox::valueChanged, this, [this](double v) { write(C::Momentum, v, Qt::EditRole); });
     connect(epsilon_, &QLineEdit::editingFinished, this, [this] {
@@ -184,8 +196,11 @@ void LayerEditor::refresh() {
     empty_->setVisible(!empty_->text().isEmpty());
     if (row_ >= 0 && !columns.empty()) {
         const auto value = [&](int column) { return model_->index(row_, column).data(Qt::EditRole); };
-        const bool conv = std::holds_alternative<ConvSpec>(*model_->layerAt(row_));
-        fields_.at(C::Units).label->setText(conv ? tr("Filters:") : tr("Units:"));
+        const LayerSpec& layer = *model_->layerAt(row_);
+        const bool conv = std::holds_alternative<ConvSpec>(layer);
+        fields_.at(C::Units).label->setText(conv                                           ? tr("Filters:")
+                                            : std::holds_alternative<EmbeddingSpec>(layer) ? tr("Dimensions:")
+                                                                                           : tr("Units:"));
         fields_.at(C::Kernel).label->setText(conv ? tr("Kernel:") : tr("Window:"));
         units_->setValue(value(C::Units).toInt());
         const QString k = value(C::Kernel).toString();
@@ -199,6 +214,11 @@ void LayerEditor::refresh() {
         stride_->setValue(value(C::Stride).toInt());
         padding_->setCurrentText(value(C::Padding).toString());
         activation_->setCurrentText(value(C::Activation).toString());
+        if (const QStringList steps = model_->stepsChoices(row_); steps != itemsOf(steps_)) {
+            steps_->clear();
+            steps_->addItems(steps);
+        }
+        steps_->setCurrentText(value(C::Steps).toString());
         rate_->setValue(value(C::Rate).toDouble());
         momentum_->setValue(value(C::Momentum).toDouble());
         epsilon_->setText(QString::number(value(C::Epsilon).toDouble(), 'g', 6));

@@ -1,9 +1,9 @@
 #pragma once
 // The settings of the layer selected in the Network page's table, as a small form with the fields
 // of its kind only (a conv layer's filters, kernel, stride, padding, activation, bias and scalable
-// flag; a pool's window and stride; batch norm's momentum and epsilon). Every change is written
-// through the layer table's model, so it is checked, refused with a reason, and one undo step; the
-// form follows the model when the network changes elsewhere (undo, a table edit, a project).
+// flag; a pool's window and stride; batch norm's momentum and epsilon; a GRU's units and steps). Every change is
+// written through the layer table's model, so it is checked, refused with a reason, and one undo step; the form follows
+// the model when the network changes elsewhere (undo, a table edit, a project).
 #include <QGroupBox>
 #include <map>
 #include <vector>
@@ -65,6 +65,7 @@ private:
     QSpinBox* stride_;
     QComboBox* padding_;
     QComboBox* activation_;
+    QComboBox* steps_;  // its items are the selected kind's (LayerTableModel::stepsChoices)
     QCheckBox* bias_;
     QDoubleSpinBox* rate_;
     QDoubleSpinBox* momentum_;

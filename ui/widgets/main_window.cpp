@@ -105,6 +105,7 @@ void MainWindow::createPages() {
                                      this);
     // Before the status bar's "Loading…" (connectWindowUpdates): superseding an open clears the status bar.
     connect(dataPage_, &DataPage::loadStarted, project_, &ProjectController::dataLoadStarted);
+    connect(networkPage_, &NetworkPage::dataSettingsRequested, dataPage_, &DataPage::loadSettings);
 }
 
 void MainWindow::buildWorkspace() {

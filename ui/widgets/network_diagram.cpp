@@ -25,8 +25,8 @@ NetworkDiagram::BlockKind kindOf(const LayerSpec& layer) {
         [](const FlattenSpec&) { return K::Other; }, [](const ConvSpec&) { return K::Conv; },
         [](const MaxPoolSpec&) { return K::Pool; }, [](const AvgPoolSpec&) { return K::Pool; },
         [](const GlobalAvgPoolSpec&) { return K::Pool; }, [](const BatchNormSpec&) { return K::Other; },
-        [](const ActivationSpec&) { return K::Other; }, [](const EmbeddingSpec&) { return K::Dense; },
-        [](const GruSpec&) { return K::Dense; }, [](const LstmSpec&) { return K::Dense; },
+        [](const ActivationSpec&) { return K::Other; }, [](const EmbeddingSpec&) { return K::Embedding; },
+        [](const GruSpec&) { return K::Recurrent; }, [](const LstmSpec&) { return K::Recurrent; },
         [](const SeqPoolSpec&) { return K::Pool; });
 }
 
@@ -38,6 +38,8 @@ QColor hueOf(NetworkDiagram::BlockKind kind) {
     case NetworkDiagram::BlockKind::Conv: return QColor(31, 119, 180);
     case NetworkDiagram::BlockKind::Pool: return QColor(44, 160, 44);
     case NetworkDiagram::BlockKind::Dense: return QColor(255, 127, 14);
+    case NetworkDiagram::BlockKind::Recurrent: return QColor(23, 190, 207);
+    case NetworkDiagram::BlockKind::Embedding: return QColor(227, 119, 194);
     case NetworkDiagram::BlockKind::Other: return QColor(148, 103, 189);
     case NetworkDiagram::BlockKind::Output: return QColor(230, 110, 0);
     }

@@ -1,6 +1,6 @@
 #pragma once
 // A drawn network: one block per layer from the input to the output, each with the layer's kind
-// and settings and its output shape (C×H×W), joined by arrows and coloured by kind in tints of the
+// and settings and its output shape (C×H×W, steps × features), joined by arrows and coloured by kind in tints of the
 // palette's base (pale on a light palette, deep on a dark one). A layer that
 // cannot take its input is drawn red with the engine's message as its tooltip. The Network page
 // shows the document's network (follow()), the Split page one diagram per submodel (setNetwork()).
@@ -17,7 +17,7 @@ class ProjectDocument;
 class NetworkDiagram : public QWidget {
     Q_OBJECT
 public:
-    enum class BlockKind { Input, Conv, Pool, Dense, Other, Output };
+    enum class BlockKind { Input, Conv, Pool, Dense, Recurrent, Embedding, Other, Output };
     struct Block {
         QString title;    // "conv 32 3x3 relu", "input", "output 10 softmax"
         QString shape;    // "32×26×26", "128"; "impossible" or "?" when unknown

@@ -29,19 +29,39 @@ namespace {
 struct Preset {
     const char* name;
     const char* layers;
+    const char* tip;         // the menu item's tooltip, or null
+    bool imageRows = false;  // reads one-channel images as rows (H steps of W features)
 };
-// The CNNs need image input (channels × height × width); on flat data their rows show why not.
+// The CNNs need image input (channels × height × width), the GRU images read as rows (steps ×
+// features) and the text classifier token ids: on other data their rows show why not.
 const Preset presets[] = {
-    {QT_TRANSLATE_NOOP("NetworkPage", "Small MLP (64-32)"), "dense:64:relu,dense:32:relu"},
-    {QT_TRANSLATE_NOOP("NetworkPage", "Medium MLP (256-128)"), "dense:256:relu,dense:128:relu"},
-    {QT_TRANSLATE_NOOP("NetworkPage", "Large MLP (512-256-128)"), "dense:512:relu,dense:256:relu,dense:128:relu"},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Small MLP (64-32)"), "dense:64:relu,dense:32:relu", nullptr, false},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Medium MLP (256-128)"), "dense:256:relu,dense:128:relu", nullptr, false},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Large MLP (512-256-128)"), "dense:512:relu,dense:256:relu,dense:128:relu",
+     nullptr, false},
     {QT_TRANSLATE_NOOP("NetworkPage", "Small CNN (conv 32-64, images)"),
-     "conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu"},
+     "conv:32:3x3:relu,maxpool:2,conv:64:3x3:relu,maxpool:2,flatten,dense:128:relu", nullptr, false},
     {QT_TRANSLATE_NOOP("NetworkPage", "LeNet-5 (images)"),
-     "conv:6:5x5:same:tanh,avgpool:2,conv:16:5x5:tanh,avgpool:2,flatten,dense:120:tanh,dense:84:tanh"},
+     "conv:6:5x5:same:tanh,avgpool:2,conv:16:5x5:tanh,avgpool:2,flatten,dense:120:tanh,dense:84:tanh", nullptr, false},
     {QT_TRANSLATE_NOOP("NetworkPage", "VGG-style blocks (images)"),
      "conv:32:3x3:same:relu,conv:32:3x3:same:relu,maxpool:2,conv:64:3x3:same:relu,conv:64:3x3:same:relu,maxpool:2,"
-     "flatten,dense:128:relu"},
+     "flatten,dense:128:relu",
+     nullptr, false},
+    // The reference's examples (issue 26): a GRU over the 28 rows of an MNIST image, and the
+    // 784-32-784 autoencoder (its output follows the data: the input's size when reconstructing).
+    {QT_TRANSLATE_NOOP("NetworkPage", "GRU over image rows (gru 64, bn)"), "gru:64,bn",
+     QT_TRANSLATE_NOOP("NetworkPage", "The reference's GRU example: one-channel images are read as rows, each image H "
+                                      "steps of W features (28 steps of 28 for MNIST)"),
+     true},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Autoencoder (dense 32)"), "dense:32:relu",
+     QT_TRANSLATE_NOOP("NetworkPage", "The reference's autoencoder, 784-32-784 on MNIST: a code of 32 values, and an "
+                                      "output as wide as the input when the task reconstructs it"),
+     false},
+    {QT_TRANSLATE_NOOP("NetworkPage", "Text classifier (embedding 64, mean)"),
+     "embedding:64,seqpool:mean,dense:64:relu",
+     QT_TRANSLATE_NOOP("NetworkPage", "For text data (a text column, or a folder of .txt files per class): each token "
+                                      "as 64 values, their mean over the text, then a dense layer"),
+     false},
 };
 
 QLabel* bannerLabel(const char* style) {
@@ -62,7 +82,8 @@ NetworkPage::NetworkPage(ProjectDocument* document, QWidget* parent) : QWidget(p
     buildBanners();
 
     auto* hint = new QLabel(tr("Hidden layers of the original model. The output layer follows the data. Widths marked "
-                               "scalable (dense units, conv filters) are divided by the split's reduction factor F in "
+                               "scalable (dense units, conv filters, recurrent units, embedding dimensions) are "
+                               "divided by the split's reduction factor F in "
                                "every submodel."));
     hint->setWordWrap(true);
 
@@ -131,9 +152,13 @@ QScrollArea* NetworkPage::buildDiagram() {
 QHBoxLayout* NetworkPage::buildToolbar() {
     presets_ = new QComboBox;
     presets_->addItem(tr("Presets…"));
-    for (const Preset& p : presets) presets_->addItem(tr(p.name));
+    for (const Preset& p : presets) {
+        presets_->addItem(tr(p.name));
+        if (p.tip) presets_->setItemData(presets_->count() - 1, tr(p.tip), Qt::ToolTipRole);
+    }
     presets_->setToolTip(
-        tr("Replace the hidden layers by a ready network: multilayer perceptrons, or CNNs for images"));
+        tr("Replace the hidden layers by a ready network: multilayer perceptrons, CNNs for images, a GRU over "
+           "image rows, an autoencoder, or a text classifier"));
     connect(presets_, &QComboBox::activated, this, [this](int i) {
         if (i > 0) applyPreset(i - 1);
         presets_->setCurrentIndex(0);
@@ -143,7 +168,8 @@ QHBoxLayout* NetworkPage::buildToolbar() {
     add_->setToolTip(tr("Insert a layer of the kind beside after the selected layer"));
     addKind_ = new QComboBox;
     for (const auto& kind : layerKindNames()) addKind_->addItem(QString::fromStdString(kind));
-    addKind_->setToolTip(tr("Kind of the layer Add layer inserts: dense 64 relu, conv 32 3x3 relu, maxpool 2, ..."));
+    addKind_->setToolTip(
+        tr("Kind of the layer Add layer inserts: dense 64 relu, conv 32 3x3 relu, maxpool 2, gru 64, ..."));
     remove_ = new QPushButton(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove"));
     remove_->setToolTip(tr("Remove the selected layer"));
     up_ = new QPushButton(style()->standardIcon(QStyle::SP_ArrowUp), tr("Move up"));
@@ -210,6 +236,15 @@ void NetworkPage::applyPreset(int preset) {
     NetworkSpec spec = document_->network();
     spec.layers = parseLayers(presets[preset].layers);
     document_->editNetwork(spec, tr("Apply preset %1").arg(tr(presets[preset].name)));
+    // One-channel images not yet read as rows: the same files, read as rows. Other data keeps its
+    // reading, and the first layer's row says what it needs.
+    const Shape input = document_->network().input;
+    if (presets[preset].imageRows && document_->hasData() && !input.sequence && input.channels == 1 &&
+        input.height > 1 && !document_->dataSettings().sequenceRows) {
+        ProjectDataSource rows = document_->dataSettings();
+        rows.sequenceRows = true;
+        emit dataSettingsRequested(rows);
+    }
 }
 
 QString NetworkPage::problemsText() const { return problems_->isHidden() ? QString() : problems_->text(); }
@@ -235,10 +270,14 @@ void NetworkPage::refresh() {
                      .arg(t.config.batchSize);
     } catch (const std::exception& e) {
         totals = QString::fromUtf8(e.what());
+        // An impossible layer's message is the check's error below: not twice.
+        for (int row = 0; row < model_->rowCount(); ++row)
+            if (!model_->problem(row).isEmpty()) totals = tr("No totals until every layer can take its input.");
     }
     totals_->setText(totals);
 
     const NetworkCheck check = checkNetwork(*document_);
+
     hasErrors_ = !check.errors.isEmpty();
     QStringList lines;
     for (const QString& e : check.errors) lines << tr("Error: %1").arg(e);
