@@ -50,12 +50,12 @@ const Preset presets[] = {
     // The reference's examples (issue 26): a GRU over the 28 rows of an MNIST image, and the
     // 784-32-784 autoencoder (its output follows the data: the input's size when reconstructing).
     {QT_TRANSLATE_NOOP("NetworkPage", "GRU over image rows (gru 64, bn)"), "gru:64,bn",
-     QT_TRANSLATE_NOOP("NetworkPage", "The reference's GRU example: one-channel images are read as rows, each image H "
-                                      "steps of W features (28 steps of 28 for MNIST)"),
+     QT_TRANSLATE_NOOP("NetworkPage", "A recurrent network over image rows: one-channel images are read as rows, each "
+                                      "image H steps of W features (28 steps of 28 for MNIST)"),
      true},
     {QT_TRANSLATE_NOOP("NetworkPage", "Autoencoder (dense 32)"), "dense:32:relu",
-     QT_TRANSLATE_NOOP("NetworkPage", "The reference's autoencoder, 784-32-784 on MNIST: a code of 32 values, and an "
-                                      "output as wide as the input when the task reconstructs it"),
+     QT_TRANSLATE_NOOP("NetworkPage", "An autoencoder, 784-32-784 on MNIST: a code of 32 values, and an output as wide "
+                                      "as the input when the task reconstructs it"),
      false},
     {QT_TRANSLATE_NOOP("NetworkPage", "Text classifier (embedding 64, mean)"),
      "embedding:64,seqpool:mean,dense:64:relu",
