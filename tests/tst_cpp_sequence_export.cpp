@@ -17,42 +17,16 @@
 #include "export/cpp_export.h"
 #include "export/cpp_literals.h"
 #include "export/cpp_text_tokenizer.h"
+#include "export_support.h"
 #include "split/combined_model_file.h"
 #include "test_support.h"
 
 using namespace skynnet;
+using namespace skynnet::export_test;
 
 namespace {
 
 constexpr double kTolerance = 1e-4;
-
-// Weights for `spec` in Network::flatWeights() order, seeded: uniform in [-0.5, 0.5] (the
-// embedding's padding row too, so that it shows), except BatchNorm's gamma (around 1) and running
-// variance (positive), so every layer's effect shows.
-std::vector<float> handSetWeights(const NetworkSpec& spec, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::vector<float> w;
-    const auto fill = [&](std::int64_t n, float low, float high) {
-        std::uniform_real_distribution<float> d(low, high);
-        for (std::int64_t i = 0; i < n; ++i) w.push_back(d(rng));
-    };
-    Shape shape = spec.input;
-    for (const LayerSpec& l : spec.layers) {
-        const LayerFigures f = figures(l, shape);
-        if (std::holds_alternative<BatchNormSpec>(l)) {
-            const int channels = batchNormChannels(shape);
-            fill(channels, 0.5f, 1.5f);   // gamma
-            fill(channels, -0.5f, 0.5f);  // beta
-            fill(channels, -1.0f, 1.0f);  // running mean
-            fill(channels, 0.3f, 2.0f);   // running variance
-        } else {
-            fill(f.params, -0.5f, 0.5f);
-        }
-        shape = f.output;
-    }
-    fill(figures(LayerSpec(spec.outputLayer()), shape).params, -0.5f, 0.5f);
-    return w;
-}
 
 NetworkSpec sequenceSpec(Shape input, const std::string& layers, Task task, int outputs, int vocabulary = 0) {
     NetworkSpec spec;
@@ -69,14 +43,6 @@ SavedCombinedModel single(const NetworkSpec& spec, Task task, unsigned seed) {
     m.spec = spec;
     m.weights = handSetWeights(spec, seed);
     return asCombined(m);
-}
-
-Matrix uniformRows(Index rows, Index cols, float low, float high, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> d(low, high);
-    Matrix m(rows, cols);
-    for (Index i = 0; i < m.size(); ++i) m.data()[i] = d(rng);
-    return m;
 }
 
 // Rows of `steps` token ids below `vocabulary`, pre-padded with 0 (row r has r % (steps + 1)
@@ -111,22 +77,6 @@ QByteArray floatBytes(const Matrix& m) {
     return QByteArray(reinterpret_cast<const char*>(m.data()), qsizetype(m.size() * sizeof(float)));  // row-major
 }
 
-// Runs a program; returns its stdout, or sets `error`.
-QByteArray run(const QString& program, const QStringList& args, QString& error) {
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForStarted() || !p.waitForFinished(hangGuardMs(180000))) {
-        p.kill();
-        p.waitForFinished();
-        error = program + " did not start or timed out";
-        return {};
-    }
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-        error = program + " exited with " + QString::number(p.exitCode()) + ": " +
-                QString::fromUtf8(p.readAllStandardError());
-    return p.readAllStandardOutput();
-}
-
 // Compiles `source` (C++17, -Werror: the generated code must be as warning-clean as the project's)
 // in `dir` and runs it; returns its output lines.
 QList<QByteArray> compileAndRun(const QString& dir, const QString& name, const QString& source, QString& error) {
@@ -137,14 +87,9 @@ QList<QByteArray> compileAndRun(const QString& dir, const QString& name, const Q
     }
     writeBytes(dir + "/" + name + ".cpp", source.toUtf8());
     const QString exe = dir + "/" + name;
-    run(gxx, {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", exe, dir + "/" + name + ".cpp"}, error);
+    run(gxx, {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", exe, dir + "/" + name + ".cpp"}, error, 180000);
     if (!error.isEmpty()) return {};
-    return run(exe, {}, error).split('\n');
-}
-
-double maxDifference(const Matrix& a, const Matrix& b) {
-    if (a.rows() != b.rows() || a.cols() != b.cols()) return INFINITY;
-    return double((a - b).cwiseAbs().maxCoeff());
+    return run(exe, {}, error, 180000).split('\n');
 }
 
 // The training texts of the text model and the tokenizer test.
