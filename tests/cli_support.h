@@ -3,6 +3,8 @@
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -67,4 +69,18 @@ inline int processesMentioning(const QString& text) {
         if (f.open(QIODevice::ReadOnly) && QString::fromUtf8(f.readAll()).contains(text)) ++n;
     }
     return n;
+}
+
+// A JSON report's top object, or an empty one when the file cannot be read.
+inline QJsonObject readJson(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+// A text file's non-empty lines (a CSV the tool wrote), or none when it cannot be read.
+inline QStringList readLines(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
 }

@@ -27,18 +27,6 @@ namespace {
 
 using Run = CliRun;
 
-QJsonObject readJson(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-QStringList readLines(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-}
-
 void writeLines(const QString& path, const QStringList& lines) {
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));

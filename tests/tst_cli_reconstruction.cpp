@@ -9,22 +9,6 @@
 #include "cli_support.h"
 #include "reconstruction_support.h"
 
-namespace {
-
-QJsonObject readJson(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-QStringList readLines(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-}
-
-}  // namespace
-
 class TestCliReconstruction : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;

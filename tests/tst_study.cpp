@@ -43,12 +43,6 @@ std::int64_t totalParams(const SplitPlan& plan) {
     return n;
 }
 
-QJsonObject readJson(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
 // Small and quick: 4 classes of blobs, a one-layer network, a few epochs, 2 kernel threads.
 QStringList trainOptions(int epochs = 4) {
     return {"--data",    "builtin:blobs:samples=400:classes=4",
