@@ -10,6 +10,7 @@
 #include "data/data_source.h"
 #include "data/prepared_data.h"
 #include "data/text_data.h"
+#include "data/text_summary.h"
 #include "model/network.h"
 #include "model/saved_model.h"
 #include "project/data_reference.h"
@@ -225,6 +226,11 @@ private slots:
         r.target.clear();
         r.path = path(dir, "new.csv");
         r.textColumn = "body";
+        // "text" over a sentence is a header (csv_loader.h), which does not name the column.
+        QCOMPARE(errorOf([&] { loadLike(r, back.schema, false); }),
+                 r.path + ": the model reads its texts from column 'body', not in the header (columns: text)");
+        writeText(dir.filePath("headless.csv"), "\"Great plot, zebra!\"\nawful\n");
+        r.path = path(dir, "headless.csv");
         QCOMPARE(errorOf([&] { loadLike(r, back.schema, false); }),
                  r.path + ": the model reads its texts from column 'body', and the file has no header row naming it");
 
@@ -262,6 +268,69 @@ private slots:
         // A project without text writes none of it, so it reads as before everywhere.
         const Json plain = toJson(ProjectDataSource{}, "/projects/p");
         QVERIFY(!plain.contains("textColumn") && !plain.contains("text") && !plain.contains("sequenceRows"));
+    }
+
+    void sentenceColumnIsFoundWithItsHeader() {
+        QTemporaryDir dir;
+        // No column holds numbers below the header: the sentences tell it from the data.
+        QByteArray csv = "review,city,label\n";
+        for (int k = 0; k < 24; ++k)
+            csv += "\"a film of " + QByteArray::number(k) + " scenes\"," + (k % 3 ? "Paris" : "Lyon") + "," +
+                   (k % 2 ? "pos" : "neg") + "\n";
+        writeText(dir.filePath("reviews.csv"), csv);
+        DataRequest request;
+        request.path = path(dir, "reviews.csv");
+        const Dataset asColumns = loadTrainingData(request);
+        QCOMPARE(asColumns.size(), Index(24));
+        QCOMPARE(asColumns.featureNames, (std::vector<std::string>{"review", "city"}));
+        QCOMPARE(guessTextColumn(asColumns), std::string("review"));
+        // Fewer than 20 different values, or one or two words each: not text.
+        writeText(dir.filePath("few.csv"), csv.left(csv.indexOf("\"a film of 19 ")));
+        request.path = path(dir, "few.csv");
+        QCOMPARE(loadTrainingData(request).size(), Index(19));
+        QCOMPARE(guessTextColumn(loadTrainingData(request)), std::string());
+        writeText(
+            dir.filePath("names.csv"), "name,label\n" + [] {
+                QByteArray rows;
+                for (int k = 0; k < 40; ++k)
+                    rows += "Jane Doe" + QByteArray::number(k) + "," + (k % 2 ? "a" : "b") + "\n";
+                return rows;
+            }());
+        request.path = path(dir, "names.csv");
+        QCOMPARE(guessTextColumn(loadTrainingData(request)), std::string());
+        // Read as text, the column found is the input.
+        request.path = path(dir, "reviews.csv");
+        request.textColumn = "review";
+        QVERIFY(loadTrainingData(request).isText());
+    }
+
+    void textLengthsCountTokens() {
+        // 1, 3 ("a", ",", "b"), 5 ("don't", "stop", ":", "3.5", "stars") and 2 tokens.
+        const TextLengths l = textLengths({"one", "a, b", "Don't stop: 3.5 stars", "two words"});
+        QCOMPARE(l.sorted, (std::vector<int>{1, 2, 3, 5}));
+        QCOMPARE(l.median(), 2);        // nearest rank: the 2nd of 4
+        QCOMPARE(l.percentile90(), 5);  // the 4th of 4
+        QCOMPARE(l.longest(), 5);
+        QCOMPARE(l.longerThan(2), 2);
+        QCOMPARE(l.longerThan(5), 0);
+        QCOMPARE(TextLengths{}.median(), 0);
+    }
+
+    void fittedVocabularyIsThePreparations() {
+        QTemporaryDir dir;
+        writeText(dir.filePath("train.csv"), reviewsCsv);
+        RunData run = textRun(path(dir, "train.csv"), "", "text", 3);
+        run.preparation.validationFraction = 0.25;
+        const PreparedData p = prepareRunData(run, DataUse::Training);
+        DataRequest request;
+        request.path = path(dir, "train.csv");
+        request.textColumn = "text";
+        const TextVocabulary v = fitTextVocabulary(loadTrainingData(request), run.preparation);
+        QCOMPARE(v, *p.schema.vocabulary);
+        QCOMPARE(v.maxLength, 3);
+        run.preparation.text.maxLength = 0;
+        QCOMPARE(errorOf([&] { fitTextVocabulary(loadTrainingData(request), run.preparation); }),
+                 std::string("the text length (--max-length) must be between 1 and 1048576, not 0"));
     }
 
     void imageRowsAsSequence() {

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "data/text_summary.h"
 #include "data/text_vocabulary.h"
 
 namespace skynnet {
@@ -220,8 +221,13 @@ struct Table {
 bool looksLikeHeader(const std::vector<std::string>& first, const std::vector<std::string>* second) {
     // A lone row is a header only when it has no number: "7,blue" is one sample to predict.
     if (!second) return std::none_of(first.begin(), first.end(), [](const std::string& s) { return isNumber(s); });
-    for (std::size_t i = 0; i < first.size() && i < second->size(); ++i)
-        if (!isMissing(first[i]) && !isNumber(first[i]) && isNumber((*second)[i])) return true;
+    for (std::size_t i = 0; i < first.size() && i < second->size(); ++i) {
+        if (isMissing(first[i]) || isNumber(first[i])) continue;
+        if (isNumber((*second)[i])) return true;
+        // A one-word name over a sentence: "text,label" above "great film, fine cast,pos", where
+        // no column holds numbers to tell the header by.
+        if (wordCount(first[i]) == 1 && wordCount((*second)[i]) >= 3) return true;
+    }
     return false;
 }
 

@@ -24,7 +24,8 @@ struct CsvOptions {
     // largest number of fields.
     char delimiter = 0;
     // Auto: the first row is a header when one of its fields is not a number where the second
-    // row has a number. Without a header, columns are named column_1, column_2, ...
+    // row has a number, or is one word where the second row has a sentence (3 words or more).
+    // Without a header, columns are named column_1, column_2, ...
     CsvHeader header = CsvHeader::Auto;
     // Target columns, each a column name or, when no column has that name, a 0-based index.
     // Empty: the last column. More than one target column means regression.

@@ -29,17 +29,10 @@ std::vector<std::string> trainingTexts(const Dataset& all, const PreparationSett
     return texts;
 }
 
-// Text: the vocabulary from the training rows only, every part's texts encoded by it, and the
+// Text: every part's texts encoded by the vocabulary of the training rows only, and the
 // preprocessing fitted on the ids as an identity, so ids reach the network unscaled.
-void fitText(PreparedData& p, const std::vector<std::string>& training, const TextSettings& settings) {
-    if (settings.maxLength < 1 || settings.maxLength > maxTextLength)
-        throw Error("the text length (--max-length) must be between 1 and " + std::to_string(maxTextLength) + ", not " +
-                    std::to_string(settings.maxLength));
-    if (settings.vocabularySize > maxVocabularySize)
-        throw Error("the vocabulary size (--vocab) must be at most " + std::to_string(maxVocabularySize) + ", not " +
-                    std::to_string(settings.vocabularySize));
-    TextVocabulary v = fitVocabulary(training, settings.vocabularySize);
-    v.maxLength = settings.maxLength;
+void fitText(PreparedData& p, const Dataset& all, const PreparationSettings& s) {
+    const TextVocabulary v = fitTextVocabulary(all, s);
     for (Dataset* part : {&p.train, &p.validation, &p.test}) encodeTexts(*part, v);
     p.schema.vocabulary = v;
     p.schema.sampleShape = p.train.sampleShape;
@@ -49,6 +42,19 @@ void fitText(PreparedData& p, const std::vector<std::string>& training, const Te
 }
 
 }  // namespace
+
+TextVocabulary fitTextVocabulary(const Dataset& all, const PreparationSettings& s) {
+    const TextSettings& settings = s.text;
+    if (settings.maxLength < 1 || settings.maxLength > maxTextLength)
+        throw Error("the text length (--max-length) must be between 1 and " + std::to_string(maxTextLength) + ", not " +
+                    std::to_string(settings.maxLength));
+    if (settings.vocabularySize > maxVocabularySize)
+        throw Error("the vocabulary size (--vocab) must be at most " + std::to_string(maxVocabularySize) + ", not " +
+                    std::to_string(settings.vocabularySize));
+    TextVocabulary v = fitVocabulary(trainingTexts(all, s), settings.vocabularySize);
+    v.maxLength = settings.maxLength;
+    return v;
+}
 
 PreparedData splitAndFit(const Dataset& all, const PreparationSettings& s) {
     DataPartition part = partitionData(all, s.validationFraction, s.testFraction, s.separateTestFile, s.seed,
@@ -60,7 +66,7 @@ PreparedData splitAndFit(const Dataset& all, const PreparationSettings& s) {
     p.validation = std::move(part.validation);
     p.test = std::move(part.test);
     p.warnings = std::move(part.warnings);
-    if (all.isText()) fitText(p, trainingTexts(all, s), s.text);
+    if (all.isText()) fitText(p, all, s);
     if (const std::string skipped = all.skippedFilesWarning(); !skipped.empty())
         p.warnings.insert(p.warnings.begin(), skipped);
     return p;

@@ -43,6 +43,9 @@ struct PreparationSettings {
 // ids (the parts' "raw" features, and the schema's vocabulary and Shape::steps(L, 1) layout), with
 // the preprocessing an identity (Scaling::None) over the ids.
 PreparedData splitAndFit(const Dataset& all, const PreparationSettings& settings);
+// The vocabulary splitAndFit fits on raw text data (all.isText()), its maxLength the settings'.
+// Throws Error naming --max-length or --vocab when out of bounds.
+TextVocabulary fitTextVocabulary(const Dataset& all, const PreparationSettings& settings);
 // Raw parts -> network inputs; `test` (loaded like p.schema, e.g. by loadLike; raw texts are encoded
 // here) replaces the test part when given. Throws Error when a part's columns do not match the preprocessing.
 void applyPreprocessing(PreparedData& p, const Dataset* test);

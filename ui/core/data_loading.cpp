@@ -4,15 +4,22 @@
 
 #include "core/error.h"
 #include "data/data_source.h"
+#include "data/text_summary.h"
 #include "data/training_checks.h"
 
 namespace skynnet::ui {
-LoadedData loadData(const ProjectDataSource& settings) {
+LoadedData loadData(const ProjectDataSource& settings, TextColumn text) {
     if (settings.train.path.empty()) throw Error("no data file chosen");
     auto train = std::make_shared<Dataset>(loadTrainingData(settings.trainRequest()));
+    if (text == TextColumn::guessed && settings.textColumn.empty() && !settings.sampleShape) {
+        ProjectDataSource asText = settings;
+        asText.textColumn = guessTextColumn(*train);
+        if (!asText.textColumn.empty()) return loadData(asText);
+    }
     train->validate();
     if (train->size() == 0) throw Error(train->source + ": no samples");
     LoadedData loaded;
+    loaded.settings = settings;
     loaded.warnings = checkTrainable(*train, settings.validationFraction, settings.testFraction,
                                      !settings.test.path.empty());
     if (const std::string skipped = train->skippedFilesWarning(); !skipped.empty())
@@ -28,10 +35,10 @@ LoadedData loadData(const ProjectDataSource& settings) {
     return loaded;
 }
 
-QFuture<LoadedData> loadDataAsync(const ProjectDataSource& settings) {
-    return QtConcurrent::run([settings] {
+QFuture<LoadedData> loadDataAsync(const ProjectDataSource& settings, TextColumn text) {
+    return QtConcurrent::run([settings, text] {
         try {
-            return loadData(settings);
+            return loadData(settings, text);
         } catch (const std::exception& e) {
             throw DataLoadError(QString::fromStdString(e.what()));
         }

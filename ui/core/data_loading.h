@@ -16,6 +16,7 @@
 namespace skynnet::ui {
 
 struct LoadedData {
+    ProjectDataSource settings;  // as loaded: the request's, with a text column found by TextColumn::guessed
     std::shared_ptr<const Dataset> train;
     std::shared_ptr<const Dataset> test;  // null without a ProjectDataSource::test file
     std::vector<std::string> warnings;    // checkTrainable's (e.g. a constant regression target), skipped images
@@ -24,7 +25,10 @@ struct LoadedData {
 // Blocking; throws skynnet::Error whose message names the file and line (or the generator option),
 // also for data the settings' split cannot train on (checkTrainable: one class, too few rows), so
 // such a file is refused when it is opened, with skynnet-cli's message.
-LoadedData loadData(const ProjectDataSource& settings);
+// With TextColumn::guessed, a CSV opened without a text column whose values read as sentences
+// (guessTextColumn, data/text_summary.h) is loaded with that column as its text.
+enum class TextColumn { asSettings, guessed };
+LoadedData loadData(const ProjectDataSource& settings, TextColumn text = TextColumn::asSettings);
 
 // A loading error carried through a QFuture: QFuture::result() rethrows it on the waiting thread
 // (a plain std::exception would arrive as an opaque QUnhandledException).
@@ -42,6 +46,6 @@ private:
 };
 
 // loadData on the global thread pool; errors come back as DataLoadError.
-QFuture<LoadedData> loadDataAsync(const ProjectDataSource& settings);
+QFuture<LoadedData> loadDataAsync(const ProjectDataSource& settings, TextColumn text = TextColumn::asSettings);
 
 }  // namespace skynnet::ui

@@ -45,7 +45,12 @@ void DatasetTableModel::setDataset(std::shared_ptr<const Dataset> data) {
     endResetModel();
 }
 
-int DatasetTableModel::featureColumns() const { return data_ ? int(data_->features.cols()) : 0; }
+bool DatasetTableModel::rawText() const { return data_ && data_->isText() && data_->features.cols() == 0; }
+
+int DatasetTableModel::featureColumns() const {
+    if (rawText()) return 1;  // the texts, tokenised only when prepared for training
+    return data_ ? int(data_->features.cols()) : 0;
+}
 
 int DatasetTableModel::targetColumns() const {
     if (!data_) return 0;
@@ -64,6 +69,8 @@ int DatasetTableModel::columnCount(const QModelIndex& parent) const {
 QString DatasetTableModel::columnName(int column) const {
     const int features = featureColumns();
     if (column < features) {
+        if (rawText())
+            return data_->textColumn.empty() ? QStringLiteral("text") : QString::fromStdString(data_->textColumn);
         if (std::size_t(column) < data_->featureNames.size())
             return QString::fromStdString(data_->featureNames[std::size_t(column)]);
         return QStringLiteral("x%1").arg(column + 1);
@@ -79,6 +86,10 @@ QString DatasetTableModel::columnName(int column) const {
 QString DatasetTableModel::cellText(int row, int column, bool* numeric) const {
     const int features = featureColumns();
     *numeric = true;
+    if (column < features && rawText()) {
+        *numeric = false;
+        return QString::fromStdString(data_->texts[std::size_t(row)]);
+    }
     if (column < features) {
         const float v = data_->features(row, column);
         const int k = categoricalOf_[std::size_t(column)];
@@ -111,6 +122,7 @@ QVariant DatasetTableModel::data(const QModelIndex& index, int role) const {
         return cellText(row, column, &numeric);
     }
     case SortRole:
+        if (column < featureColumns() && rawText()) return QString::fromStdString(data_->texts[std::size_t(row)]);
         if (column < featureColumns()) return double(data_->features(row, column));
         if (data_->task == Task::Regression) return double(data_->targets(row, column - featureColumns()));
         return data_->labels[std::size_t(row)];
@@ -146,6 +158,8 @@ QVariant DatasetTableModel::headerData(int section, Qt::Orientation orientation,
     case Qt::ToolTipRole: {
         // The full name first: a narrow header shows it elided.
         const QString name = columnName(section);
+        if (!target && rawText())
+            return QStringLiteral("%1: the text of each sample, turned into token ids for training").arg(name);
         if (!target) {
             const int k = categoricalOf_[std::size_t(section)];
             if (k >= 0)

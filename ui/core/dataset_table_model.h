@@ -20,6 +20,7 @@ public:
     void setDataset(std::shared_ptr<const Dataset> data);
     std::shared_ptr<const Dataset> dataset() const { return data_; }
     int featureColumns() const;
+    bool rawText() const;  // texts not yet tokenised: one column of them
     int targetColumns() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -30,7 +30,8 @@ std::vector<LayerSpec> defaultLayers(long samples) {
 
 }  // namespace
 
-Shape networkInputShape(const Dataset& data) {
+Shape networkInputShape(const Dataset& data, const TextSettings& text) {
+    if (data.isText()) return data.vocabulary->maxLength > 0 ? data.sampleShape : Shape::steps(text.maxLength, 1);
     if (data.features.cols() == 0) return data.sampleShape;
     // Categories are the dataset's declared lists, so one row tells the column count a fit on the
     // training rows would give, without touching the features (unscaled: only the columns count).
@@ -91,8 +92,7 @@ void ProjectDocument::applyDataDefaults() {
     if (!dataset_) return;
     const long samples = long(dataset_->size());
     if (!networkEdited_) network_.layers = defaultLayers(samples);
-    network_.input = networkInputShape(*dataset_);
-    network_.setOutputFor(dataset_->task, dataset_->outputCount());
+    followData(network_);
     if (!trainEdited_) train_.config.epochs = samples > largeDataSamples ? 5 : 10;
     // A loss of another task cannot train at all: follow the data even after user edits.
     if (!lossFitsTask(train_.config.loss, dataset_->task)) train_.config.loss = defaultLoss(dataset_->task);
@@ -105,6 +105,12 @@ void ProjectDocument::setDataSettings(const ProjectDataSource& settings) {
     splitIndices_.reset();
     ++revision_;
     emit dataChanged();
+    // Text settings decide the input's steps and the embeddings' vocabulary.
+    NetworkSpec followed = network_;
+    followData(followed);
+    if (followed == network_) return;
+    network_ = followed;
+    emit networkChanged();
 }
 
 void ProjectDocument::setDataState(const DataState& state) {
@@ -146,11 +152,31 @@ void ProjectDocument::adoptPrepared(std::shared_ptr<const PreparedData> prepared
 
 NetworkSpec ProjectDocument::fittedToData(const NetworkSpec& spec) const {
     NetworkSpec s = spec;
-    if (dataset_) {  // input and output are not the designer's to choose: they follow the data
-        s.input = network_.input;
-        s.setOutputFor(dataset_->task, dataset_->outputCount());
-    }
+    followData(s);  // input, output and vocabulary are not the designer's to choose
     return s;
+}
+
+void ProjectDocument::followData(NetworkSpec& spec) const {
+    if (!dataset_) return;
+    spec.input = networkInputShape(*dataset_, data_.text);
+    spec.setOutputFor(dataset_->task, dataset_->outputCount());
+    const auto vocabulary = textVocabulary();
+    if (vocabulary) spec.bindVocabulary(vocabulary->size());
+}
+
+std::shared_ptr<const TextVocabulary> ProjectDocument::textVocabulary() const {
+    if (!dataset_ || !dataset_->isText()) return nullptr;
+    if (dataset_->vocabulary->maxLength > 0) return std::make_shared<const TextVocabulary>(*dataset_->vocabulary);
+    if (vocabulary_ && vocabulary_->revision == revision_) return vocabulary_->vocabulary;
+    std::shared_ptr<const TextVocabulary> fitted;
+    try {
+        PreparationSettings settings = data_.preparation();
+        settings.separateTestFile = testDataset_ != nullptr;
+        fitted = std::make_shared<const TextVocabulary>(fitTextVocabulary(*dataset_, settings));
+    } catch (const Error&) {  // settings out of bounds: the Data page says so; no vocabulary meanwhile
+    }
+    vocabulary_ = VocabularyCache{revision_, fitted};
+    return fitted;
 }
 
 void ProjectDocument::setNetwork(const NetworkSpec& spec) {
@@ -186,10 +212,7 @@ void ProjectDocument::restore(const ProjectDataSource& settings, std::shared_ptr
     ++revision_;
     networkEdited_ = trainEdited_ = true;  // the saved choices stand, whatever the data suggests
     network_ = network;
-    if (dataset_) {
-        network_.input = networkInputShape(*dataset_);
-        network_.setOutputFor(dataset_->task, dataset_->outputCount());
-    }
+    followData(network_);
     split_ = split;
     train_ = train;
     emit dataChanged();

@@ -36,9 +36,9 @@ struct DataState {
     bool operator==(const DataState&) const = default;
 };
 
-// The network's input shape for raw data: its sample shape, or flat when one-hot columns change
-// the column count.
-Shape networkInputShape(const Dataset& data);
+// The network's input shape for raw data: its sample shape, flat when one-hot columns change
+// the column count, or for raw text the token ids its preparation makes (text.maxLength steps).
+Shape networkInputShape(const Dataset& data, const TextSettings& text = {});
 
 class ProjectDocument : public QObject {
     Q_OBJECT
@@ -72,7 +72,13 @@ public:
     quint64 dataRevision() const { return revision_; }
     void adoptPrepared(std::shared_ptr<const PreparedData> prepared, quint64 revision);
 
-    const NetworkSpec& network() const { return network_; }  // input and output follow the data
+    // Text data: the vocabulary training will fit (on the training rows, capped as the settings
+    // say), kept until the data or its settings change; null for other data or when it cannot be
+    // fitted. Embeddings in network() are bound to its size.
+    std::shared_ptr<const TextVocabulary> textVocabulary() const;
+
+    // Input, output and embeddings' vocabulary follow the data.
+    const NetworkSpec& network() const { return network_; }
     void setNetwork(const NetworkSpec& spec);
 
     const SplitOptions& splitOptions() const { return split_; }
@@ -172,7 +178,8 @@ private:
                      std::shared_ptr<const Dataset> test);
     void applyDataDefaults();
     const SplitIndices& splitIndicesOfData() const;
-    NetworkSpec fittedToData(const NetworkSpec& spec) const;  // input and output follow the data
+    NetworkSpec fittedToData(const NetworkSpec& spec) const;  // input, output, vocabulary follow the data
+    void followData(NetworkSpec& spec) const;
     void emitModifiedIfChanged();
     void push(QUndoCommand* command);
 
@@ -180,6 +187,11 @@ private:
     std::shared_ptr<const Dataset> dataset_, testDataset_;
     mutable std::shared_ptr<const PreparedData> prepared_;
     mutable std::shared_ptr<const SplitIndices> splitIndices_;
+    struct VocabularyCache {
+        quint64 revision = 0;
+        std::shared_ptr<const TextVocabulary> vocabulary;
+    };
+    mutable std::optional<VocabularyCache> vocabulary_;
     struct PlanCache {
         quint64 revision = 0;
         NetworkSpec network;

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "data/training_checks.h"
 #include "ui/widgets/dataset_views.h"
+#include "ui/widgets/text_data_group.h"
 
 namespace skynnet::ui {
 
@@ -23,11 +24,13 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
     QGroupBox* roles = buildColumnsAndTask();
     buildImageOptions();
     QGroupBox* prep = buildPreparation();
+    text_ = new TextDataGroup(document_);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(roles);
     layout->addWidget(images_);
+    layout->addWidget(text_);
     layout->addWidget(prep);
     refresh();
 }
@@ -35,6 +38,9 @@ DataOptionsPanel::DataOptionsPanel(ProjectDocument* document, QWidget* parent) :
 QGroupBox* DataOptionsPanel::buildColumnsAndTask() {
     targetColumn_ = new QComboBox;
     targetColumn_->setToolTip(tr("The column the network learns to predict (CSV files); the others are its inputs"));
+    textColumn_ = new QComboBox;
+    textColumn_->setToolTip(tr("A column of free text (reviews, passages) read as the only input, as token ids; "
+                               "the other columns are then not read"));
     task_ = new QComboBox;
     task_->addItem(tr("Detected automatically"));
     task_->addItem(tr("Classification"), int(Task::Classification));
@@ -45,9 +51,11 @@ QGroupBox* DataOptionsPanel::buildColumnsAndTask() {
     auto* roles = new QGroupBox(tr("Columns and task"));
     auto* rolesForm = new QFormLayout(roles);
     rolesForm->addRow(tr("Target column:"), targetColumn_);
+    rolesForm->addRow(tr("Text column:"), textColumn_);
     rolesForm->addRow(tr("Task:"), task_);
     rolesForm->addRow(QString(), detected_);
     connect(targetColumn_, &QComboBox::activated, this, &DataOptionsPanel::requestReload);
+    connect(textColumn_, &QComboBox::activated, this, &DataOptionsPanel::requestReload);
     connect(task_, &QComboBox::activated, this, &DataOptionsPanel::requestReload);
     return roles;
 }
@@ -126,6 +134,11 @@ void DataOptionsPanel::refresh() {
     task_->setCurrentIndex(s.task ? task_->findData(int(*s.task)) : 0);
     detected_->setText(data ? tr("In use: %1").arg(QString::fromStdString(taskName(data->task))) : QString());
     scaling_->setCurrentIndex(std::max(0, scaling_->findData(int(s.scaling))));
+    const bool text = data && data->isText();
+    scaling_->setEnabled(!text);  // token ids reach the network as they are
+    scaling_->setToolTip(text ? tr("Token ids are never scaled")
+                              : tr("How numeric features are scaled; fitted on the training rows only"));
+    text_->refresh();
     validation_->setValue(s.validationFraction * 100);
     test_->setValue(s.testFraction * 100);
     test_->setEnabled(s.test.path.empty());
@@ -137,14 +150,22 @@ void DataOptionsPanel::refresh() {
     strictImages_->setChecked(s.image.strict);
 
     targetColumn_->clear();
+    textColumn_->clear();
     const bool csv = !path.isEmpty() && isCsvPath(path);
     targetColumn_->setEnabled(csv);
+    textColumn_->setEnabled(csv);
     if (!csv) {
         targetColumn_->addItem(path.isEmpty() ? QString() : tr("(labels from the file)"));
+        textColumn_->addItem(text ? tr("(one text per file)") : QString());
     } else {
         targetColumn_->addItem(tr("Last column"), QString());
-        for (const QString& c : csvColumns(path)) targetColumn_->addItem(c, c);
+        textColumn_->addItem(tr("None: every column is a feature"), QString());
+        for (const QString& c : csvColumns(path)) {
+            targetColumn_->addItem(c, c);
+            textColumn_->addItem(c, c);
+        }
         targetColumn_->setCurrentIndex(std::max(0, targetColumn_->findData(QString::fromStdString(s.targetColumn))));
+        textColumn_->setCurrentIndex(std::max(0, textColumn_->findData(QString::fromStdString(s.textColumn))));
     }
     updating_ = false;
 }
@@ -174,6 +195,7 @@ void DataOptionsPanel::requestReload() {
     if (updating_ || document_->dataSettings().train.path.empty()) return;
     ProjectDataSource s = document_->dataSettings();
     s.targetColumn = targetColumn_->isEnabled() ? targetColumn_->currentData().toString().toStdString() : std::string();
+    s.textColumn = textColumn_->isEnabled() ? textColumn_->currentData().toString().toStdString() : std::string();
     const QVariant task = task_->currentData();
     s.task = task.isValid() ? std::optional<Task>(Task(task.toInt())) : std::nullopt;
     if (images_->isVisible() || QFileInfo(QString::fromStdString(s.train.path)).isDir()) {

@@ -1,7 +1,7 @@
 #pragma once
-// The Data page's settings: which column is the target and which task, an image folder's size,
-// channels and strictness, then how the data is prepared (scaling, validation and test shares,
-// split seed). Preparation changes go straight to
+// The Data page's settings: which column is the target, which holds text, and which task, an
+// image folder's size, channels and strictness, text settings (text_data_group.h), then how the
+// data is prepared (scaling, validation and test shares, split seed). Preparation changes go straight to
 // the document as undoable steps; column, task and image changes need a reload, which the page runs.
 #include <QWidget>
 
@@ -16,12 +16,16 @@ class QSpinBox;
 
 namespace skynnet::ui {
 
+class TextDataGroup;
+
 class DataOptionsPanel : public QWidget {
     Q_OBJECT
 public:
     explicit DataOptionsPanel(ProjectDocument* document, QWidget* parent = nullptr);
     void refresh();  // widgets <- document
     QComboBox* targetColumnBox() const { return targetColumn_; }
+    QComboBox* textColumnBox() const { return textColumn_; }  // CSV files: none, or the column of texts
+    TextDataGroup* textGroup() const { return text_; }
     QComboBox* taskBox() const { return task_; }
     QComboBox* scalingBox() const { return scaling_; }
     QDoubleSpinBox* validationBox() const { return validation_; }  // percent
@@ -48,6 +52,8 @@ private:
     ProjectDocument* document_;
     bool updating_ = false;
     QComboBox* targetColumn_;
+    QComboBox* textColumn_;
+    TextDataGroup* text_;
     QComboBox* task_;
     QLabel* detected_;
     QComboBox* scaling_;

@@ -34,6 +34,7 @@
 #include "ui/widgets/file_chooser.h"
 #include "ui/widgets/sample_grid.h"
 #include "ui/widgets/session_guard.h"
+#include "ui/widgets/text_data_group.h"
 
 namespace skynnet::ui {
 
@@ -41,8 +42,8 @@ DataPage::DataPage(ProjectDocument* document, TrainingSession* session, AppSetti
     : QWidget(parent), document_(document), session_(session), settings_(settings) {
     setAcceptDrops(true);
     buildBanners();
+    QWidget* right = buildSidePanel();  // first: the views show the text group's labels
     QWidget* left = buildDataViews();
-    QWidget* right = buildSidePanel();
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(left);
@@ -119,6 +120,8 @@ QWidget* DataPage::buildDataViews() {
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(summary_);
+    leftLayout->addWidget(options_->textGroup()->summaryLabel());
+    leftLayout->addWidget(options_->textGroup()->samplesLabel());
     leftLayout->addWidget(views, 1);
     leftLayout->addWidget(skipped_);
     return left;
@@ -223,7 +226,7 @@ void DataPage::loadFile(const QString& path) {
         if (QFileInfo::exists(test)) s.test.path = test.toStdString();
         s.scaling = Scaling::PixelRange;  // pixels 0..255
     }
-    loadSettings(s);
+    load(s, QString(), TextColumn::guessed);
 }
 
 bool DataPage::loadExample(const QString& id) {
@@ -238,7 +241,7 @@ bool DataPage::loadExample(const QString& id) {
 
 void DataPage::loadSettings(const ProjectDataSource& settings) { load(settings, QString()); }
 
-void DataPage::load(const ProjectDataSource& settings, const QString& exampleId) {
+void DataPage::load(const ProjectDataSource& settings, const QString& exampleId, TextColumn text) {
     const QString path = QString::fromStdString(settings.train.path);
     if (!confirmStopTraining(this, session_, tr("open %1").arg(dataDisplayName(path)))) return;
     const quint64 generation = ++generation_;  // a newer load makes older results stale
@@ -249,7 +252,7 @@ void DataPage::load(const ProjectDataSource& settings, const QString& exampleId)
     auto* watcher = new QFutureWatcher<LoadedData>(this);
     connect(watcher, &QFutureWatcher<LoadedData>::finished, this,
             [this, watcher, generation, settings, exampleId] { onLoaded(watcher, generation, settings, exampleId); });
-    watcher->setFuture(loadDataAsync(settings));
+    watcher->setFuture(loadDataAsync(settings, text));
 }
 
 void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const ProjectDataSource& settings,
@@ -264,7 +267,8 @@ void DataPage::onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation,
     QString error;
     QStringList warnings;
     try {
-        LoadedData data = watcher->future().result();  // rethrows the loader's DataLoadError
+        LoadedData data = watcher->future().result();       // rethrows the loader's DataLoadError
+        const ProjectDataSource& settings = data.settings;  // with the text column found, if one was
         for (const std::string& w : data.warnings) warnings << tr("Warning: %1").arg(QString::fromStdString(w));
         if (session_ && session_->running()) {  // started while we loaded: never swap data under a run
             session_->stop();
@@ -337,7 +341,12 @@ void DataPage::showError(const QString& text) {
 void DataPage::refreshFromDocument() {
     const ProjectDataSource& s = document_->dataSettings();
     const auto data = document_->dataset();
-    if (previewModel_->dataset() != data) previewModel_->setDataset(data);
+    if (previewModel_->dataset() != data) {
+        previewModel_->setDataset(data);
+        // Texts take the width the table has; other columns keep a fixed width each.
+        preview_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+        if (previewModel_->rawText()) preview_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    }
     if (!data) {
         summary_->setText(tr("No data loaded. Open a file, drop one here, or pick an example."));
     } else {
@@ -345,11 +354,11 @@ void DataPage::refreshFromDocument() {
                                  ? (data->targets.cols() == 1 ? tr("1 target column")
                                                               : tr("%1 target columns").arg(data->targets.cols()))
                                  : tr("%1 classes").arg(data->classCount());
-        QString text = tr("<b>%1</b> — %2 samples · %3 features · %4 · %5")
+        const QString inputs = data->isText() ? tr("texts") : tr("%1 features").arg(data->features.cols());
+        QString text = tr("<b>%1</b> — %2 samples · %3 · %4 · %5")
                            .arg(dataDisplayName(QString::fromStdString(s.train.path)).toHtmlEscaped())
                            .arg(data->size())
-                           .arg(data->features.cols())
-                           .arg(what, QString::fromStdString(taskName(data->task)));
+                           .arg(inputs, what, QString::fromStdString(taskName(data->task)));
         const Shape shape = data->sampleShape;
         if (shape.height > 1) text += tr(" · images %1×%2×%3").arg(shape.channels).arg(shape.height).arg(shape.width);
         if (const auto test = document_->testDataset())

@@ -69,7 +69,8 @@ private:
     void buildBanners();        // the error banner and the busy line
     QWidget* buildDataViews();  // summary, sample grid, preview table, skipped files
     QWidget* buildSidePanel();  // options, the selected sample's picture, class chart
-    void load(const ProjectDataSource& settings, const QString& exampleId);
+    // guessed: a file the user opened, whose text column (if any) is found (data_loading.h).
+    void load(const ProjectDataSource& settings, const QString& exampleId, TextColumn text = TextColumn::asSettings);
     void onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const ProjectDataSource& settings,
                   const QString& exampleId);
     void showError(const QString& text);
