@@ -9,20 +9,13 @@
 #include "commands.h"
 #include "export/cpp_export.h"
 #include "export/onnx_export.h"
+#include "export/onnx_vocabulary.h"
 #include "io/atomic_file.h"
 #include "model_input.h"
 #include "output_files.h"
 
 namespace skynnet::cli {
 namespace {
-
-// model.onnx -> model.vocab.json; a name without .onnx gets .vocab.json added.
-std::string vocabularyPathFor(const std::string& onnxPath) {
-    const std::string ext = ".onnx";
-    const bool hasExt = onnxPath.size() > ext.size() &&
-                        onnxPath.compare(onnxPath.size() - ext.size(), ext.size(), ext) == 0;
-    return (hasExt ? onnxPath.substr(0, onnxPath.size() - ext.size()) : onnxPath) + ".vocab.json";
-}
 
 const std::vector<OptionSpec>& exportOptionSpecs() {
     static const std::vector<OptionSpec> specs = {
@@ -100,11 +93,9 @@ int runExport(const std::vector<std::string>& words) {
         what = "the C++ header";
     }
     std::cout << "wrote " << what << " to " << out << " (model: " << modelDescription(model) << ")\n";
-    if (format == "onnx" && m.schema.isText()) {
-        const std::string vocabulary = vocabularyPathFor(out);
-        writeFileAtomically(vocabulary, dumpJson(toJson(*m.schema.vocabulary)) + "\n");
-        std::cout << "wrote the vocabulary (token ids of the graph's input) to " << vocabulary << "\n";
-    }
+    if (format == "onnx")
+        if (const std::string vocabulary = writeOnnxVocabulary(m.schema, out); !vocabulary.empty())
+            std::cout << "wrote the vocabulary (token ids of the graph's input) to " << vocabulary << "\n";
     return exitOk;
 }
 

@@ -14,6 +14,9 @@
 
 #include "data/prepared_data.h"
 #include "data/text_vocabulary.h"
+#include "export/onnx_export.h"
+#include "io/atomic_file.h"
+#include "io/json.h"
 #include "test_support.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/dataset_table_model.h"
@@ -22,6 +25,7 @@
 #include "ui/core/training_session.h"
 #include "ui/widgets/data_options_panel.h"
 #include "ui/widgets/data_page.h"
+#include "ui/widgets/export_dialog.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/project_controller.h"
 #include "ui/widgets/text_data_group.h"
@@ -172,6 +176,18 @@ private slots:
         // One word of each review tells its class: the split and the original both learn it.
         QVERIFY2(results->combinedMetric >= 0.9, qPrintable(QString::number(results->combinedMetric)));
         QVERIFY2(results->baselineMetric >= 0.9, qPrintable(QString::number(results->baselineMetric)));
+
+        // Exported as ONNX from the app: the vocabulary goes beside the graph, as the CLI writes it.
+        if (onnxExportAvailable()) {
+            ExportDialog dialog(*results->model, dir_.filePath("reviews"));
+            dialog.setFormat(ExportDialog::Onnx);
+            QVERIFY2(dialog.exportNow(), qPrintable(dialog.statusText()));
+            QCOMPARE(dialog.writtenFiles(),
+                     (QStringList{dir_.filePath("reviews.onnx"), dir_.filePath("reviews.vocab.json")}));
+            const Json vocabulary = parseJson(readFile(dir_.filePath("reviews.vocab.json").toStdString()));
+            QCOMPARE(vocabularyFromJson(JsonField(vocabulary, "reviews.vocab.json")),
+                     *results->model->schema.vocabulary);
+        }
 
         // Saved and reopened: the same text column, settings, network and model.
         const QString project = dir_.filePath("reviews.skynnet");

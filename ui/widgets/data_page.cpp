@@ -150,8 +150,8 @@ QLayout* DataPage::buildToolbar() {
     auto* open = new QPushButton(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open file…"));
     open->setToolTip(tr("Open a CSV/TSV table or an IDX image file (MNIST family, plain or .gz)"));
     connect(open, &QPushButton::clicked, this, &DataPage::openFileDialog);
-    auto* folder = new QPushButton(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open image folder…"));
-    folder->setToolTip(tr("Open a folder of PNG, JPEG or BMP images with one subfolder per class"));
+    auto* folder = new QPushButton(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open folder…"));
+    folder->setToolTip(tr("Open a folder with one subfolder per class, of PNG, JPEG or BMP images or of .txt texts"));
     connect(folder, &QPushButton::clicked, this, &DataPage::openFolderDialog);
 
     auto* fashion = new QPushButton(tr("Fashion-MNIST"));
@@ -201,7 +201,7 @@ void DataPage::openFileDialog() {
 void DataPage::openFolderDialog() {
     const QString dir = settings_ ? settings_->lastDataFolder() : QString();
     const QString path = askForFile(this,
-                                    {FileRequest::Folder, tr("Open image folder (one subfolder per class)"), dir, {}});
+                                    {FileRequest::Folder, tr("Open a folder of images or texts (one subfolder per class)"), dir, {}});
     if (path.isEmpty()) return;
     if (settings_) settings_->setLastDataFolder(QFileInfo(path).absolutePath());
     loadFile(path);

@@ -15,6 +15,7 @@
 
 #include "export/cpp_export.h"
 #include "export/onnx_export.h"
+#include "export/onnx_vocabulary.h"
 #include "ui/core/app_settings.h"
 #include "ui/widgets/file_chooser.h"
 #include "ui/widgets/format.h"
@@ -183,6 +184,8 @@ bool ExportDialog::exportNow() {
             o.includePreprocessing = preprocessing_->isChecked();
             exportOnnx(model_, file, o);
             written_ << target;
+            if (const std::string vocabulary = writeOnnxVocabulary(model_.schema, file); !vocabulary.empty())
+                written_ << QString::fromStdString(vocabulary);  // the token ids' meaning, for a text model
             if (eachSubmodel_->isChecked())
                 for (int i = 0; i < model_.submodelCount(); ++i) {
                     const QString sub = withoutSuffix(target) + QStringLiteral("-sub%1.onnx").arg(i + 1);

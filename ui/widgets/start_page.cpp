@@ -58,7 +58,7 @@ StartPage::StartPage(AppSettings* settings, QWidget* parent) : QWidget(parent), 
     } starts[] = {
         {QStyle::SP_DialogOpenButton, tr("Open Data…"), tr("A CSV/TSV table or an IDX image file (MNIST family)"),
          &StartPage::openDataRequested},
-        {QStyle::SP_DirOpenIcon, tr("Open Image Folder…"), tr("A folder with one subfolder of images per class"),
+        {QStyle::SP_DirOpenIcon, tr("Open Folder…"), tr("A folder with one subfolder of images or .txt texts per class"),
          &StartPage::openFolderRequested},
         {QStyle::SP_FileDialogStart, tr("Open Project…"), tr("A Skynnet project (.skynnet): data, settings and runs"),
          &StartPage::openProjectRequested},
