@@ -1,6 +1,8 @@
 #pragma once
-// What the export tests (tst_export, tst_export_sequence) share: running a program, ONNX Runtime
-// through Node.js (tests/export/run_onnx.js), reading its answers, and seeded weights and inputs.
+// What the export tests (tst_export, tst_export_sequence, tst_cpp_sequence_export) share: running
+// a program, ONNX Runtime through Node.js (tests/export/run_onnx.js) and reading its answers, the
+// runner program that compiles exported C++ headers and prints their predictions, and seeded
+// weights and inputs.
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -162,6 +164,81 @@ inline std::vector<Matrix> runOnnxRuntime(const QString& node, const QString& di
     for (qsizetype i = 0; i < all.size() && std::size_t(i) < jobs.size(); ++i)
         results.push_back(fromJson(all[i].toObject()["outputs"].toObject()[jobs[std::size_t(i)].output].toObject()));
     return results;
+}
+
+// Compiles `source` as DIR/NAME.cpp (C++17, -Werror: the generated code must be as warning-clean
+// as the project's) and runs it; returns its output lines, or sets `error`.
+inline QList<QByteArray> compileAndRun(const QString& dir, const QString& name, const QString& source, QString& error) {
+    const QString gxx = QStandardPaths::findExecutable("g++");
+    if (gxx.isEmpty()) {
+        error = "g++ is not installed";
+        return {};
+    }
+    QFile file(dir + "/" + name + ".cpp");
+    if (!file.open(QIODevice::WriteOnly)) {
+        error = "cannot write " + file.fileName();
+        return {};
+    }
+    file.write(source.toUtf8());
+    file.close();
+    const QString exe = dir + "/" + name;
+    run(gxx, {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", exe, file.fileName()}, error, 180000);
+    if (!error.isEmpty()) return {};
+    return run(exe, {}, error, 180000).split('\n');
+}
+
+// Rows for an exported C++ header: DIR/NAME.h, whose namespace is m_NAME, predicts `raw` (raw
+// feature columns) into `outputs` columns.
+struct CppHeaderRows {
+    QString name;
+    Matrix raw;
+    Index outputs = 1;
+};
+
+// The runner: one program (DIR/PROGRAM.cpp) that includes every header, reads each job's rows from
+// a float file, calls its predict(rows, samples, out) and prints every value (%.9g, one a line).
+// Returns each job's answers (NaN where a value is missing), or sets `error`.
+inline std::vector<Matrix> runCppHeaders(const QString& dir, const QString& program,
+                                         const std::vector<CppHeaderRows>& jobs, QString& error) {
+    QString includes = "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n", calls;
+    QStringList included;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const CppHeaderRows& job = jobs[i];
+        if (!included.contains(job.name)) includes += "#include \"" + job.name + ".h\"\n";
+        included << job.name;
+        const QString input = dir + "/" + program + "_" + QString::number(i) + ".bin";
+        writeFloats(input, job.raw);
+        calls += QString("    static_assert(m_%3::kOutputs == %4, \"the outputs the test reads\");\n"
+                         "    run(\"%1\", %2, m_%3::kRawColumns, m_%3::kOutputs, [](const float* x, std::size_t n, "
+                         "float* y) { m_%3::predict(x, n, y); });\n")
+                     .arg(input)
+                     .arg(job.raw.rows())
+                     .arg(job.name)
+                     .arg(job.outputs);
+    }
+    const QString source = includes + R"(
+template <typename Predict>
+void run(const char* path, int rows, int cols, int outs, Predict predict) {
+    std::vector<float> in(static_cast<std::size_t>(rows * cols)), out(static_cast<std::size_t>(rows * outs));
+    std::FILE* f = std::fopen(path, "rb");
+    if (!f || std::fread(in.data(), sizeof(float), in.size(), f) != in.size()) std::exit(2);
+    std::fclose(f);
+    predict(in.data(), static_cast<std::size_t>(rows), out.data());
+    for (float v : out) std::printf("%.9g\n", static_cast<double>(v));
+}
+
+int main() {
+)" + calls + "}\n";
+    const QList<QByteArray> values = compileAndRun(dir, program, source, error);
+    std::vector<Matrix> answers;
+    if (!error.isEmpty()) return answers;
+    qsizetype at = 0;
+    for (const CppHeaderRows& job : jobs) {
+        Matrix got(job.raw.rows(), job.outputs);
+        for (Index i = 0; i < got.size(); ++i) got.data()[i] = at < values.size() ? values[at++].toFloat() : NAN;
+        answers.push_back(got);
+    }
+    return answers;
 }
 
 }  // namespace skynnet::export_test

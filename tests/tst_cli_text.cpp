@@ -1,6 +1,7 @@
 // skynnet-cli on text (issue 26): a tiny text classifier trained end to end from a CSV text
 // column (embedding + mean pooling), the saved model's predict and evaluate tokenising new texts
-// with its vocabulary, a folder of .txt files, and the text options' usage errors.
+// with its vocabulary, a folder of .txt files, predict on single .txt files and flat folders of
+// them, and the text options' usage errors.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -94,6 +95,7 @@ class TestCliText : public QObject {
 private slots:
     void trainsPredictsAndEvaluatesATextClassifier();
     void textFolderTrains();
+    void predictsOnTextFiles();
     void usageErrorsNameTheOption();
     void helpListsTheTextOptions();
 };
@@ -163,6 +165,79 @@ void TestCliText::textFolderTrains() {
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(metricAfter(r.out, "test accuracy") >= 0.9, qPrintable(r.out));
     QVERIFY2(r.out.contains("(40 samples)"), qPrintable(r.out));
+}
+
+// A text model predicts on one .txt file and on a flat folder of them exactly as on the same texts
+// in a CSV column, each row named by its file; bad files are refused by name.
+void TestCliText::predictsOnTextFiles() {
+    QTemporaryDir dir;
+    const QString data = dir.filePath("reviews.csv"), model = dir.filePath("reviews.skym");
+    writeText(data, reviewsCsv(300, 5));
+    const CliRun r = runCli(QStringList{"train", "--data", data, "--text-column", "text", "--target", "label",
+                                        "--max-length", "12", "--save", model} +
+                            textTraining);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+
+    // The texts in file-name order: words of both classes, a comma, a line break, quotes, accents
+    // and an unknown word; the last file starts with a byte order mark (dropped, as editors write it).
+    const QList<QByteArray> texts = {"Superb, clever and moving", "awful and boring\nweak plot",
+                                     "the \"cast\" was dull", "Éric's film: lovely, zzyzx!", "good"};
+    const QString folder = dir.filePath("new");
+    QByteArray csv = "id,text\n";
+    for (qsizetype i = 0; i < texts.size(); ++i) {
+        writeText(folder + QString("/review%1.txt").arg(i), (i + 1 == texts.size() ? "\xEF\xBB\xBF" : "") + texts[i]);
+        csv += QByteArray::number(i) + ",\"" + QByteArray(texts[i]).replace("\"", "\"\"") + "\"\n";
+    }
+    writeText(folder + "/notes.md", "not a text of the folder");      // only .txt files are read
+    writeText(folder + "/.hidden.txt", "hidden files are not read");  // nor hidden ones
+    const QString csvPath = dir.filePath("new.csv");
+    writeText(csvPath, csv);
+    const auto predict = [&](const QString& input, const QString& name) {
+        const QString out = dir.filePath(name);
+        const CliRun p = runCli({"predict", "--model", model, "--data", input, "--output", out});
+        return p.exitCode == 0 ? readText(out).split('\n', Qt::SkipEmptyParts) : QStringList{p.err};
+    };
+    const QStringList fromCsv = predict(csvPath, "csv.csv");
+    QCOMPARE(fromCsv.size(), texts.size() + 1);
+    QCOMPARE(fromCsv[0], QString("predicted,probability_neg,probability_pos"));
+    QVERIFY(fromCsv[1].startsWith("pos,") && fromCsv[2].startsWith("neg,"));  // they differ
+
+    const QStringList fromFolder = predict(folder, "folder.csv");
+    QCOMPARE(fromFolder.size(), texts.size() + 1);
+    QCOMPARE(fromFolder[0], "path," + fromCsv[0]);
+    for (qsizetype i = 0; i < texts.size(); ++i)
+        QCOMPARE(fromFolder[i + 1], folder + QString("/review%1.txt,").arg(i) + fromCsv[i + 1]);
+
+    const QString single = folder + "/review1.txt";
+    QCOMPARE(predict(single, "single.csv"), (QStringList{"path," + fromCsv[0], single + "," + fromCsv[2]}));
+
+    // Bad input, named: a file that is not UTF-8, an empty text, a folder without .txt files; and
+    // evaluate, which needs labels.
+    const auto errorOf = [](const QStringList& args) {
+        const CliRun e = runCli(args);
+        return QString::number(e.exitCode) + ": " + e.errLines().value(0);
+    };
+    const QString bad = dir.filePath("bad/latin1.txt");
+    writeText(bad, "caf\xe9 au lait");
+    QCOMPARE(errorOf({"predict", "--model", model, "--data", bad, "--output", dir.filePath("x.csv")}),
+             "1: skynnet-cli: " + bad + ": text is not UTF-8 (byte 0xe9 at column 4)");
+    QCOMPARE(errorOf({"predict", "--model", model, "--data", dir.filePath("bad"), "--output", dir.filePath("x.csv")}),
+             "1: skynnet-cli: " + bad + ": text is not UTF-8 (byte 0xe9 at column 4)");
+    const QString empty = dir.filePath("empty.txt");
+    writeText(empty, " \n\t");
+    QCOMPARE(errorOf({"predict", "--model", model, "--data", empty, "--output", dir.filePath("x.csv")}),
+             "1: skynnet-cli: " + empty + ": text is empty");
+    const QString none = dir.filePath("none");
+    writeText(none + "/notes.md", "no texts here");
+    QCOMPARE(errorOf({"predict", "--model", model, "--data", none, "--output", dir.filePath("x.csv")}),
+             "1: skynnet-cli: " + none +
+                 ": no .txt files in the folder (a text model predicts on a .txt file, a folder of them, a CSV "
+                 "text column or a folder with one subfolder of .txt files per class)");
+    QCOMPARE(errorOf({"evaluate", "--model", model, "--data", folder}),
+             "1: skynnet-cli: " + folder +
+                 ": texts without labels; labelled texts are a CSV with the target column or a folder with one "
+                 "subfolder of .txt files per class");
+    QVERIFY(!QFile::exists(dir.filePath("x.csv")));
 }
 
 void TestCliText::usageErrorsNameTheOption() {

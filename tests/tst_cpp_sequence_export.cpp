@@ -73,25 +73,6 @@ void writeBytes(const QString& path, const QByteArray& bytes) {
     f.write(bytes);
 }
 
-QByteArray floatBytes(const Matrix& m) {
-    return QByteArray(reinterpret_cast<const char*>(m.data()), qsizetype(m.size() * sizeof(float)));  // row-major
-}
-
-// Compiles `source` (C++17, -Werror: the generated code must be as warning-clean as the project's)
-// in `dir` and runs it; returns its output lines.
-QList<QByteArray> compileAndRun(const QString& dir, const QString& name, const QString& source, QString& error) {
-    const QString gxx = QStandardPaths::findExecutable("g++");
-    if (gxx.isEmpty()) {
-        error = "g++ is not installed";
-        return {};
-    }
-    writeBytes(dir + "/" + name + ".cpp", source.toUtf8());
-    const QString exe = dir + "/" + name;
-    run(gxx, {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", exe, dir + "/" + name + ".cpp"}, error, 180000);
-    if (!error.isEmpty()) return {};
-    return run(exe, {}, error, 180000).split('\n');
-}
-
 // The training texts of the text model and the tokenizer test.
 const std::vector<std::string> kTexts = {
     "Don't stop: 3.5 stars!! A great, great film.",
@@ -161,48 +142,20 @@ private slots:
         const NetworkSpec last = sequenceSpec(Shape::steps(5, 3), "gru:4:sequences,seqpool:last", Task::Regression, 3);
         models.push_back({"last", single(last, Task::Regression, 10), uniformRows(10, 15, -2.0f, 2.0f, 11)});
 
-        QString source = "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n";
+        std::vector<CppHeaderRows> jobs;
         for (const Model& m : models) {
             exportCppHeader(m.saved, dir_.filePath(m.name + ".h").toStdString(), {"m_" + m.name.toStdString()});
-            source += "#include \"" + m.name + ".h\"\n";
-        }
-        source += R"(
-template <typename Predict>
-void run(const char* path, int rows, int cols, int outs, Predict predict) {
-    std::vector<float> in(static_cast<std::size_t>(rows * cols)), out(static_cast<std::size_t>(rows * outs));
-    std::FILE* f = std::fopen(path, "rb");
-    if (!f || std::fread(in.data(), sizeof(float), in.size(), f) != in.size()) std::exit(2);
-    std::fclose(f);
-    predict(in.data(), static_cast<std::size_t>(rows), out.data());
-    for (float v : out) std::printf("%.9g\n", static_cast<double>(v));
-}
-
-int main() {
-)";
-        for (const Model& m : models) {
-            const QString input = dir_.filePath(m.name + ".bin");
-            writeBytes(input, floatBytes(m.raw));
-            source += QString(
-                          "    run(\"%1\", %2, m_%3::kRawColumns, m_%3::kOutputs, [](const float* x, std::size_t n, "
-                          "float* y) { m_%3::predict(x, n, y); });\n")
-                          .arg(input)
-                          .arg(m.raw.rows())
-                          .arg(m.name);
+            jobs.push_back({m.name, m.raw, m.saved.rule.outputs});
         }
         // The id outside the vocabulary: predicted as padding.
-        writeBytes(dir_.filePath("outside.bin"), floatBytes(ids.bottomRows(1)));
-        source += QString("    run(\"%1\", 1, m_text::kRawColumns, 1, [](const float* x, std::size_t n, float* y) "
-                          "{ m_text::predict(x, n, y); });\n}\n")
-                      .arg(dir_.filePath("outside.bin"));
+        jobs.push_back({"text", ids.bottomRows(1), 1});
         QString error;
-        const QList<QByteArray> values = compileAndRun(dir_.path(), "sequences", source, error);
+        const std::vector<Matrix> answers = runCppHeaders(dir_.path(), "sequences", jobs, error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        int at = 0;
-        for (const Model& m : models) {
+        for (std::size_t i = 0; i < models.size(); ++i) {
+            const Model& m = models[i];
             const Matrix expected = engine(m.saved, m.raw);
-            Matrix got(expected.rows(), expected.cols());
-            for (Index i = 0; i < got.size(); ++i) got.data()[i] = at < values.size() ? values[at++].toFloat() : NAN;
-            const double d = maxDifference(got, expected);
+            const double d = maxDifference(answers[i], expected);
             QVERIFY2(d <= kTolerance, qPrintable(m.name + ": the C++ header differs by " + QString::number(d)));
             // The answers vary between samples: the layers did not collapse to a constant.
             QVERIFY2(double((expected.rowwise() - expected.row(0)).cwiseAbs().maxCoeff()) > 1e-3, qPrintable(m.name));
@@ -210,8 +163,7 @@ int main() {
         }
         Matrix asPadding = ids.bottomRows(1);
         asPadding(0, 7) = 0.0f;
-        QVERIFY(at < values.size());
-        QVERIFY(std::fabs(values[at].toDouble() - double(engine(models[2].saved, asPadding)(0, 0))) <= kTolerance);
+        QVERIFY(std::fabs(double(answers.back()(0, 0) - engine(models[2].saved, asPadding)(0, 0))) <= kTolerance);
         QVERIFY_THROWS_EXCEPTION(Error, engine(models[2].saved, ids.bottomRows(1)));
     }
 

@@ -97,49 +97,13 @@ NetworkSpec imageSpec(Shape input, const std::string& layers, int outputs) {
     return spec;
 }
 
-// Exports `model` as a C++ header, compiles a program around it (-Werror) and returns its answers
+// Exports `model` as a C++ header, compiles the runner around it (-Werror) and returns its answers
 // on `raw`. Sets `error` when compiling or running fails.
 Matrix runCppHeader(const SavedCombinedModel& model, const QString& dir, const QString& name, const Matrix& raw,
                     QString& error) {
-    const QString gxx = QStandardPaths::findExecutable("g++");
-    if (gxx.isEmpty()) {
-        error = "g++ is not installed";
-        return {};
-    }
-    const QString ns = "m_" + name;
-    exportCppHeader(model, (dir + "/" + name + ".h").toStdString(), {ns.toStdString()});
-    const QString input = dir + "/" + name + "_cpp.bin";
-    writeFloats(input, raw);
-    const QString main = QString(R"(#include <cstdio>
-#include <vector>
-#include "%1.h"
-int main() {
-    std::vector<float> in(%2 * %3::kRawColumns), out(%2 * %3::kOutputs);
-    std::FILE* f = std::fopen("%4", "rb");
-    if (!f || std::fread(in.data(), sizeof(float), in.size(), f) != in.size()) return 2;
-    std::fclose(f);
-    %3::predict(in.data(), %2, out.data());
-    for (float v : out) std::printf("%.9g\n", static_cast<double>(v));
-}
-)")
-                             .arg(name)
-                             .arg(raw.rows())
-                             .arg(ns)
-                             .arg(input);
-    QFile source(dir + "/" + name + "_main.cpp");
-    if (!source.open(QIODevice::WriteOnly)) {
-        error = "cannot write " + source.fileName();
-        return {};
-    }
-    source.write(main.toUtf8());
-    source.close();
-    const QString exe = dir + "/" + name + "_predict";
-    run(gxx, {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", exe, source.fileName()}, error);
-    if (!error.isEmpty()) return {};
-    const QList<QByteArray> values = run(exe, {}, error).split('\n');
-    Matrix got(raw.rows(), model.rule.outputs);
-    for (Index i = 0; i < got.size(); ++i) got.data()[i] = i < values.size() ? values[qsizetype(i)].toFloat() : NAN;
-    return got;
+    exportCppHeader(model, (dir + "/" + name + ".h").toStdString(), {"m_" + name.toStdString()});
+    const std::vector<Matrix> answers = runCppHeaders(dir, name + "_predict", {{name, raw, model.rule.outputs}}, error);
+    return answers.empty() ? Matrix() : answers[0];
 }
 
 }  // namespace
@@ -643,53 +607,17 @@ private slots:
     void cppHeaderCompilesAndMatchesTheEngine() {
         const QString gxx = QStandardPaths::findExecutable("g++");
         if (gxx.isEmpty()) SKIP_UNLESS_CI("g++ is not installed");
-        QString main = "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n";
+        std::vector<CppHeaderRows> jobs;
         for (const Case& c : cases_) {
             exportCppHeader(c.saved, path(c.name + ".h"), {"m_" + c.name.toStdString()});
-            main += "#include \"" + c.name + ".h\"\n";
+            jobs.push_back({c.name, c.raw, c.expected.cols()});
         }
-        main += R"(
-template <typename Predict>
-void run(const char* path, int rows, int cols, int outs, Predict predict) {
-    std::vector<float> in(static_cast<std::size_t>(rows * cols)), out(static_cast<std::size_t>(rows * outs));
-    std::FILE* f = std::fopen(path, "rb");
-    if (!f || std::fread(in.data(), sizeof(float), in.size(), f) != in.size()) std::exit(2);
-    std::fclose(f);
-    predict(in.data(), static_cast<std::size_t>(rows), out.data());
-    for (float v : out) std::printf("%.9g\n", static_cast<double>(v));
-}
-
-int main() {
-)";
-        for (const Case& c : cases_) {
-            const QString ns = "m_" + c.name;
-            const QString input = dir_.filePath(c.name + ".bin");
-            writeFloats(input, c.raw);
-            main += QString("    run(\"%1\", %2, %3::kRawColumns, %3::kOutputs, [](const float* x, std::size_t n, "
-                            "float* y) "
-                            "{ %3::predict(x, n, y); });\n")
-                        .arg(input)
-                        .arg(c.raw.rows())
-                        .arg(ns);
-        }
-        main += "}\n";
-        QFile source(dir_.filePath("main.cpp"));
-        QVERIFY(source.open(QIODevice::WriteOnly));
-        source.write(main.toUtf8());
-        source.close();
         QString error;
-        const QString exe = dir_.filePath("predict");
-        // -Werror: the generated code must be as warning-clean as the project's own.
-        run(gxx, {"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", exe, source.fileName()}, error);
+        const std::vector<Matrix> answers = runCppHeaders(dir_.path(), "predict", jobs, error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        const QByteArray out = run(exe, {}, error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        const QList<QByteArray> values = out.split('\n');
-        int at = 0;
-        for (const Case& c : cases_) {
-            Matrix got(c.expected.rows(), c.expected.cols());
-            for (Index i = 0; i < got.size(); ++i) got.data()[i] = at < values.size() ? values[at++].toFloat() : NAN;
-            const double d = maxDifference(got, c.expected);
+        for (std::size_t i = 0; i < cases_.size(); ++i) {
+            const Case& c = cases_[i];
+            const double d = maxDifference(answers[i], c.expected);
             QVERIFY2(d <= kTolerance, qPrintable(c.name + ": the C++ header differs by " + QString::number(d)));
             qInfo("%s: C++ header within %.2g of the engine", qPrintable(c.name), d);
         }

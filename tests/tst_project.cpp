@@ -1,4 +1,5 @@
-// The project file: every part of ProjectData survives a save and a load; data files are found
+// The project file: every part of ProjectData survives a save and a load (a CSV's sequence layout
+// too); data files are found
 // again after the project folder moves and reported when they changed or vanished; damaged,
 // truncated, foreign and newer files give clear errors; a failed save keeps the old file.
 #include <QDir>
@@ -24,6 +25,7 @@
 #include "io/container.h"
 #include "project/data_reference.h"
 #include "project/project_file.h"
+#include "run/run_data.h"
 #include "split/combined_model.h"
 #include "split/combined_model_file.h"
 #include "split/parallel_trainer.h"
@@ -383,6 +385,59 @@ private slots:
         const std::string again = dir.filePath("again.skynnet").toStdString();
         saveProject(again, b);
         QCOMPARE(readFile(again), readFile(path));
+    }
+
+    // A CSV declared as a sequence keeps its layout through a save and a reopen: a sample shape of
+    // steps x features (Shape::steps), and an image layout read as rows (sequenceRows). The data
+    // prepared from the reopened project is that sequence, and the job JSON carries it too.
+    void sequenceLayoutRoundTrips() {
+        QTemporaryDir dir;
+        std::string csv = "a,b,c,d,e,f,label\n";
+        for (int k = 0; k < 8; ++k) csv += "1,2,3,4,5," + std::to_string(k) + "," + (k % 2 ? "x\n" : "y\n");
+        const std::string csvPath = dir.filePath("steps.csv").toStdString();
+        writeBytes(csvPath, csv);
+        ProjectData p;
+        p.data.train = {csvPath, fileFingerprint(csvPath), DataFileStatus::Found};
+        p.data.targetColumn = "label";
+        p.data.validationFraction = 0;
+        p.data.testFraction = 0.25;
+        p.network.input = Shape::steps(3, 2);
+        p.network.layers = parseLayers("gru:4");
+        p.network.setOutputFor(Task::Binary, 1);
+        const std::string path = dir.filePath("p.skynnet").toStdString();
+        for (const auto& [shape, rows] : {std::pair{Shape::steps(3, 2), false}, std::pair{Shape{1, 3, 2}, true}}) {
+            p.data.sampleShape = shape;
+            p.data.sequenceRows = rows;
+            saveProject(path, p);
+            const ProjectData b = loadProject(path);
+            QVERIFY(b.data == p.data);
+            QCOMPARE(*b.data.sampleShape, shape);
+            QCOMPARE(b.data.sequenceRows, rows);
+            const RunData run = runDataOf(b.data);
+            QCOMPARE(prepareRunData(run).schema.sampleShape, Shape::steps(3, 2));
+            QCOMPARE(runDataFromJson(JsonField(toJson(run), "job")), run);
+        }
+
+        // Written only when set: an image layout says nothing of sequences, and a file written before
+        // the sequence layout was saved reads its sample shape as an image's.
+        const std::string root = dir.path().toStdString();
+        ProjectDataSource image = p.data;
+        image.sampleShape = Shape{1, 3, 2};
+        image.sequenceRows = false;
+        const Json imageJson = toJson(image, root);
+        QCOMPARE(QString::fromStdString(dumpJson(imageJson)).contains("equence"), false);
+        QCOMPARE(*dataSourceFromJson(JsonField(imageJson, "p.skynnet"), root, false).sampleShape, (Shape{1, 3, 2}));
+        p.data.sampleShape = Shape::steps(3, 2);
+        p.data.sequenceRows = false;
+        Json old = toJson(p.data, root);
+        QVERIFY(old.contains("sampleShapeSequence"));
+        old.erase("sampleShapeSequence");
+        QCOMPARE(*dataSourceFromJson(JsonField(old, "p.skynnet"), root, false).sampleShape, (Shape{1, 3, 2}));
+        // A sequence is one channel of steps x features.
+        Json bad = toJson(p.data, root);
+        bad["sampleShape"] = "3x3x2";
+        VERIFY_CONTAINS(errorOf([&] { dataSourceFromJson(JsonField(bad, "p.skynnet"), root, false); }),
+                        "p.skynnet: sampleShapeSequence");
     }
 
     // The example project was written before a model's rows were counted in its peak memory:

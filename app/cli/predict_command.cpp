@@ -1,6 +1,7 @@
 // `skynnet-cli predict`: a saved model (one network or a combined split) applied to data with or
 // without its target column; one CSV row per sample with the predicted class (or values) and the
-// class probabilities. Images (a file, or a folder of them) get the file's path first in each row.
+// class probabilities. Images (a file, or a folder of them) and a text model's .txt files (a file,
+// or a flat folder of them) get the file's path first in each row.
 #include <cstdio>
 #include <iostream>
 
@@ -21,7 +22,7 @@ const std::vector<OptionSpec>& predictOptionSpecs() {
         {"--model", "MODEL", "the model file written by 'train --save' (a single or a combined model)"},
         {"--data", "PATH",
          "CSV/TSV (the target column may be absent), IDX images, an image file or a folder of images, a text folder "
-         "(a subfolder of .txt files per class), or builtin:..."},
+         "(a subfolder of .txt files per class), a .txt file or a folder of them (text models), or builtin:..."},
         {"--labels", "PATH", "IDX labels file (default: the one beside the images)"},
         strictImagesSpec(),
         {"--text-column", "NAME", "CSV data of a text model: the column of the texts (default: the model's)"},
@@ -41,7 +42,9 @@ int runPredict(const std::vector<std::string>& words) {
                      "(or the predicted values for regression), after a header row. For images (one file, or a\n"
                      "folder of them and of its subfolders) each row starts with the file's path; the images are\n"
                      "resized and converted to the model's size and channels, unreadable ones skipped with a "
-                     "warning.\n\n"
+                     "warning.\n"
+                     "A text model also predicts on one .txt file, or on a folder of them (its own .txt files, one\n"
+                     "text each, UTF-8), each row starting with the file's path.\n\n"
                   << formatOptions(predictOptionSpecs());
         return exitOk;
     }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <system_error>
 
 #include "core/error.h"
 #include "data/csv_loader.h"
@@ -231,8 +232,23 @@ void applySequenceRows(Dataset& d, const DataRequest& request) {
     d.sampleShape = Shape::steps(s.height, s.width);
 }
 
-// A text model's data: a CSV's text column or a text folder, encoded when the vocabulary is fitted.
+// Texts loaded for a text model: its task and vocabulary, encoded when the vocabulary is fitted.
+void finishTextsLike(Dataset& d, const ModelSchema& schema) {
+    d.task = schema.task;
+    d.vocabulary = schema.vocabulary;
+    if (schema.vocabulary->maxLength > 0) encodeTexts(d, *schema.vocabulary);
+}
+
+// A text model's data: a CSV's text column or a text folder (or, without targets, unlabelled text
+// files), encoded when the vocabulary is fitted.
 Dataset loadTextLike(const DataRequest& request, const ModelSchema& schema, bool needTargets) {
+    if (isUnlabelledTexts(request)) {
+        if (needTargets)
+            throw Error(request.path +
+                        ": texts without labels; labelled texts are a CSV with the target column or a folder "
+                        "with one subfolder of .txt files per class");
+        return std::move(loadTextsLike(request, schema).data);
+    }
     const DataKind kind = dataKind(request.path);
     Dataset d;
     if (kind == DataKind::TextFolder) {
@@ -271,9 +287,7 @@ Dataset loadTextLike(const DataRequest& request, const ModelSchema& schema, bool
                     "files per class), not " +
                     (kind == DataKind::Builtin ? std::string("generated data") : std::string("images")));
     }
-    d.task = schema.task;
-    d.vocabulary = schema.vocabulary;
-    if (schema.vocabulary->maxLength > 0) encodeTexts(d, *schema.vocabulary);
+    finishTextsLike(d, schema);
     if (needTargets) d.validate();
     return d;
 }
@@ -475,6 +489,20 @@ Dataset loadReconstructionLike(const DataRequest& request, const ModelSchema& sc
 }
 
 }  // namespace
+
+bool isUnlabelledTexts(const DataRequest& request) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(request.path, ec)) return dataKind(request.path) != DataKind::TextFolder;
+    return request.textColumn.empty() && isTextFileName(request.path) &&
+           std::filesystem::is_regular_file(request.path, ec);
+}
+
+TextFiles loadTextsLike(const DataRequest& request, const ModelSchema& schema) {
+    if (!schema.isText()) throw Error(request.path + ": texts, and the model was not trained on text");
+    TextFiles files = loadTextFiles(request.path);
+    finishTextsLike(files.data, schema);
+    return files;
+}
 
 ImageFiles loadImagesLike(const DataRequest& request, const ModelSchema& schema) {
     ImageFiles files = loadImageFiles(request.path, imageOptionsLike(request, schema));

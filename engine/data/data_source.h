@@ -1,7 +1,9 @@
 #pragma once
 // Where a front end (the command-line tool, the desktop app) gets its data: a CSV/TSV file, an
 // IDX image file (the MNIST family, plain or gzip), an image folder (one subfolder per class,
-// data/image_folder.h; for prediction also a single image or a flat folder) or a built-in
+// data/image_folder.h; for prediction also a single image or a flat folder), a text folder (one
+// subfolder of .txt files per class, data/text_data.h; for a text model's prediction also a single
+// .txt file or a flat folder of them) or a built-in
 // generator ("builtin:spirals", "builtin:sine", "builtin:blobs"), so that there is always an
 // offline example.
 //
@@ -20,6 +22,7 @@
 #include "core/task.h"
 #include "data/dataset.h"
 #include "data/image_folder.h"
+#include "data/text_data.h"
 
 namespace skynnet {
 
@@ -67,12 +70,22 @@ Dataset loadTrainingData(const DataRequest& request);
 // Loads data like `schema` (a training set's or a saved model's). With needTargets, labels or
 // targets are loaded too (and their absence is an Error); without, the result has features only
 // (a CSV may lack the target columns). The schema's target column is used when the request names none.
-// Text (schema.isText()) is read from the schema's text column or a text folder, and encoded by the
-// schema's vocabulary when it is fitted (else left raw, for the preparation to encode).
+// Text (schema.isText()) is read from the schema's text column or a text folder (without targets
+// also from a .txt file or a flat folder of them, isUnlabelledTexts), and encoded by the schema's
+// vocabulary when it is fitted (else left raw, for the preparation to encode).
 Dataset loadLike(const DataRequest& request, const ModelSchema& schema, bool needTargets);
 
 // Unlabelled images (a single file or a flat folder, see loadImageFiles) in the schema's sample
 // shape, with the file of each row, for prediction. Throws Error when the schema is not an image's.
 ImageFiles loadImagesLike(const DataRequest& request, const ModelSchema& schema);
+
+// Whether a text model reads `request` as unlabelled texts (loadTextsLike): a .txt file, unless a
+// --text-column says it is a CSV, or a folder that is not a labelled text folder (its own .txt files).
+bool isUnlabelledTexts(const DataRequest& request);
+
+// Unlabelled texts (a single .txt file or a flat folder, see loadTextFiles) encoded by the schema's
+// vocabulary, with the file of each row, for prediction. Throws Error when the schema is not a text
+// model's.
+TextFiles loadTextsLike(const DataRequest& request, const ModelSchema& schema);
 
 }  // namespace skynnet

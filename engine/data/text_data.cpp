@@ -15,12 +15,6 @@ namespace {
 
 bool hidden(const fs::path& p) { return p.filename().string().rfind('.', 0) == 0; }
 
-bool isTextFileName(const fs::path& p) {
-    std::string ext = p.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return ext == ".txt";
-}
-
 // The non-hidden entries of `dir` that pass `keep`, sorted by name so that rows come in the same
 // order on every machine.
 template <class Keep>
@@ -32,6 +26,11 @@ std::vector<fs::path> sortedEntries(const fs::path& dir, Keep keep) {
     if (ec) throw Error(dir.string() + ": cannot list the folder (" + ec.message() + ")");
     std::sort(out.begin(), out.end());
     return out;
+}
+
+bool isTextFile(const fs::path& p) {
+    std::error_code ec;
+    return isTextFileName(p.string()) && fs::is_regular_file(p, ec);
 }
 
 std::string readTextFile(const fs::path& path) {
@@ -46,7 +45,20 @@ std::string readTextFile(const fs::path& path) {
     return text;
 }
 
+// One file's text, checked: UTF-8 and not empty, the error naming the file.
+std::string checkedText(const fs::path& path) {
+    std::string text = readTextFile(path);
+    checkUtf8(text, path.string(), EmptyText::refused);
+    return text;
+}
+
 }  // namespace
+
+bool isTextFileName(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return ext == ".txt";
+}
 
 bool isTextFolder(const std::string& path) {
     std::error_code ec;
@@ -56,7 +68,7 @@ bool isTextFolder(const std::string& path) {
         std::error_code inner;
         for (fs::directory_iterator it(sub->path(), inner); !inner && it != end; it.increment(inner)) {
             if (hidden(it->path())) continue;
-            if (isTextFileName(it->path())) return true;
+            if (isTextFileName(it->path().string())) return true;
             if (isImageFileName(it->path().string())) return false;
         }
     }
@@ -75,14 +87,8 @@ Dataset loadTextFolder(const std::string& dir) {
     d.vocabulary = TextVocabulary{};
     for (std::size_t k = 0; k < classes.size(); ++k) {
         d.classNames.push_back(classes[k].filename().string());
-        const auto files = sortedEntries(classes[k], [](const fs::path& p) {
-            std::error_code ec;
-            return isTextFileName(p) && fs::is_regular_file(p, ec);
-        });
-        for (const fs::path& f : files) {
-            std::string text = readTextFile(f);
-            checkUtf8(text, f.string(), EmptyText::refused);
-            d.texts.push_back(std::move(text));
+        for (const fs::path& f : sortedEntries(classes[k], isTextFile)) {
+            d.texts.push_back(checkedText(f));
             d.labels.push_back(int(k));
         }
     }
@@ -91,6 +97,28 @@ Dataset loadTextFolder(const std::string& dir) {
     d.features.resize(Index(d.texts.size()), 0);
     d.sampleShape = Shape::flat(0);
     return d;
+}
+
+TextFiles loadTextFiles(const std::string& path) {
+    std::error_code ec;
+    TextFiles out;
+    if (fs::is_directory(path, ec)) {
+        for (const fs::path& f : sortedEntries(path, isTextFile)) out.paths.push_back(f.string());
+        if (out.paths.empty())
+            throw Error(path + ": no .txt files in the folder (a text model predicts on a .txt file, a folder of "
+                               "them, a CSV text column or a folder with one subfolder of .txt files per class)");
+    } else if (fs::is_regular_file(path, ec)) {
+        out.paths.push_back(path);
+    } else {
+        throw Error(path + ": no such file or folder");
+    }
+    Dataset& d = out.data;
+    d.source = path;
+    d.vocabulary = TextVocabulary{};
+    for (const std::string& f : out.paths) d.texts.push_back(checkedText(f));
+    d.features.resize(Index(d.texts.size()), 0);
+    d.sampleShape = Shape::flat(0);
+    return out;
 }
 
 std::vector<std::string> tokenFeatureNames(int length) {

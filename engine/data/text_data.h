@@ -34,6 +34,19 @@ bool isTextFolder(const std::string& path);
 // naming the folder when it has no class subfolder or no .txt file.
 Dataset loadTextFolder(const std::string& dir);
 
+// Whether the file name ends in .txt (any case): a text file, one text.
+bool isTextFileName(const std::string& path);
+
+// Unlabelled texts for prediction: `path` is one .txt file, or a flat folder whose .txt files (not
+// its subfolders') are read in name order, hidden ones excepted. `paths` holds the file of each row.
+// Each file is one text, which must be UTF-8 and not empty: the error names the file. Throws Error
+// naming the folder when it holds no .txt file.
+struct TextFiles {
+    Dataset data;  // raw texts (Dataset::texts) and an unfitted vocabulary, no labels
+    std::vector<std::string> paths;
+};
+TextFiles loadTextFiles(const std::string& path);
+
 // The feature names of L token ids: token_1 ... token_L.
 std::vector<std::string> tokenFeatureNames(int length);
 

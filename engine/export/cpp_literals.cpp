@@ -52,6 +52,18 @@ void writeCppFloats(std::ostream& out, const std::string& name, const float* dat
     out << "};\n";
 }
 
+std::string cppJoined(const std::vector<std::string>& items, const std::string& separator) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+    return out;
+}
+
+std::string cppJoinedInts(const std::vector<int>& values) {
+    std::vector<std::string> texts;
+    for (int v : values) texts.push_back(std::to_string(v));
+    return cppJoined(texts);
+}
+
 void checkCppNamespace(const std::string& ns) {
     std::size_t start = 0;
     while (true) {

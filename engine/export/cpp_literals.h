@@ -1,10 +1,11 @@
 #pragma once
 // The C++ source text the header exporters write: literals that read back exactly, comments that
-// cannot end early, and constexpr float arrays. Shared by cpp_export.cpp and the sequence and
-// tokenizer parts (cpp_sequence_layers.cpp, cpp_text_tokenizer.cpp).
+// cannot end early, joined lists and constexpr float arrays. Shared by every cpp_*.cpp of the
+// header export (cpp_export.h).
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace skynnet {
 
@@ -19,6 +20,11 @@ std::string cppCommentText(const std::string& s);
 // if a value is not finite.
 void writeCppFloats(std::ostream& out, const std::string& name, const float* data, std::size_t count,
                     const std::string& what);
+
+// The items with `separator` between them ("a, b, c"), for comments and brace lists.
+std::string cppJoined(const std::vector<std::string>& items, const std::string& separator = ", ");
+// The numbers in decimal, joined by ", ".
+std::string cppJoinedInts(const std::vector<int>& values);
 
 // Throws Error unless `ns` is a C++ namespace name, plain or nested ("acme::models").
 void checkCppNamespace(const std::string& ns);

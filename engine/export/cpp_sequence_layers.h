@@ -1,7 +1,8 @@
 #pragma once
 // The sequence layer kinds of the C++ header export (cpp_export.h): embedding, gru, lstm and
 // seqpool. Their runtime functions (the same text for every model) and each layer's table entry;
-// batch norm and the activations over a sequence are cpp_export.cpp's, marked overSteps().
+// batch norm and the activations over a sequence are cpp_layer_entries.cpp's, marked overSteps()
+// by cpp_submodels.cpp.
 #include <cstddef>
 #include <cstdint>
 #include <functional>

@@ -127,6 +127,12 @@ const std::pair<const char*, ProjectDataFile ProjectDataSource::*> dataFiles[] =
     {"testLabels", &ProjectDataSource::testLabels},
 };
 
+// A sample shape read as "1xSxF" and flagged as a sequence: Shape::steps(S, F).
+Shape sequenceShapeFromJson(const JsonField& flag, Shape shape) {
+    if (shape.channels != 1) flag.fail("is for a sample shape of 1 x steps x features, not " + sampleShapeText(shape));
+    return Shape::steps(shape.height, shape.width);
+}
+
 double fractionFromJson(const JsonField& j) {
     const double f = j.asDouble();
     if (!(f >= 0.0 && f < 1.0)) j.fail("must be at least 0 and below 1");
@@ -279,6 +285,8 @@ Json toJson(const ProjectDataSource& d, const std::string& projectDir) {
                                    {"channels", d.image.channels},
                                    {"strict", d.image.strict}});
     if (d.sampleShape) j["sampleShape"] = sampleShapeText(*d.sampleShape);
+    // "1xSxF" is also a sequence's text (Shape::steps(S, F)): the flag says which, only when set.
+    if (d.sampleShape && d.sampleShape->sequence) j["sampleShapeSequence"] = true;
     // Text and sequence settings likewise only when set (issue 26).
     if (!d.textColumn.empty()) j["textColumn"] = d.textColumn;
     if (d.text != TextSettings{})
@@ -317,6 +325,9 @@ ProjectDataSource dataSourceFromJson(const JsonField& j, const std::string& proj
         } catch (const Error& e) {
             throw Error(shape->where() + ": " + e.what());
         }
+        // Absent in files written before sequence layouts were saved: an image's layout.
+        if (const auto sequence = j.find("sampleShapeSequence"); sequence && sequence->asBool())
+            d.sampleShape = sequenceShapeFromJson(*sequence, *d.sampleShape);
     }
     d.textColumn = j.value("textColumn", "");
     if (const auto text = j.find("text"); text && !text->isNull()) {

@@ -35,6 +35,8 @@ Json requestJson(const DataRequest& r) {
                            {"textColumnOption", r.textColumnOption},
                            {"sequenceRows", r.sequenceRows},
                            {"sequenceOption", r.sequenceOption}});
+    // "1xSxF" is also a sequence's text (Shape::steps(S, F)): the flag says which, only when set.
+    if (r.sampleShape && r.sampleShape->sequence) j["sampleShapeSequence"] = true;
     return j;
 }
 
@@ -54,6 +56,11 @@ DataRequest requestFromJson(const JsonField& j) {
     r.image.strict = image.at("strict").asBool();
     r.image.memoryLimitBytes = unsignedFromJson(image.at("memoryLimitBytes"));
     if (const auto s = j.find("sampleShape"); s && !s->isNull()) r.sampleShape = parseNamed(*s, parseSampleShape);
+    if (const auto sequence = j.find("sampleShapeSequence"); sequence && sequence->asBool()) {
+        if (!r.sampleShape || r.sampleShape->channels != 1)
+            sequence->fail("is for a sample shape of 1 x steps x features");
+        r.sampleShape = Shape::steps(r.sampleShape->height, r.sampleShape->width);
+    }
     r.imageOption = j.at("imageOption").asString();
     r.sampleShapeOption = j.at("sampleShapeOption").asString();
     // Absent from jobs written before text data (issue 26).

@@ -38,17 +38,22 @@ ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& sav
                              const CancelToken* cancel, const std::function<void(double fraction)>& progress) {
     ModelPredictions p;
     const DataKind kind = dataKind(request.path);
-    ImageFiles images;
-    if (kind == DataKind::ImageFile || kind == DataKind::ImageFolder) {
-        images = loadImagesLike(request, saved.schema);
+    Dataset data;
+    if (saved.schema.isText() && isUnlabelledTexts(request)) {
+        TextFiles texts = loadTextsLike(request, saved.schema);
+        data = std::move(texts.data);
+        p.paths = std::move(texts.paths);
+    } else if (kind == DataKind::ImageFile || kind == DataKind::ImageFolder) {
+        ImageFiles images = loadImagesLike(request, saved.schema);
         p.warning = images.data.skippedFilesWarning();
+        data = std::move(images.data);
         p.paths = std::move(images.paths);
     } else {
-        images.data = loadLike(request, saved.schema, false);
+        data = loadLike(request, saved.schema, false);
     }
     if (cancel && cancel->cancelled()) return p;  // stopped while the data loaded
-    p.outputs = cancel || progress ? predictRaw(model, saved, images.data.features, cancel, progress)
-                                   : predictRaw(model, saved, images.data.features);
+    p.outputs = cancel || progress ? predictRaw(model, saved, data.features, cancel, progress)
+                                   : predictRaw(model, saved, data.features);
     return p;
 }
 

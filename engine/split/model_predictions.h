@@ -15,14 +15,15 @@ namespace skynnet {
 
 struct ModelPredictions {
     Matrix outputs;                  // predictRaw's: class probabilities, one sigmoid column, or values
-    std::vector<std::string> paths;  // image data: the file of each row; empty for other data
+    std::vector<std::string> paths;  // image or text files: the file of each row; empty for other data
     std::string warning;             // unreadable images that were skipped; empty when none
 };
 
 // Loads `request` like the model's schema, without targets (a CSV may lack its target column;
-// an image file or a folder of images, its subfolders included, is read unlabelled), and runs the
-// model on it. Throws Error naming the data file. With a token and a progress callback (both
-// optional) as predictRaw takes them: empty outputs once the token is cancelled.
+// an image file or a folder of images, its subfolders included, is read unlabelled, and so is a
+// text model's .txt file or flat folder of them), and runs the model on it. Throws Error naming
+// the data file. With a token and a progress callback (both optional) as predictRaw takes them:
+// empty outputs once the token is cancelled.
 ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& saved, const DataRequest& request,
                              const CancelToken* cancel = nullptr,
                              const std::function<void(double fraction)>& progress = {});
@@ -30,8 +31,8 @@ ModelPredictions predictData(CombinedModel& model, const SavedCombinedModel& sav
 // The predictions CSV: a header, then one row per sample. Classes: "predicted" (the class name)
 // and "probability_<class>" for every class (both classes of a binary model); regression: one
 // column per target; reconstruction: one column per input, the reconstruction in the input's own
-// units (the preprocessing's scaling undone). Image data has the file's "path" first. Fields are
-// quoted as RFC 4180 needs.
+// units (the preprocessing's scaling undone). Image and text files have the file's "path" first.
+// Fields are quoted as RFC 4180 needs.
 std::string predictionsCsv(const SavedCombinedModel& model, const ModelPredictions& predictions);
 
 }  // namespace skynnet
