@@ -40,6 +40,11 @@ struct DataState {
 // the column count.
 Shape networkInputShape(const Dataset& data);
 
+// `settings` to reload `loaded`'s files for reconstruction (an autoencoder): a CSV's label or
+// target column, which the loaded data learnt to predict, left out of the inputs when no column
+// was named.
+ProjectDataSource reconstructionSettings(ProjectDataSource settings, const Dataset& loaded);
+
 class ProjectDocument : public QObject {
     Q_OBJECT
 public:
@@ -173,6 +178,9 @@ private:
     void applyDataDefaults();
     const SplitIndices& splitIndicesOfData() const;
     NetworkSpec fittedToData(const NetworkSpec& spec) const;  // input and output follow the data
+    // Reconstruction's output activation follows the loss (outputActivationFor), as the run's
+    // network has it: the plan trains, and the designer shows, that one.
+    void fitOutputToLoss(NetworkSpec& spec) const;
     void emitModifiedIfChanged();
     void push(QUndoCommand* command);
 
