@@ -204,7 +204,15 @@ void DataPage::openFolderDialog() {
     loadFile(path);
 }
 
-void DataPage::loadFile(const QString& path) {
+void DataPage::loadFile(const QString& path) { loadSettings(settingsForFile(path)); }
+
+void DataPage::loadFileForTask(const QString& path, Task task) {
+    ProjectDataSource s = settingsForFile(path);
+    s.task = task;
+    loadSettings(s);
+}
+
+ProjectDataSource DataPage::settingsForFile(const QString& path) {
     ProjectDataSource s;
     s.train.path = path.toStdString();
     const QFileInfo info(path);
@@ -214,8 +222,7 @@ void DataPage::loadFile(const QString& path) {
         const QString test = info.dir().filePath(QStringLiteral("test"));
         if (info.fileName().compare(QLatin1String("train"), Qt::CaseInsensitive) == 0 && QFileInfo(test).isDir())
             s.test.path = test.toStdString();
-        loadSettings(s);
-        return;
+        return s;
     }
     // An MNIST-style training file brings its t10k test file along when it sits beside it.
     if (info.fileName().startsWith(QLatin1String("train-")) && !isCsvPath(path)) {
@@ -223,7 +230,7 @@ void DataPage::loadFile(const QString& path) {
         if (QFileInfo::exists(test)) s.test.path = test.toStdString();
         s.scaling = Scaling::PixelRange;  // pixels 0..255
     }
-    loadSettings(s);
+    return s;
 }
 
 bool DataPage::loadExample(const QString& id) {
@@ -341,7 +348,9 @@ void DataPage::refreshFromDocument() {
     if (!data) {
         summary_->setText(tr("No data loaded. Open a file, drop one here, or pick an example."));
     } else {
-        const QString what = data->task == Task::Regression
+        const QString what = data->task == Task::Reconstruction
+                                 ? tr("%1 outputs (the input itself)").arg(data->outputCount())
+                             : data->task == Task::Regression
                                  ? (data->targets.cols() == 1 ? tr("1 target column")
                                                               : tr("%1 target columns").arg(data->targets.cols()))
                                  : tr("%1 classes").arg(data->classCount());
