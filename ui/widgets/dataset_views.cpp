@@ -35,11 +35,14 @@ void showDistribution(BarChart* chart, const Dataset* data) {
         chart->setPlaceholder(QObject::tr("no data"));
         return;
     }
-    if (data->task == Task::Reconstruction) {                             // no classes: the inputs are the targets
-        const Index rows = std::min<Index>(data->features.rows(), 2000);  // enough for the shape, still quick
-        // Row-major: the first rows are one run of values.
+    // Value bins read along x (their numbers were elided down the side); class names down the side.
+    chart->setHorizontal(data->task != Task::Reconstruction);
+    if (data->task == Task::Reconstruction) {
+        // No classes: the inputs are the targets. The first rows show their spread, and quickly;
+        // row-major, they are one run of values.
+        const Index rows = std::min<Index>(data->features.rows(), 2000);
         const Eigen::Map<const Eigen::ArrayXf> values(data->features.data(), rows * data->features.cols());
-        // Fewer, wider bins than a target's: pixel values such as 106 keep their digits and fit.
+        // Fewer bins than a target's: pixel values such as 106 keep their digits and fit.
         showHistogram(chart, values, QObject::tr("values"), QObject::tr("Input values (the targets)"), 6, 3);
         return;
     }
