@@ -342,6 +342,28 @@ private slots:
         for (std::size_t i = 0; i < cells.size(); ++i)
             QVERIFY2(cells[i] == cellsBefore_[i], qPrintable(QString::number(i)));
         shoot(w.get(), QStringLiteral("reconstruction-results-reopened"));
+
+        // Without the run's weights the submodels cannot be drawn: the caption says so, and the
+        // inputs, the combined model's and the baseline's test outputs are still shown.
+        QVERIFY(w->document()->dropRunWeights(0));
+        const QString light = dir_.filePath(QStringLiteral("light.skynnet"));
+        QVERIFY(w->projectController()->saveTo(light));
+        QVERIFY(!loadProject(light.toStdString()).runs[0].results->model);
+        auto v = makeWindow();
+        QVERIFY(openAndWait(v.get(), light));
+        v->showPage(MainWindow::ResultsPageIndex);
+        const ReconstructionGrid* grid = v->resultsPage()->reconstructionGrid();
+        QVERIFY(!v->resultsPage()->reconstructionsPending());
+        QStringList names;
+        for (const auto& row : grid->rows()) names << row.name;
+        QCOMPARE(names, (QStringList{QStringLiteral("input"), QStringLiteral("combined"), QStringLiteral("baseline")}));
+        QVERIFY(v->resultsPage()->reconstructionCaption()->text().contains(QStringLiteral("were not kept")));
+        const std::size_t perRow = std::size_t(grid->sampleCount());
+        for (std::size_t s = 0; s < perRow; ++s) {
+            QVERIFY(grid->cellImage(0, int(s)) == cellsBefore_[s]);               // the inputs
+            QVERIFY(grid->cellImage(1, int(s)) == cellsBefore_[perRow + s]);      // the combined model's
+            QVERIFY(grid->cellImage(2, int(s)) == cellsBefore_[5 * perRow + s]);  // the baseline's
+        }
     }
 };
 

@@ -85,11 +85,12 @@ bool ResultsPage::showReconstructions() {
     reconstructionsPending_ = false;
     const auto r = shownResults_;
     const Shape image = shownPlan_ ? shownPlan_->original.input : Shape{};
-    if (!r || !shownPlan_ || shownPlan_->task != Task::Reconstruction || !isImage(image, r->testTargets.cols())) {
+    const Index samples = r ? std::min<Index>(r->testTargets.rows(), ReconstructionGrid::maxSamples) : 0;
+    if (!r || !shownPlan_ || shownPlan_->task != Task::Reconstruction || !isImage(image, r->testTargets.cols()) ||
+        r->combinedTestOutput.rows() < samples || r->combinedTestOutput.cols() != r->testTargets.cols()) {
         reconstructions_->clear();
         return false;
     }
-    const Index samples = std::min<Index>(r->testTargets.rows(), ReconstructionGrid::maxSamples);
     const Matrix inputs = r->testTargets.topRows(samples);  // the scaled inputs, as the networks take them
     std::vector<ReconstructionGrid::Row> rows{{tr("input"), inputs, {}},
                                               {tr("combined"), r->combinedTestOutput.topRows(samples), {}}};
@@ -97,7 +98,7 @@ bool ResultsPage::showReconstructions() {
     const int n = shownPlan_->submodelCount();
     for (int i = 0; i < n && model; ++i)
         rows.push_back({tr("sub %1").arg(i + 1), Matrix(), producedBy(model->rule, i)});
-    if (r->baseline && r->baselineTestOutput.rows() >= samples)
+    if (r->baseline && r->baselineTestOutput.rows() >= samples && r->baselineTestOutput.cols() == inputs.cols())
         rows.push_back({tr("baseline"), r->baselineTestOutput.topRows(samples), {}});
     reconstructions_->setRows(image, std::move(rows));
 
