@@ -11,6 +11,10 @@ struct Options {
     QCommandLineOption data{QStringLiteral("data"),
                             QStringLiteral("Open this data file (CSV/TSV, IDX, an image folder, or builtin:NAME)."),
                             QStringLiteral("PATH")};
+    QCommandLineOption task{QStringLiteral("task"),
+                            QStringLiteral("Open the --data file for this task: classification, binary, regression or "
+                                           "reconstruction (default: detected)."),
+                            QStringLiteral("TASK")};
     QCommandLineOption example{QStringLiteral("example"),
                                QStringLiteral("Open this example: fashion-mnist, spirals, blobs, sine, iris, wine, "
                                               "breast_cancer."),
@@ -52,8 +56,8 @@ void describe(QCommandLineParser& parser, const Options& o) {
     parser.setApplicationDescription(QStringLiteral("Train neural networks by the Skynnet split method."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOptions({o.data, o.example, o.shots, o.afterTrain, o.layers, o.epochs, o.shotSize, o.open, o.saveProject,
-                       o.hosts, o.ranks, o.theme});
+    parser.addOptions({o.data, o.task, o.example, o.shots, o.afterTrain, o.layers, o.epochs, o.shotSize, o.open,
+                       o.saveProject, o.hosts, o.ranks, o.theme});
     const QString file = QStringLiteral("A project (.skynnet), a model file (.skym) or data to open (as --data). "
                                         "Without FILE, --open, --data or --example the start page opens, or with "
                                         "--screenshots the ready example.");
@@ -91,6 +95,14 @@ std::optional<int> wholeNumber(const QString& text, int least) {
 // The error of the first wrong value, in the order the app always checked them; "" when all are right.
 QString readValues(const QCommandLineParser& parser, const Options& o, GuiOptions& options) {
     if (QString error = checkWhatToOpen(parser, o, options); !error.isEmpty()) return error;
+    if (parser.isSet(o.task)) {
+        if (!options.data) return QStringLiteral("--task needs --data, the file to open for it");
+        try {
+            options.task = parseTask(parser.value(o.task).toStdString());
+        } catch (const std::exception& e) {
+            return QStringLiteral("--task: %1").arg(QString::fromStdString(e.what()));
+        }
+    }
     if (parser.isSet(o.theme)) {
         ui::Theme theme = ui::Theme::System;
         if (!ui::parseTheme(parser.value(o.theme), &theme))

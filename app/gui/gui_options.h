@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/task.h"
 #include "spec/network_spec.h"
 #include "ui/core/app_settings.h"
 
@@ -18,6 +19,7 @@ struct GuiOptions {
     std::optional<QString> project;  // --open, an existing file
     std::optional<QString> data;     // --data: a path or builtin:NAME
     std::optional<QString> example;  // --example NAME
+    std::optional<Task> task;        // --task, for the --data file (empty: detected)
     std::optional<ui::Theme> theme;  // --theme, for this run only
     std::vector<LayerSpec> layers;   // --layers, applied to the first data opened (empty: none)
     int epochs = 0;                  // --epochs, likewise (0: none)

@@ -56,7 +56,8 @@ bool openAsked(MainWindow& window, const GuiOptions& options) {
     } else if (options.project) {
         return window.projectController()->openFile(QFileInfo(*options.project).absoluteFilePath());
     } else if (options.data) {
-        window.dataPage()->loadFile(absolute(*options.data));
+        if (options.task) window.dataPage()->loadFileForTask(absolute(*options.data), *options.task);
+        else window.dataPage()->loadFile(absolute(*options.data));
     } else if (options.example) {
         if (!window.openExample(*options.example)) {
             std::fprintf(stderr, "skynnet: unknown or unavailable example '%s'\n", qPrintable(*options.example));

@@ -54,6 +54,17 @@ private slots:
         QCOMPARE(size.exitCode, 2);
         QVERIFY2(size.err.contains(QStringLiteral("--screenshot-size must be WIDTHxHEIGHT")), qPrintable(size.err));
 
+        // --task: a task's name, for the --data file.
+        const Run alone = runApp({QStringLiteral("--task"), QStringLiteral("reconstruction")});
+        QCOMPARE(alone.exitCode, 2);
+        QVERIFY2(alone.err.contains(QStringLiteral("skynnet: --task needs --data")), qPrintable(alone.err));
+        const Run task = runApp({QStringLiteral("--data"), QStringLiteral("builtin:blobs"), QStringLiteral("--task"),
+                                 QStringLiteral("autoencode")});
+        QCOMPARE(task.exitCode, 2);
+        QVERIFY2(task.err.contains(QStringLiteral("skynnet: --task: ")) &&
+                     task.err.contains(QStringLiteral("autoencode")),
+                 qPrintable(task.err));
+
         QTemporaryDir dir;
         const Run open = runApp({QStringLiteral("--open"), dir.filePath(QStringLiteral("missing.skynnet"))});
         QCOMPARE(open.exitCode, 2);

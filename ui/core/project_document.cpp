@@ -28,6 +28,19 @@ std::vector<LayerSpec> defaultLayers(long samples) {
     return parseLayers(samples <= smallDataSamples ? "dense:64:relu,dense:32:relu" : "dense:512:relu,dense:256:relu");
 }
 
+// Whether the inputs reach training in [0, 1], told from the scaling without preparing the data:
+// min-max and pixel-range scaling put the training rows there, standardizing does not, and
+// unscaled inputs are looked at. Reconstruction's binary cross-entropy needs it.
+bool scaledToUnitRange(const Dataset& data, Scaling scaling) {
+    switch (scaling) {
+    case Scaling::MinMax:
+    case Scaling::PixelRange: return true;
+    case Scaling::Standardize: return false;
+    case Scaling::None: break;
+    }
+    return data.features.size() > 0 && data.features.minCoeff() >= 0 && data.features.maxCoeff() <= 1;
+}
+
 }  // namespace
 
 Shape networkInputShape(const Dataset& data, const TextSettings& text) {
@@ -40,6 +53,16 @@ Shape networkInputShape(const Dataset& data, const TextSettings& text) {
     p.fit(data.subset({0}));
     const int columns = p.outputColumns();
     return columns == data.sampleShape.size() ? data.sampleShape : Shape::flat(columns);
+}
+
+ProjectDataSource reconstructionSettings(ProjectDataSource settings, const Dataset& loaded) {
+    settings.task = Task::Reconstruction;
+    if (settings.targetColumn.empty() && loaded.task != Task::Reconstruction) {
+        if (!loaded.labelColumn.empty()) settings.targetColumn = loaded.labelColumn;
+        else if (loaded.task == Task::Regression && loaded.targetNames.size() == 1)
+            settings.targetColumn = loaded.targetNames.front();
+    }
+    return settings;
 }
 
 ProjectDocument::ProjectDocument(QObject* parent)
@@ -94,8 +117,19 @@ void ProjectDocument::applyDataDefaults() {
     if (!networkEdited_) network_.layers = defaultLayers(samples);
     followData(network_);
     if (!trainEdited_) train_.config.epochs = samples > largeDataSamples ? 5 : 10;
-    // A loss of another task cannot train at all: follow the data even after user edits.
-    if (!lossFitsTask(train_.config.loss, dataset_->task)) train_.config.loss = defaultLoss(dataset_->task);
+    // A loss of another task cannot train at all: follow the data even after user edits. Nor can
+    // binary cross-entropy reconstruct values outside [0, 1]: MSE then, as skynnet-cli picks it.
+    LossKind& loss = train_.config.loss;
+    if (!lossFitsTask(loss, dataset_->task)) loss = defaultLoss(dataset_->task);
+    if (dataset_->task == Task::Reconstruction && loss == LossKind::BinaryCrossEntropy &&
+        !scaledToUnitRange(*dataset_, data_.scaling))
+        loss = LossKind::MeanSquaredError;
+    fitOutputToLoss(network_);
+}
+
+void ProjectDocument::fitOutputToLoss(NetworkSpec& spec) const {
+    if (dataset_ && dataset_->task == Task::Reconstruction)
+        spec.outputActivation = outputActivationFor(Task::Reconstruction, train_.config.loss);
 }
 
 void ProjectDocument::setDataSettings(const ProjectDataSource& settings) {
@@ -162,6 +196,7 @@ void ProjectDocument::followData(NetworkSpec& spec) const {
     spec.setOutputFor(dataset_->task, dataset_->outputCount());
     const auto vocabulary = textVocabulary();
     if (vocabulary) spec.bindVocabulary(vocabulary->size());
+    fitOutputToLoss(spec);
 }
 
 std::shared_ptr<const TextVocabulary> ProjectDocument::textVocabulary() const {
@@ -197,7 +232,10 @@ void ProjectDocument::setTrainSettings(const ProjectTraining& settings) {
     if (settings == train_) return;
     train_ = settings;
     trainEdited_ = true;
+    const NetworkSpec before = network_;
+    fitOutputToLoss(network_);  // another reconstruction loss: another output activation
     emit trainSettingsChanged();
+    if (!(network_ == before)) emit networkChanged();
 }
 
 void ProjectDocument::restore(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
@@ -215,6 +253,7 @@ void ProjectDocument::restore(const ProjectDataSource& settings, std::shared_ptr
     followData(network_);
     split_ = split;
     train_ = train;
+    fitOutputToLoss(network_);
     emit dataChanged();
     emit networkChanged();
     emit splitOptionsChanged();

@@ -40,6 +40,11 @@ struct DataState {
 // the column count, or for raw text the token ids its preparation makes (text.maxLength steps).
 Shape networkInputShape(const Dataset& data, const TextSettings& text = {});
 
+// `settings` to reload `loaded`'s files for reconstruction (an autoencoder): a CSV's label or
+// target column, which the loaded data learnt to predict, left out of the inputs when no column
+// was named.
+ProjectDataSource reconstructionSettings(ProjectDataSource settings, const Dataset& loaded);
+
 class ProjectDocument : public QObject {
     Q_OBJECT
 public:
@@ -180,6 +185,9 @@ private:
     const SplitIndices& splitIndicesOfData() const;
     NetworkSpec fittedToData(const NetworkSpec& spec) const;  // input, output, vocabulary follow the data
     void followData(NetworkSpec& spec) const;
+    // Reconstruction's output activation follows the loss (outputActivationFor), as the run's
+    // network has it: the plan trains, and the designer shows, that one.
+    void fitOutputToLoss(NetworkSpec& spec) const;
     void emitModifiedIfChanged();
     void push(QUndoCommand* command);
 

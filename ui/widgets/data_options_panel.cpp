@@ -46,7 +46,9 @@ QGroupBox* DataOptionsPanel::buildColumnsAndTask() {
     task_->addItem(tr("Classification"), int(Task::Classification));
     task_->addItem(tr("Binary classification"), int(Task::Binary));
     task_->addItem(tr("Regression"), int(Task::Regression));
-    task_->setToolTip(tr("Override the detected task: classes, two classes, or numeric values"));
+    task_->addItem(tr("Reconstruction (autoencoder)"), int(Task::Reconstruction));
+    task_->setToolTip(tr("Override the detected task: classes, two classes, numeric values, or the input itself "
+                         "(an autoencoder, its labels left out)"));
     detected_ = new QLabel;
     auto* roles = new QGroupBox(tr("Columns and task"));
     auto* rolesForm = new QFormLayout(roles);
@@ -158,7 +160,9 @@ void DataOptionsPanel::refresh() {
         targetColumn_->addItem(path.isEmpty() ? QString() : tr("(labels from the file)"));
         textColumn_->addItem(text ? tr("(one text per file)") : QString());
     } else {
-        targetColumn_->addItem(tr("Last column"), QString());
+        // Reconstruction reads every column as an input unless one is named, a label left out.
+        const bool reconstruction = s.task == Task::Reconstruction;
+        targetColumn_->addItem(reconstruction ? tr("None: every column is an input") : tr("Last column"), QString());
         textColumn_->addItem(tr("None: every column is a feature"), QString());
         for (const QString& c : csvColumns(path)) {
             targetColumn_->addItem(c, c);
@@ -198,6 +202,7 @@ void DataOptionsPanel::requestReload() {
     s.textColumn = textColumn_->isEnabled() ? textColumn_->currentData().toString().toStdString() : std::string();
     const QVariant task = task_->currentData();
     s.task = task.isValid() ? std::optional<Task>(Task(task.toInt())) : std::nullopt;
+    if (s.task == Task::Reconstruction && document_->hasData()) s = reconstructionSettings(s, *document_->dataset());
     if (images_->isVisible() || QFileInfo(QString::fromStdString(s.train.path)).isDir()) {
         // One size set alone keeps the other from the images: both or neither.
         s.image.height = imageHeight_->value();

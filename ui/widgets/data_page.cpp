@@ -200,14 +200,23 @@ void DataPage::openFileDialog() {
 
 void DataPage::openFolderDialog() {
     const QString dir = settings_ ? settings_->lastDataFolder() : QString();
-    const QString path = askForFile(this,
-                                    {FileRequest::Folder, tr("Open a folder of images or texts (one subfolder per class)"), dir, {}});
+    const QString path =
+        askForFile(this,
+                   {FileRequest::Folder, tr("Open a folder of images or texts (one subfolder per class)"), dir, {}});
     if (path.isEmpty()) return;
     if (settings_) settings_->setLastDataFolder(QFileInfo(path).absolutePath());
     loadFile(path);
 }
 
-void DataPage::loadFile(const QString& path) {
+void DataPage::loadFile(const QString& path) { load(settingsForFile(path), QString(), TextColumn::guessed); }
+
+void DataPage::loadFileForTask(const QString& path, Task task) {
+    ProjectDataSource s = settingsForFile(path);
+    s.task = task;
+    load(s, QString(), TextColumn::guessed);
+}
+
+ProjectDataSource DataPage::settingsForFile(const QString& path) {
     ProjectDataSource s;
     s.train.path = path.toStdString();
     const QFileInfo info(path);
@@ -217,8 +226,7 @@ void DataPage::loadFile(const QString& path) {
         const QString test = info.dir().filePath(QStringLiteral("test"));
         if (info.fileName().compare(QLatin1String("train"), Qt::CaseInsensitive) == 0 && QFileInfo(test).isDir())
             s.test.path = test.toStdString();
-        loadSettings(s);
-        return;
+        return s;
     }
     // An MNIST-style training file brings its t10k test file along when it sits beside it.
     if (info.fileName().startsWith(QLatin1String("train-")) && !isCsvPath(path)) {
@@ -226,7 +234,7 @@ void DataPage::loadFile(const QString& path) {
         if (QFileInfo::exists(test)) s.test.path = test.toStdString();
         s.scaling = Scaling::PixelRange;  // pixels 0..255
     }
-    load(s, QString(), TextColumn::guessed);
+    return s;
 }
 
 bool DataPage::loadExample(const QString& id) {
@@ -350,7 +358,9 @@ void DataPage::refreshFromDocument() {
     if (!data) {
         summary_->setText(tr("No data loaded. Open a file, drop one here, or pick an example."));
     } else {
-        const QString what = data->task == Task::Regression
+        const QString what = data->task == Task::Reconstruction
+                                 ? tr("%1 outputs (the input itself)").arg(data->outputCount())
+                             : data->task == Task::Regression
                                  ? (data->targets.cols() == 1 ? tr("1 target column")
                                                               : tr("%1 target columns").arg(data->targets.cols()))
                                  : tr("%1 classes").arg(data->classCount());

@@ -33,6 +33,7 @@ public:
 
     // Like a user: each starts a background load (asking first if training runs) and returns.
     void loadFile(const QString& path);
+    void loadFileForTask(const QString& path, Task task);  // the task chosen, not detected
     // An example with its project settings (examples.h); false if not available here.
     bool loadExample(const QString& id);
     void loadSettings(const ProjectDataSource& settings) override;
@@ -69,6 +70,8 @@ private:
     void buildBanners();        // the error banner and the busy line
     QWidget* buildDataViews();  // summary, sample grid, preview table, skipped files
     QWidget* buildSidePanel();  // options, the selected sample's picture, class chart
+    // loadFile's settings: the test file beside a training one, pixel scaling for images.
+    static ProjectDataSource settingsForFile(const QString& path);
     // guessed: a file the user opened, whose text column (if any) is found (data_loading.h).
     void load(const ProjectDataSource& settings, const QString& exampleId, TextColumn text = TextColumn::asSettings);
     void onLoaded(QFutureWatcher<LoadedData>* watcher, quint64 generation, const ProjectDataSource& settings,

@@ -11,15 +11,44 @@
 
 namespace skynnet::ui {
 
+namespace {
+
+// A histogram of `values` in `bins` bins over their range, each named by its middle.
+void showHistogram(BarChart* chart, const Eigen::Ref<const Eigen::ArrayXf>& values, const QString& name,
+                   const QString& title, int bins = 12, int digits = 2) {
+    const double lo = values.minCoeff(), hi = values.maxCoeff();
+    std::vector<double> counts(bins, 0.0);
+    for (Index r = 0; r < values.size(); ++r) {
+        const int b = hi > lo ? std::min(bins - 1, int((values(r) - lo) / (hi - lo) * bins)) : 0;
+        counts[std::size_t(b)] += 1;
+    }
+    QStringList categories;
+    for (int b = 0; b < bins; ++b) categories << QString::number(lo + (hi - lo) * (b + 0.5) / bins, 'g', digits);
+    chart->setTitle(title);
+    chart->setData(categories, {{name, counts, submodelColor(0)}}, QObject::tr("samples"));
+}
+
+}  // namespace
+
 void showDistribution(BarChart* chart, const Dataset* data) {
     if (!data) {
         chart->setPlaceholder(QObject::tr("no data"));
         return;
     }
-    QStringList categories;
-    std::vector<double> counts;
+    // Value bins read along x (their numbers were elided down the side); class names down the side.
+    chart->setHorizontal(data->task != Task::Reconstruction);
+    if (data->task == Task::Reconstruction) {
+        // No classes: the inputs are the targets. The first rows show their spread, and quickly;
+        // row-major, they are one run of values.
+        const Index rows = std::min<Index>(data->features.rows(), 2000);
+        const Eigen::Map<const Eigen::ArrayXf> values(data->features.data(), rows * data->features.cols());
+        // Fewer bins than a target's: pixel values such as 106 keep their digits and fit.
+        showHistogram(chart, values, QObject::tr("values"), QObject::tr("Input values (the targets)"), 6, 3);
+        return;
+    }
     if (data->task != Task::Regression) {
-        counts.assign(std::size_t(data->classCount()), 0.0);
+        QStringList categories;
+        std::vector<double> counts(std::size_t(data->classCount()), 0.0);
         for (int label : data->labels)
             if (label >= 0 && label < data->classCount()) counts[std::size_t(label)] += 1;
         for (const std::string& name : data->classNames) categories << QString::fromStdString(name);
@@ -27,19 +56,9 @@ void showDistribution(BarChart* chart, const Dataset* data) {
         chart->setData(categories, {{QObject::tr("samples"), counts, submodelColor(0)}}, QObject::tr("samples"));
         return;
     }
-    const auto column = data->targets.col(0);
-    const double lo = column.minCoeff(), hi = column.maxCoeff();
-    const int bins = 12;
-    counts.assign(bins, 0.0);
-    for (Index r = 0; r < column.size(); ++r) {
-        const int b = hi > lo ? std::min(bins - 1, int((column(r) - lo) / (hi - lo) * bins)) : 0;
-        counts[std::size_t(b)] += 1;
-    }
-    for (int b = 0; b < bins; ++b) categories << QString::number(lo + (hi - lo) * (b + 0.5) / bins, 'g', 2);
     const QString name = data->targetNames.empty() ? QObject::tr("target")
                                                    : QString::fromStdString(data->targetNames[0]);
-    chart->setTitle(QObject::tr("Distribution of %1").arg(name));
-    chart->setData(categories, {{name, counts, submodelColor(0)}}, QObject::tr("samples"));
+    showHistogram(chart, data->targets.col(0).array(), name, QObject::tr("Distribution of %1").arg(name));
 }
 
 QPixmap samplePixmap(const Dataset& data, int row, int zoom) {

@@ -29,8 +29,9 @@ namespace {
 struct Preset {
     const char* name;
     const char* layers;
-    const char* tip;         // the menu item's tooltip, or null
-    bool imageRows = false;  // reads one-channel images as rows (H steps of W features)
+    const char* tip;              // the menu item's tooltip, or null
+    bool imageRows = false;       // reads one-channel images as rows (H steps of W features)
+    bool reconstruction = false;  // reloads the data to reconstruct its input (an autoencoder)
 };
 // The CNNs need image input (channels × height × width), the GRU images read as rows (steps ×
 // features) and the text classifier token ids: on other data their rows show why not.
@@ -54,9 +55,11 @@ const Preset presets[] = {
                                       "image H steps of W features (28 steps of 28 for MNIST)"),
      true},
     {QT_TRANSLATE_NOOP("NetworkPage", "Autoencoder (dense 32)"), "dense:32:relu",
-     QT_TRANSLATE_NOOP("NetworkPage", "An autoencoder, 784-32-784 on MNIST: a code of 32 values, and an output as wide "
-                                      "as the input when the task reconstructs it"),
-     false},
+     QT_TRANSLATE_NOOP("NetworkPage", "An autoencoder, 784-32-784 on MNIST: the data's task becomes reconstruction "
+                                      "(the target is the input itself), with a code of 32 values and an output as "
+                                      "wide as the input, sigmoid with binary cross-entropy for inputs scaled to "
+                                      "[0, 1]"),
+     false, true},
     {QT_TRANSLATE_NOOP("NetworkPage", "Text classifier (embedding 64, mean)"),
      "embedding:64,seqpool:mean,dense:64:relu",
      QT_TRANSLATE_NOOP("NetworkPage", "For text data (a text column, or a folder of .txt files per class): each token "
@@ -244,6 +247,14 @@ void NetworkPage::applyPreset(int preset) {
         ProjectDataSource rows = document_->dataSettings();
         rows.sequenceRows = true;
         emit dataSettingsRequested(rows);
+    }
+    // The autoencoder reconstructs the data's input: the same files reloaded for that task. Text
+    // has no values to reconstruct: it keeps its task.
+    if (presets[preset].reconstruction && document_->hasData() && !document_->dataset()->isText() &&
+        document_->dataset()->task != Task::Reconstruction) {
+        ProjectDataSource inputs = reconstructionSettings(document_->dataSettings(), *document_->dataset());
+        inputs.sequenceRows = false;  // its dense code reads flat images
+        emit dataSettingsRequested(inputs);
     }
 }
 

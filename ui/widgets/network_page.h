@@ -46,8 +46,9 @@ public:
     void moveLayer(int delta);
 
 signals:
-    // A preset needs the data read otherwise (the GRU's images as rows): the same files with these
-    // settings, for the Data page to reload as one undoable data edit.
+    // A preset needs the data read otherwise (the GRU's images as rows, the autoencoder's task of
+    // reconstruction): the same files with these settings, for the Data page to reload as one
+    // undoable data edit.
     void dataSettingsRequested(const ProjectDataSource& settings);
 
 private:

@@ -26,6 +26,7 @@
 #include "ui/widgets/confusion_matrix_widget.h"
 #include "ui/widgets/eliding_header_view.h"
 #include "ui/widgets/format.h"
+#include "ui/widgets/reconstruction_grid.h"
 #include "ui/widgets/run_history_panel.h"
 #include "ui/widgets/table_height.h"
 
@@ -220,6 +221,11 @@ void ResultsPage::clear(const QString& why) {
     classModel_->clear();
     fitTablesToRows();
     clearChart(scatterView_->chart());
+    ++reconstructionJob_;  // a job still computing answers no one
+    reconstructionsPending_ = false;
+    reconstructions_->clear();
+    modelChoice_->show();
+    errorsBox_->setTitle(tr("Errors"));
     scatter_ = nullptr;
     diagonal_ = nullptr;
     scatterX_ = scatterY_ = nullptr;
@@ -239,8 +245,13 @@ void ResultsPage::refresh() {
     hasResults_ = true;
     const QString metric = QString::fromStdString(r->metricName);
     metricText_ = formatMetric(r->combinedMetric);
-    QString text = tr("<b>Combined model: %1 %2</b> on %3 %4 samples (%5 submodels, %6)")
-                       .arg(metric, metricText_)
+    QString figures = metric + QLatin1Char(' ') + metricText_;
+    // A reconstruction is also judged by its error, as skynnet-cli's test_mse.
+    if (plan->task == Task::Reconstruction && r->combinedTestOutput.size() > 0 &&
+        r->combinedTestOutput.rows() == r->testTargets.rows() && r->combinedTestOutput.cols() == r->testTargets.cols())
+        figures += tr(", MSE %1").arg(formatMetric(reconstructionMetrics(r->combinedTestOutput, r->testTargets).mse));
+    QString text = tr("<b>Combined model: %1</b> on %2 %3 samples (%4 submodels, %5)")
+                       .arg(figures)
                        .arg(r->evaluatedSamples)
                        .arg(QString::fromStdString(r->evaluatedOn))
                        .arg(plan->submodelCount())

@@ -2,7 +2,8 @@
 // Page 5, Results: the combined model against each submodel and the baseline (table and bar
 // charts of metric, wall time, CPU seconds and peak memory), then how the combined model errs:
 // a confusion-matrix heat map and per-class precision/recall for classes, predicted-against-true
-// for regression. Below them the project's runs (RunHistoryPanel). A stopped or failed run leaves
+// for regression, and for an autoencoder on images its reconstructions of a few test inputs
+// (ReconstructionGrid). Below them the project's runs (RunHistoryPanel). A stopped or failed run leaves
 // the last completed result on show, and a run that no longer matches the project says so.
 #include <QWidget>
 #include <memory>
@@ -23,6 +24,7 @@ class QValueAxis;
 
 namespace skynnet {
 struct ProjectResults;
+struct SavedCombinedModel;
 struct SplitPlan;
 }  // namespace skynnet
 
@@ -33,6 +35,7 @@ class ComparisonTableModel;
 class RunHistoryPanel;
 class ClassMetricsModel;
 class ConfusionMatrixWidget;
+class ReconstructionGrid;
 class TrainingSession;
 
 class ResultsPage : public QWidget, public ProjectResultsView {
@@ -47,6 +50,12 @@ public:
     QTableView* comparisonTable() const { return comparison_; }
     QTableView* classMetricsTable() const { return classTable_; }
     ConfusionMatrixWidget* confusionMatrix() const { return confusion_; }
+    // An autoencoder's test inputs and reconstructions (image data only; shown in the Errors box).
+    ReconstructionGrid* reconstructionGrid() const { return reconstructions_; }
+    QLabel* reconstructionCaption() const { return reconstructionCaption_; }
+    bool showsReconstructions() const;
+    // Whether the submodels' rows are still being computed (on a worker thread).
+    bool reconstructionsPending() const { return reconstructionsPending_; }
     QScatterSeries* scatterSeries() const { return scatter_; }
     QChartView* scatterView() const { return scatterView_; }
     BarChart* metricChart() const { return metricChart_; }
@@ -86,6 +95,11 @@ private:
     QGroupBox* buildErrors();
     void showErrors();      // confusion matrix / scatter for the model chosen in modelChoice_
     void fitScatterAxes();  // the scatter's round range, its labels fitting the chart's size
+    // The reconstructions' page (results_page_reconstruction.cpp): false, nothing shown, unless
+    // the run on show is a reconstruction of images.
+    QWidget* buildReconstructions();
+    bool showReconstructions();
+    const SavedCombinedModel* shownModel() const;  // the run's trained weights, when kept
     bool eventFilter(QObject* watched, QEvent* event) override;
 
     TrainingSession* session_;
@@ -106,6 +120,7 @@ private:
     BarChart* wallChart_;
     BarChart* cpuChart_;
     BarChart* memoryChart_;
+    QGroupBox* errorsBox_;
     QComboBox* modelChoice_;
     QStackedWidget* errorsStack_;
     ConfusionMatrixWidget* confusion_;
@@ -117,6 +132,10 @@ private:
     QValueAxis* scatterX_ = nullptr;
     QValueAxis* scatterY_ = nullptr;
     double scatterLow_ = 0, scatterHigh_ = 1;
+    ReconstructionGrid* reconstructions_;
+    QLabel* reconstructionCaption_;
+    quint64 reconstructionJob_ = 0;  // a newer request makes an older job's answer stale
+    bool reconstructionsPending_ = false;
 };
 
 }  // namespace skynnet::ui

@@ -1,5 +1,6 @@
 // The Results page's Errors box: how the combined model (or the baseline) errs, as a confusion
-// matrix and per-class precision/recall for classes, or predicted against true for regression.
+// matrix and per-class precision/recall for classes, or predicted against true for regression
+// and reconstruction (for images, the reconstructions themselves: results_page_reconstruction.cpp).
 #include <QChart>
 #include <QComboBox>
 #include <QGroupBox>
@@ -65,12 +66,13 @@ QGroupBox* ResultsPage::buildErrors() {
     errorsStack_ = new QStackedWidget;
     errorsStack_->addWidget(classPane);
     errorsStack_->addWidget(scatterView_);
+    errorsStack_->addWidget(buildReconstructions());
 
-    auto* errors = new QGroupBox(tr("Errors"));
-    auto* errorsLayout = new QVBoxLayout(errors);
+    errorsBox_ = new QGroupBox(tr("Errors"));
+    auto* errorsLayout = new QVBoxLayout(errorsBox_);
     errorsLayout->addWidget(modelChoice_);
     errorsLayout->addWidget(errorsStack_, 1);
-    return errors;
+    return errorsBox_;
 }
 
 void ResultsPage::showErrors() {
@@ -80,8 +82,16 @@ void ResultsPage::showErrors() {
     const bool baseline = modelChoice_->currentIndex() == 1 && r->baseline;
     const Matrix& output = baseline ? r->baselineTestOutput : r->combinedTestOutput;
     if (output.rows() == 0 || output.rows() != r->testTargets.rows()) return;
+    // An autoencoder of images shows its pictures, every model's at once: no model to choose.
+    const bool pictures = showReconstructions();
+    modelChoice_->setVisible(!pictures);
+    errorsBox_->setTitle(pictures ? tr("Reconstructions") : tr("Errors"));
+    if (pictures) {
+        errorsStack_->setCurrentIndex(2);
+        return;
+    }
 
-    if (plan->task != Task::Regression) {
+    if (!predictsValues(plan->task)) {
         errorsStack_->setCurrentIndex(0);
         QStringList names = classNamesOf(session_);
         const int classes = plan->task == Task::Binary ? 2 : int(output.cols());
@@ -102,11 +112,14 @@ void ResultsPage::showErrors() {
     scatter_->setMarkerSize(5);
     scatter_->setColor(submodelColor(baseline ? -1 : 0));
     scatter_->setBorderColor(Qt::transparent);
-    const Index rows = output.rows(), step = std::max<Index>(1, rows / maxScatterPoints);
+    // Regression's first target column; a reconstruction's every value, pooled.
+    const bool pooled = plan->task == Task::Reconstruction;
+    const Index values = pooled ? output.size() : output.rows(), step = std::max<Index>(1, values / maxScatterPoints);
     double lo = 1e300, hi = -1e300;
     QList<QPointF> points;
-    for (Index i = 0; i < rows; i += step) {
-        const double t = r->testTargets(i, 0), p = output(i, 0);
+    for (Index i = 0; i < values; i += step) {
+        const Index row = pooled ? i / output.cols() : i, column = pooled ? i % output.cols() : 0;
+        const double t = r->testTargets(row, column), p = output(row, column);
         points.append(QPointF(t, p));
         lo = std::min({lo, t, p});
         hi = std::max({hi, t, p});
@@ -121,7 +134,7 @@ void ResultsPage::showErrors() {
     chart->addSeries(diagonal_);
     auto* x = new QValueAxis;
     auto* y = new QValueAxis;
-    x->setTitleText(tr("true (first target column)"));
+    x->setTitleText(pooled ? tr("true (every output value)") : tr("true (first target column)"));
     y->setTitleText(tr("predicted"));
     x->setLabelFormat(QStringLiteral("%.4g"));
     y->setLabelFormat(QStringLiteral("%.4g"));

@@ -45,10 +45,20 @@ void SampleGrid::setDataset(std::shared_ptr<const Dataset> data) {
     rows_.clear();
     thumbs_.clear();
     if (data && isImageData(*data)) {
-        rows_.resize(std::size_t(data->classCount()));
-        for (int k = 0; k < data->classCount(); ++k)
-            rows_[std::size_t(k)].name = QString::fromStdString(data->classNames[std::size_t(k)]);
-        for (std::size_t r = 0; r < data->labels.size(); ++r) {
+        if (data->task == Task::Reconstruction) {  // no classes: rows of the first samples
+            for (int first = 0; first < classlessRows * perClass && first < data->size(); first += perClass) {
+                ClassRow row;
+                row.count = -1;
+                for (int r = first; r < first + perClass && r < data->size(); ++r) row.samples.push_back(r);
+                row.name = tr("Samples %1–%2").arg(first + 1).arg(row.samples.back() + 1);
+                rows_.push_back(std::move(row));
+            }
+        } else {
+            rows_.resize(std::size_t(data->classCount()));
+            for (int k = 0; k < data->classCount(); ++k)
+                rows_[std::size_t(k)].name = QString::fromStdString(data->classNames[std::size_t(k)]);
+        }
+        for (std::size_t r = 0; data->task != Task::Reconstruction && r < data->labels.size(); ++r) {
             ClassRow& row = rows_[std::size_t(data->labels[r])];
             ++row.count;
             if (int(row.samples.size()) < perClass) row.samples.push_back(int(r));
@@ -88,7 +98,7 @@ void SampleGrid::paintEvent(QPaintEvent*) {
         const QRect label(margin, top, labelWidth_ - margin, thumbSize);
         p.setPen(palette().text().color());
         p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
-                   tr("%1\n%2 samples").arg(rows_[k].name).arg(rows_[k].count));
+                   rows_[k].count < 0 ? rows_[k].name : tr("%1\n%2 samples").arg(rows_[k].name).arg(rows_[k].count));
         for (std::size_t i = 0; i < thumbs_[k].size(); ++i) {
             const QImage& t = thumbs_[k][i];
             const int left = labelWidth_ + int(i) * (thumbSize + thumbGap);

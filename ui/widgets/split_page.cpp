@@ -143,7 +143,7 @@ QGroupBox* SplitPage::buildOptions() {
     auto* form = new QFormLayout(options);
     addRow(form, tr("Strategy:"), strategy_,
            tr("How the problem is divided: automatic picks class groups for several classes, binary shards for two, "
-              "output split for regression."));
+              "output split for regression and reconstruction."));
     addRow(form, tr("Submodels N:"), requestedRow,
            tr("How many submodels you ask for (1 to %1); class groups use the largest g with g(g-1)/2 ≤ N, so the plan "
               "may "
@@ -300,7 +300,8 @@ void SplitPage::fromDocument() {
     seed_->setValue(int(o.seed));
     // Options that cannot matter for this data and strategy are greyed out, not hidden, and show
     // nothing rather than a value the plan does not use.
-    const bool regression = data && data->task == Task::Regression;
+    // Regression and reconstruction have output columns to split (and to fall back from).
+    const bool regression = data && predictsValues(data->task);
     const Strategy s = data ? resolveStrategy(o.strategy, data->task) : o.strategy;  // what the planner will use
     const bool shards = s == Strategy::DataShards || (s == Strategy::OutputSplit && o.regressionFallbackToShards);
     autoFactor_->setEnabled(shards);
