@@ -1,10 +1,12 @@
 // skynnet-cli: the engine on the command line, without any Qt. Dispatches to the sub-commands
 // and turns every failure into one line on stderr and a distinct exit status.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli_args.h"
@@ -91,7 +93,14 @@ int main(int argc, char** argv) {
         // mpirun names the rank OMPI_COMM_WORLD_RANK, srun (PMIx) PMIX_RANK.
         const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
         if (!rank) rank = std::getenv("PMIX_RANK");
-        if (!rank || std::atoi(rank) == 0) printError(e.what());
+        if (!rank || std::atoi(rank) == 0) {
+            printError(e.what());
+        } else {
+            // mpirun ends the whole job at the first rank that exits with an error: had another
+            // rank gone first, rank 0 could be killed before its message is out. It prints at
+            // once; the others give it that moment (mpirun ends them when rank 0 exits).
+            std::this_thread::sleep_for(std::chrono::seconds(2));
+        }
         return exitUsage;
     } catch (const skynnet::Error& e) {
         printError(e.what());
