@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/gemm.h"
+#include "layers/head_products.h"
 #include "layers/init.h"
 
 namespace skynnet {
@@ -13,17 +14,13 @@ namespace {
 using RowsView = Eigen::Map<Matrix>;
 using ConstRowsView = Eigen::Map<const Matrix>;
 
-// softmax over s[0, seen) in place; s[seen, T) are the masked keys: weight 0.
-void softmaxPrefix(Scalar* s, Index seen, Index T) {
-    Scalar top = s[0];
-    for (Index j = 1; j < seen; ++j) top = std::max(top, s[j]);
-    Scalar sum = 0;
-    for (Index j = 0; j < seen; ++j) {
-        s[j] = std::exp(s[j] - top);
-        sum += s[j];
-    }
-    const Scalar inv = Scalar(1) / sum;
-    for (Index j = 0; j < seen; ++j) s[j] *= inv;
+// softmax of scale * s over s[0, seen) in place (Eigen's vectorised exp); s[seen, T) are the
+// masked keys: weight 0.
+void softmaxPrefix(Scalar* s, Index seen, Index T, Scalar scale) {
+    Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>> row(s, seen);
+    row *= scale;
+    row = (row - row.maxCoeff()).exp();
+    row *= Scalar(1) / row.sum();
     std::fill(s + seen, s + T, Scalar(0));
 }
 
@@ -105,7 +102,7 @@ const Matrix& MultiHeadAttention::forward(const Matrix& x, bool training) {
     dropping_ = training && dropout_ > 0.0f;
     if (dropping_) drawMask(N);
     context_.resize(rows, D);
-    scratch_.resize(std::size_t(D / heads_ * T + T));
+    scratch_.resize(std::size_t(D / heads_ * T + 3 * T * T));
     for (Index n = 0; n < N; ++n) attendForward(n);
     y_.resize(N, T * D);
     gemm(Op::None, Op::None, rows, D, D, 1, context_.data(), D, wOut_.data(), D, 0, y_.data(), D);
@@ -118,30 +115,26 @@ void MultiHeadAttention::attendForward(Index n) {
     const Scalar scale = Scalar(1) / std::sqrt(Scalar(dh));
     const Scalar* rowsOf = qkv_.data() + n * T * ld;
     Scalar* kt = scratch_.data();
+    Scalar* dropped = kt + dh * T;
     for (Index h = 0; h < heads_; ++h) {
         const Scalar* q = rowsOf + h * dh;
         const Scalar* v = rowsOf + 2 * D + h * dh;
         transposeHead(rowsOf + D + h * dh, ld, T, dh, kt);
         Scalar* p = probs_.data() + (n * heads_ + h) * T * T;
-        const Scalar* m = dropping_ ? mask_.data() + (n * heads_ + h) * T * T : nullptr;
+        // Scores Q K^T (a causal mask computes the hidden ones too, then gives them weight 0).
+        headProduct(false, T, T, dh, q, ld, kt, T, p, T);
         for (Index i = 0; i < T; ++i) {
-            const Index seen = causal_ ? i + 1 : T;
             Scalar* s = p + i * T;
-            std::fill(s, s + seen, Scalar(0));
-            for (Index d = 0; d < dh; ++d) {
-                const Scalar qd = q[i * ld + d] * scale;
-                const Scalar* k = kt + d * T;
-                for (Index j = 0; j < seen; ++j) s[j] += qd * k[j];
-            }
-            softmaxPrefix(s, seen, T);
-            Scalar* c = context_.data() + (n * T + i) * D + h * dh;
-            std::fill(c, c + dh, Scalar(0));
-            for (Index j = 0; j < seen; ++j) {
-                const Scalar w = m ? s[j] * m[i * T + j] : s[j];
-                const Scalar* vj = v + j * ld;
-                for (Index d = 0; d < dh; ++d) c[d] += w * vj[d];
-            }
+            const Index seen = causal_ ? i + 1 : T;
+            softmaxPrefix(s, seen, T, scale);
         }
+        const Scalar* w = p;
+        if (dropping_) {
+            const Scalar* m = mask_.data() + (n * heads_ + h) * T * T;
+            for (Index i = 0; i < T * T; ++i) dropped[i] = p[i] * m[i];
+            w = dropped;
+        }
+        headProduct(false, T, dh, T, w, T, v, ld, context_.data() + n * T * D + h * dh, D);
     }
 }
 
@@ -154,8 +147,8 @@ const Matrix* MultiHeadAttention::backward(const Matrix& gradOut, bool needInput
     gradBOut_ = ConstRowsView(gradOut.data(), rows, D).colwise().sum();
     dContext_.resize(rows, D);
     gemm(Op::None, Op::Transpose, rows, D, D, 1, gradOut.data(), D, wOut_.data(), D, 0, dContext_.data(), D);
-    dQkv_.setZero(rows, 3 * D);
-    scratch_.resize(std::size_t(D / heads_ * T + T));
+    dQkv_.resize(rows, 3 * D);  // every head writes its blocks whole
+    scratch_.resize(std::size_t(D / heads_ * T + 3 * T * T));
     for (Index n = 0; n < N; ++n) attendBackward(n);
     // In projection: dWin = x^T dQKV, dbin = column sums, dx = dQKV Win^T.
     gemm(Op::Transpose, Op::None, D, 3 * D, rows, 1, x_->data(), D, dQkv_.data(), 3 * D, 0, gradWIn_.data(), 3 * D);
@@ -172,51 +165,40 @@ void MultiHeadAttention::attendBackward(Index n) {
     const Scalar* rowsOf = qkv_.data() + n * T * ld;
     Scalar* dRowsOf = dQkv_.data() + n * T * ld;
     Scalar* vt = scratch_.data();
-    Scalar* dp = vt + dh * T;
+    Scalar* dropped = vt + dh * T;
+    Scalar* dp = dropped + T * T;
+    Scalar* ds = dp + T * T;
     for (Index h = 0; h < heads_; ++h) {
         const Scalar* q = rowsOf + h * dh;
         const Scalar* k = rowsOf + D + h * dh;
-        Scalar* dq = dRowsOf + h * dh;
-        Scalar* dk = dRowsOf + D + h * dh;
-        Scalar* dv = dRowsOf + 2 * D + h * dh;
+        const Scalar* dc = dContext_.data() + n * T * D + h * dh;
         transposeHead(rowsOf + 2 * D + h * dh, ld, T, dh, vt);
         const Scalar* p = probs_.data() + (n * heads_ + h) * T * T;
         const Scalar* m = dropping_ ? mask_.data() + (n * heads_ + h) * T * T : nullptr;
+        const Scalar* w = p;
+        if (m) {
+            for (Index i = 0; i < T * T; ++i) dropped[i] = p[i] * m[i];
+            w = dropped;
+        }
+        // C = W V with W the dropped weights: dW = dC V^T, dV = W^T dC.
+        headProduct(false, T, T, dh, dc, D, vt, T, dp, T);
+        headProduct(true, T, dh, T, w, T, dc, D, dRowsOf + 2 * D + h * dh, ld);
+        // Through the dropout and the softmax: dS_ij = P_ij (dP_ij - sum_k P_ik dP_ik), then the scale.
         for (Index i = 0; i < T; ++i) {
             const Index seen = causal_ ? i + 1 : T;
             const Scalar* pi = p + i * T;
-            const Scalar* mi = m ? m + i * T : nullptr;
-            const Scalar* dc = dContext_.data() + (n * T + i) * D + h * dh;
-            // d(dropped weights) = dC_i . V_j; dV_j += (dropped weight) dC_i.
-            std::fill(dp, dp + seen, Scalar(0));
-            for (Index d = 0; d < dh; ++d) {
-                const Scalar g = dc[d];
-                const Scalar* vd = vt + d * T;
-                for (Index j = 0; j < seen; ++j) dp[j] += g * vd[j];
-            }
-            for (Index j = 0; j < seen; ++j) {
-                const Scalar w = mi ? pi[j] * mi[j] : pi[j];
-                Scalar* dvj = dv + j * ld;
-                for (Index d = 0; d < dh; ++d) dvj[d] += w * dc[d];
-            }
-            // Through the dropout, then the softmax: dS_j = P_j (dP_j - sum_k P_k dP_k).
-            if (mi)
-                for (Index j = 0; j < seen; ++j) dp[j] *= mi[j];
+            Scalar* gi = dp + i * T;
+            Scalar* dsi = ds + i * T;
+            if (m)
+                for (Index j = 0; j < seen; ++j) gi[j] *= m[i * T + j];
             Scalar dot = 0;
-            for (Index j = 0; j < seen; ++j) dot += pi[j] * dp[j];
-            // S = scale Q K^T: dQ_i += scale sum_j dS_j K_j, dK_j += scale dS_j Q_i.
-            const Scalar* qi = q + i * ld;
-            Scalar* dqi = dq + i * ld;
-            for (Index j = 0; j < seen; ++j) {
-                const Scalar ds = pi[j] * (dp[j] - dot) * scale;
-                const Scalar* kj = k + j * ld;
-                Scalar* dkj = dk + j * ld;
-                for (Index d = 0; d < dh; ++d) {
-                    dqi[d] += ds * kj[d];
-                    dkj[d] += ds * qi[d];
-                }
-            }
+            for (Index j = 0; j < seen; ++j) dot += pi[j] * gi[j];
+            for (Index j = 0; j < seen; ++j) dsi[j] = pi[j] * (gi[j] - dot) * scale;
+            std::fill(dsi + seen, dsi + T, Scalar(0));
         }
+        // S = scale Q K^T: dQ = dS K, dK = dS^T Q (each block written whole).
+        headProduct(false, T, dh, T, ds, T, k, ld, dRowsOf + h * dh, ld);
+        headProduct(true, T, dh, T, ds, T, q, ld, dRowsOf + D + h * dh, ld);
     }
 }
 

@@ -15,8 +15,8 @@
 // SelfAttention is the layer `attention:HEADS[:causal]`: x + MultiHeadAttention(x).
 //
 // Speed: the projections are one GEMM each over all (batch * T) rows; the products of the heads
-// (Q K^T, A V and their gradients) run per (sample, head) in plain loops whose inner loop is the
-// contiguous one. Everything runs on the calling thread, in a fixed order: the bits do not depend
+// (Q K^T, A V and their gradients) run per (sample, head) through layers/head_products.h's
+// register tiles. Everything runs on the calling thread, in a fixed order: the bits do not depend
 // on the thread count. Memory: the softmax weights of the last forward, (batch, heads, T, T), and
 // as much again for the dropout mask when training with dropout: it grows with T^2.
 //
@@ -91,7 +91,7 @@ private:
     Matrix dContext_;  // (batch * T, D)
     Matrix dQkv_;      // (batch * T, 3D)
     Matrix gradInput_;
-    std::vector<Scalar> scratch_;  // one head's transposed keys or values, and a row of T
+    std::vector<Scalar> scratch_;  // one head's transposed keys or values, and three (T, T)
 };
 
 class SelfAttention final : public Layer {
