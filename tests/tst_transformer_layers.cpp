@@ -13,6 +13,7 @@
 #include "layers/attention.h"
 #include "layers/dense.h"
 #include "layers/encoder_block.h"
+#include "layers/head_products.h"
 #include "layers/layer_norm.h"
 #include "layers/patch_embedding.h"
 #include "layers/sequence_pool.h"
@@ -135,6 +136,35 @@ Matrix identityInProjection(Index D) {
 }
 
 double softmaxWeight(double self, double other) { return 1 / (1 + std::exp(other - self)); }
+
+// Multi-head self-attention computed directly in double, query by query (no residual).
+Matrix attentionInDouble(MultiHeadAttention& a, const Matrix& x, bool causal) {
+    const Index T = a.steps(), D = a.dim(), H = a.heads(), dh = D / H;
+    const Eigen::MatrixXd win = a.inWeights().cast<double>(), wout = a.outWeights().cast<double>();
+    const Eigen::RowVectorXd bin = a.inBias().cast<double>(), bout = a.outBias().cast<double>();
+    Matrix out(x.rows(), T * D);
+    for (Index n = 0; n < x.rows(); ++n) {
+        const Eigen::MatrixXd xs = x.row(n).cast<double>().reshaped<Eigen::RowMajor>(T, D);
+        const Eigen::MatrixXd qkv = (xs * win).rowwise() + bin;
+        Eigen::MatrixXd context(T, D);
+        for (Index h = 0; h < H; ++h)
+            for (Index i = 0; i < T; ++i) {
+                const Index seen = causal ? i + 1 : T;
+                Eigen::VectorXd w(seen);
+                for (Index j = 0; j < seen; ++j)
+                    w(j) = qkv.row(i).segment(h * dh, dh).dot(qkv.row(j).segment(D + h * dh, dh)) /
+                           std::sqrt(double(dh));
+                w = (w.array() - w.maxCoeff()).exp();
+                w /= w.sum();
+                context.row(i).segment(h * dh, dh).setZero();
+                for (Index j = 0; j < seen; ++j)
+                    context.row(i).segment(h * dh, dh) += w(j) * qkv.row(j).segment(2 * D + h * dh, dh);
+            }
+        const Eigen::MatrixXd y = (context * wout).rowwise() + bout;
+        out.row(n) = y.cast<Scalar>().reshaped<Eigen::RowMajor>(1, T * D);
+    }
+    return out;
+}
 
 }  // namespace
 
@@ -293,6 +323,48 @@ private slots:
         const GradientCheckResult r = checkAll(*layer, x, 14);
         QCOMPARE(r.checked, int(x.size() + layer->paramCount()));
         QVERIFY2(r.passed(), describe(r).c_str());
+    }
+
+    // The heads' products against a plain double product, on every tile shape and tail: rows in
+    // fours and fewer, columns in two vectors, one and single ones, A as stored or transposed.
+    void headProductsMatchAPlainProduct() {
+        for (bool transposeA : {false, true})
+            for (Index m : {1, 2, 3, 4, 5, 7, 9, 19})
+                for (Index n : {1, 3, 8, 16, 17, 35, 40})
+                    for (Index k : {1, 5, 16, 19}) {
+                        const Matrix a = transposeA ? randomMatrix(k, m + 2, 90 + m) : randomMatrix(m, k + 2, 90 + m);
+                        const Matrix b = randomMatrix(k, n + 1, 91 + n);
+                        Matrix c = Matrix::Constant(m, n + 3, 7);
+                        headProduct(transposeA, m, n, k, a.data(), a.cols(), b.data(), b.cols(), c.data(), c.cols());
+                        const Eigen::MatrixXd opA = transposeA
+                                                        ? Eigen::MatrixXd(a.leftCols(m).cast<double>().transpose())
+                                                        : Eigen::MatrixXd(a.leftCols(k).cast<double>());
+                        const Eigen::MatrixXd expected = opA * b.leftCols(n).cast<double>();
+                        const double worst = (c.leftCols(n).cast<double>() - expected).cwiseAbs().maxCoeff();
+                        QVERIFY2(worst < 1e-5, (std::to_string(m) + " x " + std::to_string(n) + " x " +
+                                                std::to_string(k) + ": " + std::to_string(worst))
+                                                   .c_str());
+                        QVERIFY(c.rightCols(3).isConstant(7, 0));  // nothing written past n
+                    }
+    }
+
+    // Longer sequences and wider heads than the worked examples (the products' vector tiles).
+    void attentionMatchesADirectComputation() {
+        for (bool causal : {false, true}) {
+            MultiHeadAttention a(2, causal, 0.0f);
+            Rng rng(15);
+            a.build(Shape::steps(19, 16), rng);
+            randomizeParams(a, 16);
+            const Matrix x = randomMatrix(3, 19 * 16, 17, -2, 2);
+            expectNear(a.forward(x, false), attentionInDouble(a, x, causal), 2e-5);
+            GradientCheckOptions options;
+            options.maxEntriesPerTensor = 150;
+            // The loss sums 608 float outputs: its rounding over 2 epsilon reaches 2e-3 (seen on the
+            // key bias, whose exact gradient is 0: softmax ignores a shift shared by all keys).
+            options.atol = 5e-3;
+            const GradientCheckResult r = checkLayer(a, randomMatrix(2, 19 * 16, 18), true, 19, options);
+            QVERIFY2(r.passed(), describe(r).c_str());
+        }
     }
 
     void encoderBlockMatchesFiniteDifferences_data() {
