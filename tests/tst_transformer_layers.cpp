@@ -591,6 +591,25 @@ private slots:
         QVERIFY(block.bufferBytes() > block.attention().bufferBytes() + 2 * 16 * 64 * std::int64_t(sizeof(Scalar)));
     }
 
+    // The buffers of a training step, value by value, as a spec's figures can estimate them: per
+    // sample 22 T D + 2 T + 4 T mlp + heads T^2, and with dropout heads T^2 (the mask) + 6 T D +
+    // 3 T mlp more (three dropouts' outputs, masks and gradients); once, the parameters' gradients
+    // and one head's scratch (dh T + 3 T^2).
+    void encoderBlockBuffersValueByValue() {
+        const std::int64_t N = 16, T = 8, D = 8, H = 4, mlp = 16, dh = D / H;
+        for (float rate : {0.0f, 0.25f}) {
+            EncoderBlock block(int(H), int(mlp), rate);
+            Rng rng(1);
+            block.build(Shape::steps(int(T), int(D)), rng);
+            const Matrix x = randomMatrix(N, T * D, 2);
+            block.backward(block.forward(x, true), true);
+            std::int64_t perSample = 22 * T * D + 2 * T + 4 * T * mlp + H * T * T;
+            if (rate > 0) perSample += H * T * T + 6 * T * D + 3 * T * mlp;
+            const std::int64_t values = N * perSample + block.paramCount() + dh * T + 3 * T * T;
+            QCOMPARE(block.bufferBytes(), values * std::int64_t(sizeof(Scalar)));
+        }
+    }
+
     // Dropout changes outputs in training only; the same batch origin gives the same masks, and a
     // slice of the batch that starts at its row gets the same masks as the whole batch there.
     void dropoutFollowsTheBatchOrigin() {
