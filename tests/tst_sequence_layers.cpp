@@ -375,7 +375,8 @@ private slots:
         QCOMPARE(parseSequencePoolMode("last"), SequencePoolMode::Last);
         QCOMPARE(sequencePoolModeName(SequencePoolMode::Mean), std::string("mean"));
         QCOMPARE(sequencePoolModeName(SequencePoolMode::Last), std::string("last"));
-        QCOMPARE(errorText([] { parseSequencePoolMode("max"); }), QString("seqpool mode 'max': expected mean or last"));
+        QCOMPARE(errorText([] { parseSequencePoolMode("max"); }),
+                 QString("seqpool mode 'max': expected mean, last or cls"));
         SequencePool pool(SequencePoolMode::Mean);
         Rng rng(1);
         VERIFY_CONTAINS(errorOf([&] { pool.build(Shape::flat(6), rng); }), "seqpool needs a sequence input");

@@ -117,7 +117,7 @@ private slots:
         QCOMPARE(parseLayers("seqpool:mean"), std::vector<LayerSpec>{SeqPoolSpec{SequencePoolMode::Mean}});
         VERIFY_CONTAINS(errorOf([] { parseLayers("dense:8,gru:8:all"); }),
                         "layer 2 ('gru:8:all'): expected gru:UNITS[:sequences]");
-        VERIFY_CONTAINS(errorOf([] { parseLayers("seqpool:max"); }), "seqpool mode 'max': expected mean or last");
+        VERIFY_CONTAINS(errorOf([] { parseLayers("seqpool:max"); }), "seqpool mode 'max': expected mean, last or cls");
         VERIFY_CONTAINS(errorOf([] { parseLayers("embedding:0"); }), "the dimension must be a positive whole number");
         VERIFY_CONTAINS(errorOf([] { parseLayers("lstm"); }), "expected lstm:UNITS[:sequences]");
     }

@@ -20,6 +20,10 @@ const Matrix& SequencePool::forward(const Matrix& x, bool) {
         y_ = x.rightCols(F);
         return y_;
     }
+    if (mode_ == SequencePoolMode::Cls) {
+        y_ = x.leftCols(F);
+        return y_;
+    }
     const Matrix* mask = stepMask_;
     if (mask && (mask->rows() != rows || mask->cols() != S))
         throw Error("seqpool: a step mask of " + std::to_string(mask->rows()) + " x " + std::to_string(mask->cols()) +
@@ -45,6 +49,11 @@ const Matrix* SequencePool::backward(const Matrix& gradOut, bool needInputGrad) 
     if (mode_ == SequencePoolMode::Last) {
         gradInput_.leftCols((S - 1) * F).setZero();
         gradInput_.rightCols(F) = gradOut;
+        return &gradInput_;
+    }
+    if (mode_ == SequencePoolMode::Cls) {
+        gradInput_.leftCols(F) = gradOut;
+        gradInput_.rightCols((S - 1) * F).setZero();
         return &gradInput_;
     }
     for (Index n = 0; n < rows; ++n)

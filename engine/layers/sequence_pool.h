@@ -3,6 +3,7 @@
 //   Mean: the mean over the steps whose step mask (Layer::setStepMask) is 1, every step without
 //         a mask; a sample whose steps are all padding gives zeros (and passes no gradient back).
 //   Last: the last step, mask or not (texts are pre-padded, so it is a real token).
+//   Cls:  the first step, mask or not (a patch embedding's class token sits there).
 #include "layers/layer.h"
 #include "layers/sequence_pool_mode.h"
 
@@ -17,7 +18,7 @@ public:
     void build(Shape input, Rng& rng) override;
     const Matrix& forward(const Matrix& x, bool training) override;
     const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override;
-    // One add per input value for the mean (a multiply-add, counted as two FLOPs), none for last.
+    // One add per input value for the mean (a multiply-add, counted as two FLOPs), none for a step.
     std::int64_t flopsPerSample() const override { return mode_ == SequencePoolMode::Mean ? 2 * input_.size() : 0; }
     std::int64_t bufferBytes() const override;
     std::unique_ptr<Layer> clone() const override { return std::make_unique<SequencePool>(*this); }

@@ -4,12 +4,20 @@
 
 namespace skynnet {
 
-std::string sequencePoolModeName(SequencePoolMode mode) { return mode == SequencePoolMode::Mean ? "mean" : "last"; }
+std::string sequencePoolModeName(SequencePoolMode mode) {
+    switch (mode) {
+    case SequencePoolMode::Mean: return "mean";
+    case SequencePoolMode::Last: return "last";
+    case SequencePoolMode::Cls: return "cls";
+    }
+    return "mean";
+}
 
 SequencePoolMode parseSequencePoolMode(const std::string& name) {
     if (name == "mean") return SequencePoolMode::Mean;
     if (name == "last") return SequencePoolMode::Last;
-    throw Error("seqpool mode '" + name + "': expected mean or last");
+    if (name == "cls") return SequencePoolMode::Cls;
+    throw Error("seqpool mode '" + name + "': expected mean, last or cls");
 }
 
 }  // namespace skynnet

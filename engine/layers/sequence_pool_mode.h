@@ -8,9 +8,10 @@ namespace skynnet {
 enum class SequencePoolMode {
     Mean,  // the mean over the real (unmasked) steps
     Last,  // the last step (texts are pre-padded: the last step is always a real token)
+    Cls,   // the first step: a patch embedding's class token (issue 27), mask or not
 };
 
-// "mean" or "last", as the CLI's seqpool:MODE spells it.
+// "mean", "last" or "cls", as the CLI's seqpool:MODE spells it.
 std::string sequencePoolModeName(SequencePoolMode mode);
 // The inverse; anything else is an Error naming the text.
 SequencePoolMode parseSequencePoolMode(const std::string& name);
