@@ -484,7 +484,8 @@ private slots:
                               << "network.layers[0].rate must be at least 0 and below 1";
         QTest::newRow("type") << R"([{"type":"rnn"}])"
                               << "network.layers[0].type: unknown layer type 'rnn' (expected dense, dropout, flatten, "
-                                 "conv, maxpool, avgpool, gap, bn, activation, embedding, gru, lstm or seqpool)";
+                                 "conv, maxpool, avgpool, gap, bn, activation, embedding, gru, lstm, seqpool, patch, "
+                                 "layernorm, attention or encoder)";
         QTest::newRow("recurrent units") << R"([{"type":"gru","units":0,"sequences":false}])"
                                          << "network.layers[0].units must be a positive integer";
         QTest::newRow("activation") << R"([{"type":"dense","units":3,"activation":"swish"}])"

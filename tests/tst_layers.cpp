@@ -1077,11 +1077,12 @@ private slots:
         QCOMPARE(figures(LayerSpec(FlattenSpec{}), Shape{3, 4, 5}).output, flatten.output);
         QCOMPARE(kindName(DropoutSpec{}), std::string("dropout"));
         QCOMPARE(layerKindList(), std::string("dense, dropout, flatten, conv, maxpool, avgpool, gap, bn, activation, "
-                                              "embedding, gru, lstm or seqpool"));
+                                              "embedding, gru, lstm, seqpool, patch, layernorm, attention or encoder"));
         QVERIFY(std::holds_alternative<FlattenSpec>(layerOfKind("flatten")));
-        QCOMPARE(errorText([] { layerOfKind("rnn"); }), QString("unknown layer type 'rnn' (expected dense, dropout, "
-                                                                "flatten, conv, maxpool, avgpool, gap, bn, activation, "
-                                                                "embedding, gru, lstm or seqpool)"));
+        QCOMPARE(errorText([] { layerOfKind("rnn"); }),
+                 QString("unknown layer type 'rnn' (expected dense, dropout, "
+                         "flatten, conv, maxpool, avgpool, gap, bn, activation, "
+                         "embedding, gru, lstm, seqpool, patch, layernorm, attention or encoder)"));
     }
 
     void specFiguresAddUpPerLayer() {

@@ -36,7 +36,8 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
              "hidden layers, comma-separated: dense:UNITS[:ACT], dropout:RATE, flatten, "
              "conv:FILTERS:KxK[:sS][:same|valid][:nobias][:ACT], maxpool:K[:sS], avgpool:K[:sS], "
              "gap, bn, activation:ACT, embedding:DIM (text), gru:UNITS[:sequences], "
-             "lstm:UNITS[:sequences], seqpool:mean|last; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
+             "lstm:UNITS[:sequences], seqpool:mean|last|cls, patch:SIZE:DIM[:cls], encoder:HEADS:MLP[:DROPOUT], "
+             "attention:HEADS[:causal], layernorm; e.g. conv:32:3x3:relu,maxpool:2,flatten,dense:128:relu "
              "(default ") +
              defaultLayers + ")"},
         {"--epochs", "E", "training epochs (default 10)"},

@@ -69,6 +69,10 @@ std::string cppLayerEntry(const LayerSpec& layer, Shape input, const CppWeightAr
     const auto none = [&](const auto&) -> std::string {
         throw Error("a " + description(layer) + " layer has no entry in the layer table");
     };
+    // A kind the header cannot compute yet is an error, never a layer left out.
+    const auto notYet = [&](const auto&) -> std::string {
+        throw Error("C++ export: " + description(layer) + " layers cannot be exported to a C++ header yet");
+    };
     return visitLayer(
         layer, [&](const DenseSpec& d) { return denseEntry(d, input, array); },
         [&](const DropoutSpec& d) { return none(d); }, [&](const FlattenSpec& f) { return none(f); },
@@ -81,7 +85,9 @@ std::string cppLayerEntry(const LayerSpec& layer, Shape input, const CppWeightAr
             return "activationLayer(" + dims(input) + ", " + cppActivationName(a.activation) + ")";
         },
         [&](const EmbeddingSpec& e) { return sequence(e); }, [&](const GruSpec& g) { return sequence(g); },
-        [&](const LstmSpec& l) { return sequence(l); }, [&](const SeqPoolSpec& p) { return sequence(p); });
+        [&](const LstmSpec& l) { return sequence(l); }, [&](const SeqPoolSpec& p) { return sequence(p); },
+        [&](const PatchSpec& p) { return notYet(p); }, [&](const LayerNormSpec& n) { return notYet(n); },
+        [&](const AttentionSpec& a) { return notYet(a); }, [&](const EncoderSpec& e) { return notYet(e); });
 }
 
 }  // namespace skynnet

@@ -8,7 +8,7 @@ const char* const cppLayerRuntime =
     R"(enum class Act { Linear, Relu, LeakyRelu, Sigmoid, Tanh, Softmax, Gelu, Relu6, Softplus, Elu };
 enum class Kind {
     Dense, Conv, MaxPool, AvgPool, GlobalAvgPool, BatchNorm, Activation,
-    Embedding, Gru, Lstm, SeqPoolMean, SeqPoolLast  // the sequence kinds
+    Embedding, Gru, Lstm, SeqPoolMean, SeqPoolLast, SeqPoolFirst  // the sequence kinds
 };
 
 // One layer. Samples are rows of (C, H, W) values, index c*H*W + h*W + w; a sequence is (1, steps,
@@ -169,7 +169,8 @@ const char* const cppNetworkRuntime =
     case Kind::Gru:
     case Kind::Lstm: recurrent(l, x, y, work); break;
     case Kind::SeqPoolMean:
-    case Kind::SeqPoolLast: seqPool(l, x, mask, y); break;
+    case Kind::SeqPoolLast:
+    case Kind::SeqPoolFirst: seqPool(l, x, mask, y); break;
     case Kind::Dense: dense(l, x, y); break;
     case Kind::Conv: conv(l, x, y); break;
     case Kind::MaxPool:

@@ -95,8 +95,9 @@ constexpr Layer seqPoolLayer(Kind kind, int steps, int features) {
 
 inline void seqPool(const Layer& l, const float* x, const float* mask, float* y) {
     const int steps = l.h, f = l.w;
-    if (l.kind == Kind::SeqPoolLast) {
-        for (int j = 0; j < f; ++j) y[j] = x[(steps - 1) * f + j];
+    if (l.kind == Kind::SeqPoolLast || l.kind == Kind::SeqPoolFirst) {
+        const int t = l.kind == Kind::SeqPoolLast ? steps - 1 : 0;
+        for (int j = 0; j < f; ++j) y[j] = x[t * f + j];
         return;
     }
     float real = 0.0f;
@@ -140,8 +141,10 @@ std::string cppSequenceLayerEntry(const LayerSpec& layer, Shape input, const Cpp
         return recurrentEntry("Kind::Lstm", 4, l->units, l->sequences, input, array);
     if (const auto* p = std::get_if<SeqPoolSpec>(&layer))
         return std::string("seqPoolLayer(") +
-               (p->mode == SequencePoolMode::Mean ? "Kind::SeqPoolMean" : "Kind::SeqPoolLast") + ", " +
-               std::to_string(input.height) + ", " + std::to_string(input.width) + ")";
+               (p->mode == SequencePoolMode::Mean   ? "Kind::SeqPoolMean"
+                : p->mode == SequencePoolMode::Last ? "Kind::SeqPoolLast"
+                                                    : "Kind::SeqPoolFirst") +
+               ", " + std::to_string(input.height) + ", " + std::to_string(input.width) + ")";
     throw Error("not a sequence layer: " + description(layer));
 }
 

@@ -24,6 +24,11 @@ namespace skynnet {
 #ifdef SKYNNET_HAVE_ONNX
 namespace {
 
+// A kind the export cannot write yet is an error, never a layer dropped from the graph.
+[[noreturn]] void notYet(const LayerSpec& layer) {
+    throw Error("ONNX export: " + description(layer) + " layers cannot be exported to ONNX yet");
+}
+
 using namespace onnx_graph;
 
 void setTensorType(onnx::ValueInfoProto* v, const std::string& name, std::int64_t columns,
@@ -219,7 +224,9 @@ std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector
             [&](const EmbeddingSpec& e) { addEmbedding(b, c, w, e, nameOf("embedding")); },
             [&](const GruSpec& g) { addGru(b, c, w, g, nameOf("gru")); },
             [&](const LstmSpec& s) { addLstm(b, c, w, s, nameOf("lstm")); },
-            [&](const SeqPoolSpec& p) { addSequencePool(b, c, p, nameOf("seqpool")); });
+            [&](const SeqPoolSpec& p) { addSequencePool(b, c, p, nameOf("seqpool")); },
+            [&](const PatchSpec&) { notYet(l); }, [&](const LayerNormSpec&) { notYet(l); },
+            [&](const AttentionSpec&) { notYet(l); }, [&](const EncoderSpec&) { notYet(l); });
         // The step mask goes on as Layer::outputStepMask() passes it: through a layer whose output
         // is a sequence of as many steps as its input; an embedding makes its own.
         const bool sameSteps = before.sequence && c.shape.sequence && before.height == c.shape.height;

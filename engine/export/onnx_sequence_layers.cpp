@@ -99,6 +99,8 @@ void addSequencePool(GraphBuilder& b, Cursor& c, const SeqPoolSpec& layer, const
     const std::int64_t steps = c.shape.height;
     if (layer.mode == SequencePoolMode::Last) {
         c.tensor = b.opAxis("Gather", {c.tensor, b.int64s(name + "/last_step", {}, {steps - 1})}, name, 1);
+    } else if (layer.mode == SequencePoolMode::Cls) {  // the first step: a class token's place
+        c.tensor = b.opAxis("Gather", {c.tensor, b.int64s(name + "/first_step", {}, {0})}, name, 1);
     } else if (c.maskIds.empty()) {
         auto& n = b.node("ReduceMean", {c.tensor}, name);
         GraphBuilder::setInts(n, "axes", {1});

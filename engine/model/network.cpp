@@ -6,15 +6,19 @@
 #include <variant>
 
 #include "core/error.h"
+#include "layers/attention.h"
 #include "layers/batch_norm.h"
 #include "layers/conv2d.h"
 #include "layers/dense.h"
 #include "layers/dropout.h"
 #include "layers/embedding.h"
+#include "layers/encoder_block.h"
 #include "layers/flatten.h"
 #include "layers/global_avg_pool.h"
 #include "layers/gru.h"
+#include "layers/layer_norm.h"
 #include "layers/lstm.h"
+#include "layers/patch_embedding.h"
 #include "layers/pooling.h"
 #include "layers/sequence_pool.h"
 
@@ -156,6 +160,19 @@ Network::Network(const NetworkSpec& spec, std::uint64_t seed) : spec_(spec) {
             },
             [&](const SeqPoolSpec& p) {
                 build(where, expected, [&](auto add) { add(std::make_unique<SequencePool>(p.mode)); });
+            },
+            [&](const PatchSpec& p) {
+                build(where, expected,
+                      [&](auto add) { add(std::make_unique<PatchEmbedding>(p.patch, p.dim, p.classToken)); });
+            },
+            [&](const LayerNormSpec&) { build(where, expected, [](auto add) { add(std::make_unique<LayerNorm>()); }); },
+            [&](const AttentionSpec& a) {
+                build(where, expected,
+                      [&](auto add) { add(std::make_unique<SelfAttention>(a.heads, a.causal, a.dropout)); });
+            },
+            [&](const EncoderSpec& e) {
+                build(where, expected,
+                      [&](auto add) { add(std::make_unique<EncoderBlock>(e.heads, e.mlp, e.dropout)); });
             });
     }
     const DenseSpec output = spec.outputLayer();

@@ -12,6 +12,7 @@
 #include "core/tensor.h"
 #include "layers/activation.h"
 #include "spec/sequence_layer_spec.h"
+#include "spec/transformer_layer_spec.h"
 
 namespace skynnet {
 
@@ -99,9 +100,9 @@ struct ActivationSpec {
     bool operator==(const ActivationSpec&) const = default;
 };
 
-using LayerSpec =
-    std::variant<DenseSpec, DropoutSpec, FlattenSpec, ConvSpec, MaxPoolSpec, AvgPoolSpec, GlobalAvgPoolSpec,
-                 BatchNormSpec, ActivationSpec, EmbeddingSpec, GruSpec, LstmSpec, SeqPoolSpec>;
+using LayerSpec = std::variant<DenseSpec, DropoutSpec, FlattenSpec, ConvSpec, MaxPoolSpec, AvgPoolSpec,
+                               GlobalAvgPoolSpec, BatchNormSpec, ActivationSpec, EmbeddingSpec, GruSpec, LstmSpec,
+                               SeqPoolSpec, PatchSpec, LayerNormSpec, AttentionSpec, EncoderSpec>;
 
 template <typename... Fs>
 struct overloaded : Fs... {
@@ -148,10 +149,18 @@ LayerFigures figures(const EmbeddingSpec& layer, Shape input);
 LayerFigures figures(const GruSpec& layer, Shape input);
 LayerFigures figures(const LstmSpec& layer, Shape input);
 LayerFigures figures(const SeqPoolSpec& layer, Shape input);
+// Transformer kinds (transformer_layer_spec.cpp): they throw Error, naming the layer, for an
+// image a patch does not divide, tokens whose features the heads do not divide, or an input of
+// the wrong kind (a patch over tokens, attention over a flat vector).
+LayerFigures figures(const PatchSpec& layer, Shape input);
+LayerFigures figures(const LayerNormSpec& layer, Shape input);
+LayerFigures figures(const AttentionSpec& layer, Shape input);
+LayerFigures figures(const EncoderSpec& layer, Shape input);
 LayerFigures figures(const LayerSpec& layer, Shape input);
 
-// The width the split may shrink (dense units, conv filters, recurrent units, embedding size) and
-// whether it may: nullptr for kinds without a width of their own.
+// The width the split may shrink (dense units, conv filters, recurrent units, embedding size, a
+// patch's dimension, an encoder's MLP) and whether it may: nullptr for kinds without a width of
+// their own (layer_widths.cpp).
 int* widthOf(LayerSpec& layer);
 const int* widthOf(const LayerSpec& layer);
 bool* scalableOf(LayerSpec& layer);

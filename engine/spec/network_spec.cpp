@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "spec/transformer_layer_text.h"
 
 namespace skynnet {
 
@@ -39,7 +40,10 @@ std::string NetworkSpec::widthsSummary() const {
             [&](const BatchNormSpec& b) { none(b); }, [&](const ActivationSpec& a) { none(a); },
             [&](const EmbeddingSpec& e) { s += "-e" + std::to_string(e.dim); },
             [&](const GruSpec& g) { s += "-g" + std::to_string(g.units); },
-            [&](const LstmSpec& l) { s += "-l" + std::to_string(l.units); }, [&](const SeqPoolSpec& p) { none(p); });
+            [&](const LstmSpec& l) { s += "-l" + std::to_string(l.units); }, [&](const SeqPoolSpec& p) { none(p); },
+            [&](const PatchSpec& p) { s += "-p" + std::to_string(p.dim); },
+            [&](const EncoderSpec& e) { s += "-t" + std::to_string(e.mlp); }, [&](const LayerNormSpec& n) { none(n); },
+            [&](const AttentionSpec& a) { none(a); });
     return s + "-" + std::to_string(outputs);
 }
 
@@ -160,9 +164,11 @@ void parseArguments(LayerSpec& layer, const std::vector<std::string>& f) {
         },
         [&](GruSpec& g) { parseRecurrent(g, f); }, [&](LstmSpec& l) { parseRecurrent(l, f); },
         [&](SeqPoolSpec& p) {
-            if (f.size() != 2) throw Error("expected seqpool:mean or seqpool:last");
+            if (f.size() != 2) throw Error("expected seqpool:mean, seqpool:last or seqpool:cls");
             p.mode = parseSequencePoolMode(f[1]);
-        });
+        },
+        [&](PatchSpec& p) { parseArguments(p, f); }, [&](EncoderSpec& e) { parseArguments(e, f); },
+        [&](AttentionSpec& a) { parseArguments(a, f); }, [&](LayerNormSpec& n) { parseArguments(n, f); });
 }
 
 template <class Pool>
@@ -222,7 +228,11 @@ std::string formatLayers(const std::vector<LayerSpec>& layers) {
             },
             [&](const EmbeddingSpec& e) { s += std::string(EmbeddingSpec::kind) + ":" + std::to_string(e.dim); },
             [&](const GruSpec& g) { s += formatRecurrent(g); }, [&](const LstmSpec& l) { s += formatRecurrent(l); },
-            [&](const SeqPoolSpec& p) { s += std::string(SeqPoolSpec::kind) + ":" + sequencePoolModeName(p.mode); });
+            [&](const SeqPoolSpec& p) { s += std::string(SeqPoolSpec::kind) + ":" + sequencePoolModeName(p.mode); },
+            [&](const PatchSpec& p) { s += formatArguments(p); },
+            [&](const EncoderSpec& e) { s += formatArguments(e); },
+            [&](const AttentionSpec& a) { s += formatArguments(a); },
+            [&](const LayerNormSpec& n) { s += formatArguments(n); });
     }
     return s;
 }

@@ -34,6 +34,13 @@ void readRecurrent(const JsonField& j, Recurrent& r) {
     r.scalable = j.value("scalable", true);
 }
 
+// A dropout rate: at least 0 and below 1.
+float dropoutRate(const JsonField& rate) {
+    const float r = float(rate.asDouble());
+    if (!(r >= 0.0f && r < 1.0f)) rate.fail("must be at least 0 and below 1");
+    return r;
+}
+
 }  // namespace
 
 Json toJson(const Shape& shape) {
@@ -87,7 +94,25 @@ Json toJson(const LayerSpec& layer) {
         },
         [&](const GruSpec& g) { scalable = writeRecurrent(j, g); },
         [&](const LstmSpec& l) { scalable = writeRecurrent(j, l); },
-        [&](const SeqPoolSpec& p) { j["mode"] = sequencePoolModeName(p.mode); });
+        [&](const SeqPoolSpec& p) { j["mode"] = sequencePoolModeName(p.mode); },
+        [&](const PatchSpec& p) {
+            j["patch"] = p.patch;
+            j["dim"] = p.dim;
+            j["classToken"] = p.classToken;
+            scalable = p.scalable;
+        },
+        [](const LayerNormSpec&) {},
+        [&](const AttentionSpec& a) {
+            j["heads"] = a.heads;
+            j["causal"] = a.causal;
+            j["dropout"] = a.dropout;
+        },
+        [&](const EncoderSpec& e) {
+            j["heads"] = e.heads;
+            j["mlp"] = e.mlp;
+            j["dropout"] = e.dropout;
+            scalable = e.scalable;
+        });
     j["scalable"] = scalable;
     return j;
 }
@@ -101,11 +126,7 @@ LayerSpec layerSpecFromJson(const JsonField& j) {
             if (const auto a = j.find("activation")) d.activation = parseNamed(*a, parseActivation);
             d.scalable = j.value("scalable", true);
         },
-        [&](DropoutSpec& d) {
-            const JsonField& rate = j.at("rate");
-            d.rate = float(rate.asDouble());
-            if (!(d.rate >= 0.0f && d.rate < 1.0f)) rate.fail("must be at least 0 and below 1");
-        },
+        [&](DropoutSpec& d) { d.rate = dropoutRate(j.at("rate")); },
         // A "scalable" on another kind, which older designers could write, means nothing: the
         // planner only ever shrank dense widths.
         [](FlattenSpec&) {},
@@ -138,7 +159,25 @@ LayerSpec layerSpecFromJson(const JsonField& j) {
             e.scalable = j.value("scalable", true);
         },
         [&](GruSpec& g) { readRecurrent(j, g); }, [&](LstmSpec& r) { readRecurrent(j, r); },
-        [&](SeqPoolSpec& p) { p.mode = parseNamed(j.at("mode"), parseSequencePoolMode); });
+        [&](SeqPoolSpec& p) { p.mode = parseNamed(j.at("mode"), parseSequencePoolMode); },
+        [&](PatchSpec& p) {
+            p.patch = positiveInt(j.at("patch"));
+            p.dim = positiveInt(j.at("dim"));
+            p.classToken = j.at("classToken").asBool();
+            p.scalable = j.value("scalable", true);
+        },
+        [](LayerNormSpec&) {},
+        [&](AttentionSpec& a) {
+            a.heads = positiveInt(j.at("heads"));
+            a.causal = j.at("causal").asBool();
+            a.dropout = dropoutRate(j.at("dropout"));
+        },
+        [&](EncoderSpec& e) {
+            e.heads = positiveInt(j.at("heads"));
+            e.mlp = positiveInt(j.at("mlp"));
+            e.dropout = dropoutRate(j.at("dropout"));
+            e.scalable = j.value("scalable", true);
+        });
     return l;
 }
 

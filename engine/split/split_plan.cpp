@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "data/dataset.h"
+#include "split/head_widths.h"
 #include "split/plan_builders.h"
 
 namespace skynnet {
@@ -23,7 +24,9 @@ bool denseOnly(const NetworkSpec& spec) {
             [](const GlobalAvgPoolSpec&) { return false; }, [](const BatchNormSpec&) { return true; },
             [](const ActivationSpec&) { return true; }, [](const EmbeddingSpec&) { return false; },
             [](const GruSpec&) { return false; }, [](const LstmSpec&) { return false; },
-            [](const SeqPoolSpec&) { return false; });
+            [](const SeqPoolSpec&) { return false; }, [](const PatchSpec&) { return false; },
+            [](const LayerNormSpec&) { return false; }, [](const AttentionSpec&) { return false; },
+            [](const EncoderSpec&) { return false; });
     });
 }
 
@@ -192,7 +195,8 @@ int shrinkWidth(int width, double factor) {
 
 NetworkSpec shrinkSpec(const NetworkSpec& original, double factor, Task task, int outputs) {
     NetworkSpec spec = original;
-    // Dense units, conv filters, recurrent units and embedding sizes shrink (method.md §1); every
+    // Dense units, conv filters, recurrent units, embedding and patch dimensions and encoders' MLP
+    // widths shrink (method.md §1); every
     // other kind follows the shape before it, and a dense layer after a flatten takes the smaller
     // input as it comes.
     const auto shrink = [&](std::size_t i, const char* what, int& width) {
@@ -225,7 +229,15 @@ NetworkSpec shrinkSpec(const NetworkSpec& original, double factor, Task task, in
             [&](LstmSpec& l) {
                 if (l.scalable) shrink(i, "units", l.units);
             },
-            [](SeqPoolSpec&) {});
+            [](SeqPoolSpec&) {},
+            [&](PatchSpec& l) {
+                if (l.scalable) shrink(i, "dimension", l.dim);
+            },
+            [&](EncoderSpec& l) {
+                if (l.scalable) shrink(i, "MLP width", l.mlp);
+            },
+            [](LayerNormSpec&) {}, [](AttentionSpec&) {});
+    fitTokenWidthsToHeads(spec, original);  // every head keeps width / heads dimensions
     spec.setOutputFor(task, outputs);
     return spec;
 }

@@ -162,7 +162,8 @@ private slots:
         QCOMPARE(cell(1, LayerTableModel::Summary).toString(), QStringLiteral("mean of the real steps"));
         QCOMPARE(cell(1, LayerTableModel::Steps).toString(), QStringLiteral("mean"));
         QCOMPARE(cell(1, LayerTableModel::OutputShape).toString(), QStringLiteral("32"));
-        QCOMPARE(model.stepsChoices(1), (QStringList{QStringLiteral("mean"), QStringLiteral("last step")}));
+        QCOMPARE(model.stepsChoices(1),
+                 (QStringList{QStringLiteral("mean"), QStringLiteral("last step"), QStringLiteral("first step")}));
         // The vocabulary is the data's: no column edits it, and an edit of the width keeps it.
         QVERIFY(!(model.flags(model.index(0, LayerTableModel::Steps)) & Qt::ItemIsEditable));
         QVERIFY(model.setData(model.index(0, LayerTableModel::Units), 48));
@@ -233,8 +234,8 @@ private slots:
         QCOMPARE(rejected.count(), 3);
         QCOMPARE(rejected.at(0).at(0).toString(),
                  QStringLiteral("layer 1: a recurrent layer returns the last step or every step, not 'sideways'"));
-        QCOMPARE(rejected.at(1).at(0).toString(),
-                 QStringLiteral("layer 3: seqpool takes the mean or the last step of a sequence, not 'every step'"));
+        QCOMPARE(rejected.at(1).at(0).toString(), QStringLiteral("layer 3: seqpool takes the mean, the last or the "
+                                                                 "first step of a sequence, not 'every step'"));
         QCOMPARE(rejected.at(2).at(0).toString(),
                  QStringLiteral("layer 1: units must be a whole number of at least 1"));
         QVERIFY(doc.network() == after);

@@ -22,6 +22,7 @@ std::optional<std::pair<int, int>> parseWindow(const QVariant& value) {
 const QString lastStep = QStringLiteral("last step");
 const QString everyStep = QStringLiteral("every step");
 const QString mean = QStringLiteral("mean");
+const QString firstStep = QStringLiteral("first step");  // a class token's place (seqpool:cls)
 
 bool* returnsSequences(LayerSpec& layer) {
     if (auto* g = std::get_if<GruSpec>(&layer)) return &g->sequences;
@@ -121,13 +122,14 @@ std::optional<QString> editBatchNormEpsilon(LayerSpec& layer, const QVariant& va
 }
 
 QStringList stepsChoices(const LayerSpec& layer) {
-    if (std::holds_alternative<SeqPoolSpec>(layer)) return {mean, lastStep};
+    if (std::holds_alternative<SeqPoolSpec>(layer)) return {mean, lastStep, firstStep};
     if (returnsSequences(const_cast<LayerSpec&>(layer))) return {lastStep, everyStep};
     return {};
 }
 
 QString stepsText(const LayerSpec& layer) {
-    if (const auto* p = std::get_if<SeqPoolSpec>(&layer)) return p->mode == SequencePoolMode::Mean ? mean : lastStep;
+    if (const auto* p = std::get_if<SeqPoolSpec>(&layer))
+        return p->mode == SequencePoolMode::Mean ? mean : p->mode == SequencePoolMode::Last ? lastStep : firstStep;
     if (const bool* sequences = returnsSequences(const_cast<LayerSpec&>(layer)))
         return *sequences ? everyStep : lastStep;
     return {};
@@ -137,10 +139,11 @@ std::optional<QString> editSteps(LayerSpec& layer, const QVariant& value) {
     const QString text = value.toString().trimmed().toLower();
     const bool last = text == lastStep || text == QStringLiteral("last");
     if (auto* p = std::get_if<SeqPoolSpec>(&layer)) {
-        if (!last && text != mean)
-            return QStringLiteral("seqpool takes the mean or the last step of a sequence, not '%1'")
+        const bool first = text == firstStep || text == QStringLiteral("first") || text == QStringLiteral("cls");
+        if (!last && !first && text != mean)
+            return QStringLiteral("seqpool takes the mean, the last or the first step of a sequence, not '%1'")
                 .arg(value.toString());
-        p->mode = last ? SequencePoolMode::Last : SequencePoolMode::Mean;
+        p->mode = last ? SequencePoolMode::Last : first ? SequencePoolMode::Cls : SequencePoolMode::Mean;
         return std::nullopt;
     }
     bool* sequences = returnsSequences(layer);

@@ -37,7 +37,11 @@ LayerSpec usualLayer(const LayerSpec& type) {
         [](const EmbeddingSpec&) -> LayerSpec { return EmbeddingSpec{}; },  // 64, the data's vocabulary
         [](const GruSpec&) -> LayerSpec { return GruSpec{}; },              // 64 units, the last step
         [](const LstmSpec&) -> LayerSpec { return LstmSpec{}; },
-        [](const SeqPoolSpec&) -> LayerSpec { return SeqPoolSpec{}; });  // mean
+        [](const SeqPoolSpec&) -> LayerSpec { return SeqPoolSpec{}; },  // mean
+        [](const PatchSpec&) -> LayerSpec { return PatchSpec{}; },      // 7x7 patches to 64
+        [](const LayerNormSpec&) -> LayerSpec { return LayerNormSpec{}; },
+        [](const AttentionSpec&) -> LayerSpec { return AttentionSpec{}; },  // 4 heads
+        [](const EncoderSpec&) -> LayerSpec { return EncoderSpec{}; });     // 4 heads, MLP 128
 }
 
 // A layer changed to another type gets that type's usual settings.
@@ -77,7 +81,14 @@ bool editable(const LayerSpec& l, int column) {
         [&](const LstmSpec&) {
             return any({C::Units, C::Steps, C::Scalable});
         },
-        [&](const SeqPoolSpec&) { return column == C::Steps; });
+        [&](const SeqPoolSpec&) { return column == C::Steps; },
+        [&](const PatchSpec&) {
+            return any({C::Units, C::Scalable});
+        },
+        [&](const EncoderSpec&) {
+            return any({C::Units, C::Scalable});
+        },
+        [](const LayerNormSpec&) { return false; }, [](const AttentionSpec&) { return false; });
 }
 
 // Why a layer cannot go into the network whatever its input, or empty. Shape problems (a kernel
@@ -115,7 +126,19 @@ QString problemOf(const LayerSpec& l) {
         },
         [](const GruSpec& g) { return g.units < 1 ? QStringLiteral("a GRU needs at least 1 unit") : QString(); },
         [](const LstmSpec& l) { return l.units < 1 ? QStringLiteral("an LSTM needs at least 1 unit") : QString(); },
-        [](const SeqPoolSpec&) { return QString(); });
+        [](const SeqPoolSpec&) { return QString(); },
+        [](const PatchSpec& p) {
+            return p.patch < 1 || p.dim < 1 ? QStringLiteral("a patch layer needs a size and a dimension of at least 1")
+                                            : QString();
+        },
+        [](const LayerNormSpec&) { return QString(); },
+        [](const AttentionSpec& a) {
+            return a.heads < 1 ? QStringLiteral("attention needs at least 1 head") : QString();
+        },
+        [](const EncoderSpec& e) {
+            return e.heads < 1 || e.mlp < 1 ? QStringLiteral("an encoder needs at least 1 head and 1 MLP unit")
+                                            : QString();
+        });
 }
 
 QString windowText(int h, int w) { return QStringLiteral("%1×%2").arg(h).arg(w); }
@@ -168,8 +191,27 @@ QString summaryOf(const LayerSpec& l) {
         [](const GruSpec& g) { return recurrentSummary(g.units, g.sequences, g.scalable); },
         [](const LstmSpec& l) { return recurrentSummary(l.units, l.sequences, l.scalable); },
         [](const SeqPoolSpec& p) {
-            return p.mode == skynnet::SequencePoolMode::Mean ? QStringLiteral("mean of the real steps")
-                                                             : QStringLiteral("the last step");
+            switch (p.mode) {
+            case skynnet::SequencePoolMode::Mean: return QStringLiteral("mean of the real steps");
+            case skynnet::SequencePoolMode::Last: return QStringLiteral("the last step");
+            case skynnet::SequencePoolMode::Cls: return QStringLiteral("the first step (a class token)");
+            }
+            return QString();
+        },
+        [](const PatchSpec& p) {
+            return QStringLiteral("%1 patches to %2 dimensions").arg(windowText(p.patch, p.patch)).arg(p.dim) +
+                   (p.classToken ? QStringLiteral(" · class token") : QString()) +
+                   (p.scalable ? QString() : QStringLiteral(" · fixed"));
+        },
+        [](const LayerNormSpec&) { return QStringLiteral("each token's features"); },
+        [](const AttentionSpec& a) {
+            return QStringLiteral("%1 heads").arg(a.heads) + (a.causal ? QStringLiteral(" · causal") : QString()) +
+                   QStringLiteral(" · with its residual");
+        },
+        [](const EncoderSpec& e) {
+            return QStringLiteral("%1 heads · MLP %2 gelu").arg(e.heads).arg(e.mlp) +
+                   (e.dropout > 0 ? QStringLiteral(" · dropout %1").arg(double(e.dropout)) : QString()) +
+                   (e.scalable ? QString() : QStringLiteral(" · fixed"));
         });
 }
 
@@ -356,7 +398,10 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
         [&](const LstmSpec& r) {
             return column == Units ? QVariant(r.units) : column == Steps ? QVariant(stepsText(l)) : QVariant();
         },
-        [&](const SeqPoolSpec&) { return column == Steps ? QVariant(stepsText(l)) : QVariant(); });
+        [&](const SeqPoolSpec&) { return column == Steps ? QVariant(stepsText(l)) : QVariant(); },
+        [&](const PatchSpec& p) { return column == Units ? QVariant(p.dim) : QVariant(); },
+        [&](const EncoderSpec& e) { return column == Units ? QVariant(e.mlp) : QVariant(); },
+        [](const LayerNormSpec&) { return QVariant(); }, [](const AttentionSpec&) { return QVariant(); });
 }
 
 QVariant LayerTableModel::checkState(int row, int column) const {
@@ -373,7 +418,10 @@ QVariant LayerTableModel::checkState(int row, int column) const {
         [&](const EmbeddingSpec& e) { return column == Scalable ? state(e.scalable) : QVariant(); },
         [&](const GruSpec& g) { return column == Scalable ? state(g.scalable) : QVariant(); },
         [&](const LstmSpec& r) { return column == Scalable ? state(r.scalable) : QVariant(); },
-        [](const SeqPoolSpec&) { return QVariant(); });
+        [](const SeqPoolSpec&) { return QVariant(); },
+        [&](const PatchSpec& p) { return column == Scalable ? state(p.scalable) : QVariant(); },
+        [&](const EncoderSpec& e) { return column == Scalable ? state(e.scalable) : QVariant(); },
+        [](const LayerNormSpec&) { return QVariant(); }, [](const AttentionSpec&) { return QVariant(); });
 }
 
 QVariant LayerTableModel::data(const QModelIndex& index, int role) const {

@@ -137,7 +137,10 @@ EditDescription describeLayerEdit(int index, const LayerSpec& x, const LayerSpec
         [&](const SeqPoolSpec& m) {
             return once(
                 tr("Set layer %1 pooling to %2").arg(n).arg(QString::fromStdString(sequencePoolModeName(m.mode))));
-        });
+        },
+        [&](const PatchSpec& m) { return widthEdit(std::get<PatchSpec>(x), m, tr("dimension")); },
+        [&](const EncoderSpec& m) { return widthEdit(std::get<EncoderSpec>(x), m, tr("MLP width")); },
+        [](const LayerNormSpec&) { return EditDescription{}; }, [](const AttentionSpec&) { return EditDescription{}; });
     return edit.text.isEmpty() ? EditDescription{tr("Edit layer %1").arg(n)} : edit;
 }
 

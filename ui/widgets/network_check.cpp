@@ -76,7 +76,9 @@ NetworkCheck checkNetwork(const ProjectDocument& document) {
             // Their shape problems (a GRU on flat values, an embedding without text) are the
             // engine's figures() to find, row by row.
             [&](const EmbeddingSpec& e) { widthLayer(e.scalable); }, [&](const GruSpec& g) { widthLayer(g.scalable); },
-            [&](const LstmSpec& l) { widthLayer(l.scalable); }, [](const SeqPoolSpec&) {});
+            [&](const LstmSpec& l) { widthLayer(l.scalable); }, [](const SeqPoolSpec&) {},
+            [&](const PatchSpec& p) { widthLayer(p.scalable); }, [&](const EncoderSpec& e) { widthLayer(e.scalable); },
+            [](const LayerNormSpec&) {}, [](const AttentionSpec&) {});
     }
     if (widths == 0)
         c.warnings << QObject::tr(

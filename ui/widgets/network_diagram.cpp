@@ -27,7 +27,9 @@ NetworkDiagram::BlockKind kindOf(const LayerSpec& layer) {
         [](const GlobalAvgPoolSpec&) { return K::Pool; }, [](const BatchNormSpec&) { return K::Other; },
         [](const ActivationSpec&) { return K::Other; }, [](const EmbeddingSpec&) { return K::Embedding; },
         [](const GruSpec&) { return K::Recurrent; }, [](const LstmSpec&) { return K::Recurrent; },
-        [](const SeqPoolSpec&) { return K::Pool; });
+        [](const SeqPoolSpec&) { return K::Pool; }, [](const PatchSpec&) { return K::Embedding; },
+        [](const LayerNormSpec&) { return K::Other; }, [](const AttentionSpec&) { return K::Recurrent; },
+        [](const EncoderSpec&) { return K::Recurrent; });
 }
 
 // Each kind's hue (the charts' Tableau colours), tinted over the palette's base: pale on a light
