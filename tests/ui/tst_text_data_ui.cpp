@@ -27,6 +27,7 @@
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/open_model_dialog.h"
 #include "ui/widgets/project_controller.h"
 #include "ui/widgets/text_data_group.h"
 #include "window_open.h"
@@ -188,6 +189,22 @@ private slots:
             QCOMPARE(vocabularyFromJson(JsonField(vocabulary, "reviews.vocab.json")),
                      *results->model->schema.vocabulary);
         }
+
+        // File > Open Model on the model saved natively: measured on the reviews themselves, by
+        // the saved vocabulary (the file's texts go through its tokenizer, not the document's).
+        const QString modelFile = dir_.filePath("reviews.skym");
+        ExportDialog native(*results->model, modelFile);
+        native.setFormat(ExportDialog::NativeModel);
+        QVERIFY2(native.exportNow(), qPrintable(native.statusText()));
+        OpenModelDialog opened(nullptr);
+        QVERIFY2(opened.loadModel(modelFile), qPrintable(opened.statusText()));
+        opened.setDataPath(csv_);
+        QVERIFY2(opened.evaluate(), qPrintable(opened.statusText()));
+        QVERIFY2(opened.metricText().startsWith("accuracy ") && opened.metricText().endsWith(" on 300 samples"),
+                 qPrintable(opened.metricText()));
+        QVERIFY2(opened.metricText().mid(9, 6).toDouble() >= 0.9, qPrintable(opened.metricText()));
+        QVERIFY2(opened.savePredictions(dir_.filePath("predictions.csv")), qPrintable(opened.statusText()));
+        QCOMPARE(opened.statusText(), "Wrote 300 predictions to " + dir_.filePath("predictions.csv"));
 
         // Saved and reopened: the same text column, settings, network and model.
         const QString project = dir_.filePath("reviews.skynnet");
