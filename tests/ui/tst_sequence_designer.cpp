@@ -15,6 +15,8 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "matrix_support.h"
+#include "split/combined_model_file.h"
 #include "test_shots.h"
 #include "test_support.h"
 #include "ui/core/app_settings.h"
@@ -35,6 +37,7 @@
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
+#include "window_open.h"
 
 using namespace skynnet;
 using namespace skynnet::ui;
@@ -467,6 +470,26 @@ private slots:
         shoot(&w, QStringLiteral("sequence-designer-window-trained"));
         w.showPage(MainWindow::ResultsPageIndex);
         shoot(&w, QStringLiteral("sequence-designer-window-results"));
+
+        // Saved and reopened in another window: read as rows again, the same model, and the
+        // same predictions bit for bit on the prepared test rows.
+        const auto before = w.session()->results();
+        QVERIFY(before && before->model);
+        const Matrix testRows = doc->prepared()->test.features;
+        CombinedModel built = buildCombinedModel(*before->model);
+        const Matrix predicted = built.predict(testRows);
+        const QString project = dir_.filePath(QStringLiteral("gru.skynnet"));
+        QVERIFY(w.projectController()->saveTo(project));
+        MainWindow other(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("other.ini"))));
+        other.show();
+        QVERIFY(openAndWait(&other, project));
+        QVERIFY(other.document()->dataSettings().sequenceRows);
+        QCOMPARE(other.document()->network(), doc->network());
+        const ProjectRun* reopened = other.document()->shownRunRecord();
+        QVERIFY(reopened && reopened->results && reopened->results->model);
+        QVERIFY(reopened->results->model->weights == before->model->weights);
+        CombinedModel rebuilt = buildCombinedModel(*reopened->results->model);
+        QVERIFY(sameBits(rebuilt.predict(other.document()->prepared()->test.features), predicted));
         doc->undoStack()->clear();
         doc->setClean();
     }
