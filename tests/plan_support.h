@@ -15,3 +15,11 @@ inline skynnet::DataInfo classInfo(int classes, int perClass, const std::set<int
     d.samples = long(d.labels.size());
     return d;
 }
+
+// Class groups with `n` submodels requested, every other option at its default.
+inline skynnet::SplitOptions classGroups(int n) {
+    skynnet::SplitOptions o;
+    o.strategy = skynnet::Strategy::ClassGroups;
+    o.requested = n;
+    return o;
+}

@@ -8,6 +8,7 @@
 #include "layers/conv2d.h"
 #include "spec/network_spec.h"
 #include "spec/spec_json.h"
+#include "spec_support.h"
 #include "test_support.h"
 
 using namespace skynnet;
@@ -23,11 +24,6 @@ NetworkSpec smallCnn() {
     spec.layers = parseLayers(kSmallCnn);
     spec.setOutputFor(Task::Classification, 10);
     return spec;
-}
-
-LayerSpec roundTripJson(const LayerSpec& l) {
-    const Json j = parseJson(dumpJson(toJson(l)), "layer.json");
-    return layerSpecFromJson(JsonField(j, "layer.json", "layer"));
 }
 
 }  // namespace

@@ -10,17 +10,13 @@
 #include "plan_support.h"
 #include "spec/network_spec.h"
 #include "spec/spec_json.h"
+#include "spec_support.h"
 #include "split/split_plan.h"
 #include "test_support.h"
 
 using namespace skynnet;
 
 namespace {
-
-LayerSpec roundTripJson(const LayerSpec& l) {
-    const Json j = parseJson(dumpJson(toJson(l)), "layer.json");
-    return layerSpecFromJson(JsonField(j, "layer.json", "layer"));
-}
 
 // The reference's GRU example: Fashion-MNIST read as 28 steps of 28 features.
 NetworkSpec gruExample() {
@@ -29,13 +25,6 @@ NetworkSpec gruExample() {
     spec.layers = parseLayers("gru:64,bn");
     spec.setOutputFor(Task::Classification, 10);
     return spec;
-}
-
-SplitOptions classGroups(int n) {
-    SplitOptions o;
-    o.strategy = Strategy::ClassGroups;
-    o.requested = n;
-    return o;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "layer_chain.h"
 #include "layers/attention.h"
 #include "layers/dense.h"
 #include "layers/encoder_block.h"
@@ -25,6 +26,7 @@
 #include "train/batch_split.h"
 
 using namespace skynnet;
+using skynnet::layer_test::Chain;
 
 namespace {
 
@@ -34,59 +36,6 @@ Matrix rows(Index r, Index c, std::initializer_list<double> values) {
     for (double v : values) m.data()[i++] = Scalar(v);
     return m;
 }
-
-// Layers run one after the other, seen as one layer (for gradient checks of a whole stack).
-class Chain final : public Layer {
-public:
-    template <class... L>
-    explicit Chain(std::unique_ptr<L>... layers) {
-        (layers_.push_back(std::move(layers)), ...);
-    }
-    std::string kind() const override { return "chain"; }
-    void build(Shape input, Rng& rng) override {
-        input_ = input;
-        for (auto& l : layers_) {
-            l->build(input, rng);
-            input = l->outputShape();
-        }
-        output_ = input;
-    }
-    const Matrix& forward(const Matrix& x, bool training) override {
-        const Matrix* cur = &x;
-        for (auto& l : layers_) cur = &l->forward(*cur, training);
-        return *cur;
-    }
-    const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override {
-        const Matrix* g = &gradOut;
-        for (std::size_t i = layers_.size(); i-- > 0;) g = layers_[i]->backward(*g, i > 0 || needInputGrad);
-        return g;
-    }
-    void setBatchOrigin(std::uint64_t step, Index firstRow) override {
-        for (auto& l : layers_) l->setBatchOrigin(step, firstRow);
-    }
-    std::vector<Param> params() override {
-        std::vector<Param> all;
-        for (auto& l : layers_)
-            for (const Param& p : l->params()) all.push_back(p);
-        return all;
-    }
-    std::int64_t paramCount() const override {
-        std::int64_t n = 0;
-        for (const auto& l : layers_) n += l->paramCount();
-        return n;
-    }
-    std::unique_ptr<Layer> clone() const override {
-        auto copy = std::make_unique<Chain>();
-        for (const auto& l : layers_) copy->layers_.push_back(l->clone());
-        copy->input_ = input_;
-        copy->output_ = output_;
-        return copy;
-    }
-    Layer& at(std::size_t i) { return *layers_[i]; }
-
-private:
-    std::vector<std::unique_ptr<Layer>> layers_;
-};
 
 // A layer whose every forward starts from the same batch origin: its dropout masks stay the same
 // from one forward to the next, so the numeric gradient check can run with dropout on.

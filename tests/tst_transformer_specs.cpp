@@ -9,17 +9,13 @@
 #include "plan_support.h"
 #include "spec/network_spec.h"
 #include "spec/spec_json.h"
+#include "spec_support.h"
 #include "split/split_plan.h"
 #include "test_support.h"
 
 using namespace skynnet;
 
 namespace {
-
-LayerSpec roundTripJson(const LayerSpec& l) {
-    const Json j = parseJson(dumpJson(toJson(l)), "layer.json");
-    return layerSpecFromJson(JsonField(j, "layer.json", "layer"));
-}
 
 // The issue's small ViT on Fashion-MNIST: 7x7 patches (16 tokens), dimension 64, 4 blocks.
 NetworkSpec smallVit(const char* layers = "patch:7:64,encoder:4:128,encoder:4:128,encoder:4:128,encoder:4:128,"
@@ -29,13 +25,6 @@ NetworkSpec smallVit(const char* layers = "patch:7:64,encoder:4:128,encoder:4:12
     spec.layers = parseLayers(layers);
     spec.setOutputFor(Task::Classification, 10);
     return spec;
-}
-
-SplitOptions classGroups(int n) {
-    SplitOptions o;
-    o.strategy = Strategy::ClassGroups;
-    o.requested = n;
-    return o;
 }
 
 }  // namespace
