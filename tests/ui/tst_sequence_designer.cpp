@@ -48,7 +48,7 @@ constexpr int steps = 8, features = 8, classes = 4;
 const char* const recurrent = "gru:16:sequences,lstm:8,dense:4:relu";
 
 // The presets after the MLPs and CNNs, in the menu's order.
-constexpr int gruPreset = 6, autoencoderPreset = 7, textPreset = 8;
+constexpr int gruPreset = 6, autoencoderPreset = 7, textPreset = 8, vitPreset = 9;
 
 QString layersOf(const ProjectDocument& doc) { return QString::fromStdString(formatLayers(doc.network().layers)); }
 
@@ -409,6 +409,32 @@ private slots:
         QCOMPARE(layersOf(doc), QStringLiteral("gru:64,bn"));
         doc.undoStack()->undo();
         QCOMPARE(layersOf(doc), QString::fromLatin1(recurrent));
+    }
+
+    void vitPresetShowsItsBlocksAndWhatTheImagesLack() {
+        ProjectDocument doc;
+        doc.load(images_);  // 8x8 one-channel images
+        NetworkPage page(&doc);
+        page.applyPreset(vitPreset);
+        QCOMPARE(layersOf(doc), QStringLiteral("patch:7:64,encoder:4:128,encoder:4:128,encoder:4:128,encoder:4:128,"
+                                               "layernorm,seqpool:mean"));
+        // 7x7 patches do not tile an 8x8 image: the patch row says so, naming both.
+        QCOMPARE(page.layerModel()->problem(0),
+                 QStringLiteral("patch 7x7 64: 8x8 images do not divide into 7x7 patches"));
+        // 4x4 patches do: 4 tokens of 64, and each block's parameters as PyTorch counts them.
+        NetworkSpec n = doc.network();
+        std::get<PatchSpec>(n.layers[0]).patch = 4;
+        doc.editNetwork(n);
+        QVERIFY2(!page.hasErrors(), qPrintable(page.problemsText()));
+        const auto cell = [&](int row, int column) { return page.layerModel()->index(row, column).data(); };
+        QCOMPARE(cell(0, LayerTableModel::OutputShape).toString(), QStringLiteral("4 steps × 64"));
+        QCOMPARE(cell(1, LayerTableModel::Params).toLongLong(), 33472LL);
+        QCOMPARE(cell(1, LayerTableModel::Summary).toString(), QStringLiteral("4 heads · MLP 128 gelu"));
+        QCOMPARE(cell(5, LayerTableModel::Summary).toString(), QStringLiteral("each token's features"));
+        QCOMPARE(cell(6, LayerTableModel::Summary).toString(), QStringLiteral("mean of the real steps"));
+        page.resize(1024, 680);
+        page.show();
+        shoot(&page, QStringLiteral("sequence-designer-vit-preset"));
     }
 
     // The GRU preset on images reads them as rows, as the reference's example does; it trains in

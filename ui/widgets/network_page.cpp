@@ -65,6 +65,13 @@ const Preset presets[] = {
      QT_TRANSLATE_NOOP("NetworkPage", "For text data (a text column, or a folder of .txt files per class): each token "
                                       "as 64 values, their mean over the text, then a dense layer"),
      false},
+    // The reference's Vision Transformer, small (issue 27): 7x7 patches of a 28x28 image make 16 tokens.
+    {QT_TRANSLATE_NOOP("NetworkPage", "Small Vision Transformer (patch 7, 4 blocks)"),
+     "patch:7:64,encoder:4:128,encoder:4:128,encoder:4:128,encoder:4:128,layernorm,seqpool:mean",
+     QT_TRANSLATE_NOOP("NetworkPage", "A Vision Transformer for 28x28 images: 7x7 patches as 16 tokens of 64 values "
+                                      "with learned positions, 4 pre-norm encoder blocks (4 heads, MLP 128, GELU), "
+                                      "a layer norm and the mean of the tokens"),
+     false},
 };
 
 QLabel* bannerLabel(const char* style) {
