@@ -3,7 +3,8 @@
 # noisy: compare within a run, never across runs), with the ratios of their samples/s.
 #   tests/bench/compare.sh [BUILD_DIR=build] [EPOCHS=3] [SAMPLES=60000] [NETS=mlp,cnn]
 # NETS: a comma list of mlp, cnn, gru (GRU 64 over the rows, batch norm, dense 10, batch 128) and
-# autoencoder (784-32-784, batch 256); each is skynnet-bench's network of that name against
+# autoencoder (784-32-784, batch 256) and vit (7x7 patches, 4 encoder blocks of 64, batch 128); each
+# is skynnet-bench's network of that name against
 # tests/bench/torch_NET.py.
 # The peer runs tuned, or the ratio means nothing: on Debian's reference BLAS PyTorch is about 20x
 # slower. So Debian's OpenBLAS (OpenMP build) must be installed, and is installed here when we are
@@ -19,8 +20,8 @@ nets=${4:-mlp,cnn}
 here=$(cd "$(dirname "$0")" && pwd)
 for net in ${nets//,/ }; do
   case "$net" in
-    mlp | cnn | gru | autoencoder) ;;
-    *) echo "compare.sh: unknown network '$net' (mlp, cnn, gru or autoencoder)" >&2; exit 2 ;;
+    mlp | cnn | gru | autoencoder | vit) ;;
+    *) echo "compare.sh: unknown network '$net' (mlp, cnn, gru, autoencoder or vit)" >&2; exit 2 ;;
   esac
 done
 arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)

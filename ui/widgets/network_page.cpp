@@ -92,7 +92,8 @@ NetworkPage::NetworkPage(ProjectDocument* document, QWidget* parent) : QWidget(p
     buildBanners();
 
     auto* hint = new QLabel(tr("Hidden layers of the original model. The output layer follows the data. Widths marked "
-                               "scalable (dense units, conv filters, recurrent units, embedding dimensions) are "
+                               "scalable (dense units, conv filters, recurrent units, embedding and patch dimensions, "
+                               "encoder MLP widths) are "
                                "divided by the split's reduction factor F in "
                                "every submodel."));
     hint->setWordWrap(true);
