@@ -1,5 +1,7 @@
 #include "layers/activation.h"
 
+#include <unsupported/Eigen/SpecialFunctions>
+
 #include <cmath>
 
 #include "core/error.h"
@@ -105,24 +107,27 @@ void Tanh::inputGradient(const Matrix& g) { gradInput_.array() = g.array() * (Sc
 
 namespace {
 
-// The normal CDF, through the C library's erf (Eigen's own erf lives in its unsupported modules).
-Scalar normalCdf(Scalar v) { return Scalar(0.5) * (Scalar(1) + std::erf(v * Scalar(M_SQRT1_2))); }
+// The normal CDF through Eigen's vectorised erf (its SpecialFunctions module): the C library's
+// scalar erf made GELU about 30% of a transformer block's time. The two differ by under 1e-6.
+template <class A>
+auto normalCdf(const A& x) {
+    return Scalar(0.5) * (Scalar(1) + (x * Scalar(M_SQRT1_2)).erf());
+}
 
 }  // namespace
 
 const Matrix& GELU::forward(const Matrix& x, bool) {
     x_ = &x;
     y_.resize(x.rows(), x.cols());
-    y_ = x.unaryExpr([](Scalar v) { return v * normalCdf(v); });
+    y_.array() = x.array() * normalCdf(x.array());
     return y_;
 }
 
 void GELU::inputGradient(const Matrix& g) {
     // d/dx x Phi(x) = Phi(x) + x phi(x).
     const Scalar invSqrt2Pi = Scalar(0.5 * M_2_SQRTPI * M_SQRT1_2);
-    gradInput_.array() = g.array() * x_->unaryExpr([=](Scalar v) {
-                                           return normalCdf(v) + v * invSqrt2Pi * std::exp(Scalar(-0.5) * v * v);
-                                       }).array();
+    const auto x = x_->array();
+    gradInput_.array() = g.array() * (normalCdf(x) + x * invSqrt2Pi * (Scalar(-0.5) * x * x).exp());
 }
 
 const Matrix& ReLU6::forward(const Matrix& x, bool) {
