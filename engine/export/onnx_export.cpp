@@ -121,10 +121,11 @@ std::string activate(GraphBuilder& b, Activation activation, const std::string& 
 // One submodel's layers from `input`; returns the name of its output tensor. The weights are read
 // in Network::flatWeights() order: dense W (inputs x units, row-major) then b; conv W
 // [filters][C][kH][kW] then b if it has one; bn gamma, beta, running mean, running variance; the
-// sequence kinds' as onnx_sequence_layers.h says, the transformer kinds' as onnx_transformer_layers.h. Samples enter as
-// flat rows (a text model's as int64 token ids); the first layer that needs an image Reshapes them to [N, C, H, W] (the
-// engine's c*H*W + h*W + w order is NCHW's), one that needs a sequence to [N, steps, features],
-// and Flatten makes rows again for a dense layer.
+// sequence kinds' as onnx_sequence_layers.h says, the transformer kinds' as
+// onnx_transformer_layers.h (`opset` picks their LayerNorm's form). Samples enter as flat rows (a
+// text model's as int64 token ids); the first layer that needs an image Reshapes them to
+// [N, C, H, W] (the engine's c*H*W + h*W + w order is NCHW's), one that needs a sequence to
+// [N, steps, features], and Flatten makes rows again for a dense layer.
 std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector<float>& weights,
                      const std::string& input, bool tokenIds, const std::string& prefix, int opset) {
     Cursor c{input, spec.input, Layout::Rows, tokenIds, {}};
