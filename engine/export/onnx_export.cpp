@@ -15,6 +15,7 @@
 
 #include "export/onnx_graph_builder.h"
 #include "export/onnx_sequence_layers.h"
+#include "export/onnx_transformer_layers.h"
 #include "io/atomic_file.h"
 #include "layers/activation.h"
 #endif
@@ -23,11 +24,6 @@ namespace skynnet {
 
 #ifdef SKYNNET_HAVE_ONNX
 namespace {
-
-// A kind the export cannot write yet is an error, never a layer dropped from the graph.
-[[noreturn]] void notYet(const LayerSpec& layer) {
-    throw Error("ONNX export: " + description(layer) + " layers cannot be exported to ONNX yet");
-}
 
 using namespace onnx_graph;
 
@@ -125,12 +121,13 @@ std::string activate(GraphBuilder& b, Activation activation, const std::string& 
 // One submodel's layers from `input`; returns the name of its output tensor. The weights are read
 // in Network::flatWeights() order: dense W (inputs x units, row-major) then b; conv W
 // [filters][C][kH][kW] then b if it has one; bn gamma, beta, running mean, running variance; the
-// sequence kinds' as onnx_sequence_layers.h says. Samples enter as flat rows (a text model's as
-// int64 token ids); the first layer that needs an image Reshapes them to [N, C, H, W] (the
-// engine's c*H*W + h*W + w order is NCHW's), one that needs a sequence to [N, steps, features],
-// and Flatten makes rows again for a dense layer.
+// sequence kinds' as onnx_sequence_layers.h says, the transformer kinds' as
+// onnx_transformer_layers.h (`opset` picks their LayerNorm's form). Samples enter as flat rows (a
+// text model's as int64 token ids); the first layer that needs an image Reshapes them to
+// [N, C, H, W] (the engine's c*H*W + h*W + w order is NCHW's), one that needs a sequence to
+// [N, steps, features], and Flatten makes rows again for a dense layer.
 std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector<float>& weights,
-                     const std::string& input, bool tokenIds, const std::string& prefix) {
+                     const std::string& input, bool tokenIds, const std::string& prefix, int opset) {
     Cursor c{input, spec.input, Layout::Rows, tokenIds, {}};
     WeightReader w(weights, prefix);
     std::map<std::string, int> counts;
@@ -225,8 +222,15 @@ std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector
             [&](const GruSpec& g) { addGru(b, c, w, g, nameOf("gru")); },
             [&](const LstmSpec& s) { addLstm(b, c, w, s, nameOf("lstm")); },
             [&](const SeqPoolSpec& p) { addSequencePool(b, c, p, nameOf("seqpool")); },
-            [&](const PatchSpec&) { notYet(l); }, [&](const LayerNormSpec&) { notYet(l); },
-            [&](const AttentionSpec&) { notYet(l); }, [&](const EncoderSpec&) { notYet(l); });
+            [&](const PatchSpec& p) { addPatchEmbedding(b, c, w, p, nameOf("patch")); },
+            [&](const LayerNormSpec&) { addLayerNorm(b, c, w, opset, nameOf("layernorm")); },
+            [&](const AttentionSpec& a) { addSelfAttention(b, c, w, a, nameOf("attention")); },
+            [&](const EncoderSpec& e) {
+                const auto gelu = [&](const std::string& x, const std::string& name) {
+                    return activate(b, Activation::GELU, x, name, {});
+                };
+                addEncoder(b, c, w, e, opset, gelu, nameOf("encoder"));
+            });
         // The step mask goes on as Layer::outputStepMask() passes it: through a layer whose output
         // is a sequence of as many steps as its input; an embedding makes its own.
         const bool sameSteps = before.sequence && c.shape.sequence && before.height == c.shape.height;
@@ -406,7 +410,8 @@ void exportOnnx(const SavedCombinedModel& m, const std::string& path, const Onnx
         [&](GraphBuilder& b, const std::string& input, bool ids) {
             std::vector<std::string> subs;
             for (std::size_t i = 0; i < m.specs.size(); ++i)
-                subs.push_back(submodel(b, m.specs[i], m.weights[i], input, ids, "sub" + std::to_string(i + 1)));
+                subs.push_back(
+                    submodel(b, m.specs[i], m.weights[i], input, ids, "sub" + std::to_string(i + 1), o.opset));
             return combine(b, m.rule, subs);
         },
         commonMetadata(m));
@@ -442,7 +447,7 @@ void exportSubmodelOnnx(const SavedCombinedModel& m, int index, const std::strin
     writeModel(
         m, path, o, "outputs", m.specs[i].outputs, doc,
         [&](GraphBuilder& b, const std::string& input, bool ids) {
-            return submodel(b, m.specs[i], m.weights[i], input, ids, "sub" + std::to_string(index + 1));
+            return submodel(b, m.specs[i], m.weights[i], input, ids, "sub" + std::to_string(index + 1), o.opset);
         },
         metadata);
 }
