@@ -18,6 +18,7 @@
 
 #include "export/onnx_export.h"
 #include "spec/network_spec.h"
+#include "split/combined_model_file.h"
 #include "test_support.h"
 
 namespace skynnet::export_test {
@@ -239,6 +240,31 @@ int main() {
         answers.push_back(got);
     }
     return answers;
+}
+
+// The engine's answer for raw rows, to hold an exported graph against.
+inline Matrix engine(const SavedCombinedModel& m, const Matrix& x) {
+    CombinedModel built = buildCombinedModel(m);
+    return predictRaw(built, m, x);
+}
+
+// describe_onnx.py's account of a file: {"nodes": [{"op", "name", "inputs", "attributes"}], "initializers"}.
+inline QJsonObject describeGraph(const QString& file, QString& error) {
+    const QByteArray out = run("/usr/bin/python3",
+                               {QString::fromStdString(sourcePath("tests/export/describe_onnx.py")), file}, error);
+    return QJsonDocument::fromJson(out).object();
+}
+
+inline QStringList opsOf(const QJsonObject& graph) {
+    QStringList ops;
+    for (const auto& n : graph["nodes"].toArray()) ops << n.toObject()["op"].toString();
+    return ops;
+}
+
+inline QList<int> intsOf(const QJsonValue& v) {
+    QList<int> out;
+    for (const auto& i : v.toArray()) out << i.toInt();
+    return out;
 }
 
 }  // namespace skynnet::export_test

@@ -56,11 +56,6 @@ Matrix paddedIds(Index rows, int steps, int vocabulary, unsigned seed) {
     return m;
 }
 
-Matrix engine(const SavedCombinedModel& m, const Matrix& raw) {
-    CombinedModel built = buildCombinedModel(m);
-    return predictRaw(built, m, raw);
-}
-
 // The ids the engine gives a text (pre-padded), as the model's raw row holds them.
 std::vector<float> encoded(const TextVocabulary& v, const std::string& text) {
     const std::vector<std::int32_t> ids = v.encode(text, v.maxLength);

@@ -89,30 +89,6 @@ SavedCombinedModel combinedTextModel() {
     return m;
 }
 
-Matrix engine(const SavedCombinedModel& m, const Matrix& x) {
-    CombinedModel built = buildCombinedModel(m);
-    return predictRaw(built, m, x);
-}
-
-// describe_onnx.py's account of a file: {"nodes": [{"op", "name", "inputs", "attributes"}], "initializers"}.
-QJsonObject describeGraph(const QString& file, QString& error) {
-    const QByteArray out = run("/usr/bin/python3",
-                               {QString::fromStdString(sourcePath("tests/export/describe_onnx.py")), file}, error);
-    return QJsonDocument::fromJson(out).object();
-}
-
-QStringList opsOf(const QJsonObject& graph) {
-    QStringList ops;
-    for (const auto& n : graph["nodes"].toArray()) ops << n.toObject()["op"].toString();
-    return ops;
-}
-
-QList<int> intsOf(const QJsonValue& v) {
-    QList<int> out;
-    for (const auto& i : v.toArray()) out << i.toInt();
-    return out;
-}
-
 }  // namespace
 
 class TestExportSequence : public QObject {
