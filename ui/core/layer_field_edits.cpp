@@ -37,8 +37,10 @@ std::optional<QString> editUnits(LayerSpec& layer, const QVariant& value) {
     const int n = value.toInt(&ok);
     if (!ok || n < 1)
         return std::holds_alternative<ConvSpec>(layer) ? QStringLiteral("filters must be a whole number of at least 1")
-               : std::holds_alternative<EmbeddingSpec>(layer)
+               : std::holds_alternative<EmbeddingSpec>(layer) || std::holds_alternative<PatchSpec>(layer)
                    ? QStringLiteral("dimensions must be a whole number of at least 1")
+               : std::holds_alternative<EncoderSpec>(layer)
+                   ? QStringLiteral("the MLP width must be a whole number of at least 1")
                    : QStringLiteral("units must be a whole number of at least 1");
     *widthOf(layer) = n;  // flags() let only kinds with a width edit this column
     return std::nullopt;
@@ -52,6 +54,12 @@ std::optional<QString> editWindow(LayerSpec& layer, const QVariant& value) {
                 .arg(value.toString());
         c->kernelH = window->first;
         c->kernelW = window->second;
+        return std::nullopt;
+    }
+    if (auto* patch = std::get_if<PatchSpec>(&layer)) {
+        if (!window || window->first < 1 || window->first != window->second)
+            return QStringLiteral("a patch is one size of at least 1 (e.g. 7 for 7x7), not '%1'").arg(value.toString());
+        patch->patch = window->first;
         return std::nullopt;
     }
     if (!window || window->first < 1 || window->first != window->second)
@@ -101,7 +109,18 @@ std::optional<QString> editDropoutRate(LayerSpec& layer, const QVariant& value) 
     bool ok = false;
     const double rate = value.toDouble(&ok);
     if (!ok || !(rate >= 0 && rate < 1)) return QStringLiteral("the dropout rate must be in [0, 1)");
-    std::get<DropoutSpec>(layer).rate = float(rate);
+    if (auto* e = std::get_if<EncoderSpec>(&layer)) e->dropout = float(rate);
+    else if (auto* a = std::get_if<AttentionSpec>(&layer)) a->dropout = float(rate);
+    else std::get<DropoutSpec>(layer).rate = float(rate);
+    return std::nullopt;
+}
+
+std::optional<QString> editHeads(LayerSpec& layer, const QVariant& value) {
+    bool ok = false;
+    const int heads = value.toInt(&ok);
+    if (!ok || heads < 1) return QStringLiteral("heads must be a whole number of at least 1");
+    if (auto* e = std::get_if<EncoderSpec>(&layer)) e->heads = heads;
+    else std::get<AttentionSpec>(layer).heads = heads;
     return std::nullopt;
 }
 

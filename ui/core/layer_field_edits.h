@@ -12,13 +12,16 @@
 
 namespace skynnet::ui {
 
-// Dense units, conv filters, GRU or LSTM units, embedding dimensions.
+// Dense units, conv filters, GRU or LSTM units, embedding or patch dimensions, an encoder's MLP width.
 std::optional<QString> editUnits(LayerSpec& layer, const QVariant& value);
-std::optional<QString> editWindow(LayerSpec& layer, const QVariant& value);  // conv kernel "3x3", pooling window "2"
+// A conv kernel "3x3", a pooling window "2", a patch's size "7".
+std::optional<QString> editWindow(LayerSpec& layer, const QVariant& value);
 std::optional<QString> editStride(LayerSpec& layer, const QVariant& value);  // conv or pool
 std::optional<QString> editPadding(LayerSpec& layer, const QVariant& value);
 std::optional<QString> editActivation(LayerSpec& layer, const QVariant& value);  // dense, conv or activation layer
+// A dropout layer's rate, an encoder's dropout, attention's dropout on its weights.
 std::optional<QString> editDropoutRate(LayerSpec& layer, const QVariant& value);
+std::optional<QString> editHeads(LayerSpec& layer, const QVariant& value);  // attention or encoder
 std::optional<QString> editBatchNormMomentum(LayerSpec& layer, const QVariant& value);
 std::optional<QString> editBatchNormEpsilon(LayerSpec& layer, const QVariant& value);
 // What a sequence layer makes of its steps: a GRU or LSTM returns the "last step" or "every step"

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "ui/core/formatting.h"
 #include "ui/core/layer_field_edits.h"
+#include "ui/core/layer_kind_rules.h"
 
 namespace skynnet::ui {
 namespace {
@@ -18,32 +19,6 @@ std::optional<LayerSpec> parseType(const QString& text) {
     }
 }
 
-// A new layer of a kind: the kind's usual settings. Dense widths and conv filters are scalable
-// (method.md §1).
-LayerSpec usualLayer(const LayerSpec& type) {
-    return visitLayer(
-        type,
-        [](const DenseSpec&) -> LayerSpec {
-            return DenseSpec{64, skynnet::Activation::ReLU, true};
-        },
-        [](const DropoutSpec&) -> LayerSpec { return DropoutSpec{0.2f}; },
-        [](const FlattenSpec&) -> LayerSpec { return FlattenSpec{}; },
-        [](const ConvSpec&) -> LayerSpec { return ConvSpec{}; },  // 32 3x3 valid relu
-        [](const MaxPoolSpec&) -> LayerSpec { return MaxPoolSpec{}; },
-        [](const AvgPoolSpec&) -> LayerSpec { return AvgPoolSpec{}; },
-        [](const GlobalAvgPoolSpec&) -> LayerSpec { return GlobalAvgPoolSpec{}; },
-        [](const BatchNormSpec&) -> LayerSpec { return BatchNormSpec{}; },
-        [](const ActivationSpec&) -> LayerSpec { return ActivationSpec{}; },
-        [](const EmbeddingSpec&) -> LayerSpec { return EmbeddingSpec{}; },  // 64, the data's vocabulary
-        [](const GruSpec&) -> LayerSpec { return GruSpec{}; },              // 64 units, the last step
-        [](const LstmSpec&) -> LayerSpec { return LstmSpec{}; },
-        [](const SeqPoolSpec&) -> LayerSpec { return SeqPoolSpec{}; },  // mean
-        [](const PatchSpec&) -> LayerSpec { return PatchSpec{}; },      // 7x7 patches to 64
-        [](const LayerNormSpec&) -> LayerSpec { return LayerNormSpec{}; },
-        [](const AttentionSpec&) -> LayerSpec { return AttentionSpec{}; },  // 4 heads
-        [](const EncoderSpec&) -> LayerSpec { return EncoderSpec{}; });     // 4 heads, MLP 128
-}
-
 // A layer changed to another type gets that type's usual settings.
 LayerSpec retyped(const LayerSpec& l, const LayerSpec& type) {
     return type.index() == l.index() ? l : usualLayer(type);
@@ -51,176 +26,15 @@ LayerSpec retyped(const LayerSpec& l, const LayerSpec& type) {
 
 using C = LayerTableModel::Column;
 
-// The field columns a layer of each kind has (Type aside, which every kind has).
-bool editable(const LayerSpec& l, int column) {
-    const auto any = [column](std::initializer_list<int> columns) {
-        return std::find(columns.begin(), columns.end(), column) != columns.end();
-    };
-    const auto pool = [&](const auto&) { return any({C::Kernel, C::Stride}); };
-    return visitLayer(
-        l,
-        [&](const DenseSpec&) {
-            return any({C::Units, C::Activation, C::Scalable});
-        },
-        [&](const DropoutSpec&) { return column == C::Rate; }, [](const FlattenSpec&) { return false; },
-        [&](const ConvSpec&) {
-            return any({C::Units, C::Kernel, C::Stride, C::Padding, C::Activation, C::Bias, C::Scalable});
-        },
-        [&](const MaxPoolSpec& p) { return pool(p); }, [&](const AvgPoolSpec& p) { return pool(p); },
-        [](const GlobalAvgPoolSpec&) { return false; },
-        [&](const BatchNormSpec&) {
-            return any({C::Momentum, C::Epsilon});
-        },
-        [&](const ActivationSpec&) { return column == C::Activation; },
-        [&](const EmbeddingSpec&) {
-            return any({C::Units, C::Scalable});
-        },
-        [&](const GruSpec&) {
-            return any({C::Units, C::Steps, C::Scalable});
-        },
-        [&](const LstmSpec&) {
-            return any({C::Units, C::Steps, C::Scalable});
-        },
-        [&](const SeqPoolSpec&) { return column == C::Steps; },
-        [&](const PatchSpec&) {
-            return any({C::Units, C::Scalable});
-        },
-        [&](const EncoderSpec&) {
-            return any({C::Units, C::Scalable});
-        },
-        [](const LayerNormSpec&) { return false; }, [](const AttentionSpec&) { return false; });
-}
-
-// Why a layer cannot go into the network whatever its input, or empty. Shape problems (a kernel
-// larger than its input) are the engine's figures() to find, row by row.
-QString problemOf(const LayerSpec& l) {
-    const auto pool = [](int size, int stride) {
-        return size < 1     ? QStringLiteral("a pooling window must be at least 1")
-               : stride < 0 ? QStringLiteral("a pooling stride must be 0 (the window) or more")
-                            : QString();
-    };
-    return visitLayer(
-        l,
-        [](const DenseSpec& d) {
-            return d.units < 1 ? QStringLiteral("a dense layer needs at least 1 unit") : QString();
-        },
-        [](const DropoutSpec& d) {
-            return d.rate >= 0 && d.rate < 1 ? QString() : QStringLiteral("a dropout rate must be in [0, 1)");
-        },
-        [](const FlattenSpec&) { return QString(); },
-        [](const ConvSpec& c) {
-            if (c.filters < 1) return QStringLiteral("a conv layer needs at least 1 filter");
-            if (c.kernelH < 1 || c.kernelW < 1) return QStringLiteral("a conv kernel must be at least 1x1");
-            return c.stride < 1 ? QStringLiteral("a conv stride must be at least 1") : QString();
-        },
-        [&](const MaxPoolSpec& p) { return pool(p.size, p.stride); },
-        [&](const AvgPoolSpec& p) { return pool(p.size, p.stride); },
-        [](const GlobalAvgPoolSpec&) { return QString(); },
-        [](const BatchNormSpec& b) {
-            if (!(b.momentum > 0 && b.momentum <= 1)) return QStringLiteral("a batch-norm momentum must be in (0, 1]");
-            return b.epsilon > 0 ? QString() : QStringLiteral("a batch-norm epsilon must be above 0");
-        },
-        [](const ActivationSpec&) { return QString(); },
-        [](const EmbeddingSpec& e) {
-            return e.dim < 1 ? QStringLiteral("an embedding needs at least 1 dimension") : QString();
-        },
-        [](const GruSpec& g) { return g.units < 1 ? QStringLiteral("a GRU needs at least 1 unit") : QString(); },
-        [](const LstmSpec& l) { return l.units < 1 ? QStringLiteral("an LSTM needs at least 1 unit") : QString(); },
-        [](const SeqPoolSpec&) { return QString(); },
-        [](const PatchSpec& p) {
-            return p.patch < 1 || p.dim < 1 ? QStringLiteral("a patch layer needs a size and a dimension of at least 1")
-                                            : QString();
-        },
-        [](const LayerNormSpec&) { return QString(); },
-        [](const AttentionSpec& a) {
-            return a.heads < 1 ? QStringLiteral("attention needs at least 1 head") : QString();
-        },
-        [](const EncoderSpec& e) {
-            return e.heads < 1 || e.mlp < 1 ? QStringLiteral("an encoder needs at least 1 head and 1 MLP unit")
-                                            : QString();
-        });
-}
-
-QString windowText(int h, int w) { return QStringLiteral("%1×%2").arg(h).arg(w); }
-QString activationText(skynnet::Activation a) { return QString::fromStdString(activationName(a)); }
-
-QString recurrentSummary(int units, bool sequences, bool scalable) {
-    return QStringLiteral("%1 units · %2")
-               .arg(units)
-               .arg(sequences ? QStringLiteral("returns every step") : QStringLiteral("returns the last step")) +
-           (scalable ? QString() : QStringLiteral(" · fixed"));
-}
-
-// Every field of a layer in a few words, for the Settings column.
-QString summaryOf(const LayerSpec& l) {
-    const auto pool = [](int size, int stride, int effective) {
-        return windowText(size, size) +
-               (stride > 0 && effective != size ? QStringLiteral(" · stride %1").arg(stride) : QString());
-    };
-    return visitLayer(
-        l,
-        [](const DenseSpec& d) {
-            return QStringLiteral("%1 units · %2").arg(d.units).arg(activationText(d.activation)) +
-                   (d.scalable ? QString() : QStringLiteral(" · fixed"));
-        },
-        [](const DropoutSpec& d) { return QStringLiteral("rate %1").arg(double(d.rate)); },
-        [](const FlattenSpec&) { return QStringLiteral("to one row of values"); },
-        [](const ConvSpec& c) {
-            QStringList parts{QStringLiteral("%1 filters").arg(c.filters), windowText(c.kernelH, c.kernelW)};
-            if (c.stride != 1) parts << QStringLiteral("stride %1").arg(c.stride);
-            parts << QString::fromStdString(paddingName(c.padding)) << activationText(c.activation);
-            if (!c.bias) parts << QStringLiteral("no bias");
-            if (!c.scalable) parts << QStringLiteral("fixed");
-            return parts.join(QStringLiteral(" · "));
-        },
-        [&](const MaxPoolSpec& p) { return pool(p.size, p.stride, p.effectiveStride()); },
-        [&](const AvgPoolSpec& p) { return pool(p.size, p.stride, p.effectiveStride()); },
-        [](const GlobalAvgPoolSpec&) { return QStringLiteral("mean of each channel"); },
-        [](const BatchNormSpec& b) {
-            return QStringLiteral("momentum %1 · ε %2").arg(double(b.momentum)).arg(double(b.epsilon));
-        },
-        [](const ActivationSpec& a) { return activationText(a.activation); },
-        [](const EmbeddingSpec& e) {
-            // The vocabulary is the data's (its tokenizer's): shown, not edited.
-            return QStringLiteral("%1 dimensions · %2")
-                       .arg(e.dim)
-                       .arg(e.vocabulary > 0 ? QStringLiteral("vocabulary %1").arg(e.vocabulary)
-                                             : QStringLiteral("vocabulary from the text data")) +
-                   (e.scalable ? QString() : QStringLiteral(" · fixed"));
-        },
-        [](const GruSpec& g) { return recurrentSummary(g.units, g.sequences, g.scalable); },
-        [](const LstmSpec& l) { return recurrentSummary(l.units, l.sequences, l.scalable); },
-        [](const SeqPoolSpec& p) {
-            switch (p.mode) {
-            case skynnet::SequencePoolMode::Mean: return QStringLiteral("mean of the real steps");
-            case skynnet::SequencePoolMode::Last: return QStringLiteral("the last step");
-            case skynnet::SequencePoolMode::Cls: return QStringLiteral("the first step (a class token)");
-            }
-            return QString();
-        },
-        [](const PatchSpec& p) {
-            return QStringLiteral("%1 patches to %2 dimensions").arg(windowText(p.patch, p.patch)).arg(p.dim) +
-                   (p.classToken ? QStringLiteral(" · class token") : QString()) +
-                   (p.scalable ? QString() : QStringLiteral(" · fixed"));
-        },
-        [](const LayerNormSpec&) { return QStringLiteral("each token's features"); },
-        [](const AttentionSpec& a) {
-            return QStringLiteral("%1 heads").arg(a.heads) + (a.causal ? QStringLiteral(" · causal") : QString()) +
-                   QStringLiteral(" · with its residual");
-        },
-        [](const EncoderSpec& e) {
-            return QStringLiteral("%1 heads · MLP %2 gelu").arg(e.heads).arg(e.mlp) +
-                   (e.dropout > 0 ? QStringLiteral(" · dropout %1").arg(double(e.dropout)) : QString()) +
-                   (e.scalable ? QString() : QStringLiteral(" · fixed"));
-        });
-}
-
 bool numericColumn(int column) {
-    return column == C::Units || column == C::Stride || column == C::Rate || column == C::Momentum ||
-           column == C::Epsilon || column == C::Params || column == C::Flops || column == C::Memory;
+    return column == C::Units || column == C::Heads || column == C::Stride || column == C::Rate ||
+           column == C::Momentum || column == C::Epsilon || column == C::Params || column == C::Flops ||
+           column == C::Memory;
 }
 
-bool checkColumn(int column) { return column == C::Scalable || column == C::Bias; }
+bool checkColumn(int column) {
+    return column == C::Scalable || column == C::Bias || column == C::ClassToken || column == C::Causal;
+}
 
 }  // namespace
 
@@ -268,7 +82,7 @@ bool LayerTableModel::commit(const NetworkSpec& spec) {
 
 bool LayerTableModel::addLayer(int row, const LayerSpec& layer) {
     if (row < 0 || row > layerCount()) return reject(QStringLiteral("no layer position %1").arg(row + 1));
-    if (const QString problem = problemOf(layer); !problem.isEmpty()) return reject(problem);
+    if (const QString problem = layerProblem(layer); !problem.isEmpty()) return reject(problem);
     beginInsertRows({}, row, row);
     spec_.layers.insert(spec_.layers.begin() + row, layer);
     refreshFigures();
@@ -306,7 +120,7 @@ std::optional<LayerSpec> LayerTableModel::usualLayerOfKind(const QString& kind) 
 }
 
 bool LayerTableModel::hasField(int row, int column) const {
-    return row >= 0 && row < layerCount() && editable(spec_.layers[std::size_t(row)], column);
+    return row >= 0 && row < layerCount() && kindHasField(spec_.layers[std::size_t(row)], column);
 }
 
 QString LayerTableModel::problem(int row) const {
@@ -353,7 +167,7 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
     }
     const LayerSpec& l = spec_.layers[std::size_t(row)];
     if (column == Type) return QString::fromStdString(kindName(l));
-    if (column == Summary) return summaryOf(l);
+    if (column == Summary) return layerSummary(l);
     const auto pool = [&](int size, int stride, int effective) {
         if (column == Kernel) return edit ? QVariant(size) : QVariant(windowText(size, size));
         if (column == Stride) return edit ? QVariant(stride) : QVariant(effective);
@@ -399,9 +213,20 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
             return column == Units ? QVariant(r.units) : column == Steps ? QVariant(stepsText(l)) : QVariant();
         },
         [&](const SeqPoolSpec&) { return column == Steps ? QVariant(stepsText(l)) : QVariant(); },
-        [&](const PatchSpec& p) { return column == Units ? QVariant(p.dim) : QVariant(); },
-        [&](const EncoderSpec& e) { return column == Units ? QVariant(e.mlp) : QVariant(); },
-        [](const LayerNormSpec&) { return QVariant(); }, [](const AttentionSpec&) { return QVariant(); });
+        [&](const PatchSpec& p) {
+            if (column == Kernel) return edit ? QVariant(p.patch) : QVariant(windowText(p.patch, p.patch));
+            return column == Units ? QVariant(p.dim) : QVariant();
+        },
+        [&](const EncoderSpec& e) {
+            return column == Units   ? QVariant(e.mlp)
+                   : column == Heads ? QVariant(e.heads)
+                   : column == Rate  ? QVariant(double(e.dropout))
+                                     : QVariant();
+        },
+        [](const LayerNormSpec&) { return QVariant(); },
+        [&](const AttentionSpec& a) {
+            return column == Heads ? QVariant(a.heads) : column == Rate ? QVariant(double(a.dropout)) : QVariant();
+        });
 }
 
 QVariant LayerTableModel::checkState(int row, int column) const {
@@ -419,9 +244,12 @@ QVariant LayerTableModel::checkState(int row, int column) const {
         [&](const GruSpec& g) { return column == Scalable ? state(g.scalable) : QVariant(); },
         [&](const LstmSpec& r) { return column == Scalable ? state(r.scalable) : QVariant(); },
         [](const SeqPoolSpec&) { return QVariant(); },
-        [&](const PatchSpec& p) { return column == Scalable ? state(p.scalable) : QVariant(); },
+        [&](const PatchSpec& p) {
+            return column == Scalable ? state(p.scalable) : column == ClassToken ? state(p.classToken) : QVariant();
+        },
         [&](const EncoderSpec& e) { return column == Scalable ? state(e.scalable) : QVariant(); },
-        [](const LayerNormSpec&) { return QVariant(); }, [](const AttentionSpec&) { return QVariant(); });
+        [](const LayerNormSpec&) { return QVariant(); },
+        [&](const AttentionSpec& a) { return column == Causal ? state(a.causal) : QVariant(); });
 }
 
 QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
@@ -449,16 +277,18 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
         if (!figures.known()) return QStringLiteral("unknown: an earlier layer cannot take its input shape");
         if (isOutputRow(row))
             return QStringLiteral("the output layer follows the data: its units are the classes or target columns");
-        if (column == Scalable && editable(*layer, Scalable))
+        if (column == Scalable && kindHasField(*layer, Scalable))
             return QStringLiteral(
                 "scalable: each submodel gets ceil(width / F) units or filters; off: the width is kept");
         if (column == Units && scalableOf(const_cast<LayerSpec&>(*layer)) &&
             *scalableOf(const_cast<LayerSpec&>(*layer)))
             return QStringLiteral("%1 %2 in the original model, ceil(%1 / F) in each submodel")
                 .arg(*widthOf(*layer))
-                .arg(std::holds_alternative<ConvSpec>(*layer)        ? QStringLiteral("filters")
-                     : std::holds_alternative<EmbeddingSpec>(*layer) ? QStringLiteral("dimensions")
-                                                                     : QStringLiteral("units"));
+                .arg(std::holds_alternative<ConvSpec>(*layer) ? QStringLiteral("filters")
+                     : std::holds_alternative<EmbeddingSpec>(*layer) || std::holds_alternative<PatchSpec>(*layer)
+                         ? QStringLiteral("dimensions")
+                     : std::holds_alternative<EncoderSpec>(*layer) ? QStringLiteral("MLP units")
+                                                                   : QStringLiteral("units"));
         if (column == Params || column == Flops || column == Memory || column == Summary)
             return QString::fromStdString(figures.figures->description);
         return {};
@@ -472,7 +302,7 @@ Qt::ItemFlags LayerTableModel::flags(const QModelIndex& index) const {
     if (isOutputRow(index.row())) return f;
     const int column = index.column();
     if (column == Type) return f | Qt::ItemIsEditable;
-    if (!editable(spec_.layers[std::size_t(index.row())], column)) return f;
+    if (!kindHasField(spec_.layers[std::size_t(index.row())], column)) return f;
     return f | (checkColumn(column) ? Qt::ItemIsUserCheckable : Qt::ItemIsEditable);
 }
 
@@ -482,6 +312,8 @@ bool LayerTableModel::setField(LayerSpec& layer, int column, const QVariant& val
         if (role != Qt::CheckStateRole) return false;
         const bool on = value.toInt() == Qt::Checked;
         if (auto* c = std::get_if<ConvSpec>(&layer); c && column == Bias) c->bias = on;
+        else if (auto* p = std::get_if<PatchSpec>(&layer); p && column == ClassToken) p->classToken = on;
+        else if (auto* a = std::get_if<AttentionSpec>(&layer); a && column == Causal) a->causal = on;
         else if (bool* scalable = scalableOf(layer)) *scalable = on;
         return true;
     }
@@ -489,6 +321,7 @@ bool LayerTableModel::setField(LayerSpec& layer, int column, const QVariant& val
     std::optional<QString> refused;
     switch (column) {
     case Units: refused = editUnits(layer, value); break;
+    case Heads: refused = editHeads(layer, value); break;
     case Kernel: refused = editWindow(layer, value); break;
     case Stride: refused = editStride(layer, value); break;
     case Padding: refused = editPadding(layer, value); break;
@@ -534,26 +367,33 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         return isOutputRow(section) ? QStringLiteral("out") : QString::number(section + 1);
     }
     if (section < 0 || section >= ColumnCount) return {};
-    static const char* const names[] = {"Type",       "Settings",     "Units",  "Kernel",       "Stride",     "Padding",
-                                        "Activation", "Steps",        "Bias",   "Rate",         "Momentum",   "Epsilon",
-                                        "Scalable",   "Output shape", "Params", "FLOPs/sample", "Memory (MB)"};
+    static const char* const names[] = {"Type",     "Settings",     "Units",      "Heads",        "Kernel",
+                                        "Stride",   "Padding",      "Activation", "Steps",        "Bias",
+                                        "Rate",     "Momentum",     "Epsilon",    "Class token",  "Causal",
+                                        "Scalable", "Output shape", "Params",     "FLOPs/sample", "Memory (MB)"};
     static const char* const tips[] = {
         "dense, dropout, flatten, conv, maxpool, avgpool, gap (global average pool), bn (batch norm), activation, "
-        "embedding (token ids to vectors), gru, lstm or seqpool (a sequence to one vector)",
+        "embedding (token ids to vectors), gru, lstm, seqpool (a sequence to one vector), patch (an image to "
+        "tokens), layernorm, attention or encoder (a transformer block)",
         "every setting of the layer",
-        "neurons of a dense layer, filters of a conv layer, units of a GRU or LSTM, an embedding's dimensions",
-        "kernel of a conv layer (height x width), window of a pooling layer",
+        "neurons of a dense layer, filters of a conv layer, units of a GRU or LSTM, an embedding's or a patch "
+        "layer's dimensions, an encoder's MLP width",
+        "attention heads; each reads width / heads of a token's features",
+        "kernel of a conv layer (height x width), window of a pooling layer, a patch layer's patch size",
         "step between windows; a pool's stride 0 is its window size",
         "valid: no padding; same: output size = ceil(input / stride)",
         "activation of a dense or conv layer, or an activation layer",
         "what a sequence layer makes of its steps: a GRU or LSTM returns the last step's output (a vector) or "
-        "every step's (a sequence, e.g. for another recurrent layer); seqpool takes the mean of the real steps or "
-        "the last step",
+        "every step's (a sequence, e.g. for another recurrent layer); seqpool takes the mean of the real steps, "
+        "the last step or the first (a class token)",
         "whether a conv layer adds a bias per filter",
-        "fraction of inputs a dropout layer zeroes while training",
+        "fraction of inputs a dropout layer zeroes while training; an encoder's dropout; attention's dropout on "
+        "its weights",
         "how fast batch norm's running mean and variance follow each batch",
         "added to the variance before batch norm divides by its square root",
-        "whether the split shrinks this width (units or filters) by the reduction factor F",
+        "whether a patch layer puts a learned class token before the patches (read by seqpool's first step)",
+        "whether attention lets each token see only itself and the tokens before it",
+        "whether the split shrinks this width (units, filters, dimensions or MLP width) by the reduction factor F",
         "shape of the layer's output for one sample: channels × height × width, steps × features for a sequence, "
         "or a flat width",
         "weights and biases (batch norm: scale and shift)",

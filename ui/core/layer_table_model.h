@@ -23,7 +23,9 @@ class LayerTableModel : public QAbstractTableModel {
 public:
     // Summary is every field of the layer in a few words; the field columns from Units to Scalable
     // each hold one field of the kinds that have it (Units: dense units, conv filters, recurrent
-    // units or embedding dimensions; Kernel: the conv kernel "3x3" or a pooling window "2";
+    // units, embedding or patch dimensions, an encoder's MLP width; Heads: attention heads; Kernel:
+    // the conv kernel "3x3", a pooling window "2" or a patch's size "7"; Rate: dropout's, also an
+    // encoder's or attention's; ClassToken: a patch layer's; Causal: attention's mask;
     // Stride: conv and pools, 0 for a pool's own size; Steps: what a sequence layer makes of its
     // steps, stepsChoices()) and are empty for the others. Memory is training memory at the batch
     // size.
@@ -31,6 +33,7 @@ public:
         Type,
         Summary,
         Units,
+        Heads,
         Kernel,
         Stride,
         Padding,
@@ -40,6 +43,8 @@ public:
         Rate,
         Momentum,
         Epsilon,
+        ClassToken,
+        Causal,
         Scalable,
         OutputShape,
         Params,

@@ -43,6 +43,7 @@ QStringList itemsOf(const QComboBox* box) {
 
 LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(parent), model_(model) {
     units_ = numberBox<QSpinBox>(1, 65536, 8);
+    heads_ = numberBox<QSpinBox>(1, 256, 1);
     kernelH_ = numberBox<QSpinBox>(1, 64, 1);
     kernelW_ = numberBox<QSpinBox>(1, 64, 1);
     kernelTimes_ = new QLabel(QStringLiteral("×"));
@@ -65,10 +66,17 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     momentum_->setDecimals(3);
     epsilon_ = new QLineEdit;
     scalable_ = new QCheckBox(tr("Scalable"));
+    classToken_ = new QCheckBox(tr("Class token"));
+    causal_ = new QCheckBox(tr("Causal"));
 
     units_->setToolTip(
-        tr("Neurons of a dense layer, filters of a conv layer, units of a GRU or LSTM, an embedding's dimensions"));
-    kernel_->setToolTip(tr("Kernel height × width of a conv layer; the square window of a pooling layer"));
+        tr("Neurons of a dense layer, filters of a conv layer, units of a GRU or LSTM, an embedding's or a patch "
+           "layer's dimensions, an encoder's MLP width"));
+    heads_->setToolTip(tr("Attention heads: each reads width / heads of a token's features, and the width must "
+                          "divide into them (also in every submodel)"));
+    kernel_->setToolTip(
+        tr("Kernel height × width of a conv layer; the square window of a pooling layer; a patch layer's square "
+           "patches, which must tile the image"));
     stride_->setToolTip(tr("Step between windows; a pool's stride 0 (\"window\") is its window size"));
     padding_->setToolTip(
         tr("valid: no padding; same: output size = ceil(input / stride), the larger half of the padding after"));
@@ -76,11 +84,15 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     steps_->setToolTip(tr("A GRU or LSTM returns the last step's output (a vector) or every step's (a sequence, e.g. "
                           "for another recurrent layer); seqpool takes the mean of the real steps or the last step"));
     bias_->setToolTip(tr("Add a learned bias per filter"));
-    rate_->setToolTip(tr("Fraction of inputs zeroed while training"));
+    rate_->setToolTip(tr("Fraction of inputs zeroed while training (an encoder's four dropouts, attention's on its "
+                         "weights)"));
     momentum_->setToolTip(
         tr("How fast the running mean and variance follow each batch: running = (1 - m) running + m batch"));
     epsilon_->setToolTip(tr("Added to the variance before dividing by its square root, e.g. 1e-5"));
     scalable_->setToolTip(tr("The split shrinks this width (units or filters) to ceil(width / F) in each submodel"));
+    classToken_->setToolTip(
+        tr("A learned token put before the patches; seqpool's \"first step\" reads it for the classifier"));
+    causal_->setToolTip(tr("Each token sees only itself and the tokens before it"));
 
     grid_ = new QGridLayout;
     grid_->setHorizontalSpacing(8);
@@ -91,6 +103,7 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     layout->addLayout(grid_);
 
     addField(C::Units, units_);
+    addField(C::Heads, heads_);
     addField(C::Kernel, kernel_);
     addField(C::Stride, stride_);
     addField(C::Padding, padding_);
@@ -100,6 +113,8 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     addField(C::Momentum, momentum_);
     addField(C::Epsilon, epsilon_);
     addField(C::Bias, bias_);
+    addField(C::ClassToken, classToken_);
+    addField(C::Causal, causal_);
     addField(C::Scalable, scalable_);
 
     connectEditors();
@@ -114,6 +129,7 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
 // Each editor writes its field into the model as it changes.
 void LayerEditor::connectEditors() {
     connect(units_, &QSpinBox::valueChanged, this, [this](int v) { write(C::Units, v, Qt::EditRole); });
+    connect(heads_, &QSpinBox::valueChanged, this, [this](int v) { write(C::Heads, v, Qt::EditRole); });
     connect(kernelH_, &QSpinBox::valueChanged, this, &LayerEditor::writeKernel);
     connect(kernelW_, &QSpinBox::valueChanged, this, &LayerEditor::writeKernel);
     connect(stride_, &QSpinBox::valueChanged, this, [this](int v) { write(C::Stride, v, Qt::EditRole); });
@@ -130,15 +146,18 @@ void LayerEditor::connectEditors() {
     });
     connect(bias_, &QCheckBox::toggled, this,
             [this](bool on) { write(C::Bias, on ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole); });
-    connect(scalable_, &QCheckBox::toggled, this,
-            [this](bool on) { write(C::Scalable, on ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole); });
+    for (auto [box, column] :
+         {std::pair{scalable_, C::Scalable}, std::pair{classToken_, C::ClassToken}, std::pair{causal_, C::Causal}})
+        connect(box, &QCheckBox::toggled, this, [this, column = column](bool on) {
+            write(column, on ? Qt::Checked : Qt::Unchecked, Qt::CheckStateRole);
+        });
     for (QAbstractSpinBox* box :
-         std::initializer_list<QAbstractSpinBox*>{units_, kernelH_, kernelW_, stride_, rate_, momentum_})
+         std::initializer_list<QAbstractSpinBox*>{units_, heads_, kernelH_, kernelW_, stride_, rate_, momentum_})
         connect(box, &QAbstractSpinBox::editingFinished, this, &LayerEditor::editFinished);
 }
 
 void LayerEditor::addField(int column, QWidget* editor) {
-    const bool check = column == C::Bias || column == C::Scalable;
+    const bool check = column == C::Bias || column == C::Scalable || column == C::ClassToken || column == C::Causal;
     auto* label = new QLabel(check ? QString()
                                    : model_->headerData(column, Qt::Horizontal).toString() + QLatin1Char(':'));
     label->setBuddy(editor);
@@ -198,11 +217,9 @@ void LayerEditor::refresh() {
         const auto value = [&](int column) { return model_->index(row_, column).data(Qt::EditRole); };
         const LayerSpec& layer = *model_->layerAt(row_);
         const bool conv = std::holds_alternative<ConvSpec>(layer);
-        fields_.at(C::Units).label->setText(conv                                           ? tr("Filters:")
-                                            : std::holds_alternative<EmbeddingSpec>(layer) ? tr("Dimensions:")
-                                                                                           : tr("Units:"));
-        fields_.at(C::Kernel).label->setText(conv ? tr("Kernel:") : tr("Window:"));
+        labelFields(layer);
         units_->setValue(value(C::Units).toInt());
+        heads_->setValue(value(C::Heads).toInt());
         const QString k = value(C::Kernel).toString();
         kernelH_->setValue(k.section(QLatin1Char('x'), 0, 0).toInt());
         kernelW_->setValue(conv ? k.section(QLatin1Char('x'), 1, 1).toInt() : kernelH_->value());
@@ -222,10 +239,24 @@ void LayerEditor::refresh() {
         rate_->setValue(value(C::Rate).toDouble());
         momentum_->setValue(value(C::Momentum).toDouble());
         epsilon_->setText(QString::number(value(C::Epsilon).toDouble(), 'g', 6));
-        bias_->setChecked(model_->index(row_, C::Bias).data(Qt::CheckStateRole).toInt() == Qt::Checked);
-        scalable_->setChecked(model_->index(row_, C::Scalable).data(Qt::CheckStateRole).toInt() == Qt::Checked);
+        for (auto [box, column] : {std::pair{bias_, C::Bias}, std::pair{scalable_, C::Scalable},
+                                   std::pair{classToken_, C::ClassToken}, std::pair{causal_, C::Causal}})
+            box->setChecked(model_->index(row_, column).data(Qt::CheckStateRole).toInt() == Qt::Checked);
     }
     updating_ = false;
+}
+
+// The labels that name a field differently by kind: a conv's filters, a patch's dimensions.
+void LayerEditor::labelFields(const LayerSpec& layer) {
+    const bool conv = std::holds_alternative<ConvSpec>(layer);
+    const bool patch = std::holds_alternative<PatchSpec>(layer);
+    const bool transformer = std::holds_alternative<EncoderSpec>(layer) || std::holds_alternative<AttentionSpec>(layer);
+    fields_.at(C::Units).label->setText(conv                                                    ? tr("Filters:")
+                                        : patch || std::holds_alternative<EmbeddingSpec>(layer) ? tr("Dimensions:")
+                                        : std::holds_alternative<EncoderSpec>(layer)            ? tr("MLP width:")
+                                                                                                : tr("Units:"));
+    fields_.at(C::Kernel).label->setText(conv ? tr("Kernel:") : patch ? tr("Patch:") : tr("Window:"));
+    fields_.at(C::Rate).label->setText(transformer ? tr("Dropout:") : tr("Rate:"));
 }
 
 void LayerEditor::write(int column, const QVariant& value, int role) {

@@ -1,10 +1,13 @@
 #pragma once
 // The settings of the layer selected in the Network page's table, as a small form with the fields
 // of its kind only (a conv layer's filters, kernel, stride, padding, activation, bias and scalable
-// flag; a pool's window and stride; batch norm's momentum and epsilon; a GRU's units and steps). Every change is
+// flag; a pool's window and stride; batch norm's momentum and epsilon; a GRU's units and steps; an
+// encoder's MLP width, heads and dropout; a patch layer's size, dimensions and class token). Every change is
 // written through the layer table's model, so it is checked, refused with a reason, and one undo step; the form follows
 // the model when the network changes elsewhere (undo, a table edit, a project).
 #include <QGroupBox>
+
+#include "spec/network_spec.h"
 #include <map>
 #include <vector>
 
@@ -46,6 +49,7 @@ private:
     void addField(int column, QWidget* editor);
     void refresh();
     void place(const std::vector<int>& columns);
+    void labelFields(const LayerSpec& layer);
     void write(int column, const QVariant& value, int role);
     void writeKernel();
 
@@ -58,6 +62,7 @@ private:
     QGridLayout* grid_;
     QLabel* empty_;
     QSpinBox* units_;
+    QSpinBox* heads_;
     QWidget* kernel_;
     QSpinBox* kernelH_;
     QLabel* kernelTimes_;
@@ -71,6 +76,8 @@ private:
     QDoubleSpinBox* momentum_;
     QLineEdit* epsilon_;
     QCheckBox* scalable_;
+    QCheckBox* classToken_;
+    QCheckBox* causal_;
 };
 
 }  // namespace skynnet::ui

@@ -1,6 +1,7 @@
 #include "ui/widgets/network_diagram.h"
 
 #include <QHelpEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolTip>
@@ -17,6 +18,9 @@ constexpr int margin = 6;
 constexpr int blockHeight = 36;
 constexpr int arrowGap = 14;  // between two blocks, for the arrow
 constexpr int preferredWidth = 150;
+constexpr int stepHeight = 30;  // a step inside an opened block
+constexpr int stepGap = 6;
+constexpr int stepIndent = 14;
 
 NetworkDiagram::BlockKind kindOf(const LayerSpec& layer) {
     using K = NetworkDiagram::BlockKind;
@@ -28,8 +32,8 @@ NetworkDiagram::BlockKind kindOf(const LayerSpec& layer) {
         [](const ActivationSpec&) { return K::Other; }, [](const EmbeddingSpec&) { return K::Embedding; },
         [](const GruSpec&) { return K::Recurrent; }, [](const LstmSpec&) { return K::Recurrent; },
         [](const SeqPoolSpec&) { return K::Pool; }, [](const PatchSpec&) { return K::Embedding; },
-        [](const LayerNormSpec&) { return K::Other; }, [](const AttentionSpec&) { return K::Recurrent; },
-        [](const EncoderSpec&) { return K::Recurrent; });
+        [](const LayerNormSpec&) { return K::Other; }, [](const AttentionSpec&) { return K::Attention; },
+        [](const EncoderSpec&) { return K::Attention; });
 }
 
 // Each kind's hue (the charts' Tableau colours), tinted over the palette's base: pale on a light
@@ -42,6 +46,7 @@ QColor hueOf(NetworkDiagram::BlockKind kind) {
     case NetworkDiagram::BlockKind::Dense: return QColor(255, 127, 14);
     case NetworkDiagram::BlockKind::Recurrent: return QColor(23, 190, 207);
     case NetworkDiagram::BlockKind::Embedding: return QColor(227, 119, 194);
+    case NetworkDiagram::BlockKind::Attention: return QColor(188, 189, 34);
     case NetworkDiagram::BlockKind::Other: return QColor(148, 103, 189);
     case NetworkDiagram::BlockKind::Output: return QColor(230, 110, 0);
     }
@@ -76,16 +81,24 @@ void NetworkDiagram::setNetwork(const NetworkSpec& spec) {
                   : r.problem.isEmpty() ? QStringLiteral("?")
                                         : tr("impossible");
         b.problem = r.problem;
+        if (!output && r.problem.isEmpty() && (i == 0 || rows[i - 1].figures))
+            b.inside = layerInside(spec.layers[i], i == 0 ? spec.input : rows[i - 1].figures->output);
         blocks.push_back(std::move(b));
     }
-    const bool sameBlocks =
-        blocks.size() == blocks_.size() &&
-        std::equal(blocks.begin(), blocks.end(), blocks_.begin(), [](const Block& a, const Block& b) {
-            return a.title == b.title && a.shape == b.shape && a.problem == b.problem && a.kind == b.kind;
-        });
+    const bool sameBlocks = blocks.size() == blocks_.size() &&
+                            std::equal(blocks.begin(), blocks.end(), blocks_.begin(),
+                                       [](const Block& a, const Block& b) {
+                                           return a.title == b.title && a.shape == b.shape && a.problem == b.problem &&
+                                                  a.kind == b.kind && a.inside.size() == b.inside.size();
+                                       });
     if (sameBlocks) return;
-    const bool resized = blocks.size() != blocks_.size();
+    // A block stays open through edits of its settings; one that has no inside any more closes.
+    std::vector<bool> open(blocks.size(), false);
+    for (std::size_t i = 0; i < std::min(open_.size(), blocks.size()); ++i)
+        open[i] = open_[i] && !blocks[i].inside.empty();
+    const bool resized = blocks.size() != blocks_.size() || open != open_;
     blocks_ = std::move(blocks);
+    open_ = std::move(open);
     if (resized) updateGeometry();
     update();
 }
@@ -111,11 +124,27 @@ QStringList NetworkDiagram::blockTexts() const {
     return texts;
 }
 
+bool NetworkDiagram::isOpen(int i) const { return i >= 0 && i < int(open_.size()) && open_[std::size_t(i)]; }
+
+void NetworkDiagram::setOpen(int i, bool open) {
+    if (i < 0 || i >= int(blocks_.size()) || !canOpen(i) || isOpen(i) == open) return;
+    open_[std::size_t(i)] = open;
+    updateGeometry();
+    update();
+}
+
+int NetworkDiagram::insideHeight(int i) const {
+    if (!isOpen(i)) return 0;
+    return int(blocks_[std::size_t(i)].inside.size()) * (stepHeight + stepGap) + stepGap;
+}
+
 int NetworkDiagram::titleHeight() const { return title_.isEmpty() ? 0 : fontMetrics().height() + 6; }
 
 QSize NetworkDiagram::sizeHint() const {
     const int n = int(blocks_.size());
-    return {preferredWidth, 2 * margin + titleHeight() + n * blockHeight + std::max(0, n - 1) * arrowGap};
+    int inside = 0;
+    for (int i = 0; i < n; ++i) inside += insideHeight(i);
+    return {preferredWidth, 2 * margin + titleHeight() + n * blockHeight + std::max(0, n - 1) * arrowGap + inside};
 }
 
 QSize NetworkDiagram::minimumSizeHint() const { return {110, sizeHint().height()}; }
@@ -123,7 +152,21 @@ QSize NetworkDiagram::minimumSizeHint() const { return {110, sizeHint().height()
 QRect NetworkDiagram::blockRect(int i) const {
     const int w = std::min(width() - 2 * margin, 260);
     const int x = (width() - w) / 2;
-    return {x, margin + titleHeight() + i * (blockHeight + arrowGap), w, blockHeight};
+    int top = margin + titleHeight() + i * (blockHeight + arrowGap);
+    for (int k = 0; k < i; ++k) top += insideHeight(k);
+    return {x, top, w, blockHeight};
+}
+
+QRect NetworkDiagram::stepRect(int i, int j) const {
+    const QRect b = blockRect(i);
+    return {b.left() + stepIndent, b.bottom() + 1 + stepGap + j * (stepHeight + stepGap), b.width() - 2 * stepIndent,
+            stepHeight};
+}
+
+int NetworkDiagram::blockAt(QPoint pos) const {
+    for (int i = 0; i < int(blocks_.size()); ++i)
+        if (blockRect(i).contains(pos)) return i;
+    return -1;
 }
 
 QColor NetworkDiagram::blockFill(int i) const {
@@ -179,8 +222,13 @@ void NetworkDiagram::paintEvent(QPaintEvent*) {
             QPen(bad ? problemHue : blend(pal.color(QPalette::Base), pal.color(QPalette::Text), 0.45), bad ? 2 : 1));
         p.setBrush(blockFill(i));
         p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5);
-        const QRect text = r.adjusted(6, 2, -6, -2);
+        // An openable block keeps room at its right for the ▸ (closed) or ▾ (open) that says so.
+        const int marker = canOpen(i) ? fm.horizontalAdvance(QStringLiteral("▾")) + 4 : 0;
+        const QRect text = r.adjusted(6, 2, -6 - marker, -2);
         p.setPen(blockTextColor(i));
+        if (marker > 0)
+            p.drawText(r.adjusted(0, 0, -6, 0), Qt::AlignRight | Qt::AlignVCenter,
+                       isOpen(i) ? QStringLiteral("▾") : QStringLiteral("▸"));
         // A title too long for a narrow diagram (a submodel's) is drawn smaller, then without its
         // last word (the activation, which the tooltip still names), before it is cut.
         QFont titleFont = font();
@@ -196,17 +244,76 @@ void NetworkDiagram::paintEvent(QPaintEvent*) {
                    QFontMetrics(titleFont).elidedText(title, Qt::ElideRight, text.width()));
         p.setFont(small);
         p.drawText(text, Qt::AlignHCenter | Qt::AlignBottom, sm.elidedText(b.shape, Qt::ElideRight, text.width()));
+        if (isOpen(i)) paintInside(p, i);
     }
+}
+
+// The steps of an opened block, indented below it in a paler tint of its hue, joined by a line
+// down their left side.
+void NetworkDiagram::paintInside(QPainter& p, int i) const {
+    const Block& b = blocks_[std::size_t(i)];
+    const QColor base = palette().color(QPalette::Base);
+    const QColor fill = blend(base, hueOf(b.kind), base.lightness() < 128 ? 0.18 : 0.09);
+    const QColor edge = blend(base, palette().color(QPalette::Text), 0.35);
+    QFont small = font();
+    if (font().pointSizeF() > 0) small.setPointSizeF(font().pointSizeF() * 0.85);
+    const QFontMetrics sm(small);
+    p.setFont(small);
+    const QRect first = stepRect(i, 0), last = stepRect(i, int(b.inside.size()) - 1);
+    p.setPen(QPen(edge, 1, Qt::DashLine));
+    p.drawLine(first.left() - stepIndent / 2, blockRect(i).bottom() + 1, first.left() - stepIndent / 2,
+               last.center().y());
+    for (int j = 0; j < int(b.inside.size()); ++j) {
+        const QRect r = stepRect(i, j);
+        p.setPen(QPen(edge, 1));
+        p.setBrush(fill);
+        p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+        p.setPen(palette().color(QPalette::Text));
+        const QRect text = r.adjusted(5, 1, -5, -1);
+        p.drawText(text, Qt::AlignHCenter | Qt::AlignTop,
+                   sm.elidedText(b.inside[std::size_t(j)].title, Qt::ElideRight, text.width()));
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(text, Qt::AlignHCenter | Qt::AlignBottom,
+                   sm.elidedText(b.inside[std::size_t(j)].shape, Qt::ElideRight, text.width()));
+    }
+}
+
+void NetworkDiagram::mousePressEvent(QMouseEvent* event) {
+    const int i = blockAt(event->position().toPoint());
+    if (event->button() == Qt::LeftButton && i >= 0 && canOpen(i)) {
+        setOpen(i, !isOpen(i));
+        event->accept();
+        return;
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void NetworkDiagram::mouseMoveEvent(QMouseEvent* event) {
+    const int i = blockAt(event->position().toPoint());
+    setCursor(i >= 0 && canOpen(i) ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    QWidget::mouseMoveEvent(event);
 }
 
 bool NetworkDiagram::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
         for (int i = 0; i < int(blocks_.size()); ++i) {
+            for (int j = 0; isOpen(i) && j < int(blocks_[std::size_t(i)].inside.size()); ++j) {
+                if (!stepRect(i, j).contains(help->pos())) continue;
+                const InsideStep& step = blocks_[std::size_t(i)].inside[std::size_t(j)];
+                QToolTip::showText(help->globalPos(),
+                                   step.title + QStringLiteral(": ") + step.shape +
+                                       (step.detail.isEmpty() ? QString() : QStringLiteral("\n") + step.detail),
+                                   this);
+                return true;
+            }
             if (!blockRect(i).contains(help->pos())) continue;
             const Block& b = blocks_[std::size_t(i)];
+            const QString hint = !canOpen(i) ? QString()
+                                 : isOpen(i) ? tr(" (click to close)")
+                                             : tr(" (click to see inside)");
             QToolTip::showText(help->globalPos(),
-                               b.problem.isEmpty() ? b.title + QStringLiteral(": ") + b.shape : b.problem, this);
+                               b.problem.isEmpty() ? b.title + QStringLiteral(": ") + b.shape + hint : b.problem, this);
             return true;
         }
         QToolTip::hideText();
