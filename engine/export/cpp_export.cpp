@@ -11,11 +11,12 @@
 #include "export/cpp_sequence_layers.h"
 #include "export/cpp_submodels.h"
 #include "export/cpp_text_tokenizer.h"
+#include "export/cpp_transformer_layers.h"
 #include "io/atomic_file.h"
 #include "layers/activation.h"
 
 // The header's assembly, in order: the introduction (what the model reads and gives, the public
-// constants), the fixed runtime (cpp_runtime.h, cpp_sequence_layers.h), the preprocessing
+// constants), the fixed runtime (cpp_runtime.h, cpp_sequence_layers.h, cpp_transformer_layers.h), the preprocessing
 // (cpp_preprocessing.h), the submodels (cpp_submodels.h), the predict functions with the
 // combination rule (cpp_combination.h), and for a text model the tokenizer (cpp_text_tokenizer.h).
 namespace skynnet {
@@ -74,13 +75,14 @@ void writeIntroduction(std::ostream& out, const SavedCombinedModel& m, const std
     for (std::size_t i = 0; i < outNames.size(); ++i) out << (i ? ", " : "") << cppStringLiteral(outNames[i]);
     out << "};\n\nnamespace detail {\n\n"
         << "inline constexpr float kLeakySlope = " << cppFloatLiteral(LeakyReLU().slope()) << ";\n\n"
-        << cppLayerRuntime << cppSequenceRuntime << cppNetworkRuntime;
+        << cppLayerRuntime << cppSequenceRuntime << cppTransformerRuntime << cppNetworkRuntime;
 }
 
 // Closes namespace detail, then predict() on one raw row and on many.
 void writePredict(std::ostream& out, const SavedCombinedModel& m, const CppScratch& scratch) {
     out << "\ninline constexpr int kMaxWidth = " << scratch.widest << ";\n"
-        << "inline constexpr int kWorkWidth = " << scratch.work << ";  // a recurrent layer's steps and gates\n"
+        << "inline constexpr int kWorkWidth = " << scratch.work
+        << ";  // a recurrent layer's steps and gates, attention's\n"
         << "inline constexpr int kMaxSteps = " << scratch.steps << ";   // the step mask\n\n}  // namespace detail\n\n"
         << "// One sample: rawFeatures[kRawColumns] -> out[kOutputs].\n"
         << "inline void predict(const float* rawFeatures, float* out) {\n";

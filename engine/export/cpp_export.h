@@ -2,8 +2,9 @@
 // Export of a saved (combined) model as one self-contained C++17 header: the weights as constexpr
 // float arrays, and inline predict functions that apply the preprocessing, every submodel's layers
 // (dense, conv, max and average pooling, global average pooling, batch norm in its inference form,
-// the activations, and the sequence kinds embedding, gru, lstm and seqpool of
-// cpp_sequence_layers.h), and the combination rule, with nothing beyond the standard library.
+// the activations, the sequence kinds embedding, gru, lstm and seqpool of cpp_sequence_layers.h,
+// and the transformer kinds patch, layernorm, attention and encoder of cpp_transformer_layers.h),
+// and the combination rule, with nothing beyond the standard library.
 // Sequences are rows of steps x features, step-major; token ids are floats (exact below 2^24), as
 // Skynnet's raw rows hold them. A text model's header (its schema holds a vocabulary) also holds the
 // tokenizer and the vocabulary (cpp_text_tokenizer.h), so that a client can predict on a string.

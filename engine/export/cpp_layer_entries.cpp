@@ -66,12 +66,9 @@ const char* cppActivationName(Activation a) {
 
 std::string cppLayerEntry(const LayerSpec& layer, Shape input, const CppWeightArray& array) {
     const auto sequence = [&](const auto&) { return cppSequenceLayerEntry(layer, input, array); };
+    const auto transformer = [&](const auto&) { return cppTransformerLayerEntry(layer, input, array); };
     const auto none = [&](const auto&) -> std::string {
         throw Error("a " + description(layer) + " layer has no entry in the layer table");
-    };
-    // A kind the header cannot compute yet is an error, never a layer left out.
-    const auto notYet = [&](const auto&) -> std::string {
-        throw Error("C++ export: " + description(layer) + " layers cannot be exported to a C++ header yet");
     };
     return visitLayer(
         layer, [&](const DenseSpec& d) { return denseEntry(d, input, array); },
@@ -86,8 +83,8 @@ std::string cppLayerEntry(const LayerSpec& layer, Shape input, const CppWeightAr
         },
         [&](const EmbeddingSpec& e) { return sequence(e); }, [&](const GruSpec& g) { return sequence(g); },
         [&](const LstmSpec& l) { return sequence(l); }, [&](const SeqPoolSpec& p) { return sequence(p); },
-        [&](const PatchSpec& p) { return notYet(p); }, [&](const LayerNormSpec& n) { return notYet(n); },
-        [&](const AttentionSpec& a) { return notYet(a); }, [&](const EncoderSpec& e) { return notYet(e); });
+        [&](const PatchSpec& p) { return transformer(p); }, [&](const LayerNormSpec& n) { return transformer(n); },
+        [&](const AttentionSpec& a) { return transformer(a); }, [&](const EncoderSpec& e) { return transformer(e); });
 }
 
 }  // namespace skynnet

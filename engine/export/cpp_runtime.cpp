@@ -8,7 +8,8 @@ const char* const cppLayerRuntime =
     R"(enum class Act { Linear, Relu, LeakyRelu, Sigmoid, Tanh, Softmax, Gelu, Relu6, Softplus, Elu };
 enum class Kind {
     Dense, Conv, MaxPool, AvgPool, GlobalAvgPool, BatchNorm, Activation,
-    Embedding, Gru, Lstm, SeqPoolMean, SeqPoolLast, SeqPoolFirst  // the sequence kinds
+    Embedding, Gru, Lstm, SeqPoolMean, SeqPoolLast, SeqPoolFirst,  // the sequence kinds
+    Patch, LayerNorm, Attention, Encoder                           // the transformer kinds
 };
 
 // One layer. Samples are rows of (C, H, W) values, index c*H*W + h*W + w; a sequence is (1, steps,
@@ -16,7 +17,15 @@ enum class Kind {
 // [inputs][units]. Conv: W [filters][C][kH][kW], bias optional, zero padding padTop/padLeft before
 // the input. Pools: window kH x kW, no padding. BatchNorm: y = gamma (x - mean) / sqrt(var +
 // epsilon) + beta per channel (per feature when flat, and over every step of a sequence).
-// The sequence kinds (embedding, gru, lstm, seqpool) are described with their functions below.
+// The sequence kinds (embedding, gru, lstm, seqpool) and the transformer kinds (patch, layernorm,
+// attention, encoder) are described with their functions below.
+
+// A LayerNorm's parameters, per feature of a row; multi-head self-attention's: W_in [features][3
+// features] (Q|K|V blocks) and b_in, W_out [features][features] and b_out; causal: a query sees
+// only itself and the tokens before it.
+struct Norm { const float *gamma, *beta; float epsilon; };
+struct Attention { int heads; bool causal; const float *in, *inBias, *out, *outBias; };
+
 struct Layer {
     Kind kind;
     int c, h, w;                    // input shape
@@ -32,6 +41,13 @@ struct Layer {
     int vocabulary;                 // embedding: ids 0 to vocabulary - 1
     const float* recurrentWeights;  // recurrent W_h [units][gates * units] and b_h
     const float* recurrentBias;
+    Norm norm, norm2;               // layernorm; an encoder block's LN1 and LN2
+    Attention attention;            // attention, and an encoder block's
+    int mlp;                        // encoder: MLP width; W1, b1 in weights and bias
+    const float* weights2;          // encoder: W2 [mlp][features] and b2
+    const float* bias2;
+    const float* positions;         // patch: learned positions [tokens][dim]
+    const float* classToken;        // patch: the class token [dim] (nullptr: none)
 };
 
 // A layer of `kind` from (c, h, w) to (outC, outH, outW); the other fields empty.
@@ -171,6 +187,17 @@ const char* const cppNetworkRuntime =
     case Kind::SeqPoolMean:
     case Kind::SeqPoolLast:
     case Kind::SeqPoolFirst: seqPool(l, x, mask, y); break;
+    case Kind::Patch: patchEmbedding(l, x, y); break;
+    case Kind::LayerNorm: {
+        const int features = l.sequence ? l.w : l.c * area;
+        normalize(l.norm, x, y, l.c * area / features, features);
+        break;
+    }
+    case Kind::Attention:
+        selfAttention(l.attention, x, l.h, l.w, y, work);
+        for (int i = 0; i < area; ++i) y[i] += x[i];
+        break;
+    case Kind::Encoder: encoderBlock(l, x, y, work); break;
     case Kind::Dense: dense(l, x, y); break;
     case Kind::Conv: conv(l, x, y); break;
     case Kind::MaxPool:
@@ -203,8 +230,9 @@ const char* const cppNetworkRuntime =
 }
 
 // A submodel's layers in order from x into out, through the scratch buffers a and b. `work` holds a
-// recurrent layer's steps; `mask` the step mask an embedding makes from its ids, which follows the
-// layers that keep the steps (without one, every step is real).
+// recurrent layer's steps and a transformer layer's Q|K|V and scores; `mask` the step mask an
+// embedding makes from its ids, which follows the layers that keep the steps (without one, every
+// step is real).
 inline void network(const Layer* layers, int count, const float* x, float* out, float* a, float* b, float* work,
                     float* mask) {
     const float* in = x;

@@ -38,12 +38,14 @@ public:
         const std::string entry = cppLayerEntry(l, shape_, [this](const std::string& part, std::size_t count) {
             return array(part, count);
         });
-        // Batch norm and activations over a sequence say so; the sequence kinds always do.
+        // Batch norm, layer norm and activations over a sequence say so; the sequence kinds always do.
         const bool overSteps = shape_.sequence &&
-                               (std::holds_alternative<BatchNormSpec>(l) || std::holds_alternative<ActivationSpec>(l));
+                               (std::holds_alternative<BatchNormSpec>(l) || std::holds_alternative<LayerNormSpec>(l) ||
+                                std::holds_alternative<ActivationSpec>(l));
         table_.push_back(overSteps ? "overSteps(" + entry + ")" : entry);
         scratch_.widest = std::max(scratch_.widest, std::int64_t(output.size()));
-        scratch_.work = std::max(scratch_.work, cppSequenceWorkFloats(l, shape_));
+        scratch_.work = std::max(
+            {scratch_.work, cppSequenceWorkFloats(l, shape_), cppTransformerWorkFloats(l, shape_)});
         if (shape_.sequence) scratch_.steps = std::max(scratch_.steps, std::int64_t(shape_.height));
         shape_ = output;
     }

@@ -9,7 +9,7 @@
 namespace skynnet {
 
 // The scratch predict() needs, in floats: the largest layer output (buffers a and b), a recurrent
-// layer's work and the longest step mask; each at least 1.
+// or transformer layer's work and the longest step mask; each at least 1.
 struct CppScratch {
     std::int64_t widest = 1, work = 1, steps = 1;
 };
