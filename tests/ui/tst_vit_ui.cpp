@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
@@ -13,6 +14,7 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "export/onnx_export.h"
 #include "matrix_support.h"
 #include "split/combined_model_file.h"
 #include "test_shots.h"
@@ -21,11 +23,13 @@
 #include "ui/core/layer_table_model.h"
 #include "ui/core/project_document.h"
 #include "ui/core/training_session.h"
+#include "ui/widgets/export_dialog.h"
 #include "ui/widgets/layer_editor.h"
 #include "ui/widgets/live_chart.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/network_diagram.h"
 #include "ui/widgets/network_page.h"
+#include "ui/widgets/open_model_dialog.h"
 #include "ui/widgets/project_controller.h"
 #include "ui/widgets/results_page.h"
 #include "ui/widgets/split_page.h"
@@ -215,7 +219,8 @@ private slots:
     }
 
     // Trained in the app: a ViT split into three class groups beside its baseline, with live charts
-    // and results; saved and reopened in another window, the same network, weights and predictions.
+    // and results; exported in every format and measured by Open Model; saved and reopened in another
+    // window, the same network, weights and predictions.
     void vitTrainsSavesAndReopens() {
         MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
         w.projectController()->prompts().showError = [](const QString&, const QString& message) {
@@ -259,6 +264,27 @@ private slots:
         shoot(&w, QStringLiteral("vit-window-trained"));
         w.showPage(MainWindow::ResultsPageIndex);
         shoot(&w, QStringLiteral("vit-window-results"));
+
+        // Exported from the app in every format, and File > Open Model measures the native file on the
+        // images themselves.
+        for (const auto format : {ExportDialog::CppHeader, ExportDialog::Onnx}) {
+            if (format == ExportDialog::Onnx && !onnxExportAvailable()) continue;
+            ExportDialog dialog(*results->model, dir_.filePath(QStringLiteral("vit")));
+            dialog.setFormat(format);
+            QVERIFY2(dialog.exportNow(), qPrintable(dialog.statusText()));
+            QVERIFY(!dialog.writtenFiles().isEmpty() && QFileInfo(dialog.writtenFiles().front()).size() > 0);
+        }
+        const QString modelFile = dir_.filePath(QStringLiteral("vit.skym"));
+        ExportDialog native(*results->model, modelFile);
+        native.setFormat(ExportDialog::NativeModel);
+        QVERIFY2(native.exportNow(), qPrintable(native.statusText()));
+        OpenModelDialog opened(nullptr);
+        QVERIFY2(opened.loadModel(modelFile), qPrintable(opened.statusText()));
+        opened.setDataPath(QString::fromStdString(images_.train.path));
+        QVERIFY2(opened.evaluate(), qPrintable(opened.statusText()));
+        QVERIFY2(opened.metricText().startsWith("accuracy ") && opened.metricText().endsWith(" on 480 samples"),
+                 qPrintable(opened.metricText()));
+        QVERIFY2(opened.metricText().mid(9, 6).toDouble() >= 0.9, qPrintable(opened.metricText()));
 
         const Matrix predicted = buildCombinedModel(*results->model).predict(doc->prepared()->test.features);
         const QString project = dir_.filePath(QStringLiteral("vit.skynnet"));

@@ -26,6 +26,49 @@ LayerSpec retyped(const LayerSpec& l, const LayerSpec& type) {
 
 using C = LayerTableModel::Column;
 
+// The field columns a layer of each kind has (Type aside, which every kind has).
+bool kindHasField(const LayerSpec& l, int column) {
+    const auto any = [column](std::initializer_list<int> columns) {
+        return std::find(columns.begin(), columns.end(), column) != columns.end();
+    };
+    const auto pool = [&](const auto&) { return any({C::Kernel, C::Stride}); };
+    return visitLayer(
+        l,
+        [&](const DenseSpec&) {
+            return any({C::Units, C::Activation, C::Scalable});
+        },
+        [&](const DropoutSpec&) { return column == C::Rate; }, [](const FlattenSpec&) { return false; },
+        [&](const ConvSpec&) {
+            return any({C::Units, C::Kernel, C::Stride, C::Padding, C::Activation, C::Bias, C::Scalable});
+        },
+        [&](const MaxPoolSpec& p) { return pool(p); }, [&](const AvgPoolSpec& p) { return pool(p); },
+        [](const GlobalAvgPoolSpec&) { return false; },
+        [&](const BatchNormSpec&) {
+            return any({C::Momentum, C::Epsilon});
+        },
+        [&](const ActivationSpec&) { return column == C::Activation; },
+        [&](const EmbeddingSpec&) {
+            return any({C::Units, C::Scalable});
+        },
+        [&](const GruSpec&) {
+            return any({C::Units, C::Steps, C::Scalable});
+        },
+        [&](const LstmSpec&) {
+            return any({C::Units, C::Steps, C::Scalable});
+        },
+        [&](const SeqPoolSpec&) { return column == C::Steps; },
+        [&](const PatchSpec&) {
+            return any({C::Units, C::Kernel, C::ClassToken, C::Scalable});
+        },
+        [&](const EncoderSpec&) {
+            return any({C::Units, C::Heads, C::Rate, C::Scalable});
+        },
+        [](const LayerNormSpec&) { return false; },
+        [&](const AttentionSpec&) {
+            return any({C::Heads, C::Rate, C::Causal});
+        });
+}
+
 bool numericColumn(int column) {
     return column == C::Units || column == C::Heads || column == C::Stride || column == C::Rate ||
            column == C::Momentum || column == C::Epsilon || column == C::Params || column == C::Flops ||
