@@ -34,6 +34,9 @@ const std::vector<OptionSpec>& evaluateOptionSpecs() {
         {"--split", "PART",
          "all, train, validation or test: the rows of --data that training assigned to that part, "
          "rebuilt from the seed and fractions in the model (default all)"},
+        {"--combine", "RULE",
+         "a class-groups model combined by another rule, without retraining: product, coupling or sum (default: "
+         "the model's)"},
         {"--report", "FILE", "write the metrics as JSON"},
         {"--help", "", "show this help"},
     };
@@ -87,6 +90,18 @@ int runEvaluate(const std::vector<std::string>& words) {
     checkOutputPaths({{"--report", reportPath}});
 
     LoadedModel model = loadTrainedModel(modelPath);
+    if (const auto rule = args.text("--combine")) {
+        if (model.saved.rule.strategy != Strategy::ClassGroups)
+            Args::fail("--combine",
+                       "only applies to a class-groups model, " + modelPath + " is " +
+                           (model.combined() ? strategyName(model.saved.rule.strategy) : "a single network"));
+        try {
+            model.saved.rule.classCombine = parseClassCombine(*rule);
+        } catch (const Error& e) {
+            Args::fail("--combine", e.what());
+        }
+        model.model.setClassCombine(model.saved.rule.classCombine);
+    }
     Dataset data = loadLike(request, model.saved.schema, true);
     if (const std::string w = data.skippedFilesWarning(); !w.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (part != "all") data = selectSplit(data, model, part);
@@ -113,6 +128,8 @@ int runEvaluate(const std::vector<std::string>& words) {
         addMetrics(report, summary, "");
         if (model.combined()) {
             report["strategy"] = strategyName(model.saved.rule.strategy);
+            if (model.saved.rule.strategy == Strategy::ClassGroups)
+                report["combine"] = classRuleDescription(model.saved.rule);
             Json subs = Json::array();
             for (const SubmodelEvaluation& e : submodels)
                 subs.push_back(Json::object(

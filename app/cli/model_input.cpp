@@ -25,7 +25,8 @@ std::string modelDescription(const LoadedModel& model) {
     std::string widths;
     for (const NetworkSpec& s : m.specs) widths += (widths.empty() ? "" : ", ") + s.widthsSummary();
     return std::to_string(m.submodelCount()) + " submodel" + (m.submodelCount() == 1 ? "" : "s") + " (" +
-           strategyName(m.rule.strategy) + ") of " + widths;
+           strategyName(m.rule.strategy) + ") of " + widths +
+           (m.rule.strategy == Strategy::ClassGroups ? ", combined by " + classRuleDescription(m.rule) : "");
 }
 
 }  // namespace skynnet::cli

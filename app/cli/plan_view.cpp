@@ -87,6 +87,7 @@ std::string planTable(const SplitPlan& plan, int threads, const std::string& pla
             head += (g ? " | " : " ") + ranges(plan.groupClasses[g]);
     }
     if (plan.strategy == Strategy::BinaryShards) head += ", combined by " + binaryCombineName(plan.binaryCombine);
+    if (plan.strategy == Strategy::ClassGroups) head += ", combined by " + classCombineName(plan.classCombine);
     head += "\nepochs " + std::to_string(plan.epochs);
     if (plan.epochsScaled) head += ", " + std::to_string(plan.effectiveEpochs) + " per submodel (divided by F)";
     else head += " per submodel (not scaled)";
@@ -128,6 +129,7 @@ Json planJson(const SplitPlan& plan, int threads) {
                            {"workers", kernels.size()},
                            {"kernel_threads", kernels}});
     if (plan.strategy == Strategy::BinaryShards) j["binary_combine"] = binaryCombineName(plan.binaryCombine);
+    if (plan.strategy == Strategy::ClassGroups) j["combine"] = classCombineName(plan.classCombine);
     Json original = specJson(plan.original, plan.originalParams, plan.originalFlopsPerSample, plan.originalMemoryBytes);
     original["samples"] = plan.samples;
     j["original"] = original;

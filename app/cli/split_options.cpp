@@ -15,6 +15,9 @@ const std::vector<OptionSpec>& splitOptionSpecs() {
          "all the data, the same parameters in all as the split) (default auto: by task)"},
         {"--scale-epochs", "on|off", "divide the epochs by F (default on for classification with dense layers)"},
         {"--shard-factor", "F", "data-shards width reduction factor, at least 1 (default sqrt(N))"},
+        {"--combine", "RULE",
+         "class-groups combination: product (the reference's rule), coupling (the generalised Bradley-Terry "
+         "estimate) or sum (the mean probability of each class's owners) (default product)"},
         {"--binary-combine", "HOW", "binary-shards combination: most-confident or average (default most-confident)"},
         {"--no-shuffle-shards", "", "shards are contiguous blocks in file order instead of a seeded shuffle"},
         {"--regression-fallback", "", "output-split with fewer target columns than N: data shards instead of an error"},
@@ -55,6 +58,13 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
         if (f < 1) Args::fail("--shard-factor", "must be at least 1, got '" + *a.text("--shard-factor") + "'");
         o.dataShardFactor = f;
     }
+    if (const auto s = a.text("--combine")) {
+        try {
+            o.classCombine = parseClassCombine(*s);
+        } catch (const Error& e) {
+            Args::fail("--combine", e.what());
+        }
+    }
     if (const auto s = a.text("--binary-combine")) {
         try {
             o.binaryCombine = parseBinaryCombine(*s);
@@ -75,6 +85,8 @@ void checkSplitOptionsUsed(const Args& a, const SplitOptions& options, const Spl
     const std::string used = "this plan uses " + planStrategyName(plan);
     const bool shards = plan.strategy == Strategy::BinaryShards ||
                         (plan.strategy == Strategy::DataShards && !plan.ensemble);
+    if (a.has("--combine") && plan.strategy != Strategy::ClassGroups)
+        Args::fail("--combine", "only applies to the class-groups strategy, " + used);
     if (a.has("--binary-combine") && plan.strategy != Strategy::BinaryShards)
         Args::fail("--binary-combine", "only applies to the binary-shards strategy, " + used);
     if (a.has("--shard-factor") && plan.strategy != Strategy::DataShards)

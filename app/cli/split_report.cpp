@@ -83,6 +83,14 @@ Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
 
     Json combined = Json::object();
     if (run.testSummary) combined["metrics"] = metricsJson(*run.testSummary, run.test->loss);
+    // The rule the combined metrics were computed by, and its options.
+    const CombinationRule& rule = t.model.rule();
+    if (rule.strategy == Strategy::ClassGroups) {
+        combined["combine"] = classCombineName(rule.classCombine);
+        combined["other_output"] = rule.otherOutput;
+    } else if (rule.strategy == Strategy::BinaryShards) {
+        combined["combine"] = binaryCombineName(rule.binaryCombine);
+    }
     combined["params"] = t.model.paramCount();
     combined["wall_seconds"] = t.wallSeconds;
     combined["cpu_seconds"] = t.cpuSeconds;

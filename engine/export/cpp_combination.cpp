@@ -6,6 +6,7 @@
 namespace skynnet {
 
 void writeCppCombination(std::ostream& out, const SavedCombinedModel& m) {
+    requireExportableRule(m.rule, "C++ export");
     const std::size_t S = m.specs.size();
     const auto s = [](std::size_t i) { return "s" + std::to_string(i + 1); };
     switch (m.rule.strategy) {

@@ -243,6 +243,7 @@ std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector
 
 // The combination rule on the submodels' outputs (combination.h); returns the combined tensor.
 std::string combine(GraphBuilder& b, const CombinationRule& r, const std::vector<std::string>& subs) {
+    requireExportableRule(r, "ONNX export");
     switch (r.strategy) {
     case Strategy::ClassGroups: {
         // Sum of clamped log-probabilities in the C classes (log 1 = 0 where a submodel has no say),

@@ -84,7 +84,9 @@ Matrix matrixFromJson(const JsonField& j, BlockReader& blocks) {
 
 bool sameRule(const CombinationRule& a, const CombinationRule& b) {
     return a.strategy == b.strategy && a.task == b.task && a.outputs == b.outputs && a.classes == b.classes &&
-           a.columns == b.columns && (a.strategy != Strategy::BinaryShards || a.binaryCombine == b.binaryCombine);
+           a.columns == b.columns && a.otherOutput == b.otherOutput &&
+           (a.strategy != Strategy::BinaryShards || a.binaryCombine == b.binaryCombine);
+    // The class-group rule may differ: it can be switched on a trained run without retraining.
 }
 
 Json modelJson(const SavedCombinedModel& m, const SplitPlan& plan, BlockWriter& blocks, const std::string& field) {

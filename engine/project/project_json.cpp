@@ -286,6 +286,8 @@ Json toJson(const SplitOptions& o) {
     // The plain ensemble (a study's comparison runs): written only when set, so every other
     // project reads and writes as before, and builds before it read it as its data shards.
     if (o.ensemble) j["ensemble"] = true;
+    // Written only when not the product, so projects without a rule read and write as before.
+    if (o.classCombine != ClassCombine::Product) j["classCombine"] = classCombineName(o.classCombine);
     return j;
 }
 
@@ -307,6 +309,7 @@ SplitOptions splitOptionsFromJson(const JsonField& j) {
     o.optimizerSlots = intAtLeast(j.at("optimizerSlots"), 0);
     o.epochs = intAtLeast(j.at("epochs"), 0);
     o.ensemble = j.value("ensemble", false);
+    if (j.contains("classCombine")) o.classCombine = parseNamed(j.at("classCombine"), parseClassCombine);
     return o;
 }
 
@@ -335,6 +338,7 @@ Json toJson(const SplitPlan& p, BlockWriter& blocks) {
                            {"submodels", std::move(subs)},
                            {"warnings", p.warnings}});
     if (p.ensemble) j["ensemble"] = true;  // as SplitOptions: only when set
+    if (p.classCombine != ClassCombine::Product) j["classCombine"] = classCombineName(p.classCombine);
     return j;
 }
 
@@ -364,6 +368,7 @@ SplitPlan splitPlanFromJson(const JsonField& j, BlockReader& blocks) {
     for (const JsonField& s : subs.asArray()) p.submodels.push_back(submodelPlanFromJson(s, blocks));
     p.warnings = j.at("warnings").get<std::vector<std::string>>();
     p.ensemble = j.value("ensemble", false);
+    if (j.contains("classCombine")) p.classCombine = parseNamed(j.at("classCombine"), parseClassCombine);
     if (p.ensemble && p.strategy != Strategy::DataShards) j.at("ensemble").fail("is only for the data-shards strategy");
     return p;
 }

@@ -9,10 +9,6 @@
 namespace skynnet {
 namespace {
 
-// Below this a probability is treated as this: the log stays finite and a class rejected by one
-// referee still ranks by the others (float softmax can round a far-off class to exactly 0).
-constexpr double kMinProbability = 1e-30;
-
 void requireSameRows(const std::vector<Matrix>& parts) {
     if (parts.empty()) throw Error("no submodel outputs to combine");
     for (std::size_t i = 1; i < parts.size(); ++i)
@@ -27,9 +23,11 @@ void requireClassShapes(const std::vector<Matrix>& subProbs, const CombinationRu
         throw Error(std::to_string(subProbs.size()) + " submodel outputs for " + std::to_string(rule.classes.size()) +
                     " class-group submodels");
     for (std::size_t i = 0; i < subProbs.size(); ++i) {
-        if (subProbs[i].cols() != Index(rule.classes[i].size()))
+        const Index expected = Index(rule.classes[i].size()) + (rule.otherOutput ? 1 : 0);
+        if (subProbs[i].cols() != expected)
             throw Error("submodel " + std::to_string(i + 1) + " gave " + std::to_string(subProbs[i].cols()) +
-                        " columns for its " + std::to_string(rule.classes[i].size()) + " classes");
+                        " columns for its " + std::to_string(rule.classes[i].size()) + " classes" +
+                        (rule.otherOutput ? " and 'other'" : ""));
         for (int c : rule.classes[i])
             if (c < 0 || c >= rule.outputs)
                 throw Error("submodel " + std::to_string(i + 1) + " owns class " + std::to_string(c) + " outside the " +
@@ -50,19 +48,7 @@ Matrix rawProductScores(const std::vector<Matrix>& subProbs, const CombinationRu
 
 Matrix combineClassGroups(const std::vector<Matrix>& subProbs, const CombinationRule& rule) {
     requireClassShapes(subProbs, rule);
-    const Index rows = subProbs[0].rows();
-    // Double precision: g-1 clamped logs can reach a few hundred, beyond float's comfortable range.
-    Eigen::MatrixXd logs = Eigen::MatrixXd::Zero(rows, rule.outputs);  // log(1) for classes not owned
-    for (std::size_t i = 0; i < subProbs.size(); ++i)
-        for (std::size_t k = 0; k < rule.classes[i].size(); ++k)
-            logs.col(rule.classes[i][k]).array() +=
-                subProbs[i].col(Index(k)).cast<double>().array().max(kMinProbability).log();
-    Matrix out(rows, rule.outputs);
-    for (Index r = 0; r < rows; ++r) {
-        const Eigen::RowVectorXd e = (logs.row(r).array() - logs.row(r).maxCoeff()).exp();
-        out.row(r) = (e / e.sum()).cast<Scalar>();
-    }
-    return out;
+    return combineClassProbabilities(subProbs, rule.classes, rule.outputs, rule.otherOutput, rule.classCombine);
 }
 
 Matrix combineBinary(const std::vector<Matrix>& subProbs, BinaryCombine how) {
@@ -105,6 +91,17 @@ Matrix averageOutputs(const std::vector<Matrix>& outputs) {
         sum += outputs[i];
     }
     return sum / Scalar(outputs.size());
+}
+
+std::string classRuleDescription(const CombinationRule& rule) {
+    return classCombineName(rule.classCombine) + (rule.otherOutput ? " with an 'other' output" : "");
+}
+
+void requireExportableRule(const CombinationRule& rule, const std::string& exporter) {
+    if (rule.strategy != Strategy::ClassGroups || (rule.classCombine == ClassCombine::Product && !rule.otherOutput))
+        return;
+    throw Error(exporter + ": class groups combined by the " + classRuleDescription(rule) +
+                " rule cannot be exported yet (only by the product without 'other')");
 }
 
 Matrix combine(const std::vector<Matrix>& subOutputs, const CombinationRule& rule) {

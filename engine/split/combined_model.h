@@ -38,6 +38,8 @@ public:
     CombinedModel(CombinationRule rule, std::vector<Network> submodels, LossKind loss);
 
     const CombinationRule& rule() const { return rule_; }
+    // Class groups: combine the same trained submodels by another rule (class_group_rules.h).
+    void setClassCombine(ClassCombine how) { rule_.classCombine = how; }
     LossKind loss() const { return loss_; }
     int submodelCount() const { return int(submodels_.size()); }
     Network& submodel(int i) { return submodels_[std::size_t(i)]; }

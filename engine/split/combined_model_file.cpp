@@ -38,7 +38,7 @@ std::vector<int> expectedOutputs(const CombinationRule& r, std::size_t submodels
                 if (k > 0 && cs[k] <= cs[k - 1])
                     fail(field("combination.classes", i) + " must list classes in ascending order, once each");
             }
-            outs[i] = int(cs.size());
+            outs[i] = int(cs.size()) + (r.otherOutput ? 1 : 0);
         }
         break;
     case Strategy::OutputSplit: {
@@ -72,6 +72,8 @@ std::vector<int> expectedOutputs(const CombinationRule& r, std::size_t submodels
     return outs;
 }
 
+}  // namespace
+
 Json ruleToJson(const CombinationRule& r) {
     Json j = Json::object({{"strategy", strategyName(r.strategy)}, {"outputs", r.outputs}});
     switch (r.strategy) {
@@ -79,6 +81,8 @@ Json ruleToJson(const CombinationRule& r) {
         Json classes = Json::array();
         for (const auto& cs : r.classes) classes.push_back(Json(cs));
         j["classes"] = std::move(classes);
+        j["classCombine"] = classCombineName(r.classCombine);
+        j["otherOutput"] = r.otherOutput;
         break;
     }
     case Strategy::OutputSplit: {
@@ -103,6 +107,9 @@ CombinationRule ruleFromJson(const JsonField& j, Task task) {
     switch (r.strategy) {
     case Strategy::ClassGroups:
         for (const JsonField& cs : j.at("classes").asArray()) r.classes.push_back(cs.get<std::vector<int>>());
+        // Files written before the rules and the "other" output existed: the product, no "other".
+        if (j.contains("classCombine")) r.classCombine = parseNamed(j.at("classCombine"), parseClassCombine);
+        if (j.contains("otherOutput")) r.otherOutput = j.at("otherOutput").get<bool>();
         break;
     case Strategy::OutputSplit:
         for (const JsonField& c : j.at("columns").asArray()) {
@@ -116,6 +123,8 @@ CombinationRule ruleFromJson(const JsonField& j, Task task) {
     }
     return r;
 }
+
+namespace {
 
 SavedCombinedModel combinedFromFile(ModelFileContents& file, const std::string& path) {
     const JsonField h = file.headerField();

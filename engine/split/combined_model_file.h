@@ -2,7 +2,8 @@
 // The combined model file: every submodel's network and weights plus the combination rule, in the
 // container of model_file.h with header kind "combined". Header layout:
 //   {"kind":"combined", "task", "loss",
-//    "combination": {"strategy", "outputs", "classes" | "columns" | "binaryCombine"},
+//    "combination": {"strategy", "outputs", "classes" + "classCombine" + "otherOutput" | "columns" |
+//                    "binaryCombine"},  (a class-groups file without the last two: product, no "other")
 //    "submodels": [{"network": {...}, "weightsBlock": 0}, ...],
 //    "preprocessing", "classNames", "targetNames", "featureNames", "extra"}
 // One type serves both kinds of file: a single network (kind "single", spec_json.h) is read as a
@@ -21,6 +22,10 @@
 #include "split/combined_model.h"
 
 namespace skynnet {
+
+// The header's "combination" object, and back (task: the file's); an Error names the field at fault.
+Json ruleToJson(const CombinationRule& rule);
+CombinationRule ruleFromJson(const JsonField& j, Task task);
 
 struct SavedCombinedModel {
     CombinationRule rule;                           // rule.task is the model's task, rule.outputs its output columns

@@ -250,6 +250,7 @@ CombinationRule SplitPlan::rule() const {
     r.task = task;
     r.outputs = outputs;
     r.binaryCombine = binaryCombine;
+    if (strategy == Strategy::ClassGroups) r.classCombine = classCombine;
     for (const auto& s : submodels) {
         switch (strategy) {
         case Strategy::ClassGroups: r.classes.push_back(s.classes); break;
@@ -272,6 +273,7 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
     plan.task = data.task;
     plan.requested = options.requested;
     plan.binaryCombine = options.binaryCombine;
+    plan.classCombine = options.classCombine;
     plan.samples = data.samples;
     plan.seed = options.seed;
     plan.outputs = taskOutputs(data);

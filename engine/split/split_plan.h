@@ -26,7 +26,8 @@ struct SplitOptions {
     std::optional<double> dataShardFactor;  // F for data shards; unset: sqrt(N)
     bool shuffleShards = true;              // off: shards are contiguous blocks in file order (reference)
     BinaryCombine binaryCombine = BinaryCombine::MostConfident;
-    bool regressionFallbackToShards = false;  // fewer target columns than N: data shards instead of an error
+    ClassCombine classCombine = ClassCombine::Product;  // class groups (class_group_rules.h)
+    bool regressionFallbackToShards = false;            // fewer target columns than N: data shards instead of an error
     // With the data-shards strategy: the plain ensemble instead (plan_ensemble.cpp), N thin networks
     // that each learn the whole task from ALL the rows. Not the Skynnet method: the fair alternative
     // it is compared with. Its F defaults to the one that gives the task's own split's total
@@ -77,6 +78,7 @@ struct SplitPlan {
     int effectiveEpochs = 0;                     // what each submodel trains
     bool epochsScaled = false;
     BinaryCombine binaryCombine = BinaryCombine::MostConfident;
+    ClassCombine classCombine = ClassCombine::Product;
     bool ensemble = false;  // strategy data-shards as the plain ensemble (SplitOptions::ensemble)
     int outputs = 1;        // combined output columns
     long samples = 0;
