@@ -1,7 +1,8 @@
 // The C++ header export of the transformer kinds (issue 27): patch embedding (with and without the
 // class token, one and two channels), layernorm over tokens and over a flat sample, attention
 // (causal and not) and the encoder block (its dropout off at inference), single models, a text
-// model whose step mask crosses the blocks to seqpool:mean, and class groups of ViTs. Each header
+// model whose step mask crosses the blocks (padding keys masked) to seqpool:mean, and class groups
+// of ViTs. Each header
 // is compiled with the system g++ (-Werror) and must predict what the engine predicts to 1e-5.
 #include <QTemporaryDir>
 #include <QtTest>
@@ -54,14 +55,15 @@ SavedCombinedModel combinedVits() {
     return m;
 }
 
-// Rows of `steps` token ids in [1, vocabulary), pre-padded with 0 (row r has r % steps padding
-// steps), so that the step mask matters to seqpool:mean.
+// Rows of `steps` token ids in [1, vocabulary), pre-padded with 0 (row r has r % (steps + 1)
+// padding steps, padding alone included), so that the step mask matters to attention (padding
+// keys get no weight) and to seqpool:mean.
 Matrix paddedIds(Index rows, int steps, int vocabulary, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> id(1, vocabulary - 1);
     Matrix m = Matrix::Zero(rows, steps);
     for (Index r = 0; r < rows; ++r)
-        for (int t = int(r % steps); t < steps; ++t) m(r, t) = float(id(rng));
+        for (int t = int(r % (steps + 1)); t < steps; ++t) m(r, t) = float(id(rng));
     return m;
 }
 
@@ -79,7 +81,7 @@ private slots:
         if (QStandardPaths::findExecutable("g++").isEmpty()) SKIP_UNLESS_CI("g++ is not installed");
     }
 
-    // Five models in one program: each header's predict on raw rows against the engine's.
+    // Six models in one program: each header's predict on raw rows against the engine's.
     void transformerHeadersMatchTheEngine() {
         struct Model {
             QString name;
@@ -110,13 +112,20 @@ private slots:
                                          Task::Classification, 3),
                                  Task::Classification, 4),
                           uniformRows(20, 32, -2.0f, 2.0f, 5)});
-        // Text: token ids through the blocks; seqpool:mean reads the embedding's step mask.
+        // Text: token ids through the blocks, whose attention gives padding keys no weight;
+        // seqpool:mean reads the embedding's step mask. The padding id's row of the seeded weights
+        // is not zero, so padding steps hold values that a real step must not read: the same model
+        // with another padding row must give the same answers.
         const int vocab = 20;
-        models.push_back({"text",
-                          single(vitSpec(Shape::steps(6, 1), "embedding:8,encoder:2:16,attention:2:causal,seqpool:mean",
-                                         Task::Binary, 1, vocab),
-                                 Task::Binary, 6),
-                          paddedIds(18, 6, vocab, 7)});
+        const SavedCombinedModel text = single(vitSpec(Shape::steps(6, 1),
+                                                       "embedding:8,encoder:2:16,attention:2:causal,seqpool:mean",
+                                                       Task::Binary, 1, vocab),
+                                               Task::Binary, 6);
+        SavedCombinedModel otherPadding = text;
+        for (int d = 0; d < 8; ++d) otherPadding.weights[0][std::size_t(d)] += 1.5f;  // the embedding's row 0
+        const Matrix ids = paddedIds(18, 6, vocab, 7);
+        models.push_back({"text", text, ids});
+        models.push_back({"text_padding", otherPadding, ids});
         models.push_back({"groups", combinedVits(), images});
 
         std::vector<CppHeaderRows> jobs;
@@ -136,6 +145,9 @@ private slots:
             QVERIFY2(double((expected.rowwise() - expected.row(0)).cwiseAbs().maxCoeff()) > 1e-3, qPrintable(m.name));
             qInfo("%s: C++ header within %.2g of the engine", qPrintable(m.name), d);
         }
+        // Padding is invisible in the engine and in the header alike.
+        QVERIFY(maxDifference(engine(models[3].saved, ids), engine(models[4].saved, ids)) <= kTolerance);
+        QVERIFY(maxDifference(answers[3], answers[4]) <= kTolerance);
     }
 
     // The table names each kind and its parameter arrays in Network::flatWeights() order, and the

@@ -1,12 +1,15 @@
 // ONNX export of the transformer kinds (issue 27): the patch embedding as Conv + Reshape + Transpose
 // (+ the class token Concat-ed) + positions, attention written with MatMul, Softmax, Transpose and
-// Reshape (the causal mask a constant added before the Softmax), LayerNormalization at opset 17 and
-// decomposed before it, the encoder block's GELU with Erf. Each model is built from its spec with
+// Reshape (the causal mask a constant added before the Softmax, and for text the key padding mask
+// made from the ids), LayerNormalization at opset 17 and decomposed before it, the encoder block's
+// GELU with Erf. Each model is built from its spec with
 // seeded weights; every file passes onnx.checker, and ONNX Runtime (Node.js) must give the
 // engine's predictions to 1e-4.
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <random>
 
 #include "export/onnx_export.h"
 #include "export_support.h"
@@ -49,6 +52,25 @@ SavedCombinedModel meanModel() {
 // Two channels: Conv's weights from the (c, dy, dx) rows; attention that is not causal.
 SavedCombinedModel channelsModel() {
     return single(vitSpec(Shape{2, 4, 4}, "patch:2:8:cls,attention:4,encoder:4:12:0.2,seqpool:last", 3), 3);
+}
+// Text: token ids, pre-padded, through a block and causal attention to the mean of the real
+// steps; the key padding mask made from the ids in the graph.
+constexpr int kVocabulary = 17;
+SavedCombinedModel textModel() {
+    NetworkSpec spec = vitSpec(Shape::steps(9, 1),
+                               "embedding:16,encoder:2:32,attention:2:causal,seqpool:mean,dense:8:relu", 3);
+    spec.bindVocabulary(kVocabulary);
+    return single(spec, 7);
+}
+// Rows of 9 ids in [1, kVocabulary) pre-padded with 0: row r has r % 10 padding steps, so most
+// rows have much padding and rows 9 and 19 are padding alone (an empty text).
+Matrix paddedIds(Index count, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> id(1, kVocabulary - 1);
+    Matrix ids = Matrix::Zero(count, 9);
+    for (Index r = 0; r < count; ++r)
+        for (Index t = r % 10; t < 9; ++t) ids(r, t) = float(id(rng));
+    return ids;
 }
 // Class groups of three ViT submodels over the same image.
 SavedCombinedModel combinedVit() {
@@ -110,6 +132,20 @@ private slots:
         QVERIFY(!ops13.contains("LayerNormalization"));
         QCOMPARE(ops13.count("ReduceMean"), 6);
         QCOMPARE(ops13.count("Sqrt"), 3);
+        // Text: each attention adds the key padding mask, made from the ids, to its scores; the
+        // causal one counts the real keys up to each query, the block's those of the row.
+        exportOnnx(textModel(), file("text.onnx").toStdString());
+        const QJsonObject text = describeGraph(file("text.onnx"), error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QStringList textOps = opsOf(text);
+        QCOMPARE(textOps.count("CumSum"), 1);
+        QCOMPARE(textOps.count("Where"), 2);
+        QCOMPARE(textOps.count("Softmax"), 3);
+        QStringList masked;
+        for (const QJsonValue& n : text["nodes"].toArray())
+            if (n["op"].toString() == "Add" && n["name"].toString().endsWith("/unpadded_scores"))
+                masked << n["name"].toString();
+        QCOMPARE(masked, (QStringList{"sub1/encoder1/mha/unpadded_scores", "sub1/attention1/mha/unpadded_scores"}));
     }
 
     void exportsPassTheCheckerAndMatchTheEngine() {
@@ -123,6 +159,7 @@ private slots:
             SavedCombinedModel model;
             Matrix input;
             int opset;
+            bool text = false;  // int64 token ids
         };
         const std::vector<Model> models{{"vit17", vitModel(), images, 17},
                                         {"vit13", vitModel(), images, 13},
@@ -130,14 +167,16 @@ private slots:
                                         {"mean13", meanModel(), images, 13},
                                         {"channels17", channelsModel(), small, 17},
                                         {"combined17", combined, images, 17},
-                                        {"combined13", combined, images, 13}};
+                                        {"combined13", combined, images, 13},
+                                        {"text17", textModel(), paddedIds(20, 13), 17, true},
+                                        {"text13", textModel(), paddedIds(20, 13), 13, true}};
         std::vector<OrtJob> jobs;
         std::vector<Matrix> expected;
         QStringList files;
         for (const Model& m : models) {
             exportOnnx(m.model, file(m.name + ".onnx").toStdString(), {m.opset});
             files << file(m.name + ".onnx");
-            jobs.push_back({file(m.name + ".onnx"), m.input, "probabilities", false});
+            jobs.push_back({file(m.name + ".onnx"), m.input, "probabilities", m.text});
             expected.push_back(engine(m.model, m.input));
         }
         // Each submodel of the combined model on its own (opset 13: the default).

@@ -194,10 +194,10 @@ const char* const cppNetworkRuntime =
         break;
     }
     case Kind::Attention:
-        selfAttention(l.attention, x, l.h, l.w, y, work);
+        selfAttention(l.attention, x, l.h, l.w, y, work, mask);
         for (int i = 0; i < area; ++i) y[i] += x[i];
         break;
-    case Kind::Encoder: encoderBlock(l, x, y, work); break;
+    case Kind::Encoder: encoderBlock(l, x, y, work, mask); break;
     case Kind::Dense: dense(l, x, y); break;
     case Kind::Conv: conv(l, x, y); break;
     case Kind::MaxPool:

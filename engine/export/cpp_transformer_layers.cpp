@@ -69,30 +69,44 @@ inline void normalize(const Norm& n, const float* x, float* y, int rows, int fea
 //   [Q | K | V] = x W_in + b_in (W_in [d][3d]); head k reads columns [k dh, (k+1) dh), dh = d / heads;
 //   A = softmax(Q_k K_k^T / sqrt(dh)) over the keys (causal: only keys j <= query i);
 //   out = [A_0 V_0 | ... ] W_out + b_out (W_out [d][d]).
+// With a step mask (1 real, 0 padding), a padding key gets no weight, unless the query sees no real
+// key at all (a text of padding alone; when causal, a query before the first real step): then the
+// query keeps every key it sees.
 // work: Q|K|V (t * 3d), the heads' context (t * d) and one query's scores (t).
-inline void selfAttention(const Attention& a, const float* x, int t, int d, float* out, float* work) {
+inline void selfAttention(const Attention& a, const float* x, int t, int d, float* out, float* work,
+                          const float* mask) {
     float* qkv = work;
     float* context = qkv + t * 3 * d;
     float* scores = context + t * d;
     for (int i = 0; i < t; ++i) affine(x + i * d, d, a.in, a.inBias, 3 * d, qkv + i * 3 * d);
+    int firstReal = 0;
+    while (mask && firstReal < t && mask[firstReal] == 0.0f) ++firstReal;
     const int dh = d / a.heads;
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
     for (int k = 0; k < a.heads; ++k)
         for (int i = 0; i < t; ++i) {
             const int seen = a.causal ? i + 1 : t;
+            const bool keyMask = mask && firstReal < seen;
             const float* q = qkv + i * 3 * d + k * dh;
             float top = 0.0f, sum = 0.0f;
+            bool first = true;
             for (int j = 0; j < seen; ++j) {
+                if (keyMask && mask[j] == 0.0f) continue;
                 const float* key = qkv + j * 3 * d + d + k * dh;
                 float s = 0.0f;
                 for (int e = 0; e < dh; ++e) s += q[e] * key[e];
                 scores[j] = s * scale;
-                top = j == 0 ? scores[j] : std::max(top, scores[j]);
+                top = first ? scores[j] : std::max(top, scores[j]);
+                first = false;
             }
-            for (int j = 0; j < seen; ++j) sum += (scores[j] = std::exp(scores[j] - top));
+            for (int j = 0; j < seen; ++j) {
+                if (keyMask && mask[j] == 0.0f) scores[j] = 0.0f;
+                else sum += (scores[j] = std::exp(scores[j] - top));
+            }
             float* c = context + i * d + k * dh;
             for (int e = 0; e < dh; ++e) c[e] = 0.0f;
             for (int j = 0; j < seen; ++j) {
+                if (keyMask && mask[j] == 0.0f) continue;
                 const float weight = scores[j] / sum;
                 const float* value = qkv + j * 3 * d + 2 * d + k * dh;
                 for (int e = 0; e < dh; ++e) c[e] += weight * value[e];
@@ -111,7 +125,8 @@ constexpr Layer attentionLayer(int steps, int features, Attention a) {
 // A pre-norm encoder block (nn.TransformerEncoderLayer, norm_first, GELU):
 //   x1 = x + selfAttention(LN1(x));  y = x1 + GELU(LN2(x1) W1 + b1) W2 + b2
 // W1 [d][mlp] and b1 in weights and bias, W2 [mlp][d] and b2 in weights2 and bias2.
-// work: LN's output (t * d), one token's MLP (mlp), then selfAttention's or one token's d.
+// work: LN's output (t * d), one token's MLP (mlp), then selfAttention's or one token's d. `mask`
+// (or nullptr) is the step mask, for selfAttention.
 constexpr Layer encoderLayer(int steps, int features, int mlp, Norm norm1, Attention a, Norm norm2, const float* w1,
                              const float* b1, const float* w2, const float* b2) {
     Layer l = shapedLayer(Kind::Encoder, 1, steps, features, 1, steps, features);
@@ -120,13 +135,13 @@ constexpr Layer encoderLayer(int steps, int features, int mlp, Norm norm1, Atten
     return l;
 }
 
-inline void encoderBlock(const Layer& l, const float* x, float* y, float* work) {
+inline void encoderBlock(const Layer& l, const float* x, float* y, float* work, const float* mask) {
     const int t = l.h, d = l.w;
     float* normed = work;
     float* hidden = normed + t * d;
     float* rest = hidden + l.mlp;
     normalize(l.norm, x, normed, t, d);
-    selfAttention(l.attention, normed, t, d, y, rest);
+    selfAttention(l.attention, normed, t, d, y, rest, mask);
     for (int i = 0; i < t * d; ++i) y[i] += x[i];
     normalize(l.norm2, y, normed, t, d);
     for (int i = 0; i < t; ++i) {

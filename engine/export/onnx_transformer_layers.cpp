@@ -52,9 +52,39 @@ std::string layerNorm(GraphBuilder& b, WeightReader& w, const std::string& x, st
     return b.op("Add", {b.op("Mul", {normalised, gamma}, name + "/scaled"), beta}, name);
 }
 
+// The key padding mask of layers/attention.h as a term added to the scores [N, heads, T, T]:
+// -1e9 (a zero weight after the Softmax, with or without the causal -1e9) where the key's id is 0
+// and the query sees a real key (any in the row; when causal, one at or before the query), else 0.
+// Returns [N, 1, T, T] when causal, [N, 1, 1, T] when not; `ids` are the int64 ids [N, T].
+std::string keyPaddingTerm(GraphBuilder& b, const std::string& ids, bool causal, const std::string& name) {
+    const std::string padding = b.op("Equal", {ids, b.int64s(name + "/padding_id", {}, {0})}, name + "/padding");
+    const std::string real = name + "/real";
+    GraphBuilder::setInt(b.node("Cast", {b.op("Not", {padding}, name + "/real_steps")}, real), "to",
+                         onnx::TensorProto::FLOAT);
+    // Real keys a query sees: [N, T] (the running count up to each query) or [N, 1] (the row's).
+    std::string seen;
+    if (causal) {
+        seen = b.op("CumSum", {real, b.int64s(name + "/step_axis", {}, {1})}, name + "/seen");
+    } else {
+        seen = name + "/seen";
+        GraphBuilder::setInt(b.node("ReduceSum", {real, b.int64s(name + "/step_axes", {1}, {1})}, seen), "keepdims", 1);
+    }
+    const std::string sees = b.op("Greater", {seen, b.scalar(name + "/zero", 0.0f)}, name + "/sees_real");
+    const std::string masked =
+        b.op("And",
+             {b.op("Unsqueeze", {sees, b.int64s(name + "/key_axis", {1}, {2})}, name + "/sees_real_per_query"),
+              b.op("Unsqueeze", {padding, b.int64s(name + "/query_axis", {1}, {1})}, name + "/padding_per_key")},
+             name + "/masked");  // [N, T or 1, T]
+    const std::string term =
+        b.op("Where", {masked, b.scalar(name + "/minus_big", -1e9f), b.scalar(name + "/none", 0.0f)}, name + "/term");
+    return b.op("Unsqueeze", {term, b.int64s(name + "/head_axis", {1}, {1})}, name + "/per_head");
+}
+
 // layers/attention.h's MultiHeadAttention on x [N, T, D]: Win (D, 3D), bin, Wout (D, D), bout.
+// `maskIds`: the int64 ids the step mask comes from (padding keys masked), or empty (none).
 std::string multiHeadAttention(GraphBuilder& b, WeightReader& w, const std::string& x, std::int64_t steps,
-                               std::int64_t dim, int heads, bool causal, const std::string& name) {
+                               std::int64_t dim, int heads, bool causal, const std::string& maskIds,
+                               const std::string& name) {
     const std::int64_t width = 3 * dim, dh = dim / heads;
     const float* wIn = w.take(name + "/in_W", dim * width);
     const float* bIn = w.take(name + "/in_b", width);
@@ -86,6 +116,9 @@ std::string multiHeadAttention(GraphBuilder& b, WeightReader& w, const std::stri
             for (std::int64_t j = i + 1; j < steps; ++j) mask[std::size_t(i * steps + j)] = -1e9f;
         scores = b.op("Add", {scores, b.floats(name + "/causal_mask", {steps, steps}, mask)}, name + "/masked_scores");
     }
+    if (!maskIds.empty())
+        scores = b.op("Add", {scores, keyPaddingTerm(b, maskIds, causal, name + "/key_mask")},
+                      name + "/unpadded_scores");
     const std::string weights = b.opAxis("Softmax", {scores}, name + "/weights", -1);
     const std::string context = transpose(b, b.op("MatMul", {weights, v}, name + "/context_per_head"), {0, 2, 1, 3},
                                           name + "/context_steps");  // [N, T, heads, dh]
@@ -146,7 +179,7 @@ void addSelfAttention(GraphBuilder& b, Cursor& c, WeightReader& w, const Attenti
                       const std::string& name) {
     toSequence(b, c, name);
     const std::string attended = multiHeadAttention(b, w, c.tensor, c.shape.height, c.shape.width, layer.heads,
-                                                    layer.causal, name + "/mha");
+                                                    layer.causal, c.maskIds, name + "/mha");
     c.tensor = b.op("Add", {c.tensor, attended}, name);
 }
 
@@ -155,7 +188,8 @@ void addEncoder(GraphBuilder& b, Cursor& c, WeightReader& w, const EncoderSpec& 
     toSequence(b, c, name);
     const std::int64_t steps = c.shape.height, dim = c.shape.width;
     const std::string normed1 = layerNorm(b, w, c.tensor, dim, opset, name + "/ln1");
-    const std::string attended = multiHeadAttention(b, w, normed1, steps, dim, layer.heads, false, name + "/mha");
+    const std::string attended = multiHeadAttention(b, w, normed1, steps, dim, layer.heads, false, c.maskIds,
+                                                    name + "/mha");
     const std::string x1 = b.op("Add", {c.tensor, attended}, name + "/residual1");
     const std::string normed2 = layerNorm(b, w, x1, dim, opset, name + "/ln2");
     const std::string hidden = gelu(linear(b, w, normed2, dim, layer.mlp, name + "/linear1"), name + "/linear1");

@@ -10,7 +10,9 @@
 //              LayerNormalization from opset 17, before it ReduceMean, Sub, Mul, Sqrt, Div.
 //   attention  x + MHA(x), MHA written with MatMul, Softmax, Transpose and Reshape; Q, K and V
 //              each from its block of Win's columns; the causal mask a constant added before the
-//              Softmax. Dropout is the identity at inference.
+//              Softmax, and after a text embedding the key padding mask, -1e9 on the scores of the
+//              keys whose id is 0, made from the ids (the cursor's maskIds). Dropout is the
+//              identity at inference.
 //   encoder    x1 = x + MHA(LN1(x)); y = x1 + gelu(LN2(x1) W1 + b1) W2 + b2.
 #include <functional>
 #include <string>

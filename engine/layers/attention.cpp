@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/error.h"
 #include "core/gemm.h"
@@ -20,6 +21,19 @@ void softmaxPrefix(Scalar* s, Index seen, Index T, Scalar scale) {
     Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>> row(s, seen);
     row *= scale;
     row = (row - row.maxCoeff()).exp();
+    row *= Scalar(1) / row.sum();
+    std::fill(s + seen, s + T, Scalar(0));
+}
+
+// The same over the keys j < seen whose step is real (real[j] != 0, at least one of them): the
+// padding keys' scores count as -inf, so their weights are exactly 0.
+void maskedSoftmaxPrefix(Scalar* s, const Scalar* real, Index seen, Index T, Scalar scale) {
+    Eigen::Map<Eigen::Array<Scalar, Eigen::Dynamic, 1>> row(s, seen);
+    const Eigen::Map<const Eigen::Array<Scalar, Eigen::Dynamic, 1>> steps(real, seen);
+    const auto keep = steps != Scalar(0);
+    row *= scale;
+    const Scalar top = keep.select(row, -std::numeric_limits<Scalar>::infinity()).maxCoeff();
+    row = keep.select((row - top).exp(), Scalar(0));
     row *= Scalar(1) / row.sum();
     std::fill(s + seen, s + T, Scalar(0));
 }
@@ -94,6 +108,10 @@ const Matrix& MultiHeadAttention::forward(const Matrix& x, bool training) {
     const Index T = steps_, D = dim_, N = x.rows(), rows = N * T;
     if (x.cols() != T * D)
         throw Error("attention expects rows of " + std::to_string(T * D) + " values, got " + std::to_string(x.cols()));
+    const Matrix* mask = stepMask_;
+    if (mask && (mask->rows() != N || mask->cols() != T))
+        throw Error("attention: a step mask of " + std::to_string(mask->rows()) + " x " + std::to_string(mask->cols()) +
+                    " for a batch of " + std::to_string(N) + " sequences of " + std::to_string(T) + " steps");
     x_ = &x;
     qkv_.resize(rows, 3 * D);
     gemm(Op::None, Op::None, rows, 3 * D, D, 1, x.data(), D, wIn_.data(), 3 * D, 0, qkv_.data(), 3 * D);
@@ -116,17 +134,28 @@ void MultiHeadAttention::attendForward(Index n) {
     const Scalar* rowsOf = qkv_.data() + n * T * ld;
     Scalar* kt = scratch_.data();
     Scalar* dropped = kt + dh * T;
+    // The sample's key mask: none without padding, nor when every step is padding (no key at all).
+    const Scalar* real = stepMask_ ? stepMask_->data() + n * T : nullptr;
+    Index firstReal = 0, realSteps = T;
+    if (real) {
+        realSteps = Index(std::count_if(real, real + T, [](Scalar m) { return m != Scalar(0); }));
+        firstReal = Index(std::find_if(real, real + T, [](Scalar m) { return m != Scalar(0); }) - real);
+        if (realSteps == T || realSteps == 0) real = nullptr;
+    }
     for (Index h = 0; h < heads_; ++h) {
         const Scalar* q = rowsOf + h * dh;
         const Scalar* v = rowsOf + 2 * D + h * dh;
         transposeHead(rowsOf + D + h * dh, ld, T, dh, kt);
         Scalar* p = probs_.data() + (n * heads_ + h) * T * T;
-        // Scores Q K^T (a causal mask computes the hidden ones too, then gives them weight 0).
+        // Scores Q K^T (a causal mask computes the hidden ones too, then gives them weight 0; so
+        // does the key mask to the padding keys). A query that sees no real key (before the first
+        // real step, when causal) keeps every key it sees.
         headProduct(false, T, T, dh, q, ld, kt, T, p, T);
         for (Index i = 0; i < T; ++i) {
             Scalar* s = p + i * T;
             const Index seen = causal_ ? i + 1 : T;
-            softmaxPrefix(s, seen, T, scale);
+            if (real && firstReal < seen) maskedSoftmaxPrefix(s, real, seen, T, scale);
+            else softmaxPrefix(s, seen, T, scale);
         }
         const Scalar* w = p;
         if (dropping_) {
@@ -184,6 +213,8 @@ void MultiHeadAttention::attendBackward(Index n) {
         headProduct(false, T, T, dh, dc, D, vt, T, dp, T);
         headProduct(true, T, dh, T, w, T, dc, D, dRowsOf + 2 * D + h * dh, ld);
         // Through the dropout and the softmax: dS_ij = P_ij (dP_ij - sum_k P_ik dP_ik), then the scale.
+        // A masked key (causal or padding) has P_ij = 0 exactly, hence dS_ij = 0: no gradient
+        // reaches its score, as through PyTorch's -inf.
         for (Index i = 0; i < T; ++i) {
             const Index seen = causal_ ? i + 1 : T;
             const Scalar* pi = p + i * T;

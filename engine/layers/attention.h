@@ -22,8 +22,15 @@
 //
 // Dropout draws the mask of a sample from a stream seeded by the layer's seed (drawn at build),
 // the step and the sample's row in the step's batch, as layers/dropout.h does: the same masks
-// however a batch is split over replicas. Padding steps (Layer::setStepMask) are not masked out:
-// every step attends to every (earlier, when causal) step.
+// however a batch is split over replicas.
+//
+// Padding (PyTorch's key_padding_mask): with a step mask (Layer::setStepMask, 0 at padding steps,
+// as an embedding makes it from token ids 0), a padding key's score is -inf before the softmax,
+// with the causal mask when both apply: its weight is exactly 0, in forward and backward, so a real
+// query never reads padding. Queries at padding steps are still computed (seqpool:mean ignores
+// them). A query that would see no real key has no key mask: a sample of padding alone (an empty
+// text) attends to all steps (to the earlier ones when causal), and so does, when causal, a
+// padding query before the sample's first real step (pre-padding); PyTorch gives NaN there.
 #include "layers/layer.h"
 
 namespace skynnet {
@@ -103,6 +110,11 @@ public:
     const Matrix& forward(const Matrix& x, bool training) override;
     const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override;
     void setBatchOrigin(std::uint64_t step, Index firstRow) override { core_.setBatchOrigin(step, firstRow); }
+    // The core masks the padding keys; the output keeps the input's steps, hence its mask.
+    void setStepMask(const Matrix* mask) override {
+        stepMask_ = mask;
+        core_.setStepMask(mask);
+    }
     // The core's: Win (D, 3D), bin (1, 3D), Wout (D, D), bout (1, D).
     std::vector<Param> params() override { return core_.params(); }
     std::int64_t paramCount() const override { return core_.paramCount(); }

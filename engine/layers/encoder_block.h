@@ -11,6 +11,8 @@
 // W1 and W2 Glorot uniform (PyTorch draws its Linear default), b1 and b2 zero. The build draws,
 // in order: Win, Wout, MHA's dropout seed, W1, W2, then the three other dropouts' seeds.
 // The MLP's products are one GEMM each over all (batch * T) rows; nothing depends on the threads.
+// Padding: the step mask (Layer::setStepMask) goes to MHA, which gives the padding keys no weight
+// (see layers/attention.h); the output has the input's steps, hence its mask.
 #include <memory>
 
 #include "layers/activation.h"
@@ -30,6 +32,10 @@ public:
     const Matrix& forward(const Matrix& x, bool training) override;
     const Matrix* backward(const Matrix& gradOut, bool needInputGrad) override;
     void setBatchOrigin(std::uint64_t step, Index firstRow) override;
+    void setStepMask(const Matrix* mask) override {
+        stepMask_ = mask;
+        attention_.setStepMask(mask);
+    }
     // In order: LN1 gamma (1, D), LN1 beta (1, D), Win (D, 3D), bin (1, 3D), Wout (D, D),
     // bout (1, D), LN2 gamma (1, D), LN2 beta (1, D), W1 (D, mlp), b1 (1, mlp), W2 (mlp, D),
     // b2 (1, D). Weights decay; biases and the LayerNorms' gamma and beta do not.
