@@ -10,6 +10,7 @@
 #include "data/preprocessing_json.h"
 #include "io/atomic_file.h"
 #include "io/container.h"
+#include "io/json_fields.h"
 #include "model/network.h"
 #include "project/project_json.h"
 #include "spec/spec_json.h"
@@ -151,6 +152,12 @@ Json toJson(const ProjectResults& r, const SplitPlan& plan, BlockWriter& blocks,
                            {"baselineTestOutput", matrixJson(r.baselineTestOutput, blocks)},
                            {"testTargets", matrixJson(r.testTargets, blocks)}});
     if (r.baseline) j["baseline"] = toJson(*r.baseline);
+    if (r.classCombine != ClassCombine::Product) j["classCombine"] = classCombineName(r.classCombine);
+    if (!r.submodelTestOutputs.empty()) {  // written only when kept, so older runs read and write as before
+        Json outputs = Json::array();
+        for (const Matrix& m : r.submodelTestOutputs) outputs.push_back(matrixJson(m, blocks));
+        j["submodelTestOutputs"] = std::move(outputs);
+    }
     if (r.model) j["model"] = modelJson(*r.model, plan, blocks, field + ".model");
     if (r.baselineWeights) {
         if (std::int64_t(r.baselineWeights->size()) != weightCount(plan.original))
@@ -189,7 +196,15 @@ ProjectResults resultsFromJson(const JsonField& j, const SplitPlan& plan, BlockR
     r.baselineTestOutput = matrixFromJson(j.at("baselineTestOutput"), blocks);
     r.testTargets = matrixFromJson(j.at("testTargets"), blocks);
     if (const auto b = j.find("baseline"); b && !b->isNull()) r.baseline = trainResultFromJson(*b);
+    if (j.contains("classCombine")) r.classCombine = parseNamed(j.at("classCombine"), parseClassCombine);
+    if (const auto outputs = j.find("submodelTestOutputs")) {
+        for (const JsonField& m : outputs->asArray()) r.submodelTestOutputs.push_back(matrixFromJson(m, blocks));
+        if (r.submodelTestOutputs.size() != plan.submodels.size())
+            outputs->fail("has " + std::to_string(r.submodelTestOutputs.size()) + " entries for the plan's " +
+                          std::to_string(plan.submodels.size()) + " submodels");
+    }
     if (const auto m = j.find("model"); m && !m->isNull()) r.model = modelFromJson(*m, plan, blocks);
+    if (r.model) r.model->rule.classCombine = r.classCombine;  // the rule the run was last combined by
     if (const auto b = j.find("baselineWeightsBlock"); b && !b->isNull())
         r.baselineWeights = blocks.take(*b, weightCountUpTo(plan.original,
                                                             INT64_MAX / 2));  // a hostile spec cannot overflow

@@ -82,6 +82,12 @@ struct ProjectResults {
     long evaluatedSamples = 0;
     double wallSeconds = 0;  // the whole job
     Matrix combinedTestOutput, baselineTestOutput, testTargets;
+    // Class groups: each submodel's outputs on the same test rows, so that the run can be combined
+    // by another rule without retraining (project/recombine.h). Empty for other strategies and
+    // for runs saved before they were kept.
+    std::vector<Matrix> submodelTestOutputs;
+    // The class-group rule combinedMetric and combinedTestOutput were computed by (the model's).
+    ClassCombine classCombine = ClassCombine::Product;
     // The trained combined model: its rule and specs must be the run's plan's (plan.rule() and
     // each submodel's spec); saved as weights, loss, preprocessing and names. Unset for older
     // runs kept only for their curves.

@@ -97,6 +97,10 @@ void finishRecord(RunOutcome& out, const Dataset& eval) {
     r.metricName = headlineMetricName(plan.task);
     r.combinedMetric = out.combined->metric;
     r.combinedTestOutput = out.combined->output;
+    if (plan.strategy == Strategy::ClassGroups) {
+        r.submodelTestOutputs = out.combined->submodelOutputs;
+        r.classCombine = plan.classCombine;
+    }
     for (const auto& s : out.combined->submodels) r.submodelMetrics.push_back(s.metric);
     r.testTargets = eval.targetMatrix();
     if (out.baselineEvaluation) {

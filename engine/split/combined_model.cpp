@@ -54,7 +54,7 @@ CombinedEvaluation CombinedModel::evaluate(const Dataset& data, const CancelToke
                     " outputs, the model " + taskName(rule_.task) + " with " + std::to_string(rule_.outputs));
     CombinedEvaluation e;
     const auto lossFn = makeLoss(loss_);
-    const std::vector<Matrix> outs = submodelOutputs(data.features, cancel);
+    std::vector<Matrix> outs = submodelOutputs(data.features, cancel);
     if (cancel && cancel->cancelled()) {
         e.cancelled = true;
         return e;
@@ -78,6 +78,7 @@ CombinedEvaluation CombinedModel::evaluate(const Dataset& data, const CancelToke
         }
         e.submodels.push_back(s);
     }
+    e.submodelOutputs = std::move(outs);
     return e;
 }
 

@@ -19,10 +19,11 @@ struct SubmodelEvaluation {
 };
 
 struct CombinedEvaluation {
-    double loss = 0, metric = 0;  // combined, on the whole dataset
-    std::string metricName;       // "accuracy" or "r2"
-    Matrix output;                // combined outputs, one row per sample
-    bool cancelled = false;       // the token stopped it: nothing else is set
+    double loss = 0, metric = 0;          // combined, on the whole dataset
+    std::string metricName;               // "accuracy" or "r2"
+    Matrix output;                        // combined outputs, one row per sample
+    std::vector<Matrix> submodelOutputs;  // each submodel's own outputs, so another rule can combine them
+    bool cancelled = false;               // the token stopped it: nothing else is set
     // Each submodel on its own sub-problem: its classes' samples with remapped labels, its columns,
     // or (shards) the full dataset.
     std::vector<SubmodelEvaluation> submodels;

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "losses/task_losses.h"
+#include "project/recombine.h"
 #include "split/combined_model.h"
 #include "ui/core/data_loading.h"
 #include "ui/core/fingerprint_cache.h"
@@ -387,6 +388,21 @@ void ProjectDocument::addRun(ProjectRun run, std::shared_ptr<const SplitPlan> se
     shownRun_ = int(runs_.size()) - 1;
     shownPlan_ = sessionPlan;
     emit runsChanged();
+}
+
+QString ProjectDocument::recombineRun(int index, ClassCombine how) {
+    if (index < 0 || std::size_t(index) >= runs_.size() || !runs_[std::size_t(index)].results)
+        return tr("no completed run %1").arg(index + 1);
+    ProjectRun& run = runs_[std::size_t(index)];
+    if (run.results->classCombine == how && canRecombine(*run.results, run.plan)) return {};
+    try {
+        recombine(*run.results, run.plan, how);
+    } catch (const Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    markModified();
+    emit runsChanged();
+    return {};
 }
 
 bool ProjectDocument::dropRunWeights(int index) {

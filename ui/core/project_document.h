@@ -152,6 +152,10 @@ public:
     // Drops the trained weights of run `index` (the curves, figures and test outputs stay); the
     // project file shrinks at the next save. False when it has none.
     bool dropRunWeights(int index);
+    // Combines class-groups run `index` by another rule from its kept submodel test outputs
+    // (project/recombine.h): its metric, test outputs and model's rule change, the project is
+    // modified. Returns why it cannot (no such run, another strategy, outputs not kept), or empty.
+    QString recombineRun(int index, ClassCombine how);
     // The kept run the session shows (-1: none, or a run the document does not keep), and
     // whether the session's run with plan `sessionPlan` is that run, so a save does not write it
     // twice. The plan is held weakly: a plan the session has replaced never matches.

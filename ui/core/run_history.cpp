@@ -75,6 +75,7 @@ std::int64_t runBytes(const ProjectRun& run) {
     if (!run.results) return bytes;
     const ProjectResults& r = *run.results;
     bytes += floatBytes(r.combinedTestOutput.size() + r.baselineTestOutput.size() + r.testTargets.size());
+    for (const Matrix& m : r.submodelTestOutputs) bytes += floatBytes(m.size());
     if (r.model)
         for (const auto& w : r.model->weights) bytes += floatBytes(std::int64_t(w.size()));
     if (r.baselineWeights) bytes += floatBytes(std::int64_t(r.baselineWeights->size()));

@@ -10,6 +10,7 @@
 #include "losses/task_losses.h"
 #include "project/checkpoint_store.h"
 #include "project/project_file.h"
+#include "project/recombine.h"
 #include "ui/core/run_job.h"
 #include "ui/core/run_worker.h"
 
@@ -266,6 +267,22 @@ bool TrainingSession::adoptRun(ProjectRun run) {
     if (results_) emit overallProgress(1.0, 0.0);
     emit finished(lastStatus_, lastMessage_);
     return true;
+}
+
+QString TrainingSession::recombineResults(ClassCombine how) {
+    if (running()) return tr("a run is going on");
+    if (!results_ || !plan_) return tr("no completed run");
+    auto copy = std::make_shared<ProjectResults>(*results_);
+    try {
+        recombine(*copy, *plan_, how);
+    } catch (const Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    if (document_ && document_->showsSessionRun(plan_))
+        if (QString why = document_->recombineRun(document_->shownRun(), how); !why.isEmpty()) return why;
+    results_ = std::move(copy);
+    emit resultsChanged();
+    return {};
 }
 
 std::optional<ProjectRun> TrainingSession::lastRun(bool withWeights) const {

@@ -40,6 +40,10 @@ public:
     // What the last run measured, with the combined model's and the baseline's weights as a
     // project saves them; null before a completed run.
     std::shared_ptr<const ProjectResults> results() const { return results_; }
+    // The last run's results combined by another rule (class groups, project/recombine.h), and
+    // the document's record of it when it keeps the run; emits resultsChanged. Returns why it
+    // cannot (a run going on, no results, another strategy), or empty.
+    QString recombineResults(ClassCombine how);
     // The last run as the project file keeps it (nullopt before any run, and while a run is in
     // progress); withWeights false leaves out the trained weights, which only the shown run needs.
     std::optional<ProjectRun> lastRun(bool withWeights = true) const;
@@ -107,6 +111,7 @@ signals:
     void pausedChanged(bool paused);
     void finished(skynnet::TrainStatus status, const QString& message);
     void failed(const QString& message);  // planning or data errors before training started
+    void resultsChanged();                // recombineResults() changed the last run's results
 
 private:
     struct Job;

@@ -45,7 +45,10 @@ ResultsPage::ResultsPage(TrainingSession* session, QWidget* parent) : QWidget(pa
     QSplitter* content = buildContent(left, errors);
 
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(headline_);
+    auto* top = new QHBoxLayout;
+    top->addWidget(headline_, 1);
+    top->addWidget(buildRuleChoice(), 0, Qt::AlignTop);
+    layout->addLayout(top);
     layout->addWidget(outOfDate_);
     layout->addWidget(content, 1);
 
@@ -225,6 +228,7 @@ void ResultsPage::clear(const QString& why) {
     reconstructionsPending_ = false;
     reconstructions_->clear();
     modelChoice_->show();
+    ruleRow_->hide();
     errorsBox_->setTitle(tr("Errors"));
     scatter_ = nullptr;
     diagonal_ = nullptr;
@@ -309,6 +313,7 @@ void ResultsPage::refresh() {
 
     modelChoice_->setEnabled(r->baseline.has_value());
     if (!r->baseline) modelChoice_->setCurrentIndex(0);
+    updateRuleChoice();
     showErrors();
     fitTablesToRows();
 }

@@ -79,9 +79,18 @@ public:
     // The kept run (index into ProjectDocument::runs()) whose results are shown; -1 when none or
     // a run the document does not keep.
     int shownRunIndex() const { return shownIndex_; }
+    // "Combine by": the class-group rule of the run on show (results_page_rule.cpp); hidden for
+    // other strategies and runs that kept no submodel outputs. Choosing a rule recombines the run
+    // without retraining, and every figure of the page follows.
+    QComboBox* ruleChoice() const { return ruleChoice_; }
+    // Why the last choice could not be applied, or empty.
+    QString ruleProblem() const { return ruleProblem_; }
 
 private:
     void buildHeadline();        // the headline and the out-of-date line
+    QWidget* buildRuleChoice();  // results_page_rule.cpp
+    void updateRuleChoice();
+    void chooseRule(int index);
     QWidget* buildComparison();  // the comparison table over the four bar charts
     // The comparison beside the errors, over the run list.
     QSplitter* buildContent(QWidget* comparison, QGroupBox* errors);
@@ -112,6 +121,9 @@ private:
     QString metricText_;
     QLabel* headline_;
     QLabel* outOfDate_;
+    QWidget* ruleRow_;
+    QComboBox* ruleChoice_;
+    QString ruleProblem_;
     RunHistoryPanel* runs_;
     QScrollArea* resultsPane_;
     ComparisonTableModel* comparisonModel_;

@@ -1,0 +1,119 @@
+// The Results page's "Combine by" choice (issue 28), offscreen: a class-groups run on wine combined
+// by coupling and sum without retraining, every figure following, the rule kept in the run's
+// model and in the project file, and the same outputs as the engine's combination of the saved
+// submodels under that rule.
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include "class_groups_setup.h"
+#include "matrix_support.h"
+#include "split/combined_model_file.h"
+#include "test_shots.h"
+#include "test_support.h"
+#include "ui/core/app_settings.h"
+#include "ui/core/formatting.h"
+#include "ui/core/project_document.h"
+#include "ui/core/training_session.h"
+#include "ui/widgets/main_window.h"
+#include "ui/widgets/project_controller.h"
+#include "ui/widgets/results_page.h"
+#include "ui/widgets/train_page.h"
+#include "window_open.h"
+
+using namespace skynnet;
+using namespace skynnet::ui;
+
+namespace {
+
+const QString wine = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/datasets/wine.csv");
+
+int ruleIndex(QComboBox* box, ClassCombine how) { return box->findData(int(how)); }
+
+}  // namespace
+
+class TestCombineRuleUi : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void resultsSwitchRulesWithoutRetraining() {
+        MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
+        w.projectController()->prompts().showError = [](const QString&, const QString& message) {
+            QFAIL(qPrintable(message));
+        };
+        w.resize(1024, 680);
+        w.show();
+        ProjectDocument* doc = w.document();
+        configureClassGroups(*doc, wine, 20, "dense:16:relu");  // 3 classes, 3 groups: 3 pairwise submodels
+        QSignalSpy finished(w.session(), &TrainingSession::finished);
+        w.trainPage()->startTraining();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), hangGuardMs(120000));
+        QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Completed);
+        w.showPage(MainWindow::ResultsPageIndex);
+        ResultsPage* page = w.resultsPage();
+        QComboBox* rule = page->ruleChoice();
+        QVERIFY(rule->isVisible());
+        QCOMPARE(rule->currentData().toInt(), int(ClassCombine::Product));
+        const auto trained = w.session()->results();
+        QCOMPARE(trained->submodelTestOutputs.size(), std::size_t(3));
+        const Matrix productOutput = trained->combinedTestOutput;
+
+        // Coupling: the page's figures are the engine's combination of the trained submodels by
+        // coupling on the same test rows, and the document's run records the rule.
+        rule->setCurrentIndex(ruleIndex(rule, ClassCombine::Coupling));
+        emit rule->activated(rule->currentIndex());
+        QVERIFY2(page->ruleProblem().isEmpty(), qPrintable(page->ruleProblem()));
+        const auto coupled = w.session()->results();
+        QCOMPARE(coupled->classCombine, ClassCombine::Coupling);
+        QVERIFY(!sameBits(coupled->combinedTestOutput, productOutput));
+        CombinedModel model = buildCombinedModel(*coupled->model);
+        QCOMPARE(model.rule().classCombine, ClassCombine::Coupling);
+        const Matrix expected = model.predict(doc->prepared()->test.features);
+        QVERIFY(sameBits(coupled->combinedTestOutput, expected));
+        QCOMPARE(page->combinedMetricText(), formatMetric(coupled->combinedMetric));
+        QVERIFY(doc->isModified());
+        QCOMPARE(doc->shownRunRecord()->results->classCombine, ClassCombine::Coupling);
+        QCOMPARE(doc->shownRunRecord()->results->model->rule.classCombine, ClassCombine::Coupling);
+        shoot(&w, QStringLiteral("results-combine-coupling"));
+
+        // Sum, then saved and reopened: the run comes back combined by the sum, with its figures.
+        rule->setCurrentIndex(ruleIndex(rule, ClassCombine::Sum));
+        emit rule->activated(rule->currentIndex());
+        const double sumMetric = w.session()->results()->combinedMetric;
+        const QString project = dir_.filePath(QStringLiteral("wine.skynnet"));
+        QVERIFY(w.projectController()->saveTo(project));
+        MainWindow other(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("other.ini"))));
+        other.show();
+        QVERIFY(openAndWait(&other, project));
+        const ProjectRun* reopened = other.document()->shownRunRecord();
+        QVERIFY(reopened && reopened->results);
+        QCOMPARE(reopened->results->classCombine, ClassCombine::Sum);
+        QCOMPARE(reopened->results->model->rule.classCombine, ClassCombine::Sum);
+        QCOMPARE(reopened->results->combinedMetric, sumMetric);
+        QCOMPARE(reopened->results->submodelTestOutputs.size(), std::size_t(3));
+        other.showPage(MainWindow::ResultsPageIndex);
+        QCOMPARE(other.resultsPage()->ruleChoice()->currentData().toInt(), int(ClassCombine::Sum));
+        // And back to the reference's rule on the reopened run: the product's outputs again.
+        QComboBox* otherRule = other.resultsPage()->ruleChoice();
+        otherRule->setCurrentIndex(ruleIndex(otherRule, ClassCombine::Product));
+        emit otherRule->activated(otherRule->currentIndex());
+        QVERIFY2(other.resultsPage()->ruleProblem().isEmpty(), qPrintable(other.resultsPage()->ruleProblem()));
+        const ProjectRun* back = other.document()->shownRunRecord();
+        QVERIFY(sameBits(back->results->combinedTestOutput, productOutput));
+        for (MainWindow* window : {&w, &other}) {
+            window->document()->undoStack()->clear();
+            window->document()->setClean();
+        }
+    }
+};
+
+QTEST_MAIN(TestCombineRuleUi)
+#include "tst_combine_rule_ui.moc"
