@@ -93,6 +93,26 @@ inline std::vector<float> handSetWeights(const NetworkSpec& spec, unsigned seed)
     return w;
 }
 
+// A network of `layers` over `input` with the task's output layer, its embeddings bound to
+// `vocabulary` when one is given.
+inline NetworkSpec networkOf(Shape input, const std::string& layers, Task task, int outputs, int vocabulary = 0) {
+    NetworkSpec spec;
+    spec.input = input;
+    spec.layers = parseLayers(layers);
+    if (vocabulary > 0) spec.bindVocabulary(vocabulary);
+    spec.setOutputFor(task, outputs);
+    return spec;
+}
+
+// One network with hand-set weights, as the combined model of one submodel that export takes.
+inline SavedCombinedModel singleModel(const NetworkSpec& spec, Task task, unsigned seed) {
+    SavedModel m;
+    m.schema.task = task;
+    m.spec = spec;
+    m.weights = handSetWeights(spec, seed);
+    return asCombined(m);
+}
+
 inline Matrix uniformRows(Index rows, Index cols, float low, float high, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> d(low, high);

@@ -28,23 +28,6 @@ namespace {
 
 constexpr double kTolerance = 1e-4;
 
-NetworkSpec sequenceSpec(Shape input, const std::string& layers, Task task, int outputs, int vocabulary = 0) {
-    NetworkSpec spec;
-    spec.input = input;
-    spec.layers = parseLayers(layers);
-    spec.setOutputFor(task, outputs);
-    if (vocabulary > 0) spec.bindVocabulary(vocabulary);
-    return spec;
-}
-
-SavedCombinedModel single(const NetworkSpec& spec, Task task, unsigned seed) {
-    SavedModel m;
-    m.schema.task = task;
-    m.spec = spec;
-    m.weights = handSetWeights(spec, seed);
-    return asCombined(m);
-}
-
 // Rows of `steps` token ids below `vocabulary`, pre-padded with 0 (row r has r % (steps + 1)
 // padding steps: all padding once, none once), then a row with an id that is not in the vocabulary.
 Matrix paddedIds(Index rows, int steps, int vocabulary, unsigned seed) {
@@ -107,20 +90,20 @@ private slots:
         std::vector<Model> models;
         // A GRU over 7 steps of 5 features: every step's h, batch norm per feature over the steps,
         // an activation over the steps, then the last step of a second GRU and batch norm.
-        const NetworkSpec gru = sequenceSpec(Shape::steps(7, 5), "gru:6:sequences,bn,activation:tanh,gru:5,bn",
-                                             Task::Classification, 4);
-        models.push_back({"gru", single(gru, Task::Classification, 1), uniformRows(20, 35, -2.0f, 2.0f, 2)});
+        const NetworkSpec gru = networkOf(Shape::steps(7, 5), "gru:6:sequences,bn,activation:tanh,gru:5,bn",
+                                          Task::Classification, 4);
+        models.push_back({"gru", singleModel(gru, Task::Classification, 1), uniformRows(20, 35, -2.0f, 2.0f, 2)});
         // An LSTM returning every step, then the mean over the steps (no mask: every step) and a dense layer.
-        const NetworkSpec lstm = sequenceSpec(Shape::steps(6, 4), "lstm:5:sequences,seqpool:mean,dense:4:relu",
-                                              Task::Regression, 2);
-        models.push_back({"lstm", single(lstm, Task::Regression, 3), uniformRows(20, 24, -2.0f, 2.0f, 4)});
+        const NetworkSpec lstm = networkOf(Shape::steps(6, 4), "lstm:5:sequences,seqpool:mean,dense:4:relu",
+                                           Task::Regression, 2);
+        models.push_back({"lstm", singleModel(lstm, Task::Regression, 3), uniformRows(20, 24, -2.0f, 2.0f, 4)});
         // Text: embedding, the mean over the real steps, dense; padded ids (a row of padding only).
         const int vocab = 30;
-        const NetworkSpec text = sequenceSpec(Shape::steps(8, 1), "embedding:6,seqpool:mean,dense:5:tanh", Task::Binary,
-                                              1, vocab);
+        const NetworkSpec text = networkOf(Shape::steps(8, 1), "embedding:6,seqpool:mean,dense:5:tanh", Task::Binary, 1,
+                                           vocab);
         Matrix ids = paddedIds(24, 8, vocab, 5);
         ids(23, 7) = 30.0f;  // not in the vocabulary: the header reads it as padding (the engine refuses it)
-        models.push_back({"text", single(text, Task::Binary, 6), ids.topRows(23)});
+        models.push_back({"text", singleModel(text, Task::Binary, 6), ids.topRows(23)});
         // Combined: class groups of a GRU and an LSTM over the same embedded ids (the mask through the
         // LSTM's steps and a batch norm over them), and the last step.
         SavedCombinedModel combined;
@@ -128,14 +111,14 @@ private slots:
         combined.rule.task = Task::Classification;
         combined.rule.outputs = 5;
         combined.rule.classes = {{0, 1, 2}, {3, 4}};
-        combined.specs = {sequenceSpec(Shape::steps(8, 1), "embedding:5,gru:4", Task::Classification, 3, vocab),
-                          sequenceSpec(Shape::steps(8, 1), "embedding:4,lstm:3:sequences,bn,seqpool:mean,dense:4:relu",
-                                       Task::Classification, 2, vocab)};
+        combined.specs = {networkOf(Shape::steps(8, 1), "embedding:5,gru:4", Task::Classification, 3, vocab),
+                          networkOf(Shape::steps(8, 1), "embedding:4,lstm:3:sequences,bn,seqpool:mean,dense:4:relu",
+                                    Task::Classification, 2, vocab)};
         combined.weights = {handSetWeights(combined.specs[0], 7), handSetWeights(combined.specs[1], 8)};
         models.push_back({"combined", combined, paddedIds(18, 8, vocab, 9)});
         // And seqpool:last after a GRU's steps.
-        const NetworkSpec last = sequenceSpec(Shape::steps(5, 3), "gru:4:sequences,seqpool:last", Task::Regression, 3);
-        models.push_back({"last", single(last, Task::Regression, 10), uniformRows(10, 15, -2.0f, 2.0f, 11)});
+        const NetworkSpec last = networkOf(Shape::steps(5, 3), "gru:4:sequences,seqpool:last", Task::Regression, 3);
+        models.push_back({"last", singleModel(last, Task::Regression, 10), uniformRows(10, 15, -2.0f, 2.0f, 11)});
 
         std::vector<CppHeaderRows> jobs;
         for (const Model& m : models) {
@@ -248,9 +231,9 @@ int main() {
     // A text model's header: predict on a string gives the engine's prediction on the text's ids.
     void textModelPredictsOnStrings() {
         const TextVocabulary v = vocabulary();
-        const NetworkSpec spec = sequenceSpec(Shape::steps(v.maxLength, 1), "embedding:6,seqpool:mean,dense:5:tanh",
-                                              Task::Classification, 3, v.size());
-        SavedCombinedModel m = single(spec, Task::Classification, 12);
+        const NetworkSpec spec = networkOf(Shape::steps(v.maxLength, 1), "embedding:6,seqpool:mean,dense:5:tanh",
+                                           Task::Classification, 3, v.size());
+        SavedCombinedModel m = singleModel(spec, Task::Classification, 12);
         m.schema.vocabulary = v;  // a text model: the header gets the tokenizer
         const std::vector<std::string> texts = {kTexts[0], kTexts[1],         kTexts[2],           kTexts[3],
                                                 "",        "an unknown word", "GREAT film, great!"};

@@ -22,23 +22,6 @@ namespace {
 constexpr double kTolerance = 1e-5;
 constexpr Shape kImage{2, 8, 8};
 
-NetworkSpec vitSpec(Shape input, const std::string& layers, Task task, int outputs, int vocabulary = 0) {
-    NetworkSpec spec;
-    spec.input = input;
-    spec.layers = parseLayers(layers);
-    spec.setOutputFor(task, outputs);
-    if (vocabulary > 0) spec.bindVocabulary(vocabulary);
-    return spec;
-}
-
-SavedCombinedModel single(const NetworkSpec& spec, Task task, unsigned seed) {
-    SavedModel m;
-    m.schema.task = task;
-    m.spec = spec;
-    m.weights = handSetWeights(spec, seed);
-    return asCombined(m);
-}
-
 // Class groups of three ViTs over the same image: the class token, causal attention after a block
 // with dropout, and the mean over 16 patches without a class token.
 SavedCombinedModel combinedVits() {
@@ -47,10 +30,10 @@ SavedCombinedModel combinedVits() {
     m.rule.task = Task::Classification;
     m.rule.outputs = 6;
     m.rule.classes = {{0, 3}, {1, 4}, {2, 5}};
-    m.specs = {vitSpec(kImage, "patch:4:8:cls,encoder:2:16,layernorm,seqpool:cls", Task::Classification, 2),
-               vitSpec(kImage, "patch:4:6:cls,encoder:2:12:0.1,attention:2:causal,layernorm,seqpool:cls",
-                       Task::Classification, 2),
-               vitSpec(kImage, "patch:2:8,encoder:4:12,layernorm,seqpool:mean", Task::Classification, 2)};
+    m.specs = {networkOf(kImage, "patch:4:8:cls,encoder:2:16,layernorm,seqpool:cls", Task::Classification, 2),
+               networkOf(kImage, "patch:4:6:cls,encoder:2:12:0.1,attention:2:causal,layernorm,seqpool:cls",
+                         Task::Classification, 2),
+               networkOf(kImage, "patch:2:8,encoder:4:12,layernorm,seqpool:mean", Task::Classification, 2)};
     m.weights = {handSetWeights(m.specs[0], 7), handSetWeights(m.specs[1], 8), handSetWeights(m.specs[2], 9)};
     return m;
 }
@@ -93,34 +76,36 @@ private slots:
         // The small ViT: two channels, a class token, a block, causal attention, the final LayerNorm,
         // the class token's features and a dense head.
         models.push_back({"vit",
-                          single(vitSpec(kImage,
-                                         "patch:4:8:cls,encoder:2:16,attention:2:causal,layernorm,seqpool:cls,"
-                                         "dense:8:relu",
-                                         Task::Classification, 3),
-                                 Task::Classification, 2),
+                          singleModel(networkOf(kImage,
+                                                "patch:4:8:cls,encoder:2:16,attention:2:causal,layernorm,seqpool:cls,"
+                                                "dense:8:relu",
+                                                Task::Classification, 3),
+                                      Task::Classification, 2),
                           images});
         // No class token: the mean over the patches, then a LayerNorm over a flat sample.
-        models.push_back({"mean",
-                          single(vitSpec(kImage, "patch:4:8,encoder:2:16,layernorm,seqpool:mean,layernorm,dense:6:gelu",
-                                         Task::Regression, 2),
-                                 Task::Regression, 3),
-                          images});
+        models.push_back(
+            {"mean",
+             singleModel(networkOf(kImage, "patch:4:8,encoder:2:16,layernorm,seqpool:mean,layernorm,dense:6:gelu",
+                                   Task::Regression, 2),
+                         Task::Regression, 3),
+             images});
         // Small patches of a 4 x 4 image, four heads, attention that is not causal, an encoder's dropout
         // (none at inference), the last token.
-        models.push_back({"heads",
-                          single(vitSpec(Shape{2, 4, 4}, "patch:2:8:cls,attention:4,encoder:4:12:0.2,seqpool:last",
-                                         Task::Classification, 3),
-                                 Task::Classification, 4),
-                          uniformRows(20, 32, -2.0f, 2.0f, 5)});
+        models.push_back(
+            {"heads",
+             singleModel(networkOf(Shape{2, 4, 4}, "patch:2:8:cls,attention:4,encoder:4:12:0.2,seqpool:last",
+                                   Task::Classification, 3),
+                         Task::Classification, 4),
+             uniformRows(20, 32, -2.0f, 2.0f, 5)});
         // Text: token ids through the blocks, whose attention gives padding keys no weight;
         // seqpool:mean reads the embedding's step mask. The padding id's row of the seeded weights
         // is not zero, so padding steps hold values that a real step must not read: the same model
         // with another padding row must give the same answers.
         const int vocab = 20;
-        const SavedCombinedModel text = single(vitSpec(Shape::steps(6, 1),
-                                                       "embedding:8,encoder:2:16,attention:2:causal,seqpool:mean",
-                                                       Task::Binary, 1, vocab),
-                                               Task::Binary, 6);
+        const SavedCombinedModel text =
+            singleModel(networkOf(Shape::steps(6, 1), "embedding:8,encoder:2:16,attention:2:causal,seqpool:mean",
+                                  Task::Binary, 1, vocab),
+                        Task::Binary, 6);
         SavedCombinedModel otherPadding = text;
         for (int d = 0; d < 8; ++d) otherPadding.weights[0][std::size_t(d)] += 1.5f;  // the embedding's row 0
         const Matrix ids = paddedIds(18, 6, vocab, 7);

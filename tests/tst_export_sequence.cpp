@@ -19,23 +19,6 @@ namespace {
 constexpr double kTolerance = 1e-4;
 constexpr int kVocabulary = 23;
 
-NetworkSpec sequenceSpec(Shape input, const std::string& layers, int outputs, int vocabulary = 0) {
-    NetworkSpec spec;
-    spec.input = input;
-    spec.layers = parseLayers(layers);
-    spec.bindVocabulary(vocabulary);
-    spec.setOutputFor(Task::Classification, outputs);
-    return spec;
-}
-
-SavedCombinedModel single(const NetworkSpec& spec, unsigned seed) {
-    SavedModel s;
-    s.schema.task = Task::Classification;
-    s.spec = spec;
-    s.weights = handSetWeights(spec, seed);
-    return asCombined(s);
-}
-
 // Pre-padded token ids (padding 0 in front, as the text encoder writes them) of every length from
 // none (all padding) to the whole row, ids in [1, kVocabulary), as floats the engine reads.
 Matrix paddedIds(Index rows, int length, unsigned seed) {
@@ -50,11 +33,15 @@ Matrix paddedIds(Index rows, int length, unsigned seed) {
 // The models: GRUs over (5 steps x 4 features) returning every step and the last, with batch norm
 // over a sequence and over a vector; an LSTM with seqpool:last; the text models.
 SavedCombinedModel gruModel() {
-    return single(sequenceSpec(Shape::steps(5, 4), "gru:6:sequences,bn,activation:tanh,gru:5,bn,dense:7:relu", 3), 1);
+    return singleModel(networkOf(Shape::steps(5, 4), "gru:6:sequences,bn,activation:tanh,gru:5,bn,dense:7:relu",
+                                 Task::Classification, 3),
+                       Task::Classification, 1);
 }
 // With a preprocessing in the graph: the scaled rows become the sequence (as --as-sequence rows).
 SavedCombinedModel gruSequencesToDense() {
-    SavedCombinedModel m = single(sequenceSpec(Shape::steps(5, 4), "gru:3:sequences,dense:6:tanh", 4), 2);
+    SavedCombinedModel m = singleModel(networkOf(Shape::steps(5, 4), "gru:3:sequences,dense:6:tanh",
+                                                 Task::Classification, 4),
+                                       Task::Classification, 2);
     Preprocessing& p = m.preprocessing;
     p.scaling = Scaling::MinMax;
     p.rawColumns = 20;
@@ -64,17 +51,25 @@ SavedCombinedModel gruSequencesToDense() {
     return m;
 }
 SavedCombinedModel lstmModel() {
-    return single(sequenceSpec(Shape::steps(6, 3), "lstm:5:sequences,bn,lstm:4:sequences,seqpool:last", 3), 3);
+    return singleModel(networkOf(Shape::steps(6, 3), "lstm:5:sequences,bn,lstm:4:sequences,seqpool:last",
+                                 Task::Classification, 3),
+                       Task::Classification, 3);
 }
 SavedCombinedModel embeddingMeanModel() {
-    return single(sequenceSpec(Shape::steps(7, 1), "embedding:8,bn,seqpool:mean,dense:6:relu", 3, kVocabulary), 4);
+    return singleModel(networkOf(Shape::steps(7, 1), "embedding:8,bn,seqpool:mean,dense:6:relu", Task::Classification,
+                                 3, kVocabulary),
+                       Task::Classification, 4);
 }
 SavedCombinedModel embeddingLstmModel() {
-    return single(sequenceSpec(Shape::steps(7, 1), "embedding:6,lstm:5,dense:4:tanh", 3, kVocabulary), 5);
+    return singleModel(networkOf(Shape::steps(7, 1), "embedding:6,lstm:5,dense:4:tanh", Task::Classification, 3,
+                                 kVocabulary),
+                       Task::Classification, 5);
 }
 // An embedding that is not first: the graph takes floats and casts the ids to int64 for Gather.
 SavedCombinedModel embeddingAfterDropoutModel() {
-    return single(sequenceSpec(Shape::steps(7, 1), "dropout:0.3,embedding:5,seqpool:mean", 3, kVocabulary), 9);
+    return singleModel(networkOf(Shape::steps(7, 1), "dropout:0.3,embedding:5,seqpool:mean", Task::Classification, 3,
+                                 kVocabulary),
+                       Task::Classification, 9);
 }
 // Class groups of two text submodels: the mask also passes through a GRU's every step.
 SavedCombinedModel combinedTextModel() {
@@ -83,8 +78,9 @@ SavedCombinedModel combinedTextModel() {
     m.rule.task = Task::Classification;
     m.rule.outputs = 4;
     m.rule.classes = {{0, 2}, {1, 3}};
-    m.specs = {sequenceSpec(Shape::steps(7, 1), "embedding:4,lstm:3", 2, kVocabulary),
-               sequenceSpec(Shape::steps(7, 1), "embedding:5,gru:3:sequences,seqpool:mean", 2, kVocabulary)};
+    m.specs = {networkOf(Shape::steps(7, 1), "embedding:4,lstm:3", Task::Classification, 2, kVocabulary),
+               networkOf(Shape::steps(7, 1), "embedding:5,gru:3:sequences,seqpool:mean", Task::Classification, 2,
+                         kVocabulary)};
     m.weights = {handSetWeights(m.specs[0], 6), handSetWeights(m.specs[1], 7)};
     return m;
 }
@@ -222,7 +218,7 @@ private slots:
                         "cannot export " + path + ": the model's preprocessing changes the token ids");
         // Submodels that disagree on reading token ids.
         SavedCombinedModel mixed = combinedTextModel();
-        mixed.specs[1] = sequenceSpec(Shape::steps(7, 1), "gru:3", 2);
+        mixed.specs[1] = networkOf(Shape::steps(7, 1), "gru:3", Task::Classification, 2);
         mixed.weights[1] = handSetWeights(mixed.specs[1], 8);
         VERIFY_CONTAINS(errorOf([&] { exportOnnx(mixed, path); }),
                         "some submodels read token ids (an embedding first) and others not");

@@ -24,43 +24,34 @@ namespace {
 constexpr double kTolerance = 1e-4;
 constexpr Shape kImage{1, 8, 8};
 
-NetworkSpec vitSpec(Shape input, const std::string& layers, int outputs) {
-    NetworkSpec spec;
-    spec.input = input;
-    spec.layers = parseLayers(layers);
-    spec.setOutputFor(Task::Classification, outputs);
-    return spec;
-}
-
-SavedCombinedModel single(const NetworkSpec& spec, unsigned seed) {
-    SavedModel s;
-    s.schema.task = Task::Classification;
-    s.spec = spec;
-    s.weights = handSetWeights(spec, seed);
-    return asCombined(s);
-}
-
 // The small ViT: a class token, an encoder block, causal self-attention, the final LayerNorm and
 // the class token's features pooled.
 SavedCombinedModel vitModel() {
-    return single(vitSpec(kImage, "patch:4:16:cls,encoder:2:24,attention:2:causal,layernorm,seqpool:cls", 3), 1);
+    return singleModel(networkOf(kImage, "patch:4:16:cls,encoder:2:24,attention:2:causal,layernorm,seqpool:cls",
+                                 Task::Classification, 3),
+                       Task::Classification, 1);
 }
 // No class token: the mean over the patches, then a LayerNorm over a flat sample.
 SavedCombinedModel meanModel() {
-    return single(vitSpec(kImage, "patch:4:16,encoder:2:24,layernorm,seqpool:mean,layernorm,dense:8:gelu", 3), 2);
+    return singleModel(networkOf(kImage, "patch:4:16,encoder:2:24,layernorm,seqpool:mean,layernorm,dense:8:gelu",
+                                 Task::Classification, 3),
+                       Task::Classification, 2);
 }
 // Two channels: Conv's weights from the (c, dy, dx) rows; attention that is not causal.
 SavedCombinedModel channelsModel() {
-    return single(vitSpec(Shape{2, 4, 4}, "patch:2:8:cls,attention:4,encoder:4:12:0.2,seqpool:last", 3), 3);
+    return singleModel(networkOf(Shape{2, 4, 4}, "patch:2:8:cls,attention:4,encoder:4:12:0.2,seqpool:last",
+                                 Task::Classification, 3),
+                       Task::Classification, 3);
 }
 // Text: token ids, pre-padded, through a block and causal attention to the mean of the real
 // steps; the key padding mask made from the ids in the graph.
 constexpr int kVocabulary = 17;
 SavedCombinedModel textModel() {
-    NetworkSpec spec = vitSpec(Shape::steps(9, 1),
-                               "embedding:16,encoder:2:32,attention:2:causal,seqpool:mean,dense:8:relu", 3);
+    NetworkSpec spec = networkOf(Shape::steps(9, 1),
+                                 "embedding:16,encoder:2:32,attention:2:causal,seqpool:mean,dense:8:relu",
+                                 Task::Classification, 3);
     spec.bindVocabulary(kVocabulary);
-    return single(spec, 7);
+    return singleModel(spec, Task::Classification, 7);
 }
 // Rows of 9 ids in [1, kVocabulary) pre-padded with 0: row r has r % 10 padding steps, so most
 // rows have much padding and rows 9 and 19 are padding alone (an empty text).
@@ -79,9 +70,10 @@ SavedCombinedModel combinedVit() {
     m.rule.task = Task::Classification;
     m.rule.outputs = 6;
     m.rule.classes = {{0, 3}, {1, 4}, {2, 5}};
-    m.specs = {vitSpec(kImage, "patch:4:16:cls,encoder:2:24,layernorm,seqpool:cls", 2),
-               vitSpec(kImage, "patch:4:8:cls,encoder:2:16:0.1,attention:2:causal,layernorm,seqpool:cls", 2),
-               vitSpec(kImage, "patch:2:12,encoder:3:20,layernorm,seqpool:mean", 2)};
+    m.specs = {networkOf(kImage, "patch:4:16:cls,encoder:2:24,layernorm,seqpool:cls", Task::Classification, 2),
+               networkOf(kImage, "patch:4:8:cls,encoder:2:16:0.1,attention:2:causal,layernorm,seqpool:cls",
+                         Task::Classification, 2),
+               networkOf(kImage, "patch:2:12,encoder:3:20,layernorm,seqpool:mean", Task::Classification, 2)};
     m.weights = {handSetWeights(m.specs[0], 4), handSetWeights(m.specs[1], 5), handSetWeights(m.specs[2], 6)};
     return m;
 }
