@@ -3,6 +3,7 @@
 #include <QtTest>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 #include "core/rng.h"
@@ -18,6 +19,14 @@ inline skynnet::Matrix randomMatrix(skynnet::Index rows, skynnet::Index cols, st
 
 // Entry by entry within `tolerance`, with the first difference in the message (QtTest's macros:
 // call it from a test function, or a void helper of one).
+// An r x c matrix of `values` in row-major order (the worked examples' numbers as written).
+inline skynnet::Matrix rows(skynnet::Index r, skynnet::Index c, std::initializer_list<double> values) {
+    skynnet::Matrix m(r, c);
+    skynnet::Index i = 0;
+    for (double v : values) m.data()[i++] = skynnet::Scalar(v);
+    return m;
+}
+
 inline void expectNear(const skynnet::Matrix& actual, const skynnet::Matrix& expected, double tolerance = 1e-5) {
     QCOMPARE(actual.rows(), expected.rows());
     QCOMPARE(actual.cols(), expected.cols());

@@ -30,13 +30,6 @@ using skynnet::layer_test::Chain;
 
 namespace {
 
-Matrix rows(Index r, Index c, std::initializer_list<double> values) {
-    Matrix m(r, c);
-    Index i = 0;
-    for (double v : values) m.data()[i++] = Scalar(v);
-    return m;
-}
-
 // The weight softmax gives `self` against one `other` score.
 double softmaxWeight(double self, double other) { return 1 / (1 + std::exp(other - self)); }
 

@@ -30,13 +30,6 @@ using skynnet::layer_test::Chain;
 
 namespace {
 
-Matrix rows(Index r, Index c, std::initializer_list<Scalar> values) {
-    Matrix m(r, c);
-    Index i = 0;
-    for (Scalar v : values) m.data()[i++] = v;
-    return m;
-}
-
 // Token ids of 4 samples of 5 steps, pre-padded as the text encoder pads them: a short text, a
 // full one, one with a single token and one that is all padding. Vocabulary 7.
 Matrix paddedIds() { return rows(4, 5, {0, 0, 3, 1, 6, /**/ 2, 5, 4, 4, 1, /**/ 0, 0, 0, 0, 5, /**/ 0, 0, 0, 0, 0}); }

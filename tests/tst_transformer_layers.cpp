@@ -30,13 +30,6 @@ using skynnet::layer_test::Chain;
 
 namespace {
 
-Matrix rows(Index r, Index c, std::initializer_list<double> values) {
-    Matrix m(r, c);
-    Index i = 0;
-    for (double v : values) m.data()[i++] = Scalar(v);
-    return m;
-}
-
 // A layer whose every forward starts from the same batch origin: its dropout masks stay the same
 // from one forward to the next, so the numeric gradient check can run with dropout on.
 class FixedOrigin final : public Layer {
