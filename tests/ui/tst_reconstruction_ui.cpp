@@ -115,9 +115,7 @@ class TestReconstructionUi : public QObject {
     std::unique_ptr<MainWindow> makeWindow() {
         auto w = std::make_unique<MainWindow>(
             std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
-        w->projectController()->prompts().showError = [](const QString&, const QString& message) {
-            QFAIL(qPrintable(message));
-        };
+        failOnErrorDialogs(*w);
         w->projectController()->prompts().unsavedChanges = [](const QString&) { return QMessageBox::Discard; };
         w->projectController()->autosave()->setDirectory(dir_.filePath(QStringLiteral("recovery")));
         w->resize(1024, 680);

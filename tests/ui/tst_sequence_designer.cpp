@@ -441,9 +441,7 @@ private slots:
     // the app, split into three class groups, with live charts and results.
     void gruPresetReadsImagesAsRowsAndTrains() {
         MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
-        w.projectController()->prompts().showError = [](const QString&, const QString& message) {
-            QFAIL(qPrintable(message));
-        };
+        failOnErrorDialogs(w);
         w.resize(1024, 680);
         w.show();
         ProjectDocument* doc = w.document();

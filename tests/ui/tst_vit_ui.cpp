@@ -223,9 +223,7 @@ private slots:
     // window, the same network, weights and predictions.
     void vitTrainsSavesAndReopens() {
         MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
-        w.projectController()->prompts().showError = [](const QString&, const QString& message) {
-            QFAIL(qPrintable(message));
-        };
+        failOnErrorDialogs(w);
         w.resize(1024, 680);
         w.show();
         ProjectDocument* doc = w.document();

@@ -1,6 +1,7 @@
 #pragma once
 // Opening a project in a test's main window: the open runs in the background, so a test waits for
-// it. Shared by the tests that drive the whole window (projects, files, run history).
+// it; and errors that fail the test rather than wait in a dialog. Shared by the tests that drive the whole window
+// (projects, files, run history).
 #include <QSignalSpy>
 #include <QString>
 
@@ -17,6 +18,13 @@ inline bool openAndWait(MainWindow* w, const QString& path) {
     if (!w->projectController()->openFile(path)) return false;
     if (finished.isEmpty() && !finished.wait(hangGuardMs(60000))) return false;
     return finished.count() == 1 && finished.at(0).at(0).toBool() && !w->projectController()->isOpening();
+}
+
+// Any error the window would show in a dialog fails the test instead, with its message.
+inline void failOnErrorDialogs(MainWindow& w) {
+    w.projectController()->prompts().showError = [](const QString&, const QString& message) {
+        QFAIL(qPrintable(message));
+    };
 }
 
 }  // namespace skynnet::ui
