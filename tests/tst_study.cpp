@@ -254,6 +254,54 @@ private slots:
         QCOMPARE(png.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
     }
 
+    // study --combine: the same trained submodels under each rule, a column each; a run's metric
+    // under a rule is what `evaluate --combine` gives its saved model on the test rows.
+    void studyComparesRulesWithoutRetraining() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("study");
+        const CliRun r = runCli(studyArgs(out, {"--submodels", "3", "--seeds", "1,2", "--strategies", "class-groups",
+                                                "--no-ensemble", "--combine", "coupling,sum"}));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        VERIFY_CONTAINS(r.out.toStdString(), "coupling difference [95% CI]");
+        const QJsonObject study = readJson(out + "/study.json");
+        const QJsonObject run1 = runNamed(study, "N3-class-groups-seed1");
+        const QJsonObject byRule = run1["metric_by_rule"].toObject();
+        QCOMPARE(byRule["product"].toDouble(), run1["metric"].toDouble());  // the runs train by the product
+
+        const QString model = dir.filePath("n3.skym");
+        const CliRun t = runCli(
+            QStringList{"train"} + trainOptions() +
+            QStringList{"--submodels", "3", "--strategy", "class-groups", "--seed", "1", "--save", model});
+        QVERIFY2(t.exitCode == 0, qPrintable(t.err));
+        for (const char* rule : {"coupling", "sum"}) {
+            const QString report = dir.filePath(QString("evaluate-%1.json").arg(rule));
+            const CliRun e = runCli({"evaluate", "--model", model, "--data", "builtin:blobs:samples=400:classes=4",
+                                     "--split", "test", "--combine", rule, "--report", report});
+            QVERIFY2(e.exitCode == 0, qPrintable(e.err));
+            const QJsonObject evaluated = readJson(report);
+            QCOMPARE(evaluated["combine"].toString(), QString(rule));
+            QCOMPARE(evaluated["accuracy"].toDouble(), byRule[rule].toDouble());
+        }
+        // The configuration's mean under a rule is over its seeds, paired against the original.
+        const QJsonObject n3 = configNamed(study, "N3-class-groups");
+        const QJsonArray rules = n3["rules"].toArray();
+        QCOMPARE(rules.size(), 2);
+        const QJsonObject coupling = rules[0].toObject();
+        QCOMPARE(coupling["rule"].toString(), QString("coupling"));
+        const double c1 = byRule["coupling"].toDouble(),
+                     c2 = runNamed(study, "N3-class-groups-seed2")["metric_by_rule"].toObject()["coupling"].toDouble();
+        QVERIFY(std::fabs(coupling["metric_mean"].toDouble() - (c1 + c2) / 2) < 1e-12);
+        const double o1 = runNamed(study, "N1-seed1")["metric"].toDouble(),
+                     o2 = runNamed(study, "N1-seed2")["metric"].toDouble();
+        QVERIFY(std::fabs(coupling["difference_mean"].toDouble() - ((c1 - o1) + (c2 - o2)) / 2) < 1e-12);
+        VERIFY_CONTAINS(
+            errorOf([&] {
+                const CliRun bad = runCli(studyArgs(dir.filePath("bad"), {"--submodels", "3", "--combine", "vote"}));
+                if (bad.exitCode != 0) throw Error(bad.err.toStdString());
+            }),
+            "--combine");
+    }
+
     // SIGINT after the first run: the running child is stopped and gone, finished runs are kept,
     // and the same command continues to the study an uninterrupted one makes.
     void cancelledStudyResumes() {

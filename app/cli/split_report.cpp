@@ -88,6 +88,12 @@ Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
     if (rule.strategy == Strategy::ClassGroups) {
         combined["combine"] = classCombineName(rule.classCombine);
         combined["other_output"] = rule.otherOutput;
+        // The same submodels under every rule, for the study's comparison without retraining.
+        if (run.test) {
+            Json byRule = Json::object();
+            for (const auto& [how, metric] : run.test->metricByRule) byRule[classCombineName(how)] = metric;
+            combined["metric_by_rule"] = std::move(byRule);
+        }
     } else if (rule.strategy == Strategy::BinaryShards) {
         combined["combine"] = binaryCombineName(rule.binaryCombine);
     }

@@ -92,6 +92,14 @@ void parseLists(const Args& a, StudyPlan& plan) {
     if (!plan.ensemble &&
         std::find(plan.strategies.begin(), plan.strategies.end(), ensembleStrategyName) != plan.strategies.end())
         Args::fail("--no-ensemble", "contradicts --strategies, which lists ensemble");
+    if (a.has("--combine"))
+        for (const std::string& item : listItems("--combine", a.required("--combine"))) {
+            try {
+                plan.combine.push_back(classCombineName(parseClassCombine(item)));
+            } catch (const Error& e) {
+                Args::fail("--combine", e.what());
+            }
+        }
     plan.scaleEpochs = {""};
     if (!a.has("--scale-epochs")) return;
     plan.scaleEpochs.clear();

@@ -78,6 +78,14 @@ CombinedEvaluation CombinedModel::evaluate(const Dataset& data, const CancelToke
         }
         e.submodels.push_back(s);
     }
+    if (rule_.strategy == Strategy::ClassGroups)
+        for (ClassCombine how : {ClassCombine::Product, ClassCombine::Coupling, ClassCombine::Sum}) {
+            CombinationRule other = rule_;
+            other.classCombine = how;
+            e.metricByRule.emplace_back(how, how == rule_.classCombine
+                                                 ? e.metric
+                                                 : headlineMetric(rule_.task, combine(outs, other), y));
+        }
     e.submodelOutputs = std::move(outs);
     return e;
 }

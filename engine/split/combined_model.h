@@ -23,7 +23,9 @@ struct CombinedEvaluation {
     std::string metricName;               // "accuracy" or "r2"
     Matrix output;                        // combined outputs, one row per sample
     std::vector<Matrix> submodelOutputs;  // each submodel's own outputs, so another rule can combine them
-    bool cancelled = false;               // the token stopped it: nothing else is set
+    // Class groups: the headline metric under every rule (class_group_rules.h), from the same outputs.
+    std::vector<std::pair<ClassCombine, double>> metricByRule;
+    bool cancelled = false;  // the token stopped it: nothing else is set
     // Each submodel on its own sub-problem: its classes' samples with remapped labels, its columns,
     // or (shards) the full dataset.
     std::vector<SubmodelEvaluation> submodels;

@@ -51,6 +51,21 @@ std::string differenceText(const ConfigSummary& c) {
            signedFixed(d.interval->high(), 4) + "]";
 }
 
+// A rule's columns for one configuration: its mean and its difference to the original.
+std::vector<std::string> ruleCells(const ConfigSummary& c, const std::string& rule) {
+    for (const RuleSummary& r : c.rules)
+        if (r.rule == rule) {
+            std::string diff = "-";
+            if (r.difference)
+                diff = !r.difference->interval
+                           ? signedFixed(r.difference->mean, 4) + " (1 seed)"
+                           : signedFixed(r.difference->mean, 4) + " [" + signedFixed(r.difference->interval->low(), 4) +
+                                 ", " + signedFixed(r.difference->interval->high(), 4) + "]";
+            return {fixed(r.metricMean, 4), diff};
+        }
+    return {"-", "-"};
+}
+
 std::string latencyText(const std::optional<double>& seconds) {
     return seconds ? format("%.3g", *seconds * 1e3) : std::string("-");
 }
@@ -114,6 +129,13 @@ std::vector<std::vector<std::string>> studyTableRows(const StudySummary& s) {
                         fixed(c.slowestSubmodelSeconds, 2), fixed(c.machinesSeconds, 2), fixed(c.cpuSeconds, 2),
                         memoryText(c.peakMemoryBytes), std::to_string(c.params),
                         format("%.3g", double(c.flopsPerSample) / 1e6), latencyText(c.latencySeconds)});
+    // The same submodels combined by each rule asked for (study --combine): a mean and a difference each.
+    for (const std::string& rule : s.rules) {
+        rows[0].push_back(rule + " mean");
+        rows[0].push_back(rule + " difference [95% CI]");
+        for (std::size_t i = 0; i < s.configs.size(); ++i)
+            for (std::string& cell : ruleCells(s.configs[i], rule)) rows[i + 1].push_back(std::move(cell));
+    }
     return rows;
 }
 

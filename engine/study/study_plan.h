@@ -43,6 +43,9 @@ struct StudyPlan {
     std::vector<std::string> strategies = {""};   // as given, "" for auto
     std::vector<std::string> scaleEpochs = {""};  // "" (train's default), "on", "off"
     bool ensemble = true;                         // add the plain ensemble of each N > 1
+    // Class-group rules whose metrics the table shows beside the runs' own (StudyRun::ruleMetrics);
+    // not part of the setup: they change no run.
+    std::vector<std::string> combine;
 
     bool onProject() const { return !project.is_null(); }
     // The original first, then per N > 1 each strategy and epoch choice (the ensemble last).

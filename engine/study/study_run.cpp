@@ -37,6 +37,8 @@ StudyRun readRunReport(const StudyRunSpec& spec, const std::string& reportPath) 
             run.predictedSecondsOnSMachines = predicted->asDouble();
         for (const JsonField& s : r.at("submodels").asArray())
             run.submodelSeconds.push_back(s.at("train_seconds").asDouble());
+        if (const auto byRule = combined.find("metric_by_rule"))
+            for (const auto& [name, value] : byRule->asObject()) run.ruleMetrics[name] = value.asDouble();
     }
     run.finished = true;
     return run;
@@ -72,6 +74,7 @@ Json runJson(const StudyRun& run, int machines) {
     j["params"] = run.params;
     j["flops_per_sample"] = run.flopsPerSample;
     j["latency_seconds_per_batch"] = run.latencySeconds ? Json(*run.latencySeconds) : Json();
+    if (!run.ruleMetrics.empty()) j["metric_by_rule"] = Json(run.ruleMetrics);
     j["reused"] = run.reused;
     return j;
 }

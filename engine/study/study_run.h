@@ -4,6 +4,7 @@
 // saved model (parameters, FLOPs per sample, latency), which the front end measures the same way
 // for every run once the training is over.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ struct StudyRun {
 
     std::int64_t params = 0, flopsPerSample = 0;  // the combined model's (all submodels)
     std::optional<double> latencySeconds;         // predict() on latencyBatchRows rows, median
+    // Class groups: the test metric of the same submodels under every rule (the report's
+    // combined.metric_by_rule), by rule name; empty for other runs and older reports.
+    std::map<std::string, double> ruleMetrics;
 };
 
 // The figures of a finished run from its train report (Error naming the report and field at fault).

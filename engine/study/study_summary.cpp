@@ -1,6 +1,7 @@
 #include "study/study_summary.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "study/machine_schedule.h"
@@ -8,7 +9,7 @@
 namespace skynnet {
 namespace {
 
-double meanBy(const std::vector<const StudyRun*>& runs, double (*field)(const StudyRun&)) {
+double meanBy(const std::vector<const StudyRun*>& runs, const std::function<double(const StudyRun&)>& field) {
     std::vector<double> v;
     for (const StudyRun* r : runs) v.push_back(field(*r));
     return meanOf(v);
@@ -41,17 +42,33 @@ std::optional<Recommendation> fastestBy(const StudySummary& s, double (*seconds)
 }
 
 // The paired difference to the original over the seeds both finished; empty without a pair.
+// `metricOf` a run: its own metric, or its metric under a rule.
 std::optional<PairedDifference> differenceToOriginal(const std::vector<const StudyRun*>& mine,
-                                                     const std::map<std::uint64_t, double>& originalBySeed) {
+                                                     const std::map<std::uint64_t, double>& originalBySeed,
+                                                     const std::function<double(const StudyRun&)>& metricOf) {
     std::vector<double> mineMatched, originalMatched;
     for (const StudyRun* r : mine)
         if (const auto o = originalBySeed.find(r->spec.seed); o != originalBySeed.end()) {
-            mineMatched.push_back(r->metric);
+            mineMatched.push_back(metricOf(*r));
             originalMatched.push_back(o->second);
         }
     if (mineMatched.empty()) return std::nullopt;
     const std::vector<double> d = pairedDifferences(mineMatched, originalMatched);
     return PairedDifference{int(d.size()), meanOf(d), tInterval(d, 0.95)};
+}
+
+// The rules every run of a configuration reports (class groups), each against the original.
+std::vector<RuleSummary> ruleSummaries(const std::vector<std::string>& rules, const std::vector<const StudyRun*>& mine,
+                                       const std::map<std::uint64_t, double>& originalBySeed) {
+    std::vector<RuleSummary> out;
+    for (const std::string& rule : rules) {
+        if (!std::all_of(mine.begin(), mine.end(), [&](const StudyRun* r) { return r->ruleMetrics.count(rule) > 0; }))
+            continue;
+        const auto metricOf = [&](const StudyRun& r) { return r.ruleMetrics.at(rule); };
+        RuleSummary s{rule, meanBy(mine, metricOf), differenceToOriginal(mine, originalBySeed, metricOf)};
+        out.push_back(std::move(s));
+    }
+    return out;
 }
 
 ConfigSummary summarizeConfig(const StudyConfig& config, const std::vector<const StudyRun*>& mine, int machines) {
@@ -113,6 +130,17 @@ Json configJson(const ConfigSummary& c) {
     j["params"] = c.params;
     j["flops_per_sample"] = c.flopsPerSample;
     j["latency_seconds_per_batch_median"] = optionalNumber(c.latencySeconds);
+    if (!c.rules.empty()) {
+        Json rules = Json::array();
+        for (const RuleSummary& r : c.rules) {
+            Json rule = Json::object({{"rule", r.rule}, {"metric_mean", r.metricMean}});
+            rule["difference_mean"] = r.difference ? Json(r.difference->mean) : Json();
+            rule["ci95_low"] = r.difference && r.difference->interval ? Json(r.difference->interval->low()) : Json();
+            rule["ci95_high"] = r.difference && r.difference->interval ? Json(r.difference->interval->high()) : Json();
+            rules.push_back(std::move(rule));
+        }
+        j["rules"] = std::move(rules);
+    }
     return j;
 }
 
@@ -135,6 +163,7 @@ std::optional<Recommendation> fastestWithin(const std::vector<RecommendationCand
 StudySummary summarizeStudy(const std::vector<StudyRun>& runs, const StudyPlan& plan, int machines) {
     StudySummary s;
     s.machines = machines;
+    s.rules = plan.combine;
     std::map<std::uint64_t, double> originalBySeed;
     for (const StudyRun& r : runs)
         if (r.finished && r.spec.config.original()) originalBySeed[r.spec.seed] = r.metric;
@@ -146,7 +175,10 @@ StudySummary summarizeStudy(const std::vector<StudyRun>& runs, const StudyPlan& 
         if (mine.empty()) continue;
         if (s.metricName.empty()) s.metricName = mine.front()->metricName;
         ConfigSummary c = summarizeConfig(config, mine, machines);
-        if (!config.original()) c.difference = differenceToOriginal(mine, originalBySeed);
+        if (!config.original()) {
+            c.difference = differenceToOriginal(mine, originalBySeed, [](const StudyRun& r) { return r.metric; });
+            c.rules = ruleSummaries(plan.combine, mine, originalBySeed);
+        }
         s.configs.push_back(std::move(c));
     }
     if (const ConfigSummary* original = originalOf(s)) {

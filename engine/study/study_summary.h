@@ -20,6 +20,13 @@ struct PairedDifference {
     std::optional<MeanInterval> interval;  // 95%, with pairs - 1 degrees of freedom (2 pairs or more)
 };
 
+// A configuration's runs under one class-group rule (StudyPlan::combine).
+struct RuleSummary {
+    std::string rule;  // "coupling"
+    double metricMean = 0;
+    std::optional<PairedDifference> difference;  // against the original's own metric, seed by seed
+};
+
 struct ConfigSummary {
     StudyConfig config;
     std::string strategy;  // as used ("original", "class-groups", "ensemble", ...)
@@ -34,6 +41,7 @@ struct ConfigSummary {
     std::int64_t peakMemoryBytes = 0;  // the largest over its runs
     std::int64_t params = 0, flopsPerSample = 0;
     std::optional<double> latencySeconds;  // median over its runs
+    std::vector<RuleSummary> rules;        // the study's rules every run of it reports; empty otherwise
 };
 
 struct Recommendation {
@@ -64,6 +72,7 @@ struct StudySummary {
     std::string metricName;
     int machines = 1;
     std::vector<ConfigSummary> configs;  // those with a finished run, in the study's order
+    std::vector<std::string> rules;      // StudyPlan::combine: a column each in the table
     std::optional<double> originalMean, originalStdDev;
     std::optional<double> threshold;                        // recommendationThreshold of the original
     std::optional<Recommendation> thisMachine, onMachines;  // by wall seconds; by machinesSeconds
