@@ -224,6 +224,26 @@ private slots:
         QVERIFY(sameBits(skynnet::predictRaw(ma, a, x), skynnet::predictRaw(mb, b, x)));
     }
 
+    // With the "other" output (--other-share) the plan draws each submodel's extra rows from the
+    // seed alone: the MPI workers train on the rows the threads do, whether they read rank 0's
+    // copy or are shipped their rows, and the models are the same bits.
+    void otherOutputMatchesThreads() {
+        QTemporaryDir dir;
+        const QStringList other = splitRun + QStringList{"--other-share", "0.3"};
+        const CliRun threads = runCli(other + QStringList{"--threads", "2", "--save", dir.filePath("threads.skym")});
+        QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
+        const auto reference = skynnet::loadCombinedModel(dir.filePath("threads.skym").toStdString());
+        QVERIFY(reference.rule.otherOutput);
+        for (const QStringList& how : {QStringList{}, QStringList{"--ship-data"}}) {
+            const QString model = dir.filePath(how.isEmpty() ? "mpi.skym" : "shipped.skym");
+            const CliRun mpi = runMpi(4, other + how + QStringList{"--backend", "mpi", "--save", model});
+            QVERIFY2(mpi.exitCode == 0, qPrintable(mpi.err));
+            const auto a = skynnet::loadCombinedModel(model.toStdString());
+            QVERIFY(a.rule.otherOutput);
+            QVERIFY2(a.weights == reference.weights, qPrintable(how.join(' ')));
+        }
+    }
+
     // The other ways a worker gets its rows give the same bits. SKYNNET_MPI_SHARE_DATA=0: every
     // worker prepares its own copy. SKYNNET_MPI_TEST_HOSTS=2: this machine acts as two hosts, ranks
     // 0 and 2 on one (rank 2 reads rank 0's copy), ranks 1 and 3 on the other, where rank 1, a

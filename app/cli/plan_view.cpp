@@ -35,11 +35,11 @@ std::string ownedText(const SplitPlan& plan, const std::vector<int>& owned) {
 
 using Row = std::vector<std::string>;
 
-Row figures(const std::string& name, const std::string& owned, std::size_t samples, const NetworkSpec& spec,
+Row figures(const std::string& name, const std::string& owned, const std::string& samples, const NetworkSpec& spec,
             std::int64_t params, std::int64_t flops, std::int64_t memory) {
     return {name,
             owned,
-            std::to_string(samples),
+            samples,
             spec.widthsSummary(),
             std::to_string(params),
             format("%.3g", double(flops) / 1e6),
@@ -55,6 +55,12 @@ Json specJson(const NetworkSpec& spec, std::int64_t params, std::int64_t flops, 
 }
 
 }  // namespace
+
+std::string samplesText(const SplitPlan& plan, int index) {
+    const SubmodelPlan& s = plan.submodels[std::size_t(index)];
+    const std::string all = std::to_string(s.rows.size());
+    return plan.otherShare > 0 ? all + " (" + std::to_string(s.otherRows) + " other)" : all;
+}
 
 std::string ownedSummary(const SplitPlan& plan, int index) { return ownedText(plan, ownedOutputs(plan, index)); }
 
@@ -87,7 +93,10 @@ std::string planTable(const SplitPlan& plan, int threads, const std::string& pla
             head += (g ? " | " : " ") + ranges(plan.groupClasses[g]);
     }
     if (plan.strategy == Strategy::BinaryShards) head += ", combined by " + binaryCombineName(plan.binaryCombine);
-    if (plan.strategy == Strategy::ClassGroups) head += ", combined by " + classCombineName(plan.classCombine);
+    if (plan.strategy == Strategy::ClassGroups) {
+        head += ", combined by " + classRuleDescription(plan.rule());
+        if (plan.otherShare > 0) head += " (other share " + format("%.4g", plan.otherShare) + ")";
+    }
     head += "\nepochs " + std::to_string(plan.epochs);
     if (plan.epochsScaled) head += ", " + std::to_string(plan.effectiveEpochs) + " per submodel (divided by F)";
     else head += " per submodel (not scaled)";
@@ -102,11 +111,11 @@ std::string planTable(const SplitPlan& plan, int threads, const std::string& pla
         {"model", regression ? "outputs" : "classes", "samples", "widths", "params", "MFLOP/sample", "memory"}};
     std::vector<int> every(std::size_t(allOutputs(plan)));
     std::iota(every.begin(), every.end(), 0);
-    rows.push_back(figures("original", ownedText(plan, every), std::size_t(plan.samples), plan.original,
+    rows.push_back(figures("original", ownedText(plan, every), std::to_string(plan.samples), plan.original,
                            plan.originalParams, plan.originalFlopsPerSample, plan.originalMemoryBytes));
     for (const SubmodelPlan& m : plan.submodels)
         rows.push_back(figures("submodel " + std::to_string(m.index + 1), ownedText(plan, ownedOutputs(plan, m.index)),
-                               m.rows.size(), m.spec, m.params, m.flopsPerSample, m.memoryBytes));
+                               samplesText(plan, m.index), m.spec, m.params, m.flopsPerSample, m.memoryBytes));
     std::string out = head + alignedTable(rows, {0, 1, 3});
     for (const std::string& w : plan.warnings) out += "warning: " + w + "\n";
     return out;
@@ -129,7 +138,10 @@ Json planJson(const SplitPlan& plan, int threads) {
                            {"workers", kernels.size()},
                            {"kernel_threads", kernels}});
     if (plan.strategy == Strategy::BinaryShards) j["binary_combine"] = binaryCombineName(plan.binaryCombine);
-    if (plan.strategy == Strategy::ClassGroups) j["combine"] = classCombineName(plan.classCombine);
+    if (plan.strategy == Strategy::ClassGroups) {
+        j["combine"] = classCombineName(plan.classCombine);
+        j["other_share"] = plan.otherShare;  // 0: no "other" output
+    }
     Json original = specJson(plan.original, plan.originalParams, plan.originalFlopsPerSample, plan.originalMemoryBytes);
     original["samples"] = plan.samples;
     j["original"] = original;
@@ -140,6 +152,7 @@ Json planJson(const SplitPlan& plan, int threads) {
                                {"role", m.role},
                                {owned, ownedOutputs(plan, m.index)},
                                {"samples", m.rows.size()}});
+        if (plan.strategy == Strategy::ClassGroups) s["other_samples"] = m.otherRows;  // of those samples
         const Json figures = specJson(m.spec, m.params, m.flopsPerSample, m.memoryBytes);
         for (const auto& [key, value] : figures.items()) s[key] = value;
         subs.push_back(std::move(s));

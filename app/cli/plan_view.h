@@ -20,12 +20,16 @@ std::string planTable(const SplitPlan& plan, int threads, const std::string& pla
 //  "epochs_scaled","samples","workers","kernel_threads":[per worker],
 //  "original":{...},"submodels":[{"index" (1-based),"role","classes"|"outputs","samples",
 //  "widths","layers","params","flops_per_sample","memory_bytes"}...],"warnings":[...]}
-// plus "binary_combine" for binary shards. Classes and output columns are 0-based data indices.
+// plus "binary_combine" for binary shards, and for class groups "combine", "other_share" and each
+// submodel's "other_samples" (of its "samples", those of classes it does not own). Classes and
+// output columns are 0-based data indices.
 Json planJson(const SplitPlan& plan, int threads);
 
 // The classes (classification, binary) or target columns (regression) submodel `index` answers for.
 std::vector<int> ownedOutputs(const SplitPlan& plan, int index);
 // The same as text: "0-3,7-9 (7)", or "all (10)".
 std::string ownedSummary(const SplitPlan& plan, int index);
+// Submodel `index`'s training samples as text: "1560", or "1560 (360 other)" with an "other" output.
+std::string samplesText(const SplitPlan& plan, int index);
 
 }  // namespace skynnet::cli

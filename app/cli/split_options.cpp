@@ -18,6 +18,9 @@ const std::vector<OptionSpec>& splitOptionSpecs() {
         {"--combine", "RULE",
          "class-groups combination: product (the reference's rule), coupling (the generalised Bradley-Terry "
          "estimate) or sum (the mean probability of each class's owners) (default product)"},
+        {"--other-share", "R",
+         "class groups: every submodel gets one more output, 'other', learnt from a seeded sample of R times its own "
+         "rows from the classes it does not own; R >= 0 (default 0: off)"},
         {"--binary-combine", "HOW", "binary-shards combination: most-confident or average (default most-confident)"},
         {"--no-shuffle-shards", "", "shards are contiguous blocks in file order instead of a seeded shuffle"},
         {"--regression-fallback", "", "output-split with fewer target columns than N: data shards instead of an error"},
@@ -65,6 +68,7 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
             Args::fail("--combine", e.what());
         }
     }
+    o.otherShare = a.nonNegativeNumber("--other-share", 0);
     if (const auto s = a.text("--binary-combine")) {
         try {
             o.binaryCombine = parseBinaryCombine(*s);
@@ -79,6 +83,14 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
     o.optimizerSlots = slotsPerParam(config.optimizer.kind, config.optimizer.momentum);
     o.epochs = config.epochs;
     return o;
+}
+
+void checkSplitOptionsFit(const Args& a, const SplitOptions& options, Task task) {
+    // The planner refuses "other" with another strategy too, but here it is the option's fault.
+    const Strategy used = resolveStrategy(options.strategy, task);
+    if (a.has("--other-share") && used != Strategy::ClassGroups)
+        Args::fail("--other-share", "only applies to the class-groups strategy, this plan uses " +
+                                        (options.ensemble ? std::string(ensembleStrategyName) : strategyName(used)));
 }
 
 void checkSplitOptionsUsed(const Args& a, const SplitOptions& options, const SplitPlan& plan) {

@@ -10,13 +10,17 @@
 
 namespace skynnet::cli {
 
-// --submodels, --strategy, --scale-epochs, --shard-factor, --binary-combine, --no-shuffle-shards,
-// --regression-fallback.
+// --submodels, --strategy, --scale-epochs, --shard-factor, --combine, --other-share,
+// --binary-combine, --no-shuffle-shards, --regression-fallback.
 const std::vector<OptionSpec>& splitOptionSpecs();
 
 // Empty without --submodels (any other split option is then a UsageError naming it). The seed,
 // batch size, epochs and the optimiser's state slots (for the memory estimate) come from config.
 std::optional<SplitOptions> parseSplitOptions(const Args& args, const TrainConfig& config);
+
+// Before planning: a knob the planner itself would refuse for the strategy the task resolves to
+// (--other-share with another strategy) is a UsageError naming it.
+void checkSplitOptionsFit(const Args& args, const SplitOptions& options, Task task);
 
 // A strategy knob the plan does not use is a UsageError naming it ("--binary-combine: only applies
 // to the binary-shards strategy, this plan uses class-groups"): known only once the data's task

@@ -28,6 +28,7 @@ Json submodelJson(const SplitRun& run, int i) {
     Json s = Json::object({{"index", i + 1}, {"role", p.role}});
     s[predictsValues(run.plan.task) ? "outputs" : "classes"] = ownedOutputs(run.plan, i);
     s["train_samples"] = p.rows.size();
+    if (run.plan.strategy == Strategy::ClassGroups) s["other_train_samples"] = p.otherRows;  // of train_samples
     s["layers"] = formatLayers(p.spec.layers);
     s["widths"] = p.spec.widthsSummary();
     s["params"] = p.params;
@@ -40,7 +41,8 @@ Json submodelJson(const SplitRun& run, int i) {
     s["data_bytes"] = t.dataBytes;
     if (!t.history.empty()) s["train_metric"] = t.history.back().metric;
     if (run.test) {
-        // Judged on its own sub-problem of the test part: its classes' samples, its columns.
+        // Judged on its own sub-problem of the test part: its classes' samples (every sample, its
+        // class or "other", with an "other" output), its columns.
         const SubmodelEvaluation& e = run.test->submodels[std::size_t(i)];
         s["metric"] = e.metric;
         s["metric_samples"] = e.samples;
@@ -94,6 +96,7 @@ Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
             for (const auto& [how, metric] : run.test->metricByRule) byRule[classCombineName(how)] = metric;
             combined["metric_by_rule"] = std::move(byRule);
         }
+        combined["other_share"] = run.plan.otherShare;
     } else if (rule.strategy == Strategy::BinaryShards) {
         combined["combine"] = binaryCombineName(rule.binaryCombine);
     }
@@ -177,8 +180,7 @@ void printSplitSummary(std::ostream& out, const SplitRun& run, const RunFigures&
         const TrainResult& r = t.submodels[std::size_t(i)];
         const double m = run.test ? run.test->submodels[std::size_t(i)].metric
                                   : (r.history.empty() ? 0 : r.history.back().metric);
-        rows.push_back({std::to_string(i + 1), ownedSummary(run.plan, i),
-                        std::to_string(run.plan.submodels[std::size_t(i)].rows.size()),
+        rows.push_back({std::to_string(i + 1), ownedSummary(run.plan, i), samplesText(run.plan, i),
                         run.plan.submodels[std::size_t(i)].spec.widthsSummary(),
                         fixed(t.submodelWallSeconds[std::size_t(i)], 2), fixed(t.submodelCpuSeconds[std::size_t(i)], 2),
                         memoryText(run.submodelPeakBytes(i)), fixed(m)});

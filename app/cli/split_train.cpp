@@ -98,6 +98,7 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     RunRequest request = runRequestOf(o, data);
     const NetworkSpec network = networkFor(request.network, *data, request.config.loss);
     Json head = reportHead(o, *data, network, request.config);
+    checkSplitOptionsFit(args, *o.split, data->train.task);
     request.plan = makePlan(network, data->train, *o.split);
     checkSplitOptionsUsed(args, *o.split, *request.plan);
     request.backend = backend.backend;

@@ -146,6 +146,10 @@ std::string planHelp() {
            "data-shards (any task: an averaged ensemble on data shards, F = --shard-factor).\n"
            "ensemble is not a split but the plain alternative to one: N thin networks that each learn the whole\n"
            "task from all the samples, averaged, F chosen so that they hold the parameters of the task's split.\n"
+           "With --other-share R every class-groups submodel gets one more output, 'other', and also learns from\n"
+           "round(R x its own samples) seeded samples of the classes it does not own, labelled 'other'; its samples\n"
+           "then read '1560 (360 other)', and the combination spreads its 'other' probability over those classes\n"
+           "(product, sum) or leaves it out (coupling), so that it stops voting on classes it never saw.\n"
            "Submodels are numbered from 1, classes and columns from 0 as in the data.\n\n" +
            formatOptions(planOptionSpecs());
 }

@@ -26,6 +26,13 @@ std::int64_t dataBytesFromJson(const JsonField& j) {
     return v ? int64AtLeast(*v, 0) : 0;
 }
 
+// SplitOptions::otherShare and SplitPlan::otherShare (written only above 0; 0 is off).
+double otherShareFromJson(const JsonField& j) {
+    const double share = j.asDouble();
+    if (!(share >= 0) || !std::isfinite(share)) j.fail("must be a number of at least 0");
+    return share;
+}
+
 float floatOf(const JsonField& j) {
     const double d = j.asDouble();
     if (!std::isfinite(float(d))) j.fail("must be a finite number within float range");
@@ -113,17 +120,19 @@ OptimizerConfig optimizerFromJson(const JsonField& j) {
 }
 
 Json toJson(const SubmodelPlan& s, BlockWriter& blocks) {
-    return Json::object({{"index", s.index},
-                         {"network", toJson(s.spec)},
-                         {"classes", s.classes},
-                         {"columnBegin", s.columnBegin},
-                         {"columnEnd", s.columnEnd},
-                         {"rows", Json::object({{"block", blocks.addIndices(s.rows)}, {"count", s.rows.size()}})},
-                         {"role", s.role},
-                         {"seed", unsignedToJson(s.seed)},
-                         {"params", s.params},
-                         {"flopsPerSample", s.flopsPerSample},
-                         {"memoryBytes", s.memoryBytes}});
+    Json j = Json::object({{"index", s.index},
+                           {"network", toJson(s.spec)},
+                           {"classes", s.classes},
+                           {"columnBegin", s.columnBegin},
+                           {"columnEnd", s.columnEnd},
+                           {"rows", Json::object({{"block", blocks.addIndices(s.rows)}, {"count", s.rows.size()}})},
+                           {"role", s.role},
+                           {"seed", unsignedToJson(s.seed)},
+                           {"params", s.params},
+                           {"flopsPerSample", s.flopsPerSample},
+                           {"memoryBytes", s.memoryBytes}});
+    if (s.otherRows > 0) j["otherRows"] = s.otherRows;  // as SplitPlan::otherShare: only when set
+    return j;
 }
 
 SubmodelPlan submodelPlanFromJson(const JsonField& j, BlockReader& blocks) {
@@ -140,6 +149,8 @@ SubmodelPlan submodelPlanFromJson(const JsonField& j, BlockReader& blocks) {
     s.params = int64AtLeast(j.at("params"), 0);
     s.flopsPerSample = int64AtLeast(j.at("flopsPerSample"), 0);
     s.memoryBytes = int64AtLeast(j.at("memoryBytes"), 0);
+    if (j.contains("otherRows")) s.otherRows = intAtLeast(j.at("otherRows"), 0);
+    if (std::size_t(s.otherRows) > s.rows.size()) j.at("otherRows").fail("is more than the submodel's rows");
     return s;
 }
 
@@ -288,6 +299,8 @@ Json toJson(const SplitOptions& o) {
     if (o.ensemble) j["ensemble"] = true;
     // Written only when not the product, so projects without a rule read and write as before.
     if (o.classCombine != ClassCombine::Product) j["classCombine"] = classCombineName(o.classCombine);
+    // The same for the "other" output: only when on.
+    if (o.otherShare > 0) j["otherShare"] = o.otherShare;
     return j;
 }
 
@@ -310,6 +323,7 @@ SplitOptions splitOptionsFromJson(const JsonField& j) {
     o.epochs = intAtLeast(j.at("epochs"), 0);
     o.ensemble = j.value("ensemble", false);
     if (j.contains("classCombine")) o.classCombine = parseNamed(j.at("classCombine"), parseClassCombine);
+    if (j.contains("otherShare")) o.otherShare = otherShareFromJson(j.at("otherShare"));
     return o;
 }
 
@@ -339,6 +353,7 @@ Json toJson(const SplitPlan& p, BlockWriter& blocks) {
                            {"warnings", p.warnings}});
     if (p.ensemble) j["ensemble"] = true;  // as SplitOptions: only when set
     if (p.classCombine != ClassCombine::Product) j["classCombine"] = classCombineName(p.classCombine);
+    if (p.otherShare > 0) j["otherShare"] = p.otherShare;
     return j;
 }
 
@@ -369,6 +384,9 @@ SplitPlan splitPlanFromJson(const JsonField& j, BlockReader& blocks) {
     p.warnings = j.at("warnings").get<std::vector<std::string>>();
     p.ensemble = j.value("ensemble", false);
     if (j.contains("classCombine")) p.classCombine = parseNamed(j.at("classCombine"), parseClassCombine);
+    if (j.contains("otherShare")) p.otherShare = otherShareFromJson(j.at("otherShare"));
+    if (p.otherShare > 0 && p.strategy != Strategy::ClassGroups)
+        j.at("otherShare").fail("is only for the class-groups strategy");
     if (p.ensemble && p.strategy != Strategy::DataShards) j.at("ensemble").fail("is only for the data-shards strategy");
     return p;
 }

@@ -14,7 +14,7 @@ struct Dataset;
 
 struct SubmodelEvaluation {
     int index = 0;
-    long samples = 0;  // rows of its own sub-problem
+    long samples = 0;  // rows of its own sub-problem (every row with "other": sub_problem.h's ownRows)
     double loss = 0, metric = 0;
 };
 

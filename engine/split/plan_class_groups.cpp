@@ -1,11 +1,16 @@
 // Multiclass classification by pairwise class groups (method.md §2).
 #include <algorithm>
+#include <cmath>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "split/plan_builders.h"
 
 namespace skynnet::detail {
 namespace {
+
+// The random stream of the "other" rows, apart from the shards' and the weights' streams.
+constexpr std::uint64_t kOtherStream = 0x07E1u;
 
 // "0-3, 7-9": ascending classes as runs of consecutive indices.
 std::string classRanges(const std::vector<int>& classes) {
@@ -19,6 +24,26 @@ std::string classRanges(const std::vector<int>& classes) {
         i = j + 1;
     }
     return s;
+}
+
+// Beside its own rows, `round(share x own)` rows of the classes the submodel does not own (all of
+// them if fewer), drawn without replacement by a partial Fisher-Yates shuffle seeded from the plan
+// seed and the submodel's index alone: every backend that makes this plan draws the same rows.
+void addOtherRows(SubmodelPlan& s, const DataInfo& data, double share, std::uint64_t seed) {
+    std::vector<bool> owned(std::size_t(data.classCount), false);
+    for (int k : s.classes) owned[std::size_t(k)] = true;
+    std::vector<int> others;
+    for (std::size_t r = 0; r < data.labels.size(); ++r)
+        if (!owned[std::size_t(data.labels[r])]) others.push_back(int(r));
+    const double wanted = std::round(share * double(s.rows.size()));
+    const std::size_t n = wanted >= double(others.size()) ? others.size() : std::size_t(wanted);
+    Rng rng = Rng(seed).split(kOtherStream).split(std::uint64_t(s.index));
+    for (std::size_t i = 0; i < n; ++i)
+        std::swap(others[i], others[i + std::size_t(rng.below(std::uint64_t(others.size() - i)))]);
+    others.resize(n);
+    s.otherRows = int(n);
+    s.rows.insert(s.rows.end(), others.begin(), others.end());
+    std::sort(s.rows.begin(), s.rows.end());  // ascending, as every plan's rows
 }
 
 }  // namespace
@@ -71,6 +96,9 @@ void planClassGroups(SplitPlan& plan, const DataInfo& data, const SplitOptions& 
     requireTwoClassesEach(plan, data, "class groups",
                           "the other classes of its groups have no training rows; request "
                           "fewer submodels, so that each group holds more classes");
+    // After the check above: "other" rows must not make a submodel that sees one class of its own pass.
+    if (options.otherShare > 0)
+        for (SubmodelPlan& sub : plan.submodels) addOtherRows(sub, data, options.otherShare, options.seed);
     const int s = plan.submodelCount();
     if (s != n) {
         std::string w = "N=" + std::to_string(n) + " gives " + std::to_string(s) + " submodel" + (s == 1 ? "" : "s") +

@@ -66,6 +66,9 @@ void validate(const DataInfo& data, const SplitOptions& o) {
     if (o.batchSize < 1) throw Error("batch size " + std::to_string(o.batchSize) + ": must be at least 1");
     if (o.optimizerSlots < 0) throw Error("optimizer slots must not be negative");
     if (o.epochs < 0) throw Error("epochs " + std::to_string(o.epochs) + ": must not be negative");
+    if (!(o.otherShare >= 0) || !std::isfinite(o.otherShare))
+        throw Error("other share " + detail::formatNumber(o.otherShare) +
+                    ": must be a number of at least 0 (0 turns the 'other' output off)");
     if (data.samples < 1) throw Error("no training samples to split");
     switch (data.task) {
     case Task::Regression:
@@ -101,7 +104,7 @@ int taskOutputs(const DataInfo& data) {
 
 int outputsOf(const SplitPlan& plan, const SubmodelPlan& s) {
     switch (plan.strategy) {
-    case Strategy::ClassGroups: return int(s.classes.size());
+    case Strategy::ClassGroups: return int(s.classes.size()) + (plan.otherShare > 0 ? 1 : 0);  // "other" last
     case Strategy::OutputSplit: return s.columnEnd - s.columnBegin;
     case Strategy::BinaryShards: return 1;
     case Strategy::DataShards:
@@ -250,7 +253,10 @@ CombinationRule SplitPlan::rule() const {
     r.task = task;
     r.outputs = outputs;
     r.binaryCombine = binaryCombine;
-    if (strategy == Strategy::ClassGroups) r.classCombine = classCombine;
+    if (strategy == Strategy::ClassGroups) {
+        r.classCombine = classCombine;
+        r.otherOutput = otherShare > 0;
+    }
     for (const auto& s : submodels) {
         switch (strategy) {
         case Strategy::ClassGroups: r.classes.push_back(s.classes); break;
@@ -282,6 +288,11 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
     if (options.ensemble && plan.strategy != Strategy::DataShards)
         throw Error("the ensemble is planned as data shards, not as " + strategyName(plan.strategy));
     plan.ensemble = options.ensemble;
+    if (options.otherShare > 0 && plan.strategy != Strategy::ClassGroups)
+        throw Error("other share " + detail::formatNumber(options.otherShare) +
+                    ": the 'other' output is only for the class-groups strategy, this plan uses " +
+                    planStrategyName(plan));
+    plan.otherShare = options.otherShare;
     switch (plan.strategy) {
     case Strategy::ClassGroups: detail::planClassGroups(plan, data, options); break;
     case Strategy::BinaryShards: detail::planBinaryShards(plan, data, options); break;
@@ -332,7 +343,7 @@ std::string planSummary(const SplitPlan& plan) {
     for (const auto& m : plan.submodels)
         s << "submodel " << m.index + 1 << " (" << m.role << "): " << m.spec.widthsSummary() << ", " << m.params
           << " params, " << m.flopsPerSample << " FLOPs/sample, " << mb(m.memoryBytes) << ", " << m.rows.size()
-          << " samples\n";
+          << " samples" << (m.otherRows > 0 ? " (" + std::to_string(m.otherRows) + " other)" : "") << "\n";
     for (const auto& w : plan.warnings) s << "warning: " << w << "\n";
     return s.str();
 }

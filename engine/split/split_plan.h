@@ -27,7 +27,11 @@ struct SplitOptions {
     bool shuffleShards = true;              // off: shards are contiguous blocks in file order (reference)
     BinaryCombine binaryCombine = BinaryCombine::MostConfident;
     ClassCombine classCombine = ClassCombine::Product;  // class groups (class_group_rules.h)
-    bool regressionFallbackToShards = false;            // fewer target columns than N: data shards instead of an error
+    // Class groups: above 0, every submodel gets one more output, "other", and learns it from a
+    // seeded sample of round(otherShare x its own rows) rows of the classes it does not own
+    // (method.md §6). 0 is off; negative is refused, and so is above 0 with another strategy.
+    double otherShare = 0;
+    bool regressionFallbackToShards = false;  // fewer target columns than N: data shards instead of an error
     // With the data-shards strategy: the plain ensemble instead (plan_ensemble.cpp), N thin networks
     // that each learn the whole task from ALL the rows. Not the Skynnet method: the fair alternative
     // it is compared with. Its F defaults to the one that gives the task's own split's total
@@ -62,6 +66,7 @@ struct SubmodelPlan {
     std::vector<int> classes;            // class groups: owned global classes, ascending (local k -> classes[k])
     int columnBegin = 0, columnEnd = 0;  // output split: owned target columns [begin, end)
     std::vector<int> rows;               // training rows it learns from (indices into the training set), ascending
+    int otherRows = 0;                   // class groups with "other": how many of `rows` are of classes it does not own
     std::string role;                    // "groups 1+2: classes 0-6", "shard 2 of 4", "columns 4-6"
     std::uint64_t seed = 0;              // initial weights
     std::int64_t params = 0, flopsPerSample = 0, memoryBytes = 0;
@@ -79,6 +84,7 @@ struct SplitPlan {
     bool epochsScaled = false;
     BinaryCombine binaryCombine = BinaryCombine::MostConfident;
     ClassCombine classCombine = ClassCombine::Product;
+    double otherShare = 0;  // class groups: SplitOptions::otherShare; above 0 every submodel has "other"
     bool ensemble = false;  // strategy data-shards as the plain ensemble (SplitOptions::ensemble)
     int outputs = 1;        // combined output columns
     long samples = 0;

@@ -31,7 +31,8 @@ std::vector<int> ownRows(const CombinationRule& rule, int index, const Dataset& 
 
 std::vector<int> ownRows(const CombinationRule& rule, int index, const Dataset& data, Index rowCount) {
     std::vector<int> rows;
-    if (rule.strategy == Strategy::ClassGroups) {
+    // With "other", every row is the submodel's: of its own classes, or "other".
+    if (rule.strategy == Strategy::ClassGroups && !rule.otherOutput) {
         const auto local = localIndex(rule, index, data.classCount());
         for (std::size_t r = 0; r < data.labels.size(); ++r)
             if (local[std::size_t(data.labels[r])] >= 0) rows.push_back(int(r));
@@ -46,13 +47,16 @@ Matrix submodelTargets(const CombinationRule& rule, int index, const Dataset& da
     switch (rule.strategy) {
     case Strategy::ClassGroups: {
         const auto local = localIndex(rule, index, data.classCount());
-        Matrix y = Matrix::Zero(Index(rows.size()), Index(rule.classes[std::size_t(index)].size()));
+        const Index owned = Index(rule.classes[std::size_t(index)].size());
+        // The "other" column, last, takes the rows of the classes the submodel does not own.
+        Matrix y = Matrix::Zero(Index(rows.size()), owned + (rule.otherOutput ? 1 : 0));
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const int label = data.labels[std::size_t(rows[i])];
-            if (local[std::size_t(label)] < 0)
+            if (local[std::size_t(label)] >= 0) y(Index(i), local[std::size_t(label)]) = 1;
+            else if (rule.otherOutput) y(Index(i), owned) = 1;
+            else
                 throw Error("row " + std::to_string(rows[i] + 1) + " has class " + std::to_string(label) +
                             ", which submodel " + std::to_string(index + 1) + " does not own");
-            y(Index(i), local[std::size_t(label)]) = 1;
         }
         return y;
     }
