@@ -4,6 +4,7 @@
 // submodels under that rule.
 #include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -22,6 +23,7 @@
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/project_controller.h"
 #include "ui/widgets/results_page.h"
+#include "ui/widgets/split_page.h"
 #include "ui/widgets/train_page.h"
 #include "window_open.h"
 
@@ -43,6 +45,47 @@ class TestCombineRuleUi : public QObject {
 
 private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    // The Split page sets the rule and the "other" output before training, one named undo step
+    // each; the run then trains submodels with one more output and shows its rule on Results.
+    void splitPageSetsRuleAndOtherOutput() {
+        MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("split.ini"))));
+        failOnErrorDialogs(w);
+        w.resize(1024, 680);
+        w.show();
+        ProjectDocument* doc = w.document();
+        configureClassGroups(*doc, wine, 20, "dense:16:relu");
+        doc->undoStack()->clear();
+        w.showPage(MainWindow::SplitPageIndex);
+        auto* combine = w.splitPage()->findChild<QComboBox*>(QStringLiteral("classCombine"));
+        auto* other = w.splitPage()->findChild<QDoubleSpinBox*>(QStringLiteral("otherShare"));
+        QVERIFY(combine && other && combine->isEnabled() && other->isEnabled());
+        combine->setCurrentIndex(combine->findData(int(ClassCombine::Coupling)));
+        other->setValue(0.5);
+        QCOMPARE(doc->splitOptions().classCombine, ClassCombine::Coupling);
+        QCOMPARE(doc->splitOptions().otherShare, 0.5);
+        QCOMPARE(doc->undoStack()->text(0), QStringLiteral("Combine class groups by coupling"));
+        QCOMPARE(doc->undoStack()->text(1), QStringLiteral("Set the 'other' share to 0.5"));
+        QCOMPARE(doc->plan().submodels[0].spec.outputs, 3);  // two classes and "other"
+        shoot(&w, QStringLiteral("split-combine-other"));
+        doc->undoStack()->undo();
+        QCOMPARE(other->value(), 0.0);
+        QCOMPARE(other->text(), QStringLiteral("Off"));
+        doc->undoStack()->redo();
+
+        QSignalSpy finished(w.session(), &TrainingSession::finished);
+        w.trainPage()->startTraining();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), hangGuardMs(120000));
+        QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Completed);
+        const auto results = w.session()->results();
+        QCOMPARE(results->classCombine, ClassCombine::Coupling);
+        QVERIFY(results->model->rule.otherOutput);
+        QCOMPARE(results->submodelTestOutputs[0].cols(), Index(3));
+        w.showPage(MainWindow::ResultsPageIndex);
+        QCOMPARE(w.resultsPage()->ruleChoice()->currentData().toInt(), int(ClassCombine::Coupling));
+        doc->undoStack()->clear();
+        doc->setClean();
+    }
 
     void resultsSwitchRulesWithoutRetraining() {
         MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));

@@ -10,7 +10,19 @@ namespace {
 // Network field edits take networkIds + 16 * layer + field, above every other range.
 enum : int { splitIds = 0x5100, trainIds = 0x5200, dataIds = 0x5300, networkIds = 0x10000 };
 enum class LayerField { Units, Kernel, Stride, Window, Rate, Momentum, Epsilon };
-enum class SplitField { Strategy, Requested, ScaleEpochs, Factor, BinaryCombine, Shuffle, Fallback, Seed, Several };
+enum class SplitField {
+    Strategy,
+    Requested,
+    ScaleEpochs,
+    Factor,
+    ClassCombine,
+    OtherShare,
+    BinaryCombine,
+    Shuffle,
+    Fallback,
+    Seed,
+    Several
+};
 enum class TrainField {
     Epochs,
     BatchSize,
@@ -187,6 +199,14 @@ EditDescription describeSplitEdit(const SplitOptions& a, const SplitOptions& b) 
     if (a.dataShardFactor != b.dataShardFactor)
         changes.push_back({SplitField::Factor, b.dataShardFactor ? tr("Set data-shard F to %1").arg(*b.dataShardFactor)
                                                                  : tr("Set data-shard F to √N")});
+    if (a.classCombine != b.classCombine)
+        changes.push_back(
+            {SplitField::ClassCombine,
+             tr("Combine class groups by %1").arg(QString::fromStdString(classCombineName(b.classCombine)))});
+    if (a.otherShare != b.otherShare)
+        changes.push_back({SplitField::OtherShare, b.otherShare > 0
+                                                       ? tr("Set the 'other' share to %1").arg(b.otherShare)
+                                                       : tr("Turn the 'other' output off")});
     if (a.binaryCombine != b.binaryCombine)
         changes.push_back(
             {SplitField::BinaryCombine,

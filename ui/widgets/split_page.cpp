@@ -131,6 +131,18 @@ QGroupBox* SplitPage::buildOptions() {
     scaleEpochs_->addItem(tr("On: epochs / F"), true);
     scaleEpochs_->addItem(tr("Off: same epochs"), false);
     QWidget* factorRow = buildFactorRow();
+    classCombine_ = new QComboBox;
+    classCombine_->setObjectName(QStringLiteral("classCombine"));
+    classCombine_->addItem(tr("Product (the reference's rule)"), int(ClassCombine::Product));
+    classCombine_->addItem(tr("Coupling"), int(ClassCombine::Coupling));
+    classCombine_->addItem(tr("Sum"), int(ClassCombine::Sum));
+    otherShare_ = new QDoubleSpinBox;
+    otherShare_->setObjectName(QStringLiteral("otherShare"));
+    otherShare_->setRange(0.0, 5.0);
+    otherShare_->setSingleStep(0.1);
+    otherShare_->setDecimals(2);
+    otherShare_->setSpecialValueText(tr("Off"));
+    otherShare_->setKeyboardTracking(false);
     binaryCombine_ = new QComboBox;
     binaryCombine_->addItem(tr("Most confident submodel"), int(BinaryCombine::MostConfident));
     binaryCombine_->addItem(tr("Average probability"), int(BinaryCombine::Average));
@@ -158,6 +170,15 @@ QGroupBox* SplitPage::buildOptions() {
            tr("Reduction factor for data shards: every scalable width becomes ceil(width / F); √N by default."));
     factor_->setToolTip(factorRow->toolTip());
     autoFactor_->setToolTip(tr("Use F = √N, the default for data shards."));
+    addRow(form, tr("Combine classes by:"), classCombine_,
+           tr("How class groups answer together: product multiplies each class's probabilities over the submodels "
+              "that own it (the published method's rule); coupling finds the class probabilities that best explain "
+              "every submodel; sum averages each class's probabilities over its owners. The Results page can switch "
+              "a trained run's rule without retraining."));
+    addRow(form, tr("Other share:"), otherShare_,
+           tr("Class groups: every submodel gets one more output, \"other\", and also learns from this many times "
+              "its own rows drawn from the classes it does not own, so that it stops voting on classes it never "
+              "saw. Off (0) trains as the published method does."));
     addRow(form, tr("Binary combine:"), binaryCombine_,
            tr("How binary shards answer together: the answer of the submodel most sure of it, or the mean of their "
               "probabilities."));
@@ -210,7 +231,7 @@ QWidget* SplitPage::buildFactorRow() {
 }
 
 void SplitPage::connectOptions() {
-    for (QComboBox* c : {strategy_, scaleEpochs_, binaryCombine_})
+    for (QComboBox* c : {strategy_, scaleEpochs_, classCombine_, binaryCombine_})
         connect(c, &QComboBox::currentIndexChanged, this, &SplitPage::toDocument);
     for (QCheckBox* c : {autoFactor_, shuffle_, fallback_})
         connect(c, &QCheckBox::toggled, this, &SplitPage::toDocument);
@@ -220,8 +241,9 @@ void SplitPage::connectOptions() {
     });
     connect(seed_, &QSpinBox::valueChanged, this, &SplitPage::toDocument);
     connect(factor_, &QDoubleSpinBox::valueChanged, this, &SplitPage::toDocument);
+    connect(otherShare_, &QDoubleSpinBox::valueChanged, this, &SplitPage::toDocument);
     // Typing "12" is one undo step: the spin box's edits merge until it is left or Enter is pressed.
-    for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*>{requested_, seed_, factor_})
+    for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*>{requested_, seed_, factor_, otherShare_})
         connect(box, &QAbstractSpinBox::editingFinished, document_, &ProjectDocument::sealEdits);
 }
 
@@ -268,7 +290,9 @@ void SplitPage::buildFigures() {
 int SplitPage::heightForWidth(int width) const { return layout()->totalMinimumHeightForWidth(width); }
 
 QList<QWidget*> SplitPage::optionWidgets() const {
-    return {strategy_, requested_, scaleEpochs_, autoFactor_, factor_, binaryCombine_, shuffle_, fallback_, seed_};
+    // The class-group rule and the "other" share last: tests address the others by position.
+    return {strategy_, requested_, scaleEpochs_, autoFactor_,   factor_,    binaryCombine_,
+            shuffle_,  fallback_,  seed_,        classCombine_, otherShare_};
 }
 
 void SplitPage::setStrategy(Strategy strategy) { strategy_->setCurrentIndex(strategy_->findData(int(strategy))); }
@@ -309,6 +333,11 @@ void SplitPage::fromDocument() {
     factor_->setEnabled(shards && o.dataShardFactor.has_value());
     if (shards) factor_->setValue(o.dataShardFactor ? *o.dataShardFactor : std::sqrt(double(std::max(1, o.requested))));
     else factor_->clear();
+    const bool classGroups = s == Strategy::ClassGroups;
+    classCombine_->setEnabled(classGroups);
+    classCombine_->setCurrentIndex(classGroups ? std::max(0, classCombine_->findData(int(o.classCombine))) : -1);
+    otherShare_->setEnabled(classGroups);
+    otherShare_->setValue(classGroups ? o.otherShare : 0.0);
     const bool binary = s == Strategy::BinaryShards;
     binaryCombine_->setEnabled(binary);
     binaryCombine_->setCurrentIndex(binary ? std::max(0, binaryCombine_->findData(int(o.binaryCombine))) : -1);
@@ -329,6 +358,9 @@ void SplitPage::toDocument() {
     // A greyed control shows nothing or a value in force: it never overwrites the saved option.
     if (autoFactor_->isEnabled())
         o.dataShardFactor = autoFactor_->isChecked() ? std::nullopt : std::optional<double>(factor_->value());
+    if (classCombine_->isEnabled() && classCombine_->currentIndex() >= 0)
+        o.classCombine = ClassCombine(classCombine_->currentData().toInt());
+    if (otherShare_->isEnabled()) o.otherShare = otherShare_->value();
     if (binaryCombine_->isEnabled() && binaryCombine_->currentIndex() >= 0)
         o.binaryCombine = BinaryCombine(binaryCombine_->currentData().toInt());
     if (shuffle_->isEnabled()) o.shuffleShards = shuffle_->isChecked();

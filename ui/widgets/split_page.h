@@ -93,6 +93,8 @@ private:
     QCheckBox* autoFactor_ = nullptr;
     QDoubleSpinBox* factor_ = nullptr;
     QComboBox* binaryCombine_ = nullptr;
+    QComboBox* classCombine_ = nullptr;
+    QDoubleSpinBox* otherShare_ = nullptr;
     QCheckBox* shuffle_ = nullptr;
     QCheckBox* fallback_ = nullptr;
     QSpinBox* seed_ = nullptr;

@@ -25,14 +25,26 @@ namespace skynnet::ui {
 namespace {
 
 // What the strategy in use does, in the words of method.md, for the panel under the options.
-QString explain(Strategy s) {
+QString explain(Strategy s, const SplitOptions& o) {
     switch (s) {
-    case Strategy::ClassGroups:
-        return QObject::tr(
-            "<b>Class groups.</b> The classes are cut into g groups; each submodel learns one pair of groups "
-            "from only those samples. At prediction every submodel sees every sample and their "
-            "probabilities are multiplied, so any two classes in different groups are refereed by "
-            "exactly one submodel.");
+    case Strategy::ClassGroups: {
+        const QString combined = o.classCombine == ClassCombine::Coupling
+                                     ? QObject::tr("combined by coupling: the class probabilities that best explain "
+                                                   "every submodel's")
+                                 : o.classCombine == ClassCombine::Sum
+                                     ? QObject::tr("averaged per class over the submodels that own it")
+                                     : QObject::tr("multiplied");
+        QString text = QObject::tr("<b>Class groups.</b> The classes are cut into g groups; each submodel learns one "
+                                   "pair of groups from only those samples. At prediction every submodel sees every "
+                                   "sample and their probabilities are %1, so any two classes in different groups are "
+                                   "refereed by exactly one submodel.")
+                           .arg(combined);
+        if (o.otherShare > 0)
+            text += QObject::tr(" Each also learns an \"other\" output from %1 times its rows of the other classes, "
+                                "so it stops voting on classes it never saw.")
+                        .arg(o.otherShare);
+        return text;
+    }
     case Strategy::BinaryShards:
         return QObject::tr("<b>Binary shards.</b> Each submodel learns both classes from its own shard of the samples; "
                            "their answers are combined by the most confident one or by the mean probability.");
@@ -57,7 +69,8 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
     error_->setText(error.isEmpty() ? QString() : tr("Cannot split: %1").arg(error));
     error_->setVisible(!error.isEmpty() && document_->hasData());
     const auto& plan = model_->plan();
-    explanation_->setText(explain(plan ? plan->strategy : document_->splitOptions().strategy));
+    explanation_->setText(
+        explain(plan ? plan->strategy : document_->splitOptions().strategy, document_->splitOptions()));
     if (!plan) {
         warnings_->hide();
         fitHeightToRows(table_, 6);
