@@ -13,6 +13,11 @@ std::string doubleLiteral(double v) {
     return std::string(text, end);
 }
 
+// "sum rule with an 'other' output", for the comments.
+std::string ruleName(const CombinationRule& r) {
+    return classCombineName(r.classCombine) + " rule" + (r.otherOutput ? " with an 'other' output" : "");
+}
+
 // One call per submodel: f(s1, detail::kSub1Classes, owned classes).
 void writeCalls(std::ostream& out, const SavedCombinedModel& m, const std::string& f) {
     for (std::size_t i = 0; i < m.specs.size(); ++i)
@@ -37,7 +42,7 @@ void writeOwnersProduct(std::ostream& out, const SavedCombinedModel& m) {
 // Product with "other", and sum: every submodel's votes, as class_group_rules.cpp's votes().
 void writeVotes(std::ostream& out, const SavedCombinedModel& m) {
     const bool sum = m.rule.classCombine == ClassCombine::Sum, other = m.rule.otherOutput;
-    out << "    // Class groups, the " << classRuleDescription(m.rule) << " rule: a submodel votes on a class it owns\n"
+    out << "    // Class groups, the " << ruleName(m.rule) << ": a submodel votes on a class it owns\n"
         << "    // with its probability"
         << (other ? ", on the others with its 'other' probability over the classes it does not own" : "") << ";\n"
         << (sum ? "    // per class the mean vote over its voters, the row rescaled to sum to 1.\n"
@@ -76,8 +81,7 @@ void writeVotes(std::ostream& out, const SavedCombinedModel& m) {
 }
 
 void writeCoupling(std::ostream& out, const SavedCombinedModel& m) {
-    out << "    // Class groups, the " << classRuleDescription(m.rule)
-        << " rule: the p minimising sum_s sum_{i in I_s}\n"
+    out << "    // Class groups, the " << ruleName(m.rule) << ": the p minimising sum_s sum_{i in I_s}\n"
         << "    // (p_i - r_si sum_{j in I_s} p_j)^2 with sum p = 1, r_s submodel s's softmax over its own classes"
         << (m.rule.otherOutput ? "\n    // (without 'other', renormalised)" : "") << ", from the KKT system\n"
         << "    // [Q + eps I, 1; 1^T, 0] [p; mu] = [0; 1], Q = sum_s A_s^T A_s, (A_s^T A_s)_ij = [i = j] - r_i - r_j "
