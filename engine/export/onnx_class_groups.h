@@ -9,9 +9,8 @@
 //             x = (Q + eps I)^-1 1 by Gauss-Jordan elimination unrolled over the C columns (no
 //             pivoting, no control flow: Q + eps I is symmetric positive definite), the negatives
 //             cut to 0 and the row rescaled. The KKT system's p is x / sum(x) when eps = 0 (from
-//             Q p + mu 1 = 0); with eps = kCouplingRidge (class_group_rules.h) it differs from the engine's by about
-//             eps / (Q's second-smallest eigenvalue), below 1e-8 on class groups, and where the
-//             KKT system is singular it tends to the engine's minimum-norm answer.
+//             Q p + mu 1 = 0); eps = kCouplingRidge (class_group_rules.h) says by how much the
+//             answer may differ from the engine's, and why it matches where the system is singular.
 // A vote is a submodel's probability of a class it owns; with an "other" output (each submodel's
 // last column) also other / (classes it does not own) for the others. Coupling drops "other" and
 // renormalises the own part, as the engine does.

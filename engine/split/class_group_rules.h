@@ -34,7 +34,7 @@ ClassCombine parseClassCombine(const std::string& name);
 // KKT system is singular (a class nobody owns, owners that share no class) the answer tends to the
 // minimum-norm one the engine's rank-revealing solve gives. Q's entries are sums of products of
 // probabilities, of order 1 (its trace is at least 1 unless it is 0), so eps moves the answer by
-// about eps / (Q's second-smallest eigenvalue): below 1e-8 on class groups.
+// about eps / (Q's second-smallest eigenvalue): at most 1e-8 in trials on class-group layouts.
 inline constexpr double kCouplingRidge = 1e-10;
 
 // subProbs[s] is submodel s's softmax, one column per class of classes[s] (ascending global class
