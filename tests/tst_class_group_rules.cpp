@@ -140,15 +140,6 @@ private slots:
         } catch (const Error& e) {
             QVERIFY2(QString(e.what()).contains("classCombine") && QString(e.what()).contains("'vote'"), e.what());
         }
-        // Exports refuse what they cannot write yet, naming the rule.
-        try {
-            requireExportableRule(rule, "ONNX export");
-            QFAIL("the sum rule was passed as exportable");
-        } catch (const Error& e) {
-            QCOMPARE(QString(e.what()), QStringLiteral("ONNX export: class groups combined by the sum with an 'other' "
-                                                       "output rule cannot be exported yet (only by the product "
-                                                       "without 'other')"));
-        }
     }
 };
 

@@ -1,27 +1,16 @@
 #include "export/cpp_combination.h"
 
 #include "core/error.h"
+#include "export/cpp_class_groups.h"
 #include "export/cpp_literals.h"
 
 namespace skynnet {
 
 void writeCppCombination(std::ostream& out, const SavedCombinedModel& m) {
-    requireExportableRule(m.rule, "C++ export");
     const std::size_t S = m.specs.size();
     const auto s = [](std::size_t i) { return "s" + std::to_string(i + 1); };
     switch (m.rule.strategy) {
-    case Strategy::ClassGroups:
-        out << "    // Class groups: per class, the sum of the owners' log-probabilities (clamped at 1e-30; 0 = log 1\n"
-            << "    // where a submodel has no say), then a softmax; in double, as the engine does.\n"
-            << "    double logs[kOutputs] = {};\n";
-        for (std::size_t i = 0; i < S; ++i)
-            out << "    for (int k = 0; k < " << m.rule.classes[i].size() << "; ++k) logs[detail::kSub" << i + 1
-                << "Classes[k]] += std::log(std::max(static_cast<double>(" << s(i) << "[k]), 1e-30));\n";
-        out << "    double top = logs[0], sum = 0.0;\n"
-            << "    for (int c = 1; c < kOutputs; ++c) top = std::max(top, logs[c]);\n"
-            << "    for (int c = 0; c < kOutputs; ++c) sum += (logs[c] = std::exp(logs[c] - top));\n"
-            << "    for (int c = 0; c < kOutputs; ++c) out[c] = static_cast<float>(logs[c] / sum);\n";
-        return;
+    case Strategy::ClassGroups: writeCppClassGroups(out, m); return;  // cpp_class_groups.h
     case Strategy::BinaryShards:
         if (m.rule.binaryCombine == BinaryCombine::MostConfident) {
             out << "    // Binary shards: the most confident submodel (larger |2p - 1|, the first on a tie).\n"

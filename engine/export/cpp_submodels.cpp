@@ -11,7 +11,8 @@ namespace {
 
 std::string submodelRole(const SavedCombinedModel& m, std::size_t i) {
     switch (m.rule.strategy) {
-    case Strategy::ClassGroups: return "classes " + cppJoinedInts(m.rule.classes[i]);
+    case Strategy::ClassGroups:
+        return "classes " + cppJoinedInts(m.rule.classes[i]) + (m.rule.otherOutput ? " and 'other'" : "");
     case Strategy::OutputSplit:
         return "target columns " + std::to_string(m.rule.columns[i].first) + " to " +
                std::to_string(m.rule.columns[i].second - 1);

@@ -32,6 +32,7 @@ if(SKYNNET_ONNX_FOUND)
   target_link_libraries(skynnet_engine PRIVATE onnx onnx_proto protobuf::libprotobuf)
   set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/onnx_export.cpp ${CMAKE_CURRENT_LIST_DIR}/onnx_sequence_layers.cpp
                               ${CMAKE_CURRENT_LIST_DIR}/onnx_transformer_layers.cpp
+                              ${CMAKE_CURRENT_LIST_DIR}/onnx_class_groups.cpp
                               PROPERTIES COMPILE_DEFINITIONS SKYNNET_HAVE_ONNX=1)
 else()
   message(STATUS "ONNX export: disabled")

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 
+#include "export/onnx_class_groups.h"
 #include "export/onnx_graph_builder.h"
 #include "export/onnx_sequence_layers.h"
 #include "export/onnx_transformer_layers.h"
@@ -243,25 +244,8 @@ std::string submodel(GraphBuilder& b, const NetworkSpec& spec, const std::vector
 
 // The combination rule on the submodels' outputs (combination.h); returns the combined tensor.
 std::string combine(GraphBuilder& b, const CombinationRule& r, const std::vector<std::string>& subs) {
-    requireExportableRule(r, "ONNX export");
     switch (r.strategy) {
-    case Strategy::ClassGroups: {
-        // Sum of clamped log-probabilities in the C classes (log 1 = 0 where a submodel has no say),
-        // then a softmax: combineClassGroups(). The [k, C] matrix puts local class k at classes[k].
-        const std::string floor = b.scalar("min_probability", 1e-30f);
-        std::vector<std::string> placed;
-        for (std::size_t i = 0; i < subs.size(); ++i) {
-            const std::string tag = "sub" + std::to_string(i + 1) + "/combine";
-            const auto& classes = r.classes[i];
-            std::vector<float> place(classes.size() * std::size_t(r.outputs), 0.0f);
-            for (std::size_t k = 0; k < classes.size(); ++k)
-                place[k * std::size_t(r.outputs) + std::size_t(classes[k])] = 1;
-            const std::string logs = b.op("Log", {b.op("Max", {subs[i], floor}, tag + "/clamped")}, tag + "/log");
-            const std::string m = b.floats(tag + "/placement", {std::int64_t(classes.size()), r.outputs}, place);
-            placed.push_back(b.op("MatMul", {logs, m}, tag + "/placed"));
-        }
-        return b.opAxis("Softmax", {b.op("Sum", placed, "log_scores")}, "combined", 1);
-    }
+    case Strategy::ClassGroups: return addClassGroupCombination(b, r, subs);  // onnx_class_groups.h
     case Strategy::BinaryShards:
         if (r.binaryCombine == BinaryCombine::MostConfident && subs.size() > 1) {
             // The first submodel whose |2p - 1| is strictly larger than every earlier one's, as
@@ -379,11 +363,24 @@ std::string outputNameOf(Task task) {
 }
 
 std::vector<std::pair<std::string, std::string>> commonMetadata(const SavedCombinedModel& m) {
-    return {{"skynnet.task", taskName(m.task())},
-            {"skynnet.strategy", strategyName(m.rule.strategy)},
-            {"skynnet.classNames", dumpJson(Json(m.schema.classNames))},
-            {"skynnet.targetNames", dumpJson(Json(m.schema.targetNames))},
-            {"skynnet.featureNames", dumpJson(Json(m.schema.featureNames))}};
+    std::vector<std::pair<std::string, std::string>> metadata{{"skynnet.task", taskName(m.task())},
+                                                              {"skynnet.strategy", strategyName(m.rule.strategy)},
+                                                              {"skynnet.classNames",
+                                                               dumpJson(Json(m.schema.classNames))},
+                                                              {"skynnet.targetNames",
+                                                               dumpJson(Json(m.schema.targetNames))},
+                                                              {"skynnet.featureNames",
+                                                               dumpJson(Json(m.schema.featureNames))}};
+    if (m.rule.strategy == Strategy::ClassGroups) {
+        metadata.emplace_back("skynnet.classCombine", classCombineName(m.rule.classCombine));
+        metadata.emplace_back("skynnet.otherOutput", m.rule.otherOutput ? "true" : "false");
+    }
+    return metadata;
+}
+
+// "class-groups (coupling with an 'other' output)", "data-shards": how the submodels are combined.
+std::string combinationDescription(const CombinationRule& r) {
+    return strategyName(r.strategy) + (r.strategy == Strategy::ClassGroups ? " (" + classRuleDescription(r) + ")" : "");
 }
 
 std::string inputDoc(const SavedCombinedModel& m, const OnnxOptions& o) {
@@ -405,7 +402,7 @@ bool onnxExportAvailable() { return true; }
 void exportOnnx(const SavedCombinedModel& m, const std::string& path, const OnnxOptions& o) {
     validate(m, "cannot export " + path);
     const std::string doc = "Skynnet " + taskName(m.task()) + " model: " + std::to_string(m.submodelCount()) +
-                            " submodel(s) combined by " + strategyName(m.rule.strategy) + ". " + inputDoc(m, o);
+                            " submodel(s) combined by " + combinationDescription(m.rule) + ". " + inputDoc(m, o);
     writeModel(
         m, path, o, outputNameOf(m.task()), m.rule.outputs, doc,
         [&](GraphBuilder& b, const std::string& input, bool ids) {
@@ -430,7 +427,8 @@ void exportSubmodelOnnx(const SavedCombinedModel& m, int index, const std::strin
     switch (m.rule.strategy) {
     case Strategy::ClassGroups:
         metadata.emplace_back("skynnet.classes", dumpJson(Json(m.rule.classes[i])));
-        owns = "the probabilities of its classes " + dumpJson(Json(m.rule.classes[i])) + " (global indices)";
+        owns = "the probabilities of its classes " + dumpJson(Json(m.rule.classes[i])) + " (global indices)" +
+               (m.rule.otherOutput ? " and, last, of 'other' (a class it does not own)" : "");
         break;
     case Strategy::OutputSplit: {
         const auto [begin, end] = m.rule.columns[i];

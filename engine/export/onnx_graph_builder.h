@@ -48,6 +48,10 @@ public:
         addInitializer(name, dims, onnx::TensorProto::INT64, littleEndianBytes(data.data(), data.size()));
         return name;
     }
+    std::string doubles(const std::string& name, const Dims& dims, const std::vector<double>& data) {
+        addInitializer(name, dims, onnx::TensorProto::DOUBLE, littleEndianBytes(data.data(), data.size()));
+        return name;
+    }
     std::string scalar(const std::string& name, float value) { return floats(name, {}, &value, 1); }
 
     onnx::NodeProto& node(const std::string& op, const std::vector<std::string>& inputs, const std::string& output) {

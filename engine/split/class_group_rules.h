@@ -29,6 +29,14 @@ std::string classCombineName(ClassCombine c);
 // The inverse of classCombineName; throws Error naming the value and listing the accepted ones.
 ClassCombine parseClassCombine(const std::string& name);
 
+// What the exports (ONNX, C++) add to coupling's Q on its diagonal: Q + eps I is positive definite,
+// so an export solves it without pivoting (ONNX) or never meets a zero pivot (C++), and where the
+// KKT system is singular (a class nobody owns, owners that share no class) the answer tends to the
+// minimum-norm one the engine's rank-revealing solve gives. Q's entries are sums of products of
+// probabilities, of order 1 (its trace is at least 1 unless it is 0), so eps moves the answer by
+// about eps / (Q's second-smallest eigenvalue): at most 1e-8 in trials on class-group layouts.
+inline constexpr double kCouplingRidge = 1e-10;
+
 // subProbs[s] is submodel s's softmax, one column per class of classes[s] (ascending global class
 // indices) and, with otherOutput, one more last column. The shapes are checked by the caller
 // (combination.cpp).

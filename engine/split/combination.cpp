@@ -97,13 +97,6 @@ std::string classRuleDescription(const CombinationRule& rule) {
     return classCombineName(rule.classCombine) + (rule.otherOutput ? " with an 'other' output" : "");
 }
 
-void requireExportableRule(const CombinationRule& rule, const std::string& exporter) {
-    if (rule.strategy != Strategy::ClassGroups || (rule.classCombine == ClassCombine::Product && !rule.otherOutput))
-        return;
-    throw Error(exporter + ": class groups combined by the " + classRuleDescription(rule) +
-                " rule cannot be exported yet (only by the product without 'other')");
-}
-
 Matrix combine(const std::vector<Matrix>& subOutputs, const CombinationRule& rule) {
     switch (rule.strategy) {
     case Strategy::ClassGroups: return combineClassGroups(subOutputs, rule);

@@ -47,9 +47,6 @@ Matrix averageOutputs(const std::vector<Matrix>& outputs);
 
 // "product", "coupling with an 'other' output": how class-group outputs are combined, for messages.
 std::string classRuleDescription(const CombinationRule& rule);
-// Exports write the product rule without "other" so far: an Error naming `exporter` and the rule
-// for any other class-group rule.
-void requireExportableRule(const CombinationRule& rule, const std::string& exporter);
 
 // Dispatches on rule.strategy; checks the shapes and throws Error naming the submodel at fault.
 Matrix combine(const std::vector<Matrix>& subOutputs, const CombinationRule& rule);
