@@ -170,7 +170,7 @@ QGroupBox* SplitPage::buildOptions() {
            tr("Reduction factor for data shards: every scalable width becomes ceil(width / F); √N by default."));
     factor_->setToolTip(factorRow->toolTip());
     autoFactor_->setToolTip(tr("Use F = √N, the default for data shards."));
-    addRow(form, tr("Combine classes by:"), classCombine_,
+    addRow(form, tr("Combine by:"), classCombine_,
            tr("How class groups answer together: product multiplies each class's probabilities over the submodels "
               "that own it (the published method's rule); coupling finds the class probabilities that best explain "
               "every submodel; sum averages each class's probabilities over its owners. The Results page can switch "
