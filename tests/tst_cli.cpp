@@ -79,6 +79,7 @@ private slots:
     void interruptWritesNothing();
     void planPreview();
     void planJsonAndWarnings();
+    void referenceMethodInOneWord();
     void trainSplitWithBaseline();
     void combinedModelEvaluatePredictExport();
     void cnnExportFromTheCommandLine();
@@ -419,7 +420,7 @@ void TestCli::badInput_data() {
                                                              << "3"
                                                              << "--scale-epochs"
                                                              << "yes")
-                                      << 2 << "--scale-epochs: expected on or off";
+                                      << 2 << "--scale-epochs: unknown epoch scaling 'yes' (expected on, off or sqrt)";
     QTest::newRow("unused knob") << (QStringList(split) << "--submodels"
                                                         << "3"
                                                         << "--binary-combine"
@@ -567,6 +568,33 @@ void TestCli::planPreview() {
     }
     QVERIFY(!r.out.contains("warning:"));
     QVERIFY(r.out.contains("epochs 10, 7 per submodel"));  // dense-only classification: epochs / F, rounded up
+}
+
+// --reference: the published tool's exact choices whatever the defaults, and no knob beside it
+// that would contradict them.
+void TestCli::referenceMethodInOneWord() {
+    const QStringList plan = QStringList{"plan", "--data", blobs10, "--submodels", "6", "--json"} << blobLayers;
+    Run r = runCli(QStringList(plan) << "--reference");
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QJsonObject j = parseJson(r.out);
+    QCOMPARE(j["combine"].toString(), QString("product"));
+    QCOMPARE(j["other_share"].toDouble(), 0.0);
+    QCOMPARE(j["epoch_scaling"].toString(), QString("on"));
+    QCOMPARE(j["submodel_epochs"].toInt(), 5);  // ceil(10 / 2)
+    r = runCli(QStringList{"plan", "--data", "builtin:blobs:classes=2:samples=90", "--submodels", "3", "--json",
+                           "--task", "binary", "--reference"}
+               << blobLayers);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    j = parseJson(r.out);
+    QCOMPARE(j["binary_combine"].toString(), QString("most-confident"));
+    QCOMPARE(j["epoch_scaling"].toString(), QString("on"));
+    for (const char* knob : {"--combine", "--other-share", "--scale-epochs"}) {
+        const QString value = QString(knob) == "--combine" ? "sum" : QString(knob) == "--other-share" ? "0.3" : "off";
+        r = runCli(QStringList(plan) << "--reference" << knob << value);
+        QCOMPARE(r.exitCode, 2);
+        VERIFY_CONTAINS(r.err.toStdString(),
+                        std::string(knob) + ": contradicts --reference, which sets the reference's exact method");
+    }
 }
 
 void TestCli::planJsonAndWarnings() {

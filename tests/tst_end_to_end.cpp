@@ -108,7 +108,7 @@ private slots:
         options.strategy = Strategy::ClassGroups;
         options.requested = 3;
         options.epochs = 3;
-        options.scaleEpochs = false;
+        options.scaleEpochs = EpochScaling::Off;
         const SplitPlan plan = makePlan(referenceMlp(10), train, options);
         QCOMPARE(plan.submodelCount(), 3);
         TrainConfig config;

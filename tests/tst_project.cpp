@@ -25,6 +25,7 @@
 #include "io/container.h"
 #include "project/data_reference.h"
 #include "project/project_file.h"
+#include "project/project_json.h"
 #include "run/run_data.h"
 #include "split/combined_model.h"
 #include "split/combined_model_file.h"
@@ -144,7 +145,7 @@ Fixture makeProject(const QString& dir) {
 
     p.split.strategy = Strategy::ClassGroups;
     p.split.requested = 3;
-    p.split.scaleEpochs = false;
+    p.split.scaleEpochs = EpochScaling::Off;
     p.split.dataShardFactor = 1.75;
     p.split.shuffleShards = false;
     p.split.binaryCombine = BinaryCombine::Average;
@@ -438,6 +439,48 @@ private slots:
         bad["sampleShape"] = "3x3x2";
         VERIFY_CONTAINS(errorOf([&] { dataSourceFromJson(JsonField(bad, "p.skynnet"), root, false); }),
                         "p.skynnet: sampleShapeSequence");
+    }
+
+    // Epoch scaling: on and off stay true and false (as projects before the sqrt setting wrote
+    // them, and as older builds read them); sqrt is written by name, in the options and the plan.
+    void epochScalingReadsAndWritesBothForms() {
+        const auto back = [](const SplitOptions& o) { return splitOptionsFromJson(JsonField(toJson(o), "p")); };
+        SplitOptions o;
+        for (const auto& s : {std::optional<EpochScaling>(), std::optional(EpochScaling::On),
+                              std::optional(EpochScaling::Off), std::optional(EpochScaling::Sqrt)}) {
+            o.scaleEpochs = s;
+            QVERIFY(back(o) == o);
+        }
+        o.scaleEpochs = EpochScaling::On;
+        QCOMPARE(toJson(o).at("scaleEpochs"), Json(true));
+        o.scaleEpochs = EpochScaling::Sqrt;
+        QCOMPARE(toJson(o).at("scaleEpochs"), Json("sqrt"));
+        Json bad = toJson(o);
+        bad["scaleEpochs"] = "half";
+        VERIFY_CONTAINS(errorOf([&] { splitOptionsFromJson(JsonField(bad, "p.skynnet", "split")); }),
+                        "p.skynnet: split.scaleEpochs");
+
+        DataInfo info;
+        info.classCount = 6;
+        for (int i = 0; i < 60; ++i) info.labels.push_back(i % 6);
+        info.samples = 60;
+        o.requested = 3;
+        o.epochs = 20;
+        NetworkSpec net;
+        net.input = Shape::flat(4);
+        net.layers = parseLayers("dense:32:relu");
+        const SplitPlan plan = makePlan(net, info, o);
+        QCOMPARE(plan.effectiveEpochs, 17);  // ceil(20 / sqrt(1.5))
+        BlockWriter blocks;
+        const Json written = toJson(plan, blocks);
+        QCOMPARE(written.at("epochsScaled"), Json(true));
+        QCOMPARE(written.at("epochScaling"), Json("sqrt"));
+        std::vector<std::vector<float>> copies;
+        for (const auto& b : blocks.blocks()) copies.emplace_back(b.begin(), b.end());
+        BlockReader reader(copies);
+        QCOMPARE(splitPlanFromJson(JsonField(written, "p"), reader).epochScaling, EpochScaling::Sqrt);
+        o.scaleEpochs = EpochScaling::On;
+        QVERIFY(!toJson(makePlan(net, info, o), blocks).contains("epochScaling"));
     }
 
     // The example project was written before a model's rows were counted in its peak memory:

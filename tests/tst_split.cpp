@@ -286,7 +286,7 @@ private slots:
             QCOMPARE(s.spec.outputs, s.columnEnd - s.columnBegin);
             QCOMPARE(std::get<DenseSpec>(s.spec.layers[0]).units, 10);
         }
-        QVERIFY(!plan.epochsScaled);  // off by default for regression
+        QVERIFY(!plan.epochsScaled());  // off by default for regression
         QCOMPARE(plan.effectiveEpochs, plan.epochs);
 
         info.targetColumns = 3;
@@ -350,8 +350,8 @@ private slots:
         QCOMPARE(f[6].params, std::int64_t(43 * 5 * 5 * 86 + 86));
         QCOMPARE(p3.submodels[0].params, paramCount(s));
         // The reference keeps a conv net's epochs.
-        QVERIFY(!p3.epochsScaled);
-        QVERIFY(makePlan(mlp("dense:32,bn", 4), classInfo(10, 1), options(Strategy::ClassGroups, 3)).epochsScaled);
+        QVERIFY(!p3.epochsScaled());
+        QVERIFY(makePlan(mlp("dense:32,bn", 4), classInfo(10, 1), options(Strategy::ClassGroups, 3)).epochsScaled());
 
         // Not scalable: kept; too few filters for F: refused naming the layer.
         std::get<ConvSpec>(cnn.layers[0]).scalable = false;
@@ -369,13 +369,28 @@ private slots:
         SplitOptions o = options(Strategy::ClassGroups, 3);
         o.epochs = 20;
         const SplitPlan on = makePlan(mlp("dense:32", 4), classInfo(10, 1), o);
-        QVERIFY(on.epochsScaled);
+        QVERIFY(on.epochsScaled());
         QCOMPARE(on.effectiveEpochs, 14);  // ceil(20 / 1.5)
         o.requested = 10;
         o.epochs = 3;
         QCOMPARE(makePlan(mlp("dense:32", 4), classInfo(10, 1), o).effectiveEpochs, 2);  // ceil(1.2)
-        o.scaleEpochs = false;
+        o.scaleEpochs = EpochScaling::Off;
         QCOMPARE(makePlan(mlp("dense:32", 4), classInfo(10, 1), o).effectiveEpochs, 3);
+        // The middle setting: epochs / sqrt(F), rounded up.
+        o.scaleEpochs = EpochScaling::Sqrt;
+        o.epochs = 20;
+        const SplitPlan sqrt10 = makePlan(mlp("dense:32", 4), classInfo(10, 1), o);
+        QCOMPARE(sqrt10.factor, 2.5);
+        QVERIFY(sqrt10.epochsScaled());
+        QCOMPARE(sqrt10.effectiveEpochs, 13);  // ceil(20 / 1.5811)
+        o.requested = 3;
+        QCOMPARE(makePlan(mlp("dense:32", 4), classInfo(10, 1), o).effectiveEpochs, 17);  // ceil(20 / 1.2247)
+        o.epochs = 1;
+        QCOMPARE(makePlan(mlp("dense:32", 4), classInfo(10, 1), o).effectiveEpochs, 1);
+        QCOMPARE(parseEpochScaling("sqrt"), EpochScaling::Sqrt);
+        QCOMPARE(epochScalingName(EpochScaling::On), std::string("on"));
+        VERIFY_CONTAINS(errorOf([] { parseEpochScaling("half"); }),
+                        "unknown epoch scaling 'half' (expected on, off or sqrt)");
     }
 
     void binaryShards() {
@@ -394,7 +409,7 @@ private slots:
         QCOMPARE(a.factor, 3.0);
         QCOMPARE(std::get<DenseSpec>(a.submodels[0].spec.layers[0]).units, 22);  // ceil(64 / 3)
         QCOMPARE(a.submodels[0].spec.outputs, 1);
-        QVERIFY(!a.epochsScaled);  // off by default for binary
+        QVERIFY(!a.epochsScaled());  // off by default for binary
         std::vector<int> all;
         for (int i = 0; i < 3; ++i) {
             const auto& rows = a.submodels[std::size_t(i)].rows;
@@ -644,7 +659,7 @@ private slots:
         const auto [train, test] = blobs(6, 100, 1, 8);
         SplitOptions o = options(Strategy::ClassGroups, 3);
         o.epochs = 4;
-        o.scaleEpochs = false;
+        o.scaleEpochs = EpochScaling::Off;
         ParallelTrainer trainer(makePlan(mlp("dense:16", 8), train, o), config(LossKind::SoftmaxCrossEntropy, 32),
                                 std::make_shared<ThreadBackend>(2));
         CancelToken cancel;
@@ -704,7 +719,7 @@ private slots:
         const auto [train, test] = blobs(6, 200, 10, 8);
         SplitOptions o = options(Strategy::ClassGroups, 3);
         o.epochs = 500;  // minutes of work for the sibling if nothing stopped it
-        o.scaleEpochs = false;
+        o.scaleEpochs = EpochScaling::Off;
         const SplitPlan plan = makePlan(mlp("dense:64", 8), train, o);
         ParallelTrainer trainer(plan, config(LossKind::SoftmaxCrossEntropy), std::make_shared<ThreadBackend>(2));
         SubmodelEvents events;

@@ -302,6 +302,28 @@ private slots:
             "--combine");
     }
 
+    // The "other" output on and off and the sqrt epochs in one study: each run trains what its
+    // configuration names (its report's plan says so), the ensemble without "other".
+    void studyComparesOtherShareAndSqrtEpochs() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("study");
+        const CliRun r = runCli(studyArgs(out, {"--submodels", "3", "--seeds", "1", "--strategies", "class-groups",
+                                                "--other-share", "0,0.5", "--scale-epochs", "sqrt,off"}));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject study = readJson(out + "/study.json");
+        for (const char* scale : {"sqrt", "off"})
+            for (const char* share : {"0", "0.5"}) {
+                const QString name = QString("N3-class-groups-scale-%1-other-%2-seed1").arg(scale, share);
+                QCOMPARE(runNamed(study, name)["epoch_scaling"].toString(), QString(scale));
+                const QJsonObject plan = readJson(out + "/runs/" + name + ".json")["plan"].toObject();
+                QCOMPARE(plan["epoch_scaling"].toString(), QString(scale));
+                QCOMPARE(plan["other_share"].toDouble(), QString(share).toDouble());
+            }
+        const QJsonObject ensemble = readJson(out + "/runs/N3-ensemble-scale-sqrt-seed1.json")["plan"].toObject();
+        QCOMPARE(ensemble["strategy"].toString(), QString("ensemble"));
+        QVERIFY(!QFile::exists(out + "/runs/N3-ensemble-scale-sqrt-other-0.5-seed1.json"));
+    }
+
     // SIGINT after the first run: the running child is stopped and gone, finished runs are kept,
     // and the same command continues to the study an uninterrupted one makes.
     void cancelledStudyResumes() {
@@ -422,7 +444,10 @@ private slots:
                                       << 2 << "--strategies: unknown split strategy 'halves'";
         QTest::newRow("bad scale") << (base +
                                        QStringList{"--submodels", "2", "--scale-epochs", "on,maybe", "--out", "x"})
-                                   << 2 << "--scale-epochs: expected on, off or on,off, got 'maybe'";
+                                   << 2 << "--scale-epochs: expected a list of on, off and sqrt, got 'maybe'";
+        QTest::newRow("bad other share") << (base +
+                                             QStringList{"--submodels", "2", "--other-share", "0,-1", "--out", "x"})
+                                         << 2 << "--other-share: expected numbers of at least 0, got '-1'";
         QTest::newRow("bad train option") << (base + QStringList{"--submodels", "2", "--batch", "0", "--out", "x"}) << 2
                                           << "--batch: expected a positive integer, got '0'";
         QTest::newRow("no test set") << (base + QStringList{"--submodels", "2", "--test-fraction", "0", "--out", "x"})

@@ -40,14 +40,14 @@ const std::string runStartedLine =
     R"("log":"/tmp/s/tiny/runs/N1-seed7.log"})";
 const std::string runFinishedLine =
     R"({"event":"run_finished","index":1,"run":"N1-seed7","config":"N1","submodels":1,"seed":7,"status":"finished",)"
-    R"("S":1,"strategy":"original","scale_epochs":false,"metric":0.8,"metric_name":"accuracy",)"
+    R"("S":1,"strategy":"original","scale_epochs":false,"epoch_scaling":"off","metric":0.8,"metric_name":"accuracy",)"
     R"("wall_seconds":0.015636651,"train_seconds":0.000135803,"slowest_submodel_seconds":0.000135803,)"
     R"("machines_seconds":0.000135803,"submodel_seconds":[0.000135803],"predicted_seconds_on_s_machines":null,)"
     R"("cpu_seconds":0.020436,"peak_memory_bytes":5048,"process_peak_memory_bytes":26001408,"params":0,)"
     R"("flops_per_sample":0,"latency_seconds_per_batch":null,"reused":false,"remaining_seconds":0.0})";
 const std::string reusedRunLine =
     R"({"event":"run_finished","index":2,"run":"N3-seed1","config":"N3","submodels":3,"seed":1,"status":"finished",)"
-    R"("S":3,"strategy":"class-groups","scale_epochs":true,"metric":0.4,"metric_name":"accuracy",)"
+    R"("S":3,"strategy":"class-groups","scale_epochs":true,"epoch_scaling":"on","metric":0.4,"metric_name":"accuracy",)"
     R"("wall_seconds":0.057527591,"train_seconds":0.037493354,"slowest_submodel_seconds":0.000388835,)"
     R"("machines_seconds":0.000771829,"submodel_seconds":[0.000388835,0.000256438,0.000126556],)"
     R"("predicted_seconds_on_s_machines":0.00030287368421052634,"cpu_seconds":0.024036,"peak_memory_bytes":13604,)"
@@ -68,7 +68,7 @@ const std::string unknownRemainingLine =
 const std::string partialSummaryLine =
     R"({"event":"partial_summary","summary":{"metric_name":"accuracy","original":{"metric_mean":0.8,)"
     R"("metric_sd":null},"configurations":[{"config":"N1","submodels":1,"S":1,"strategy":"original",)"
-    R"("scale_epochs":false,"runs":1,"metric_mean":0.8,"metric_sd":null,"difference":null,)"
+    R"("scale_epochs":false,"epoch_scaling":"off","runs":1,"metric_mean":0.8,"metric_sd":null,"difference":null,)"
     R"("wall_seconds_mean":0.015636651,"wall_seconds_sd":null,"train_seconds_mean":0.000135803,)"
     R"("slowest_submodel_seconds_mean":0.000135803,"machines_seconds_mean":0.000135803,"cpu_seconds_mean":0.020436,)"
     R"("peak_memory_bytes_max":5048,"params":0,"flops_per_sample":0,"latency_seconds_per_batch_median":null}],)"
@@ -84,7 +84,7 @@ const std::string noneFinishedSummaryLine =
     R"("this_machine":null,"machines":1,"on_machines":null}}})";
 const std::string summaryLine =
     R"({"event":"summary","summary":{"metric_name":"accuracy","original":{"metric_mean":0.8,"metric_sd":null},)"
-    R"("configurations":[{"config":"N1","submodels":1,"S":1,"strategy":"original","scale_epochs":false,"runs":1,)"
+    R"("configurations":[{"config":"N1","submodels":1,"S":1,"strategy":"original","scale_epochs":false,"epoch_scaling":"off","runs":1,)"
     R"("metric_mean":0.8,"metric_sd":null,"difference":null,"wall_seconds_mean":0.015636651,"wall_seconds_sd":null,)"
     R"("train_seconds_mean":0.000135803,"slowest_submodel_seconds_mean":0.000135803,)"
     R"("machines_seconds_mean":0.000135803,"cpu_seconds_mean":0.020436,"peak_memory_bytes_max":5048,"params":22,)"
@@ -93,7 +93,7 @@ const std::string summaryLine =
     R"(deviation over the seeds","threshold":0.8,"this_machine":{"config":"N1","submodels":1,"strategy":"original",)"
     R"("seconds":0.015636651,"metric_mean":0.8},"machines":1,"on_machines":{"config":"N1","submodels":1,)"
     R"("strategy":"original","seconds":0.000135803,"metric_mean":0.8}}},"runs":[{"run":"N1-seed7","config":"N1",)"
-    R"("submodels":1,"seed":7,"status":"finished","S":1,"strategy":"original","scale_epochs":false,"metric":0.8,)"
+    R"("submodels":1,"seed":7,"status":"finished","S":1,"strategy":"original","scale_epochs":false,"epoch_scaling":"off","metric":0.8,)"
     R"("metric_name":"accuracy","wall_seconds":0.015636651,"train_seconds":0.000135803,)"
     R"("slowest_submodel_seconds":0.000135803,"machines_seconds":0.000135803,"submodel_seconds":[0.000135803],)"
     R"("predicted_seconds_on_s_machines":null,"cpu_seconds":0.020436,"peak_memory_bytes":5048,)"
@@ -336,7 +336,7 @@ private slots:
         split.reused = true;
         split.S = 3;
         split.strategy = "class-groups";
-        split.scaleEpochs = true;
+        split.epochScaling = EpochScaling::On;
         split.metricName = "accuracy";
         split.metric = 0.4;
         split.wallSeconds = 0.057527591;

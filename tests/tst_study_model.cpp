@@ -127,6 +127,16 @@ private slots:
         QCOMPARE(namesOf(planOf({1, 2}, {1}, false).configs()), (std::vector<std::string>{"N1", "N2"}));
         QCOMPARE(StudyConfig{}.strategyText(), std::string("original"));
         QCOMPARE((StudyConfig{2, "", ""}.strategyText()), std::string("auto"));
+
+        // The "other" output on and off, and the sqrt epochs: every split but the ensemble (not
+        // class groups) gets each share.
+        StudyPlan other = planOf({1, 3}, {1}, true);
+        other.strategies = {"class-groups"};
+        other.scaleEpochs = {"sqrt"};
+        other.otherShares = {"0", "0.3"};
+        QCOMPARE(namesOf(other.configs()),
+                 (std::vector<std::string>{"N1", "N3-class-groups-scale-sqrt-other-0",
+                                           "N3-class-groups-scale-sqrt-other-0.3", "N3-ensemble-scale-sqrt"}));
     }
 
     // The recorded setup continues only the same study; each difference named as the options say it.
@@ -136,7 +146,13 @@ private slots:
         const Json recorded = here.setupJson();
         QCOMPARE(recorded.at("strategies"), Json::array({"auto"}));
         QCOMPARE(recorded.at("scale_epochs"), Json::array({"default"}));
+        QVERIFY(!recorded.contains("other_shares"));  // as studies recorded before the list
         QVERIFY(studySetupDifferences(recorded, here).empty());
+        StudyPlan shares = here;
+        shares.otherShares = {"0", "0.3"};
+        QCOMPARE(studySetupDifferences(recorded, shares),
+                 (std::vector<std::string>{"--other-share: nothing there, 0,0.3 here"}));
+        QVERIFY(studySetupDifferences(shares.setupJson(), shares).empty());
 
         StudyPlan other = here;
         other.seeds = {1};

@@ -98,7 +98,9 @@ std::string planTable(const SplitPlan& plan, int threads, const std::string& pla
         if (plan.otherShare > 0) head += " (other share " + format("%.4g", plan.otherShare) + ")";
     }
     head += "\nepochs " + std::to_string(plan.epochs);
-    if (plan.epochsScaled) head += ", " + std::to_string(plan.effectiveEpochs) + " per submodel (divided by F)";
+    if (plan.epochsScaled())
+        head += ", " + std::to_string(plan.effectiveEpochs) + " per submodel (divided by " +
+                (plan.epochScaling == EpochScaling::Sqrt ? "sqrt(F)" : "F") + ")";
     else head += " per submodel (not scaled)";
     const std::vector<int> kernels = ThreadBackend::kernelThreadsPerWorker(s, threads);
     if (!placement.empty()) head += "; " + placement + "\n\n";
@@ -133,7 +135,8 @@ Json planJson(const SplitPlan& plan, int threads) {
                            {"groups", groups},
                            {"epochs", plan.epochs},
                            {"submodel_epochs", plan.effectiveEpochs},
-                           {"epochs_scaled", plan.epochsScaled},
+                           {"epochs_scaled", plan.epochsScaled()},
+                           {"epoch_scaling", epochScalingName(plan.epochScaling)},
                            {"samples", plan.samples},
                            {"workers", kernels.size()},
                            {"kernel_threads", kernels}});

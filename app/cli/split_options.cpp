@@ -13,7 +13,8 @@ const std::vector<OptionSpec>& splitOptionSpecs() {
         {"--strategy", "S",
          "auto, class-groups, binary-shards, output-split, data-shards, or ensemble (not a split: N thin networks on "
          "all the data, the same parameters in all as the split) (default auto: by task)"},
-        {"--scale-epochs", "on|off", "divide the epochs by F (default on for classification with dense layers)"},
+        {"--scale-epochs", "on|off|sqrt",
+         "divide the epochs by F (on) or by sqrt(F) (sqrt) (default on for classification with dense layers)"},
         {"--shard-factor", "F", "data-shards width reduction factor, at least 1 (default sqrt(N))"},
         {"--combine", "RULE",
          "class-groups combination: product (the reference's rule), coupling (the generalised Bradley-Terry "
@@ -24,6 +25,9 @@ const std::vector<OptionSpec>& splitOptionSpecs() {
         {"--binary-combine", "HOW", "binary-shards combination: most-confident or average (default most-confident)"},
         {"--no-shuffle-shards", "", "shards are contiguous blocks in file order instead of a seeded shuffle"},
         {"--regression-fallback", "", "output-split with fewer target columns than N: data shards instead of an error"},
+        {"--reference", "",
+         "the reference's exact method: the product rule, no 'other' output, epochs divided by F, shards in file "
+         "order, the most confident binary answer"},
     };
     return specs;
 }
@@ -51,8 +55,11 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
         }
     }
     if (const auto s = a.text("--scale-epochs")) {
-        if (*s != "on" && *s != "off") Args::fail("--scale-epochs", "expected on or off, got '" + *s + "'");
-        o.scaleEpochs = *s == "on";
+        try {
+            o.scaleEpochs = parseEpochScaling(*s);
+        } catch (const Error& e) {
+            Args::fail("--scale-epochs", e.what());
+        }
     }
     if (a.has("--shard-factor")) {
         const double f = a.positiveNumber("--shard-factor", 1);
@@ -82,7 +89,10 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
     o.batchSize = config.batchSize;
     o.optimizerSlots = slotsPerParam(config.optimizer.kind, config.optimizer.momentum);
     o.epochs = config.epochs;
-    return o;
+    if (!a.flag("--reference")) return o;
+    for (const char* knob : {"--combine", "--other-share", "--scale-epochs", "--binary-combine"})
+        if (a.has(knob)) Args::fail(knob, "contradicts --reference, which sets the reference's exact method");
+    return withReferenceChoices(o);
 }
 
 void checkSplitOptionsFit(const Args& a, const SplitOptions& options, Task task) {

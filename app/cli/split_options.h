@@ -11,7 +11,7 @@
 namespace skynnet::cli {
 
 // --submodels, --strategy, --scale-epochs, --shard-factor, --combine, --other-share,
-// --binary-combine, --no-shuffle-shards, --regression-fallback.
+// --binary-combine, --no-shuffle-shards, --regression-fallback, --reference.
 const std::vector<OptionSpec>& splitOptionSpecs();
 
 // Empty without --submodels (any other split option is then a UsageError naming it). The seed,

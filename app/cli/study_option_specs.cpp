@@ -12,10 +12,13 @@ const std::vector<OptionSpec>& studyOwnSpecs() {
         {"--submodels", "LIST", "the N to compare, e.g. 1,3,6,10; N=1 (the original model) is always run"},
         {"--seeds", "LIST", "the seeds every configuration runs with (default 1,2,3)"},
         {"--strategies", "LIST", "split strategies, e.g. class-groups,data-shards (default auto: the one train picks)"},
-        {"--scale-epochs", "LIST", "on, off or on,off: the epoch choices to compare (default: train's default)"},
+        {"--scale-epochs", "LIST",
+         "on, off, sqrt or a list of them (on,sqrt,off): the epoch choices to compare (default: train's default)"},
         {"--combine", "LIST",
          "class-groups combination rules to compare on the same trained submodels, a column each, e.g. "
          "product,coupling,sum (no retraining: every run reports its metric under each rule)"},
+        {"--other-share", "LIST",
+         "class groups: the 'other' output's shares to compare, e.g. 0,0.3 (0 is off; default: train's default)"},
         {"--no-ensemble", "", "leave out the plain ensemble of each N (N thin networks on all the data)"},
         {"--out", "DIR", "the study's folder, created if needed; a rerun with the same options continues it"},
         {"--machines", "K",
@@ -54,6 +57,7 @@ bool isStudyOwnOption(const std::string& name) {
 
 bool isSplitKnob(const std::string& name) {
     return name != "--submodels" && name != "--strategy" && name != "--scale-epochs" && name != "--combine" &&
+           name != "--other-share" &&
            std::any_of(splitOptionSpecs().begin(), splitOptionSpecs().end(),
                        [&](const OptionSpec& s) { return s.name == name; });
 }

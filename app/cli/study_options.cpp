@@ -100,12 +100,20 @@ void parseLists(const Args& a, StudyPlan& plan) {
                 Args::fail("--combine", e.what());
             }
         }
+    if (a.has("--other-share")) {
+        plan.otherShares.clear();
+        for (const std::string& item : listItems("--other-share", a.required("--other-share"))) {
+            if (listNumber<double>("--other-share", item, "numbers of at least 0") < 0)
+                Args::fail("--other-share", "expected numbers of at least 0, got '" + item + "'");
+            plan.otherShares.push_back(item);
+        }
+    }
     plan.scaleEpochs = {""};
     if (!a.has("--scale-epochs")) return;
     plan.scaleEpochs.clear();
     for (const std::string& item : listItems("--scale-epochs", a.required("--scale-epochs"))) {
-        if (item != "on" && item != "off")
-            Args::fail("--scale-epochs", "expected on, off or on,off, got '" + item + "'");
+        if (item != "on" && item != "off" && item != "sqrt")
+            Args::fail("--scale-epochs", "expected a list of on, off and sqrt, got '" + item + "'");
         plan.scaleEpochs.push_back(item);
     }
 }
@@ -162,6 +170,7 @@ std::vector<std::string> runTrainArgs(const StudyOptions& o, const StudyRunSpec&
         args.insert(args.end(), {"--submodels", std::to_string(c.submodels)});
         if (!c.strategy.empty()) args.insert(args.end(), {"--strategy", c.strategy});
         if (!c.scaleEpochs.empty()) args.insert(args.end(), {"--scale-epochs", c.scaleEpochs});
+        if (!c.otherShare.empty()) args.insert(args.end(), {"--other-share", c.otherShare});
         // The strategy knobs are the split's; the ensemble sets its own width and sees every row.
         if (c.strategy != ensembleStrategyName) args.insert(args.end(), splitKnobs.begin(), splitKnobs.end());
     }

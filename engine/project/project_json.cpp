@@ -154,6 +154,18 @@ SubmodelPlan submodelPlanFromJson(const JsonField& j, BlockReader& blocks) {
     return s;
 }
 
+// on and off as true and false, as projects before the sqrt setting wrote them; sqrt by name.
+Json scaleEpochsToJson(const std::optional<EpochScaling>& s) {
+    if (!s) return Json();
+    if (*s == EpochScaling::Sqrt) return Json(epochScalingName(*s));
+    return Json(*s == EpochScaling::On);
+}
+
+EpochScaling scaleEpochsFromJson(const JsonField& v) {
+    if (v.isBool()) return v.asBool() ? EpochScaling::On : EpochScaling::Off;
+    return parseNamed(v, parseEpochScaling);
+}
+
 }  // namespace
 
 int BlockWriter::add(std::span<const float> block) {
@@ -285,7 +297,7 @@ TrainConfig trainConfigFromJson(const JsonField& j) {
 Json toJson(const SplitOptions& o) {
     Json j = Json::object({{"strategy", strategyName(o.strategy)},
                            {"requested", o.requested},
-                           {"scaleEpochs", o.scaleEpochs ? Json(*o.scaleEpochs) : Json()},
+                           {"scaleEpochs", scaleEpochsToJson(o.scaleEpochs)},
                            {"dataShardFactor", o.dataShardFactor ? Json(*o.dataShardFactor) : Json()},
                            {"shuffleShards", o.shuffleShards},
                            {"binaryCombine", binaryCombineName(o.binaryCombine)},
@@ -308,7 +320,7 @@ SplitOptions splitOptionsFromJson(const JsonField& j) {
     SplitOptions o;
     o.strategy = parseNamed(j.at("strategy"), parseStrategy);
     o.requested = intAtLeast(j.at("requested"), 1);
-    o.scaleEpochs = optionalOf<bool>(j, "scaleEpochs", [](const JsonField& v) { return v.asBool(); });
+    o.scaleEpochs = optionalOf<EpochScaling>(j, "scaleEpochs", scaleEpochsFromJson);
     o.dataShardFactor = optionalOf<double>(j, "dataShardFactor", [](const JsonField& v) {
         const double f = v.asDouble();
         if (!(f >= 1.0) || !std::isfinite(f)) v.fail("must be a number of at least 1");
@@ -340,7 +352,7 @@ Json toJson(const SplitPlan& p, BlockWriter& blocks) {
                            {"groupClasses", std::move(groups)},
                            {"epochs", p.epochs},
                            {"effectiveEpochs", p.effectiveEpochs},
-                           {"epochsScaled", p.epochsScaled},
+                           {"epochsScaled", p.epochsScaled()},
                            {"binaryCombine", binaryCombineName(p.binaryCombine)},
                            {"outputs", p.outputs},
                            {"samples", p.samples},
@@ -354,6 +366,8 @@ Json toJson(const SplitPlan& p, BlockWriter& blocks) {
     if (p.ensemble) j["ensemble"] = true;  // as SplitOptions: only when set
     if (p.classCombine != ClassCombine::Product) j["classCombine"] = classCombineName(p.classCombine);
     if (p.otherShare > 0) j["otherShare"] = p.otherShare;
+    // Older builds read epochsScaled alone: sqrt is told beside it, and only when it is used.
+    if (p.epochScaling == EpochScaling::Sqrt) j["epochScaling"] = epochScalingName(p.epochScaling);
     return j;
 }
 
@@ -369,7 +383,8 @@ SplitPlan splitPlanFromJson(const JsonField& j, BlockReader& blocks) {
     for (const JsonField& g : j.at("groupClasses").asArray()) p.groupClasses.push_back(g.get<std::vector<int>>());
     p.epochs = intAtLeast(j.at("epochs"), 0);
     p.effectiveEpochs = intAtLeast(j.at("effectiveEpochs"), 0);
-    p.epochsScaled = j.at("epochsScaled").asBool();
+    p.epochScaling = j.at("epochsScaled").asBool() ? EpochScaling::On : EpochScaling::Off;
+    if (const auto scaling = j.find("epochScaling")) p.epochScaling = parseNamed(*scaling, parseEpochScaling);
     p.binaryCombine = parseNamed(j.at("binaryCombine"), parseBinaryCombine);
     p.outputs = intAtLeast(j.at("outputs"), 1);
     p.samples = long(int64AtLeast(j.at("samples"), 0));

@@ -176,6 +176,30 @@ std::string DataInfo::className(int c) const {
     return std::to_string(c);
 }
 
+SplitOptions withReferenceChoices(SplitOptions o) {
+    o.classCombine = ClassCombine::Product;
+    o.otherShare = 0;
+    o.scaleEpochs = EpochScaling::On;
+    o.binaryCombine = BinaryCombine::MostConfident;
+    o.shuffleShards = false;
+    return o;
+}
+
+std::string epochScalingName(EpochScaling s) {
+    switch (s) {
+    case EpochScaling::Off: return "off";
+    case EpochScaling::On: return "on";
+    case EpochScaling::Sqrt: return "sqrt";
+    }
+    return "off";
+}
+
+EpochScaling parseEpochScaling(const std::string& name) {
+    for (EpochScaling s : {EpochScaling::On, EpochScaling::Off, EpochScaling::Sqrt})
+        if (name == epochScalingName(s)) return s;
+    throw Error("unknown epoch scaling '" + name + "' (expected on, off or sqrt)");
+}
+
 Strategy resolveStrategy(Strategy requested, Task task) {
     if (requested != Strategy::Auto) return requested;
     switch (task) {
@@ -323,10 +347,13 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
 
     // Rounded up, and never to zero: dividing 3 epochs by F=2.5 still trains one full pass.
     plan.epochs = options.epochs;
-    plan.epochsScaled = options.scaleEpochs.value_or(data.task == Task::Classification && denseOnly(original));
+    plan.epochScaling = options.scaleEpochs.value_or(
+        data.task == Task::Classification && denseOnly(original) ? EpochScaling::On : EpochScaling::Off);
     plan.effectiveEpochs = plan.epochs;
-    if (plan.epochsScaled && plan.epochs > 0)
-        plan.effectiveEpochs = std::max(1, int(std::ceil(double(plan.epochs) / plan.factor - 1e-9)));
+    const double divisor = plan.epochScaling == EpochScaling::On     ? plan.factor
+                           : plan.epochScaling == EpochScaling::Sqrt ? std::sqrt(plan.factor)
+                                                                     : 1.0;
+    if (plan.epochs > 0) plan.effectiveEpochs = std::max(1, int(std::ceil(double(plan.epochs) / divisor - 1e-9)));
     return plan;
 }
 

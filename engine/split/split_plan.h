@@ -17,12 +17,20 @@ namespace skynnet {
 
 struct Dataset;
 
+// How each submodel's epochs follow from the original's: the same (off), divided by F as the
+// reference does (on), or divided by sqrt(F) (sqrt), a middle point of the trade between the
+// submodels' training time and the combined model's accuracy. Rounded up, never below 1.
+enum class EpochScaling { Off, On, Sqrt };
+std::string epochScalingName(EpochScaling s);  // "off", "on", "sqrt"
+// The inverse; throws Error naming the value and listing the accepted ones.
+EpochScaling parseEpochScaling(const std::string& name);
+
 struct SplitOptions {
     Strategy strategy = Strategy::Auto;  // auto: class-groups, binary-shards or output-split by task
     int requested = 2;                   // N, the number of submodels asked for
-    // Divide the epochs by F as the reference does. Unset: on for multiclass classification with a
-    // dense-only network, off otherwise (method.md §1).
-    std::optional<bool> scaleEpochs;
+    // Divide the epochs by F as the reference does, by sqrt(F), or not. Unset: on for multiclass
+    // classification with a dense-only network, off otherwise (method.md §1).
+    std::optional<EpochScaling> scaleEpochs;
     std::optional<double> dataShardFactor;  // F for data shards; unset: sqrt(N)
     bool shuffleShards = true;              // off: shards are contiguous blocks in file order (reference)
     BinaryCombine binaryCombine = BinaryCombine::MostConfident;
@@ -81,7 +89,8 @@ struct SplitPlan {
     std::vector<std::vector<int>> groupClasses;  // the g groups (class groups only)
     int epochs = 0;                              // asked for the original model
     int effectiveEpochs = 0;                     // what each submodel trains
-    bool epochsScaled = false;
+    EpochScaling epochScaling = EpochScaling::Off;
+    bool epochsScaled() const { return epochScaling != EpochScaling::Off; }
     BinaryCombine binaryCombine = BinaryCombine::MostConfident;
     ClassCombine classCombine = ClassCombine::Product;
     double otherShare = 0;  // class groups: SplitOptions::otherShare; above 0 every submodel has "other"
@@ -97,6 +106,11 @@ struct SplitPlan {
     int submodelCount() const { return int(submodels.size()); }
     CombinationRule rule() const;
 };
+
+// The published tool's exact choices (method.md): the product rule without an "other" output,
+// epochs divided by F, binary and data shards in file order, the most confident binary answer.
+// N, the strategy and the rest of `options` are kept.
+SplitOptions withReferenceChoices(SplitOptions options);
 
 SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const SplitOptions& options);
 SplitPlan makePlan(const NetworkSpec& original, const Dataset& train, const SplitOptions& options);

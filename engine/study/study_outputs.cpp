@@ -23,6 +23,11 @@ std::string fixed(double v, int decimals) {
 }
 
 // "850 KB", "12.3 MB" or "1.25 GB": three significant digits whatever the size (binary units).
+// The table's "epochs scaled" column: yes (by F), no, or sqrt (by sqrt(F)).
+std::string scaledText(EpochScaling s) {
+    return s == EpochScaling::On ? "yes" : s == EpochScaling::Off ? "no" : "sqrt";
+}
+
 std::string memoryText(std::int64_t bytes) {
     const double kb = double(bytes) / 1024.0, mb = kb / 1024.0, gb = mb / 1024.0;
     if (kb < 1000) return format("%.3g KB", kb);
@@ -79,7 +84,7 @@ std::string csvRow(const StudyRun& r, int machines) {
                std::string(13, ',') + csvField(r.error) + "\n";
     }
     return text + std::to_string(r.S) + "," + std::to_string(r.spec.seed) + "," + csvField(r.strategy) + "," +
-           (r.scaleEpochs ? "on" : "off") + ",finished," + r.metricName + "," + csvNumber(r.metric) + "," +
+           epochScalingName(r.epochScaling) + ",finished," + r.metricName + "," + csvNumber(r.metric) + "," +
            csvNumber(r.wallSeconds) + "," + csvNumber(r.trainSeconds) + "," + csvNumber(r.slowestSubmodelSeconds) +
            "," + csvNumber(machinesSeconds(r.submodelSeconds, machines)) + "," + csvNumber(r.cpuSeconds) + "," +
            std::to_string(r.peakMemoryBytes) + "," + std::to_string(r.processPeakMemoryBytes) + "," +
@@ -121,13 +126,10 @@ std::vector<std::vector<std::string>> studyTableRows(const StudySummary& s) {
          "params", "MFLOP/sample", "ms per " + std::to_string(latencyBatchRows) + " rows"}};
     for (const ConfigSummary& c : s.configs)
         rows.push_back({c.config.name(), std::to_string(c.config.submodels), std::to_string(c.S), c.strategy,
-                        c.config.original() ? "-"
-                        : c.scaleEpochs     ? "yes"
-                                            : "no",
-                        std::to_string(c.runs), fixed(c.metricMean, 4),
-                        c.metricStdDev ? fixed(*c.metricStdDev, 4) : "-", differenceText(c), fixed(c.wallSeconds, 2),
-                        fixed(c.slowestSubmodelSeconds, 2), fixed(c.machinesSeconds, 2), fixed(c.cpuSeconds, 2),
-                        memoryText(c.peakMemoryBytes), std::to_string(c.params),
+                        c.config.original() ? "-" : scaledText(c.epochScaling), std::to_string(c.runs),
+                        fixed(c.metricMean, 4), c.metricStdDev ? fixed(*c.metricStdDev, 4) : "-", differenceText(c),
+                        fixed(c.wallSeconds, 2), fixed(c.slowestSubmodelSeconds, 2), fixed(c.machinesSeconds, 2),
+                        fixed(c.cpuSeconds, 2), memoryText(c.peakMemoryBytes), std::to_string(c.params),
                         format("%.3g", double(c.flopsPerSample) / 1e6), latencyText(c.latencySeconds)});
     // The same submodels combined by each rule asked for (study --combine): a mean and a difference each.
     for (const std::string& rule : s.rules) {

@@ -29,6 +29,7 @@ std::string StudyConfig::name() const {
     std::string n = "N" + std::to_string(submodels);
     if (!strategy.empty()) n += "-" + strategy;
     if (!scaleEpochs.empty()) n += "-scale-" + scaleEpochs;
+    if (!otherShare.empty()) n += "-other-" + otherShare;
     return n;
 }
 
@@ -42,7 +43,13 @@ std::vector<StudyConfig> StudyPlan::configs() const {
     for (int n : submodels) {
         if (n == 1) continue;
         for (const std::string& strategy : kinds)
-            for (const std::string& scale : scaleEpochs) all.push_back(StudyConfig{n, strategy, scale});
+            for (const std::string& scale : scaleEpochs) {
+                if (strategy == ensembleStrategyName) {
+                    all.push_back(StudyConfig{n, strategy, scale, ""});
+                    continue;
+                }
+                for (const std::string& other : otherShares) all.push_back(StudyConfig{n, strategy, scale, other});
+            }
     }
     return all;
 }
@@ -58,13 +65,16 @@ Json StudyPlan::setupJson() const {
     Json strategyNames = Json::array(), scaleNames = Json::array();
     for (const std::string& s : strategies) strategyNames.push_back(s.empty() ? "auto" : s);
     for (const std::string& s : scaleEpochs) scaleNames.push_back(s.empty() ? "default" : s);
-    return Json::object({{"train_options", trainWords},
-                         {"submodels", submodels},
-                         {"seeds", seeds},
-                         {"strategies", strategyNames},
-                         {"scale_epochs", scaleNames},
-                         {"ensemble", ensemble},
-                         {"project", project}});
+    Json j = Json::object({{"train_options", trainWords},
+                           {"submodels", submodels},
+                           {"seeds", seeds},
+                           {"strategies", strategyNames},
+                           {"scale_epochs", scaleNames},
+                           {"ensemble", ensemble},
+                           {"project", project}});
+    // Only when asked for, so that studies recorded before the list continue as before.
+    if (otherShares != std::vector<std::string>{""}) j["other_shares"] = otherShares;
+    return j;
 }
 
 std::vector<std::string> studySetupDifferences(const Json& recorded, const StudyPlan& here) {
@@ -74,6 +84,7 @@ std::vector<std::string> studySetupDifferences(const Json& recorded, const Study
                                                                             {"seeds", "--seeds"},
                                                                             {"strategies", "--strategies"},
                                                                             {"scale_epochs", "--scale-epochs"},
+                                                                            {"other_shares", "--other-share"},
                                                                             {"ensemble", "--no-ensemble"}};
     std::vector<std::string> differences;
     const Json recordedProject = recorded.contains("project") ? recorded.at("project") : Json();
@@ -84,9 +95,10 @@ std::vector<std::string> studySetupDifferences(const Json& recorded, const Study
                                   : "--project: the project's path, data, network, split or training differ");
     for (const auto& [key, option] : fields) {
         const Json there = recorded.contains(key) ? recorded.at(key) : Json();
-        if (there == mine.at(key)) continue;
-        differences.push_back(std::string(option) + ": " + recordedText(there) + " there, " +
-                              recordedText(mine.at(key)) + " here");
+        const Json here = mine.contains(key) ? mine.at(key) : Json();
+        if (there == here) continue;
+        differences.push_back(std::string(option) + ": " + recordedText(there) + " there, " + recordedText(here) +
+                              " here");
     }
     return differences;
 }

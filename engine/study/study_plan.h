@@ -15,10 +15,11 @@ namespace skynnet {
 struct StudyConfig {
     int submodels = 1;        // N; 1 is the original model (a plain train without --submodels)
     std::string strategy;     // passed as --strategy: empty for train's own choice (auto), or "ensemble"
-    std::string scaleEpochs;  // passed as --scale-epochs: empty for train's default, "on" or "off"
+    std::string scaleEpochs;  // passed as --scale-epochs: empty for train's default, "on", "off" or "sqrt"
+    std::string otherShare;   // passed as --other-share (class groups): empty for train's default, or R
 
     bool original() const { return submodels == 1; }
-    // "N1", "N3", "N3-ensemble", "N6-class-groups-scale-off": the start of its runs' file names.
+    // "N1", "N3", "N3-ensemble", "N6-class-groups-scale-off-other-0.3": the start of its runs' file names.
     std::string name() const;
     // The strategy as the study's files name it before a run reports its own: "original", "auto",
     // or the name given.
@@ -41,14 +42,18 @@ struct StudyPlan {
     std::vector<int> submodels;  // N; 1 always first (the original)
     std::vector<std::uint64_t> seeds;
     std::vector<std::string> strategies = {""};   // as given, "" for auto
-    std::vector<std::string> scaleEpochs = {""};  // "" (train's default), "on", "off"
-    bool ensemble = true;                         // add the plain ensemble of each N > 1
+    std::vector<std::string> scaleEpochs = {""};  // "" (train's default), "on", "off", "sqrt"
+    // "" (train's default) or the R of --other-share, as given; the ensemble gets none (it is not
+    // class groups).
+    std::vector<std::string> otherShares = {""};
+    bool ensemble = true;  // add the plain ensemble of each N > 1
     // Class-group rules whose metrics the table shows beside the runs' own (StudyRun::ruleMetrics);
     // not part of the setup: they change no run.
     std::vector<std::string> combine;
 
     bool onProject() const { return !project.is_null(); }
-    // The original first, then per N > 1 each strategy and epoch choice (the ensemble last).
+    // The original first, then per N > 1 each strategy, epoch choice and other share (the ensemble
+    // last).
     std::vector<StudyConfig> configs() const;
     // Seed by seed, every configuration within a seed: a study stopped early has whole seeds,
     // which is what the paired differences need.

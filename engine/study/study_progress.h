@@ -28,7 +28,7 @@ struct PlannedRun {
     std::string run, config;
     int submodels = 1;
     std::string strategy;     // StudyConfig::strategyText()
-    std::string scaleEpochs;  // "default", "on" or "off"
+    std::string scaleEpochs;  // "default", "on", "off" or "sqrt"
     std::uint64_t seed = 1;
     bool done = false;
 };

@@ -66,8 +66,8 @@ ProjectData runProjectCopy(const ProjectData& project, const StudyRunSpec& run) 
         p.split.strategy = parseStrategy(c.strategy);
         p.split.ensemble = false;
     }
-    if (c.scaleEpochs == "on") p.split.scaleEpochs = true;
-    if (c.scaleEpochs == "off") p.split.scaleEpochs = false;
+    if (!c.scaleEpochs.empty()) p.split.scaleEpochs = parseEpochScaling(c.scaleEpochs);
+    if (!c.otherShare.empty()) p.split.otherShare = std::stod(c.otherShare);
     return p;
 }
 
@@ -92,7 +92,7 @@ StudyRun readProjectRun(const StudyRunSpec& spec, const std::string& reportPath,
     run.processPeakMemoryBytes = report.at("peak_memory_bytes").asInt64();
     run.S = trained.plan.submodelCount();
     run.strategy = spec.config.original() ? "original" : planStrategyName(trained.plan);
-    run.scaleEpochs = !spec.config.original() && trained.plan.epochsScaled;
+    run.epochScaling = spec.config.original() ? EpochScaling::Off : trained.plan.epochScaling;
     run.submodelSeconds = r.submodelWallSeconds;
     run.slowestSubmodelSeconds = r.submodelWallSeconds.empty()
                                      ? r.splitWallSeconds

@@ -29,7 +29,8 @@ StudyRun readRunReport(const StudyRunSpec& spec, const std::string& reportPath) 
         const JsonField plan = r.at("plan");
         run.S = plan.at("S").asInt();
         run.strategy = plan.at("strategy").asString();
-        run.scaleEpochs = plan.at("epochs_scaled").asBool();
+        run.epochScaling = plan.at("epochs_scaled").asBool() ? EpochScaling::On : EpochScaling::Off;
+        if (const auto scaling = plan.find("epoch_scaling")) run.epochScaling = parseEpochScaling(scaling->asString());
         const JsonField combined = r.at("combined");
         run.slowestSubmodelSeconds = combined.at("slowest_submodel_seconds").asDouble();
         run.peakMemoryBytes = combined.at("largest_submodel_peak_memory_bytes").asInt64();
@@ -58,7 +59,9 @@ Json runJson(const StudyRun& run, int machines) {
     }
     j["S"] = run.S;
     j["strategy"] = run.strategy;
-    j["scale_epochs"] = run.scaleEpochs;
+    // scale_epochs as before the sqrt setting (any scaling), epoch_scaling by name.
+    j["scale_epochs"] = run.epochScaling != EpochScaling::Off;
+    j["epoch_scaling"] = epochScalingName(run.epochScaling);
     j["metric"] = run.metric;
     j["metric_name"] = run.metricName;
     j["wall_seconds"] = run.wallSeconds;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/json.h"
+#include "split/split_plan.h"
 #include "study/study_plan.h"
 
 namespace skynnet {
@@ -23,14 +24,14 @@ struct StudyRun {
     std::string error;
     bool reused = false;  // read from an earlier invocation's report, not run now
 
-    int S = 1;                          // submodels trained
-    std::string strategy;               // the strategy used ("original" for N = 1, "ensemble")
-    bool scaleEpochs = false;           // the split divided its epochs by F
-    std::string metricName;             // accuracy or r2
-    double metric = 0;                  // on the test set
-    double wallSeconds = 0;             // the whole train command
-    double trainSeconds = 0;            // its training
-    double slowestSubmodelSeconds = 0;  // what S machines would take (N = 1: the training)
+    int S = 1;                                      // submodels trained
+    std::string strategy;                           // the strategy used ("original" for N = 1, "ensemble")
+    EpochScaling epochScaling = EpochScaling::Off;  // how the split divided its epochs
+    std::string metricName;                         // accuracy or r2
+    double metric = 0;                              // on the test set
+    double wallSeconds = 0;                         // the whole train command
+    double trainSeconds = 0;                        // its training
+    double slowestSubmodelSeconds = 0;              // what S machines would take (N = 1: the training)
     std::vector<double> submodelSeconds;
     // The split report's prediction of the training time on S machines, one core each (empty for
     // N = 1 and for reports without it).

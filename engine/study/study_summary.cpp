@@ -75,7 +75,7 @@ ConfigSummary summarizeConfig(const StudyConfig& config, const std::vector<const
     ConfigSummary c;
     c.config = config;
     c.strategy = mine.front()->strategy;
-    c.scaleEpochs = mine.front()->scaleEpochs;
+    c.epochScaling = mine.front()->epochScaling;
     c.S = mine.front()->S;
     c.runs = int(mine.size());
     std::vector<double> metrics, walls, latencies, onMachines;
@@ -106,7 +106,8 @@ Json configJson(const ConfigSummary& c) {
                            {"submodels", c.config.submodels},
                            {"S", c.S},
                            {"strategy", c.strategy},
-                           {"scale_epochs", c.scaleEpochs},
+                           {"scale_epochs", c.epochScaling != EpochScaling::Off},
+                           {"epoch_scaling", epochScalingName(c.epochScaling)},
                            {"runs", c.runs},
                            {"metric_mean", c.metricMean},
                            {"metric_sd", optionalNumber(c.metricStdDev)}});

@@ -30,7 +30,7 @@ struct RuleSummary {
 struct ConfigSummary {
     StudyConfig config;
     std::string strategy;  // as used ("original", "class-groups", "ensemble", ...)
-    bool scaleEpochs = false;
+    EpochScaling epochScaling = EpochScaling::Off;
     int S = 1;
     int runs = 0;  // finished
     double metricMean = 0;

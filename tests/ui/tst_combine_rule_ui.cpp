@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -84,6 +85,47 @@ private slots:
         w.showPage(MainWindow::ResultsPageIndex);
         QCOMPARE(w.resultsPage()->ruleChoice()->currentData().toInt(), int(ClassCombine::Coupling));
         doc->undoStack()->clear();
+        doc->setClean();
+    }
+
+    // The halfway epoch scaling, and the reference's exact method one click away: one named undo
+    // step that undoes every choice it changed.
+    void sqrtEpochsAndReferenceMethod() {
+        MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("reference.ini"))));
+        failOnErrorDialogs(w);
+        w.resize(1024, 680);
+        w.show();
+        ProjectDocument* doc = w.document();
+        configureClassGroups(*doc, wine, 20, "dense:16:relu");
+        w.showPage(MainWindow::SplitPageIndex);
+        auto* scale = w.splitPage()->optionWidgets()[2];
+        auto* scaleBox = qobject_cast<QComboBox*>(scale);
+        QVERIFY(scaleBox);
+        scaleBox->setCurrentIndex(scaleBox->findData(int(EpochScaling::Sqrt)));
+        QCOMPARE(doc->splitOptions().scaleEpochs, std::optional(EpochScaling::Sqrt));
+        QCOMPARE(doc->plan().effectiveEpochs, 17);  // ceil(20 / sqrt(1.5))
+        QCOMPARE(doc->undoStack()->undoText(), QStringLiteral("Set epoch scaling to epochs / √F"));
+        auto* combine = w.splitPage()->findChild<QComboBox*>(QStringLiteral("classCombine"));
+        combine->setCurrentIndex(combine->findData(int(ClassCombine::Sum)));
+        w.splitPage()->findChild<QDoubleSpinBox*>(QStringLiteral("otherShare"))->setValue(0.5);
+        const SplitOptions before = doc->splitOptions();
+
+        auto* reference = w.splitPage()->findChild<QPushButton*>(QStringLiteral("referenceMethod"));
+        QVERIFY(reference && !reference->toolTip().isEmpty());
+        QTest::mouseClick(reference, Qt::LeftButton);
+        const SplitOptions& o = doc->splitOptions();
+        QCOMPARE(o.classCombine, ClassCombine::Product);
+        QCOMPARE(o.otherShare, 0.0);
+        QCOMPARE(o.scaleEpochs, std::optional(EpochScaling::On));
+        QCOMPARE(o.requested, before.requested);
+        QCOMPARE(doc->plan().effectiveEpochs, 14);  // ceil(20 / 1.5)
+        QCOMPARE(scaleBox->currentData().toInt(), int(EpochScaling::On));
+        QCOMPARE(combine->currentData().toInt(), int(ClassCombine::Product));
+        QCOMPARE(doc->undoStack()->undoText(), QStringLiteral("Use the reference's exact method"));
+        doc->undoStack()->undo();
+        QVERIFY(doc->splitOptions() == before);
+        QCOMPARE(scaleBox->currentData().toInt(), int(EpochScaling::Sqrt));
+        shoot(&w, QStringLiteral("split-reference-method"));
         doc->setClean();
     }
 

@@ -121,9 +121,10 @@ std::vector<QStringList> studyTableRows(const StudyRecord& record, int machines)
         const bool inference = record.complete;
         rows.push_back({text(c, "config"), QString::number(c.value("submodels", 1)), QString::number(c.value("S", 1)),
                         text(c, "strategy"),
-                        original                         ? QStringLiteral("-")
-                        : c.value("scale_epochs", false) ? tr("yes")
-                                                         : tr("no"),
+                        original                                 ? QStringLiteral("-")
+                        : c.value("epoch_scaling", "") == "sqrt" ? tr("by √F")
+                        : c.value("scale_epochs", false)         ? tr("yes")
+                                                                 : tr("no"),
                         QString::number(c.value("runs", 0)), fixed(c.value("metric_mean", 0.0), 4),
                         sd ? fixed(*sd, 4) : QStringLiteral("-"), differenceText(c),
                         fixed(c.value("wall_seconds_mean", 0.0), 2),

@@ -59,7 +59,10 @@ QString scalingText(Scaling s) {
     return QString::fromStdString(scalingName(s));
 }
 
-QString optionalText(const std::optional<bool>& b) { return !b ? tr("automatic") : (*b ? tr("on") : tr("off")); }
+QString scalingText(const std::optional<EpochScaling>& s) {
+    if (!s) return tr("automatic");
+    return *s == EpochScaling::On ? tr("epochs / F") : *s == EpochScaling::Sqrt ? tr("epochs / √F") : tr("off");
+}
 
 // One layer of the network edited (at `index`, 0-based): name the field that changed. Edits of a
 // number (units, filters, kernel, stride, window, rates) merge while the same field of the same
@@ -195,7 +198,7 @@ EditDescription describeSplitEdit(const SplitOptions& a, const SplitOptions& b) 
     if (a.requested != b.requested)
         changes.push_back({SplitField::Requested, tr("Set submodels N to %1").arg(b.requested)});
     if (a.scaleEpochs != b.scaleEpochs)
-        changes.push_back({SplitField::ScaleEpochs, tr("Set epoch scaling to %1").arg(optionalText(b.scaleEpochs))});
+        changes.push_back({SplitField::ScaleEpochs, tr("Set epoch scaling to %1").arg(scalingText(b.scaleEpochs))});
     if (a.dataShardFactor != b.dataShardFactor)
         changes.push_back({SplitField::Factor, b.dataShardFactor ? tr("Set data-shard F to %1").arg(*b.dataShardFactor)
                                                                  : tr("Set data-shard F to √N")});
@@ -221,6 +224,8 @@ EditDescription describeSplitEdit(const SplitOptions& a, const SplitOptions& b) 
     // The fields the training settings drive (batch, optimiser slots, epochs) change with them.
     const bool othersSame = a.batchSize == b.batchSize && a.optimizerSlots == b.optimizerSlots && a.epochs == b.epochs;
     if (changes.empty() && othersSame) return {tr("No change"), -1};
+    if (changes.size() > 1 && othersSame && b == withReferenceChoices(b))
+        return {tr("Use the reference's exact method"), -1};
     if (changes.size() != 1 || !othersSame) return {tr("Change split options"), -1};
     const SplitField f = changes.front().first;
     const bool merges = f == SplitField::Requested || f == SplitField::Factor || f == SplitField::Seed;

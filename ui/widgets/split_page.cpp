@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -128,8 +129,9 @@ QGroupBox* SplitPage::buildOptions() {
     QWidget* requestedRow = buildRequestedRow();
     scaleEpochs_ = new QComboBox;
     scaleEpochs_->addItem(tr("Automatic"));
-    scaleEpochs_->addItem(tr("On: epochs / F"), true);
-    scaleEpochs_->addItem(tr("Off: same epochs"), false);
+    scaleEpochs_->addItem(tr("On: epochs / F"), int(EpochScaling::On));
+    scaleEpochs_->addItem(tr("Halfway: epochs / √F"), int(EpochScaling::Sqrt));
+    scaleEpochs_->addItem(tr("Off: same epochs"), int(EpochScaling::Off));
     QWidget* factorRow = buildFactorRow();
     classCombine_ = new QComboBox;
     classCombine_->setObjectName(QStringLiteral("classCombine"));
@@ -150,6 +152,8 @@ QGroupBox* SplitPage::buildOptions() {
     fallback_ = new QCheckBox(tr("Fall back to data shards"));
     seed_ = new QSpinBox;
     seed_->setRange(0, 1'000'000);
+    referenceMethod_ = new QPushButton(tr("Use the reference's exact method"));
+    referenceMethod_->setObjectName(QStringLiteral("referenceMethod"));
 
     auto* options = new QGroupBox(tr("Split options"));
     auto* form = new QFormLayout(options);
@@ -164,8 +168,8 @@ QGroupBox* SplitPage::buildOptions() {
     requested_->setToolTip(requestedRow->toolTip());
     form->addRow(limitNote_);
     addRow(form, tr("Scale epochs:"), scaleEpochs_,
-           tr("Train each submodel for the epochs divided by its reduction factor F, to save time; automatic does so "
-              "only for multiclass networks of dense layers."));
+           tr("Train each submodel for the epochs divided by its reduction factor F, or by √F (halfway between time "
+              "and accuracy), to save time; automatic divides by F only for multiclass networks of dense layers."));
     addRow(form, tr("Data-shard F:"), factorRow,
            tr("Reduction factor for data shards: every scalable width becomes ceil(width / F); √N by default."));
     factor_->setToolTip(factorRow->toolTip());
@@ -189,6 +193,9 @@ QGroupBox* SplitPage::buildOptions() {
            tr("Regression with fewer target columns than N: train data shards with averaged predictions instead of "
               "failing."));
     addRow(form, tr("Seed:"), seed_, tr("Seed of the shard shuffle and of every submodel's initial weights."));
+    addRow(form, QString(), referenceMethod_,
+           tr("Set the published method's exact choices in one step: the product rule without an \"other\" "
+              "output, epochs divided by F, shards in file order, the most confident binary answer."));
     return options;
 }
 
@@ -240,6 +247,10 @@ void SplitPage::connectOptions() {
         toDocument();
     });
     connect(seed_, &QSpinBox::valueChanged, this, &SplitPage::toDocument);
+    connect(referenceMethod_, &QPushButton::clicked, this, [this] {
+        document_->editSplitOptions(withReferenceChoices(document_->splitOptions()));  // one undoable step
+        fromDocument();
+    });
     connect(factor_, &QDoubleSpinBox::valueChanged, this, &SplitPage::toDocument);
     connect(otherShare_, &QDoubleSpinBox::valueChanged, this, &SplitPage::toDocument);
     // Typing "12" is one undo step: the spin box's edits merge until it is left or Enter is pressed.
@@ -290,9 +301,10 @@ void SplitPage::buildFigures() {
 int SplitPage::heightForWidth(int width) const { return layout()->totalMinimumHeightForWidth(width); }
 
 QList<QWidget*> SplitPage::optionWidgets() const {
-    // The class-group rule and the "other" share last: tests address the others by position.
-    return {strategy_, requested_, scaleEpochs_, autoFactor_,   factor_,    binaryCombine_,
-            shuffle_,  fallback_,  seed_,        classCombine_, otherShare_};
+    // The class-group rule, the "other" share and the reference button last: tests address the
+    // others by position.
+    return {strategy_, requested_, scaleEpochs_, autoFactor_,   factor_,     binaryCombine_,
+            shuffle_,  fallback_,  seed_,        classCombine_, otherShare_, referenceMethod_};
 }
 
 void SplitPage::setStrategy(Strategy strategy) { strategy_->setCurrentIndex(strategy_->findData(int(strategy))); }
@@ -320,7 +332,7 @@ void SplitPage::fromDocument() {
         }
     strategy_->setCurrentIndex(std::max(0, strategy_->findData(int(o.strategy))));
     requested_->setValue(o.requested);
-    scaleEpochs_->setCurrentIndex(!o.scaleEpochs ? 0 : (*o.scaleEpochs ? 1 : 2));
+    scaleEpochs_->setCurrentIndex(o.scaleEpochs ? scaleEpochs_->findData(int(*o.scaleEpochs)) : 0);
     seed_->setValue(int(o.seed));
     // Options that cannot matter for this data and strategy are greyed out, not hidden, and show
     // nothing rather than a value the plan does not use.
@@ -354,7 +366,7 @@ void SplitPage::toDocument() {
     o.strategy = Strategy(strategy_->currentData().toInt());
     o.requested = requested_->value();
     const QVariant scale = scaleEpochs_->currentData();
-    o.scaleEpochs = scale.isValid() ? std::optional<bool>(scale.toBool()) : std::nullopt;
+    o.scaleEpochs = scale.isValid() ? std::optional<EpochScaling>(EpochScaling(scale.toInt())) : std::nullopt;
     // A greyed control shows nothing or a value in force: it never overwrites the saved option.
     if (autoFactor_->isEnabled())
         o.dataShardFactor = autoFactor_->isChecked() ? std::nullopt : std::optional<double>(factor_->value());

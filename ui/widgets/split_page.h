@@ -17,6 +17,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QSpinBox;
 class QSplitter;
@@ -90,6 +91,7 @@ private:
     QLabel* limits_ = nullptr;
     QLabel* limitNote_ = nullptr;
     QComboBox* scaleEpochs_ = nullptr;
+    QPushButton* referenceMethod_ = nullptr;
     QCheckBox* autoFactor_ = nullptr;
     QDoubleSpinBox* factor_ = nullptr;
     QComboBox* binaryCombine_ = nullptr;

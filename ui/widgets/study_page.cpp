@@ -39,7 +39,9 @@ const QList<QStringList>& scaleChoices() {
     static const QList<QStringList> choices = {{QStringLiteral("default")},
                                                {QStringLiteral("on")},
                                                {QStringLiteral("off")},
-                                               {QStringLiteral("on"), QStringLiteral("off")}};
+                                               {QStringLiteral("on"), QStringLiteral("off")},
+                                               {QStringLiteral("sqrt")},
+                                               {QStringLiteral("on"), QStringLiteral("sqrt"), QStringLiteral("off")}};
     return choices;
 }
 
@@ -108,7 +110,8 @@ QGroupBox* StudyPage::makeSetupBox() {
     strategies_->setToolTip(tr("auto (the project's strategy), or a list such as class-groups,data-shards"));
     scaleEpochs_ = new QComboBox;
     scaleEpochs_->setObjectName(QStringLiteral("studyScaleEpochs"));
-    scaleEpochs_->addItems({tr("as the project"), tr("scaled by F"), tr("not scaled"), tr("both")});
+    scaleEpochs_->addItems({tr("as the project"), tr("scaled by F"), tr("not scaled"), tr("by F and not scaled"),
+                            tr("scaled by √F"), tr("by F, by √F and not scaled")});
     ensemble_ = new QCheckBox(tr("Also the plain ensemble of each N"));
     ensemble_->setChecked(true);
     ensemble_->setToolTip(
