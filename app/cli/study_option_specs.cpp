@@ -15,7 +15,8 @@ const std::vector<OptionSpec>& studyOwnSpecs() {
         {"--scale-epochs", "LIST", "on, off or on,off: the epoch choices to compare (default: train's default)"},
         {"--combine", "LIST",
          "class-groups combination rules to compare on the same trained submodels, a column each, e.g. "
-         "product,coupling,sum (no retraining: every run reports its metric under each rule)"},
+         "product,coupling,sum,stacked (no retraining: every run reports its metric under each rule; stacked needs "
+         "validation rows)"},
         {"--no-ensemble", "", "leave out the plain ensemble of each N (N thin networks on all the data)"},
         {"--out", "DIR", "the study's folder, created if needed; a rerun with the same options continues it"},
         {"--machines", "K",

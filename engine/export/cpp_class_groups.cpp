@@ -3,6 +3,8 @@
 #include <charconv>
 #include <string>
 
+#include "core/error.h"
+
 namespace skynnet {
 namespace {
 
@@ -146,6 +148,7 @@ void writeCppClassGroups(std::ostream& out, const SavedCombinedModel& m) {
         return;
     case ClassCombine::Sum: writeVotes(out, m); return;
     case ClassCombine::Coupling: writeCoupling(out, m); return;
+    case ClassCombine::Stacked: throw Error("C++ export of the stacked rule is not written yet");
     }
 }
 

@@ -179,6 +179,7 @@ std::string addClassGroupCombination(GraphBuilder& b, const CombinationRule& rul
     case ClassCombine::Product: return product(b, rule, subs);
     case ClassCombine::Sum: return sum(b, rule, subs);
     case ClassCombine::Coupling: return coupling(b, rule, subs);
+    case ClassCombine::Stacked: throw Error("ONNX export of the stacked rule is not written yet");
     }
     throw Error("ONNX export: unknown class-group rule");
 }
