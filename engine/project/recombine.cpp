@@ -21,6 +21,9 @@ void recombine(ProjectResults& results, const SplitPlan& plan, ClassCombine how)
     CombinationRule rule = plan.rule();
     rule.classCombine = how;
     if (how == ClassCombine::Stacked) {  // the weights fitted with the run, kept with its model
+        if (!results.model)
+            throw Error("this run kept no trained model, whose stacked weights the stacked rule needs (its weights "
+                        "were not kept)");
         if (!hasStackedWeights(results)) throw Error("this run has no stacked weights: " + stackedMissingReason());
         rule.stacked = results.model->rule.stacked;
     }
