@@ -1,4 +1,4 @@
-// The class-group combination rules in the exports (issue 28): product, sum and coupling, each
+// The class-group combination rules in the exports (issue 28): product, sum, coupling and stacked, each
 // with and without the "other" output, on hand-set class-group models of 6 classes (N=3: three
 // groups of two classes; N=6: four groups, as plan_class_groups.cpp makes them). Every model is
 // exported to ONNX (checked by the ONNX checker, run by ONNX Runtime through Node.js) and as a C++
@@ -8,10 +8,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <random>
+
 #include "export/cpp_export.h"
 #include "export/onnx_export.h"
 #include "export_support.h"
 #include "split/combined_model_file.h"
+#include "split/stacked_rule.h"
 #include "test_support.h"
 
 using namespace skynnet;
@@ -106,12 +109,38 @@ private slots:
         SavedCombinedModel disjoint = classGroupModel({{0, 1, 2}, {3, 4, 5}}, true, 90);
         disjoint.rule.classCombine = ClassCombine::Coupling;
         cases_.push_back({"coupling_disjoint", disjoint, engine(disjoint, raw_)});
+        // The stacked rule on the same submodels as the product of each layout: the product's
+        // equivalent weights moved by seeded noise, so that they are nobody's rule but their own.
+        std::mt19937 rng(7);
+        std::normal_distribution<double> noise(0.0, 0.4);
+        for (std::size_t i = 0; i < kRuleCases; i += 3) {
+            SavedCombinedModel m = cases_[i].saved;
+            StackedWeights w = productStart(m.rule.classes, m.rule.outputs, m.rule.otherOutput);
+            for (double& v : w.weights) v += noise(rng);
+            for (double& v : w.bias) v += noise(rng);
+            m.rule.stacked = w;
+            m.rule.classCombine = ClassCombine::Stacked;
+            cases_.push_back({QString(cases_[i].name).replace("product", "stacked"), m, engine(m, raw_)});
+        }
+    }
+
+    // The stacked cases answer otherwise than the product on the same submodels, and in probabilities.
+    void stackedDiffersFromTheProduct() {
+        for (std::size_t i = 0; i < kRuleCases / 3; ++i) {
+            const RuleCase &stacked = cases_[kRuleCases + 1 + i], &product = cases_[3 * i];
+            QVERIFY(stacked.name.startsWith("stacked_"));
+            QVERIFY2((stacked.expected.rowwise().sum().array() - 1.0f).abs().maxCoeff() < 1e-5f,
+                     qPrintable(stacked.name));
+            const double d = maxDifference(stacked.expected, product.expected);
+            QVERIFY2(d > 0.02, qPrintable(stacked.name + " differs from the product by only " + QString::number(d)));
+        }
     }
 
     // The minimum-norm p of the disjoint model: t a + (1 - t) b with a, b the two submodels' own
     // softmax renormalised, t = |b|^2 / (|a|^2 + |b|^2).
     void singularCouplingGivesTheMinimumNorm() {
-        const RuleCase& c = cases_.back();
+        const RuleCase& c = cases_[kRuleCases];
+        QCOMPARE(c.name, QString("coupling_disjoint"));
         CombinedModel built = buildCombinedModel(c.saved);
         const Matrix a = built.submodel(0).predict(raw_).leftCols(3), b = built.submodel(1).predict(raw_).leftCols(3);
         Matrix expected(raw_.rows(), kClasses);

@@ -226,14 +226,16 @@ private slots:
 
     // With the "other" output (--other-share) the plan draws each submodel's extra rows from the
     // seed alone: the MPI workers train on the rows the threads do, whether they read rank 0's
-    // copy or are shipped their rows, and the models are the same bits.
+    // copy or are shipped their rows, and the models are the same bits; so are the stacked rule's
+    // weights, fitted on the validation rows by rank 0's runner as by the threads' (--combine stacked).
     void otherOutputMatchesThreads() {
         QTemporaryDir dir;
-        const QStringList other = splitRun + QStringList{"--other-share", "0.3"};
+        const QStringList other = splitRun + QStringList{"--other-share", "0.3", "--combine", "stacked"};
         const CliRun threads = runCli(other + QStringList{"--threads", "2", "--save", dir.filePath("threads.skym")});
         QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
         const auto reference = skynnet::loadCombinedModel(dir.filePath("threads.skym").toStdString());
         QVERIFY(reference.rule.otherOutput);
+        QVERIFY(reference.rule.stacked.has_value());
         for (const QStringList& how : {QStringList{}, QStringList{"--ship-data"}}) {
             const QString model = dir.filePath(how.isEmpty() ? "mpi.skym" : "shipped.skym");
             const CliRun mpi = runMpi(4, other + how + QStringList{"--backend", "mpi", "--save", model});
@@ -241,6 +243,7 @@ private slots:
             const auto a = skynnet::loadCombinedModel(model.toStdString());
             QVERIFY(a.rule.otherOutput);
             QVERIFY2(a.weights == reference.weights, qPrintable(how.join(' ')));
+            QVERIFY2(a.rule.stacked == reference.rule.stacked, qPrintable(how.join(' ')));
         }
     }
 

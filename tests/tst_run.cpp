@@ -85,7 +85,8 @@ class TestRun : public QObject {
     Q_OBJECT
 
 private slots:
-    // runner.h's order: data, plan, the submodels, the baseline, the measurement, the record.
+    // runner.h's order: data, plan, the submodels (and the stacked rule's fit), the baseline, the measurement, the
+    // record.
     void splitRunTellsItsStepsInOrder() {
         Recorder seen;
         const RunOutcome out = performRun(splitRequest(), seen, CancelToken());
@@ -95,6 +96,7 @@ private slots:
                                                    "log training ",
                                                    "submodel events",
                                                    "log split run",
+                                                   "log stacked rule",  // fitted on the validation rows
                                                    "log baseline",
                                                    "started baseline",
                                                    "callbacks baseline",

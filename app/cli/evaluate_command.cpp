@@ -35,8 +35,8 @@ const std::vector<OptionSpec>& evaluateOptionSpecs() {
          "all, train, validation or test: the rows of --data that training assigned to that part, "
          "rebuilt from the seed and fractions in the model (default all)"},
         {"--combine", "RULE",
-         "a class-groups model combined by another rule, without retraining: product, coupling or sum (default: "
-         "the model's)"},
+         "a class-groups model combined by another rule, without retraining: product, coupling, sum or stacked (the "
+         "weights fitted on the validation rows in training) (default: the model's)"},
         {"--report", "FILE", "write the metrics as JSON"},
         {"--help", "", "show this help"},
     };
@@ -100,6 +100,8 @@ int runEvaluate(const std::vector<std::string>& words) {
         } catch (const Error& e) {
             Args::fail("--combine", e.what());
         }
+        if (model.saved.rule.classCombine == ClassCombine::Stacked && !model.saved.rule.stacked)
+            Args::fail("--combine", modelPath + " has no stacked weights: " + stackedMissingReason());
         model.model.setClassCombine(model.saved.rule.classCombine);
     }
     Dataset data = loadLike(request, model.saved.schema, true);

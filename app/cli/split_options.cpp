@@ -18,7 +18,8 @@ const std::vector<OptionSpec>& splitOptionSpecs() {
         {"--shard-factor", "F", "data-shards width reduction factor, at least 1 (default sqrt(N))"},
         {"--combine", "RULE",
          "class-groups combination: product (the reference's rule), coupling (the generalised Bradley-Terry "
-         "estimate) or sum (the mean probability of each class's owners) (default product)"},
+         "estimate), sum (the mean probability of each class's owners) or stacked (a logistic regression over the "
+         "submodels' log-probabilities, fitted on the validation rows) (default product)"},
         {"--other-share", "R",
          "class groups: every submodel gets one more output, 'other', learnt from a seeded sample of R times its own "
          "rows from the classes it does not own; R >= 0 (default 0: off)"},

@@ -19,6 +19,7 @@
 #include "split/combined_model_file.h"
 #include "split_options.h"
 #include "split_report.h"
+#include "text_format.h"
 #include "train/metrics.h"
 #include "train/resources.h"
 #include "train_setup.h"
@@ -101,6 +102,10 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     checkSplitOptionsFit(args, *o.split, data->train.task);
     request.plan = makePlan(network, data->train, *o.split);
     checkSplitOptionsUsed(args, *o.split, *request.plan);
+    if (request.plan->classCombine == ClassCombine::Stacked && data->validation.size() == 0)
+        Args::fail("--combine", "stacked is fitted on the validation rows, and there are none: set --validation above "
+                                "0 (it is " +
+                                    fixed(o.validationFraction, 2) + ")");
     request.backend = backend.backend;
 
     TextObserverOptions shown{o.quiet, o.threads, placementOf(backend, request.plan->submodelCount())};

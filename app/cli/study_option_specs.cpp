@@ -16,7 +16,8 @@ const std::vector<OptionSpec>& studyOwnSpecs() {
          "on, off, sqrt or a list of them (on,sqrt,off): the epoch choices to compare (default: train's default)"},
         {"--combine", "LIST",
          "class-groups combination rules to compare on the same trained submodels, a column each, e.g. "
-         "product,coupling,sum (no retraining: every run reports its metric under each rule)"},
+         "product,coupling,sum,stacked (no retraining: every run reports its metric under each rule; stacked needs "
+         "validation rows)"},
         {"--other-share", "LIST",
          "class groups: the 'other' output's shares to compare, e.g. 0,0.3 (0 is off; default: train's default)"},
         {"--no-ensemble", "", "leave out the plain ensemble of each N (N thin networks on all the data)"},

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <string>
 
+#include "core/error.h"
+
 namespace skynnet {
 namespace {
 
@@ -136,6 +138,42 @@ void writeCoupling(std::ostream& out, const SavedCombinedModel& m) {
         << "        out[c] = static_cast<float>(total > 0.0 ? std::max(at(c, kSize), 0.0) / total : 1.0 / kOutputs);\n";
 }
 
+// The stacked rule (split/stacked_rule.h): the submodels' clamped log-probabilities side by side,
+// then softmax(W x + b), in double and in the engine's order, with W and b as the model holds them.
+void writeStacked(std::ostream& out, const SavedCombinedModel& m) {
+    if (!m.rule.stacked) throw Error("C++ export: the model has no stacked weights: " + stackedMissingReason());
+    const StackedWeights& w = *m.rule.stacked;
+    out << "    // Class groups, the " << ruleName(m.rule) << ": a logistic regression fitted on the validation\n"
+        << "    // rows over every submodel's log-probabilities (clamped at 1e-7), in double, as the engine does.\n"
+        << "    static constexpr int kFeatures = " << w.features << ";\n"
+        << "    static constexpr double kWeights[kOutputs][kFeatures] = {\n";
+    for (int c = 0; c < w.classes; ++c) {
+        out << "        {";
+        for (int d = 0; d < w.features; ++d)
+            out << (d ? ", " : "")
+                << doubleLiteral(w.weights[std::size_t(c) * std::size_t(w.features) + std::size_t(d)]);
+        out << "},\n";
+    }
+    out << "    };\n    static constexpr double kBias[kOutputs] = {";
+    for (int c = 0; c < w.classes; ++c) out << (c ? ", " : "") << doubleLiteral(w.bias[std::size_t(c)]);
+    out << "};\n"
+        << "    double features[kFeatures];\n"
+        << "    int column = 0;\n";
+    for (std::size_t i = 0; i < m.specs.size(); ++i)
+        out << "    for (int k = 0; k < " << m.rule.classes[i].size() + (m.rule.otherOutput ? 1 : 0)
+            << "; ++k) features[column++] = std::log(std::max(static_cast<double>(s" << i + 1 << "[k]), "
+            << doubleLiteral(kStackedMinProbability) << "));\n";
+    out << "    double logits[kOutputs];\n"
+        << "    for (int c = 0; c < kOutputs; ++c) {\n"
+        << "        logits[c] = kBias[c];\n"
+        << "        for (int d = 0; d < kFeatures; ++d) logits[c] += kWeights[c][d] * features[d];\n"
+        << "    }\n"
+        << "    double top = logits[0], sum = 0.0;\n"
+        << "    for (int c = 1; c < kOutputs; ++c) top = std::max(top, logits[c]);\n"
+        << "    for (int c = 0; c < kOutputs; ++c) sum += (logits[c] = std::exp(logits[c] - top));\n"
+        << "    for (int c = 0; c < kOutputs; ++c) out[c] = static_cast<float>(logits[c] / sum);\n";
+}
+
 }  // namespace
 
 void writeCppClassGroups(std::ostream& out, const SavedCombinedModel& m) {
@@ -146,6 +184,7 @@ void writeCppClassGroups(std::ostream& out, const SavedCombinedModel& m) {
         return;
     case ClassCombine::Sum: writeVotes(out, m); return;
     case ClassCombine::Coupling: writeCoupling(out, m); return;
+    case ClassCombine::Stacked: writeStacked(out, m); return;
     }
 }
 

@@ -10,6 +10,8 @@
 //             moves p by about 1e-10, and where it is singular (a class nobody owns, owners that
 //             share no class; never in a plan's class groups) the answer is the minimum-norm one
 //             the engine's rank-revealing solve gives, instead of a zero pivot.
+//   stacked   softmax(W x + b), x the submodels' log max(p, 1e-7) side by side, W and b written
+//             as the model holds them (split/stacked_rule.h).
 // A vote is a submodel's probability of a class it owns; with an "other" output (its last column)
 // also other / (classes it does not own) for the others. Coupling drops "other" and renormalises.
 #include <ostream>

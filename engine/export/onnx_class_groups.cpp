@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/error.h"
+
 namespace skynnet::onnx_graph {
 
 namespace {
@@ -171,6 +173,29 @@ std::string coupling(GraphBuilder& b, const CombinationRule& r, const std::vecto
     return "combined";
 }
 
+// The stacked rule (split/stacked_rule.h): each submodel's clamped log-probabilities side by side,
+// times W^T, plus b, then a softmax. In float, where the engine computes in double: its weights are
+// of order 1 and D is tens of columns, so the two differ by about 1e-6.
+std::string stacked(GraphBuilder& b, const CombinationRule& r, const std::vector<std::string>& subs) {
+    if (!r.stacked) throw Error("ONNX export: the model has no stacked weights: " + stackedMissingReason());
+    const StackedWeights& w = *r.stacked;
+    const std::string floor = b.scalar("stacked/min_probability", float(kStackedMinProbability));
+    std::vector<std::string> logs;
+    for (std::size_t i = 0; i < subs.size(); ++i)
+        logs.push_back(b.op("Log", {b.op("Max", {subs[i], floor}, tagOf(i) + "/clamped")}, tagOf(i) + "/log"));
+    const std::string features = b.opAxis("Concat", logs, "stacked/features", 1);
+    std::vector<float> transposed(std::size_t(w.features) * std::size_t(w.classes));
+    for (int c = 0; c < w.classes; ++c)
+        for (int d = 0; d < w.features; ++d)
+            transposed[std::size_t(d) * std::size_t(w.classes) + std::size_t(c)] = float(
+                w.weights[std::size_t(c) * std::size_t(w.features) + std::size_t(d)]);
+    const std::string weights = b.floats("stacked/weights", {w.features, w.classes}, transposed);
+    const std::string bias = b.floats("stacked/bias", {w.classes}, std::vector<float>(w.bias.begin(), w.bias.end()));
+    const std::string logits = b.op("Add", {b.op("MatMul", {features, weights}, "stacked/product"), bias},
+                                    "stacked/logits");
+    return b.opAxis("Softmax", {logits}, "combined", 1);
+}
+
 }  // namespace
 
 std::string addClassGroupCombination(GraphBuilder& b, const CombinationRule& rule,
@@ -179,6 +204,7 @@ std::string addClassGroupCombination(GraphBuilder& b, const CombinationRule& rul
     case ClassCombine::Product: return product(b, rule, subs);
     case ClassCombine::Sum: return sum(b, rule, subs);
     case ClassCombine::Coupling: return coupling(b, rule, subs);
+    case ClassCombine::Stacked: return stacked(b, rule, subs);
     }
     throw Error("ONNX export: unknown class-group rule");
 }

@@ -11,6 +11,8 @@
 //             cut to 0 and the row rescaled. The KKT system's p is x / sum(x) when eps = 0 (from
 //             Q p + mu 1 = 0); eps = kCouplingRidge (class_group_rules.h) says by how much the
 //             answer may differ from the engine's, and why it matches where the system is singular.
+//   stacked   each submodel's log max(p, 1e-7), Concat, MatMul by W^T, Add b, Softmax (float; the
+//             engine's double differs by float rounding only).
 // A vote is a submodel's probability of a class it owns; with an "other" output (each submodel's
 // last column) also other / (classes it does not own) for the others. Coupling drops "other" and
 // renormalises the own part, as the engine does.

@@ -106,6 +106,8 @@ Json modelJson(const SavedCombinedModel& m, const SplitPlan& plan, BlockWriter& 
                            {"preprocessing", toJson(m.preprocessing)},
                            {"weightsBlocks", std::move(weights)}});
     writeSchemaFields(j, m.schema, m.extra);  // the task is the plan's
+    // The stacked rule's weights, fitted with the run: the plan's rule cannot hold them.
+    if (m.rule.stacked) j["stacked"] = stackedToJson(*m.rule.stacked);
     return j;
 }
 
@@ -126,6 +128,7 @@ SavedCombinedModel modelFromJson(const JsonField& j, const SplitPlan& plan, Bloc
     m.preprocessing = preprocessingFromJson(j.at("preprocessing"));
     m.schema = readSchemaFields(j, m.preprocessing, m.specs.empty() ? Shape() : m.specs.front().input, plan.task);
     m.extra = j.value("extra", Json());
+    if (const auto w = j.find("stacked"); w && !w->isNull()) m.rule.stacked = stackedFromJson(*w);
     validate(m, j.where());
     return m;
 }

@@ -109,12 +109,33 @@ void finishRecord(RunOutcome& out, const Dataset& eval) {
     }
 }
 
+// Class groups with validation rows: the stacked rule fitted on them (stacked_rule.h), whatever the
+// chosen rule, so that a front end can switch to it without retraining. Here, the one place every
+// front end trains, so the thread and MPI backends give the same model. False once cancelled.
+bool fitStackedRuleOn(const Dataset* validation, RunOutcome& out, RunObserver& observer, const CancelToken& cancel) {
+    const SplitPlan& plan = *out.plan;
+    if (plan.strategy != Strategy::ClassGroups || !validation) return true;
+    CombinedModel& model = out.split->model;
+    const std::vector<Matrix> outputs = model.submodelOutputs(validation->features, &cancel);
+    if (cancel.cancelled()) return false;
+    const CombinationRule& rule = model.rule();
+    const StackedFit fit = fitStackedRule(outputs, validation->labels, rule.classes, rule.outputs, rule.otherOutput);
+    model.setStackedWeights(fit.weights);
+    observer.log("stacked rule: fitted on " + std::to_string(validation->size()) + " validation rows in " +
+                 std::to_string(fit.iterations) + " iteration(s), validation cross-entropy " + number(fit.loss) +
+                 " (the product's " + number(fit.startLoss) + ")" + (fit.keptStart ? ", the product's kept" : ""));
+    return true;
+}
+
 // Steps 3 to 7 of a split run (runner.h).
 RunOutcome& runSplit(const RunRequest& in, TrainConfig config, RunObserver& observer, const CancelToken& cancel,
                      RunOutcome& out) {
     const PreparedData& data = *out.data;
     const Dataset* validation = data.validation.size() > 0 ? &data.validation : nullptr;
     const SplitPlan& plan = *out.plan;
+    if (plan.strategy == Strategy::ClassGroups && plan.classCombine == ClassCombine::Stacked && !validation)
+        return failed(out, "the stacked rule is fitted on the validation rows, and this run has none: set the "
+                           "validation fraction above 0, or combine by another rule");
     const std::optional<CheckpointStore> store = openCheckpoints(in, plan, config, data, observer);
     const std::optional<CheckpointHooks> hooks = store ? std::optional(hooksOf(in, *store)) : std::nullopt;
 
@@ -127,6 +148,7 @@ RunOutcome& runSplit(const RunRequest& in, TrainConfig config, RunObserver& obse
     observer.log("split run: " + std::to_string(plan.submodelCount()) + " submodel(s) in " +
                  fixed2(out.split->wallSeconds) + " s wall, " + fixed2(out.split->cpuSeconds) + " s CPU" +
                  pausedNote(cancel, pausedBefore));
+    if (!fitStackedRuleOn(validation, out, observer, cancel)) return stopped(out, " while fitting the stacked rule");
 
     if (in.baseline) {
         pausedBefore = cancel.pausedSeconds();

@@ -6,7 +6,10 @@
 //  2. the network: the designed layers on this data (networkFor), and for a split its plan
 //     (makePlan over the training rows), told to the observer (planned / networkPlanned);
 //  3. the checkpoints: a new run in the folder, or the one there resumed (observer.resuming);
-//  4. the submodels, trained in parallel on the request's backend (or the network alone);
+//  4. the submodels, trained in parallel on the request's backend (or the network alone); for class
+//     groups with validation rows, then the stacked rule's weights fitted on those rows, whatever
+//     the chosen rule (split/stacked_rule.h), so every front end can switch to it without retraining;
+//     a run told to combine by stacked without validation rows fails before any training;
 //  5. the baseline, the original model unsplit, when asked: after the submodels, since they are
 //     what the user waits for, and both use the whole thread budget, so one after the other costs
 //     no parallelism;

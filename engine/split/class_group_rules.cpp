@@ -88,18 +88,22 @@ std::string classCombineName(ClassCombine c) {
     case ClassCombine::Product: return "product";
     case ClassCombine::Coupling: return "coupling";
     case ClassCombine::Sum: return "sum";
+    case ClassCombine::Stacked: return "stacked";
     }
     return "product";
 }
 
 ClassCombine parseClassCombine(const std::string& name) {
-    for (ClassCombine c : {ClassCombine::Product, ClassCombine::Coupling, ClassCombine::Sum})
+    for (ClassCombine c : {ClassCombine::Product, ClassCombine::Coupling, ClassCombine::Sum, ClassCombine::Stacked})
         if (name == classCombineName(c)) return c;
-    throw Error("unknown combination rule '" + name + "' (expected product, coupling or sum)");
+    throw Error("unknown combination rule '" + name + "' (expected product, coupling, sum or stacked)");
 }
 
 Matrix combineClassProbabilities(const std::vector<Matrix>& subProbs, const std::vector<std::vector<int>>& classes,
                                  int classCount, bool otherOutput, ClassCombine how) {
+    if (how == ClassCombine::Stacked)
+        throw Error("the stacked rule combines by weights fitted on the validation rows: combine with a rule that "
+                    "holds them (combination.h)");
     const Index rows = subProbs.empty() ? 0 : subProbs[0].rows();
     Matrix out(rows, classCount);
     for (Index r = 0; r < rows; ++r) {

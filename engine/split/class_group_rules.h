@@ -15,6 +15,9 @@
 // submodel: the rows of the classes it does not own), it also votes on the others, its "other"
 // probability spread evenly over them, so that it stops voting against classes it never saw.
 // Coupling reads only the submodels' own classes (their softmax renormalised without "other").
+//   stacked   a multinomial logistic regression over the submodels' log-probabilities, fitted on the
+//             validation rows (stacked_rule.h): it needs its weights, which the rule carries
+//             (CombinationRule::stacked), so combineClassProbabilities refuses it.
 #include <string>
 #include <vector>
 
@@ -22,9 +25,9 @@
 
 namespace skynnet {
 
-enum class ClassCombine { Product, Coupling, Sum };
+enum class ClassCombine { Product, Coupling, Sum, Stacked };
 
-// "product", "coupling", "sum".
+// "product", "coupling", "sum", "stacked".
 std::string classCombineName(ClassCombine c);
 // The inverse of classCombineName; throws Error naming the value and listing the accepted ones.
 ClassCombine parseClassCombine(const std::string& name);
@@ -39,7 +42,7 @@ inline constexpr double kCouplingRidge = 1e-10;
 
 // subProbs[s] is submodel s's softmax, one column per class of classes[s] (ascending global class
 // indices) and, with otherOutput, one more last column. The shapes are checked by the caller
-// (combination.cpp).
+// (combination.cpp). Throws Error for the stacked rule (its weights are not arguments here).
 Matrix combineClassProbabilities(const std::vector<Matrix>& subProbs, const std::vector<std::vector<int>>& classes,
                                  int classCount, bool otherOutput, ClassCombine how);
 

@@ -48,6 +48,10 @@ Matrix rawProductScores(const std::vector<Matrix>& subProbs, const CombinationRu
 
 Matrix combineClassGroups(const std::vector<Matrix>& subProbs, const CombinationRule& rule) {
     requireClassShapes(subProbs, rule);
+    if (rule.classCombine == ClassCombine::Stacked) {
+        if (!rule.stacked) throw Error("the model has no stacked weights: " + stackedMissingReason());
+        return applyStackedRule(subProbs, *rule.stacked);
+    }
     return combineClassProbabilities(subProbs, rule.classes, rule.outputs, rule.otherOutput, rule.classCombine);
 }
 
@@ -91,6 +95,11 @@ Matrix averageOutputs(const std::vector<Matrix>& outputs) {
         sum += outputs[i];
     }
     return sum / Scalar(outputs.size());
+}
+
+std::string stackedMissingReason() {
+    return "the stacked rule is fitted on the validation rows when the submodels have trained, and this model was "
+           "trained without any (validation fraction 0) or by an older version";
 }
 
 std::string classRuleDescription(const CombinationRule& rule) {

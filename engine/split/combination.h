@@ -1,6 +1,7 @@
 #pragma once
 // How submodel outputs become one answer in the original task's format (method.md §2-§5).
 // Pure functions: no networks, no threads, so the rules are tested on hand-made numbers.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "core/task.h"
 #include "core/tensor.h"
 #include "split/class_group_rules.h"
+#include "split/stacked_rule.h"
 #include "split/strategy.h"
 
 namespace skynnet {
@@ -27,6 +29,10 @@ struct CombinationRule {
     // last, for the rows of the classes it does not own (method.md §6).
     ClassCombine classCombine = ClassCombine::Product;
     bool otherOutput = false;
+    // Class groups: the stacked rule's weights, fitted on the validation rows after training
+    // whatever the chosen rule (run/runner.cpp), so that the rule can be switched to stacked
+    // without retraining. None when the run had no validation rows, and in older files.
+    std::optional<StackedWeights> stacked;
 };
 
 // The reference rule, literally: per row, the product over submodels of each class's probability,
@@ -35,7 +41,8 @@ Matrix rawProductScores(const std::vector<Matrix>& subProbs, const CombinationRu
 // rule.classCombine over the submodels' softmax outputs (class_group_rules.h). The product is the
 // raw product's ranking, normalised (beyond the reference): the sum of log-probabilities (clamped
 // at a tiny epsilon so a hard 0 does not become -inf) then a softmax, so each row sums to 1 and,
-// without an "other" output, the argmax equals the raw product's.
+// without an "other" output, the argmax equals the raw product's. The stacked rule needs
+// rule.stacked: without it, an Error says why (stackedMissingReason).
 Matrix combineClassGroups(const std::vector<Matrix>& subProbs, const CombinationRule& rule);
 // One sigmoid column per submodel in, one out: the most confident submodel's (larger |2p - 1|,
 // the first on a tie) or the mean.
@@ -47,6 +54,10 @@ Matrix averageOutputs(const std::vector<Matrix>& outputs);
 
 // "product", "coupling with an 'other' output": how class-group outputs are combined, for messages.
 std::string classRuleDescription(const CombinationRule& rule);
+
+// Why a class-groups rule has no stacked weights, for messages: they are fitted on the validation
+// rows, and the run that made it had none.
+std::string stackedMissingReason();
 
 // Dispatches on rule.strategy; checks the shapes and throws Error naming the submodel at fault.
 Matrix combine(const std::vector<Matrix>& subOutputs, const CombinationRule& rule);

@@ -79,7 +79,9 @@ CombinedEvaluation CombinedModel::evaluate(const Dataset& data, const CancelToke
         e.submodels.push_back(s);
     }
     if (rule_.strategy == Strategy::ClassGroups)
-        for (ClassCombine how : {ClassCombine::Product, ClassCombine::Coupling, ClassCombine::Sum}) {
+        for (ClassCombine how :
+             {ClassCombine::Product, ClassCombine::Coupling, ClassCombine::Sum, ClassCombine::Stacked}) {
+            if (how == ClassCombine::Stacked && !rule_.stacked) continue;
             CombinationRule other = rule_;
             other.classCombine = how;
             e.metricByRule.emplace_back(how, how == rule_.classCombine

@@ -23,7 +23,8 @@ struct CombinedEvaluation {
     std::string metricName;               // "accuracy" or "r2"
     Matrix output;                        // combined outputs, one row per sample
     std::vector<Matrix> submodelOutputs;  // each submodel's own outputs, so another rule can combine them
-    // Class groups: the headline metric under every rule (class_group_rules.h), from the same outputs.
+    // Class groups: the headline metric under every rule (class_group_rules.h), from the same outputs;
+    // the stacked rule's only when the model has its weights.
     std::vector<std::pair<ClassCombine, double>> metricByRule;
     bool cancelled = false;  // the token stopped it: nothing else is set
     // Each submodel on its own sub-problem: its classes' samples with remapped labels, its columns,
@@ -43,6 +44,8 @@ public:
     const CombinationRule& rule() const { return rule_; }
     // Class groups: combine the same trained submodels by another rule (class_group_rules.h).
     void setClassCombine(ClassCombine how) { rule_.classCombine = how; }
+    // Class groups: the stacked rule's weights (fitted on the validation rows: run/runner.cpp).
+    void setStackedWeights(std::optional<StackedWeights> w) { rule_.stacked = std::move(w); }
     LossKind loss() const { return loss_; }
     int submodelCount() const { return int(submodels_.size()); }
     Network& submodel(int i) { return submodels_[std::size_t(i)]; }

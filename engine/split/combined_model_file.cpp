@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <span>
 
 #include "core/error.h"
@@ -39,6 +40,15 @@ std::vector<int> expectedOutputs(const CombinationRule& r, std::size_t submodels
                     fail(field("combination.classes", i) + " must list classes in ascending order, once each");
             }
             outs[i] = int(cs.size()) + (r.otherOutput ? 1 : 0);
+        }
+        if (r.classCombine == ClassCombine::Stacked && !r.stacked)
+            fail("combination.classCombine is stacked, but there are no combination.stacked weights");
+        if (r.stacked) {
+            const int features = stackedFeatureCount(r.classes, r.otherOutput);
+            if (r.stacked->classes != r.outputs || r.stacked->features != features)
+                fail("combination.stacked has weights for " + std::to_string(r.stacked->classes) + " classes x " +
+                     std::to_string(r.stacked->features) + " submodel outputs, the rule has " +
+                     std::to_string(r.outputs) + " x " + std::to_string(features));
         }
         break;
     case Strategy::OutputSplit: {
@@ -83,6 +93,7 @@ Json ruleToJson(const CombinationRule& r) {
         j["classes"] = std::move(classes);
         j["classCombine"] = classCombineName(r.classCombine);
         j["otherOutput"] = r.otherOutput;
+        if (r.stacked) j["stacked"] = stackedToJson(*r.stacked);  // absent otherwise: older files stay byte-identical
         break;
     }
     case Strategy::OutputSplit: {
@@ -110,6 +121,7 @@ CombinationRule ruleFromJson(const JsonField& j, Task task) {
         // Files written before the rules and the "other" output existed: the product, no "other".
         if (j.contains("classCombine")) r.classCombine = parseNamed(j.at("classCombine"), parseClassCombine);
         if (j.contains("otherOutput")) r.otherOutput = j.at("otherOutput").get<bool>();
+        if (const auto w = j.find("stacked"); w && !w->isNull()) r.stacked = stackedFromJson(*w);
         break;
     case Strategy::OutputSplit:
         for (const JsonField& c : j.at("columns").asArray()) {
@@ -122,6 +134,42 @@ CombinationRule ruleFromJson(const JsonField& j, Task task) {
     case Strategy::Auto: break;  // refused above
     }
     return r;
+}
+
+Json stackedToJson(const StackedWeights& w) {
+    Json rows = Json::array();
+    for (int c = 0; c < w.classes; ++c) {
+        const auto begin = w.weights.begin() + std::ptrdiff_t(c) * w.features;
+        rows.push_back(Json(std::vector<double>(begin, begin + w.features)));
+    }
+    return Json::object({{"weights", std::move(rows)}, {"bias", Json(w.bias)}});
+}
+
+StackedWeights stackedFromJson(const JsonField& j) {
+    StackedWeights w;
+    const auto numbers = [](const JsonField& list, std::vector<double>& into) {
+        for (const JsonField& v : list.asArray()) {
+            const double d = v.asDouble();
+            if (!std::isfinite(d)) v.fail("must be a finite number");
+            into.push_back(d);
+        }
+    };
+    const JsonField rows = j.at("weights");
+    for (const JsonField& row : rows.asArray()) {
+        const std::size_t before = w.weights.size();
+        numbers(row, w.weights);
+        const int width = int(w.weights.size() - before);
+        if (w.classes == 0) w.features = width;
+        else if (width != w.features)
+            row.fail("has " + std::to_string(width) + " weights, the first row " + std::to_string(w.features));
+        ++w.classes;
+    }
+    if (w.classes == 0 || w.features == 0) rows.fail("must hold one row of weights per class");
+    const JsonField bias = j.at("bias");
+    numbers(bias, w.bias);
+    if (int(w.bias.size()) != w.classes)
+        bias.fail("has " + std::to_string(w.bias.size()) + " entries for " + std::to_string(w.classes) + " classes");
+    return w;
 }
 
 namespace {

@@ -4,6 +4,8 @@
 //   {"kind":"combined", "task", "loss",
 //    "combination": {"strategy", "outputs", "classes" + "classCombine" + "otherOutput" | "columns" |
 //                    "binaryCombine"},  (a class-groups file without the last two: product, no "other")
+//                   class groups also "stacked": {"weights": [C rows of D], "bias": [C]} when the
+//                   stacked rule was fitted (stacked_rule.h); files without it have no such weights
 //    "submodels": [{"network": {...}, "weightsBlock": 0}, ...],
 //    "preprocessing", "classNames", "targetNames", "featureNames", "extra"}
 // One type serves both kinds of file: a single network (kind "single", spec_json.h) is read as a
@@ -26,6 +28,10 @@ namespace skynnet {
 // The header's "combination" object, and back (task: the file's); an Error names the field at fault.
 Json ruleToJson(const CombinationRule& rule);
 CombinationRule ruleFromJson(const JsonField& j, Task task);
+// The stacked rule's weights as {"weights": [[...], ...], "bias": [...]}, and back (an Error names
+// the field at fault; the shapes against the rule are checked by validate).
+Json stackedToJson(const StackedWeights& w);
+StackedWeights stackedFromJson(const JsonField& j);
 
 struct SavedCombinedModel {
     CombinationRule rule;                           // rule.task is the model's task, rule.outputs its output columns

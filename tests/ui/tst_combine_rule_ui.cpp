@@ -1,13 +1,14 @@
 // The Results page's "Combine by" choice (issue 28), offscreen: a class-groups run on wine combined
-// by coupling and sum without retraining, every figure following, the rule kept in the run's
-// model and in the project file, and the same outputs as the engine's combination of the saved
-// submodels under that rule.
+// by coupling, stacked and sum without retraining (stacked only where the run has validation rows), every figure
+// following, the rule kept in the run's model and in the project file, and the same outputs as the engine's combination
+// of the saved submodels under that rule.
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -167,6 +168,21 @@ private slots:
         QCOMPARE(doc->shownRunRecord()->results->model->rule.classCombine, ClassCombine::Coupling);
         shoot(&w, QStringLiteral("results-combine-coupling"));
 
+        // Stacked: the run kept the weights fitted on its validation rows, so the rule is offered,
+        // and the figures are the engine's combination of the saved submodels by those weights.
+        auto* items = qobject_cast<QStandardItemModel*>(rule->model());
+        QVERIFY(items && items->item(ruleIndex(rule, ClassCombine::Stacked))->isEnabled());
+        rule->setCurrentIndex(ruleIndex(rule, ClassCombine::Stacked));
+        emit rule->activated(rule->currentIndex());
+        QVERIFY2(page->ruleProblem().isEmpty(), qPrintable(page->ruleProblem()));
+        const auto stacked = w.session()->results();
+        QCOMPARE(stacked->classCombine, ClassCombine::Stacked);
+        QVERIFY(stacked->model->rule.stacked.has_value());
+        CombinedModel stackedModel = buildCombinedModel(*stacked->model);
+        QVERIFY(sameBits(stacked->combinedTestOutput, stackedModel.predict(doc->prepared()->test.features)));
+        QCOMPARE(page->combinedMetricText(), formatMetric(stacked->combinedMetric));
+        QCOMPARE(doc->shownRunRecord()->results->classCombine, ClassCombine::Stacked);
+
         // Sum, then saved and reopened: the run comes back combined by the sum, with its figures.
         rule->setCurrentIndex(ruleIndex(rule, ClassCombine::Sum));
         emit rule->activated(rule->currentIndex());
@@ -184,6 +200,7 @@ private slots:
         QCOMPARE(reopened->results->submodelTestOutputs.size(), std::size_t(3));
         other.showPage(MainWindow::ResultsPageIndex);
         QCOMPARE(other.resultsPage()->ruleChoice()->currentData().toInt(), int(ClassCombine::Sum));
+        QVERIFY(reopened->results->model->rule.stacked.has_value());  // the weights are kept in the project
         // And back to the reference's rule on the reopened run: the product's outputs again.
         QComboBox* otherRule = other.resultsPage()->ruleChoice();
         otherRule->setCurrentIndex(ruleIndex(otherRule, ClassCombine::Product));
@@ -195,6 +212,44 @@ private slots:
             window->document()->undoStack()->clear();
             window->document()->setClean();
         }
+    }
+
+    // Without validation rows: a run told to combine by stacked is refused before it starts, saying why,
+    // and a run trained without them does not offer stacked on the Results page.
+    void stackedNeedsValidationRows() {
+        MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("novalidation.ini"))));
+        w.resize(1024, 680);
+        w.show();
+        ProjectDocument* doc = w.document();
+        configureClassGroups(*doc, wine, 5, "dense:16:relu");
+        ProjectDataSource data = doc->dataSettings();
+        data.validationFraction = 0;
+        doc->setDataSettings(data);
+        SplitOptions o = doc->splitOptions();
+        o.classCombine = ClassCombine::Stacked;
+        doc->setSplitOptions(o);
+        QVERIFY2(w.session()->startProblem().contains("validation share is 0"),
+                 qPrintable(w.session()->startProblem()));
+        QSignalSpy finished(w.session(), &TrainingSession::finished);
+        w.trainPage()->startTraining();  // refused up front: the reason on the Train page, no run
+        QVERIFY(finished.isEmpty() && !w.session()->running());
+
+        o.classCombine = ClassCombine::Product;
+        doc->setSplitOptions(o);
+        finished.clear();
+        w.trainPage()->startTraining();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), hangGuardMs(120000));
+        QCOMPARE(finished.at(0).at(0).value<TrainStatus>(), TrainStatus::Completed);
+        QVERIFY(!w.session()->results()->model->rule.stacked);
+        w.showPage(MainWindow::ResultsPageIndex);
+        QComboBox* rule = w.resultsPage()->ruleChoice();
+        auto* items = qobject_cast<QStandardItemModel*>(rule->model());
+        QStandardItem* stacked = items->item(ruleIndex(rule, ClassCombine::Stacked));
+        QVERIFY(!stacked->isEnabled());
+        QVERIFY(stacked->toolTip().contains("validation rows"));
+        QVERIFY(!stacked->toolTip().contains("reference"));
+        doc->undoStack()->clear();
+        doc->setClean();
     }
 };
 

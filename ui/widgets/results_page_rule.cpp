@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStandardItemModel>
 
 #include "project/recombine.h"
 #include "ui/core/project_document.h"
@@ -17,12 +18,15 @@ QWidget* ResultsPage::buildRuleChoice() {
     ruleChoice_->addItem(tr("product (the reference's rule)"), int(ClassCombine::Product));
     ruleChoice_->addItem(tr("coupling"), int(ClassCombine::Coupling));
     ruleChoice_->addItem(tr("sum"), int(ClassCombine::Sum));
+    ruleChoice_->addItem(tr("stacked"), int(ClassCombine::Stacked));
     ruleChoice_->setToolTip(
         tr("How the class-group submodels' probabilities become one answer, recomputed at once from their test "
            "outputs, without retraining.\nproduct: each class's probabilities multiplied over the submodels that "
            "own it (the published Skynnet method's rule)\ncoupling: the class probabilities that best explain every "
            "submodel's "
-           "(generalised Bradley-Terry)\nsum: each class's mean probability over its owners"));
+           "(generalised Bradley-Terry)\nsum: each class's mean probability over its owners\nstacked: a small "
+           "model learnt on the validation rows after training weighs every submodel's answers (only for runs "
+           "trained with validation rows)"));
     auto* label = new QLabel(tr("Combine by:"));
     label->setBuddy(ruleChoice_);
     ruleRow_ = new QWidget;
@@ -39,7 +43,17 @@ QWidget* ResultsPage::buildRuleChoice() {
 void ResultsPage::updateRuleChoice() {
     const bool shown = shownResults_ && shownPlan_ && canRecombine(*shownResults_, *shownPlan_);
     ruleRow_->setVisible(shown);
-    if (shown) ruleChoice_->setCurrentIndex(ruleChoice_->findData(int(shownResults_->classCombine)));
+    if (!shown) return;
+    // Stacked only where the run kept its weights (fitted on the validation rows after training).
+    if (auto* items = qobject_cast<QStandardItemModel*>(ruleChoice_->model()))
+        if (QStandardItem* stacked = items->item(ruleChoice_->findData(int(ClassCombine::Stacked)))) {
+            const bool fitted = hasStackedWeights(*shownResults_);
+            stacked->setEnabled(fitted);
+            stacked->setToolTip(fitted ? QString()
+                                       : tr("This run has no stacked weights: they are learnt on the validation rows, "
+                                            "and it was trained without any or its weights were not kept."));
+        }
+    ruleChoice_->setCurrentIndex(ruleChoice_->findData(int(shownResults_->classCombine)));
 }
 
 void ResultsPage::chooseRule(int index) {

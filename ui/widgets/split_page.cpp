@@ -138,6 +138,7 @@ QGroupBox* SplitPage::buildOptions() {
     classCombine_->addItem(tr("Product (the reference's rule)"), int(ClassCombine::Product));
     classCombine_->addItem(tr("Coupling"), int(ClassCombine::Coupling));
     classCombine_->addItem(tr("Sum"), int(ClassCombine::Sum));
+    classCombine_->addItem(tr("Stacked"), int(ClassCombine::Stacked));
     otherShare_ = new QDoubleSpinBox;
     otherShare_->setObjectName(QStringLiteral("otherShare"));
     otherShare_->setRange(0.0, 5.0);
@@ -177,8 +178,9 @@ QGroupBox* SplitPage::buildOptions() {
     addRow(form, tr("Combine by:"), classCombine_,
            tr("How class groups answer together: product multiplies each class's probabilities over the submodels "
               "that own it (the published method's rule); coupling finds the class probabilities that best explain "
-              "every submodel; sum averages each class's probabilities over its owners. The Results page can switch "
-              "a trained run's rule without retraining."));
+              "every submodel; sum averages each class's probabilities over its owners; stacked learns from the "
+              "validation rows how much to trust each submodel's answers (it needs a validation share above 0). The "
+              "Results page can switch a trained run's rule without retraining."));
     addRow(form, tr("Other share:"), otherShare_,
            tr("Class groups: every submodel gets one more output, \"other\", and also learns from this many times "
               "its own rows drawn from the classes it does not own, so that it stops voting on classes it never "

@@ -33,6 +33,9 @@ QString explain(Strategy s, const SplitOptions& o) {
                                                    "every submodel's")
                                  : o.classCombine == ClassCombine::Sum
                                      ? QObject::tr("averaged per class over the submodels that own it")
+                                 : o.classCombine == ClassCombine::Stacked
+                                     ? QObject::tr("weighed by a small model learnt on the validation rows after "
+                                                   "training")
                                      : QObject::tr("multiplied");
         QString text = QObject::tr("<b>Class groups.</b> The classes are cut into g groups; each submodel learns one "
                                    "pair of groups from only those samples. At prediction every submodel sees every "
