@@ -21,6 +21,7 @@ enum class SplitField {
     Shuffle,
     Fallback,
     Seed,
+    ShardOverlap,
     Several
 };
 enum class TrainField {
@@ -207,6 +208,11 @@ EditDescription describeSplitEdit(const SplitOptions& a, const SplitOptions& b) 
         changes.push_back({SplitField::OtherShare, b.otherShare > 0
                                                        ? tr("Set the 'other' share to %1").arg(b.otherShare)
                                                        : tr("Turn the 'other' output off")});
+    // A new strategy without shards drops the overlap with it: that edit is the strategy's.
+    if (a.shardOverlap != b.shardOverlap && !(a.strategy != b.strategy && b.shardOverlap == 0))
+        changes.push_back({SplitField::ShardOverlap, b.shardOverlap > 0
+                                                         ? tr("Set the shard overlap to %1").arg(b.shardOverlap)
+                                                         : tr("Keep the shards apart")});
     if (a.binaryCombine != b.binaryCombine)
         changes.push_back(
             {SplitField::BinaryCombine,
