@@ -99,6 +99,32 @@ private slots:
         doc->undoStack()->clear();
         doc->setClean();
     }
+
+    // The class groups' "other" share the same way: a strategy without class groups drops it in
+    // its own step (it used to stay and the plan refused it), and undo brings both back.
+    void otherShareGoesWithClassGroups() {
+        MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("other.ini"))));
+        failOnErrorDialogs(w);
+        w.show();
+        ProjectDocument* doc = w.document();
+        configureClassGroups(*doc, wine, 4, "dense:16:relu");
+        SplitPage* page = w.splitPage();
+        auto* other = page->findChild<QDoubleSpinBox*>(QStringLiteral("otherShare"));
+        QVERIFY(other && other->isEnabled());
+        doc->undoStack()->clear();
+        other->setValue(0.5);
+        page->setStrategy(Strategy::DataShards);
+        QCOMPARE(doc->splitOptions().otherShare, 0.0);
+        QVERIFY2(page->errorText().isEmpty(), qPrintable(page->errorText()));
+        QCOMPARE(doc->undoStack()->count(), 2);
+        QCOMPARE(doc->undoStack()->text(1), QStringLiteral("Set strategy to data-shards"));
+        doc->undoStack()->undo();
+        QCOMPARE(doc->splitOptions().strategy, Strategy::ClassGroups);
+        QCOMPARE(doc->splitOptions().otherShare, 0.5);
+        QCOMPARE(other->value(), 0.5);
+        doc->undoStack()->clear();
+        doc->setClean();
+    }
 };
 
 QTEST_MAIN(TestShardOverlapUi)

@@ -204,12 +204,14 @@ EditDescription describeSplitEdit(const SplitOptions& a, const SplitOptions& b) 
         changes.push_back(
             {SplitField::ClassCombine,
              tr("Combine class groups by %1").arg(QString::fromStdString(classCombineName(b.classCombine)))});
-    if (a.otherShare != b.otherShare)
+    // A new strategy without class groups or shards drops the share or the overlap with it: that
+    // edit is the strategy's.
+    const bool newStrategy = a.strategy != b.strategy;
+    if (a.otherShare != b.otherShare && !(newStrategy && b.otherShare == 0))
         changes.push_back({SplitField::OtherShare, b.otherShare > 0
                                                        ? tr("Set the 'other' share to %1").arg(b.otherShare)
                                                        : tr("Turn the 'other' output off")});
-    // A new strategy without shards drops the overlap with it: that edit is the strategy's.
-    if (a.shardOverlap != b.shardOverlap && !(a.strategy != b.strategy && b.shardOverlap == 0))
+    if (a.shardOverlap != b.shardOverlap && !(newStrategy && b.shardOverlap == 0))
         changes.push_back({SplitField::ShardOverlap, b.shardOverlap > 0
                                                          ? tr("Set the shard overlap to %1").arg(b.shardOverlap)
                                                          : tr("Keep the shards apart")});

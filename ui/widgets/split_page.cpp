@@ -385,8 +385,12 @@ void SplitPage::toDocument() {
         o.classCombine = ClassCombine(classCombine_->currentData().toInt());
     if (otherShare_->isEnabled()) o.otherShare = otherShare_->value();
     if (shardOverlap_->isEnabled()) o.shardOverlap = shardOverlap_->value();
-    // A strategy without shards would refuse the overlap: it goes, in the same undo step.
-    if (const auto data = document_->dataset(); data && !sharding(o, data->task)) o.shardOverlap = 0;
+    // A strategy that cannot use the overlap or the "other" output would refuse them: they go, in
+    // the same undo step.
+    if (const auto data = document_->dataset()) {
+        if (!sharding(o, data->task)) o.shardOverlap = 0;
+        if (resolveStrategy(o.strategy, data->task) != Strategy::ClassGroups) o.otherShare = 0;
+    }
     if (binaryCombine_->isEnabled() && binaryCombine_->currentIndex() >= 0)
         o.binaryCombine = BinaryCombine(binaryCombine_->currentData().toInt());
     if (shuffle_->isEnabled()) o.shuffleShards = shuffle_->isChecked();
