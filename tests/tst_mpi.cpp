@@ -247,6 +247,24 @@ private slots:
         }
     }
 
+    // The same for the data shards' overlap (--shard-overlap): the rows borrowed from the other
+    // shards are drawn from the seed alone, so the ranks train the threads' models bit for bit.
+    void shardOverlapMatchesThreads() {
+        QTemporaryDir dir;
+        const QStringList overlap = splitRun + QStringList{"--strategy", "data-shards", "--shard-overlap", "0.5"};
+        const CliRun threads = runCli(overlap + QStringList{"--threads", "2", "--save", dir.filePath("threads.skym")});
+        QVERIFY2(threads.exitCode == 0, qPrintable(threads.err));
+        VERIFY_CONTAINS(threads.out.toStdString(), " overlap)");
+        const auto reference = skynnet::loadCombinedModel(dir.filePath("threads.skym").toStdString());
+        for (const QStringList& how : {QStringList{}, QStringList{"--ship-data"}}) {
+            const QString model = dir.filePath(how.isEmpty() ? "mpi.skym" : "shipped.skym");
+            const CliRun mpi = runMpi(4, overlap + how + QStringList{"--backend", "mpi", "--save", model});
+            QVERIFY2(mpi.exitCode == 0, qPrintable(mpi.err));
+            QVERIFY2(skynnet::loadCombinedModel(model.toStdString()).weights == reference.weights,
+                     qPrintable(how.join(' ')));
+        }
+    }
+
     // The other ways a worker gets its rows give the same bits. SKYNNET_MPI_SHARE_DATA=0: every
     // worker prepares its own copy. SKYNNET_MPI_TEST_HOSTS=2: this machine acts as two hosts, ranks
     // 0 and 2 on one (rank 2 reads rank 0's copy), ranks 1 and 3 on the other, where rank 1, a

@@ -59,6 +59,7 @@ Json specJson(const NetworkSpec& spec, std::int64_t params, std::int64_t flops, 
 std::string samplesText(const SplitPlan& plan, int index) {
     const SubmodelPlan& s = plan.submodels[std::size_t(index)];
     const std::string all = std::to_string(s.rows.size());
+    if (plan.shardOverlap > 0) return all + " (" + std::to_string(s.overlapRows) + " overlap)";
     return plan.otherShare > 0 ? all + " (" + std::to_string(s.otherRows) + " other)" : all;
 }
 
@@ -97,6 +98,7 @@ std::string planTable(const SplitPlan& plan, int threads, const std::string& pla
         head += ", combined by " + classRuleDescription(plan.rule());
         if (plan.otherShare > 0) head += " (other share " + format("%.4g", plan.otherShare) + ")";
     }
+    if (plan.shardOverlap > 0) head += ", shard overlap " + format("%.4g", plan.shardOverlap);
     head += "\nepochs " + std::to_string(plan.epochs);
     if (plan.epochsScaled())
         head += ", " + std::to_string(plan.effectiveEpochs) + " per submodel (divided by " +
@@ -145,6 +147,8 @@ Json planJson(const SplitPlan& plan, int threads) {
         j["combine"] = classCombineName(plan.classCombine);
         j["other_share"] = plan.otherShare;  // 0: no "other" output
     }
+    const bool shards = plan.strategy == Strategy::DataShards && !plan.ensemble;
+    if (shards) j["shard_overlap"] = plan.shardOverlap;  // 0: disjoint shards
     Json original = specJson(plan.original, plan.originalParams, plan.originalFlopsPerSample, plan.originalMemoryBytes);
     original["samples"] = plan.samples;
     j["original"] = original;
@@ -156,6 +160,7 @@ Json planJson(const SplitPlan& plan, int threads) {
                                {owned, ownedOutputs(plan, m.index)},
                                {"samples", m.rows.size()}});
         if (plan.strategy == Strategy::ClassGroups) s["other_samples"] = m.otherRows;  // of those samples
+        if (shards) s["overlap_samples"] = m.overlapRows;  // of those samples, from the other shards
         const Json figures = specJson(m.spec, m.params, m.flopsPerSample, m.memoryBytes);
         for (const auto& [key, value] : figures.items()) s[key] = value;
         subs.push_back(std::move(s));

@@ -23,6 +23,9 @@ const std::vector<OptionSpec>& splitOptionSpecs() {
         {"--other-share", "R",
          "class groups: every submodel gets one more output, 'other', learnt from a seeded sample of R times its own "
          "rows from the classes it does not own; R >= 0 (default 0: off)"},
+        {"--shard-overlap", "R",
+         "data shards: every submodel also learns from a seeded sample of R times its shard's rows from the other "
+         "shards; 0 <= R <= N-1, where every submodel sees every row (default 0: disjoint shards)"},
         {"--binary-combine", "HOW", "binary-shards combination: most-confident or average (default most-confident)"},
         {"--no-shuffle-shards", "", "shards are contiguous blocks in file order instead of a seeded shuffle"},
         {"--regression-fallback", "", "output-split with fewer target columns than N: data shards instead of an error"},
@@ -77,6 +80,7 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
         }
     }
     o.otherShare = a.nonNegativeNumber("--other-share", 0);
+    o.shardOverlap = a.nonNegativeNumber("--shard-overlap", 0);
     if (const auto s = a.text("--binary-combine")) {
         try {
             o.binaryCombine = parseBinaryCombine(*s);
@@ -91,7 +95,7 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
     o.optimizerSlots = slotsPerParam(config.optimizer.kind, config.optimizer.momentum);
     o.epochs = config.epochs;
     if (!a.flag("--reference")) return o;
-    for (const char* knob : {"--combine", "--other-share", "--scale-epochs", "--binary-combine"})
+    for (const char* knob : {"--combine", "--other-share", "--scale-epochs", "--binary-combine", "--shard-overlap"})
         if (a.has(knob)) Args::fail(knob, "contradicts --reference, which sets the reference's exact method");
     return withReferenceChoices(o);
 }
@@ -102,6 +106,14 @@ void checkSplitOptionsFit(const Args& a, const SplitOptions& options, Task task)
     if (a.has("--other-share") && used != Strategy::ClassGroups)
         Args::fail("--other-share", "only applies to the class-groups strategy, this plan uses " +
                                         (options.ensemble ? std::string(ensembleStrategyName) : strategyName(used)));
+    // Output split may still fall back to data shards; the planner refuses it if it does not.
+    const bool mayShard = (used == Strategy::DataShards && !options.ensemble) ||
+                          (used == Strategy::OutputSplit && options.regressionFallbackToShards);
+    if (a.has("--shard-overlap") && !mayShard)
+        Args::fail("--shard-overlap",
+                   "only applies to the data-shards strategy, " +
+                       (options.ensemble ? std::string("the ensemble already trains every submodel on every row")
+                                         : "this plan uses " + strategyName(used)));
 }
 
 void checkSplitOptionsUsed(const Args& a, const SplitOptions& options, const SplitPlan& plan) {

@@ -29,6 +29,8 @@ Json submodelJson(const SplitRun& run, int i) {
     s[predictsValues(run.plan.task) ? "outputs" : "classes"] = ownedOutputs(run.plan, i);
     s["train_samples"] = p.rows.size();
     if (run.plan.strategy == Strategy::ClassGroups) s["other_train_samples"] = p.otherRows;  // of train_samples
+    if (run.plan.strategy == Strategy::DataShards && !run.plan.ensemble)
+        s["overlap_train_samples"] = p.overlapRows;  // of train_samples, from the other shards
     s["layers"] = formatLayers(p.spec.layers);
     s["widths"] = p.spec.widthsSummary();
     s["params"] = p.params;
@@ -99,6 +101,8 @@ Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
         combined["other_share"] = run.plan.otherShare;
     } else if (rule.strategy == Strategy::BinaryShards) {
         combined["combine"] = binaryCombineName(rule.binaryCombine);
+    } else if (rule.strategy == Strategy::DataShards && !run.plan.ensemble) {
+        combined["shard_overlap"] = run.plan.shardOverlap;  // the mean of shards that shared this much
     }
     combined["params"] = t.model.paramCount();
     combined["wall_seconds"] = t.wallSeconds;

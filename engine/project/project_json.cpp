@@ -33,6 +33,13 @@ double otherShareFromJson(const JsonField& j) {
     return share;
 }
 
+// SplitOptions::shardOverlap and SplitPlan::shardOverlap (written only above 0; 0 is disjoint).
+double shardOverlapFromJson(const JsonField& j) {
+    const double overlap = j.asDouble();
+    if (!(overlap >= 0) || !std::isfinite(overlap)) j.fail("must be a number of at least 0");
+    return overlap;
+}
+
 float floatOf(const JsonField& j) {
     const double d = j.asDouble();
     if (!std::isfinite(float(d))) j.fail("must be a finite number within float range");
@@ -131,7 +138,8 @@ Json toJson(const SubmodelPlan& s, BlockWriter& blocks) {
                            {"params", s.params},
                            {"flopsPerSample", s.flopsPerSample},
                            {"memoryBytes", s.memoryBytes}});
-    if (s.otherRows > 0) j["otherRows"] = s.otherRows;  // as SplitPlan::otherShare: only when set
+    if (s.otherRows > 0) j["otherRows"] = s.otherRows;        // as SplitPlan::otherShare: only when set
+    if (s.overlapRows > 0) j["overlapRows"] = s.overlapRows;  // as SplitPlan::shardOverlap
     return j;
 }
 
@@ -151,6 +159,8 @@ SubmodelPlan submodelPlanFromJson(const JsonField& j, BlockReader& blocks) {
     s.memoryBytes = int64AtLeast(j.at("memoryBytes"), 0);
     if (j.contains("otherRows")) s.otherRows = intAtLeast(j.at("otherRows"), 0);
     if (std::size_t(s.otherRows) > s.rows.size()) j.at("otherRows").fail("is more than the submodel's rows");
+    if (j.contains("overlapRows")) s.overlapRows = intAtLeast(j.at("overlapRows"), 0);
+    if (std::size_t(s.overlapRows) > s.rows.size()) j.at("overlapRows").fail("is more than the submodel's rows");
     return s;
 }
 
@@ -313,6 +323,7 @@ Json toJson(const SplitOptions& o) {
     if (o.classCombine != ClassCombine::Product) j["classCombine"] = classCombineName(o.classCombine);
     // The same for the "other" output: only when on.
     if (o.otherShare > 0) j["otherShare"] = o.otherShare;
+    if (o.shardOverlap > 0) j["shardOverlap"] = o.shardOverlap;  // and the shards' overlap
     return j;
 }
 
@@ -336,6 +347,7 @@ SplitOptions splitOptionsFromJson(const JsonField& j) {
     o.ensemble = j.value("ensemble", false);
     if (j.contains("classCombine")) o.classCombine = parseNamed(j.at("classCombine"), parseClassCombine);
     if (j.contains("otherShare")) o.otherShare = otherShareFromJson(j.at("otherShare"));
+    if (j.contains("shardOverlap")) o.shardOverlap = shardOverlapFromJson(j.at("shardOverlap"));
     return o;
 }
 
@@ -366,6 +378,7 @@ Json toJson(const SplitPlan& p, BlockWriter& blocks) {
     if (p.ensemble) j["ensemble"] = true;  // as SplitOptions: only when set
     if (p.classCombine != ClassCombine::Product) j["classCombine"] = classCombineName(p.classCombine);
     if (p.otherShare > 0) j["otherShare"] = p.otherShare;
+    if (p.shardOverlap > 0) j["shardOverlap"] = p.shardOverlap;
     // Older builds read epochsScaled alone: sqrt is told beside it, and only when it is used.
     if (p.epochScaling == EpochScaling::Sqrt) j["epochScaling"] = epochScalingName(p.epochScaling);
     return j;
@@ -402,6 +415,9 @@ SplitPlan splitPlanFromJson(const JsonField& j, BlockReader& blocks) {
     if (j.contains("otherShare")) p.otherShare = otherShareFromJson(j.at("otherShare"));
     if (p.otherShare > 0 && p.strategy != Strategy::ClassGroups)
         j.at("otherShare").fail("is only for the class-groups strategy");
+    if (j.contains("shardOverlap")) p.shardOverlap = shardOverlapFromJson(j.at("shardOverlap"));
+    if (p.shardOverlap > 0 && (p.strategy != Strategy::DataShards || p.ensemble))
+        j.at("shardOverlap").fail("is only for the data-shards strategy");
     if (p.ensemble && p.strategy != Strategy::DataShards) j.at("ensemble").fail("is only for the data-shards strategy");
     return p;
 }

@@ -13,6 +13,8 @@ namespace {
 
 // A stream of the plan seed of its own, so shards never correlate with the weight seeds.
 constexpr std::uint64_t kShardStream = 0x5AAD5u;
+// The overlap rows' stream, apart from the shards', the "other" rows' and the weights' streams.
+constexpr std::uint64_t kOverlapStream = 0x0E1A9u;
 
 void requireShardable(const DataInfo& data, int n, const char* what) {
     if (long(n) > data.samples)
@@ -31,6 +33,29 @@ void addShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& option
                  (s.rows.size() == 1 ? " sample)" : " samples)");
         plan.submodels.push_back(std::move(s));
     }
+}
+
+// Beside its own shard, `round(overlap x shard rows)` rows of the other shards (all of them if
+// fewer), drawn without replacement by a partial Fisher-Yates shuffle seeded from the plan seed and
+// the submodel's index alone: every backend that makes this plan draws the same rows (as the class
+// groups' "other" rows, plan_class_groups.cpp).
+void addOverlapRows(SubmodelPlan& s, long samples, double overlap, std::uint64_t seed) {
+    std::vector<int> others;  // the rows of the other shards, ascending (the shards cover every row)
+    others.reserve(std::size_t(samples) - s.rows.size());
+    std::size_t own = 0;
+    for (int r = 0; r < int(samples); ++r) {
+        if (own < s.rows.size() && s.rows[own] == r) ++own;
+        else others.push_back(r);
+    }
+    const double wanted = std::round(overlap * double(s.rows.size()));
+    const std::size_t n = wanted >= double(others.size()) ? others.size() : std::size_t(wanted);
+    Rng rng = Rng(seed).split(kOverlapStream).split(std::uint64_t(s.index));
+    for (std::size_t i = 0; i < n; ++i)
+        std::swap(others[i], others[i + std::size_t(rng.below(std::uint64_t(others.size() - i)))]);
+    others.resize(n);
+    s.overlapRows = int(n);
+    s.rows.insert(s.rows.end(), others.begin(), others.end());
+    std::sort(s.rows.begin(), s.rows.end());  // ascending, as every plan's rows
 }
 
 // Small or sorted data deals a shard rows of one class: fewer, larger shards, or shuffled ones, mix them.
@@ -84,8 +109,17 @@ void planDataShards(SplitPlan& plan, const DataInfo& data, const SplitOptions& o
     if (!std::isfinite(f) || f < 1.0)
         throw Error("data shards: reduction factor F=" + formatNumber(f) +
                     " must be at least 1 (below 1 the submodels would be wider than the original)");
+    // At N - 1 every submodel already sees every row: a larger overlap could add nothing.
+    const double overlap = options.shardOverlap;
+    if (overlap > double(n - 1))
+        throw Error(
+            "data shards: shard overlap " + formatNumber(overlap) + " is more than N-1 = " + std::to_string(n - 1) +
+            (n == 1 ? " (a single shard already holds every row)" : " (there every submodel already sees every row)"));
     plan.factor = f;
     addShards(plan, data, options);
+    if (overlap > 0)
+        for (SubmodelPlan& sub : plan.submodels) addOverlapRows(sub, data.samples, overlap, options.seed);
+    // On the rows each submodel learns from, overlap included.
     requireTwoClassesEach(plan, data, "data shards", shardRemedy(options));
 }
 

@@ -69,6 +69,9 @@ void validate(const DataInfo& data, const SplitOptions& o) {
     if (!(o.otherShare >= 0) || !std::isfinite(o.otherShare))
         throw Error("other share " + detail::formatNumber(o.otherShare) +
                     ": must be a number of at least 0 (0 turns the 'other' output off)");
+    if (!(o.shardOverlap >= 0) || !std::isfinite(o.shardOverlap))
+        throw Error("shard overlap " + detail::formatNumber(o.shardOverlap) +
+                    ": must be a number of at least 0 (0 keeps the shards disjoint)");
     if (data.samples < 1) throw Error("no training samples to split");
     switch (data.task) {
     case Task::Regression:
@@ -111,6 +114,15 @@ int outputsOf(const SplitPlan& plan, const SubmodelPlan& s) {
     case Strategy::Auto: break;
     }
     return plan.outputs;
+}
+
+// Data shards only: binary shards keep the reference's disjoint halves, class groups and output
+// split choose their rows by class or see them all, and every ensemble member sees every row.
+void refuseOverlapUnlessShards(const SplitPlan& plan) {
+    if (plan.shardOverlap <= 0 || (plan.strategy == Strategy::DataShards && !plan.ensemble)) return;
+    throw Error("shard overlap " + detail::formatNumber(plan.shardOverlap) + ": only for the data-shards strategy, " +
+                (plan.ensemble ? std::string("the ensemble already trains every submodel on every row")
+                               : "this plan uses " + planStrategyName(plan)));
 }
 
 }  // namespace
@@ -182,6 +194,7 @@ SplitOptions withReferenceChoices(SplitOptions o) {
     o.scaleEpochs = EpochScaling::On;
     o.binaryCombine = BinaryCombine::MostConfident;
     o.shuffleShards = false;
+    o.shardOverlap = 0;
     return o;
 }
 
@@ -317,6 +330,9 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
                     ": the 'other' output is only for the class-groups strategy, this plan uses " +
                     planStrategyName(plan));
     plan.otherShare = options.otherShare;
+    plan.shardOverlap = options.shardOverlap;
+    // Before planning where that says it already; output split may still fall back to data shards.
+    if (plan.strategy != Strategy::OutputSplit) refuseOverlapUnlessShards(plan);
     switch (plan.strategy) {
     case Strategy::ClassGroups: detail::planClassGroups(plan, data, options); break;
     case Strategy::BinaryShards: detail::planBinaryShards(plan, data, options); break;
@@ -327,6 +343,7 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
         else detail::planDataShards(plan, data, options);
         break;
     }
+    refuseOverlapUnlessShards(plan);
 
     plan.original = original;
     plan.original.setOutputFor(data.task, plan.outputs);
@@ -370,7 +387,8 @@ std::string planSummary(const SplitPlan& plan) {
     for (const auto& m : plan.submodels)
         s << "submodel " << m.index + 1 << " (" << m.role << "): " << m.spec.widthsSummary() << ", " << m.params
           << " params, " << m.flopsPerSample << " FLOPs/sample, " << mb(m.memoryBytes) << ", " << m.rows.size()
-          << " samples" << (m.otherRows > 0 ? " (" + std::to_string(m.otherRows) + " other)" : "") << "\n";
+          << " samples" << (m.otherRows > 0 ? " (" + std::to_string(m.otherRows) + " other)" : "")
+          << (m.overlapRows > 0 ? " (" + std::to_string(m.overlapRows) + " overlap)" : "") << "\n";
     for (const auto& w : plan.warnings) s << "warning: " << w << "\n";
     return s.str();
 }

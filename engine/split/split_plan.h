@@ -39,6 +39,11 @@ struct SplitOptions {
     // seeded sample of round(otherShare x its own rows) rows of the classes it does not own
     // (method.md §6). 0 is off; negative is refused, and so is above 0 with another strategy.
     double otherShare = 0;
+    // Data shards: above 0, every submodel also learns from a seeded sample of
+    // round(shardOverlap x its shard's rows) rows of the other shards, drawn without replacement
+    // (bagging-like: disjoint shards starve small data). 0 is today's disjoint shards; at most
+    // N - 1, where every submodel sees every row; refused with another strategy or the ensemble.
+    double shardOverlap = 0;
     bool regressionFallbackToShards = false;  // fewer target columns than N: data shards instead of an error
     // With the data-shards strategy: the plain ensemble instead (plan_ensemble.cpp), N thin networks
     // that each learn the whole task from ALL the rows. Not the Skynnet method: the fair alternative
@@ -75,6 +80,7 @@ struct SubmodelPlan {
     int columnBegin = 0, columnEnd = 0;  // output split: owned target columns [begin, end)
     std::vector<int> rows;               // training rows it learns from (indices into the training set), ascending
     int otherRows = 0;                   // class groups with "other": how many of `rows` are of classes it does not own
+    int overlapRows = 0;                 // data shards with overlap: how many of `rows` are from the other shards
     std::string role;                    // "groups 1+2: classes 0-6", "shard 2 of 4", "columns 4-6"
     std::uint64_t seed = 0;              // initial weights
     std::int64_t params = 0, flopsPerSample = 0, memoryBytes = 0;
@@ -93,9 +99,10 @@ struct SplitPlan {
     bool epochsScaled() const { return epochScaling != EpochScaling::Off; }
     BinaryCombine binaryCombine = BinaryCombine::MostConfident;
     ClassCombine classCombine = ClassCombine::Product;
-    double otherShare = 0;  // class groups: SplitOptions::otherShare; above 0 every submodel has "other"
-    bool ensemble = false;  // strategy data-shards as the plain ensemble (SplitOptions::ensemble)
-    int outputs = 1;        // combined output columns
+    double otherShare = 0;    // class groups: SplitOptions::otherShare; above 0 every submodel has "other"
+    double shardOverlap = 0;  // data shards: SplitOptions::shardOverlap; above 0 the shards share rows
+    bool ensemble = false;    // strategy data-shards as the plain ensemble (SplitOptions::ensemble)
+    int outputs = 1;          // combined output columns
     long samples = 0;
     std::uint64_t seed = 1;
     NetworkSpec original;  // the designed network, its output layer set for the task (the baseline)
@@ -108,7 +115,8 @@ struct SplitPlan {
 };
 
 // The published tool's exact choices (method.md): the product rule without an "other" output,
-// epochs divided by F, binary and data shards in file order, the most confident binary answer.
+// epochs divided by F, binary and data shards in file order without overlap, the most confident
+// binary answer.
 // N, the strategy and the rest of `options` are kept.
 SplitOptions withReferenceChoices(SplitOptions options);
 

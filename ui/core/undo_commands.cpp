@@ -21,6 +21,7 @@ enum class SplitField {
     Shuffle,
     Fallback,
     Seed,
+    ShardOverlap,
     Several
 };
 enum class TrainField {
@@ -206,10 +207,17 @@ EditDescription describeSplitEdit(const SplitOptions& a, const SplitOptions& b) 
         changes.push_back(
             {SplitField::ClassCombine,
              tr("Combine class groups by %1").arg(QString::fromStdString(classCombineName(b.classCombine)))});
-    if (a.otherShare != b.otherShare)
+    // A new strategy without class groups or shards drops the share or the overlap with it: that
+    // edit is the strategy's.
+    const bool newStrategy = a.strategy != b.strategy;
+    if (a.otherShare != b.otherShare && !(newStrategy && b.otherShare == 0))
         changes.push_back({SplitField::OtherShare, b.otherShare > 0
                                                        ? tr("Set the 'other' share to %1").arg(b.otherShare)
                                                        : tr("Turn the 'other' output off")});
+    if (a.shardOverlap != b.shardOverlap && !(newStrategy && b.shardOverlap == 0))
+        changes.push_back({SplitField::ShardOverlap, b.shardOverlap > 0
+                                                         ? tr("Set the shard overlap to %1").arg(b.shardOverlap)
+                                                         : tr("Keep the shards apart")});
     if (a.binaryCombine != b.binaryCombine)
         changes.push_back(
             {SplitField::BinaryCombine,

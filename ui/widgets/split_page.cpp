@@ -42,6 +42,24 @@ QLabel* banner(const char* style, const char* name) {
     return l;
 }
 
+// Whether the planner will cut this task's rows into data shards (output split may fall back to them).
+bool sharding(const SplitOptions& o, Task task) {
+    const Strategy s = resolveStrategy(o.strategy, task);
+    return s == Strategy::DataShards || (s == Strategy::OutputSplit && o.regressionFallbackToShards);
+}
+
+// A share of rows (the "other" share, the shard overlap): 0 shows "Off", typing merges into one step.
+QDoubleSpinBox* shareBox(const char* name) {
+    auto* box = new QDoubleSpinBox;
+    box->setObjectName(QString::fromLatin1(name));
+    box->setRange(0.0, 5.0);
+    box->setSingleStep(0.1);
+    box->setDecimals(2);
+    box->setSpecialValueText(QObject::tr("Off"));
+    box->setKeyboardTracking(false);
+    return box;
+}
+
 // A form row whose label carries the same one-sentence tooltip as its widget.
 void addRow(QFormLayout* form, const QString& label, QWidget* w, const QString& tip) {
     w->setToolTip(tip);
@@ -139,13 +157,8 @@ QGroupBox* SplitPage::buildOptions() {
     classCombine_->addItem(tr("Coupling"), int(ClassCombine::Coupling));
     classCombine_->addItem(tr("Sum"), int(ClassCombine::Sum));
     classCombine_->addItem(tr("Stacked"), int(ClassCombine::Stacked));
-    otherShare_ = new QDoubleSpinBox;
-    otherShare_->setObjectName(QStringLiteral("otherShare"));
-    otherShare_->setRange(0.0, 5.0);
-    otherShare_->setSingleStep(0.1);
-    otherShare_->setDecimals(2);
-    otherShare_->setSpecialValueText(tr("Off"));
-    otherShare_->setKeyboardTracking(false);
+    otherShare_ = shareBox("otherShare");
+    shardOverlap_ = shareBox("shardOverlap");
     binaryCombine_ = new QComboBox;
     binaryCombine_->addItem(tr("Most confident submodel"), int(BinaryCombine::MostConfident));
     binaryCombine_->addItem(tr("Average probability"), int(BinaryCombine::Average));
@@ -175,6 +188,10 @@ QGroupBox* SplitPage::buildOptions() {
            tr("Reduction factor for data shards: every scalable width becomes ceil(width / F); √N by default."));
     factor_->setToolTip(factorRow->toolTip());
     autoFactor_->setToolTip(tr("Use F = √N, the default for data shards."));
+    addRow(form, tr("Shard overlap:"), shardOverlap_,
+           tr("Data shards: every submodel also learns from this many times its shard's rows, drawn from the other "
+              "shards, so that small data is not cut too thin. Off (0) keeps the shards apart; at N - 1 every "
+              "submodel sees every row."));
     addRow(form, tr("Combine by:"), classCombine_,
            tr("How class groups answer together: product multiplies each class's probabilities over the submodels "
               "that own it (the published method's rule); coupling finds the class probabilities that best explain "
@@ -255,8 +272,10 @@ void SplitPage::connectOptions() {
     });
     connect(factor_, &QDoubleSpinBox::valueChanged, this, &SplitPage::toDocument);
     connect(otherShare_, &QDoubleSpinBox::valueChanged, this, &SplitPage::toDocument);
+    connect(shardOverlap_, &QDoubleSpinBox::valueChanged, this, &SplitPage::toDocument);
     // Typing "12" is one undo step: the spin box's edits merge until it is left or Enter is pressed.
-    for (QAbstractSpinBox* box : std::initializer_list<QAbstractSpinBox*>{requested_, seed_, factor_, otherShare_})
+    for (QAbstractSpinBox* box :
+         std::initializer_list<QAbstractSpinBox*>{requested_, seed_, factor_, otherShare_, shardOverlap_})
         connect(box, &QAbstractSpinBox::editingFinished, document_, &ProjectDocument::sealEdits);
 }
 
@@ -303,10 +322,10 @@ void SplitPage::buildFigures() {
 int SplitPage::heightForWidth(int width) const { return layout()->totalMinimumHeightForWidth(width); }
 
 QList<QWidget*> SplitPage::optionWidgets() const {
-    // The class-group rule, the "other" share and the reference button last: tests address the
-    // others by position.
-    return {strategy_, requested_, scaleEpochs_, autoFactor_,   factor_,     binaryCombine_,
-            shuffle_,  fallback_,  seed_,        classCombine_, otherShare_, referenceMethod_};
+    // The class-group rule, the "other" share, the reference button and the shard overlap last:
+    // tests address the others by position.
+    return {strategy_, requested_, scaleEpochs_,  autoFactor_, factor_,          binaryCombine_, shuffle_,
+            fallback_, seed_,      classCombine_, otherShare_, referenceMethod_, shardOverlap_};
 }
 
 void SplitPage::setStrategy(Strategy strategy) { strategy_->setCurrentIndex(strategy_->findData(int(strategy))); }
@@ -347,6 +366,9 @@ void SplitPage::fromDocument() {
     factor_->setEnabled(shards && o.dataShardFactor.has_value());
     if (shards) factor_->setValue(o.dataShardFactor ? *o.dataShardFactor : std::sqrt(double(std::max(1, o.requested))));
     else factor_->clear();
+    // The plain ensemble (a study's) already sees every row.
+    shardOverlap_->setEnabled(shards && !o.ensemble);
+    shardOverlap_->setValue(shardOverlap_->isEnabled() ? o.shardOverlap : 0.0);
     const bool classGroups = s == Strategy::ClassGroups;
     classCombine_->setEnabled(classGroups);
     classCombine_->setCurrentIndex(classGroups ? std::max(0, classCombine_->findData(int(o.classCombine))) : -1);
@@ -375,6 +397,13 @@ void SplitPage::toDocument() {
     if (classCombine_->isEnabled() && classCombine_->currentIndex() >= 0)
         o.classCombine = ClassCombine(classCombine_->currentData().toInt());
     if (otherShare_->isEnabled()) o.otherShare = otherShare_->value();
+    if (shardOverlap_->isEnabled()) o.shardOverlap = shardOverlap_->value();
+    // A strategy that cannot use the overlap or the "other" output would refuse them: they go, in
+    // the same undo step.
+    if (const auto data = document_->dataset()) {
+        if (!sharding(o, data->task)) o.shardOverlap = 0;
+        if (resolveStrategy(o.strategy, data->task) != Strategy::ClassGroups) o.otherShare = 0;
+    }
     if (binaryCombine_->isEnabled() && binaryCombine_->currentIndex() >= 0)
         o.binaryCombine = BinaryCombine(binaryCombine_->currentData().toInt());
     if (shuffle_->isEnabled()) o.shuffleShards = shuffle_->isChecked();

@@ -97,6 +97,7 @@ private:
     QComboBox* binaryCombine_ = nullptr;
     QComboBox* classCombine_ = nullptr;
     QDoubleSpinBox* otherShare_ = nullptr;
+    QDoubleSpinBox* shardOverlap_ = nullptr;
     QCheckBox* shuffle_ = nullptr;
     QCheckBox* fallback_ = nullptr;
     QSpinBox* seed_ = nullptr;

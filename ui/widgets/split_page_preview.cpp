@@ -55,10 +55,15 @@ QString explain(Strategy s, const SplitOptions& o) {
         return QObject::tr(
             "<b>Output split.</b> The target columns are cut into N chunks; each submodel predicts one chunk "
             "from all inputs and samples, and the chunks are put side by side.");
-    case Strategy::DataShards:
-        return QObject::tr(
+    case Strategy::DataShards: {
+        QString text = QObject::tr(
             "<b>Data shards.</b> Each submodel learns the whole task from a 1/N shard of the samples, with "
             "widths divided by F; predictions are averaged, like an ensemble.");
+        if (o.shardOverlap > 0)
+            text += QObject::tr(" Each also learns from %1 times its shard's rows drawn from the other shards.")
+                        .arg(o.shardOverlap);
+        return text;
+    }
     case Strategy::Auto: break;
     }
     return QObject::tr("<b>Automatic.</b> Class groups for several classes, binary shards for two, output split for "
