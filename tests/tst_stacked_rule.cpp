@@ -123,7 +123,7 @@ private slots:
             }
         }
         StackedFitOptions o;
-        o.penalty = 1e-9;
+        o.priorRows = 1e-6;
         o.maxIterations = 2000;
         o.gradientTolerance = 1e-9;
         const StackedFit fit = fitStackedRule(outs, labels, layout, 3, false, o);
@@ -199,7 +199,8 @@ private slots:
         for (double& v : w.weights) v += n(rng);
         for (double& v : w.bias) v += n(rng);
         StackedWeights g;
-        stackedObjective(w, x, labels, 0.05, &g);
+        const StackedWeights anchor = productStart(pairs, 3, true);  // the fit's prior pulls toward it
+        stackedObjective(w, x, labels, 0.05, &g, &anchor);
         QCOMPARE(g.classes, w.classes);
         QCOMPARE(g.features, w.features);
         const double h = 1e-6;
@@ -207,9 +208,9 @@ private slots:
             for (std::size_t i = 0; i < params.size(); ++i) {
                 const double saved = params[i];
                 params[i] = saved + h;
-                const double up = stackedObjective(w, x, labels, 0.05);
+                const double up = stackedObjective(w, x, labels, 0.05, nullptr, &anchor);
                 params[i] = saved - h;
-                const double down = stackedObjective(w, x, labels, 0.05);
+                const double down = stackedObjective(w, x, labels, 0.05, nullptr, &anchor);
                 params[i] = saved;
                 const double numeric = (up - down) / (2 * h);
                 QVERIFY2(std::abs(numeric - grad[i]) < 1e-7 + 1e-5 * std::abs(numeric),

@@ -162,7 +162,7 @@ StackedWeights productStart(const std::vector<std::vector<int>>& classes, int cl
 }
 
 double stackedObjective(const StackedWeights& w, const RowMatrixD& x, const std::vector<int>& labels, double penalty,
-                        StackedWeights* gradient) {
+                        StackedWeights* gradient, const StackedWeights* anchor) {
     const Index n = x.rows();
     const int C = w.classes, D = w.features;
     const Index chunks = (n + kChunkRows - 1) / kChunkRows;
@@ -195,7 +195,11 @@ double stackedObjective(const StackedWeights& w, const RowMatrixD& x, const std:
     double total = 0;
     for (double l : losses) total += l;
     const double inv = n > 0 ? 1.0 / double(n) : 0.0;
-    const Params params = flatten(w);
+    Params params = flatten(w);
+    if (anchor) {
+        const Params a = flatten(*anchor);
+        for (std::size_t i = 0; i < size; ++i) params[i] -= a[i];
+    }
     double norm = 0;
     for (double v : params) norm += v * v;
     if (gradient) {
@@ -229,7 +233,8 @@ StackedFit fitStackedRule(const std::vector<Matrix>& subProbs, const std::vector
     const int C = start.classes, D = start.features;
     StackedWeights g;
     Params theta = flatten(start);
-    double f = stackedObjective(start, x, labels, options.penalty, &g);
+    const double penalty = options.priorRows / double(x.rows());
+    double f = stackedObjective(start, x, labels, penalty, &g, &start);
     Params grad = flatten(g);
     std::deque<Params> ss, ys;
     constexpr std::size_t memory = 10;
@@ -250,7 +255,7 @@ StackedFit fitStackedRule(const std::vector<Matrix>& subProbs, const std::vector
         bool moved = false;
         for (int tries = 0; tries < 40; ++tries, step *= 0.5) {
             for (std::size_t i = 0; i < theta.size(); ++i) next[i] = theta[i] + step * dir[i];
-            fNext = stackedObjective(unflatten(next, C, D), x, labels, options.penalty, &gNext);
+            fNext = stackedObjective(unflatten(next, C, D), x, labels, penalty, &gNext, &start);
             if (fNext <= f + 1e-4 * step * slope) {
                 moved = true;
                 break;
