@@ -20,6 +20,7 @@
 #include "test_support.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/formatting.h"
+#include "ui/core/plan_table_model.h"
 #include "ui/core/project_document.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/main_window.h"
@@ -69,6 +70,14 @@ private slots:
         QCOMPARE(doc->undoStack()->text(0), QStringLiteral("Combine class groups by coupling"));
         QCOMPARE(doc->undoStack()->text(1), QStringLiteral("Set the 'other' share to 0.5"));
         QCOMPARE(doc->plan().submodels[0].spec.outputs, 3);  // two classes and "other"
+        // The plan table's samples count the "other" rows, and its tooltip says how many they are.
+        const SubmodelPlan& first = doc->plan().submodels[0];
+        QVERIFY(first.otherRows > 0);
+        const QModelIndex samples = w.splitPage()->planModel()->index(1, PlanTableModel::Samples);
+        QCOMPARE(samples.data().toLongLong(), qlonglong(first.rows.size()));
+        VERIFY_CONTAINS(samples.data(Qt::ToolTipRole).toString().toStdString(),
+                        std::to_string(first.otherRows) + " of its " + std::to_string(first.rows.size()) +
+                            " samples are 'other' rows");
         shoot(&w, QStringLiteral("split-combine-other"));
         doc->undoStack()->undo();
         QCOMPARE(other->value(), 0.0);

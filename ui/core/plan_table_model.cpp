@@ -94,6 +94,15 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
                                                          : QString::number(c));
             tip += QStringLiteral("\nclasses: ") + names.join(QStringLiteral(", "));
         }
+        // The Samples column counts every row it learns from; say which of them are borrowed.
+        if (s.otherRows > 0)
+            tip += QStringLiteral("\n%1 of its %2 samples are 'other' rows, from classes it does not own")
+                       .arg(s.otherRows)
+                       .arg(s.rows.size());
+        if (s.overlapRows > 0)
+            tip += QStringLiteral("\n%1 of its %2 samples come from the other shards (overlap)")
+                       .arg(s.overlapRows)
+                       .arg(s.rows.size());
         return tip;
     }
     default: return {};
@@ -108,7 +117,7 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
         "the original model, then each submodel",
         "the classes, target columns or data shard a submodel owns",
         "output units: classes or target columns",
-        "training samples it learns from",
+        "training samples it learns from, its 'other' or overlap rows included (its tooltip says how many)",
         "input-hidden...-output widths",
         "weights and biases",
         "millions of floating-point operations per sample, forward pass",
