@@ -30,6 +30,13 @@ std::vector<std::vector<int>> makeShards(long samples, int n, bool shuffle, std:
 // `what` starts the message ("binary shards"), `remedy` ends it.
 void requireTwoClassesEach(const SplitPlan& plan, const DataInfo& data, const std::string& what,
                            const std::string& remedy);
+// Adds to s.rows round(share x its rows) of `candidates` (rows it does not have; all of them if
+// fewer), drawn without replacement by a partial Fisher-Yates shuffle seeded from the plan seed,
+// `stream` and the submodel's index alone, so that every backend that makes the plan draws the
+// same rows; keeps s.rows ascending and returns how many it added (the class groups' "other"
+// rows, the data shards' overlap rows).
+int addBorrowedRows(SubmodelPlan& s, std::vector<int> candidates, double share, std::uint64_t seed,
+                    std::uint64_t stream);
 // "3" or "F=2.5" style number for messages: up to 4 significant digits.
 std::string formatNumber(double value);
 

@@ -35,15 +35,7 @@ void addOtherRows(SubmodelPlan& s, const DataInfo& data, double share, std::uint
     std::vector<int> others;
     for (std::size_t r = 0; r < data.labels.size(); ++r)
         if (!owned[std::size_t(data.labels[r])]) others.push_back(int(r));
-    const double wanted = std::round(share * double(s.rows.size()));
-    const std::size_t n = wanted >= double(others.size()) ? others.size() : std::size_t(wanted);
-    Rng rng = Rng(seed).split(kOtherStream).split(std::uint64_t(s.index));
-    for (std::size_t i = 0; i < n; ++i)
-        std::swap(others[i], others[i + std::size_t(rng.below(std::uint64_t(others.size() - i)))]);
-    others.resize(n);
-    s.otherRows = int(n);
-    s.rows.insert(s.rows.end(), others.begin(), others.end());
-    std::sort(s.rows.begin(), s.rows.end());  // ascending, as every plan's rows
+    s.otherRows = addBorrowedRows(s, std::move(others), share, seed, kOtherStream);
 }
 
 }  // namespace

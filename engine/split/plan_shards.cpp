@@ -47,15 +47,7 @@ void addOverlapRows(SubmodelPlan& s, long samples, double overlap, std::uint64_t
         if (own < s.rows.size() && s.rows[own] == r) ++own;
         else others.push_back(r);
     }
-    const double wanted = std::round(overlap * double(s.rows.size()));
-    const std::size_t n = wanted >= double(others.size()) ? others.size() : std::size_t(wanted);
-    Rng rng = Rng(seed).split(kOverlapStream).split(std::uint64_t(s.index));
-    for (std::size_t i = 0; i < n; ++i)
-        std::swap(others[i], others[i + std::size_t(rng.below(std::uint64_t(others.size() - i)))]);
-    others.resize(n);
-    s.overlapRows = int(n);
-    s.rows.insert(s.rows.end(), others.begin(), others.end());
-    std::sort(s.rows.begin(), s.rows.end());  // ascending, as every plan's rows
+    s.overlapRows = addBorrowedRows(s, std::move(others), overlap, seed, kOverlapStream);
 }
 
 // Small or sorted data deals a shard rows of one class: fewer, larger shards, or shuffled ones, mix them.

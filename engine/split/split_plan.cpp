@@ -129,6 +129,18 @@ void refuseOverlapUnlessShards(const SplitPlan& plan) {
 
 namespace detail {
 
+int addBorrowedRows(SubmodelPlan& s, std::vector<int> candidates, double share, std::uint64_t seed,
+                    std::uint64_t stream) {
+    const double wanted = std::round(share * double(s.rows.size()));
+    const std::size_t n = wanted >= double(candidates.size()) ? candidates.size() : std::size_t(wanted);
+    Rng rng = Rng(seed).split(stream).split(std::uint64_t(s.index));
+    for (std::size_t i = 0; i < n; ++i)
+        std::swap(candidates[i], candidates[i + std::size_t(rng.below(std::uint64_t(candidates.size() - i)))]);
+    s.rows.insert(s.rows.end(), candidates.begin(), candidates.begin() + std::ptrdiff_t(n));
+    std::sort(s.rows.begin(), s.rows.end());  // ascending, as every plan's rows
+    return int(n);
+}
+
 std::string formatNumber(double value) {
     std::ostringstream s;
     s.precision(4);
