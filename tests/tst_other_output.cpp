@@ -25,6 +25,7 @@
 #include "split/sub_problem.h"
 
 #include "plan_support.h"
+#include "project_round_trip.h"
 #include "test_support.h"
 
 using namespace skynnet;
@@ -261,23 +262,8 @@ private slots:
         NetworkSpec net = mlp(3);
         SplitOptions o = withOther(3, 0.4, 9);
         o.epochs = 2;
-        const SplitPlan plan = makePlan(net, data, o);
-        TrainConfig config;
-        config.epochs = 2;
-        config.batchSize = 32;
-        ParallelResult split = ParallelTrainer(plan, config).train(data);
-        QCOMPARE(split.status, TrainStatus::Completed);
-        SavedCombinedModel model = toSaved(split.model, Preprocessing{}, {});
-        model.schema.classNames = data.classNames;
-
-        ProjectData p;
-        p.network = net;
-        p.split = o;
-        p.training.config = config;
-        p.runs.push_back(completedRun(plan, split, nullptr, &model, "with other"));
-        const std::string path = dir.filePath("other.skynnet").toStdString();
-        saveProject(path, p);
-        const ProjectData back = loadProject(path);
+        const auto [plan, back] = trainSaveAndReload(net, data, o, dir.filePath("other.skynnet").toStdString(),
+                                                     "with other");
         QCOMPARE(back.split.otherShare, 0.4);
         QVERIFY(back.split == o);
         const SplitPlan& again = back.runs.at(0).plan;
