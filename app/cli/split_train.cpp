@@ -102,7 +102,7 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     checkSplitOptionsFit(args, *o.split, data->train.task);
     request.plan = makePlan(network, data->train, *o.split);
     checkSplitOptionsUsed(args, *o.split, *request.plan);
-    if (request.plan->classCombine == ClassCombine::Stacked && data->validation.size() == 0)
+    if (args.has("--combine") && request.plan->classCombine == ClassCombine::Stacked && data->validation.size() == 0)
         Args::fail("--combine", "stacked is fitted on the validation rows, and there are none: set --validation above "
                                 "0 (it is " +
                                     fixed(o.validationFraction, 2) + ")");

@@ -132,10 +132,14 @@ RunOutcome& runSplit(const RunRequest& in, TrainConfig config, RunObserver& obse
                      RunOutcome& out) {
     const PreparedData& data = *out.data;
     const Dataset* validation = data.validation.size() > 0 ? &data.validation : nullptr;
+    // The stacked rule is fitted on the validation rows: without them the product combines, said
+    // in the log (the command line refuses an explicit --combine stacked before it gets here).
+    if (out.plan->strategy == Strategy::ClassGroups && out.plan->classCombine == ClassCombine::Stacked && !validation) {
+        out.plan->classCombine = ClassCombine::Product;
+        observer.log("stacked rule: this run has no validation rows to fit it on, so the class groups are combined "
+                     "by the product (set a validation fraction above 0 for the stacked rule)");
+    }
     const SplitPlan& plan = *out.plan;
-    if (plan.strategy == Strategy::ClassGroups && plan.classCombine == ClassCombine::Stacked && !validation)
-        return failed(out, "the stacked rule is fitted on the validation rows, and this run has none: set the "
-                           "validation fraction above 0, or combine by another rule");
     const std::optional<CheckpointStore> store = openCheckpoints(in, plan, config, data, observer);
     const std::optional<CheckpointHooks> hooks = store ? std::optional(hooksOf(in, *store)) : std::nullopt;
 

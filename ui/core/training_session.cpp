@@ -130,12 +130,7 @@ void TrainingSession::requireStartable() const {
     const ProjectTraining& ts = document_->trainSettings();
     if (ts.config.epochs < 1) throw Error("epochs " + std::to_string(ts.config.epochs) + ": must be at least 1");
     checkLossFitsTask(ts.config.loss, document_->dataset()->task);  // skynnet-cli's rule and message
-    const SplitPlan plan = document_->plan();  // throws what is wrong with the split; kept for the run
-    // The runner would refuse it too, but only once the data is prepared: say it before the start.
-    if (plan.strategy == Strategy::ClassGroups && plan.classCombine == ClassCombine::Stacked &&
-        document_->dataSettings().validationFraction <= 0)
-        throw Error("the stacked rule is learnt on the validation rows, and the validation share is 0: set it above "
-                    "0, or combine the class groups by another rule");
+    (void)document_->plan();  // throws what is wrong with the split; kept by the document for the run
 }
 
 QString TrainingSession::startProblem() const {
