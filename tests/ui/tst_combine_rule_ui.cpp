@@ -53,10 +53,8 @@ private slots:
     // The Split page sets the rule and the "other" output before training, one named undo step
     // each; the run then trains submodels with one more output and shows its rule on Results.
     void splitPageSetsRuleAndOtherOutput() {
-        MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("split.ini"))));
-        failOnErrorDialogs(w);
-        w.resize(1024, 680);
-        w.show();
+        const auto window = shownWindow(dir_.filePath(QStringLiteral("split.ini")));
+        MainWindow& w = *window;
         ProjectDocument* doc = w.document();
         configureClassGroups(*doc, wine, 20, "dense:16:relu");
         doc->undoStack()->clear();
@@ -102,10 +100,8 @@ private slots:
     // The halfway epoch scaling, and the reference's exact method one click away: one named undo
     // step that undoes every choice it changed.
     void sqrtEpochsAndReferenceMethod() {
-        MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("reference.ini"))));
-        failOnErrorDialogs(w);
-        w.resize(1024, 680);
-        w.show();
+        const auto window = shownWindow(dir_.filePath(QStringLiteral("reference.ini")));
+        MainWindow& w = *window;
         ProjectDocument* doc = w.document();
         configureClassGroups(*doc, wine, 20, "dense:16:relu");
         w.showPage(MainWindow::SplitPageIndex);
@@ -141,10 +137,8 @@ private slots:
     }
 
     void resultsSwitchRulesWithoutRetraining() {
-        MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini"))));
-        failOnErrorDialogs(w);
-        w.resize(1024, 680);
-        w.show();
+        const auto window = shownWindow(dir_.filePath(QStringLiteral("settings.ini")));
+        MainWindow& w = *window;
         ProjectDocument* doc = w.document();
         configureClassGroups(*doc, wine, 20, "dense:16:relu");  // 3 classes, 3 groups: 3 pairwise submodels
         QSignalSpy finished(w.session(), &TrainingSession::finished);

@@ -36,10 +36,8 @@ private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
 
     void splitPageSetsTheOverlap() {
-        MainWindow w(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("overlap.ini"))));
-        failOnErrorDialogs(w);
-        w.resize(1024, 680);
-        w.show();
+        const auto window = shownWindow(dir_.filePath(QStringLiteral("overlap.ini")));
+        MainWindow& w = *window;
         ProjectDocument* doc = w.document();
         configureClassGroups(*doc, wine, 4, "dense:16:relu");
         w.showPage(MainWindow::SplitPageIndex);

@@ -4,8 +4,10 @@
 // (projects, files, run history).
 #include <QSignalSpy>
 #include <QString>
+#include <memory>
 
 #include "test_support.h"
+#include "ui/core/app_settings.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/project_controller.h"
 
@@ -25,6 +27,16 @@ inline void failOnErrorDialogs(MainWindow& w) {
     w.projectController()->prompts().showError = [](const QString&, const QString& message) {
         QFAIL(qPrintable(message));
     };
+}
+
+// A main window with its own settings file, errors failing the test, shown at the laptop size the
+// page tests use (1024x680).
+inline std::unique_ptr<MainWindow> shownWindow(const QString& settingsPath) {
+    auto w = std::make_unique<MainWindow>(std::make_unique<AppSettings>(settingsPath));
+    failOnErrorDialogs(*w);
+    w->resize(1024, 680);
+    w->show();
+    return w;
 }
 
 }  // namespace skynnet::ui
