@@ -111,6 +111,7 @@ const Run& TestCli::blobsSplitRun() {
                                          "2",
                                          "--threads",
                                          "2",
+                                         "--reference",  // the layout and epochs these checks count
                                          "--save",
                                          path("blobs.skym"),
                                          "--report",
@@ -546,28 +547,32 @@ void TestCli::planPreview() {
     const Run r = runCli(QStringList{"plan", "--data", blobs10, "--submodels", "3", "--threads", "2"} << blobLayers);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(r.err.isEmpty());
-    QVERIFY2(r.out.startsWith("class-groups: N=3 gives S=3 submodels, F=1.5, 3 class groups 0-3 | 4-6 | 7-9"),
+    // The defaults measured in issue 28: the stacked rule, an "other" share of 0.3, epochs kept.
+    QVERIFY2(r.out.startsWith("class-groups: N=3 gives S=3 submodels, F=1.5, 3 class groups 0-3 | 4-6 | 7-9, "
+                              "combined by stacked with an 'other' output (other share 0.3)"),
              qPrintable(r.out));
     // The original model first, then one row per submodel: name, classes, samples, widths, params,
-    // MFLOP/sample, memory. Widths ceil(w / 1.5): 32 -> 22; the output layer is each one's classes.
+    // MFLOP/sample, memory. Widths ceil(w / 1.5): 32 -> 22; the output layer is each one's classes
+    // and "other". 84 training rows per class; "other" adds round(0.3 x own rows).
     const QList<QStringList> original = tableRows(r.out, "original");
     QCOMPARE(original.size(), 1);
     QCOMPARE(original[0].mid(1, 3), (QStringList{"all (10)", "840", "8-32-32-10"}));
     QCOMPARE(original[0].size(), 7);
     const QList<QStringList> subs = tableRows(r.out, "submodel");
     QCOMPARE(subs.size(), 3);
-    const QList<QStringList> expected = {{"submodel 1", "0-6 (7)", "588", "8-22-22-7"},
-                                         {"submodel 2", "0-3,7-9 (7)", "588", "8-22-22-7"},
-                                         {"submodel 3", "4-9 (6)", "504", "8-22-22-6"}};
+    const QList<QStringList> expected = {{"submodel 1", "0-6 (7)", "764 (176 other)", "8-22-22-8"},
+                                         {"submodel 2", "0-3,7-9 (7)", "764 (176 other)", "8-22-22-8"},
+                                         {"submodel 3", "4-9 (6)", "655 (151 other)", "8-22-22-7"}};
     for (int i = 0; i < 3; ++i) {
-        QCOMPARE(subs[i].mid(0, 4), expected[i]);
+        const QStringList& row = subs[i];
+        QCOMPARE(row.mid(0, 4), expected[i]);
         // params of 8-22-22-k: 8*22+22 + 22*22+22 + 22*k+k
-        QCOMPARE(subs[i][4].toInt(), 8 * 22 + 22 + 22 * 22 + 22 + 23 * (i == 2 ? 6 : 7));
-        QVERIFY(subs[i][5].toDouble() > 0);
-        QVERIFY(subs[i][6].endsWith("KB") || subs[i][6].endsWith("MB"));
+        QCOMPARE(row[4].toInt(), 8 * 22 + 22 + 22 * 22 + 22 + 23 * (i == 2 ? 7 : 8));
+        QVERIFY(row[5].toDouble() > 0);
+        QVERIFY(row[6].endsWith("KB") || row[6].endsWith("MB"));
     }
     QVERIFY(!r.out.contains("warning:"));
-    QVERIFY(r.out.contains("epochs 10, 7 per submodel"));  // dense-only classification: epochs / F, rounded up
+    QVERIFY2(r.out.contains("epochs 10 per submodel (not scaled)"), qPrintable(r.out));
 }
 
 // --reference: the published tool's exact choices whatever the defaults, and no knob beside it
@@ -598,7 +603,8 @@ void TestCli::referenceMethodInOneWord() {
 }
 
 void TestCli::planJsonAndWarnings() {
-    Run r = runCli(QStringList{"plan", "--data", blobs10, "--submodels", "3", "--json", "--scale-epochs", "off"}
+    Run r = runCli(QStringList{"plan", "--data", blobs10, "--submodels", "3", "--json", "--scale-epochs", "off",
+                               "--other-share", "0"}
                    << blobLayers);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QJsonObject j = parseJson(r.out);

@@ -570,6 +570,8 @@ private slots:
                                  "3",
                                  "--threads",
                                  "1",
+                                 "--scale-epochs",  // 400 epochs each: killed long before its end
+                                 "on",
                                  "--save",
                                  model};
         const QStringList mpi = run + QStringList{"--backend", "mpi", "--hosts", hosts};

@@ -78,7 +78,8 @@ QStringList splitTraining(const QString& model, const QString& report) {
     return {"train",       "--data", blobs6,     "--layers",  "dense:32:relu,dense:32:relu",
             "--submodels", "3",      "--epochs", "20",        "--batch",
             "16",          "--seed", "3",        "--threads", "2",
-            "--save",      model,    "--report", report};
+            "--save",      model,    "--report", report,      "--combine",
+            "product"};
 }
 
 }  // namespace
@@ -186,6 +187,34 @@ private slots:
         QCOMPARE(makePlan(mlp(4), data, shards).otherShare, 0.0);
     }
 
+    // The defaults the study chose: the command line and new projects start from them, while
+    // SplitOptions{} (files written before) keeps the product, no "other" and the task's scaling.
+    // The default share is dropped, not refused, where the task resolves to another strategy.
+    void measuredDefaultsFitEveryTask() {
+        const SplitOptions measured = withMeasuredDefaults({});
+        QCOMPARE(measured.classCombine, ClassCombine::Stacked);
+        QCOMPARE(measured.otherShare, measuredOtherShare);
+        QCOMPARE(measured.scaleEpochs, std::optional(EpochScaling::Off));
+        QCOMPARE(SplitOptions{}.classCombine, ClassCombine::Product);
+        QCOMPARE(SplitOptions{}.otherShare, 0.0);
+        QVERIFY(!SplitOptions{}.scaleEpochs);
+        SplitOptions three = measured;
+        three.requested = 3;
+        three.epochs = 10;
+        const SplitPlan classes = makePlan(mlp(4), classInfo(6, 21), withOtherShareFor(three, Task::Classification));
+        QCOMPARE(classes.otherShare, measuredOtherShare);
+        QCOMPARE(classes.submodels[0].spec.outputs, 5);  // four classes and "other"
+        QCOMPARE(classes.effectiveEpochs, 10);
+        DataInfo binary = classInfo(2, 20);
+        binary.task = Task::Binary;
+        QVERIFY(!errorText([&] { makePlan(mlp(4), binary, three); }).isEmpty());  // as given: refused
+        const SplitPlan shards = makePlan(mlp(4), binary, withOtherShareFor(three, Task::Binary));
+        QCOMPARE(shards.strategy, Strategy::BinaryShards);
+        QCOMPARE(shards.otherShare, 0.0);
+        QCOMPARE(withOtherShareFor(three, Task::Regression).otherShare, 0.0);
+        QCOMPARE(withOtherShareFor(three, Task::Classification).otherShare, measuredOtherShare);
+    }
+
     // A row of a class the submodel does not own is "other": the last column of its one-hot. Its
     // own sub-problem, for evaluation, is then every row.
     void otherTargetsAreTheLastColumn() {
@@ -291,7 +320,8 @@ private slots:
 
     // The command line: plan shows the extra rows and unit, the option is checked by name.
     void planOnTheCommandLine() {
-        const QStringList plan = {"plan", "--data", blobs6, "--layers", "dense:32:relu", "--submodels", "3"};
+        const QStringList plan = {"plan",        "--data", blobs6,      "--layers", "dense:32:relu",
+                                  "--submodels", "3",      "--combine", "product"};
         CliRun r = runCli(plan + QStringList{"--other-share", "0.5"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         VERIFY_CONTAINS(r.out.toStdString(), "combined by product with an 'other' output (other share 0.5)");
@@ -336,7 +366,7 @@ private slots:
     void trainAndEvaluateOnTheCommandLine() {
         QTemporaryDir dir;
         const QString plainModel = dir.filePath("plain.skym"), otherModel = dir.filePath("other.skym");
-        CliRun r = runCli(splitTraining(plainModel, dir.filePath("plain.json")));
+        CliRun r = runCli(splitTraining(plainModel, dir.filePath("plain.json")) + QStringList{"--other-share", "0"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         r = runCli(splitTraining(otherModel, dir.filePath("other.json")) + QStringList{"--other-share", "0.3"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));

@@ -413,7 +413,8 @@ private slots:
         const QString evalReport = dir.filePath("eval.json");
         r = runCli({"evaluate", "--model", model, "--data", wine, "--split", "test", "--report", evalReport});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(readJson(evalReport)["combine"].toString(), QString("stacked"));
+        // The default "other" share (0.3) gives every submodel an "other" output.
+        QCOMPARE(readJson(evalReport)["combine"].toString(), QString("stacked with an 'other' output"));
         QCOMPARE(readJson(evalReport)["accuracy"].toDouble(), accuracy);
         r = runCli({"evaluate", "--model", model, "--data", wine, "--split", "test", "--combine", "product", "--report",
                     evalReport});
@@ -438,6 +439,10 @@ private slots:
         r = runCli(noValidation + QStringList{"--save", plain, "--report", plainReport});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(!readJson(plainReport)["combined"].toObject()["metric_by_rule"].toObject().contains("stacked"));
+        // The default rule is stacked: without validation rows the run combines by the product and says so.
+        QCOMPARE(readJson(plainReport)["combined"].toObject()["combine"].toString(), QString("product"));
+        VERIFY_CONTAINS(r.err.toStdString(), "warning: no validation rows (--validation 0.00), so the class groups are "
+                                             "combined by the product instead of the default stacked rule");
         r = runCli({"evaluate", "--model", plain, "--data", wine, "--combine", "stacked"});
         QCOMPARE(r.exitCode, 2);
         VERIFY_CONTAINS(r.err.toStdString(),

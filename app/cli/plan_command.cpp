@@ -27,9 +27,9 @@ int runPlan(const std::vector<std::string>& words) {
                                                               : Matrix();
     const TrainConfig config = buildTrainConfig(o, data.task(), scaled);
     const NetworkSpec spec = buildNetworkSpec(o, data, config.loss);
-    checkSplitOptionsFit(args, *o.split, data.train.task);
-    const SplitPlan plan = makePlan(spec, data.train, *o.split);
-    checkSplitOptionsUsed(args, *o.split, plan);
+    const SplitOptions split = fitSplitOptions(args, *o.split, data.train.task);
+    const SplitPlan plan = makePlan(spec, data.train, split);
+    checkSplitOptionsUsed(args, split, plan);
     if (args.flag("--json")) std::cout << dumpJson(planJson(plan, o.threads), 2) << "\n";
     else std::cout << planTable(plan, o.threads);
     std::cout.flush();

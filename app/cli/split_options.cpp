@@ -14,15 +14,17 @@ const std::vector<OptionSpec>& splitOptionSpecs() {
          "auto, class-groups, binary-shards, output-split, data-shards, or ensemble (not a split: N thin networks on "
          "all the data, the same parameters in all as the split) (default auto: by task)"},
         {"--scale-epochs", "on|off|sqrt",
-         "divide the epochs by F (on) or by sqrt(F) (sqrt) (default on for classification with dense layers)"},
+         "divide the epochs by F (on), by sqrt(F) (sqrt) or not (off) (default off: the study found the accuracy "
+         "worth the time)"},
         {"--shard-factor", "F", "data-shards width reduction factor, at least 1 (default sqrt(N))"},
         {"--combine", "RULE",
          "class-groups combination: product (the reference's rule), coupling (the generalised Bradley-Terry "
          "estimate), sum (the mean probability of each class's owners) or stacked (a logistic regression over the "
-         "submodels' log-probabilities, fitted on the validation rows) (default product)"},
+         "submodels' log-probabilities, fitted on the validation rows) (default stacked; without validation rows, "
+         "product)"},
         {"--other-share", "R",
          "class groups: every submodel gets one more output, 'other', learnt from a seeded sample of R times its own "
-         "rows from the classes it does not own; R >= 0 (default 0: off)"},
+         "rows from the classes it does not own; R >= 0, 0 is off (default 0.3)"},
         {"--shard-overlap", "R",
          "data shards: every submodel also learns from a seeded sample of R times its shard's rows from the other "
          "shards; 0 <= R <= N-1, where every submodel sees every row (default 0: disjoint shards)"},
@@ -42,7 +44,7 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
             if (a.has(s.name)) Args::fail(s.name, "needs --submodels");
         return std::nullopt;
     }
-    SplitOptions o;
+    SplitOptions o = withMeasuredDefaults({});
     o.requested = a.positiveInt("--submodels", 2);
     if (const auto s = a.text("--strategy")) {
         if (*s == ensembleStrategyName) {
@@ -79,7 +81,7 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
             Args::fail("--combine", e.what());
         }
     }
-    o.otherShare = a.nonNegativeNumber("--other-share", 0);
+    o.otherShare = a.nonNegativeNumber("--other-share", measuredOtherShare);
     o.shardOverlap = a.nonNegativeNumber("--shard-overlap", 0);
     if (const auto s = a.text("--binary-combine")) {
         try {
@@ -100,7 +102,7 @@ std::optional<SplitOptions> parseSplitOptions(const Args& a, const TrainConfig& 
     return withReferenceChoices(o);
 }
 
-void checkSplitOptionsFit(const Args& a, const SplitOptions& options, Task task) {
+SplitOptions fitSplitOptions(const Args& a, const SplitOptions& options, Task task) {
     // The planner refuses "other" with another strategy too, but here it is the option's fault.
     const Strategy used = resolveStrategy(options.strategy, task);
     if (a.has("--other-share") && used != Strategy::ClassGroups)
@@ -114,6 +116,7 @@ void checkSplitOptionsFit(const Args& a, const SplitOptions& options, Task task)
                    "only applies to the data-shards strategy, " +
                        (options.ensemble ? std::string("the ensemble already trains every submodel on every row")
                                          : "this plan uses " + strategyName(used)));
+    return withOtherShareFor(options, task);  // the default share, where it does not apply
 }
 
 void checkSplitOptionsUsed(const Args& a, const SplitOptions& options, const SplitPlan& plan) {

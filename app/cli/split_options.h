@@ -19,8 +19,9 @@ const std::vector<OptionSpec>& splitOptionSpecs();
 std::optional<SplitOptions> parseSplitOptions(const Args& args, const TrainConfig& config);
 
 // Before planning: a knob the planner itself would refuse for the strategy the task resolves to
-// (--other-share with another strategy) is a UsageError naming it.
-void checkSplitOptionsFit(const Args& args, const SplitOptions& options, Task task);
+// (--other-share with another strategy) is a UsageError naming it. Returns the options to plan
+// with: the default "other" share dropped where the strategy has no use for it.
+SplitOptions fitSplitOptions(const Args& args, const SplitOptions& options, Task task);
 
 // A strategy knob the plan does not use is a UsageError naming it ("--binary-combine: only applies
 // to the binary-shards strategy, this plan uses class-groups"): known only once the data's task

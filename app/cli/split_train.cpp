@@ -99,13 +99,20 @@ int runSplitTraining(const Args& args, const TrainOptions& o, std::chrono::stead
     RunRequest request = runRequestOf(o, data);
     const NetworkSpec network = networkFor(request.network, *data, request.config.loss);
     Json head = reportHead(o, *data, network, request.config);
-    checkSplitOptionsFit(args, *o.split, data->train.task);
-    request.plan = makePlan(network, data->train, *o.split);
-    checkSplitOptionsUsed(args, *o.split, *request.plan);
-    if (args.has("--combine") && request.plan->classCombine == ClassCombine::Stacked && data->validation.size() == 0)
-        Args::fail("--combine", "stacked is fitted on the validation rows, and there are none: set --validation above "
-                                "0 (it is " +
-                                    fixed(o.validationFraction, 2) + ")");
+    request.split = fitSplitOptions(args, *o.split, data->train.task);
+    request.plan = makePlan(network, data->train, *request.split);
+    checkSplitOptionsUsed(args, *request.split, *request.plan);
+    if (request.plan->classCombine == ClassCombine::Stacked && data->validation.size() == 0) {
+        if (args.has("--combine"))
+            Args::fail("--combine", "stacked is fitted on the validation rows, and there are none: set --validation "
+                                    "above 0 (it is " +
+                                        fixed(o.validationFraction, 2) + ")");
+        // The default rule: the runner combines by the product instead, which the user should know.
+        std::fprintf(stderr,
+                     "warning: no validation rows (--validation %s), so the class groups are combined by "
+                     "the product instead of the default stacked rule\n",
+                     fixed(o.validationFraction, 2).c_str());
+    }
     request.backend = backend.backend;
 
     TextObserverOptions shown{o.quiet, o.threads, placementOf(backend, request.plan->submodelCount())};

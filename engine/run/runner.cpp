@@ -311,7 +311,10 @@ RunOutcome performRun(const RunRequest& in, RunObserver& observer, const CancelT
             observer.networkPlanned(out.spec, data, in);
             runNetwork(in, config, observer, cancel, out);
         } else {
-            out.plan = in.plan ? *in.plan : makePlan(out.spec, data.train, splitOptionsFor(*in.split, config));
+            // A project keeps its "other" share when its data has no classes; the plan drops it.
+            out.plan = in.plan ? *in.plan
+                               : makePlan(out.spec, data.train,
+                                          withOtherShareFor(splitOptionsFor(*in.split, config), data.task()));
             observer.planned(*out.plan, in);
             observer.log(startLine(*out.plan, out.threads, in.baseline));
             for (const std::string& w : out.plan->warnings) observer.log("note: " + w);

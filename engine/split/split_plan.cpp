@@ -210,6 +210,18 @@ SplitOptions withReferenceChoices(SplitOptions o) {
     return o;
 }
 
+SplitOptions withMeasuredDefaults(SplitOptions o) {
+    o.classCombine = ClassCombine::Stacked;
+    o.otherShare = measuredOtherShare;
+    o.scaleEpochs = EpochScaling::Off;
+    return o;
+}
+
+SplitOptions withOtherShareFor(SplitOptions o, Task task) {
+    if (resolveStrategy(o.strategy, task) != Strategy::ClassGroups) o.otherShare = 0;
+    return o;
+}
+
 std::string epochScalingName(EpochScaling s) {
     switch (s) {
     case EpochScaling::Off: return "off";

@@ -120,6 +120,18 @@ struct SplitPlan {
 // N, the strategy and the rest of `options` are kept.
 SplitOptions withReferenceChoices(SplitOptions options);
 
+// The choices issue 28's study measured best (README, "Combination rules, the 'other' output and
+// epoch scaling"): the stacked rule, an "other" share of 0.3 for class groups, the epochs kept.
+// The command line and new projects start from them. SplitOptions{} keeps the earlier defaults
+// (the product, no "other", epochs scaled by the task), so files written before read as written.
+// N, the strategy and the rest of `options` are kept.
+inline constexpr double measuredOtherShare = 0.3;
+SplitOptions withMeasuredDefaults(SplitOptions options);
+// The "other" share belongs to class groups: set as a default before the task was known (or kept
+// by a project whose data changed task), it is dropped for a plan that resolves to another
+// strategy instead of being refused by makePlan().
+SplitOptions withOtherShareFor(SplitOptions options, Task task);
+
 SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const SplitOptions& options);
 SplitPlan makePlan(const NetworkSpec& original, const Dataset& train, const SplitOptions& options);
 // The strategy makePlan() uses: the requested one, or for auto the task's own (class-groups,

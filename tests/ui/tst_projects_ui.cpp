@@ -256,7 +256,7 @@ private slots:
         QCOMPARE(doc->trainSettings().config.resourceReportSeconds, 0.01);
 
         QCOMPARE(doc->earlierRuns().size(), std::size_t(1));
-        QCOMPARE(doc->earlierRuns()[0].submodels[0].epochs.size(), std::size_t(8));
+        QCOMPARE(doc->earlierRuns()[0].submodels[0].epochs.size(), std::size_t(12));  // epochs kept
 
         // Results, the epoch table and the charts of the past run.
         QVERIFY(w->resultsPage()->hasResults());

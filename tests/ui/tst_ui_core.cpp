@@ -126,6 +126,7 @@ private slots:
     void datasetModelLarge();
     void layerModel();
     void planModel();
+    void newProjectDefaultsFollowTheTask();
     void appSettings();
     void fullSession();
     void throttledProgress();
@@ -451,6 +452,23 @@ void TestUiCore::layerModel() {
     QCOMPARE(model.data(model.index(4, LayerTableModel::Units)).toInt(), 3);
 }
 
+// A new project starts from the measured defaults; its "other" share applies only while its data
+// has classes to group, and stays with it for when they come back.
+void TestUiCore::newProjectDefaultsFollowTheTask() {
+    ProjectDocument doc;
+    QCOMPARE(doc.splitOptions(), withMeasuredDefaults(doc.splitOptions()));
+    doc.load(settingsFor(QStringLiteral("builtin:sine:outputs=3")));
+    QVERIFY(doc.hasData());
+    const SplitPlan values = doc.plan();  // output split: no "other", and no refusal
+    QCOMPARE(values.strategy, Strategy::OutputSplit);
+    QCOMPARE(values.otherShare, 0.0);
+    QCOMPARE(doc.splitOptions().otherShare, measuredOtherShare);
+    doc.load(settingsFor(smallBlobs));
+    QCOMPARE(doc.plan().otherShare, measuredOtherShare);
+    QCOMPARE(doc.plan().classCombine, ClassCombine::Stacked);
+    QCOMPARE(doc.plan().effectiveEpochs, doc.plan().epochs);
+}
+
 void TestUiCore::planModel() {
     ProjectDocument doc;
     doc.load(settingsFor(smallBlobs));
@@ -464,7 +482,7 @@ void TestUiCore::planModel() {
              QString::fromStdString(plan.original.widthsSummary()));
     QCOMPARE(model.data(model.index(0, PlanTableModel::Widths)).toString(), QStringLiteral("4-64-32-6"));
     QCOMPARE(model.data(model.index(1, PlanTableModel::Widths)).toString(),
-             QStringLiteral("4-43-22-4"));  // ceil(64/1.5)
+             QStringLiteral("4-43-22-5"));  // ceil(64/1.5); four classes and "other" (a new project's share)
     QCOMPARE(model.data(model.index(1, PlanTableModel::Params)).toLongLong(), qlonglong(plan.submodels[0].params));
     QCOMPARE(model.data(model.index(2, PlanTableModel::Samples)).toLongLong(),
              qlonglong(plan.submodels[1].rows.size()));
@@ -546,7 +564,7 @@ void TestUiCore::fullSession() {
 
     const auto plan = session.plan();
     QVERIFY(plan);
-    QCOMPARE(plan->effectiveEpochs, 6);  // 8 / F=1.5, rounded up
+    QCOMPARE(plan->effectiveEpochs, 8);  // a new project keeps the epochs (withMeasuredDefaults)
     QCOMPARE(int(session.submodels().size()), 3);
     for (const ModelHistory& s : session.submodels()) {
         QCOMPARE(int(s.epochs.size()), plan->effectiveEpochs);
@@ -575,10 +593,10 @@ void TestUiCore::fullSession() {
     QVERIFY2(results->baselineMetric > 0.85, qPrintable(QString::number(results->baselineMetric)));
 
     // The tables follow the run.
-    QCOMPARE(epochs.rowCount(), 3 * 6 + 8);
+    QCOMPARE(epochs.rowCount(), 3 * 8 + 8);
     QCOMPARE(epochs.submodelAt(0), 0);
-    QCOMPARE(epochs.submodelAt(3 * 6), -1);
-    QCOMPARE(epochs.data(epochs.index(3 * 6, EpochTableModel::Model)).toString(), QStringLiteral("baseline"));
+    QCOMPARE(epochs.submodelAt(3 * 8), -1);
+    QCOMPARE(epochs.data(epochs.index(3 * 8, EpochTableModel::Model)).toString(), QStringLiteral("baseline"));
     QCOMPARE(epochs.headerData(EpochTableModel::Metric, Qt::Horizontal).toString(), QStringLiteral("Accuracy"));
     QCOMPARE(comparison.rowCount(), 5);  // combined, 3 submodels, baseline
     QCOMPARE(comparison.data(comparison.index(0, ComparisonTableModel::Metric), SortRole).toDouble(),
@@ -871,10 +889,11 @@ void TestUiCore::peakMemoryIsTheClis() {
 
     QTemporaryDir dir;
     const QString report = dir.filePath(QStringLiteral("report.json"));
-    const CliRun r = runCli({"train",       "--data",    data,         "--layers",     "dense:32:relu,dense:32:relu",
-                             "--submodels", "3",         "--strategy", "class-groups", "--baseline",
-                             "--epochs",    "4",         "--batch",    "64",           "--optimizer",
-                             "adam",        "--threads", "2",          "--report",     report});
+    const CliRun r = runCli({"train", "--data", data, "--layers", "dense:32:relu,dense:32:relu", "--submodels", "3",
+                             "--strategy", "class-groups", "--baseline", "--epochs", "4", "--batch", "64",
+                             "--optimizer", "adam", "--threads", "2", "--report", report,
+                             // the session's split options: the document's, checked below
+                             "--combine", "stacked", "--other-share", "0.3", "--scale-epochs", "off"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QFile f(report);
     QVERIFY(f.open(QIODevice::ReadOnly));

@@ -29,6 +29,15 @@ std::vector<LayerSpec> defaultLayers(long samples) {
     return parseLayers(samples <= smallDataSamples ? "dense:64:relu,dense:32:relu" : "dense:512:relu,dense:256:relu");
 }
 
+// A new project's split: three submodels by the task's own strategy, with the choices the study
+// measured best (withMeasuredDefaults).
+SplitOptions newProjectSplit() {
+    SplitOptions o = withMeasuredDefaults({});
+    o.strategy = Strategy::Auto;
+    o.requested = 3;
+    return o;
+}
+
 // Whether the inputs reach training in [0, 1], told from the scaling without preparing the data:
 // min-max and pixel-range scaling put the training rows there, standardizing does not, and
 // unscaled inputs are looked at. Reconstruction's binary cross-entropy needs it.
@@ -69,8 +78,7 @@ ProjectDataSource reconstructionSettings(ProjectDataSource settings, const Datas
 ProjectDocument::ProjectDocument(QObject* parent)
     : QObject(parent), undoStack_(new QUndoStack(this)), fingerprints_(std::make_shared<FingerprintCache>()) {
     network_.layers = defaultLayers(0);
-    split_.strategy = Strategy::Auto;
-    split_.requested = 3;
+    split_ = newProjectSplit();
     connect(undoStack_, &QUndoStack::cleanChanged, this, &ProjectDocument::emitModifiedIfChanged);
     // After an undo or redo, the next edit is a step of its own even if it is of the same field.
     connect(undoStack_, &QUndoStack::indexChanged, this, [this] {
@@ -267,10 +275,7 @@ void ProjectDocument::reset() {
     setStudy(std::nullopt, false);
     NetworkSpec network;
     network.layers = defaultLayers(0);
-    SplitOptions split;
-    split.strategy = Strategy::Auto;
-    split.requested = 3;
-    restore(ProjectDataSource{}, nullptr, nullptr, network, split, ProjectTraining{});
+    restore(ProjectDataSource{}, nullptr, nullptr, network, newProjectSplit(), ProjectTraining{});
     networkEdited_ = trainEdited_ = false;
     setClean();
 }
@@ -440,7 +445,8 @@ const SplitIndices& ProjectDocument::splitIndicesOfData() const {
 }
 
 SplitOptions ProjectDocument::effectiveSplitOptions() const {
-    SplitOptions o = split_;
+    // The default "other" share stays with the project for when its data has classes again.
+    SplitOptions o = dataset_ ? withOtherShareFor(split_, dataset_->task) : split_;
     o.epochs = train_.config.epochs;
     o.batchSize = train_.config.batchSize;
     o.optimizerSlots = slotsPerParam(train_.config.optimizer.kind, train_.config.optimizer.momentum);

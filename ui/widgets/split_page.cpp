@@ -183,7 +183,8 @@ QGroupBox* SplitPage::buildOptions() {
     form->addRow(limitNote_);
     addRow(form, tr("Scale epochs:"), scaleEpochs_,
            tr("Train each submodel for the epochs divided by its reduction factor F, or by √F (halfway between time "
-              "and accuracy), to save time; automatic divides by F only for multiclass networks of dense layers."));
+              "and accuracy), to save time. New projects keep the epochs, which measured best for accuracy; "
+              "automatic (projects saved before) divides by F only for multiclass networks of dense layers."));
     addRow(form, tr("Data-shard F:"), factorRow,
            tr("Reduction factor for data shards: every scalable width becomes ceil(width / F); √N by default."));
     factor_->setToolTip(factorRow->toolTip());
@@ -196,12 +197,13 @@ QGroupBox* SplitPage::buildOptions() {
            tr("How class groups answer together: product multiplies each class's probabilities over the submodels "
               "that own it (the published method's rule); coupling finds the class probabilities that best explain "
               "every submodel; sum averages each class's probabilities over its owners; stacked learns from the "
-              "validation rows how much to trust each submodel's answers (it needs a validation share above 0). The "
-              "Results page can switch a trained run's rule without retraining."));
+              "validation rows how much to trust each submodel's answers (it needs a validation share above 0, and new "
+              "projects start with it: it measured best). The Results page can switch a trained run's rule without "
+              "retraining."));
     addRow(form, tr("Other share:"), otherShare_,
            tr("Class groups: every submodel gets one more output, \"other\", and also learns from this many times "
               "its own rows drawn from the classes it does not own, so that it stops voting on classes it never "
-              "saw. Off (0) trains as the published method does."));
+              "saw. New projects start at 0.3, which measured best; Off (0) trains as the published method does."));
     addRow(form, tr("Binary combine:"), binaryCombine_,
            tr("How binary shards answer together: the answer of the submodel most sure of it, or the mean of their "
               "probabilities."));
