@@ -572,7 +572,7 @@ void TestCli::planPreview() {
         QVERIFY(row[6].endsWith("KB") || row[6].endsWith("MB"));
     }
     QVERIFY(!r.out.contains("warning:"));
-    QVERIFY2(r.out.contains("epochs 10 per submodel (not scaled)"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("epochs 10, 9 per submodel"), qPrintable(r.out));  // ceil(10 / sqrt(1.5))
 }
 
 // --reference: the published tool's exact choices whatever the defaults, and no knob beside it

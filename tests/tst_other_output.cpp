@@ -194,23 +194,24 @@ private slots:
         const SplitOptions measured = withMeasuredDefaults({});
         QCOMPARE(measured.classCombine, ClassCombine::Stacked);
         QCOMPARE(measured.otherShare, measuredOtherShare);
-        QCOMPARE(measured.scaleEpochs, std::optional(EpochScaling::Off));
+        QVERIFY(!measured.scaleEpochs);  // automatic: by network and task
         QCOMPARE(SplitOptions{}.classCombine, ClassCombine::Product);
         QCOMPARE(SplitOptions{}.otherShare, 0.0);
-        QVERIFY(!SplitOptions{}.scaleEpochs);
         SplitOptions three = measured;
         three.requested = 3;
         three.epochs = 10;
         const SplitPlan classes = makePlan(mlp(4), classInfo(6, 21), withOtherShareFor(three, Task::Classification));
         QCOMPARE(classes.otherShare, measuredOtherShare);
-        QCOMPARE(classes.submodels[0].spec.outputs, 5);  // four classes and "other"
-        QCOMPARE(classes.effectiveEpochs, 10);
+        QCOMPARE(classes.submodels[0].spec.outputs, 5);      // four classes and "other"
+        QCOMPARE(classes.epochScaling, EpochScaling::Sqrt);  // a multiclass network of dense layers
+        QCOMPARE(classes.effectiveEpochs, 9);                // ceil(10 / sqrt(1.5))
         DataInfo binary = classInfo(2, 20);
         binary.task = Task::Binary;
         QVERIFY(!errorText([&] { makePlan(mlp(4), binary, three); }).isEmpty());  // as given: refused
         const SplitPlan shards = makePlan(mlp(4), binary, withOtherShareFor(three, Task::Binary));
         QCOMPARE(shards.strategy, Strategy::BinaryShards);
         QCOMPARE(shards.otherShare, 0.0);
+        QCOMPARE(shards.effectiveEpochs, 6);  // ceil(10 / sqrt(F=3)): two classes, dense layers
         QCOMPARE(withOtherShareFor(three, Task::Regression).otherShare, 0.0);
         QCOMPARE(withOtherShareFor(three, Task::Classification).otherShare, measuredOtherShare);
     }

@@ -368,6 +368,26 @@ private slots:
     void epochScaling() {
         SplitOptions o = options(Strategy::ClassGroups, 3);
         o.epochs = 20;
+        // Automatic: epochs / sqrt(F) for classes with dense layers only (issue 28's study).
+        const SplitPlan automatic = makePlan(mlp("dense:32", 4), classInfo(10, 1), o);
+        QCOMPARE(automatic.epochScaling, EpochScaling::Sqrt);
+        QCOMPARE(automatic.effectiveEpochs, 17);  // ceil(20 / sqrt(1.5))
+        DataInfo binary = classInfo(2, 40);
+        binary.task = Task::Binary;
+        SplitOptions two = options(Strategy::Auto, 4);
+        two.epochs = 20;
+        QCOMPARE(makePlan(mlp("dense:32", 4), binary, two).effectiveEpochs, 10);  // ceil(20 / sqrt(4))
+        // A conv net and values keep their epochs.
+        NetworkSpec cnn;
+        cnn.input = Shape{1, 8, 8};
+        cnn.layers = parseLayers("conv:8:3x3:relu,flatten,dense:16:relu");
+        QCOMPARE(makePlan(cnn, classInfo(10, 1), o).epochScaling, EpochScaling::Off);
+        DataInfo values;
+        values.task = Task::Regression;
+        values.targetColumns = 4;
+        values.samples = 40;
+        QCOMPARE(makePlan(mlp("dense:32", 4), values, two).effectiveEpochs, 20);
+        o.scaleEpochs = EpochScaling::On;
         const SplitPlan on = makePlan(mlp("dense:32", 4), classInfo(10, 1), o);
         QVERIFY(on.epochsScaled());
         QCOMPARE(on.effectiveEpochs, 14);  // ceil(20 / 1.5)
@@ -409,7 +429,7 @@ private slots:
         QCOMPARE(a.factor, 3.0);
         QCOMPARE(std::get<DenseSpec>(a.submodels[0].spec.layers[0]).units, 22);  // ceil(64 / 3)
         QCOMPARE(a.submodels[0].spec.outputs, 1);
-        QVERIFY(!a.epochsScaled());  // off by default for binary
+        QCOMPARE(a.epochScaling, EpochScaling::Sqrt);  // automatic: two classes, dense layers
         std::vector<int> all;
         for (int i = 0; i < 3; ++i) {
             const auto& rows = a.submodels[std::size_t(i)].rows;
@@ -741,10 +761,10 @@ private slots:
     void classGroupsEndToEnd() {
         const auto [train, test] = blobs(6, 500, 200, 8);
         SplitOptions o = options(Strategy::Auto, 3);
-        o.epochs = 12;  // 8 after scaling by F=1.5
+        o.epochs = 12;  // 10 after the automatic scaling by sqrt(F=1.5)
         o.seed = 11;
         const SplitPlan plan = makePlan(mlp("dense:48,dense:24", 8), train, o);
-        QCOMPARE(plan.effectiveEpochs, 8);
+        QCOMPARE(plan.effectiveEpochs, 10);
         const TrainConfig c = config(LossKind::SoftmaxCrossEntropy);
         ParallelTrainer trainer(plan, c, std::make_shared<ThreadBackend>(2));
         std::atomic<int> epochs{0}, resources{0}, badIndex{0};
@@ -759,8 +779,8 @@ private slots:
         };
         ParallelResult r = trainer.train(train, &test, events);
         QCOMPARE(r.status, TrainStatus::Completed);
-        QCOMPARE(epochs.load(), 3 * 8);
-        QVERIFY(resources.load() >= 3 * 8);  // at least one per epoch
+        QCOMPARE(epochs.load(), 3 * 10);
+        QVERIFY(resources.load() >= 3 * 10);  // at least one per epoch
         QCOMPARE(badIndex.load(), 0);
         QCOMPARE(r.workers, 2);
         QVERIFY(r.submodels[0].history.back().hasValidation);

@@ -14,8 +14,8 @@ const std::vector<OptionSpec>& splitOptionSpecs() {
          "auto, class-groups, binary-shards, output-split, data-shards, or ensemble (not a split: N thin networks on "
          "all the data, the same parameters in all as the split) (default auto: by task)"},
         {"--scale-epochs", "on|off|sqrt",
-         "divide the epochs by F (on), by sqrt(F) (sqrt) or not (off) (default off: the study found the accuracy "
-         "worth the time)"},
+         "divide the epochs by F (on), by sqrt(F) (sqrt) or not (off) (default: sqrt for several classes with "
+         "dense layers only, off otherwise)"},
         {"--shard-factor", "F", "data-shards width reduction factor, at least 1 (default sqrt(N))"},
         {"--combine", "RULE",
          "class-groups combination: product (the reference's rule), coupling (the generalised Bradley-Terry "

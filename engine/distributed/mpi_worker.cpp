@@ -356,6 +356,10 @@ private:
                                             checkpoint ? &*checkpoint : nullptr);
         if (stopped_) return;  // rank 0 wants no result any more
         s_.trace("submodel " + std::to_string(index + 1) + " trained");
+        // Its queued epoch states land before rank 0 saves it as finished: in a folder shared with
+        // rank 0 (one machine) a late one would replace the finished file, and rank 0's "saved"
+        // message would then remove it as a stale epoch state, losing the finished submodel.
+        if (store_) store_->waitForSaves();
         send(TagFinished, index, "result", toJson(out.result));
         s_.send(0, TagWeights, out.network.flatWeights());
         s_.trace("submodel " + std::to_string(index + 1) + " sent");

@@ -213,7 +213,7 @@ SplitOptions withReferenceChoices(SplitOptions o) {
 SplitOptions withMeasuredDefaults(SplitOptions o) {
     o.classCombine = ClassCombine::Stacked;
     o.otherShare = measuredOtherShare;
-    o.scaleEpochs = EpochScaling::Off;
+    o.scaleEpochs.reset();  // automatic: by the network and task (makePlan)
     return o;
 }
 
@@ -388,8 +388,13 @@ SplitPlan makePlan(const NetworkSpec& original, const DataInfo& data, const Spli
 
     // Rounded up, and never to zero: dividing 3 epochs by F=2.5 still trains one full pass.
     plan.epochs = options.epochs;
-    plan.epochScaling = options.scaleEpochs.value_or(
-        data.task == Task::Classification && denseOnly(original) ? EpochScaling::On : EpochScaling::Off);
+    // Automatic: epochs / sqrt(F) for classes (several or two) with dense layers only, where issue
+    // 28's study measured it best; conv nets and values keep their epochs, as the reference's
+    // guidance says and the study confirmed (README, "Combination rules, the 'other' output and
+    // epoch scaling").
+    const bool classes = data.task == Task::Classification || data.task == Task::Binary;
+    plan.epochScaling = options.scaleEpochs.value_or(classes && denseOnly(original) ? EpochScaling::Sqrt
+                                                                                    : EpochScaling::Off);
     plan.effectiveEpochs = plan.epochs;
     const double divisor = plan.epochScaling == EpochScaling::On     ? plan.factor
                            : plan.epochScaling == EpochScaling::Sqrt ? std::sqrt(plan.factor)

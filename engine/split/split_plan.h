@@ -28,8 +28,9 @@ EpochScaling parseEpochScaling(const std::string& name);
 struct SplitOptions {
     Strategy strategy = Strategy::Auto;  // auto: class-groups, binary-shards or output-split by task
     int requested = 2;                   // N, the number of submodels asked for
-    // Divide the epochs by F as the reference does, by sqrt(F), or not. Unset: on for multiclass
-    // classification with a dense-only network, off otherwise (method.md §1).
+    // Divide the epochs by F as the reference does, by sqrt(F), or not. Unset (automatic): sqrt for
+    // classes (several or two) with a dense-only network, off otherwise (method.md §1 keeps the
+    // epochs of conv nets and regression; sqrt, not F, and binary too, as issue 28 measured).
     std::optional<EpochScaling> scaleEpochs;
     std::optional<double> dataShardFactor;  // F for data shards; unset: sqrt(N)
     bool shuffleShards = true;              // off: shards are contiguous blocks in file order (reference)
@@ -121,9 +122,9 @@ struct SplitPlan {
 SplitOptions withReferenceChoices(SplitOptions options);
 
 // The choices issue 28's study measured best (README, "Combination rules, the 'other' output and
-// epoch scaling"): the stacked rule, an "other" share of 0.3 for class groups, the epochs kept.
-// The command line and new projects start from them. SplitOptions{} keeps the earlier defaults
-// (the product, no "other", epochs scaled by the task), so files written before read as written.
+// epoch scaling"): the stacked rule, an "other" share of 0.3 for class groups, and the automatic
+// epoch scaling. The command line and new projects start from them. SplitOptions{} keeps the
+// product and no "other", so files written before read with the rule they were written with.
 // N, the strategy and the rest of `options` are kept.
 inline constexpr double measuredOtherShare = 0.3;
 SplitOptions withMeasuredDefaults(SplitOptions options);

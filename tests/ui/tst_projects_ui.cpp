@@ -256,7 +256,7 @@ private slots:
         QCOMPARE(doc->trainSettings().config.resourceReportSeconds, 0.01);
 
         QCOMPARE(doc->earlierRuns().size(), std::size_t(1));
-        QCOMPARE(doc->earlierRuns()[0].submodels[0].epochs.size(), std::size_t(12));  // epochs kept
+        QCOMPARE(doc->earlierRuns()[0].submodels[0].epochs.size(), std::size_t(10));  // ceil(12 / sqrt(1.5))
 
         // Results, the epoch table and the charts of the past run.
         QVERIFY(w->resultsPage()->hasResults());

@@ -466,7 +466,7 @@ void TestUiCore::newProjectDefaultsFollowTheTask() {
     doc.load(settingsFor(smallBlobs));
     QCOMPARE(doc.plan().otherShare, measuredOtherShare);
     QCOMPARE(doc.plan().classCombine, ClassCombine::Stacked);
-    QCOMPARE(doc.plan().effectiveEpochs, doc.plan().epochs);
+    QCOMPARE(doc.plan().epochScaling, EpochScaling::Sqrt);  // automatic, for dense layers and classes
 }
 
 void TestUiCore::planModel() {
@@ -564,7 +564,7 @@ void TestUiCore::fullSession() {
 
     const auto plan = session.plan();
     QVERIFY(plan);
-    QCOMPARE(plan->effectiveEpochs, 8);  // a new project keeps the epochs (withMeasuredDefaults)
+    QCOMPARE(plan->effectiveEpochs, 7);  // 8 / sqrt(F=1.5), rounded up: the automatic scaling
     QCOMPARE(int(session.submodels().size()), 3);
     for (const ModelHistory& s : session.submodels()) {
         QCOMPARE(int(s.epochs.size()), plan->effectiveEpochs);
@@ -593,10 +593,10 @@ void TestUiCore::fullSession() {
     QVERIFY2(results->baselineMetric > 0.85, qPrintable(QString::number(results->baselineMetric)));
 
     // The tables follow the run.
-    QCOMPARE(epochs.rowCount(), 3 * 8 + 8);
+    QCOMPARE(epochs.rowCount(), 3 * 7 + 8);
     QCOMPARE(epochs.submodelAt(0), 0);
-    QCOMPARE(epochs.submodelAt(3 * 8), -1);
-    QCOMPARE(epochs.data(epochs.index(3 * 8, EpochTableModel::Model)).toString(), QStringLiteral("baseline"));
+    QCOMPARE(epochs.submodelAt(3 * 7), -1);
+    QCOMPARE(epochs.data(epochs.index(3 * 7, EpochTableModel::Model)).toString(), QStringLiteral("baseline"));
     QCOMPARE(epochs.headerData(EpochTableModel::Metric, Qt::Horizontal).toString(), QStringLiteral("Accuracy"));
     QCOMPARE(comparison.rowCount(), 5);  // combined, 3 submodels, baseline
     QCOMPARE(comparison.data(comparison.index(0, ComparisonTableModel::Metric), SortRole).toDouble(),

@@ -183,8 +183,8 @@ QGroupBox* SplitPage::buildOptions() {
     form->addRow(limitNote_);
     addRow(form, tr("Scale epochs:"), scaleEpochs_,
            tr("Train each submodel for the epochs divided by its reduction factor F, or by √F (halfway between time "
-              "and accuracy), to save time. New projects keep the epochs, which measured best for accuracy; "
-              "automatic (projects saved before) divides by F only for multiclass networks of dense layers."));
+              "and accuracy), to save time. Automatic divides by √F for several classes with dense layers only, "
+              "which measured best, and keeps the epochs otherwise."));
     addRow(form, tr("Data-shard F:"), factorRow,
            tr("Reduction factor for data shards: every scalable width becomes ceil(width / F); √N by default."));
     factor_->setToolTip(factorRow->toolTip());
