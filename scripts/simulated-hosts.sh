@@ -30,6 +30,7 @@
 # so parallel runs do not collide. /etc/hosts is edited under a lock, atomically (a temporary file
 # renamed over it), its previous content kept in /etc/hosts.simhosts.bak.
 set -euo pipefail
+shopt -s inherit_errexit  # $(make_hosts ...) and the like stop at the first failure too
 
 self=$(readlink -f "${BASH_SOURCE[0]}")
 state_root=/run/simhosts
@@ -106,7 +107,7 @@ prefixes() {
     ip netns list | awk '{print $1}' | sed -nE 's/^(sim[0-9]+)-h[0-9]+$/\1/p'
     ip -o link show | awk -F': ' '{print $2}' | cut -d@ -f1 | sed -nE 's/^(sim[0-9]+)-(h[0-9]+|br)$/\1/p'
     sed -nE "s/.* $marker (sim[0-9]+)\$/\1/p" "$hosts_file" 2>/dev/null
-  } | grep -E '^sim[0-9]+$' | sort -u
+  } | { grep -E '^sim[0-9]+$' || true; } | sort -u
 }
 
 # Removes the prefixes whose owner has ended (or that have no state at all). Under the lock, so
@@ -360,7 +361,7 @@ main() {
     bind) cmd_bind "$@" ;;
     unbind) cmd_unbind "$@" ;;
     list) cmd_list ;;
-    reap) reap ;;
+    reap) locked reap ;;
     *) sed -n '2,/^set -euo/p' "$self" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 }
