@@ -6,7 +6,7 @@ packages=(build-essential cmake ninja-build pkg-config clang-format-14
           qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
           libeigen3-dev libopenblas-openmp-dev libblis-openmp-dev libblis-dev libdnnl-dev zlib1g-dev nlohmann-json3-dev libxxhash-dev libstb-dev xvfb xauth
           libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx
-          libopenmpi-dev openmpi-bin
+          libopenmpi-dev openmpi-bin iproute2 util-linux
           dataset-fashion-mnist)
 if [ $# -gt 0 ]; then packages=("$@"); fi
 missing=()
