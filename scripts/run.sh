@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)"
+# Only what it launches: the tests (scripts/test.sh) are not needed for the first window.
+cmake --build build -j"$(nproc)" --target skynnet skynnet-cli
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ -n "${QT_QPA_PLATFORM:-}" ]; then
   # The app itself starts on its start page; the example is asked for here.
   [ $# -gt 0 ] || set -- --example fashion-mnist
