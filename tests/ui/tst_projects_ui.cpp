@@ -3,6 +3,7 @@
 // model must be as they were; a moved or changed dataset; undo/redo of the designer, the split
 // planner and the training settings; spin-box merging; autosave and recovery; the unsaved-changes
 // question; the export dialog. Every question a dialog would ask is answered by the test.
+#include <QAbstractButton>
 #include <QAbstractItemModel>
 #include <QApplication>
 #include <QCheckBox>
@@ -14,6 +15,7 @@
 #include <QFileInfo>
 #include <QLineSeries>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -21,6 +23,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 #include <cerrno>
 #include <cstring>
@@ -60,6 +63,9 @@ namespace {
 struct Answers {
     int unsavedAsked = 0;
     QMessageBox::StandardButton unsaved = QMessageBox::Discard;
+    int stopAsked = 0;
+    QMessageBox::StandardButton stop = QMessageBox::Cancel;
+    QString stopAction;  // what the last question asked to do
     QStringList locateProblems;
     QString locateWith;  // empty: open without the data
     QString chooseFile;  // for Save As
@@ -128,6 +134,11 @@ private:
         p.unsavedChanges = [&a](const QString&) {
             ++a.unsavedAsked;
             return a.unsaved;
+        };
+        p.stopTraining = [&a](const QString&, const QString& action) {
+            ++a.stopAsked;
+            a.stopAction = action;
+            return a.stop;
         };
         p.locateData = [&a](const QString& problem, const QString&) {
             a.locateProblems << problem;
@@ -799,6 +810,72 @@ private slots:
         QVERIFY(w->document()->filePath().isEmpty());
         QVERIFY(w->close());  // a new project, unmodified: no question
         QCOMPARE(a.unsavedAsked, 2);
+    }
+
+    // Closing (or New) while training asks one question: Cancel leaves the run running, Stop and
+    // Save stops it and saves the project with the stopped run, Stop Without Saving stops it and
+    // goes on without a second question.
+    void closingWhileTrainingAsksOnce() {
+        Answers a;
+        auto w = makeWindow(a);
+        loadCsv(w.get(), csv_);
+        quickSettings(w->document());
+        ProjectTraining t = w->document()->trainSettings();
+        t.config.epochs = 100000;  // runs until stopped
+        w->document()->setTrainSettings(t);
+        TrainingSession* session = w->session();
+        const auto startRun = [&] {
+            QSignalSpy started(session, &TrainingSession::started);
+            w->trainPage()->startTraining();
+            QTRY_VERIFY_WITH_TIMEOUT(session->running() && !started.isEmpty(), hangGuardMs(30000));
+        };
+        startRun();
+        a.stop = QMessageBox::Cancel;
+        QVERIFY(!w->close());
+        QCOMPARE(a.stopAsked, 1);
+        QCOMPARE(a.stopAction, QStringLiteral("quit"));
+        QCOMPARE(a.unsavedAsked, 0);  // one question, not two
+        QVERIFY(w->isVisible());
+        QVERIFY(session->running());  // Cancel left the run running
+
+        // The question itself, as the app asks it (a window that keeps its own prompts): three
+        // answers, Cancel the default; answered Cancel here too.
+        MainWindow plain(std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("plain.ini"))));
+        QStringList buttons;
+        QTimer::singleShot(0, [&buttons] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            for (QAbstractButton* b : box->buttons()) buttons << b->text();
+            shoot(box, QStringLiteral("close-while-training"));
+            box->defaultButton()->click();
+        });
+        QCOMPARE(plain.projectController()->prompts().stopTraining(QStringLiteral("iris.skynnet"),
+                                                                   QStringLiteral("quit")),
+                 QMessageBox::Cancel);
+        buttons.sort();
+        QCOMPARE(buttons, (QStringList{QStringLiteral("Cancel"), QStringLiteral("Stop Without Saving"),
+                                       QStringLiteral("Stop and Save")}));
+
+        a.stop = QMessageBox::Save;
+        a.chooseFile = dir_.filePath(QStringLiteral("stopped-on-new"));
+        QVERIFY(w->projectController()->newProject());
+        QCOMPARE(a.stopAsked, 2);
+        QCOMPARE(a.stopAction, QStringLiteral("start a new project"));
+        QCOMPARE(a.unsavedAsked, 0);
+        QVERIFY(!session->running());
+        const ProjectData saved = loadProject(dir_.filePath(QStringLiteral("stopped-on-new.skynnet")).toStdString());
+        QCOMPARE(saved.runs.size(), std::size_t(1));
+        QCOMPARE(saved.runs.back().status, TrainStatus::Cancelled);
+
+        loadCsv(w.get(), csv_);
+        quickSettings(w->document());
+        w->document()->setTrainSettings(t);
+        startRun();
+        a.stop = QMessageBox::Discard;
+        QVERIFY(w->close());
+        QCOMPARE(a.stopAsked, 3);
+        QCOMPARE(a.unsavedAsked, 0);
+        QVERIFY(!session->running());
     }
 };
 

@@ -330,7 +330,7 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (!confirmStopTraining(this, session_, tr("quit")) || !project_->maybeSave()) {
+    if (!project_->stopTrainingAndMaybeSave(tr("quit"))) {
         event->ignore();
         return;
     }

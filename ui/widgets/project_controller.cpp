@@ -120,6 +120,16 @@ ProjectController::ProjectController(const Collaborators& with, QObject* parent)
                                     tr("Save the changes to %1?").arg(name),
                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     };
+    prompts_.stopTraining = [this](const QString& name, const QString& action) {
+        QMessageBox box(QMessageBox::Warning, tr("Training is running"),
+                        tr("Training is running in %1. Stop it and %2?").arg(name, action),
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window_->dialogParent());
+        box.setInformativeText(tr("The run stops at its next batch; saved, the project keeps it as a stopped run."));
+        box.button(QMessageBox::Save)->setText(tr("Stop and Save"));
+        box.button(QMessageBox::Discard)->setText(tr("Stop Without Saving"));
+        box.setDefaultButton(QMessageBox::Cancel);
+        return QMessageBox::StandardButton(box.exec());
+    };
     prompts_.locateData = [this](const QString& problem, const QString& oldPath) {
         QMessageBox box(QMessageBox::Warning, tr("Project data"), problem, QMessageBox::NoButton,
                         window_->dialogParent());
@@ -248,9 +258,19 @@ bool ProjectController::maybeSave() {
     }
 }
 
+bool ProjectController::stopTrainingAndMaybeSave(const QString& action) {
+    if (!session_->running()) return maybeSave();
+    const QMessageBox::StandardButton answer = prompts_.stopTraining(displayName(), action);
+    if (answer != QMessageBox::Save && answer != QMessageBox::Discard) return false;  // the run goes on
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    session_->stop();
+    session_->waitForFinished();  // the stopped run is in the document from here on
+    QApplication::restoreOverrideCursor();
+    return answer == QMessageBox::Discard || save();
+}
+
 bool ProjectController::newProject() {
-    if (!confirmStopTraining(window_->dialogParent(), session_, tr("start a new project")) || !maybeSave())
-        return false;
+    if (!stopTrainingAndMaybeSave(tr("start a new project"))) return false;
     if (dataPage_->isLoading()) dataPage_->waitForLoad();
     supersedeOpen();
     session_->clearRun();
@@ -296,9 +316,10 @@ bool ProjectController::locateDataFor(ProjectData& project, QString& problem) {
 }
 
 bool ProjectController::openFile(const QString& path, bool asRecovery) {
-    if (!confirmStopTraining(window_->dialogParent(), session_, tr("open %1").arg(QFileInfo(path).fileName())))
+    const QString action = tr("open %1").arg(QFileInfo(path).fileName());
+    if (asRecovery ? !confirmStopTraining(window_->dialogParent(), session_, action)
+                   : !stopTrainingAndMaybeSave(action))
         return false;
-    if (!asRecovery && !maybeSave()) return false;
     if (dataPage_->isLoading()) dataPage_->waitForLoad();  // a late load must not replace the project's data
 
     const quint64 generation = ++openGeneration_;  // an open still running is stale from here on

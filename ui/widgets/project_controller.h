@@ -36,6 +36,10 @@ public:
     struct Prompts {
         // Unsaved changes before closing, New or Open: Save, Discard or Cancel.
         std::function<QMessageBox::StandardButton(const QString& projectName)> unsavedChanges;
+        // Training runs when the window closes, or New or Open replaces the project (`action`:
+        // "quit", "start a new project"): one question, Save (stop it and save the project),
+        // Discard (stop it, not saving) or Cancel (nothing happens: the run goes on).
+        std::function<QMessageBox::StandardButton(const QString& projectName, const QString& action)> stopTraining;
         // A data file that moved or changed: the file to use (oldPath: use it as it is), or empty
         // to open the project without its data.
         std::function<QString(const QString& problem, const QString& oldPath)> locateData;
@@ -91,6 +95,9 @@ public:
     // Before the project is replaced or the window closes: true to go on (saved, discarded, or
     // nothing to save), false when the user cancelled.
     bool maybeSave();
+    // The same while training may run: a running run is stopped only once the one question
+    // (stopTraining) is answered Save or Discard; Cancel leaves it running and returns false.
+    bool stopTrainingAndMaybeSave(const QString& action);
     void showExportDialog();
     bool locateData();     // points the open project to its data again
     void offerRecovery();  // at start-up, when the last session left a recovery file
