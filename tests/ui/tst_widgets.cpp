@@ -465,7 +465,7 @@ private slots:
         QTimer::singleShot(200, this, [&asked] {
             if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
                 asked = true;
-                box->button(QMessageBox::Yes)->click();
+                box->button(QMessageBox::Discard)->click();  // "Stop Without Saving"
             }
         });
         QVERIFY(w->close());
