@@ -16,7 +16,9 @@
 #include <QLineSeries>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -810,6 +812,26 @@ private slots:
         QVERIFY(w->document()->filePath().isEmpty());
         QVERIFY(w->close());  // a new project, unmodified: no question
         QCOMPARE(a.unsavedAsked, 2);
+    }
+
+    // The training log is the project's: a reopened project shows its run's log at the newest
+    // line, and New clears it.
+    void logBelongsToItsProject() {
+        Answers a;
+        auto w = makeWindow(a);
+        QVERIFY(openAndWait(w.get(), project_));
+        QPlainTextEdit* log = w->trainPage()->logView();
+        w->showPage(MainWindow::TrainPageIndex);
+        log->resize(400, 60);  // a few lines: the log is longer than its view
+        QTest::qWait(20);
+        VERIFY_CONTAINS(log->toPlainText().toStdString(), "showing the run started");
+        QVERIFY(log->verticalScrollBar()->maximum() > 0);
+        QCOMPARE(log->verticalScrollBar()->value(), log->verticalScrollBar()->maximum());
+        QVERIFY(w->projectController()->newProject());
+        QCOMPARE(log->toPlainText(), QString());
+        QVERIFY(openAndWait(w.get(), project_));
+        VERIFY_CONTAINS(log->toPlainText().toStdString(), "showing the run started");
+        QCOMPARE(log->toPlainText().count(QStringLiteral("showing the run started")), 1);  // not the last project's
     }
 
     // Closing (or New) while training asks one question: Cancel leaves the run running, Stop and

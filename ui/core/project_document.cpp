@@ -251,6 +251,7 @@ void ProjectDocument::restore(const ProjectDataSource& settings, std::shared_ptr
                               std::shared_ptr<const Dataset> test, const NetworkSpec& network,
                               const SplitOptions& split, const ProjectTraining& train) {
     undoStack_->clear();
+    emit projectReplaced();
     data_ = settings;
     dataset_ = std::move(data);
     testDataset_ = dataset_ ? std::move(test) : nullptr;

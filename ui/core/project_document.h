@@ -180,6 +180,9 @@ signals:
     void runsChanged();
     void shownRunChanged();  // the session shows another kept run (opened from the list or a file)
     void studyChanged();
+    // New or Open (restore): another project replaces this one, so what a page keeps of the last
+    // one (the training log) goes. Emitted before the new project's other signals.
+    void projectReplaced();
 
 private:
     // setData's work without touching the undo history or the modified state.

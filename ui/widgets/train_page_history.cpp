@@ -8,6 +8,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QTime>
 
 #include "ui/core/app_settings.h"
@@ -29,6 +30,7 @@ QWidget* TrainPage::buildLog() {
     saveLog_->setToolTip(tr("Write the log as a text file"));
     connect(saveLog_, &QPushButton::clicked, this, &TrainPage::saveLog);
     connect(document_, &ProjectDocument::shownRunChanged, this, &TrainPage::showRunLog);
+    connect(document_, &ProjectDocument::projectReplaced, log_, &QPlainTextEdit::clear);  // the log is the project's
     return log_;
 }
 
@@ -58,6 +60,8 @@ void TrainPage::showRunLog() {
     if (log.isEmpty()) log_->appendPlainText(tr("(no log was recorded for this run)"));
     appendLog(
         tr("showing the run started %1 (%2)").arg(runStartText(*run), QString::fromStdString(statusName(run->status))));
+    // At the newest line, as a running log is: setPlainText left the view at the oldest.
+    log_->verticalScrollBar()->setValue(log_->verticalScrollBar()->maximum());
 }
 
 void TrainPage::updateOutOfDate() {
