@@ -53,6 +53,11 @@ private slots:
 
         page->setStrategy(Strategy::DataShards);
         QVERIFY(overlap->isEnabled());
+        // Its limit is N - 1, where every submodel sees every row: 2 for N=3, 7 for N=8.
+        QCOMPARE(overlap->maximum(), 2.0);
+        page->setSubmodels(8);
+        QCOMPARE(overlap->maximum(), 7.0);
+        page->setSubmodels(3);
         doc->undoStack()->clear();
         overlap->setValue(0.5);
         QCOMPARE(doc->splitOptions().shardOverlap, 0.5);

@@ -370,6 +370,8 @@ void SplitPage::fromDocument() {
     else factor_->clear();
     // The plain ensemble (a study's) already sees every row.
     shardOverlap_->setEnabled(shards && !o.ensemble);
+    // Up to N - 1, where every submodel sees every row (the planner's limit too).
+    shardOverlap_->setMaximum(std::max(1, o.requested - 1));
     shardOverlap_->setValue(shardOverlap_->isEnabled() ? o.shardOverlap : 0.0);
     const bool classGroups = s == Strategy::ClassGroups;
     classCombine_->setEnabled(classGroups);
