@@ -229,6 +229,18 @@ private slots:
         QTemporaryDir dir;
         const std::string fields = writeFile(dir, "fields.csv", "a,b,c\n1,2,x\n3,4\n5,6,y\n");
         QCOMPARE(errorOf([&] { loadCsv(fields); }), fields + ":3: expected 3 fields (as on line 1), found 2");
+        // Files that are no table, in a person's words: a binary file (a PNG renamed .csv), and a
+        // table of another delimiter (/etc/passwd's colons), where the located detail follows.
+        const std::string png = writeFile(dir, "picture.csv", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+        QCOMPARE(errorOf([&] { loadCsv(png); }),
+                 png + ": not a text table: it holds NUL bytes, as a binary file does (an image, an archive?); the "
+                       "first is byte 9");
+        const std::string passwd = writeFile(dir, "passwd",
+                                             "root:x:0:0:root:/root:/bin/bash\n"
+                                             "daemon:x:1:1:daemon,,,:/usr/sbin:/usr/sbin/nologin\n");
+        QCOMPARE(errorOf([&] { loadCsv(passwd); }),
+                 passwd + ": found only one column: is the delimiter a comma, a semicolon, a tab or '|'? (line 2 has "
+                          "4 fields split by ',', line 1 has 1)");
         VERIFY_CONTAINS(errorOf([&] { loadCsv(writeFile(dir, "empty.csv", "")); }), "empty.csv: the file is empty");
         VERIFY_CONTAINS(errorOf([&] { loadCsv(writeFile(dir, "blank.csv", "\n\n")); }), "blank.csv: the file is empty");
         VERIFY_CONTAINS(errorOf([&] { loadCsv(writeFile(dir, "head.csv", "a,b,label\n")); }), "head.csv: no data rows");

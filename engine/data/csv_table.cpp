@@ -160,6 +160,8 @@ bool looksLikeHeader(const std::vector<std::string>& first, const std::vector<st
     return false;
 }
 
+std::string delimiterName(char d) { return d == '\t' ? std::string("tab") : "'" + std::string(1, d) + "'"; }
+
 }  // namespace
 
 // Called for every cell, so the common case (a number) must return at once.
@@ -199,6 +201,13 @@ bool looksNumeric(std::string_view s) {
 
 Table readTable(const std::string& path, const CsvOptions& options, const std::vector<std::string>* expectedNames) {
     const std::string text = readWholeFile(path);
+    // An image or an archive named .csv would otherwise fail as a table with a field count no one
+    // can make sense of: a NUL byte is never in a text table.
+    if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+        throw Error(path +
+                    ": not a text table: it holds NUL bytes, as a binary file does (an image, an archive?); "
+                    "the first is byte " +
+                    std::to_string(nul + 1));
     const char delimiter = options.delimiter ? options.delimiter : detectDelimiter(text, path);
     RecordReader reader(text, delimiter, path);
     std::vector<std::string> first, second, fields;
@@ -223,6 +232,10 @@ Table readTable(const std::string& path, const CsvOptions& options, const std::v
     for (std::size_t c = 0; c < t.cols; ++c)
         t.names.push_back(header && !first[c].empty() ? first[c] : "column_" + std::to_string(c + 1));
     auto add = [&](const std::vector<std::string>& record, int line) {
+        if (record.size() != t.cols && t.cols == 1)  // most likely not this delimiter's table at all
+            throw Error(path + ": found only one column: is the delimiter a comma, a semicolon, a tab or '|'? (line " +
+                        std::to_string(line) + " has " + std::to_string(record.size()) + " fields split by " +
+                        delimiterName(delimiter) + ", line " + std::to_string(firstLine) + " has 1)");
         if (record.size() != t.cols)
             throw Error(path + ":" + std::to_string(line) + ": expected " + std::to_string(t.cols) +
                         " fields (as on line " + std::to_string(firstLine) + "), found " +
