@@ -793,7 +793,10 @@ private slots:
     void unsavedChangesPromptOnClose() {
         Answers a;
         auto w = makeWindow(a);
+        QAction* save = w->projectController()->saveAction();
+        QVERIFY(!save->isEnabled());  // an untitled project with nothing in it
         loadCsv(w.get(), csv_);
+        QVERIFY(save->isEnabled());
         QVERIFY(!w->document()->isModified());  // an untitled project with data only: nothing to ask
         w->trainPage()->batchBox()->setValue(64);
         QVERIFY(w->isWindowModified());
@@ -810,6 +813,7 @@ private slots:
         QVERIFY(!w->document()->hasData());
         QVERIFY(!w->resultsPage()->hasResults());
         QVERIFY(w->document()->filePath().isEmpty());
+        QVERIFY(!save->isEnabled());
         QVERIFY(w->close());  // a new project, unmodified: no question
         QCOMPARE(a.unsavedAsked, 2);
     }

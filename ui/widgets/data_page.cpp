@@ -173,7 +173,7 @@ QLayout* DataPage::buildToolbar() {
     examples->setMenu(examplesMenu_);
     examples->setPopupMode(QToolButton::InstantPopup);
 
-    recentMenu_ = new QMenu(tr("Open &Recent"), this);
+    recentMenu_ = new QMenu(tr("Open R&ecent Data"), this);
     recentMenu_->setToolTipsVisible(true);
     auto* recent = new QToolButton;
     recent->setText(tr("Recent"));

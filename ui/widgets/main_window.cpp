@@ -56,6 +56,14 @@ constexpr QStyle::StandardPixmap pageIcons[] = {QStyle::SP_DirOpenIcon,
                                                 QStyle::SP_FileDialogContentsView,
                                                 QStyle::SP_FileDialogInfoView};
 
+// The Study page's is a chart of the metric against time, which no standard icon draws (the
+// executable's resources; a test without them falls back to the standard one).
+QIcon pageIcon(const QStyle* style, int page) {
+    const QString study = QStringLiteral(":/icons/study.svg");
+    if (page == MainWindow::StudyPageIndex && QFile::exists(study)) return QIcon(study);
+    return style->standardIcon(pageIcons[page]);
+}
+
 QString modelFilter() { return MainWindow::tr("Skynnet models (*.skym);;All files (*)"); }
 
 }  // namespace
@@ -119,7 +127,7 @@ void MainWindow::buildWorkspace() {
     const QStringList titles{tr("1  Data"),  tr("2  Network"), tr("3  Split"),
                              tr("4  Train"), tr("5  Results"), tr("6  Study")};
     for (int i = 0; i < PageCount; ++i) {
-        sidebar_->addItem(new QListWidgetItem(style()->standardIcon(pageIcons[i]), titles[i]));
+        sidebar_->addItem(new QListWidgetItem(pageIcon(style(), i), titles[i]));
         // A page taller or wider than a small screen scrolls instead of pushing the window past it.
         auto* scroll = new QScrollArea;
         scroll->setWidget(pages[i]);
@@ -292,7 +300,7 @@ void MainWindow::updateSidebarMarks() {
                                              : tr("What the split costs and gains, over seeds")};
     for (int i = 0; i < PageCount; ++i) {
         QListWidgetItem* item = sidebar_->item(i);
-        item->setIcon(style()->standardIcon(done[i] ? QStyle::SP_DialogApplyButton : pageIcons[i]));
+        item->setIcon(done[i] ? style()->standardIcon(QStyle::SP_DialogApplyButton) : pageIcon(style(), i));
         item->setData(Qt::UserRole, done[i]);  // what the icon says (sidebarMarked)
         item->setToolTip(tips[i]);
     }

@@ -192,6 +192,8 @@ ProjectController::ProjectController(const Collaborators& with, QObject* parent)
     connect(session, &TrainingSession::started, this, &ProjectController::updateActions);
     connect(session, &TrainingSession::finished, this, &ProjectController::updateActions);
     connect(doc, &ProjectDocument::dataChanged, this, &ProjectController::updateActions);
+    connect(doc, &ProjectDocument::modifiedChanged, this, &ProjectController::updateActions);
+    connect(doc, &ProjectDocument::filePathChanged, this, &ProjectController::updateActions);
     connect(autosave_, &Autosave::failed, this,
             [this](const QString& message) { window_->showStatus(tr("Autosave failed: %1").arg(message), 8000); });
     updateActions();
@@ -242,6 +244,10 @@ void ProjectController::updateActions() {
     const ProjectDocument* doc = document_;
     const std::string& data = doc->dataSettings().train.path;
     locate_->setEnabled(!doc->hasData() && !data.empty() && data.rfind("builtin:", 0) != 0);
+    // An untitled project with nothing in it has nothing to save.
+    const bool something = doc->hasData() || doc->isModified() || !doc->filePath().isEmpty() || !data.empty();
+    save_->setEnabled(something);
+    saveAs_->setEnabled(something);
 }
 
 QString ProjectController::displayName() const {
