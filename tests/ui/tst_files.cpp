@@ -20,6 +20,7 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -779,6 +780,14 @@ private slots:
         QVERIFY(help->isVisible());
         QVERIFY(help->browser()->toPlainText().contains(QStringLiteral("Split strategies")));
         QCOMPARE(w->showManual(), help);  // one help window, raised again
+        // No taller than the screen (this one's offscreen screen is shorter than its 820 pixels).
+        const QRect room = help->screen()->availableGeometry();
+        QVERIFY2(help->height() <= room.height() - 40 && help->width() <= room.width(),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                                .arg(help->width())
+                                .arg(help->height())
+                                .arg(room.width())
+                                .arg(room.height())));
 
         const QList<ShortcutEntry> entries = shortcutEntries(w->menuBar());
         const auto keysOf = [&entries](const QString& menu, const QString& command) {

@@ -5,6 +5,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include "ui/widgets/fit_to_screen.h"
+
 // At global scope, as Q_INIT_RESOURCE requires: the manual lives in a static library, whose
 // resource initialiser the linker would drop unless something calls it.
 static void initHelpResources() { Q_INIT_RESOURCE(help); }
@@ -31,6 +33,7 @@ HelpWindow::HelpWindow(QWidget* parent) : QWidget(parent, Qt::Window) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(browser_);
     resize(760, 820);
+    fitToScreen(this);  // 820 pixels are more than a 768-pixel laptop screen has
 }
 
 }  // namespace skynnet::ui

@@ -32,6 +32,7 @@
 #include "ui/widgets/data_page.h"
 #include "ui/widgets/examples.h"
 #include "ui/widgets/file_chooser.h"
+#include "ui/widgets/fit_to_screen.h"
 #include "ui/widgets/help_window.h"
 #include "ui/widgets/network_page.h"
 #include "ui/widgets/open_model_dialog.h"
@@ -233,14 +234,7 @@ void MainWindow::setTheme(Theme theme, bool save) {
     for (QAction* a : themeActions_->actions()) a->setChecked(Theme(a->data().toInt()) == theme);
 }
 
-void MainWindow::fitToScreen() {
-    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
-    if (!s) return;
-    // A window manager adds the title bar and borders outside this size: leave room for them.
-    constexpr int frameAllowance = 40;
-    const QRect room = s->availableGeometry();
-    resize(size().boundedTo(QSize(room.width(), room.height() - frameAllowance)));
-}
+void MainWindow::fitToScreen() { ui::fitToScreen(this); }
 
 void MainWindow::showPage(int page) {
     if (page < 0 || page >= PageCount) return;
