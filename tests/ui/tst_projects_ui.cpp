@@ -13,6 +13,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -308,6 +309,22 @@ private slots:
 
         dialog.setFormat(ExportDialog::CppHeader);
         QCOMPARE(dialog.path(), dir_.filePath(QStringLiteral("out/iris.h")));
+        // Only this format's options are shown: the ONNX boxes are hidden, not greyed and ticked.
+        dialog.show();
+        const auto shownBoxes = [&dialog] {
+            QStringList shown;
+            for (const QCheckBox* box : dialog.findChildren<QCheckBox*>())
+                if (box->isVisible()) shown << box->text();
+            return shown;
+        };
+        QVERIFY2(shownBoxes().isEmpty(), qPrintable(shownBoxes().join(", ")));
+        const auto shownLines = [&dialog] {
+            int shown = 0;
+            for (const QLineEdit* line : dialog.findChildren<QLineEdit*>()) shown += line->isVisible() ? 1 : 0;
+            return shown;
+        };
+        QCOMPARE(shownLines(), 2);  // the file and the namespace
+        shoot(&dialog, QStringLiteral("export-cpp-header"));
         dialog.setCppNamespace(QStringLiteral("iris::model"));
         QVERIFY(dialog.exportNow());
         QFile header(dialog.path());
@@ -316,6 +333,8 @@ private slots:
 
         if (onnxExportAvailable()) {
             dialog.setFormat(ExportDialog::Onnx);
+            QCOMPARE(shownBoxes().size(), 2);  // the preprocessing and each submodel
+            QCOMPARE(shownLines(), 1);         // no namespace
             dialog.setEachSubmodel(true);
             QVERIFY2(dialog.exportNow(), qPrintable(dialog.statusText()));
             QCOMPARE(dialog.writtenFiles().size(), 1 + 3);

@@ -85,12 +85,12 @@ ExportDialog::ExportDialog(SavedCombinedModel model, const QString& suggestedPat
                                    .arg(model_.rule.outputs));
     summary->setWordWrap(true);
 
-    auto* form = new QFormLayout;
-    form->addRow(tr("Format:"), format_);
-    form->addRow(tr("File:"), pathRow);
-    form->addRow(QString(), preprocessing_);
-    form->addRow(QString(), eachSubmodel_);
-    form->addRow(tr("Namespace:"), namespace_);
+    form_ = new QFormLayout;
+    form_->addRow(tr("Format:"), format_);
+    form_->addRow(tr("File:"), pathRow);
+    form_->addRow(QString(), preprocessing_);
+    form_->addRow(QString(), eachSubmodel_);
+    form_->addRow(tr("Namespace:"), namespace_);
 
     status_ = new QLabel;
     status_->setObjectName(QStringLiteral("exportStatus"));
@@ -106,7 +106,7 @@ ExportDialog::ExportDialog(SavedCombinedModel model, const QString& suggestedPat
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(summary);
-    layout->addLayout(form);
+    layout->addLayout(form_);
     layout->addWidget(status_);
     layout->addStretch();
     layout->addWidget(buttons);
@@ -131,9 +131,10 @@ QString ExportDialog::statusText() const { return status_->isHidden() ? QString(
 
 void ExportDialog::onFormatChanged() {
     const Format f = format();
-    preprocessing_->setEnabled(f == Onnx);
-    eachSubmodel_->setEnabled(f == Onnx);
-    namespace_->setEnabled(f == CppHeader);
+    // Only the options of this format: a greyed box still ticked read as if it applied.
+    form_->setRowVisible(preprocessing_, f == Onnx);
+    form_->setRowVisible(eachSubmodel_, f == Onnx);
+    form_->setRowVisible(namespace_, f == CppHeader);
     if (!path().isEmpty()) path_->setText(withoutSuffix(path()) + QLatin1String(suffixes[f]));
     status_->hide();
 }

@@ -8,6 +8,7 @@
 #include "split/combined_model_file.h"
 
 class QCheckBox;
+class QFormLayout;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -57,6 +58,7 @@ private:
     QCheckBox* preprocessing_;
     QCheckBox* eachSubmodel_;
     QLineEdit* namespace_;
+    QFormLayout* form_;  // its rows that do not apply to the format are hidden, not greyed
     QLabel* status_;
     QPushButton* export_;
     QPushButton* browse_;
