@@ -483,6 +483,18 @@ private slots:
         QVERIFY(editor->fieldEditor(LayerTableModel::Kernel));
         editor->kernelHeightBox()->setValue(3);
         QCOMPARE(layersOf(doc).section(QLatin1Char(','), 1, 1), QStringLiteral("maxpool:3"));
+        // A number typed beyond the box's limit becomes the limit, and the form says so.
+        QVERIFY(editor->limitNoteText().isEmpty());
+        QSpinBox* window = editor->kernelHeightBox();
+        window->setFocus();
+        window->selectAll();
+        QTest::keyClicks(window, QStringLiteral("99"));
+        QTest::keyClick(window, Qt::Key_Return);
+        QCOMPARE(editor->limitNoteText(), QStringLiteral("Kernel 99 is outside 1 to 64, so it is 64."));
+        page.table()->selectRow(0);
+        QVERIFY(editor->limitNoteText().isEmpty());  // it was about the other layer
+        page.table()->selectRow(1);
+        editor->kernelHeightBox()->setValue(3);
 
         page.table()->selectRow(2);  // bn: a refused epsilon shows the kept one again
         auto* epsilon = qobject_cast<QLineEdit*>(editor->fieldEditor(LayerTableModel::Epsilon));

@@ -1,4 +1,5 @@
 #include "ui/widgets/layer_editor.h"
+#include "ui/widgets/limit_spin_box.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -42,10 +43,12 @@ QStringList itemsOf(const QComboBox* box) {
 }  // namespace
 
 LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(parent), model_(model) {
-    units_ = numberBox<QSpinBox>(1, 65536, 8);
-    heads_ = numberBox<QSpinBox>(1, 256, 1);
-    kernelH_ = numberBox<QSpinBox>(1, 64, 1);
-    kernelW_ = numberBox<QSpinBox>(1, 64, 1);
+    // LimitSpinBox: a number typed beyond a limit becomes the limit, and limitNote_ says so (a
+    // plain QSpinBox turns 99 into 9 where the most is 64, without a word).
+    units_ = numberBox<LimitSpinBox>(1, 65536, 8);
+    heads_ = numberBox<LimitSpinBox>(1, 256, 1);
+    kernelH_ = numberBox<LimitSpinBox>(1, 64, 1);
+    kernelW_ = numberBox<LimitSpinBox>(1, 64, 1);
     kernelTimes_ = new QLabel(QStringLiteral("×"));
     kernel_ = new QWidget;
     auto* kernelLayout = new QHBoxLayout(kernel_);
@@ -53,7 +56,7 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     kernelLayout->addWidget(kernelH_, 1);
     kernelLayout->addWidget(kernelTimes_);
     kernelLayout->addWidget(kernelW_, 1);
-    stride_ = numberBox<QSpinBox>(0, 64, 1);
+    stride_ = numberBox<LimitSpinBox>(0, 64, 1);
     padding_ = new QComboBox;
     padding_->addItems({QStringLiteral("valid"), QStringLiteral("same")});
     activation_ = new QComboBox;
@@ -98,9 +101,14 @@ LayerEditor::LayerEditor(LayerTableModel* model, QWidget* parent) : QGroupBox(pa
     grid_->setHorizontalSpacing(8);
     empty_ = new QLabel;
     empty_->setWordWrap(true);
+    limitNote_ = new QLabel;
+    limitNote_->setObjectName(QStringLiteral("layerLimitNote"));
+    limitNote_->setWordWrap(true);
+    limitNote_->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(empty_);
     layout->addLayout(grid_);
+    layout->addWidget(limitNote_);
 
     addField(C::Units, units_);
     addField(C::Heads, heads_);
@@ -154,6 +162,17 @@ void LayerEditor::connectEditors() {
     for (QAbstractSpinBox* box :
          std::initializer_list<QAbstractSpinBox*>{units_, heads_, kernelH_, kernelW_, stride_, rate_, momentum_})
         connect(box, &QAbstractSpinBox::editingFinished, this, &LayerEditor::editFinished);
+    for (auto [box, column] : {std::pair{units_, C::Units}, std::pair{heads_, C::Heads}, std::pair{kernelH_, C::Kernel},
+                               std::pair{kernelW_, C::Kernel}, std::pair{stride_, C::Stride}})
+        connect(box, &LimitSpinBox::limitApplied, this, [this, box = box, column = column](int typed, int limit) {
+            limitNote_->setText(tr("%1 %2 is outside %3 to %4, so it is %5.")
+                                    .arg(model_->headerData(column, Qt::Horizontal).toString())
+                                    .arg(typed)
+                                    .arg(box->minimum())
+                                    .arg(box->maximum())
+                                    .arg(limit));
+            limitNote_->show();
+        });
 }
 
 void LayerEditor::addField(int column, QWidget* editor) {
@@ -172,7 +191,10 @@ QWidget* LayerEditor::fieldEditor(int column) const {
     return fields_.at(column).editor;
 }
 
+QString LayerEditor::limitNoteText() const { return limitNote_->isHidden() ? QString() : limitNote_->text(); }
+
 void LayerEditor::setRow(int row) {
+    if (row != row_) limitNote_->hide();  // it was about the other layer
     row_ = row >= 0 && row < model_->layerCount() ? row : -1;
     refresh();
 }

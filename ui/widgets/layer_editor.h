@@ -8,6 +8,7 @@
 #include <QGroupBox>
 
 #include "spec/network_spec.h"
+#include "ui/widgets/limit_spin_box.h"
 #include <map>
 #include <vector>
 
@@ -33,6 +34,9 @@ public:
     // The editor of a field column (LayerTableModel::Units, ...) while the layer has that field,
     // else null; the kernel's is a box holding its height and width spin boxes.
     QWidget* fieldEditor(int column) const;
+    // What the last number typed beyond a box's limit became; empty when none since the layer
+    // was chosen.
+    QString limitNoteText() const;
     QSpinBox* kernelHeightBox() const { return kernelH_; }  // a pool's window size
     QSpinBox* kernelWidthBox() const { return kernelW_; }
 
@@ -61,13 +65,14 @@ private:
     std::map<int, Field> fields_;
     QGridLayout* grid_;
     QLabel* empty_;
-    QSpinBox* units_;
-    QSpinBox* heads_;
+    QLabel* limitNote_;  // what a number typed beyond its box's limit became
+    LimitSpinBox* units_;
+    LimitSpinBox* heads_;
     QWidget* kernel_;
-    QSpinBox* kernelH_;
+    LimitSpinBox* kernelH_;
     QLabel* kernelTimes_;
-    QSpinBox* kernelW_;
-    QSpinBox* stride_;
+    LimitSpinBox* kernelW_;
+    LimitSpinBox* stride_;
     QComboBox* padding_;
     QComboBox* activation_;
     QComboBox* steps_;  // its items are the selected kind's (LayerTableModel::stepsChoices)
