@@ -367,6 +367,38 @@ private slots:
         QVERIFY2(!page->warningsText().contains(QStringLiteral("fewer than 10")), qPrintable(page->warningsText()));
     }
 
+    // Ctrl+Z with the cursor still in a number box: digits typed since its last Enter are the
+    // box's own to undo; after Enter (or with nothing typed) the project's undo takes it.
+    void undoFromInsideANumberBox() {
+        auto w = makeWindow();
+        loadCsv(w.get(), wineCsv);
+        w->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        ProjectDocument* doc = w->document();
+        w->showPage(MainWindow::TrainPageIndex);
+        QSpinBox* batch = w->trainPage()->batchBox();
+        const int before = doc->trainSettings().config.batchSize;
+        const int typed = before == 64 ? 48 : 64;
+        batch->setFocus();
+        QTRY_VERIFY(batch->hasFocus());
+        batch->selectAll();
+        QTest::keyClicks(batch, QString::number(typed));
+        QTest::keySequence(batch, QKeySequence::Undo);  // typing pending: the box's own undo
+        QCOMPARE(batch->text(), QString::number(before));
+        QCOMPARE(doc->trainSettings().config.batchSize, before);
+        batch->selectAll();
+        QTest::keyClicks(batch, QString::number(typed));
+        QTest::keyClick(batch, Qt::Key_Return);
+        QCOMPARE(doc->trainSettings().config.batchSize, typed);
+        QVERIFY(batch->hasFocus());
+        QTest::keySequence(batch, QKeySequence::Undo);  // committed: the project's undo
+        QCOMPARE(doc->trainSettings().config.batchSize, before);
+        QCOMPARE(batch->value(), before);
+        QTest::keySequence(batch, QKeySequence::Redo);  // and redo
+        QCOMPARE(doc->trainSettings().config.batchSize, typed);
+        doc->setClean();
+    }
+
     void advancedSettingsAreUndoableAndSaved() {
         const QString project = dir_.filePath(QStringLiteral("advanced.skynnet"));
         {

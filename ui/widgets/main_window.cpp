@@ -40,6 +40,7 @@
 #include "ui/widgets/results_page.h"
 #include "ui/widgets/session_guard.h"
 #include "ui/widgets/shortcut_list.h"
+#include "ui/widgets/spin_box_undo.h"
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/start_page.h"
 #include "ui/widgets/study_page.h"
@@ -71,6 +72,7 @@ QString modelFilter() { return MainWindow::tr("Skynnet models (*.skym);;All file
 
 MainWindow::MainWindow(std::unique_ptr<AppSettings> settings, QWidget* parent)
     : QMainWindow(parent), settings_(settings ? std::move(settings) : std::make_unique<AppSettings>()) {
+    qApp->installEventFilter(new SpinBoxUndo(this));           // Ctrl+Z inside a number box undoes the project
     if (QFile::exists(QStringLiteral(":/icons/skynnet.svg")))  // compiled into the app, not into tests
         setWindowIcon(QIcon(QStringLiteral(":/icons/skynnet.svg")));
     setAcceptDrops(true);
