@@ -18,6 +18,9 @@ void ComparisonTableModel::setResults(std::shared_ptr<const ProjectResults> resu
     beginResetModel();
     results_ = plan ? std::move(results) : nullptr;
     plan_ = std::move(plan);
+    std::int64_t largest = 0;
+    for (int row = 0; row < rowCount(); ++row) largest = std::max(largest, figures(row).peakBytes);
+    memoryUnit_ = memoryUnitFor(largest);
     endResetModel();
     emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -91,7 +94,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     case Metric: return raw ? QVariant(f.metric) : QVariant(formatMetric(f.metric));
     case WallSeconds: return raw ? QVariant(f.wall) : QVariant(formatSeconds(f.wall));
     case CpuSeconds: return raw ? QVariant(f.cpu) : QVariant(formatSeconds(f.cpu));
-    case PeakMemory: return raw ? QVariant(double(f.peakBytes) / 1e6) : QVariant(formatMegabytes(f.peakBytes));
+    case PeakMemory: return raw ? QVariant(memoryUnit_.of(f.peakBytes)) : QVariant(memoryUnit_.format(f.peakBytes));
     case Params: return qlonglong(f.params);
     default: return {};
     }
@@ -106,7 +109,7 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         case Metric: return metric.left(1).toUpper() + metric.mid(1);
         case WallSeconds: return QStringLiteral("Wall time (s)");
         case CpuSeconds: return QStringLiteral("CPU time (s)");
-        case PeakMemory: return QStringLiteral("Peak memory (MB)");
+        case PeakMemory: return QStringLiteral("Peak memory (%1)").arg(memoryUnit_.name);
         case Params: return QStringLiteral("Params");
         default: return {};
         }
@@ -122,8 +125,10 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         case WallSeconds: return tip(QStringLiteral("elapsed seconds of training"));
         case CpuSeconds: return tip(QStringLiteral("CPU seconds of the training threads"));
         case PeakMemory:
-            return tip(QStringLiteral("peak memory in MB (10^6 bytes) a model needs on a machine of its own: "
-                                      "parameters, gradients, optimiser state, buffers and its rows"));
+            return tip(
+                QStringLiteral("peak memory in %1 (%2 bytes) a model needs on a machine of its own: "
+                               "parameters, gradients, optimiser state, buffers and its rows")
+                    .arg(memoryUnit_.name, memoryUnit_.bytes == 1e3 ? QStringLiteral("10^3") : QStringLiteral("10^6")));
         case Params: return tip(QStringLiteral("weights and biases (combined: all submodels together)"));
         default: return {};
         }

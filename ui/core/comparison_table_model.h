@@ -6,6 +6,7 @@
 #include <QPointer>
 #include <memory>
 
+#include "ui/core/formatting.h"
 #include "ui/core/model_roles.h"
 #include "ui/core/training_session.h"
 
@@ -41,6 +42,7 @@ private:
     QPointer<TrainingSession> session_;
     std::shared_ptr<const ProjectResults> results_;
     std::shared_ptr<const SplitPlan> plan_;
+    MemoryUnit memoryUnit_;  // the Results page's memory chart uses the same (memoryUnitFor)
 };
 
 }  // namespace skynnet::ui

@@ -7,6 +7,11 @@ namespace skynnet::ui {
 
 QString formatMegabytes(std::int64_t bytes) { return QString::number(double(bytes) / 1e6, 'g', 4); }
 
+MemoryUnit memoryUnitFor(std::int64_t largestBytes) {
+    if (largestBytes < 1000000) return MemoryUnit{1e3, QStringLiteral("kB")};
+    return MemoryUnit{};
+}
+
 QString formatSeconds(double seconds) {
     const double a = std::abs(seconds);
     if (a == 0 || !std::isfinite(a)) return QString::number(seconds);

@@ -282,19 +282,19 @@ void ResultsPage::refresh() {
     for (int i = 0; i < n; ++i) categories << tr("sub %1").arg(i + 1);
     if (r->baseline) categories << tr("baseline");
     std::vector<double> metricV{r->combinedMetric}, wallV{r->splitWallSeconds}, cpuV{r->splitCpuSeconds},
-        memV{double(r->peakConcurrentBytes) / 1e6};
+        memV{double(r->peakConcurrentBytes)};  // bytes until the unit is chosen below
     for (int i = 0; i < n; ++i) {
         const auto k = std::size_t(i);
         metricV.push_back(k < r->submodelMetrics.size() ? r->submodelMetrics[k] : 0.0);
         wallV.push_back(k < r->submodelWallSeconds.size() ? r->submodelWallSeconds[k] : 0.0);
         cpuV.push_back(k < r->submodelCpuSeconds.size() ? r->submodelCpuSeconds[k] : 0.0);
-        memV.push_back(k < r->submodels.size() ? double(r->submodels[k].peakBytes()) / 1e6 : 0.0);
+        memV.push_back(k < r->submodels.size() ? double(r->submodels[k].peakBytes()) : 0.0);
     }
     if (r->baseline) {
         metricV.push_back(r->baselineMetric);
         wallV.push_back(r->baseline->wallSeconds);
         cpuV.push_back(r->baseline->cpuSeconds);
-        memV.push_back(double(r->baseline->peakBytes()) / 1e6);
+        memV.push_back(double(r->baseline->peakBytes()));
     }
     metricChart_->setTitle(tr("%1 (%2 set)").arg(metric, QString::fromStdString(r->evaluatedOn)));
     metricChart_->setToolTip(
@@ -304,12 +304,12 @@ void ResultsPage::refresh() {
     metricChart_->setData(categories, {{metric, metricV, submodelColor(0)}});
     wallChart_->setData(categories, {{tr("wall s"), wallV, submodelColor(1)}});
     cpuChart_->setData(categories, {{tr("CPU s"), cpuV, submodelColor(2)}});
-    // Small models in kB, so the axis reads 25, 50, 75 rather than 0.025 cut to "0.0…".
-    const bool kilobytes = *std::max_element(memV.begin(), memV.end()) < 1.0;
-    if (kilobytes)
-        for (double& v : memV) v *= 1000;
-    memoryChart_->setTitle(kilobytes ? tr("Peak memory (kB)") : tr("Peak memory (MB)"));
-    memoryChart_->setData(categories, {{kilobytes ? tr("kB") : tr("MB"), memV, submodelColor(4)}});
+    // The comparison table's unit (memoryUnitFor): small models in kB, so the axis reads 25, 50,
+    // 75 rather than 0.025 cut to "0.0…".
+    const MemoryUnit unit = memoryUnitFor(std::int64_t(*std::max_element(memV.begin(), memV.end())));
+    for (double& v : memV) v /= unit.bytes;
+    memoryChart_->setTitle(tr("Peak memory (%1)").arg(unit.name));
+    memoryChart_->setData(categories, {{unit.name, memV, submodelColor(4)}});
 
     modelChoice_->setEnabled(r->baseline.has_value());
     if (!r->baseline) modelChoice_->setCurrentIndex(0);
