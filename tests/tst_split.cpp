@@ -365,6 +365,16 @@ private slots:
                         "layer 3 (conv 2 3x3 relu): filters 2 / F=2.5 rounds up to 1, below the minimum width of 2");
     }
 
+    // Messages name a class by its label, with the index only where the label is not it.
+    void classNamesInMessages() {
+        DataInfo info;
+        info.classNames = {"cat", "", "2"};
+        QCOMPARE(info.className(0), std::string("'cat' (0)"));
+        QCOMPARE(info.className(1), std::string("1"));
+        QCOMPARE(info.className(2), std::string("2"));  // not "'2' (2)"
+        QCOMPARE(info.className(7), std::string("7"));
+    }
+
     void epochScaling() {
         SplitOptions o = options(Strategy::ClassGroups, 3);
         o.epochs = 20;

@@ -195,9 +195,10 @@ DataInfo DataInfo::of(const Dataset& data, const std::vector<int>& rows) {
 }
 
 std::string DataInfo::className(int c) const {
-    if (c >= 0 && c < int(classNames.size()) && !classNames[std::size_t(c)].empty())
-        return "'" + classNames[std::size_t(c)] + "' (" + std::to_string(c) + ")";
-    return std::to_string(c);
+    const std::string index = std::to_string(c);
+    if (c < 0 || c >= int(classNames.size()) || classNames[std::size_t(c)].empty()) return index;
+    const std::string& name = classNames[std::size_t(c)];
+    return name == index ? index : "'" + name + "' (" + index + ")";  // a label "2" of class 2 says it once
 }
 
 SplitOptions withReferenceChoices(SplitOptions o) {

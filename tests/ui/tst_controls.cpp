@@ -122,11 +122,11 @@ private slots:
         QCOMPARE(w.starved[0].thinClasses, (std::vector<std::pair<int, long>>{{0, 2}, {1, 2}, {2, 1}}));
         const QStringList expected{QStringLiteral("40 of 40 submodels learn from fewer than 10 training rows (the "
                                                   "fewest 4): ask for a smaller N."),
-                                   QStringLiteral("Class 'a' (0) has fewer than 10 training rows in submodels 1, 2, 3, "
+                                   QStringLiteral("Class 'a' has fewer than 10 training rows in submodels 1, 2, 3, "
                                                   "4, 5 and 35 more."),
-                                   QStringLiteral("Class 'b' (1) has fewer than 10 training rows in submodels 1, 2, 3, "
+                                   QStringLiteral("Class 'b' has fewer than 10 training rows in submodels 1, 2, 3, "
                                                   "4, 5 and 35 more."),
-                                   QStringLiteral("Class 'c' (2) has fewer than 10 training rows in submodels 1, 2, 3, "
+                                   QStringLiteral("Class 'c' has fewer than 10 training rows in submodels 1, 2, 3, "
                                                   "4, 5 and 35 more.")};
         QCOMPARE(w.lines, expected);
     }
@@ -143,17 +143,17 @@ private slots:
         const QStringList
             expected{QStringLiteral("3 of 3 submodels learn from fewer than 10 training rows (the fewest 4): ask for a "
                                     "smaller N."),
-                     QStringLiteral("Class 'c' (2) has no training row in submodel 1, which cannot learn it."),
-                     QStringLiteral("Class 'a' (0) has fewer than 10 training rows in submodels 1, 2, 3."),
-                     QStringLiteral("Class 'b' (1) has fewer than 10 training rows in submodels 1, 2, 3."),
-                     QStringLiteral("Class 'c' (2) has fewer than 10 training rows in submodels 2, 3.")};
+                     QStringLiteral("Class 'c' has no training row in submodel 1, which cannot learn it."),
+                     QStringLiteral("Class 'a' has fewer than 10 training rows in submodels 1, 2, 3."),
+                     QStringLiteral("Class 'b' has fewer than 10 training rows in submodels 1, 2, 3."),
+                     QStringLiteral("Class 'c' has fewer than 10 training rows in submodels 2, 3.")};
         QCOMPARE(w.lines, expected);
 
         // The limit is a parameter: at 2 rows, what is left is the missing class and the single
         // rows of a and b in shards 2 and 3.
         const PlanWarnings two = planWarnings(plan, data, 2);
         QCOMPARE(two.lines.first(),
-                 QStringLiteral("Class 'c' (2) has no training row in submodel 1, which cannot learn it."));
+                 QStringLiteral("Class 'c' has no training row in submodel 1, which cannot learn it."));
         QCOMPARE(two.starved.size(), std::size_t(3));
     }
 

@@ -20,7 +20,14 @@ QString submodelList(const std::vector<int>& submodels) {
     return text;
 }
 
-QString classText(const DataInfo& data, int c) { return tr("Class %1").arg(QString::fromStdString(data.className(c))); }
+// By its name as the data's table shows it: "Class 'setosa'", or "Class 2" for a label that is
+// its own index; the index only for a class without a name.
+QString classText(const DataInfo& data, int c) {
+    const bool named = c >= 0 && c < int(data.classNames.size()) && !data.classNames[std::size_t(c)].empty();
+    if (!named) return tr("Class %1").arg(c);
+    const QString name = QString::fromStdString(data.classNames[std::size_t(c)]);
+    return name == QString::number(c) ? tr("Class %1").arg(name) : tr("Class '%1'").arg(name);
+}
 
 // At most this many sentences about classes; the rest are counted in one more.
 constexpr int maxClassLines = 6;
