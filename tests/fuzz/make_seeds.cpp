@@ -11,6 +11,9 @@
 
 #include "data/generators.h"
 #include "data/preprocessing.h"
+#include "data/text_vocabulary.h"
+#include "image_seeds.h"
+#include "io/json.h"
 #include "model/network.h"
 #include "model/saved_model.h"
 #include "project/project_file.h"
@@ -89,6 +92,44 @@ void jsonSeeds() {
         "[0, -0, 1.5e-7, 12345678901234567890, -9223372036854775808, 3.4028234663852886e38, 1E+2, 0.1]");
     put("json", "strings", R"(["", "a\"b\\c\/d\b\f\n\r\t", "\u00fc\u20ac\ud83d\ude00", "ü€😀"])");
     put("json", "nested", "\xEF\xBB\xBF {\"a\": [[[{\"b\": []}]], {}], \"c\": {\"d\": {\"e\": [1, [2, [3]]]}}}\n");
+}
+
+void imageSeeds() {
+    for (const auto& [name, bytes] : fuzz::imageSeeds()) put("image", name, bytes);
+}
+
+void textSeeds() {
+    // The first byte picks the source, vocabulary size and tokens per text (fuzz_text.cpp).
+    put("text", "txt_file",
+        "\x28"
+        "Don't stop: 3.5 stars!! \u00dcn\u00efc\u00f6d\u00e9 \u0391\u0392\u0393 \u041f\u0440\u0438\u0432\u0435\u0442 "
+        "\u65e5\u672c\u8a9e caf\u00e9\u2019s \u2014 \u0130stanbul \U0001F600\n");
+    put("text", "txt_bom_spaces",
+        "\x14\xEF\xBB\xBF"
+        "a\u00a0b\u2003c\u3000d\ufeffe 12.x .5 it''s o'\n");
+    put("text", "txt_folder",
+        "\x29great film, great cast SKYNNET-TEXT-FILEawful film\nawful plot SKYNNET-TEXT-FILEgreat fun "
+        "SKYNNET-TEXT-FILEso-so");
+    put("text", "csv_text",
+        "\x2aid,text,label\n1,\"Great film, great cast\",pos\n2,\"Awful film\nawful plot\",neg\n3,great fun,pos\n");
+    // 24 rows whose review column reads as free text: guessTextColumn finds it.
+    static const char* const words[] = {"good", "bad", "long", "short", "fun", "dull", "warm", "cold", "fast", "slow"};
+    std::string guess = "\x3bid,review,stars\n";
+    for (int i = 0; i < 24; ++i)
+        guess += std::to_string(i) + ",the " + words[i % 10] + " and " + words[(i * 3 + 1) % 10] + " film number " +
+                 std::to_string(i) + "," + std::to_string(i % 5) + "\n";
+    put("text", "csv_guess", guess);
+}
+
+void vocabularySeeds() {
+    TextVocabulary v =
+        fitVocabulary({"Don't stop: 3.5 stars!! The caf\u00e9 \u041f\u0440\u0438\u0432\u0435\u0442 \u65e5\u672c\u8a9e",
+                       "the \u0130 the 12 \u2019 \"quoted\""},
+                      40);
+    v.maxLength = 200;
+    put("vocabulary", "fitted", dumpJson(toJson(v)));
+    put("vocabulary", "empty", R"({"tokenizerRule":1,"maxLength":1,"tokens":[]})");
+    put("vocabulary", "escaped", R"({"tokenizerRule":1,"maxLength":16,"tokens":["\u00e9t\u00e9","\u2019","12","\""]})");
 }
 
 Preprocessing numericScaling(int columns) {
@@ -263,6 +304,9 @@ int main(int argc, char** argv) {
     idxSeeds();
     csvSeeds();
     jsonSeeds();
+    imageSeeds();
+    textSeeds();
+    vocabularySeeds();
     modelSeeds();
     combinedSeeds();
     projectSeeds();

@@ -18,13 +18,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${SKYNNET_FUZZ_BUILD:-$root/build-fuzz}
 runs=$build/fuzz-runs
-all=(csv idx idx_gzip json model combined_model project)
+all=(csv idx idx_gzip json model combined_model project image text vocabulary)
 targets=("${@:-${all[@]}}")
 
 # Longest input per target: a few times the largest seed, so inputs stay fast to run.
 max_len() {
     case $1 in
-        csv | json) echo 4096 ;;
+        csv | json | text | vocabulary) echo 4096 ;;
+        image) echo 8192 ;;
         idx | idx_gzip) echo 8192 ;;
         model | combined_model) echo 16384 ;;
         project) echo 32768 ;;
