@@ -50,6 +50,7 @@ private slots:
     void imagesOfAnotherSizeAreResized();
     void unreadableFilesAreSkippedAndCounted();
     void strictModeNamesTheUnreadableFile();
+    void unknownPngChunkIsAReadableReason();
     void memoryBeyondTheLimitIsRefusedWithASmallerSize();
     void folderErrorsNameTheFolder();
     void testFolderIsLoadedLikeTheTrainingSchema();
@@ -221,6 +222,36 @@ void TestImages::strictModeNamesTheUnreadableFile() {
     QTemporaryDir bad;
     writeBytes(bad.path() + "/a/x.png", "junk");
     VERIFY_CONTAINS(errorOf([&] { loadImageFolder(str(bad.path()), {}); }), ": none of its 1 image files can be read");
+}
+
+// stb_image names an unknown critical PNG chunk by its type bytes as they are: a NUL first gave an
+// empty reason, which read as success and left the row's values undefined (found by fuzz_image).
+// A PNG cut short after its header does that too: stb reads the missing chunk type as zeros.
+void TestImages::unknownPngChunkIsAReadableReason() {
+    QTemporaryDir dir;
+    writePatternFolder(dir.path(), {"a", "b"}, 2, 6);
+    QByteArray png;
+    {
+        QFile f(dir.path() + "/a/img_000.png");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        png = f.readAll();
+    }
+    // After the signature (8 bytes) and IHDR (25): an empty chunk of a critical type (bit 5 of the
+    // first byte clear), its CRC unchecked.
+    const auto withChunk = [&](const QByteArray& type) {
+        return png.left(33) + QByteArray(4, '\0') + type + QByteArray(4, '\0') + png.mid(33);
+    };
+    writeBytes(dir.path() + "/a/nul.png", withChunk(QByteArray("\0XYZ", 4)));
+    writeBytes(dir.path() + "/b/bytes.png", withChunk(QByteArray("\xC1\xFFYZ", 4)));
+    writeBytes(dir.path() + "/b/cut.png", png.left(33));
+    const Dataset d = loadImageFolder(str(dir.path()), {});
+    QCOMPARE(d.size(), Index(4));
+    QCOMPARE(d.skipped.size(), std::size_t(3));
+    QCOMPARE(d.skipped[0].path, str(dir.path() + "/a/nul.png"));
+    QCOMPARE(d.skipped[0].reason, std::string("not a readable image"));
+    QCOMPARE(d.skipped[1].reason, std::string("??YZ PNG chunk not known"));
+    QCOMPARE(d.skipped[2].path, str(dir.path() + "/b/cut.png"));
+    QCOMPARE(d.skipped[2].reason, std::string("not a readable image"));
 }
 
 void TestImages::memoryBeyondTheLimitIsRefusedWithASmallerSize() {

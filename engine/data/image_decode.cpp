@@ -22,6 +22,16 @@ std::string lowercaseExtension(const std::string& path) {
     return ext;
 }
 
+// Why stb_image failed, never empty (empty means success to the caller). Its reasons are short
+// ASCII phrases, except that an unknown critical PNG chunk's names the chunk type's four bytes as
+// the file has them: any bytes, a NUL first (an empty reason) or bytes that are not UTF-8.
+std::string failureReason() {
+    const char* reason = stbi_failure_reason();
+    std::string out;
+    for (const char* p = reason; p && *p; ++p) out += *p >= 0x20 && *p < 0x7F ? *p : '?';
+    return out.empty() ? "not a readable image" : out;
+}
+
 }  // namespace
 
 bool isImageFileName(const std::string& path) {
@@ -41,10 +51,7 @@ std::string decodeImageInto(const std::string& path, const Shape& shape, Scalar*
     // stb converts to the channels asked for: RGB to gray by luminance, gray to RGB by copying,
     // and drops an alpha channel.
     const std::unique_ptr<unsigned char, StbFree> pixels(stbi_load(path.c_str(), &width, &height, &stored, c));
-    if (!pixels) {
-        const char* reason = stbi_failure_reason();
-        return reason ? reason : "not a readable image";
-    }
+    if (!pixels) return failureReason();
     const unsigned char* hwc = pixels.get();
     std::vector<unsigned char> resized;
     if (width != w || height != h) {

@@ -21,7 +21,9 @@ std::optional<ImageInfo> readImageInfo(const std::string& path);
 
 // Decodes `path` into `row` (shape.size() values; shape.channels 1 or 3). Returns "" on success,
 // otherwise why the file cannot be read ("cannot open file", "bad PNG header", ...), with `row`
-// left unspecified. Thread-safe: stb_image keeps its failure reason per thread.
+// left unspecified; the reason is printable ASCII. Thread-safe: stb_image keeps its failure reason
+// per thread (but writes an unknown PNG chunk's type into one static text, so that reason may name
+// another file's chunk when several are decoded at once).
 std::string decodeImageInto(const std::string& path, const Shape& shape, Scalar* row);
 
 }  // namespace skynnet

@@ -2,7 +2,8 @@
 // picks the options (file name extension, channels, target size, strict), the rest is the file,
 // read by loadImageFiles as a single image to predict on. stb_image decides the format by the
 // content, not the name, so every decoder it has is reachable from a file named .png; the seeds
-// hold PNG, JPEG and BMP files. What decodes must be one row of shape.size() values in 0..255.
+// hold PNG, JPEG and BMP files. What decodes must be one row of shape.size() values in 0..255;
+// what does not must end in an Error whose message is UTF-8.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +11,7 @@
 
 #include "core/error.h"
 #include "data/image_folder.h"
+#include "data/text_vocabulary.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -49,6 +51,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
     } catch (const Error& e) {
         fuzz::rejected(e);
+        // The message reaches logs, the UI and JSON reports: it must be text.
+        try {
+            checkUtf8(e.what(), "");
+        } catch (const Error&) {
+            std::fprintf(stderr, "error message is not UTF-8: %s\n", e.what());
+            std::abort();
+        }
     }
     return 0;
 }
