@@ -51,6 +51,7 @@ private slots:
     void unreadableFilesAreSkippedAndCounted();
     void strictModeNamesTheUnreadableFile();
     void unknownPngChunkIsAReadableReason();
+    void imageWithoutPixelsIsSkipped();
     void memoryBeyondTheLimitIsRefusedWithASmallerSize();
     void folderErrorsNameTheFolder();
     void testFolderIsLoadedLikeTheTrainingSchema();
@@ -252,6 +253,21 @@ void TestImages::unknownPngChunkIsAReadableReason() {
     QCOMPARE(d.skipped[1].reason, std::string("??YZ PNG chunk not known"));
     QCOMPARE(d.skipped[2].path, str(dir.path() + "/b/cut.png"));
     QCOMPARE(d.skipped[2].reason, std::string("not a readable image"));
+}
+
+// stb_image reads a PNM header of 0 x 0 (whatever the file's name): as the first image it made
+// the set's shape 0 x 0, no feature at all (found by fuzz_image).
+void TestImages::imageWithoutPixelsIsSkipped() {
+    QTemporaryDir dir;
+    writePatternFolder(dir.path(), {"a", "b"}, 2, 6);
+    writeBytes(dir.path() + "/a/0_empty.png", "P5\n0 0\n255\n");
+    const Dataset d = loadImageFolder(str(dir.path()), {});
+    QCOMPARE(d.sampleShape, (Shape{1, 6, 6}));
+    QCOMPARE(d.size(), Index(4));
+    QCOMPARE(d.skipped.size(), std::size_t(1));
+    QCOMPARE(d.skipped[0].reason, std::string("the image has no pixels (0 x 0)"));
+    VERIFY_CONTAINS(errorOf([&] { loadImageFiles(str(dir.path() + "/a/0_empty.png"), {}); }),
+                    "0_empty.png: none of its 1 image files can be read");
 }
 
 void TestImages::memoryBeyondTheLimitIsRefusedWithASmallerSize() {

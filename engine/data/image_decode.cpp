@@ -42,6 +42,7 @@ bool isImageFileName(const std::string& path) {
 std::optional<ImageInfo> readImageInfo(const std::string& path) {
     ImageInfo info;
     if (!stbi_info(path.c_str(), &info.width, &info.height, &info.channels)) return std::nullopt;
+    if (info.width < 1 || info.height < 1) return std::nullopt;  // stb takes a PNM header of 0 x 0
     return info;
 }
 
@@ -52,6 +53,8 @@ std::string decodeImageInto(const std::string& path, const Shape& shape, Scalar*
     // and drops an alpha channel.
     const std::unique_ptr<unsigned char, StbFree> pixels(stbi_load(path.c_str(), &width, &height, &stored, c));
     if (!pixels) return failureReason();
+    if (width < 1 || height < 1)
+        return "the image has no pixels (" + std::to_string(width) + " x " + std::to_string(height) + ")";
     const unsigned char* hwc = pixels.get();
     std::vector<unsigned char> resized;
     if (width != w || height != h) {

@@ -16,7 +16,7 @@ bool isImageFileName(const std::string& path);
 struct ImageInfo {
     int width = 0, height = 0, channels = 0;  // as stored: 1 gray, 2 gray + alpha, 3 RGB, 4 RGBA
 };
-// Reads the header only; empty when the file is no image stb_image can read.
+// Reads the header only; empty when the file is no image stb_image can read or has no pixels.
 std::optional<ImageInfo> readImageInfo(const std::string& path);
 
 // Decodes `path` into `row` (shape.size() values; shape.channels 1 or 3). Returns "" on success,
