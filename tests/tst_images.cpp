@@ -52,6 +52,7 @@ private slots:
     void strictModeNamesTheUnreadableFile();
     void unknownPngChunkIsAReadableReason();
     void imageWithoutPixelsIsSkipped();
+    void otherFormatsAndOverlongHeadersAreSkipped();
     void memoryBeyondTheLimitIsRefusedWithASmallerSize();
     void folderErrorsNameTheFolder();
     void testFolderIsLoadedLikeTheTrainingSchema();
@@ -255,19 +256,51 @@ void TestImages::unknownPngChunkIsAReadableReason() {
     QCOMPARE(d.skipped[2].reason, std::string("not a readable image"));
 }
 
-// stb_image reads a PNM header of 0 x 0 (whatever the file's name): as the first image it made
-// the set's shape 0 x 0, no feature at all (found by fuzz_image).
+// A BMP header of 54 bytes announcing W x H pixels (BITMAPINFOHEADER, 24 bits), without pixels.
+QByteArray bmpHeader(qint32 width, qint32 height) {
+    QByteArray b("BM");
+    QDataStream out(&b, QIODevice::Append);
+    out.setByteOrder(QDataStream::LittleEndian);
+    out << quint32(54) << quint32(0) << quint32(54) << quint32(40) << width << height << quint16(1) << quint16(24)
+        << quint32(0) << quint32(0) << qint32(2835) << qint32(2835) << quint32(0) << quint32(0);
+    return b;
+}
+
+// stb_image reads a BMP (or PNM) header of 5 x 0: as the first image it made the set's shape 5 x 0,
+// no feature at all (found by fuzz_image).
 void TestImages::imageWithoutPixelsIsSkipped() {
     QTemporaryDir dir;
     writePatternFolder(dir.path(), {"a", "b"}, 2, 6);
-    writeBytes(dir.path() + "/a/0_empty.png", "P5\n0 0\n255\n");
+    writeBytes(dir.path() + "/a/0_empty.bmp", bmpHeader(5, 0));
     const Dataset d = loadImageFolder(str(dir.path()), {});
     QCOMPARE(d.sampleShape, (Shape{1, 6, 6}));
     QCOMPARE(d.size(), Index(4));
     QCOMPARE(d.skipped.size(), std::size_t(1));
-    QCOMPARE(d.skipped[0].reason, std::string("the image has no pixels (0 x 0)"));
-    VERIFY_CONTAINS(errorOf([&] { loadImageFiles(str(dir.path() + "/a/0_empty.png"), {}); }),
-                    "0_empty.png: none of its 1 image files can be read");
+    QCOMPARE(d.skipped[0].reason, std::string("the image has no pixels (5 x 0)"));
+    VERIFY_CONTAINS(errorOf([&] { loadImageFiles(str(dir.path() + "/a/0_empty.bmp"), {}); }),
+                    "0_empty.bmp: none of its 1 image files can be read");
+}
+
+// stb_image goes by the content: it would read a GIF, PGM or TGA named .png, and decode a header
+// announcing millions of pixels from a few bytes, the missing ones as zeros, in seconds and
+// gigabytes (found by fuzz_image: 64 bytes of BMP took 13 s).
+void TestImages::otherFormatsAndOverlongHeadersAreSkipped() {
+    QTemporaryDir dir;
+    writePatternFolder(dir.path(), {"a", "b"}, 2, 6);
+    writeBytes(dir.path() + "/a/gif.png", QByteArray("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00"
+                                                     ",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02"
+                                                     "D\x01\x00;",
+                                                     35));
+    writeBytes(dir.path() + "/a/pgm.png", QByteArray("P5\n2 1\n255\n\x10\x20", 13));
+    writeBytes(dir.path() + "/b/huge.bmp", bmpHeader(5, 4390912));
+    const Dataset d = loadImageFolder(str(dir.path()), {});
+    QCOMPARE(d.size(), Index(4));
+    QCOMPARE(d.skipped.size(), std::size_t(3));
+    QCOMPARE(d.skipped[0].reason, std::string("not a PNG, JPEG or BMP file"));
+    QCOMPARE(d.skipped[1].reason, std::string("not a PNG, JPEG or BMP file"));
+    QCOMPARE(d.skipped[2].path, str(dir.path() + "/b/huge.bmp"));
+    QCOMPARE(d.skipped[2].reason, std::string("its header announces 5 x 4390912 pixels, more than its 54 bytes can "
+                                              "hold (damaged or cut short)"));
 }
 
 void TestImages::memoryBeyondTheLimitIsRefusedWithASmallerSize() {

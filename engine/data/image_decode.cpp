@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace skynnet {
@@ -32,6 +36,39 @@ std::string failureReason() {
     return out.empty() ? "not a readable image" : out;
 }
 
+// The pixels a complete file of `bytes` bytes can hold at most, by its first bytes; 0 for a file
+// that is not PNG, JPEG or BMP. stb_image would read other formats too (GIF, PSD, TGA, PNM, HDR, PIC:
+// it goes by the content), which this reader does not claim. A PNG deflates at most 1032:1 and
+// packs 8 pixels a byte at 1 bit; a JPEG spends at least one bit on each block of 64 pixels (the DC
+// scan of a progressive file; stb reads no arithmetic coding); a BMP at least a bit a pixel (stb
+// reads no RLE). A header announcing more is damaged or cut short, and stb would decode it all
+// the same, the missing data as zeros, taking seconds and gigabytes for a few bytes.
+std::uint64_t maxPixels(std::string_view head, std::uint64_t bytes) {
+    if (head.substr(0, 8) == std::string_view("\x89PNG\r\n\x1a\n", 8)) return bytes * 8 * 1032;
+    if (head.substr(0, 3) == "\xFF\xD8\xFF") return bytes * 8 * 64;
+    if (head.substr(0, 2) == "BM") return bytes * 8;
+    return 0;
+}
+
+// Why the file is no image this reader takes, from its header; "" when it is one, `info` its size.
+std::string checkHeader(const std::string& path, ImageInfo& info) {
+    std::error_code ec;
+    const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+    char head[8] = {};
+    std::ifstream in(path, std::ios::binary);
+    if (ec || !in) return "cannot open file";
+    in.read(head, sizeof head);
+    const std::uint64_t most = maxPixels(std::string_view(head, std::size_t(in.gcount())), bytes);
+    if (most == 0) return "not a PNG, JPEG or BMP file";
+    if (!stbi_info(path.c_str(), &info.width, &info.height, &info.channels)) return failureReason();
+    if (info.width < 1 || info.height < 1)
+        return "the image has no pixels (" + std::to_string(info.width) + " x " + std::to_string(info.height) + ")";
+    if (std::uint64_t(info.width) * std::uint64_t(info.height) > most)
+        return "its header announces " + std::to_string(info.width) + " x " + std::to_string(info.height) +
+               " pixels, more than its " + std::to_string(bytes) + " bytes can hold (damaged or cut short)";
+    return {};
+}
+
 }  // namespace
 
 bool isImageFileName(const std::string& path) {
@@ -41,20 +78,19 @@ bool isImageFileName(const std::string& path) {
 
 std::optional<ImageInfo> readImageInfo(const std::string& path) {
     ImageInfo info;
-    if (!stbi_info(path.c_str(), &info.width, &info.height, &info.channels)) return std::nullopt;
-    if (info.width < 1 || info.height < 1) return std::nullopt;  // stb takes a PNM header of 0 x 0
+    if (!checkHeader(path, info).empty()) return std::nullopt;
     return info;
 }
 
 std::string decodeImageInto(const std::string& path, const Shape& shape, Scalar* row) {
     const int c = shape.channels, h = shape.height, w = shape.width;
+    ImageInfo info;
+    if (std::string problem = checkHeader(path, info); !problem.empty()) return problem;
     int width = 0, height = 0, stored = 0;
     // stb converts to the channels asked for: RGB to gray by luminance, gray to RGB by copying,
     // and drops an alpha channel.
     const std::unique_ptr<unsigned char, StbFree> pixels(stbi_load(path.c_str(), &width, &height, &stored, c));
     if (!pixels) return failureReason();
-    if (width < 1 || height < 1)
-        return "the image has no pixels (" + std::to_string(width) + " x " + std::to_string(height) + ")";
     const unsigned char* hwc = pixels.get();
     std::vector<unsigned char> resized;
     if (width != w || height != h) {
