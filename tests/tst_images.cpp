@@ -53,6 +53,7 @@ private slots:
     void unknownPngChunkIsAReadableReason();
     void imageWithoutPixelsIsSkipped();
     void otherFormatsAndOverlongHeadersAreSkipped();
+    void jpegHuffmanTableOverflowIsRefused();
     void memoryBeyondTheLimitIsRefusedWithASmallerSize();
     void folderErrorsNameTheFolder();
     void testFolderIsLoadedLikeTheTrainingSchema();
@@ -301,6 +302,24 @@ void TestImages::otherFormatsAndOverlongHeadersAreSkipped() {
     QCOMPARE(d.skipped[2].path, str(dir.path() + "/b/huge.bmp"));
     QCOMPARE(d.skipped[2].reason, std::string("its header announces 5 x 4390912 pixels, more than its 54 bytes can "
                                               "hold (damaged or cut short)"));
+}
+
+// Debian's stb_image 2.27 fills a JPEG Huffman table with as many codes as the file counts, past
+// its 256 places (a heap overflow, found by fuzz_image): refused before stb reads it, and the
+// reason reaches the error of a single file.
+void TestImages::jpegHuffmanTableOverflowIsRefused() {
+    QTemporaryDir dir;
+    const QString file = dir.path() + "/table.jpg";
+    writeBytes(file, QByteArray("\xFF\xD8\xFF\xC4\x01\xD5\x00\xD5\xD5", 9));  // 2 x 213 codes of 1 and 2 bits
+    QCOMPARE(errorOf([&] { loadImageFiles(str(file), {}); }),
+             str(file) + ": none of its 1 image files can be read (" + str(file) +
+                 ": damaged JPEG: a Huffman table of 426 codes (at most 256))");
+    ImageOptions strict;
+    strict.strict = true;
+    strict.channels = 1;
+    strict.height = strict.width = 4;  // the size given: decoded without reading the size first
+    QCOMPARE(errorOf([&] { loadImageFiles(str(file), strict); }),
+             str(file) + ": cannot read the image (damaged JPEG: a Huffman table of 426 codes (at most 256))");
 }
 
 void TestImages::memoryBeyondTheLimitIsRefusedWithASmallerSize() {

@@ -50,6 +50,44 @@ std::uint64_t maxPixels(std::string_view head, std::uint64_t bytes) {
     return 0;
 }
 
+// Debian 12's stb_image (2.27) builds a JPEG Huffman table of as many codes as the DHT segment
+// counts, up to 16 x 255, into room for 256: a heap overflow (found by fuzz_image; upstream checks
+// this since 2.28). Walks the segments as stb reads them (a table's counts and codes are read
+// whatever the segment's length says; missing bytes read as 0) and says which table is too big.
+std::string jpegHuffmanProblem(std::string_view f) {
+    const auto at = [&](std::size_t i) { return i < f.size() ? unsigned(static_cast<unsigned char>(f[i])) : 0u; };
+    for (std::size_t i = 2; i + 1 < f.size();) {
+        if (at(i) != 0xFF) {  // entropy-coded data: on to the next marker
+            ++i;
+            continue;
+        }
+        const unsigned marker = at(i + 1);
+        if (marker == 0xFF) {  // a fill byte
+            ++i;
+            continue;
+        }
+        if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {  // stuffing, TEM, RSTn
+            i += 2;
+            continue;
+        }
+        if (marker == 0xD9) break;  // EOI
+        const std::size_t length = at(i + 2) << 8 | at(i + 3);
+        if (marker == 0xC4) {
+            std::int64_t left = std::int64_t(length) - 2;
+            for (std::size_t t = i + 4; left > 0;) {
+                std::size_t codes = 0;
+                for (std::size_t k = 1; k <= 16; ++k) codes += at(t + k);
+                if (codes > 256)
+                    return "damaged JPEG: a Huffman table of " + std::to_string(codes) + " codes (at most 256)";
+                t += 17 + codes;
+                left -= std::int64_t(17 + codes);
+            }
+        }
+        i += 2 + length;
+    }
+    return {};
+}
+
 // Why the file is no image this reader takes, from its header; "" when it is one, `info` its size.
 std::string checkHeader(const std::string& path, ImageInfo& info) {
     std::error_code ec;
@@ -60,6 +98,13 @@ std::string checkHeader(const std::string& path, ImageInfo& info) {
     in.read(head, sizeof head);
     const std::uint64_t most = maxPixels(std::string_view(head, std::size_t(in.gcount())), bytes);
     if (most == 0) return "not a PNG, JPEG or BMP file";
+    if (head[0] == '\xFF') {  // JPEG
+        std::string all(bytes, '\0');
+        in.seekg(0);
+        in.read(all.data(), std::streamsize(all.size()));
+        all.resize(std::size_t(in.gcount()));
+        if (std::string problem = jpegHuffmanProblem(all); !problem.empty()) return problem;
+    }
     if (!stbi_info(path.c_str(), &info.width, &info.height, &info.channels)) return failureReason();
     if (info.width < 1 || info.height < 1)
         return "the image has no pixels (" + std::to_string(info.width) + " x " + std::to_string(info.height) + ")";
@@ -76,10 +121,12 @@ bool isImageFileName(const std::string& path) {
     return ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp";
 }
 
-std::optional<ImageInfo> readImageInfo(const std::string& path) {
+std::optional<ImageInfo> readImageInfo(const std::string& path, std::string* why) {
     ImageInfo info;
-    if (!checkHeader(path, info).empty()) return std::nullopt;
-    return info;
+    std::string problem = checkHeader(path, info);
+    if (problem.empty()) return info;
+    if (why) *why = std::move(problem);
+    return std::nullopt;
 }
 
 std::string decodeImageInto(const std::string& path, const Shape& shape, Scalar* row) {

@@ -18,7 +18,8 @@ struct ImageInfo {
 };
 // Reads the header only; empty when the file is not a PNG, JPEG or BMP file stb_image can read, has
 // no pixels, or announces more pixels than its size can hold (damaged or cut short).
-std::optional<ImageInfo> readImageInfo(const std::string& path);
+// `why`, when given, says why not.
+std::optional<ImageInfo> readImageInfo(const std::string& path, std::string* why = nullptr);
 
 // Decodes `path` into `row` (shape.size() values; shape.channels 1 or 3) after the checks of
 // readImageInfo. Returns "" on success, otherwise why the file cannot be read ("cannot open file",

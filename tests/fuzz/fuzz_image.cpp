@@ -1,8 +1,8 @@
 // The image reader of image folders (data/image_folder.h, data/image_decode.h): the first byte
 // picks the options (file name extension, channels, target size, strict), the rest is the file,
 // read by loadImageFiles as a single image to predict on. stb_image decides the format by the
-// content, not the name, so every decoder it has is reachable from a file named .png; the seeds
-// hold PNG, JPEG and BMP files. What decodes must be one row of shape.size() values in 0..255;
+// content, not the name; the seeds hold PNG, JPEG and BMP files, and four other formats stb reads,
+// which the reader must refuse. What decodes must be one row of shape.size() values in 0..255;
 // what does not must end in an Error whose message is UTF-8.
 #include <cstddef>
 #include <cstdint>

@@ -109,7 +109,8 @@ inline std::vector<std::pair<std::string, std::string>> imageSeeds() {
                             le(4, 4) + le(2, 4) + le(1, 2) + le(8, 2) + le(0, 4) + le(std::uint32_t(pixels.size()), 4) +
                             le(2835, 4) + le(2835, 4) + le(4, 4) + le(0, 4) + palette + pixels;
     seeds.emplace_back("bmp_palette8", std::string(1, '\3') + bmp);
-    // stb_image picks its decoder by the content: these other formats load from a file named .png.
+    // stb_image picks its decoder by the content and would read these from a file named .png; the
+    // reader refuses them (not PNG, JPEG or BMP).
     seeds.emplace_back("other_gif", std::string(1, '\0') + std::string("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff"
                                                                        "\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,"
                                                                        "\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02"
