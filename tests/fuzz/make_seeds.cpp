@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint_setup.h"
 #include "data/generators.h"
 #include "data/preprocessing.h"
 #include "data/text_vocabulary.h"
@@ -19,6 +20,7 @@
 #include "project/project_file.h"
 #include "split/combined_model_file.h"
 #include "split/split_plan.h"
+#include "train/trainer_state.h"
 
 using namespace skynnet;
 namespace fs = std::filesystem;
@@ -130,6 +132,47 @@ void vocabularySeeds() {
     put("vocabulary", "fitted", dumpJson(toJson(v)));
     put("vocabulary", "empty", R"({"tokenizerRule":1,"maxLength":1,"tokens":[]})");
     put("vocabulary", "escaped", R"({"tokenizerRule":1,"maxLength":16,"tokens":["\u00e9t\u00e9","\u2019","12","\""]})");
+}
+
+// A submodel's checkpoint mid-run (Adam's two state lists, early stopping's best weights, one
+// epoch of history) and one finished, for the run of checkpoint_setup.h.
+void checkpointSeeds() {
+    Network network(fuzz::checkpointSpec(), 1);
+    const fs::path tmp = fs::temp_directory_path() / "skynnet-seed.ckpt";
+    SubmodelResume running;
+    running.weights = network.flatWeights();
+    TrainerState& s = running.state;
+    s.epochsDone = 1;
+    s.steps = 12;
+    s.shuffleRng = {{1, 2, 3, 4}, 7, true, 0.5};
+    s.optimizer.steps = 12;
+    for (int list = 0; list < 2; ++list) {
+        std::vector<Matrix> matrices;
+        for (const Param& p : network.params())
+            matrices.push_back(Matrix::Constant(p.value->rows(), p.value->cols(), 0.125f * float(list + 1)));
+        s.optimizer.lists.push_back(std::move(matrices));
+    }
+    s.bestScore = 0.75;
+    s.bestWeights = running.weights;
+    s.history.resize(1);
+    s.history[0].epoch = 1;
+    s.history[0].loss = 0.5;
+    s.bestEpoch = 1;
+    s.wallSeconds = 1.5;
+    s.cpuSeconds = 2.5;
+    s.peakModelBytes = 4096;
+    saveCheckpointFile(tmp.string(), fuzz::checkpointKey, fuzz::checkpointIndex, running);
+    put("checkpoint", "running", slurp(tmp));
+
+    SubmodelResume finished;
+    finished.finished = true;
+    finished.weights = running.weights;
+    finished.result.history = s.history;
+    finished.result.bestEpoch = 1;
+    finished.result.peakModelBytes = 4096;
+    saveCheckpointFile(tmp.string(), fuzz::checkpointKey, fuzz::checkpointIndex, finished);
+    put("checkpoint", "finished", slurp(tmp));
+    fs::remove(tmp);
 }
 
 Preprocessing numericScaling(int columns) {
@@ -307,6 +350,7 @@ int main(int argc, char** argv) {
     imageSeeds();
     textSeeds();
     vocabularySeeds();
+    checkpointSeeds();
     modelSeeds();
     combinedSeeds();
     projectSeeds();

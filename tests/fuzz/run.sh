@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${SKYNNET_FUZZ_BUILD:-$root/build-fuzz}
 runs=$build/fuzz-runs
-all=(csv idx idx_gzip json model combined_model project image text vocabulary)
+all=(csv idx idx_gzip json model combined_model project image text vocabulary checkpoint)
 targets=("${@:-${all[@]}}")
 
 # Longest input per target: a few times the largest seed, so inputs stay fast to run.
@@ -27,7 +27,7 @@ max_len() {
         csv | json | text | vocabulary) echo 4096 ;;
         image) echo 8192 ;;
         idx | idx_gzip) echo 8192 ;;
-        model | combined_model) echo 16384 ;;
+        model | combined_model | checkpoint) echo 16384 ;;
         project) echo 32768 ;;
         *) echo "unknown target '$1' (targets: ${all[*]})" >&2; exit 2 ;;
     esac
