@@ -50,6 +50,10 @@ private slots:
     void imagesOfAnotherSizeAreResized();
     void unreadableFilesAreSkippedAndCounted();
     void strictModeNamesTheUnreadableFile();
+    void unknownPngChunkIsAReadableReason();
+    void imageWithoutPixelsIsSkipped();
+    void otherFormatsAndOverlongHeadersAreSkipped();
+    void jpegHuffmanTableOverflowIsRefused();
     void memoryBeyondTheLimitIsRefusedWithASmallerSize();
     void folderErrorsNameTheFolder();
     void testFolderIsLoadedLikeTheTrainingSchema();
@@ -221,6 +225,101 @@ void TestImages::strictModeNamesTheUnreadableFile() {
     QTemporaryDir bad;
     writeBytes(bad.path() + "/a/x.png", "junk");
     VERIFY_CONTAINS(errorOf([&] { loadImageFolder(str(bad.path()), {}); }), ": none of its 1 image files can be read");
+}
+
+// stb_image names an unknown critical PNG chunk by its type bytes as they are: a NUL first gave an
+// empty reason, which read as success and left the row's values undefined (found by fuzz_image).
+// A PNG cut short after its header does that too: stb reads the missing chunk type as zeros.
+void TestImages::unknownPngChunkIsAReadableReason() {
+    QTemporaryDir dir;
+    writePatternFolder(dir.path(), {"a", "b"}, 2, 6);
+    QByteArray png;
+    {
+        QFile f(dir.path() + "/a/img_000.png");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        png = f.readAll();
+    }
+    // After the signature (8 bytes) and IHDR (25): an empty chunk of a critical type (bit 5 of the
+    // first byte clear), its CRC unchecked.
+    const auto withChunk = [&](const QByteArray& type) {
+        return png.left(33) + QByteArray(4, '\0') + type + QByteArray(4, '\0') + png.mid(33);
+    };
+    writeBytes(dir.path() + "/a/nul.png", withChunk(QByteArray("\0XYZ", 4)));
+    writeBytes(dir.path() + "/b/bytes.png", withChunk(QByteArray("\xC1\xFFYZ", 4)));
+    writeBytes(dir.path() + "/b/cut.png", png.left(33));
+    const Dataset d = loadImageFolder(str(dir.path()), {});
+    QCOMPARE(d.size(), Index(4));
+    QCOMPARE(d.skipped.size(), std::size_t(3));
+    QCOMPARE(d.skipped[0].path, str(dir.path() + "/a/nul.png"));
+    QCOMPARE(d.skipped[0].reason, std::string("not a readable image"));
+    QCOMPARE(d.skipped[1].reason, std::string("??YZ PNG chunk not known"));
+    QCOMPARE(d.skipped[2].path, str(dir.path() + "/b/cut.png"));
+    QCOMPARE(d.skipped[2].reason, std::string("not a readable image"));
+}
+
+// A BMP header of 54 bytes announcing W x H pixels (BITMAPINFOHEADER, 24 bits), without pixels.
+QByteArray bmpHeader(qint32 width, qint32 height) {
+    QByteArray b("BM");
+    QDataStream out(&b, QIODevice::Append);
+    out.setByteOrder(QDataStream::LittleEndian);
+    out << quint32(54) << quint32(0) << quint32(54) << quint32(40) << width << height << quint16(1) << quint16(24)
+        << quint32(0) << quint32(0) << qint32(2835) << qint32(2835) << quint32(0) << quint32(0);
+    return b;
+}
+
+// stb_image reads a BMP (or PNM) header of 5 x 0: as the first image it made the set's shape 5 x 0,
+// no feature at all (found by fuzz_image).
+void TestImages::imageWithoutPixelsIsSkipped() {
+    QTemporaryDir dir;
+    writePatternFolder(dir.path(), {"a", "b"}, 2, 6);
+    writeBytes(dir.path() + "/a/0_empty.bmp", bmpHeader(5, 0));
+    const Dataset d = loadImageFolder(str(dir.path()), {});
+    QCOMPARE(d.sampleShape, (Shape{1, 6, 6}));
+    QCOMPARE(d.size(), Index(4));
+    QCOMPARE(d.skipped.size(), std::size_t(1));
+    QCOMPARE(d.skipped[0].reason, std::string("the image has no pixels (5 x 0)"));
+    VERIFY_CONTAINS(errorOf([&] { loadImageFiles(str(dir.path() + "/a/0_empty.bmp"), {}); }),
+                    "0_empty.bmp: none of its 1 image files can be read");
+}
+
+// stb_image goes by the content: it would read a GIF, PGM or TGA named .png, and decode a header
+// announcing millions of pixels from a few bytes, the missing ones as zeros, in seconds and
+// gigabytes (found by fuzz_image: 64 bytes of BMP took 13 s).
+void TestImages::otherFormatsAndOverlongHeadersAreSkipped() {
+    QTemporaryDir dir;
+    writePatternFolder(dir.path(), {"a", "b"}, 2, 6);
+    writeBytes(dir.path() + "/a/gif.png", QByteArray("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00"
+                                                     ",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02"
+                                                     "D\x01\x00;",
+                                                     35));
+    writeBytes(dir.path() + "/a/pgm.png", QByteArray("P5\n2 1\n255\n\x10\x20", 13));
+    writeBytes(dir.path() + "/b/huge.bmp", bmpHeader(5, 4390912));
+    const Dataset d = loadImageFolder(str(dir.path()), {});
+    QCOMPARE(d.size(), Index(4));
+    QCOMPARE(d.skipped.size(), std::size_t(3));
+    QCOMPARE(d.skipped[0].reason, std::string("not a PNG, JPEG or BMP file"));
+    QCOMPARE(d.skipped[1].reason, std::string("not a PNG, JPEG or BMP file"));
+    QCOMPARE(d.skipped[2].path, str(dir.path() + "/b/huge.bmp"));
+    QCOMPARE(d.skipped[2].reason, std::string("its header announces 5 x 4390912 pixels, more than its 54 bytes can "
+                                              "hold (damaged or cut short)"));
+}
+
+// Debian's stb_image 2.27 fills a JPEG Huffman table with as many codes as the file counts, past
+// its 256 places (a heap overflow, found by fuzz_image): refused before stb reads it, and the
+// reason reaches the error of a single file.
+void TestImages::jpegHuffmanTableOverflowIsRefused() {
+    QTemporaryDir dir;
+    const QString file = dir.path() + "/table.jpg";
+    writeBytes(file, QByteArray("\xFF\xD8\xFF\xC4\x01\xD5\x00\xD5\xD5", 9));  // 2 x 213 codes of 1 and 2 bits
+    QCOMPARE(errorOf([&] { loadImageFiles(str(file), {}); }),
+             str(file) + ": none of its 1 image files can be read (" + str(file) +
+                 ": damaged JPEG: a Huffman table of 426 codes (at most 256))");
+    ImageOptions strict;
+    strict.strict = true;
+    strict.channels = 1;
+    strict.height = strict.width = 4;  // the size given: decoded without reading the size first
+    QCOMPARE(errorOf([&] { loadImageFiles(str(file), strict); }),
+             str(file) + ": cannot read the image (damaged JPEG: a Huffman table of 426 codes (at most 256))");
 }
 
 void TestImages::memoryBeyondTheLimitIsRefusedWithASmallerSize() {

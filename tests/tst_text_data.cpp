@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -175,6 +176,11 @@ private slots:
                  path(dir, "folder/pos/b.txt") + ": text is not UTF-8 (byte 0xe9 at column 4)");
         writeText(dir.filePath("folder/pos/b.txt"), " \n");
         QCOMPARE(errorOf([&] { loadTrainingData(folder); }), path(dir, "folder/pos/b.txt") + ": text is empty");
+        // A huge file is refused by its size before it is read (sparse: it takes no disk space, and
+        // reading its 64 GB would run out of memory).
+        std::filesystem::resize_file(path(dir, "folder/pos/b.txt"), std::uintmax_t(64) << 30);
+        QCOMPARE(errorOf([&] { loadTrainingData(folder); }),
+                 path(dir, "folder/pos/b.txt") + ": 68719476736 bytes is more than a text may hold");
 
         // The request's own mistakes name their option.
         folder.textColumn = "text";

@@ -16,12 +16,17 @@ bool isImageFileName(const std::string& path);
 struct ImageInfo {
     int width = 0, height = 0, channels = 0;  // as stored: 1 gray, 2 gray + alpha, 3 RGB, 4 RGBA
 };
-// Reads the header only; empty when the file is no image stb_image can read.
-std::optional<ImageInfo> readImageInfo(const std::string& path);
+// Reads the header only; empty when the file is not a PNG, JPEG or BMP file stb_image can read, has
+// no pixels, or announces more pixels than its size can hold (damaged or cut short).
+// `why`, when given, says why not.
+std::optional<ImageInfo> readImageInfo(const std::string& path, std::string* why = nullptr);
 
-// Decodes `path` into `row` (shape.size() values; shape.channels 1 or 3). Returns "" on success,
-// otherwise why the file cannot be read ("cannot open file", "bad PNG header", ...), with `row`
-// left unspecified. Thread-safe: stb_image keeps its failure reason per thread.
+// Decodes `path` into `row` (shape.size() values; shape.channels 1 or 3) after the checks of
+// readImageInfo. Returns "" on success, otherwise why the file cannot be read ("cannot open file",
+// "not a PNG, JPEG or BMP file", "bad PNG header", ...), with `row`
+// left unspecified; the reason is printable ASCII. Thread-safe: stb_image keeps its failure reason
+// per thread (but writes an unknown PNG chunk's type into one static text, so that reason may name
+// another file's chunk when several are decoded at once).
 std::string decodeImageInto(const std::string& path, const Shape& shape, Scalar* row);
 
 }  // namespace skynnet

@@ -49,9 +49,14 @@ Shape resolveShape(const std::vector<std::string>& files, const ImageOptions& o,
         throw Error(where + ": images have 1 (gray) or 3 (RGB) channels, not " + std::to_string(o.channels));
     Shape shape{o.channels, o.height, o.width};
     if (o.channels != 0 && o.height > 0 && o.width > 0) return shape;
+    std::string firstProblem;
     for (const std::string& f : files) {
-        const auto info = readImageInfo(f);
-        if (!info) continue;
+        std::string why;
+        const auto info = readImageInfo(f, &why);
+        if (!info) {
+            if (firstProblem.empty()) firstProblem = f + ": " + why;
+            continue;
+        }
         if (shape.channels == 0) shape.channels = info->channels <= 2 ? 1 : 3;
         if (shape.height <= 0 || shape.width <= 0) {
             shape.height = info->height;
@@ -59,7 +64,8 @@ Shape resolveShape(const std::vector<std::string>& files, const ImageOptions& o,
         }
         return shape;
     }
-    throw Error(where + ": none of its " + std::to_string(files.size()) + " image files can be read");
+    throw Error(where + ": none of its " + std::to_string(files.size()) + " image files can be read (" + firstProblem +
+                ")");
 }
 
 // Refuses a set whose decoded rows would not fit, with a size that would.

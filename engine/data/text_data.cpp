@@ -34,13 +34,19 @@ bool isTextFile(const fs::path& p) {
 }
 
 std::string readTextFile(const fs::path& path) {
+    const std::size_t limit = std::size_t(maxTextLength) * 4;  // 4 bytes per character at most
+    const auto tooLong = [&](std::uintmax_t bytes) {
+        return Error(path.string() + ": " + std::to_string(bytes) + " bytes is more than a text may hold");
+    };
+    // Before reading: a huge file (a disk image named .txt) must not be read into memory first.
+    std::error_code ec;
+    if (const std::uintmax_t bytes = fs::file_size(path, ec); !ec && bytes > limit) throw tooLong(bytes);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path.string() + ": cannot open file");
     std::ostringstream buffer;
     buffer << in.rdbuf();
     std::string text = std::move(buffer).str();
-    if (text.size() > std::size_t(maxTextLength) * 4)
-        throw Error(path.string() + ": " + std::to_string(text.size()) + " bytes is more than a text may hold");
+    if (text.size() > limit) throw tooLong(text.size());            // it grew since it was measured
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // editors write a BOM
     return text;
 }

@@ -9,13 +9,18 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint_setup.h"
 #include "data/generators.h"
 #include "data/preprocessing.h"
+#include "data/text_vocabulary.h"
+#include "image_seeds.h"
+#include "io/json.h"
 #include "model/network.h"
 #include "model/saved_model.h"
 #include "project/project_file.h"
 #include "split/combined_model_file.h"
 #include "split/split_plan.h"
+#include "train/trainer_state.h"
 
 using namespace skynnet;
 namespace fs = std::filesystem;
@@ -89,6 +94,85 @@ void jsonSeeds() {
         "[0, -0, 1.5e-7, 12345678901234567890, -9223372036854775808, 3.4028234663852886e38, 1E+2, 0.1]");
     put("json", "strings", R"(["", "a\"b\\c\/d\b\f\n\r\t", "\u00fc\u20ac\ud83d\ude00", "ü€😀"])");
     put("json", "nested", "\xEF\xBB\xBF {\"a\": [[[{\"b\": []}]], {}], \"c\": {\"d\": {\"e\": [1, [2, [3]]]}}}\n");
+}
+
+void imageSeeds() {
+    for (const auto& [name, bytes] : fuzz::imageSeeds()) put("image", name, bytes);
+}
+
+void textSeeds() {
+    // The first byte picks the source, vocabulary size and tokens per text (fuzz_text.cpp).
+    put("text", "txt_file",
+        "\x28"
+        "Don't stop: 3.5 stars!! \u00dcn\u00efc\u00f6d\u00e9 \u0391\u0392\u0393 \u041f\u0440\u0438\u0432\u0435\u0442 "
+        "\u65e5\u672c\u8a9e caf\u00e9\u2019s \u2014 \u0130stanbul \U0001F600\n");
+    put("text", "txt_bom_spaces",
+        "\x14\xEF\xBB\xBF"
+        "a\u00a0b\u2003c\u3000d\ufeffe 12.x .5 it''s o'\n");
+    put("text", "txt_folder",
+        "\x29great film, great cast SKYNNET-TEXT-FILEawful film\nawful plot SKYNNET-TEXT-FILEgreat fun "
+        "SKYNNET-TEXT-FILEso-so");
+    put("text", "csv_text",
+        "\x2aid,text,label\n1,\"Great film, great cast\",pos\n2,\"Awful film\nawful plot\",neg\n3,great fun,pos\n");
+    // 24 rows whose review column reads as free text: guessTextColumn finds it.
+    static const char* const words[] = {"good", "bad", "long", "short", "fun", "dull", "warm", "cold", "fast", "slow"};
+    std::string guess = "\x3bid,review,stars\n";
+    for (int i = 0; i < 24; ++i)
+        guess += std::to_string(i) + ",the " + words[i % 10] + " and " + words[(i * 3 + 1) % 10] + " film number " +
+                 std::to_string(i) + "," + std::to_string(i % 5) + "\n";
+    put("text", "csv_guess", guess);
+}
+
+void vocabularySeeds() {
+    TextVocabulary v =
+        fitVocabulary({"Don't stop: 3.5 stars!! The caf\u00e9 \u041f\u0440\u0438\u0432\u0435\u0442 \u65e5\u672c\u8a9e",
+                       "the \u0130 the 12 \u2019 \"quoted\""},
+                      40);
+    v.maxLength = 200;
+    put("vocabulary", "fitted", dumpJson(toJson(v)));
+    put("vocabulary", "empty", R"({"tokenizerRule":1,"maxLength":1,"tokens":[]})");
+    put("vocabulary", "escaped", R"({"tokenizerRule":1,"maxLength":16,"tokens":["\u00e9t\u00e9","\u2019","12","\""]})");
+}
+
+// A submodel's checkpoint mid-run (Adam's two state lists, early stopping's best weights, one
+// epoch of history) and one finished, for the run of checkpoint_setup.h.
+void checkpointSeeds() {
+    Network network(fuzz::checkpointSpec(), 1);
+    const fs::path tmp = fs::temp_directory_path() / "skynnet-seed.ckpt";
+    SubmodelResume running;
+    running.weights = network.flatWeights();
+    TrainerState& s = running.state;
+    s.epochsDone = 1;
+    s.steps = 12;
+    s.shuffleRng = {{1, 2, 3, 4}, 7, true, 0.5};
+    s.optimizer.steps = 12;
+    for (int list = 0; list < 2; ++list) {
+        std::vector<Matrix> matrices;
+        for (const Param& p : network.params())
+            matrices.push_back(Matrix::Constant(p.value->rows(), p.value->cols(), 0.125f * float(list + 1)));
+        s.optimizer.lists.push_back(std::move(matrices));
+    }
+    s.bestScore = 0.75;
+    s.bestWeights = running.weights;
+    s.history.resize(1);
+    s.history[0].epoch = 1;
+    s.history[0].loss = 0.5;
+    s.bestEpoch = 1;
+    s.wallSeconds = 1.5;
+    s.cpuSeconds = 2.5;
+    s.peakModelBytes = 4096;
+    saveCheckpointFile(tmp.string(), fuzz::checkpointKey, fuzz::checkpointIndex, running);
+    put("checkpoint", "running", slurp(tmp));
+
+    SubmodelResume finished;
+    finished.finished = true;
+    finished.weights = running.weights;
+    finished.result.history = s.history;
+    finished.result.bestEpoch = 1;
+    finished.result.peakModelBytes = 4096;
+    saveCheckpointFile(tmp.string(), fuzz::checkpointKey, fuzz::checkpointIndex, finished);
+    put("checkpoint", "finished", slurp(tmp));
+    fs::remove(tmp);
 }
 
 Preprocessing numericScaling(int columns) {
@@ -263,6 +347,10 @@ int main(int argc, char** argv) {
     idxSeeds();
     csvSeeds();
     jsonSeeds();
+    imageSeeds();
+    textSeeds();
+    vocabularySeeds();
+    checkpointSeeds();
     modelSeeds();
     combinedSeeds();
     projectSeeds();

@@ -3,6 +3,8 @@
 # two at a time, each on a fresh working copy of its seed corpus. Prints per target the
 # executions, the edges covered (libFuzzer's "cov:") and whether it crashed; exits 1 when any did.
 # Usage: tests/fuzz/run.sh SECONDS [target ...]   (default: every target)
+# SKYNNET_FUZZ_TIMEOUT: seconds one input may take before it counts as a hang (default 10; give
+# more at `nice -n 19` on a busy machine, where a target can get no CPU for a minute).
 # Crash artefacts, logs and the working corpora stay in build-fuzz/fuzz-runs/<target>/. A crash is
 # minimised with `build-fuzz/tests/fuzz/fuzz_<target> -minimize_crash=1 -runs=10000 <artefact>`
 # and kept under tests/fuzz/regressions/<target>/, where ctest replays it in every build.
@@ -18,15 +20,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${SKYNNET_FUZZ_BUILD:-$root/build-fuzz}
 runs=$build/fuzz-runs
-all=(csv idx idx_gzip json model combined_model project)
+all=(csv idx idx_gzip json model combined_model project image text vocabulary checkpoint)
 targets=("${@:-${all[@]}}")
 
 # Longest input per target: a few times the largest seed, so inputs stay fast to run.
 max_len() {
     case $1 in
-        csv | json) echo 4096 ;;
+        csv | json | text | vocabulary) echo 4096 ;;
+        image) echo 8192 ;;
         idx | idx_gzip) echo 8192 ;;
-        model | combined_model) echo 16384 ;;
+        model | combined_model | checkpoint) echo 16384 ;;
         project) echo 32768 ;;
         *) echo "unknown target '$1' (targets: ${all[*]})" >&2; exit 2 ;;
     esac
@@ -54,7 +57,7 @@ run_one() {
     # One OpenMP thread: two targets share the two cores. -timeout reports a hang, -rss_limit_mb
     # (also the limit of one allocation) a memory bomb, both as a crash.
     OMP_NUM_THREADS=1 TMPDIR=$scratch nice -n 10 "$build/tests/fuzz/fuzz_$t" \
-        -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 \
+        -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout="${SKYNNET_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
         -artifact_prefix="$dir/crashes/" -print_final_stats=1 "$dir/corpus" >"$dir/log" 2>&1 || status=$?
     echo "$status" >"$dir/status"
 }
