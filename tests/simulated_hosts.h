@@ -6,11 +6,24 @@
 // for the mpirun that skynnet-cli starts.
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QString>
 #include <QStringList>
 
 #include "cli_support.h"
 #include "test_support.h"
+
+// In initTestCase, after the MPI backend's own check: mpirun and the namespaces are needed, and
+// without them the test skips with the reason (fails under CI=true); then K hosts start.
+#define START_SIMULATED_HOSTS(hosts, k)                                                       \
+    do {                                                                                      \
+        if (QStandardPaths::findExecutable("mpirun").isEmpty())                               \
+            SKIP_UNLESS_CI("mpirun is not installed (openmpi-bin)");                          \
+        const QString why = SimulatedHosts::unavailable();                                    \
+        if (!why.isEmpty()) SKIP_UNLESS_CI(qPrintable("cannot simulate hosts here: " + why)); \
+        const QString failed = (hosts).start(k);                                              \
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));                                       \
+    } while (false)
 
 class SimulatedHosts {
 public:

@@ -500,13 +500,7 @@ private slots:
     void workerWithOtherBuildRefuses() {
         QTemporaryDir dir;
         const QString other = dir.filePath("skynnet-cli-other");
-        QVERIFY(QFile::copy(SKYNNET_CLI_PATH, other));
-        {
-            QFile f(other);
-            QVERIFY(f.open(QIODevice::Append));
-            f.write("x");
-        }
-        QVERIFY(QFile::setPermissions(other, QFile::permissions(SKYNNET_CLI_PATH)));
+        QVERIFY(writeAnotherBuild(other));
         const QStringList args = splitRun + QStringList{"--backend", "mpi"};
         const CliRun r = runMpirun(QStringList{"-np", "1", SKYNNET_CLI_PATH} + args +
                                    QStringList{":", "-np", "1", other} + args);

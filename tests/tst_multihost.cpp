@@ -134,11 +134,7 @@ private slots:
 #elif !defined(SKYNNET_HAVE_MPI)
         SKIP_UNLESS_CI("this build has no MPI backend (install libopenmpi-dev openmpi-bin and configure again)");
 #endif
-        if (QStandardPaths::findExecutable("mpirun").isEmpty()) SKIP_UNLESS_CI("mpirun is not installed (openmpi-bin)");
-        const QString why = SimulatedHosts::unavailable();
-        if (!why.isEmpty()) SKIP_UNLESS_CI(qPrintable("cannot simulate hosts here: " + why));
-        const QString failed = hosts_.start(3);
-        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        START_SIMULATED_HOSTS(hosts_, 3);
     }
 
     // Each host has its name and its own address, reaches the others, and nothing beyond: its
@@ -290,13 +286,7 @@ private slots:
     // by that host's rank, naming it.
     void hostWithAnotherBuildIsRefused() {
         const QString other = dir_.filePath("skynnet-cli-other");
-        QVERIFY(QFile::copy(SKYNNET_CLI_PATH, other));
-        {
-            QFile f(other);
-            QVERIFY(f.open(QIODevice::Append));
-            f.write("x");
-        }
-        QVERIFY(QFile::setPermissions(other, QFile::permissions(SKYNNET_CLI_PATH)));
+        QVERIFY(writeAnotherBuild(other));
         const QString second = host(1);
         const CliRun bound = SimulatedHosts::bind(second, other, SKYNNET_CLI_PATH);
         QVERIFY2(bound.exitCode == 0, qPrintable(bound.err));

@@ -43,11 +43,7 @@ private slots:
 #elif !defined(SKYNNET_TEST_HAVE_MPI)
         SKIP_UNLESS_CI("this build has no MPI backend (install libopenmpi-dev openmpi-bin and configure again)");
 #endif
-        if (QStandardPaths::findExecutable("mpirun").isEmpty()) SKIP_UNLESS_CI("mpirun is not installed (openmpi-bin)");
-        const QString why = SimulatedHosts::unavailable();
-        if (!why.isEmpty()) SKIP_UNLESS_CI(qPrintable("cannot simulate hosts here: " + why));
-        const QString failed = hosts_.start(3);
-        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        START_SIMULATED_HOSTS(hosts_, 3);
     }
 
     void projectTrainsOnTheHosts() {
