@@ -140,13 +140,14 @@ private slots:
         QCOMPARE(w.starved[0].missingClasses, std::vector<int>{2});
         QVERIFY(w.starved[1].missingClasses.empty());
         QCOMPARE(w.starved[2].thinClasses, (std::vector<std::pair<int, long>>{{0, 1}, {1, 1}, {2, 2}}));
-        const QStringList
-            expected{QStringLiteral("3 of 3 submodels learn from fewer than 10 training rows (the fewest 4): ask for a "
-                                    "smaller N."),
-                     QStringLiteral("Class 'c' has no training row in submodel 1, which cannot learn it."),
-                     QStringLiteral("Class 'a' has fewer than 10 training rows in submodels 1, 2, 3."),
-                     QStringLiteral("Class 'b' has fewer than 10 training rows in submodels 1, 2, 3."),
-                     QStringLiteral("Class 'c' has fewer than 10 training rows in submodels 2, 3.")};
+        const QStringList expected{QStringLiteral("3 of 3 submodels learn from fewer than 10 training rows (the fewest "
+                                                  "4): ask for a "
+                                                  "smaller N."),
+                                   QStringLiteral(
+                                       "Class 'c' has no training row in submodel 1, which cannot learn it."),
+                                   QStringLiteral("Class 'a' has fewer than 10 training rows in submodels 1, 2, 3."),
+                                   QStringLiteral("Class 'b' has fewer than 10 training rows in submodels 1, 2, 3."),
+                                   QStringLiteral("Class 'c' has fewer than 10 training rows in submodels 2, 3.")};
         QCOMPARE(w.lines, expected);
 
         // The limit is a parameter: at 2 rows, what is left is the missing class and the single
