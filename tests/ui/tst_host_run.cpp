@@ -259,6 +259,31 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(liveGroupMembers(group), QStringList(), hangGuardMs(5000));
     }
 
+    // A tool killed by a signal says so, not the last line it printed (the soak's killed child
+    // showed a row of the plan's table as the reason).
+    void killedToolSaysItWasKilled() {
+        QTemporaryDir dir;
+        const QString tool = writeScript(dir, "killed-cli.sh", "echo 'submodel 3  2-5 (4)  1820' >&2\nkill -9 $$\n");
+        RunEventBuffer buffer(3);
+        CliTraining run(buffer, 3);
+        QSignalSpy ended(&run, &CliTraining::ended);
+        run.start(tool, {});
+        QVERIFY(ended.wait(hangGuardMs(10000)));
+        QCOMPARE(run.status(), TrainStatus::Failed);
+        QCOMPARE(run.message(), tool + QStringLiteral(" was ended by a signal (killed, or it crashed)"));
+
+        // Its own error line, printed before the signal, is kept.
+        const QString erring = writeScript(dir, "erring-cli.sh",
+                                           "echo 'skynnet-cli: cannot read x.csv' >&2\nkill -9 $$\n");
+        CliTraining second(buffer, 3);
+        QSignalSpy secondEnded(&second, &CliTraining::ended);
+        second.start(erring, {});
+        QVERIFY(secondEnded.wait(hangGuardMs(10000)));
+        QCOMPARE(second.message(),
+                 erring + QStringLiteral(" was ended by a signal (killed, or it crashed) after: cannot "
+                                         "read x.csv"));
+    }
+
     // A run on the hosts that fails shows the tool's message and offers Resume, which runs the same
     // copy again with --resume. A stand-in tool plays the launching skynnet-cli's failure (it needs
     // no MPI).

@@ -29,12 +29,17 @@ void CliTraining::onFinished(int exitCode, QProcess::ExitStatus exitStatus) {
         QString last;
         for (const QByteArray& line : process_.standardError().split('\n'))
             if (!line.trimmed().isEmpty()) last = QString::fromUtf8(line.trimmed());
-        if (last.startsWith(QStringLiteral("skynnet-cli: "))) last = last.mid(13);
-        message_ = !reader_.error().isEmpty() ? reader_.error()
-                   : !last.isEmpty()          ? last
-                   : exitStatus == QProcess::CrashExit
-                       ? tr("%1 crashed").arg(process_.program())
-                       : tr("%1 exited with status %2").arg(process_.program()).arg(exitCode);
+        const bool errorLine = last.startsWith(QStringLiteral("skynnet-cli: "));
+        if (errorLine) last = last.mid(13);
+        // Killed by a signal, the tool's last stderr line is whatever it printed last (a row of its
+        // plan's table, say), not a reason: only its own error line is.
+        if (!reader_.error().isEmpty()) message_ = reader_.error();
+        else if (exitStatus == QProcess::CrashExit)
+            message_ =
+                errorLine
+                    ? tr("%1 was ended by a signal (killed, or it crashed) after: %2").arg(process_.program(), last)
+                    : tr("%1 was ended by a signal (killed, or it crashed)").arg(process_.program());
+        else message_ = !last.isEmpty() ? last : tr("%1 exited with status %2").arg(process_.program()).arg(exitCode);
     }
     emit ended();
 }
