@@ -12,6 +12,7 @@
 #include "soak_inject.h"
 #include "spec/network_spec.h"
 #include "split/split_plan.h"
+#include "tests/ui/class_groups_setup.h"
 #include "ui/core/autosave.h"
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
@@ -177,20 +178,11 @@ QString projectPath(const Fixture& f) { return f.path(QStringLiteral("project/so
 
 void prepareBaseProject(Fixture& f) {
     ProjectDocument& doc = f.document();
-    ProjectDataSource data;
-    data.train.path = "builtin:blobs:samples=3000:classes=6:features=8:noise=0.8";
-    doc.load(data);
-    NetworkSpec n = doc.network();
-    n.layers = parseLayers("dense:32:relu");
-    doc.setNetwork(n);
-    SplitOptions o = doc.splitOptions();
-    o.strategy = Strategy::ClassGroups;
-    o.requested = 3;
-    doc.setSplitOptions(o);
+    // The session tests' project (class groups into 3, 2 threads), without their baseline.
+    configureClassGroups(doc, QStringLiteral("builtin:blobs:samples=3000:classes=6:features=8:noise=0.8"), 8,
+                         "dense:32:relu");
     ProjectTraining t = doc.trainSettings();
-    t.config.epochs = 8;
     t.config.batchSize = 32;
-    t.threadBudget = 2;
     t.trainBaseline = false;
     doc.setTrainSettings(t);
     QDir().mkpath(QFileInfo(basePath(f)).absolutePath());
