@@ -19,6 +19,7 @@ int runPlan(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runMpiCheck(const std::vector<std::string>& args);
 int runStudy(const std::vector<std::string>& args);
+int runTune(const std::vector<std::string>& args);
 
 // "skynnet-cli: <message>" on stderr, on one line whatever the message holds.
 void printError(const std::string& message);

@@ -12,6 +12,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "core/error.h"
+#include "io/gemm_routing_file.h"
 #include "json_progress.h"
 #include "version.h"
 
@@ -43,6 +44,7 @@ const char* const usage =
     "  export    a saved model as a model file, an ONNX graph or a C++ header\n"
     "  mpi-check start a short MPI job that lists each rank's host, cores and build (for --backend mpi)\n"
     "  study     train every N (and the plain ensemble) over several seeds: what the split costs and gains\n"
+    "  tune      measure which matrix-product library is fastest here for a network's products (kept)\n"
     "\n"
     "Run 'skynnet-cli COMMAND --help' for the options of a command.\n"
     "Other options: --help, --version.\n"
@@ -69,6 +71,9 @@ int dispatch(const std::vector<std::string>& argv) {
         return exitOk;
     }
     const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+    // Before anything computes: every product of this process follows the measured routes.
+    const skynnet::GemmRoutingLoad routing = skynnet::loadGemmRoutingCache();
+    if (!routing.warning.empty()) std::cerr << "skynnet-cli: warning: " << routing.warning << "\n";
     if (command == "train") return runTrain(rest);
     if (command == "evaluate") return runEvaluate(rest);
     if (command == "predict") return runPredict(rest);
@@ -76,10 +81,11 @@ int dispatch(const std::vector<std::string>& argv) {
     if (command == "export") return runExport(rest);
     if (command == "mpi-check") return runMpiCheck(rest);
     if (command == "study") return runStudy(rest);
+    if (command == "tune") return runTune(rest);
     if (command.rfind("-", 0) == 0)
         throw UsageError("unknown option '" + command + "' (expected a command first; see --help)");
     throw UsageError("unknown command '" + command +
-                     "' (expected train, plan, evaluate, predict, export, mpi-check or study)");
+                     "' (expected train, plan, evaluate, predict, export, mpi-check, study or tune)");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "io/gemm_routing_file.h"
 #include "plan_view.h"
 #include "split/schedule.h"
 #include "text_format.h"
@@ -141,6 +142,9 @@ Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
     r["train_seconds"] = t.wallSeconds;
     r["cpu_seconds"] = figures.cpuSeconds;
     r["peak_memory_bytes"] = figures.peakMemoryBytes;
+    // Which library ran each product (measured routes or the built-in rules): a resume or a
+    // comparison across runs can tell whether the same kernels computed them.
+    r["gemm_routes"] = gemmRoutesUsedJson();
     return r;
 }
 

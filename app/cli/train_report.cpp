@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "io/gemm_routing_file.h"
 #include "optim/optimizer.h"
 #include "train/metrics.h"
 #include "version.h"
@@ -110,6 +111,9 @@ Json buildTrainReport(const TrainOptions& o, const PreparedData& data, const Net
     r["peak_model_bytes"] = result.peakModelBytes;
     r["peak_training_bytes"] = result.peakBytes();  // the model's peak plus its rows, as a split's submodels count it
     r["history"] = historyJson(result.history);
+    // Which library ran each product (measured routes or the built-in rules): a resume or a
+    // comparison across runs can tell whether the same kernels computed them.
+    r["gemm_routes"] = gemmRoutesUsedJson();
     return r;
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "gui_options.h"
+#include "io/gemm_routing_file.h"
 #include "skynnet_version.h"
 #include "spec/network_spec.h"
 #include "ui/core/app_settings.h"
@@ -114,6 +115,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "skynnet: %s\n", qPrintable(error));
         return 2;
     }
+
+    // Before anything computes: every product of this process follows the routes measured here
+    // (skynnet-cli tune), as the command line's do, so the two train the same bits.
+    const skynnet::GemmRoutingLoad routing = skynnet::loadGemmRoutingCache();
+    if (!routing.warning.empty()) std::fprintf(stderr, "skynnet: warning: %s\n", routing.warning.c_str());
 
     // Screenshots must look the same on every machine: no restored geometry, no recent files.
     std::unique_ptr<QTemporaryDir> scratch;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <string>
 
 extern "C" {
@@ -12,6 +13,7 @@ extern "C" {
 #include <oneapi/dnnl/dnnl.h>
 
 #include "core/error.h"
+#include "core/gemm_routing.h"
 #include "core/parallel.h"
 
 namespace skynnet {
@@ -179,7 +181,7 @@ void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Sc
 
 void gemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,
           Index ldb, Scalar beta, Scalar* c, Index ldc) {
-    gemmWith(gemmBackendFor(opA, opB, m, n, k), opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    gemmWith(gemmRoute({opA, opB, m, n, k, false}), opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 // skynnet-gemm-bench's chunk rows ("x3": 3 samples of conv64 3x3 on 32x13x13, "x4": 4 of conv32
@@ -188,12 +190,25 @@ void gemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar*
 // conv1's two, against Eigen 55 and 39 and OpenBLAS 36 and 28.
 // Where BLIS runs its generic kernels, oneDNN: 192-254 GFLOP/s on a Zen 5 (but 64-65 on conv1's
 // g x columns^T into 9 columns, where Eigen gives 66-73), against BLIS 14-40; else Eigen.
+GemmBackend gemmBackendForColumns() {
+    return gemmBackendFullWidth(GemmBackend::Blis)     ? GemmBackend::Blis
+           : gemmBackendFullWidth(GemmBackend::OneDnn) ? GemmBackend::OneDnn
+                                                       : GemmBackend::Eigen;
+}
+
 void gemmOnColumns(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,
                    Index ldb, Scalar beta, Scalar* c, Index ldc) {
-    const GemmBackend backend = gemmBackendFullWidth(GemmBackend::Blis)     ? GemmBackend::Blis
-                                : gemmBackendFullWidth(GemmBackend::OneDnn) ? GemmBackend::OneDnn
-                                                                            : GemmBackend::Eigen;
-    gemmWith(backend, opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    gemmWith(gemmRoute({opA, opB, m, n, k, true}), opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+std::string gemmLibrariesText() {
+    const dnnl_version_t* dnnl = dnnl_version();
+    char blisVersion[64];
+    std::snprintf(blisVersion, sizeof blisVersion, "%s", bli_info_get_version_str());
+    return std::string(openblas_get_config()) + " core " + openblas_get_corename() + ", BLIS " + blisVersion + " " +
+           bli_arch_string(bli_arch_query_id()) + ", oneDNN " + std::to_string(dnnl->major) + "." +
+           std::to_string(dnnl->minor) + "." + std::to_string(dnnl->patch) + " isa " +
+           std::to_string(int(dnnl_get_effective_cpu_isa()));
 }
 
 void gemm(const Matrix& a, Op opA, const Matrix& b, Op opB, Matrix& c) {

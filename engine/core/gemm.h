@@ -1,8 +1,12 @@
 #pragma once
 // The one matrix-product kernel every layer calls: C = alpha * op(A) * op(B) + beta * C on
-// row-major float matrices. Behind it, the backend measured fastest for the shape's class on
-// these machines (tests/bench/gemm_bench.cpp prints the figures); every backend runs on the
-// calling thread alone, so a product's floats never depend on how many threads a model has.
+// row-major float matrices. Behind it, the backend measured fastest for the shape on this machine
+// (core/gemm_routing.h: `skynnet-cli tune`), or without a measurement the one measured fastest for
+// the shape's class on these machines (tests/bench/gemm_bench.cpp prints the figures); every
+// backend runs on the calling thread alone, so a product's floats never depend on how many
+// threads a model has.
+#include <string>
+
 #include "core/tensor.h"
 
 namespace skynnet {
@@ -33,6 +37,10 @@ bool gemmBackendFullWidth(GemmBackend backend);
 // that is narrower here (or, where oneDNN is narrower too, Eigen but OpenBLAS's products into 16
 // columns or fewer).
 GemmBackend gemmBackendFor(Op opA, Op opB, Index m, Index n, Index k);
+// The backend gemmOnColumns takes without a measurement.
+GemmBackend gemmBackendForColumns();
+// The libraries' versions and the kernels each runs on this CPU, as one line.
+std::string gemmLibrariesText();
 const char* gemmBackendName(GemmBackend backend);
 // One backend's product, whatever the shape (benchmarks, tests comparing the backends).
 void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda,

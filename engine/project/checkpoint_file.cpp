@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "io/container.h"
+#include "io/gemm_routing_file.h"
 #include "io/json_fields.h"
 #include "project/project_json.h"
 
@@ -116,7 +117,8 @@ void saveCheckpointFile(const std::string& path, const CheckpointRunKey& key, in
                            {"run", toJson(key)},
                            {"submodel", index + 1},
                            {"finished", r.finished},
-                           {"weightsBlock", blocks.add(r.weights)}});
+                           {"weightsBlock", blocks.add(r.weights)},
+                           {"gemmRoutes", gemmRoutesUsedJson()}});
     if (r.finished) h["result"] = toJson(r.result);
     else h["state"] = stateToJson(r.state, blocks);
     saveModelFile(path, h, blocks.blocks());
@@ -131,6 +133,8 @@ SubmodelResume loadCheckpointFile(const std::string& path, const CheckpointRunKe
     if (saved != key) throw Error(path + " is from another run: " + checkpointKeyDifferences(saved, key));
     if (h.at("submodel").asInt64() != index + 1)
         h.at("submodel").fail("must be " + std::to_string(index + 1) + " (the file's name)");
+    // Checkpoints of earlier versions hold no routes: nothing to compare.
+    if (const auto routes = h.find("gemmRoutes")) requireSameGemmRoutes(*routes, path);
     BlockReader blocks(std::move(file.blocks));
     SubmodelResume r;
     r.finished = h.at("finished").asBool();

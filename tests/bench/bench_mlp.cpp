@@ -24,9 +24,11 @@
 #include "data/idx_loader.h"
 #include "data/preprocessing.h"
 #include "fma_peak.h"
+#include "io/gemm_routing_file.h"
 #include "losses/task_losses.h"
 #include "model/network.h"
 #include "train/trainer.h"
+#include "training_flops.h"
 
 using namespace skynnet;
 
@@ -55,18 +57,6 @@ const char* layersOf(const std::string& net) {
 
 // The same 784 values per sample, as an image or (the GRU) as 28 rows of 28.
 Shape inputOf(const std::string& net) { return net == "gru" ? Shape::steps(28, 28) : Shape{1, 28, 28}; }
-
-// FLOPs of one sample's training step as the engine computes it: the forward pass, then each
-// layer's backward at twice its forward (weight and input gradients), but the first layer's input
-// gradient, which is never computed (its weight gradient, half its backward, is).
-double trainingFlopsPerSample(const Network& net) {
-    double flops = 0;
-    for (std::size_t i = 0; i < net.layers().size(); ++i) {
-        const double f = double(net.layers()[i]->flopsPerSample());
-        flops += i == 0 ? 2 * f : 3 * f;
-    }
-    return flops;
-}
 
 }  // namespace
 
@@ -102,6 +92,7 @@ int main(int argc, char** argv) {
                 real ? "Fashion-MNIST" : "random (Fashion-MNIST not installed)", long(x.rows()), epochs);
     const double peak[] = {0, bench::fmaPeakGflops(1), bench::fmaPeakGflops(2)};
     std::printf("FMA peak (measured, fp32): 1 thread %.1f GFLOP/s, 2 threads %.1f GFLOP/s\n", peak[1], peak[2]);
+    std::printf("%s\n", loadGemmRoutingCache().summary.c_str());
 
     std::stringstream list(nets);
     for (std::string net; std::getline(list, net, ',');) {
@@ -125,7 +116,7 @@ int main(int argc, char** argv) {
         for (int threads : threadCounts) {
             setKernelThreads(threads);
             Network model(spec, 1);
-            const double flops = trainingFlopsPerSample(model);
+            const double flops = bench::trainingFlopsPerSample(model);
             TrainConfig cfg;
             cfg.epochs = epochs;
             cfg.batchSize = autoencoder ? 256 : 128;
