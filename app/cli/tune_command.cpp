@@ -26,7 +26,7 @@ const std::vector<OptionSpec>& tuneOptionSpecs() {
         std::vector<OptionSpec> all;
         for (const OptionSpec& s : planOptionSpecs())
             if (s.name != "--json" && s.name != "--help") all.push_back(s);
-        all.push_back({"--seconds", "S", "time spent measuring each product shape (default 0.1)"});
+        all.push_back({"--seconds", "S", "time spent measuring each product shape (default 0.05)"});
         all.push_back({"--show", "", "print this machine's measured routes and exit"});
         all.push_back({"--help", "", "show this help"});
         return all;
@@ -90,7 +90,7 @@ int runTune(const std::vector<std::string>& words) {
         return exitOk;
     }
     if (args.flag("--show")) return showRoutes();
-    const double seconds = args.positiveNumber("--seconds", 0.1);
+    const double seconds = args.positiveNumber("--seconds", 0.05);
     const TrainOptions o = parseTrainOptions(args);
     const auto start = std::chrono::steady_clock::now();
     const std::vector<GemmShape> shapes = gemmShapesOf(networksOf(args, o));

@@ -26,10 +26,22 @@ void updateInSegments(const std::vector<Param>& params, const SegmentHooks& hook
     std::vector<std::pair<std::size_t, Index>> segments;  // (parameter, first value)
     for (std::size_t i = 0; i < params.size(); ++i)
         for (Index begin = 0; begin < params[i].value->size(); begin += kSegment) segments.emplace_back(i, begin);
-    auto run = [&](std::int64_t s) {
-        const auto [i, begin] = segments[std::size_t(s)];
+    auto length = [&](std::size_t s) {
+        return std::min(kSegment, params[segments[s].first].value->size() - segments[s].second);
+    };
+    auto prefetch = [&](std::size_t s) {
+        const auto [i, begin] = segments[s];
+        const Index len = length(s);
+        prefetchValues(params[i].value->data() + begin, len);
+        for (Matrix* own : slots(i))
+            if (own) prefetchValues(own->data() + begin, len);
+        if (hooks.prefetch) hooks.prefetch(i, begin, len);
+        else prefetchValues(params[i].grad->data() + begin, len);
+    };
+    auto update = [&](std::size_t s) {
+        const auto [i, begin] = segments[s];
         const Param& p = params[i];
-        const Index len = std::min(kSegment, p.value->size() - begin);
+        const Index len = length(s);
         const std::array<Matrix*, 2> own = slots(i);
         alignas(64) static thread_local Scalar scratch[kSegment];
         Scalar* gradient = p.grad->data() + begin;
@@ -45,7 +57,23 @@ void updateInSegments(const std::vector<Param>& params, const SegmentHooks& hook
     };
     std::int64_t values = 0;
     for (const Param& p : params) values += p.value->size();
-    parallelFor(0, std::int64_t(segments.size()), threadsWorthFor(values, kValuesPerThread), run);
+    const int threads = threadsWorthFor(values, kValuesPerThread);
+    // A thread takes a run of consecutive segments and, when two or more threads update at once,
+    // asks for the next one's memory before it updates the current one (the MLP 784-512-256-10 on
+    // a 2-core Zen 3: 2 threads 2-14% faster, pair by pair; 1 thread, whose hardware prefetcher
+    // keeps up alone, 2-7% slower for the extra instructions). The runs are still taken as the
+    // threads come free.
+    constexpr std::int64_t kSegmentsPerRun = 8;
+    const std::int64_t count = std::int64_t(segments.size());
+    const std::int64_t runs = (count + kSegmentsPerRun - 1) / kSegmentsPerRun;
+    auto run = [&](std::int64_t r) {
+        const std::int64_t first = r * kSegmentsPerRun, last = std::min(count, first + kSegmentsPerRun);
+        for (std::int64_t s = first; s < last; ++s) {
+            if (threads > 1 && s + 1 < last) prefetch(std::size_t(s + 1));
+            update(std::size_t(s));
+        }
+    };
+    parallelFor(0, runs, threads, run);
 }
 
 }  // namespace

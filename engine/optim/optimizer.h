@@ -46,7 +46,16 @@ struct SegmentHooks {
     // there stays in the L1 cache and never goes out to memory.
     std::function<void(std::size_t, Index, Index, Scalar* to)> gradient;
     std::function<void(std::size_t, Index, Index)> after;
+    // Asks for the memory the two hooks will touch for a later segment, so that it is on its way
+    // while this one is updated (prefetchValues).
+    std::function<void(std::size_t, Index, Index)> prefetch;
 };
+
+// Starts loading [values, values + count) into the cache without waiting for it: the update of
+// a large layer is memory-bound, and its arrays, read one after another, each wait for memory.
+inline void prefetchValues(const Scalar* values, Index count) {
+    for (Index i = 0; i < count; i += 64 / Index(sizeof(Scalar))) __builtin_prefetch(values + i);
+}
 
 class Optimizer {
 public:

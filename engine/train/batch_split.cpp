@@ -161,6 +161,11 @@ SegmentHooks BatchSplit::optimizerHooks() {
         for (const std::vector<Param>& replica : replicaParams_)
             std::copy_n(from, len, replica[param].value->data() + begin);
     };
+    hooks.prefetch = [this](std::size_t param, Index begin, Index len) {
+        for (int s = 0; s < slices_; ++s) prefetchValues(sliceGrads_[std::size_t(s)][param].data() + begin, len);
+        for (const std::vector<Param>& replica : replicaParams_)
+            prefetchValues(replica[param].value->data() + begin, len);
+    };
     return hooks;
 }
 
