@@ -23,6 +23,7 @@
 #include "core/gemm.h"
 #include "core/rng.h"
 #include "fma_peak.h"
+#include "io/gemm_routing_file.h"
 #include "layers/conv2d.h"
 
 using namespace skynnet;
@@ -213,6 +214,8 @@ int main(int argc, char** argv) {
     omp_set_num_threads(1);  // every backend on this thread alone, as in a batch slice
     const double peak = bench::fmaPeakGflops();
     std::printf("FMA peak, 1 core: %.1f GFLOP/s\n", peak);
+    // The "engine" column is gemm() as training calls it: the routes measured here when tuned.
+    std::printf("%s\n", loadGemmRoutingCache().summary.c_str());
     if (argc > 2 && std::string(argv[2]) == "conv") {  // the conv layers alone (profiling)
         convLayers(seconds, peak);
         return 0;
