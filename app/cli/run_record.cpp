@@ -29,15 +29,6 @@ std::string RunLog::text() const {
     return text_;
 }
 
-std::string isoUtcNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
 std::string newRunId(const std::vector<ProjectRun>& runs) {
     const auto taken = [&runs](const std::string& id) {
         return std::any_of(runs.begin(), runs.end(), [&](const ProjectRun& r) { return r.id == id; });

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "io/utc_time.h"  // isoUtcNow(): as a run records its start
 #include "project/project_file.h"
 #include "split/worker_pool.h"
 
@@ -22,9 +23,6 @@ private:
     mutable std::mutex mutex_;
     std::string text_;
 };
-
-// Now, as a run records its start: ISO 8601 UTC to the second, "2026-12-01T21:14:03Z".
-std::string isoUtcNow();
 
 // "run-N" for a run added to these: the first N from runs.size() + 1 that no run has taken.
 std::string newRunId(const std::vector<ProjectRun>& runs);

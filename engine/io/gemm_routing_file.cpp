@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/json.h"
+#include "io/utc_time.h"
 
 namespace skynnet {
 
@@ -53,15 +53,6 @@ GemmMachineRoutes machineRoutesFromJson(const JsonField& j) {
     return table;
 }
 
-std::string nowUtc() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
 }  // namespace
 
 const GemmMachineRoutes* GemmRoutingCache::forMachine(const std::string& key) const {
@@ -76,7 +67,7 @@ void GemmRoutingCache::merge(const std::string& key, const std::string& tuned,
     for (GemmMachineRoutes& t : machines)
         if (t.machine == key) table = &t;
     if (!table) table = &machines.emplace_back(GemmMachineRoutes{key, tuned, {}});
-    table->tuned = tuned.empty() ? nowUtc() : tuned;
+    table->tuned = tuned.empty() ? isoUtcNow() : tuned;
     for (const GemmMeasuredRoute& r : routes) {
         auto same = std::find_if(table->routes.begin(), table->routes.end(),
                                  [&](const GemmMeasuredRoute& old) { return old.shape == r.shape; });

@@ -17,8 +17,7 @@
 #include <string>
 
 #include "core/parallel.h"
-#include "data/idx_loader.h"
-#include "data/preprocessing.h"
+#include "fashion_data.h"
 #include "fma_peak.h"
 #include "io/gemm_routing_file.h"
 #include "split/split_plan.h"
@@ -28,31 +27,6 @@
 using namespace skynnet;
 
 namespace {
-
-const char* kTrain = "/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz";
-
-Dataset fashionOrRandom(int samples) {
-    Dataset d;
-    if (std::filesystem::exists(kTrain)) {
-        d = loadIdx(kTrain);
-        std::vector<int> first(std::size_t(std::min<long>(samples, long(d.size()))));
-        std::iota(first.begin(), first.end(), 0);
-        d = d.subset(first);
-        Preprocessing prep;
-        prep.scaling = Scaling::MinMax;
-        prep.fit(d);
-        d.features = prep.apply(d.features);
-        return d;
-    }
-    Rng rng(7);
-    d.task = Task::Classification;
-    d.sampleShape = Shape{1, 28, 28};
-    for (int c = 0; c < 10; ++c) d.classNames.push_back(std::to_string(c));
-    d.features.resize(samples, 784);
-    for (Index i = 0; i < d.features.size(); ++i) d.features.data()[i] = rng.uniform(0.0f, 1.0f);
-    for (int i = 0; i < samples; ++i) d.labels.push_back(int(rng.below(10)));
-    return d;
-}
 
 double cpuSeconds() {
     timespec t{};
@@ -92,7 +66,7 @@ int main(int argc, char** argv) {
     const int n = argc > 4 ? std::atoi(argv[4]) : 6;
     const int rounds = argc > 5 ? std::max(1, std::atoi(argv[5])) : 3;
     setKernelThreads(1);
-    const Dataset train = fashionOrRandom(samples);
+    const Dataset train = bench::fashionOrRandom(samples);
     const double peak = bench::fmaPeakGflops(1);
     std::printf("data: %ld samples, %d epochs each, 1 thread, best of %d rounds; FMA peak %.1f GFLOP/s\n%s\n",
                 long(train.size()), epochs, rounds, peak, loadGemmRoutingCache().summary.c_str());

@@ -15,8 +15,7 @@
 #include <string>
 
 #include "core/parallel.h"
-#include "data/idx_loader.h"
-#include "data/preprocessing.h"
+#include "fashion_data.h"
 #include "split/parallel_trainer.h"
 #include "split/schedule.h"
 #include "split/thread_backend.h"
@@ -25,21 +24,6 @@
 using namespace skynnet;
 
 namespace {
-
-const char* kTrain = "/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz";
-
-Dataset randomData(int samples) {
-    Rng rng(7);
-    Dataset d;
-    d.source = "random";
-    d.task = Task::Classification;
-    d.sampleShape = Shape{1, 28, 28};
-    for (int c = 0; c < 10; ++c) d.classNames.push_back(std::to_string(c));
-    d.features.resize(samples, 784);
-    for (Index i = 0; i < d.features.size(); ++i) d.features.data()[i] = rng.uniform(0.0f, 1.0f);
-    for (int i = 0; i < samples; ++i) d.labels.push_back(int(rng.below(10)));
-    return d;
-}
 
 // The kernel's high-water mark of this process's resident memory (VmHWM), which writing 5 to
 // clear_refs resets to the current figure (Linux): the peak of one training, not of the data
@@ -59,22 +43,8 @@ int main(int argc, char** argv) {
     const int samples = argc > 2 ? std::atoi(argv[2]) : 60000;
     const std::string ns = argc > 3 ? argv[3] : "3,6";
     const int cores = argc > 4 ? std::atoi(argv[4]) : hardwareThreads();
-    const bool real = std::filesystem::exists(kTrain);
-    Dataset train;
-    if (real) {
-        train = loadIdx(kTrain);
-        if (samples < long(train.size())) {
-            std::vector<int> first(static_cast<std::size_t>(samples));
-            std::iota(first.begin(), first.end(), 0);
-            train = train.subset(first);
-        }
-        Preprocessing prep;
-        prep.scaling = Scaling::MinMax;
-        prep.fit(train);
-        train.features = prep.apply(train.features);
-    } else {
-        train = randomData(samples);
-    }
+    const bool real = bench::fashionInstalled();
+    const Dataset train = bench::fashionOrRandom(samples);
     std::printf("data: %s, %ld training samples, %d epochs before scaling, %d cores\n",
                 real ? "Fashion-MNIST" : "random (Fashion-MNIST not installed)", long(train.size()), epochs, cores);
     NetworkSpec spec;

@@ -1,0 +1,16 @@
+#include "io/utc_time.h"
+
+#include <ctime>
+
+namespace skynnet {
+
+std::string isoUtcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+}  // namespace skynnet
