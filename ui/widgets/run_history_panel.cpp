@@ -14,6 +14,7 @@
 #include "ui/core/run_list_model.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/run_compare_dialog.h"
+#include "ui/widgets/table_columns.h"
 
 namespace skynnet::ui {
 
@@ -28,8 +29,7 @@ RunHistoryPanel::RunHistoryPanel(ProjectDocument* document, TrainingSession* ses
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    fitColumnsToContents(table_);
     table_->setToolTip(tr("Every run of the project, newest first; in bold the one the Train page shows"));
     connect(table_, &QTableView::doubleClicked, this, [this] { openSelected(); });
 
