@@ -106,13 +106,13 @@ void ElidingHeaderView::paintSection(QPainter* painter, const QRect& rect, int l
     // Two lines: the style draws the section (and an icon), the painter the lines, centred.
     opt.text.clear();
     style()->drawControl(QStyle::CE_Header, &opt, painter, this);
-    QRect label = style()->subElementRect(QStyle::SE_HeaderLabel, &opt, this);
+    const int margin = style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, this);
+    QRect label = rect.adjusted(margin, 0, -margin, 0);
     if (!opt.icon.isNull())
-        label.setLeft(label.left() + style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this) +
-                      style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, this));
+        label.setLeft(label.left() + style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this) + margin);
     painter->save();
     painter->setPen(opt.palette.color(QPalette::ButtonText));
-    painter->drawText(label, Qt::AlignCenter, shown);
+    painter->drawText(label, Qt::AlignCenter | Qt::TextDontClip, shown);
     painter->restore();
 }
 

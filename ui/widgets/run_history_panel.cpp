@@ -23,6 +23,7 @@ RunHistoryPanel::RunHistoryPanel(ProjectDocument* document, TrainingSession* ses
     setObjectName(QStringLiteral("runHistory"));
     model_ = new RunListModel(document_, this);
     table_ = new QTableView;
+    table_->setObjectName(QStringLiteral("runList"));
     table_->setModel(model_);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
