@@ -97,23 +97,11 @@ void ElidingHeaderView::paintSection(QPainter* painter, const QRect& rect, int l
     opt.rect = rect;
     painter->setFont(sectionFont(logicalIndex));
     opt.fontMetrics = QFontMetrics(painter->font());
-    const QString shown = fitted(opt.text, painter->font(), textRoom(rect.width(), !opt.icon.isNull()), lines_);
-    if (!shown.contains(QLatin1Char('\n'))) {
-        opt.text = shown;
-        style()->drawControl(QStyle::CE_Header, &opt, painter, this);
-        return;
-    }
-    // Two lines: the style draws the section (and an icon), the painter the lines, centred.
-    opt.text.clear();
+    // The whole name fitted here (on two lines when the header has them), and the style told not
+    // to shorten it again: it draws a two-line name centred like a one-line one.
+    opt.text = fitted(wholeText(logicalIndex), painter->font(), textRoom(rect.width(), !opt.icon.isNull()), lines_);
+    opt.textElideMode = Qt::ElideNone;
     style()->drawControl(QStyle::CE_Header, &opt, painter, this);
-    const int margin = style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, this);
-    QRect label = rect.adjusted(margin, 0, -margin, 0);
-    if (!opt.icon.isNull())
-        label.setLeft(label.left() + style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this) + margin);
-    painter->save();
-    painter->setPen(opt.palette.color(QPalette::ButtonText));
-    painter->drawText(label, Qt::AlignCenter | Qt::TextDontClip, shown);
-    painter->restore();
 }
 
 bool ElidingHeaderView::viewportEvent(QEvent* event) {
