@@ -651,7 +651,6 @@ private slots:
                                .arg(asked.join(QLatin1Char('x')), qEnvironmentVariable("QT_SCALE_FACTOR"),
                                     theme == Theme::Dark ? QStringLiteral("-dark") : QString()));
             problems << tableProblems(w->resultsPage(), where) << matrixProblems(w->resultsPage(), where);
-            problems << runListProblems(w.get());
         }
         applyTheme(Theme::System);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
