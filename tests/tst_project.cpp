@@ -483,10 +483,11 @@ private slots:
         QVERIFY(!toJson(makePlan(net, info, o), blocks).contains("epochScaling"));
     }
 
-    // The example project was written before a model's rows were counted in its peak memory:
-    // its model-only peaks are read from the older field names, and its rows count as 0.
+    // The example project was first written before a model's rows were counted in its peak memory
+    // (that copy is kept in tests/fixtures/example_v1): its model-only peaks are read from the
+    // older field names, and its rows count as 0.
     void readsProjectsWrittenBeforeRowsWereCounted() {
-        const ProjectData p = loadProject(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
+        const ProjectData p = loadProject(SKYNNET_SOURCE_DIR "/tests/fixtures/example_v1/wine-class-groups.skynnet");
         QVERIFY(!p.runs.empty() && p.runs.back().results);
         const ProjectResults& r = *p.runs.back().results;
         QVERIFY(r.peakSubmodelBytes > 0);
@@ -846,8 +847,8 @@ private slots:
         QCOMPARE(data.labelColumn, std::string("species"));
         QCOMPARE(data.classNames, expected.classNames);
 
-        // The example project of the repository, saved before the schema, and saved again.
-        const ProjectData project = loadProject(sourcePath("resources/projects/wine-class-groups.skynnet"));
+        // The example project of the repository as first saved, before the schema, and saved again.
+        const ProjectData project = loadProject(sourcePath("tests/fixtures/example_v1/wine-class-groups.skynnet"));
         const SavedCombinedModel& wine = *project.runs.back().results->model;
         const Dataset wineData = loadCsv(sourcePath("resources/datasets/wine.csv"));
         QCOMPARE(wine.schema.task, Task::Classification);

@@ -228,6 +228,35 @@ private slots:
         w->close();
     }
 
+    // A file named .skynnet that is no project, opened from the start page, says so and leaves the
+    // window on the start page (it showed an empty Data page); opened from the pages, on the page
+    // the user was on.
+    void aFileThatIsNoProjectLeavesTheWindowWhereItWas() {
+        const QString bogus = dir_.filePath(QStringLiteral("bogus.skynnet"));
+        writeFileAtomicallyForTest(bogus, "this is not a project\n");
+        Answers a;
+        auto w = makeWindow(a);
+        QVERIFY(w->startPageShown());
+        QSignalSpy finished(w->projectController(), &ProjectController::openFinished);
+        w->openPath(bogus);  // as a drop, or the command line's FILE
+        QVERIFY(finished.wait(hangGuardMs(30000)));
+        QVERIFY(!finished.at(0).at(0).toBool());
+        QCOMPARE(a.errors.size(), 1);
+        QVERIFY2(a.errors[0].contains(QStringLiteral("not a Skynnet project")), qPrintable(a.errors[0]));
+        QVERIFY(w->startPageShown());
+        QVERIFY(!w->document()->hasData());
+
+        w->dataPage()->loadFile(wineCsv);
+        QVERIFY(w->dataPage()->waitForLoad(hangGuardMs(30000)));
+        w->showPage(MainWindow::NetworkPageIndex);
+        QVERIFY(!openAndWait(w.get(), bogus));
+        QCOMPARE(a.errors.size(), 2);
+        QVERIFY(!w->startPageShown());
+        QCOMPARE(w->currentPage(), int(MainWindow::NetworkPageIndex));
+        QVERIFY(w->document()->hasData());
+        w->close();
+    }
+
     // The title names the project's file and carries the modified mark; the data of a project
     // sent on its own is found beside it by name, but only with the saved fingerprint.
     void projectFindsItsDataBesideItByFingerprint() {

@@ -519,8 +519,8 @@ private slots:
         const std::string path = dir.filePath("p.skynnet").toStdString();
         saveProject(path, p);
         QCOMPARE(loadProject(path).training.runOn, p.training.runOn);
-        // A project written before the choice existed runs on this machine.
-        const ProjectData old = loadProject(sourcePath("resources/projects/wine-class-groups.skynnet"));
+        // A project written before the choice existed (the example as first saved) runs on this machine.
+        const ProjectData old = loadProject(sourcePath("tests/fixtures/example_v1/wine-class-groups.skynnet"));
         QCOMPARE(old.training.runOn, RunPlace{});
         QVERIFY(!old.training.runOn.onHosts);
     }

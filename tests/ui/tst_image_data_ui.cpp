@@ -10,6 +10,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -68,6 +69,13 @@ private slots:
         QCOMPARE(grid->classRows()[1].count, 3);
         QCOMPARE(grid->classRows()[1].samples, (std::vector<int>{15, 16, 17}));  // right's rows follow left's 15
         QCOMPARE(page->classChart()->barCount(), 3);
+        // The selected row's picture says what it is: row and class, under it (it stood unlabelled).
+        QVERIFY(page->sampleImage()->isVisible());
+        QVERIFY(page->sampleCaption()->isVisible());
+        QCOMPARE(page->sampleCaption()->text(), QStringLiteral("Row 1 of the table, as an image: left"));
+        QVERIFY(page->sampleCaption()->geometry().top() >= page->sampleImage()->geometry().bottom());
+        page->previewView()->selectRow(16);
+        QCOMPARE(page->sampleCaption()->text(), QStringLiteral("Row 17 of the table, as an image: right"));
 
         QVERIFY(page->skippedList()->isVisible());
         QCOMPARE(page->skippedList()->count(), 1);
@@ -139,6 +147,8 @@ private slots:
         QVERIFY(page->waitForLoad(30000));
         QVERIFY(page->sampleGrid()->isEmpty());
         QVERIFY(!page->sampleGrid()->isVisible());
+        QVERIFY(!page->sampleImage()->isVisible());
+        QVERIFY(!page->sampleCaption()->isVisible());
         QVERIFY(!page->skippedList()->isVisible());
         QVERIFY(!page->optionsPanel()->imageGroup()->isVisible());
     }

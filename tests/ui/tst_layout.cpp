@@ -2,9 +2,11 @@
 // fits without scrolling after runs; at 1024 x 680, at QT_SCALE_FACTOR=1.5 on 1600 x 1000 and at
 // 2 on 2560 x 1600 (each in a child process of this binary, since the screen and scale are fixed
 // when the application starts) the window fits, no page is wider than the window, and no chart
-// cuts a title, an axis title, a tick label or a legend entry. The confusion matrix follows the
-// palette with readable counts, the run-compare dialog names every curve whole, and the Results
-// headline gives durations in significant digits.
+// cuts a title, an axis title, a tick label or a legend entry. At 1024 x 680 and 1600 x 1000 no
+// table cuts a cell or a header and the confusion matrix shows every count and class name whole,
+// for wine and for ten classes named as Fashion-MNIST's, in the light theme and the dark. The
+// confusion matrix follows the palette with readable counts, the run-compare dialog names every
+// curve whole, and the Results headline gives durations in significant digits.
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -16,19 +18,23 @@
 #include <QLabel>
 #include <QLegend>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QVBoxLayout>
 #include <QValueAxis>
 #include <cmath>
+#include <random>
 
 #include "test_shots.h"
 #include "test_support.h"
@@ -40,6 +46,7 @@
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/confusion_matrix_widget.h"
 #include "ui/widgets/data_page.h"
+#include "ui/widgets/eliding_header_view.h"
 #include "ui/widgets/live_chart.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/network_diagram.h"
@@ -49,6 +56,7 @@
 #include "ui/widgets/run_compare_dialog.h"
 #include "ui/widgets/run_history_panel.h"
 #include "ui/widgets/split_page.h"
+#include "ui/widgets/table_columns.h"
 #include "ui/widgets/theme.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/window_grab.h"
@@ -74,6 +82,129 @@ QStringList cutTexts(const QChartView* view) {
         if (shown.contains(QStringLiteral("...")) || shown.contains(QChar(0x2026))) cut << shown;
     }
     return cut;
+}
+
+// Every text of the tables under `root` that does not fit its room: a header name not shown whole
+// (an ElidingHeaderView may break it onto two lines, which is whole) and a cell in view whose text
+// is wider than its column less the style's margins (where the item view would end it in "…").
+// A table wider than its view scrolls sideways, which cuts nothing, but only the data's preview
+// and the run list may (the Results page's comparison and per-class tables must fit).
+QStringList tableProblems(const QWidget* root, const QString& where) {
+    QStringList problems;
+    QList<const QTableView*> tables = root->findChildren<const QTableView*>();
+    if (const auto* self = qobject_cast<const QTableView*>(root)) tables.prepend(self);
+    for (const QTableView* table : tables) {
+        if (!table->isVisible() || !table->model()) continue;
+        const QAbstractItemModel* model = table->model();
+        const QHeaderView* header = table->horizontalHeader();
+        const QString name = QStringLiteral("%1: table '%2'")
+                                 .arg(where, table->objectName().isEmpty() ? model->metaObject()->className()
+                                                                           : table->objectName());
+        const auto* eliding = qobject_cast<const ElidingHeaderView*>(header);
+        for (int c = 0; c < model->columnCount() && !header->isHidden(); ++c) {
+            if (header->isSectionHidden(c)) continue;
+            const QString whole = model->headerData(c, Qt::Horizontal).toString();
+            if (eliding) {
+                const QString shown = eliding->shownText(c);
+                if (QString(shown).replace(QLatin1Char('\n'), QLatin1Char(' ')) != whole)
+                    problems << QStringLiteral("%1: header '%2' shows '%3'").arg(name, whole, shown);
+            } else if (header->sectionSize(c) < header->sectionSizeHint(c)) {
+                problems << QStringLiteral("%1: header '%2' in %3 of %4 pixels")
+                                .arg(name, whole)
+                                .arg(header->sectionSize(c))
+                                .arg(header->sectionSizeHint(c));
+            }
+        }
+        const int margins = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1);
+        const int first = std::max(0, table->rowAt(0));
+        int last = table->rowAt(table->viewport()->height() - 1);
+        if (last < 0) last = model->rowCount() - 1;
+        for (int r = first; r <= last; ++r)
+            for (int c = 0; c < model->columnCount(); ++c) {
+                if (table->isColumnHidden(c)) continue;
+                const QModelIndex index = model->index(r, c);
+                const QString text = index.data(Qt::DisplayRole).toString();
+                if (text.isEmpty()) continue;
+                const QVariant font = index.data(Qt::FontRole);
+                const QFontMetrics fm(font.canConvert<QFont>() ? font.value<QFont>() : table->font());
+                const int icon = index.data(Qt::DecorationRole).isNull() ? 0 : table->iconSize().width() + margins;
+                if (fm.horizontalAdvance(text) + margins + icon > table->columnWidth(c))
+                    problems << QStringLiteral("%1: cell %2,%3 '%4' needs %5 of %6 pixels")
+                                    .arg(name)
+                                    .arg(r)
+                                    .arg(c)
+                                    .arg(text)
+                                    .arg(fm.horizontalAdvance(text) + margins + icon)
+                                    .arg(table->columnWidth(c));
+            }
+        // The data's columns and the run list's (seven, beside its buttons) may scroll sideways.
+        const bool mayScroll = table->objectName() == QLatin1String("dataPreview") ||
+                               table->objectName() == QLatin1String("runList");
+        if (!mayScroll && table->horizontalScrollBar()->maximum() > 0)
+            problems << QStringLiteral("%1 scrolls sideways: %2 of %3 pixels")
+                            .arg(name)
+                            .arg(table->viewport()->width())
+                            .arg(header->length());
+    }
+    return problems;
+}
+
+// Every text the confusion matrices under `root` paint that is shortened, longer than its box or
+// outside the widget; and a matrix squeezed below its least size (which would drop counts).
+QStringList matrixProblems(const QWidget* root, const QString& where) {
+    QStringList problems;
+    QList<const ConfusionMatrixWidget*> matrices = root->findChildren<const ConfusionMatrixWidget*>();
+    if (const auto* self = qobject_cast<const ConfusionMatrixWidget*>(root)) matrices << self;
+    for (const ConfusionMatrixWidget* m : matrices) {
+        if (!m->isVisible() || m->classCount() == 0) continue;
+        const QSize least = m->minimumSizeHint();
+        if (m->width() < least.width() || m->height() < least.height())
+            problems << QStringLiteral("%1: the matrix is %2x%3, less than its %4x%5")
+                            .arg(where)
+                            .arg(m->width())
+                            .arg(m->height())
+                            .arg(least.width())
+                            .arg(least.height());
+        for (const ConfusionMatrixWidget::Text& t : m->texts()) {
+            const QFontMetrics fm(t.font);
+            const int along = t.turned ? t.box.height() : t.box.width();
+            const int across = t.turned ? t.box.width() : t.box.height();
+            if (t.shown != t.whole || fm.horizontalAdvance(t.shown) > along || fm.height() > across + 1 ||
+                !m->rect().contains(t.box))
+                problems << QStringLiteral("%1: matrix text '%2' shown as '%3' (%4 pixels) in %5x%6 at %7,%8%9")
+                                .arg(where, t.whole, t.shown)
+                                .arg(fm.horizontalAdvance(t.shown))
+                                .arg(t.box.width())
+                                .arg(t.box.height())
+                                .arg(t.box.x())
+                                .arg(t.box.y())
+                                .arg(t.turned ? QStringLiteral(", upwards") : QString());
+        }
+    }
+    return problems;
+}
+
+// Fashion-MNIST's class names, the hard case for a matrix's headers.
+const QStringList fashionNames{QStringLiteral("T-shirt/top"), QStringLiteral("Trouser"), QStringLiteral("Pullover"),
+                               QStringLiteral("Dress"),       QStringLiteral("Coat"),    QStringLiteral("Sandal"),
+                               QStringLiteral("Shirt"),       QStringLiteral("Sneaker"), QStringLiteral("Bag"),
+                               QStringLiteral("Ankle boot")};
+
+// A table of ten easy classes with Fashion-MNIST's names, 6,000 rows each: its test set holds
+// about 1,200 of each class, four-digit counts on the matrix's diagonal.
+QString writeTenClasses(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    std::mt19937 rng(5);
+    std::normal_distribution<double> noise(0.0, 0.2);
+    QByteArray text = "f0,f1,f2,f3,f4,f5,f6,f7,f8,f9,item\n";
+    for (int row = 0; row < 60000; ++row) {
+        const int k = row % 10;
+        for (int i = 0; i < 10; ++i) text += QByteArray::number((i == k ? 1.0 : 0.0) + noise(rng), 'f', 3) + ',';
+        text += fashionNames[k].toUtf8() + '\n';
+    }
+    f.write(text);
+    return path;
 }
 
 // Settles layouts, chart geometry and repaints.
@@ -115,6 +246,25 @@ private:
         t.config.batchSize = 16;
         t.config.resourceReportSeconds = 0.01;
         t.config.batchReportSeconds = 0.01;
+        t.threadBudget = 2;
+        t.trainBaseline = true;
+        doc->setTrainSettings(t);
+    }
+
+    // The ten classes of writeTenClasses, split into class groups N=3, one quick epoch with a baseline.
+    static void loadTenClasses(MainWindow* w, const QString& csv) {
+        w->dataPage()->loadFile(csv);
+        QVERIFY(w->dataPage()->waitForLoad(60000));
+        QCOMPARE(w->document()->dataset()->classNames.size(), std::size_t(10));
+        ProjectDocument* doc = w->document();
+        NetworkSpec net = doc->network();
+        net.layers = parseLayers("dense:16:relu");
+        doc->editNetwork(net);
+        w->splitPage()->setStrategy(Strategy::ClassGroups);
+        w->splitPage()->setSubmodels(3);
+        ProjectTraining t = doc->trainSettings();
+        t.config.epochs = 1;
+        t.config.batchSize = 128;
         t.threadBudget = 2;
         t.trainBaseline = true;
         doc->setTrainSettings(t);
@@ -405,6 +555,7 @@ private slots:
         QTest::addColumn<QString>("screen");
         QTest::addColumn<QString>("scale");
         QTest::newRow("1024x680") << QStringLiteral("1024x680") << QStringLiteral("1");
+        QTest::newRow("1600x1000") << QStringLiteral("1600x1000") << QStringLiteral("1");
         QTest::newRow("1600x1000 at 1.5") << QStringLiteral("1600x1000") << QStringLiteral("1.5");
         QTest::newRow("2560x1600 at 2") << QStringLiteral("2560x1600") << QStringLiteral("2");
     }
@@ -466,6 +617,8 @@ private slots:
                                 .arg(least.width())
                                 .arg(least.height());
             problems << pageProblems(w.get(), p);
+            problems << tableProblems(pageScrollArea(w.get())->widget(), MainWindow::pageName(p))
+                     << matrixProblems(pageScrollArea(w.get())->widget(), MainWindow::pageName(p));
             if (p == MainWindow::SplitPageIndex) {
                 problems << planTableProblems(w.get(), false) << diagramProblems(w.get());
                 if (room.width() < 1100 && w->splitPage()->figures()->orientation() != Qt::Vertical)
@@ -475,6 +628,132 @@ private slots:
             if (p == MainWindow::ResultsPageIndex) problems << runListProblems(w.get());
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+
+        // Ten classes named as Fashion-MNIST's, with four-digit counts: the hard case for the
+        // Results page's tables and matrix, in both themes.
+        const QString csv = writeTenClasses(dir_.filePath(QStringLiteral("ten-classes.csv")));
+        QVERIFY(!csv.isEmpty());
+        loadTenClasses(w.get(), csv);
+        train(w.get());
+        w->showPage(MainWindow::ResultsPageIndex);
+        const ConfusionMatrixWidget* matrix = w->resultsPage()->confusionMatrix();
+        QCOMPARE(matrix->classCount(), 10);
+        long largest = 0;
+        for (int r = 0; r < 10; ++r)
+            for (int c = 0; c < 10; ++c) largest = std::max(largest, matrix->count(r, c));
+        QVERIFY2(largest >= 1000, qPrintable(QString::number(largest)));
+        for (const Theme theme : {Theme::Light, Theme::Dark}) {
+            applyTheme(theme);
+            settle();
+            QTest::qWait(300);
+            const QString where = QStringLiteral("ten classes, %1 theme").arg(theme == Theme::Dark ? "dark" : "light");
+            shoot(w.get(), QStringLiteral("results-ten-classes-%1-at-%2%3")
+                               .arg(asked.join(QLatin1Char('x')), qEnvironmentVariable("QT_SCALE_FACTOR"),
+                                    theme == Theme::Dark ? QStringLiteral("-dark") : QString()));
+            problems << tableProblems(w->resultsPage(), where) << matrixProblems(w->resultsPage(), where);
+        }
+        applyTheme(Theme::System);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // Every count and name of a ten-class matrix whole at any size: the names above the columns
+    // turn upwards when a cell is narrower than they are, the counts' font shrinks a little, and
+    // below that the matrix asks for more room, which its scroll area gives by scrolling. The check
+    // itself sees a squeezed matrix.
+    void confusionMatrixShowsEveryCountAndName() {
+        std::vector<std::vector<long>> counts(10, std::vector<long>(10, 7));
+        for (int i = 0; i < 10; ++i) counts[std::size_t(i)][std::size_t(i)] = 1000 - 3 * i;
+        counts[6][0] = 123;  // shirts taken for T-shirts
+        QScrollArea area;
+        auto* matrix = new ConfusionMatrixWidget;
+        matrix->setMatrix(counts, fashionNames);
+        area.setWidget(matrix);
+        area.setWidgetResizable(true);
+        area.show();
+        bool sawTurned = false, sawAcross = false;
+        for (const QSize size : {QSize(260, 200), QSize(420, 360), QSize(700, 560), QSize(1200, 1000)}) {
+            area.resize(size);
+            settle();
+            const QString at = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+            const QStringList problems = matrixProblems(matrix, at);
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+            (matrix->columnNamesTurned() ? sawTurned : sawAcross) = true;
+            const QRect cell = matrix->cellRect(6, 0);
+            QVERIFY2(matrix->toolTipAt(cell.center())
+                         .contains(QStringLiteral("True class Shirt, predicted T-shirt/top: 123")),
+                     qPrintable(matrix->toolTipAt(cell.center())));
+            QCOMPARE(matrix->toolTipAt(QPoint(cell.center().x(), 2 + QFontMetrics(matrix->font()).height() * 2)),
+                     QStringLiteral("Predicted T-shirt/top"));
+        }
+        QVERIFY(sawTurned && sawAcross);
+        // Small: the matrix is larger than the area, which scrolls, rather than smaller cells.
+        area.resize(260, 200);
+        settle();
+        QVERIFY(area.horizontalScrollBar()->maximum() > 0 && area.verticalScrollBar()->maximum() > 0);
+        shoot(&area, QStringLiteral("matrix-ten-classes-small"));
+        // Squeezed without a scroll area, counts and names would be cut: the check says so.
+        ConfusionMatrixWidget squeezed;
+        squeezed.setMatrix(counts, fashionNames);
+        squeezed.resize(260, 200);
+        squeezed.show();
+        settle();
+        QVERIFY(!matrixProblems(&squeezed, QStringLiteral("squeezed")).isEmpty());
+    }
+
+    // Columns as wide as their texts: a header that does not fit on one line goes onto two, the
+    // cells are never cut, and a table that cannot fit scrolls. The check sees a cut table.
+    void tableColumnsFitTheirTexts() {
+        QStandardItemModel model(3, 4);
+        model.setHorizontalHeaderLabels({QStringLiteral("Model"), QStringLiteral("Wall time (s)"),
+                                         QStringLiteral("Peak memory (MB)"), QStringLiteral("Params")});
+        for (int r = 0; r < 3; ++r) {
+            model.setItem(r, 0,
+                          new QStandardItem(r == 0 ? QStringLiteral("combined") : QStringLiteral("sub %1").arg(r)));
+            model.setItem(r, 1, new QStandardItem(QStringLiteral("0.0123")));
+            model.setItem(r, 2, new QStandardItem(QStringLiteral("222.3")));
+            model.setItem(r, 3, new QStandardItem(QStringLiteral("123456")));
+        }
+        QTableView stretched;  // as the Results page's tables were
+        stretched.setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, &stretched));
+        stretched.setModel(&model);
+        stretched.horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+        QTableView fitted;
+        fitted.setModel(&model);
+        fitColumnsToContents(&fitted);
+        const auto* header = qobject_cast<const ElidingHeaderView*>(fitted.horizontalHeader());
+        QVERIFY(header);
+        // The widths the texts need, on one line and with the names broken onto two.
+        const QAbstractItemView* view = &fitted;
+        int one = 2 * fitted.frameWidth(), two = one;
+        for (int c = 0; c < 4; ++c) {
+            one += std::max(view->sizeHintForColumn(c), header->widthFor(c, 1));
+            two += std::max(view->sizeHintForColumn(c), header->widthFor(c, 2));
+        }
+        QVERIFY2(two < one, qPrintable(QStringLiteral("%1 %2").arg(two).arg(one)));
+        const auto sideways = QRegularExpression(QStringLiteral("scrolls sideways"));
+        for (const int width : {one + 40, (one + two) / 2, two - 30, one + 40}) {
+            for (QTableView* t : {&stretched, &fitted}) {
+                t->resize(width, 300);
+                t->show();
+            }
+            settle();
+            const QString at = QStringLiteral("%1 pixels").arg(width);
+            const QStringList cut = tableProblems(&stretched, at), fit = tableProblems(&fitted, at);
+            // The stretched table shortens its names when narrow: the check sees it.
+            if (width < one) QVERIFY2(!cut.isEmpty(), qPrintable(at));
+            QVERIFY2(QStringList(fit).filter(sideways).size() == fit.size(), qPrintable(fit.join(QLatin1Char('\n'))));
+            QCOMPARE(header->lines(), width < one ? 2 : 1);
+            QCOMPARE(fitted.horizontalScrollBar()->maximum() > 0, width < two);  // scrolls, cutting nothing
+            if (width < one && width >= two) {  // "Peak memory (MB)" on two lines, whole
+                const QString shown = header->shownText(2);
+                QVERIFY2(shown.count(QLatin1Char('\n')) == 1 &&
+                             QString(shown).replace(QLatin1Char('\n'), QLatin1Char(' ')) ==
+                                 QStringLiteral("Peak memory (MB)"),
+                         qPrintable(shown));
+            }
+            QCOMPARE(header->length(), std::max(fitted.viewport()->width(), header->length()));  // no gap at the right
+            QVERIFY(fitted.viewport()->height() >= fitted.verticalHeader()->length());
+        }
     }
 
     // Counts on every cell read in both themes, and the cells start from the palette's base.

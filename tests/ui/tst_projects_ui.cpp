@@ -43,6 +43,7 @@
 #include "ui/core/layer_table_model.h"
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
+#include "ui/core/run_list_model.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/data_options_panel.h"
 #include "ui/widgets/data_page.h"
@@ -52,6 +53,7 @@
 #include "ui/widgets/network_page.h"
 #include "ui/widgets/project_controller.h"
 #include "ui/widgets/results_page.h"
+#include "ui/widgets/run_history_panel.h"
 #include "ui/widgets/split_page.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
@@ -88,6 +90,11 @@ bool closeWithSameClasses(const Matrix& now, const Matrix& stored, float toleran
     return now.rows() == stored.rows() && now.cols() == stored.cols() &&
            (now.size() == 0 || (now - stored).cwiseAbs().maxCoeff() <= tolerance) &&
            predictedClasses(now) == predictedClasses(stored);
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 // Every cell's display text, row by row.
@@ -399,10 +406,13 @@ private slots:
     }
 
     // The example in resources/projects opens with its data, and its model predicts what it did.
+    // It opens as an untitled copy (installed, it is every user's file): Save asks where, and it
+    // is no recent project. Its runs say when they ran and with which settings.
     void exampleProjectOpens() {
         Answers a;
         auto w = makeWindow(a);
         const QString example = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/wine-class-groups.skynnet");
+        const QByteArray before = fileBytes(example);
         QVERIFY(openAndWait(w.get(), example));
         QVERIFY2(a.locateProblems.isEmpty(),
                  qPrintable(QStringLiteral("the example's data changed; save the example again: ") +
@@ -413,7 +423,31 @@ private slots:
         // Stored by another build: within float noise of this build's arithmetic, never bit for bit.
         QVERIFY(w->session()->results()->combinedTestOutput.rows() > 0);
         QVERIFY(closeWithSameClasses(testPredictions(w.get()), w->session()->results()->combinedTestOutput, 1e-4f));
+
+        QVERIFY(w->document()->filePath().isEmpty());
+        QVERIFY(w->windowTitle().startsWith(QStringLiteral("Untitled[*]")));
+        QVERIFY(!w->document()->isModified());  // the same as the example on disk
+        QVERIFY(!w->settings()->recentProjects().contains(QFileInfo(example).absoluteFilePath()));
+        const QAbstractItemModel* runs = w->resultsPage()->runHistory()->model();
+        QVERIFY(runs->rowCount() > 0);
+        for (int r = 0; r < runs->rowCount(); ++r)
+            for (int c = 0; c < runs->columnCount(); ++c)
+                QVERIFY2(!runs->index(r, c).data().toString().contains(QStringLiteral("not recorded")),
+                         qPrintable(runs->index(r, c).data().toString()));
+        // Save asks where: cancelled, nothing is written; given a file, the copy goes there.
+        a.chooseFile.clear();
+        QVERIFY(!w->projectController()->save());
+        a.chooseFile = dir_.filePath(QStringLiteral("my-wine"));
+        QVERIFY(w->projectController()->save());
+        QCOMPARE(w->document()->filePath(), dir_.filePath(QStringLiteral("my-wine.skynnet")));
+        QCOMPARE(fileBytes(example), before);
         QVERIFY(w->close());
+        // The copy finds the example's data from where it was saved.
+        auto again = makeWindow(a);
+        QVERIFY(openAndWait(again.get(), dir_.filePath(QStringLiteral("my-wine.skynnet"))));
+        QVERIFY(again->document()->hasData());
+        QVERIFY(a.locateProblems.isEmpty());
+        QVERIFY(again->close());
     }
 
     void movedDatasetIsDetected() {
@@ -508,7 +542,7 @@ private slots:
         QTest::qWait(200);  // time for a late result of the first open to arrive, if it were not dropped
         QCOMPARE(finished.count(), 1);
         QCOMPARE(finished.at(0).at(1).toString(), example);
-        QCOMPARE(w->document()->filePath(), QFileInfo(example).absoluteFilePath());
+        QVERIFY(w->document()->filePath().isEmpty());  // the example opens as an untitled copy
         QCOMPARE(w->document()->network().layers.size(), loadProject(example.toStdString()).network.layers.size());
         QVERIFY(a.errors.isEmpty());
         QVERIFY(w->close());
@@ -667,7 +701,7 @@ private slots:
         w->showPage(MainWindow::NetworkPageIndex);
         shoot(w.get(), QStringLiteral("undo-history"));
         while (stack->canUndo()) stack->undo();
-        QVERIFY(!doc->isModified());  // back at the clean state
+        QVERIFY(stack->isClean());  // back where the edits began (the loaded data itself is unsaved)
         QCOMPARE(doc->network().layers, layers);
     }
 
@@ -716,7 +750,7 @@ private slots:
         QCOMPARE(planAfter.samples, planBefore.samples);
         for (int i = 0; i < planBefore.submodelCount(); ++i)
             QCOMPARE(planAfter.submodels[std::size_t(i)].rows, planBefore.submodels[std::size_t(i)].rows);
-        QVERIFY(!doc->isModified());
+        QVERIFY(stack->isClean());
 
         // Another target column: petal width, a number, makes it a regression.
         const auto irisData = doc->dataset();
@@ -734,7 +768,7 @@ private slots:
         QCOMPARE(doc->trainSettings().config.loss, LossKind::SoftmaxCrossEntropy);
         QCOMPARE(doc->network().outputs, 3);
         QCOMPARE(target->currentIndex(), 0);  // the last column again
-        QVERIFY(!doc->isModified());
+        QVERIFY(stack->isClean());
     }
 
     void spinBoxEditsMerge() {
@@ -816,25 +850,30 @@ private slots:
         QVERIFY(!save->isEnabled());  // an untitled project with nothing in it
         loadCsv(w.get(), csv_);
         QVERIFY(save->isEnabled());
-        QVERIFY(!w->document()->isModified());  // an untitled project with data only: nothing to ask
-        w->trainPage()->batchBox()->setValue(64);
+        // Data opened in an untitled project is unsaved work: the title's "*", and closing asks.
+        QVERIFY(w->document()->isModified());
         QVERIFY(w->isWindowModified());
         a.unsaved = QMessageBox::Cancel;
         QVERIFY(!w->close());
         QCOMPARE(a.unsavedAsked, 1);
         QVERIFY(w->isVisible());
+        w->trainPage()->batchBox()->setValue(64);
+        QVERIFY(w->isWindowModified());
+        QVERIFY(!w->close());
+        QCOMPARE(a.unsavedAsked, 2);
         // New asks too; Save goes through Save As for an untitled project.
         a.unsaved = QMessageBox::Save;
         a.chooseFile = dir_.filePath(QStringLiteral("saved-on-new"));
         QVERIFY(w->projectController()->newProject());
-        QCOMPARE(a.unsavedAsked, 2);
+        QCOMPARE(a.unsavedAsked, 3);
         QVERIFY(QFile::exists(dir_.filePath(QStringLiteral("saved-on-new.skynnet"))));
         QVERIFY(!w->document()->hasData());
         QVERIFY(!w->resultsPage()->hasResults());
         QVERIFY(w->document()->filePath().isEmpty());
         QVERIFY(!save->isEnabled());
+        QVERIFY(!w->isWindowModified());
         QVERIFY(w->close());  // a new project, unmodified: no question
-        QCOMPARE(a.unsavedAsked, 2);
+        QCOMPARE(a.unsavedAsked, 3);
     }
 
     // The training log is the project's: a reopened project shows its run's log at the newest

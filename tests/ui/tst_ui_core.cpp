@@ -964,6 +964,8 @@ void TestUiCore::dataOptionsUndoRedo() {
     doc.load(settingsFor(smallBlobs));
     QUndoStack* stack = doc.undoStack();
     QCOMPARE(stack->count(), 0);  // loading data is not a step
+    QVERIFY(doc.isModified());    // but a change to save, in an untitled project too
+    doc.setClean();               // as if saved: undoing the steps below returns to this state
     const DocumentData original = documentData(doc);
     struct Edit {
         QString text;

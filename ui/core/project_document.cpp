@@ -98,10 +98,9 @@ void ProjectDocument::setData(const ProjectDataSource& settings, std::shared_ptr
     if (!undoStack_->isClean()) changedOutsideUndo_ = true;
     undoStack_->clear();
     replaceData(settings, std::move(data), std::move(test));
-    // Other data in a saved project is a change to save; data opened in an untitled project (an
-    // example at start-up) is not worth a question on closing.
-    if (!filePath_.isEmpty()) markModified();
-    emitModifiedIfChanged();
+    // Other data is a change to save, in an untitled project too: the title shows "*" and closing
+    // asks, since the data and the choices that follow it are in no project file yet.
+    markModified();
 }
 
 void ProjectDocument::replaceData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,

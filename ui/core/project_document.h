@@ -58,7 +58,7 @@ public:
     std::shared_ptr<const Dataset> testDataset() const { return testDataset_; }  // raw, may be null
     // Replaces the data (already loaded, e.g. by a background job) and re-fits the network output.
     // Other data is not an undoable step, and the steps before it would set the old data's
-    // options on the new: the undo history starts again.
+    // options on the new: the undo history starts again. It is a change to save (isModified).
     void setData(const ProjectDataSource& settings, std::shared_ptr<const Dataset> data,
                  std::shared_ptr<const Dataset> test);
     // Changes split fractions / scaling / seed without reloading.

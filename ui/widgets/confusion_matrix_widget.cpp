@@ -1,7 +1,10 @@
 #include "ui/widgets/confusion_matrix_widget.h"
 
+#include <QEvent>
 #include <QFontMetrics>
+#include <QHelpEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
@@ -13,6 +16,23 @@ namespace {
 // Correct predictions in blue, confusions in red (the charts' submodel 1 and 4 colours).
 const QColor correctHue(31, 119, 180), confusedHue(214, 39, 40);
 
+constexpr int pad = 4;
+// The counts' font may shrink to this share of the widget's before the cells stop shrinking.
+constexpr double countFontSteps[] = {1.0, 0.9, 0.8, 0.75};
+// Longer class names are shortened in the picture (whole in the tooltip): in characters.
+constexpr int longestName = 24;
+
+QString predictedTitle() { return ConfusionMatrixWidget::tr("predicted class →"); }
+QString trueTitle() { return ConfusionMatrixWidget::tr("true class →"); }
+
+QFont scaled(const QFont& font, double factor) {
+    QFont f = font;
+    if (factor == 1.0) return f;
+    if (f.pointSizeF() > 0) f.setPointSizeF(f.pointSizeF() * factor);
+    else f.setPixelSize(std::max(6, int(std::lround(f.pixelSize() * factor))));
+    return f;
+}
+
 }  // namespace
 
 ConfusionMatrixWidget::ConfusionMatrixWidget(QWidget* parent) : QWidget(parent) {
@@ -22,24 +42,72 @@ ConfusionMatrixWidget::ConfusionMatrixWidget(QWidget* parent) : QWidget(parent) 
 void ConfusionMatrixWidget::setMatrix(const std::vector<std::vector<long>>& confusion, const QStringList& classNames) {
     matrix_ = confusion;
     names_ = classNames;
+    updateGeometry();  // more classes or longer counts may need more room
     update();
 }
 
-ConfusionMatrixWidget::Geometry ConfusionMatrixWidget::geometry() const {
-    const int n = std::max(1, int(matrix_.size()));
+QString ConfusionMatrixWidget::name(int i) const { return i < names_.size() ? names_[i] : QString::number(i); }
+
+QString ConfusionMatrixWidget::shownName(int i) const {
     const QFontMetrics fm(font());
-    // Room for the class names on the left and the axis titles; names longer than that are elided.
-    int nameWidth = 0;
-    for (const QString& s : names_) nameWidth = std::max(nameWidth, fm.horizontalAdvance(s));
-    nameWidth = std::min(nameWidth + 8, width() / 4);
-    const int top = fm.height() * 2 + 4, left = nameWidth + fm.height() + 4;
-    const int side = std::max(4, std::min((width() - left - 4) / n, (height() - top - 4) / n));
-    return {nameWidth, top, left, side};
+    return fm.elidedText(name(i), Qt::ElideRight, fm.horizontalAdvance(QLatin1Char('x')) * longestName);
 }
 
+ConfusionMatrixWidget::Layout ConfusionMatrixWidget::layoutFor(int width, int height) const {
+    const QFontMetrics fm(font());
+    const int n = std::max(1, classCount()), line = fm.height();
+    int names = 0;
+    for (int i = 0; i < classCount(); ++i) names = std::max(names, fm.horizontalAdvance(shownName(i)));
+    Layout l;
+    l.nameWidth = names + 2 * pad;
+    l.left = line + pad + l.nameWidth;  // the turned "true class →", then the names
+    const int title = line + pad;
+    // The least side of a cell whose count is written in font f.
+    QString widest;
+    for (const auto& row : matrix_)
+        for (long v : row)
+            if (QString::number(v).size() > widest.size()) widest = QString::number(v);
+    const auto need = [&](const QFont& f) {
+        const QFontMetrics m(f);
+        return std::max(m.horizontalAdvance(widest) + pad + 2, line + 2);
+    };
+    // The cells as large as the room allows below a header this tall, and the counts' font: the
+    // widget's, or a little smaller when the cells would be too small for it. Never smaller cells
+    // than their counts need: minimumSizeHint asks for that room.
+    const auto fit = [&](int header) {
+        l.headerHeight = header;
+        l.top = title + header;
+        l.side = std::min((width - l.left - pad) / n, (height - l.top - pad) / n);
+        for (const double step : countFontSteps) {
+            l.countFont = scaled(font(), step);
+            if (need(l.countFont) <= l.side) return;
+        }
+        l.side = need(l.countFont);
+    };
+    // Names above the columns read across while each fits its cell, else upwards.
+    fit(line + pad);
+    if (names + pad > l.side) {
+        l.turned = true;
+        fit(names + 2 * pad);
+    }
+    return l;
+}
+
+QSize ConfusionMatrixWidget::minimumSizeHint() const {
+    if (matrix_.empty()) return {200, 160};
+    const QFontMetrics fm(font());
+    const int n = classCount();
+    const Layout least = layoutFor(0, 0);  // every size too small: the least side and its header
+    const int width = least.left + std::max(n * least.side, fm.horizontalAdvance(predictedTitle())) + pad;
+    const int height = least.top + std::max(n * least.side, fm.horizontalAdvance(trueTitle())) + pad;
+    return {width, height};
+}
+
+QSize ConfusionMatrixWidget::sizeHint() const { return minimumSizeHint().expandedTo(QSize(420, 360)); }
+
 QRect ConfusionMatrixWidget::cellRect(int r, int c) const {
-    const Geometry g = geometry();
-    return QRect(g.left + c * g.side, g.top + r * g.side, g.side - 1, g.side - 1);
+    const Layout l = layout();
+    return QRect(l.left + c * l.side, l.top + r * l.side, l.side - 1, l.side - 1);
 }
 
 double ConfusionMatrixWidget::rowShare(int r, int c) const {
@@ -55,11 +123,67 @@ QColor ConfusionMatrixWidget::cellColor(int r, int c) const {
 
 QColor ConfusionMatrixWidget::countColor(int r, int c) const { return readableTextOn(cellColor(r, c)); }
 
+QList<ConfusionMatrixWidget::Text> ConfusionMatrixWidget::texts() const {
+    QList<Text> all;
+    const int n = classCount();
+    if (n == 0) return all;
+    const Layout l = layout();
+    const QFontMetrics fm(font());
+    const int line = fm.height(), span = n * l.side;
+    const QString across = predictedTitle(), up = trueTitle();
+    all.push_back(
+        {across, across, font(), QRect(l.left, 0, std::max(span, fm.horizontalAdvance(across)), line), false});
+    all.push_back({up, up, font(), QRect(0, l.top, line, std::max(span, fm.horizontalAdvance(up))), true});
+    for (int i = 0; i < n; ++i) {
+        const QString whole = name(i), shown = shownName(i);
+        all.push_back({whole, shown, font(), QRect(line + pad, l.top + i * l.side, l.nameWidth - pad, l.side), false});
+        const QRect column(l.left + i * l.side, line + pad, l.side, l.headerHeight - pad);
+        all.push_back({whole, shown, font(), column, l.turned});
+    }
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) {
+            const QString v = QString::number(count(r, c));
+            all.push_back({v, v, l.countFont, cellRect(r, c), false});
+        }
+    return all;
+}
+
+QString ConfusionMatrixWidget::toolTipAt(const QPoint& at) const {
+    const int n = classCount();
+    if (n == 0) return {};
+    const Layout l = layout();
+    const int c = (at.x() - l.left) / l.side, r = (at.y() - l.top) / l.side;
+    const bool inColumns = at.x() >= l.left && c < n, inRows = at.y() >= l.top && r < n;
+    if (inColumns && inRows) {
+        long total = 0;
+        for (long v : matrix_[std::size_t(r)]) total += v;
+        return tr("True class %1, predicted %2: %3 of its %4 samples (%5%)")
+            .arg(name(r), name(c))
+            .arg(count(r, c))
+            .arg(total)
+            .arg(QString::number(100.0 * rowShare(r, c), 'f', 1));
+    }
+    if (inColumns && at.y() < l.top) return tr("Predicted %1").arg(name(c));
+    if (inRows && at.x() < l.left) return tr("True class %1").arg(name(r));
+    return {};
+}
+
+bool ConfusionMatrixWidget::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QString tip = toolTipAt(help->pos());
+        if (tip.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(help->globalPos(), tip, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
 void ConfusionMatrixWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     p.fillRect(rect(), palette().base());
-    const int n = int(matrix_.size());
+    const int n = classCount();
     if (n == 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         // Wrapped: a narrow pane (1024 x 680) cut the one line at both ends.
@@ -67,37 +191,34 @@ void ConfusionMatrixWidget::paintEvent(QPaintEvent*) {
                    tr("The confusion matrix appears after a classification run."));
         return;
     }
-    const QFontMetrics fm(font());
-    const auto [nameWidth, top, left, side] = geometry();
-
-    p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRect(left, 0, side * n, fm.height()), Qt::AlignCenter, tr("predicted class →"));
-    p.save();
-    p.translate(fm.height(), top + side * n / 2);
-    p.rotate(-90);
-    p.drawText(QRect(-side * n / 2, -fm.height(), side * n, fm.height()), Qt::AlignCenter, tr("true class →"));
-    p.restore();
-
-    for (int r = 0; r < n; ++r) {
-        const QString name = r < names_.size() ? names_[r] : QString::number(r);
-        p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRect(fm.height() + 2, top + r * side, nameWidth - 4, side), Qt::AlignRight | Qt::AlignVCenter,
-                   fm.elidedText(name, Qt::ElideRight, nameWidth - 4));
-        for (int c = 0; c < n; ++c) {
-            const QRect cell = cellRect(r, c);
-            p.fillRect(cell, cellColor(r, c));
-            const QString v = QString::number(count(r, c));
-            if (side >= fm.height() + 2 && fm.horizontalAdvance(v) < side - 2) {
-                p.setPen(countColor(r, c));
-                p.drawText(cell, Qt::AlignCenter, v);
-            }
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) p.fillRect(cellRect(r, c), cellColor(r, c));
+    const int cells = 2 + 2 * n;  // texts(): two titles and two names per class, then the counts
+    const QList<Text> all = texts();
+    for (int i = 0; i < all.size(); ++i) {
+        const Text& t = all[i];
+        p.setFont(t.font);
+        if (i >= cells) {
+            const int cell = i - cells;
+            p.setPen(countColor(cell / n, cell % n));
+            p.drawText(t.box, Qt::AlignCenter, t.shown);
+            continue;
         }
+        p.setPen(palette().color(QPalette::Text));
+        if (!t.turned) {
+            // Row names right-aligned against their row; the title and names above centred.
+            const bool rowName = i >= 2 && (i - 2) % 2 == 0;
+            p.drawText(t.box, (rowName ? Qt::AlignRight : Qt::AlignHCenter) | Qt::AlignVCenter, t.shown);
+            continue;
+        }
+        // Upwards: the box's bottom left is the text's start; a name starts next to its column.
+        p.save();
+        p.translate(t.box.left(), t.box.bottom() + 1);
+        p.rotate(-90);
+        const Qt::Alignment along = i == 1 ? Qt::AlignHCenter : Qt::AlignLeft;
+        p.drawText(QRect(0, 0, t.box.height(), t.box.width()), along | Qt::AlignVCenter, t.shown);
+        p.restore();
     }
-    // Column headers: class indices (names would not fit above narrow cells).
-    p.setPen(palette().color(QPalette::Text));
-    for (int c = 0; c < n; ++c)
-        p.drawText(QRect(left + c * side, fm.height() + 2, side, fm.height()), Qt::AlignCenter,
-                   fm.elidedText(c < names_.size() ? names_[c] : QString::number(c), Qt::ElideRight, side));
 }
 
 }  // namespace skynnet::ui

@@ -34,6 +34,7 @@
 #include "ui/widgets/file_chooser.h"
 #include "ui/widgets/sample_grid.h"
 #include "ui/widgets/session_guard.h"
+#include "ui/widgets/table_columns.h"
 #include "ui/widgets/text_data_group.h"
 
 namespace skynnet::ui {
@@ -91,6 +92,7 @@ QWidget* DataPage::buildDataViews() {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     preview_ = new QTableView;
+    preview_->setObjectName(QStringLiteral("dataPreview"));
     preview_->setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, preview_));
     previewModel_ = new DatasetTableModel(this);
     preview_->setModel(previewModel_);
@@ -100,6 +102,8 @@ QWidget* DataPage::buildDataViews() {
     preview_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     preview_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     preview_->horizontalHeader()->setDefaultSectionSize(90);
+    // A table of a few columns shows each whole; an image's hundreds keep the default width.
+    fitColumnsToContents(preview_, {.measuredRows = 100, .measuredColumns = 64});
     connect(preview_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showSample(current.row()); });
     sampleGrid_ = new SampleGrid;
@@ -135,6 +139,12 @@ QWidget* DataPage::buildSidePanel() {
     sampleImage_ = new QLabel;
     sampleImage_->setAlignment(Qt::AlignCenter);
     sampleImage_->hide();
+    // Says what the picture is: without it a lone image sat above the chart, unexplained.
+    sampleCaption_ = new QLabel;
+    sampleCaption_->setObjectName(QStringLiteral("sampleCaption"));
+    sampleCaption_->setAlignment(Qt::AlignCenter);
+    sampleCaption_->setWordWrap(true);
+    sampleCaption_->hide();
     classChart_ = new BarChart(tr("Class distribution"));
     classChart_->setHorizontal(true);
     auto* right = new QWidget;
@@ -142,6 +152,7 @@ QWidget* DataPage::buildSidePanel() {
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(options_);
     rightLayout->addWidget(sampleImage_);
+    rightLayout->addWidget(sampleCaption_);
     rightLayout->addWidget(classChart_, 1);
     return right;
 }
@@ -400,12 +411,17 @@ void DataPage::showSample(int row) {
     const auto data = document_->dataset();
     const QPixmap picture = data ? samplePixmap(*data, row, 4) : QPixmap();
     sampleImage_->setVisible(!picture.isNull());
+    sampleCaption_->setVisible(!picture.isNull());
     if (picture.isNull()) return;
     sampleImage_->setPixmap(picture);
     QString label;
     if (data->task != Task::Regression && row < int(data->labels.size()))
         label = QString::fromStdString(data->classNames[std::size_t(data->labels[std::size_t(row)])]);
-    sampleImage_->setToolTip(tr("Row %1 drawn as its image: %2").arg(row + 1).arg(label));
+    sampleCaption_->setText(label.isEmpty() ? tr("Row %1 of the table, as an image").arg(row + 1)
+                                            : tr("Row %1 of the table, as an image: %2").arg(row + 1).arg(label));
+    const QString tip = tr("The row selected in the table, drawn as its image; select another row to see it");
+    sampleImage_->setToolTip(tip);
+    sampleCaption_->setToolTip(tip);
 }
 
 void DataPage::refreshRecentMenu() {

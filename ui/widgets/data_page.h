@@ -52,6 +52,9 @@ public:
     QTableView* previewView() const { return preview_; }
     BarChart* classChart() const { return classChart_; }
     SampleGrid* sampleGrid() const { return sampleGrid_; }
+    // The selected row's picture (image data) and the line under it saying which row and class.
+    QLabel* sampleImage() const { return sampleImage_; }
+    QLabel* sampleCaption() const { return sampleCaption_; }
     QListWidget* skippedList() const { return skipped_; }  // the training data's unreadable files
     QMenu* recentMenu() const { return recentMenu_; }
     QMenu* examplesMenu() const { return examplesMenu_; }
@@ -98,6 +101,7 @@ private:
     DataOptionsPanel* options_ = nullptr;
     BarChart* classChart_ = nullptr;
     QLabel* sampleImage_ = nullptr;
+    QLabel* sampleCaption_ = nullptr;  // what the picture is: which row, of which class
     SampleGrid* sampleGrid_ = nullptr;
     QScrollArea* gridScroll_ = nullptr;
     QListWidget* skipped_ = nullptr;

@@ -113,17 +113,33 @@ QString defaultExampleId() {
     return fashionMnistInstalled() ? QStringLiteral("fashion-mnist") : QStringLiteral("spirals");
 }
 
-QString exampleProjectPath() {
+namespace {
+
+// Where the example project may be: installed (first) and in the source tree.
+QStringList exampleProjectPlaces() {
     const QString name = QStringLiteral("wine-class-groups.skynnet");
+    QStringList places;
     // Installed beside its data (share/skynnet/datasets), which it finds by its relative path.
     const QString installed = QStandardPaths::locate(QStandardPaths::GenericDataLocation,
                                                      QStringLiteral("skynnet/projects/") + name);
-    if (!installed.isEmpty()) return installed;
+    if (!installed.isEmpty()) places << installed;
 #ifdef SKYNNET_SOURCE_DIR
     const QString source = QStringLiteral(SKYNNET_SOURCE_DIR "/resources/projects/") + name;
-    if (QFileInfo::exists(source)) return source;
+    if (QFileInfo::exists(source)) places << source;
 #endif
-    return {};
+    return places;
+}
+
+}  // namespace
+
+QString exampleProjectPath() { return exampleProjectPlaces().value(0); }
+
+bool isExampleProject(const QString& path) {
+    const QString file = QFileInfo(path).canonicalFilePath();
+    if (file.isEmpty()) return false;
+    for (const QString& place : exampleProjectPlaces())
+        if (QFileInfo(place).canonicalFilePath() == file) return true;
+    return false;
 }
 
 }  // namespace skynnet::ui

@@ -39,5 +39,8 @@ QString defaultExampleId();
 // The trained example project (resources/projects/wine-class-groups.skynnet), installed under
 // share/skynnet/projects or in the source tree; empty when neither has it.
 QString exampleProjectPath();
+// Whether `path` is that project (installed or in the source tree): it opens as an untitled copy,
+// so a save never overwrites the file every user shares.
+bool isExampleProject(const QString& path);
 
 }  // namespace skynnet::ui

@@ -156,7 +156,16 @@ void MainWindow::buildWorkspace() {
 void MainWindow::connectOpenRequests() {
     // Whatever the user opens from anywhere (start page, menus, a drop) shows the pages.
     connect(dataPage_, &DataPage::loadStarted, this, &MainWindow::showWorkspace);
-    connect(project_, &ProjectController::openStarted, this, &MainWindow::showWorkspace);
+    connect(project_, &ProjectController::openStarted, this, [this] {
+        openedFromStart_ = startPageShown();
+        showWorkspace();
+    });
+    // A file that did not open (not a project, unreadable) leaves the window where the user was:
+    // the start page, not an empty Data page.
+    connect(project_, &ProjectController::openFinished, this, [this](bool ok) {
+        if (!ok && openedFromStart_ && !document_->hasData() && !dataPage_->isLoading()) showStartPage();
+        openedFromStart_ = false;
+    });
     connect(document_, &ProjectDocument::dataChanged, this, [this] {
         if (document_->hasData()) showWorkspace();  // data given to the document directly (tests, tools)
     });

@@ -142,6 +142,7 @@ private:
     QLabel* dataStatus_;
     QLabel* runStatus_;
     bool budgetRestored_ = false;
+    bool openedFromStart_ = false;  // the project being opened was asked for on the start page
     QActionGroup* themeActions_ = nullptr;
 };
 

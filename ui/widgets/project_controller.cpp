@@ -22,6 +22,7 @@
 #include "ui/core/project_io.h"
 #include "ui/core/run_recorder.h"
 #include "ui/core/training_session.h"
+#include "ui/widgets/examples.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/file_chooser.h"
 #include "ui/widgets/session_guard.h"
@@ -349,9 +350,10 @@ void ProjectController::onProjectRead(quint64 generation, const QString& path, b
             if (prompts_.openAsModel(path)) emit modelOpenRequested(path);
             return;
         }
-        prompts_.showError(tr("Cannot open the project"), error);
         if (!QFileInfo::exists(path)) settings_->removeRecentProject(QFileInfo(path).absoluteFilePath());
+        // Ended first, so the window is back where the user opened it from under the message.
         endOpen(false, path);
+        prompts_.showError(tr("Cannot open the project"), error);
         return;
     }
     // The questions about moved data come now, between reading the file and loading the data.
@@ -371,8 +373,8 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
                                         QString problem, std::shared_ptr<OpenedProject> opened, const QString& error) {
     if (generation != openGeneration_) return;  // superseded
     if (!opened) {
-        prompts_.showError(tr("Cannot open the project"), error);
         endOpen(false, path);
+        prompts_.showError(tr("Cannot open the project"), error);
         return;
     }
     if (!opened->dataProblem.isEmpty())
@@ -383,13 +385,17 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
         session->waitForFinished();
     }
     const ProjectData& project = opened->project;
-    const QString file = asRecovery ? recoveryOrigin(project.extra) : QFileInfo(path).absoluteFilePath();
+    // The bundled example opens as an untitled copy: Save asks where, never over the shared file.
+    const bool copy = !asRecovery && isExampleProject(path);
+    const QString file = asRecovery ? recoveryOrigin(project.extra)
+                         : copy     ? QString()
+                                    : QFileInfo(path).absoluteFilePath();
     const int page = problem.isEmpty() ? savedPage(project.extra, window_->pageCount()) : 0;  // 0: the data page
     try {
         applyProjectDocument(*document_, *session, *opened);
     } catch (const std::exception& e) {
-        prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
         endOpen(false, path);
+        prompts_.showError(tr("Cannot open the project"), QString::fromUtf8(e.what()));
         return;
     }
     dataPage_->showProblem(problem);
@@ -398,7 +404,7 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
     // of about a frame, not 0: a zero timeout is a posted event, run in the same batch as the
     // charts' pending scene updates, and a 1 ms one fires in the same pass as other timers, before
     // the event loop gets to input and painting.
-    QTimer::singleShot(stepPauseMs, this, [this, generation, path, file, page, asRecovery, relocated, opened] {
+    QTimer::singleShot(stepPauseMs, this, [this, generation, path, file, page, asRecovery, copy, relocated, opened] {
         if (generation != openGeneration_) return;  // superseded (New, another open, data loaded)
         TrainingSession* session = session_;
         if (session->running()) {  // a run was started in the moment between: the open still wins
@@ -409,12 +415,14 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
         // The unsaved state of a recovered project, or data the user pointed to: both to be saved.
         if (asRecovery || relocated) document_->markModified();
         if (!asRecovery) {
-            settings_->addRecentProject(file);
-            settings_->setLastProjectFolder(QFileInfo(file).absolutePath());
+            if (!copy) {
+                settings_->addRecentProject(file);
+                settings_->setLastProjectFolder(QFileInfo(file).absolutePath());
+            }
             autosave_->discard();
         }
         // And the results page and the saved page last, once more after the event loop ran.
-        QTimer::singleShot(stepPauseMs, this, [this, generation, path, page] {
+        QTimer::singleShot(stepPauseMs, this, [this, generation, path, page, copy] {
             if (generation != openGeneration_) return;
             // A completed run refreshed it already (finished); else "no results yet", not the
             // message of a run that did not complete.
@@ -422,7 +430,10 @@ void ProjectController::onProjectLoaded(quint64 generation, const QString& path,
             updateActions();
             emit pageRequested(page);
             endOpen(true, path);
-            window_->showStatus(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
+            window_->showStatus(copy ? tr("Opened %1 as an untitled copy: Save asks where to keep it")
+                                           .arg(QFileInfo(path).fileName())
+                                     : tr("Opened %1").arg(QFileInfo(path).fileName()),
+                                copy ? 10000 : 5000);
         });
     });
 }

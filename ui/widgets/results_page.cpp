@@ -24,10 +24,10 @@
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/class_metrics_model.h"
 #include "ui/widgets/confusion_matrix_widget.h"
-#include "ui/widgets/eliding_header_view.h"
 #include "ui/widgets/format.h"
 #include "ui/widgets/reconstruction_grid.h"
 #include "ui/widgets/run_history_panel.h"
+#include "ui/widgets/table_columns.h"
 #include "ui/widgets/table_height.h"
 
 namespace skynnet::ui {
@@ -104,12 +104,11 @@ void ResultsPage::buildHeadline() {
 
 QWidget* ResultsPage::buildComparison() {
     comparison_ = new QTableView;
-    comparison_->setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, comparison_));  // whole names in tooltips
     comparisonModel_ = new ComparisonTableModel(nullptr, this);  // fed by refresh(): the run on show
     comparison_->setModel(comparisonModel_);
     comparison_->setAlternatingRowColors(true);
     comparison_->verticalHeader()->hide();
-    comparison_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    fitColumnsToContents(comparison_);  // every figure and name whole, "Peak memory" over its unit when narrow
     comparison_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
 
     metricChart_ = new BarChart(tr("Metric (test set)"));
@@ -135,9 +134,11 @@ QWidget* ResultsPage::buildComparison() {
 }
 
 QSplitter* ResultsPage::buildContent(QWidget* comparison, QGroupBox* errors) {
-    auto* split = new QSplitter(Qt::Horizontal);
+    auto* split = new QSplitter(Qt::Horizontal);  // turned for the width by reflow()
     split->addWidget(comparison);
     split->addWidget(errors);
+    split->setChildrenCollapsible(false);
+    content_ = split;
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({880, 440});  // scaled to the real width on first show

@@ -50,6 +50,8 @@ public:
     QTableView* comparisonTable() const { return comparison_; }
     QTableView* classMetricsTable() const { return classTable_; }
     ConfusionMatrixWidget* confusionMatrix() const { return confusion_; }
+    // The matrix scrolls in its own area when it needs more room than the Errors box has.
+    QScrollArea* matrixScroll() const { return matrixScroll_; }
     // An autoencoder's test inputs and reconstructions (image data only; shown in the Errors box).
     ReconstructionGrid* reconstructionGrid() const { return reconstructions_; }
     QLabel* reconstructionCaption() const { return reconstructionCaption_; }
@@ -85,6 +87,12 @@ public:
     QComboBox* ruleChoice() const { return ruleChoice_; }
     // Why the last choice could not be applied, or empty.
     QString ruleProblem() const { return ruleProblem_; }
+    // On a narrow page the Errors box goes under the comparison and its charts, with the matrix
+    // beside the per-class table (results_page_layout.cpp); side by side on a wide one.
+    bool stacked() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void buildHeadline();        // the headline and the out-of-date line
@@ -110,6 +118,8 @@ private:
     bool showReconstructions();
     const SavedCombinedModel* shownModel() const;  // the run's trained weights, when kept
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void reflow();         // results_page_layout.cpp: side by side or stacked, for the width
+    void fitErrorsPane();  // the matrix's area as tall as the matrix needs (within reason), the table's width
 
     TrainingSession* session_;
     std::shared_ptr<const ProjectResults> shownResults_;
@@ -136,6 +146,9 @@ private:
     QComboBox* modelChoice_;
     QStackedWidget* errorsStack_;
     ConfusionMatrixWidget* confusion_;
+    QScrollArea* matrixScroll_;
+    QSplitter* classPane_;  // the matrix and the per-class table
+    QSplitter* content_;    // the comparison and the Errors box
     QTableView* classTable_;
     ClassMetricsModel* classModel_;
     QChartView* scatterView_;

@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -19,8 +20,8 @@
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/class_metrics_model.h"
 #include "ui/widgets/confusion_matrix_widget.h"
-#include "ui/widgets/eliding_header_view.h"
 #include "ui/widgets/results_page.h"
+#include "ui/widgets/table_columns.h"
 
 namespace skynnet::ui {
 namespace {
@@ -48,15 +49,21 @@ QGroupBox* ResultsPage::buildErrors() {
     confusion_ = new ConfusionMatrixWidget;
     classModel_ = new ClassMetricsModel(this);
     classTable_ = new QTableView;
-    classTable_->setHorizontalHeader(new ElidingHeaderView(Qt::Horizontal, classTable_));
     classTable_->setModel(classModel_);
     classTable_->verticalHeader()->hide();
-    classTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    fitColumnsToContents(classTable_);
+    matrixScroll_ = new QScrollArea;
+    matrixScroll_->setObjectName(QStringLiteral("confusionMatrixScroll"));
+    matrixScroll_->setWidget(confusion_);
+    matrixScroll_->setWidgetResizable(true);  // the matrix fills the area, and scrolls below its least size
+    matrixScroll_->setFrameShape(QFrame::NoFrame);
     auto* classPane = new QSplitter(Qt::Vertical);
-    classPane->addWidget(confusion_);
+    classPane->addWidget(matrixScroll_);
     classPane->addWidget(classTable_);
     classPane->setStretchFactor(0, 1);  // the table as tall as its rows (fitTablesToRows), the matrix the rest
     classPane->setStretchFactor(1, 0);
+    classPane->setChildrenCollapsible(false);
+    classPane_ = classPane;
 
     scatterView_ = makeChartView(tr("Predicted against true (test set)"));
     // Refitted at every new size, and again once the chart is laid out at it (a resize comes
@@ -100,6 +107,7 @@ void ResultsPage::showErrors() {
         while (names.size() < classes) names << QString::number(names.size());
         confusion_->setMatrix(m.confusion, names);
         classModel_->setMetrics(m, names);
+        reflow();  // more classes may need the whole width
         return;
     }
 

@@ -14,6 +14,7 @@
 #include "ui/core/run_list_model.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/run_compare_dialog.h"
+#include "ui/widgets/table_columns.h"
 
 namespace skynnet::ui {
 
@@ -22,14 +23,14 @@ RunHistoryPanel::RunHistoryPanel(ProjectDocument* document, TrainingSession* ses
     setObjectName(QStringLiteral("runHistory"));
     model_ = new RunListModel(document_, this);
     table_ = new QTableView;
+    table_->setObjectName(QStringLiteral("runList"));
     table_->setModel(model_);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    fitColumnsToContents(table_);
     table_->setToolTip(tr("Every run of the project, newest first; in bold the one the Train page shows"));
     connect(table_, &QTableView::doubleClicked, this, [this] { openSelected(); });
 

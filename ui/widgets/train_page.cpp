@@ -33,6 +33,7 @@
 #include "ui/widgets/format.h"
 #include "ui/widgets/network_check.h"
 #include "ui/widgets/run_on_panel.h"
+#include "ui/widgets/table_columns.h"
 #include "ui/widgets/train_settings_panel.h"
 #include "ui/widgets/training_charts.h"
 
@@ -221,7 +222,7 @@ QTabWidget* TrainPage::buildEpochsAndLog() {
     epochTable_->setModel(new EpochTableModel(session_, this));
     epochTable_->verticalHeader()->hide();
     epochTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    epochTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    fitColumnsToContents(epochTable_, {.measuredRows = 200});
     epochTable_->setAlternatingRowColors(true);
     connect(epochTable_->model(), &QAbstractItemModel::rowsInserted, epochTable_, &QTableView::scrollToBottom);
     auto* bottom = new QTabWidget;
