@@ -321,6 +321,53 @@ private slots:
         }
     }
 
+    // A resumed run's wall time is this session's, and so is sessionCpuSeconds(): both cover the
+    // same work. cpuSeconds also holds what the earlier session spent (earlierCpuSeconds), exactly
+    // what its checkpoints held.
+    void resumedRunTimesCoverTheSameSessions() {
+        const Dataset train = blobs(6, 120, 8, 3);
+        const SplitPlan plan = threeGroups(train, 6);
+        const TrainConfig c = config(6);
+        const ParallelResult fresh = ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(2)).train(train);
+        QVERIFY(!fresh.resumed());
+        QCOMPARE(fresh.earlierCpuSeconds, 0.0);
+        QCOMPARE(fresh.sessionCpuSeconds(), fresh.cpuSeconds);
+
+        MemoryCheckpoints store;
+        const CheckpointHooks hooks = store.hooks();
+        QCOMPARE(trainUntil(plan, c, train, hooks, 2, 2).status, TrainStatus::Cancelled);
+        double held = 0;
+        for (const auto& [i, r] : store.saved) held += r.finished ? r.result.cpuSeconds : r.state.cpuSeconds;
+        const int continued = int(store.saved.size());
+        QVERIFY(continued > 0);
+        QVERIFY(held > 0);
+
+        const ParallelResult resumed =
+            ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(2)).train(train, nullptr, {}, nullptr, &hooks);
+        QCOMPARE(resumed.status, TrainStatus::Completed);
+        QVERIFY(resumed.resumed());
+        QCOMPARE(resumed.resumedSubmodels, continued);
+        QCOMPARE(resumed.earlierCpuSeconds, held);
+        QCOMPARE(resumed.sessionCpuSeconds(), resumed.cpuSeconds - held);
+        // This session's CPU fits in this session's wall: two workers, one kernel thread each.
+        QVERIFY(resumed.sessionCpuSeconds() >= 0);
+        QVERIFY2(resumed.sessionCpuSeconds() <= 2 * resumed.wallSeconds + 0.05,
+                 qPrintable(QStringLiteral("%1 s CPU in %2 s wall")
+                                .arg(resumed.sessionCpuSeconds())
+                                .arg(resumed.wallSeconds)));
+        for (const TrainResult& t : resumed.submodels) QVERIFY(t.earlierCpuSeconds <= t.cpuSeconds);
+
+        // A second resume only loads: no second of it is this session's, all are the earlier ones.
+        const ParallelResult loaded =
+            ParallelTrainer(plan, c, std::make_shared<ThreadBackend>(2)).train(train, nullptr, {}, nullptr, &hooks);
+        QCOMPARE(loaded.resumedSubmodels, 3);
+        QCOMPARE(loaded.cpuSeconds, resumed.cpuSeconds);
+        QCOMPARE(loaded.earlierCpuSeconds, loaded.cpuSeconds);
+        QCOMPARE(loaded.sessionCpuSeconds(), 0.0);
+        for (std::size_t i = 0; i < 3; ++i)
+            QCOMPARE(loaded.submodels[i].earlierWallSeconds, resumed.submodels[i].wallSeconds);
+    }
+
     void storeResumesAfterCancelBitForBit() {
         const Dataset train = blobs(6, 60, 8, 3), test = blobs(6, 10, 8, 4);
         const SplitPlan plan = threeGroups(train, 4);

@@ -46,7 +46,17 @@ public:
     void modelFinished(RunModel m, const TrainResult& r) override {
         add(std::string("finished ") + runModelName(m) + " " + statusName(r.status));
     }
-    void log(const std::string& line) override { add("log " + line.substr(0, line.find_first_of(":0123456789"))); }
+    void log(const std::string& line) override {
+        add("log " + line.substr(0, line.find_first_of(":0123456789")));
+        std::lock_guard lock(mutex_);
+        lines.push_back(line);
+    }
+    std::vector<std::string> lines;  // the log's whole lines
+    std::string lineStarting(const std::string& start) const {
+        for (const std::string& l : lines)
+            if (l.rfind(start, 0) == 0) return l;
+        return {};
+    }
 
 private:
     std::mutex mutex_;
@@ -199,6 +209,16 @@ private slots:
         const RunOutcome again = performRun(r, resumed, CancelToken());
         QCOMPARE(again.status, TrainStatus::Completed);
         QVERIFY2(resumed.steps.at(3).rfind("resuming 3 of 3 submodels finished", 0) == 0, resumed.steps.at(3).c_str());
+        // Its wall and CPU are this session's, which only loaded the submodels; the CPU of the
+        // session that trained them is told apart.
+        QVERIFY(again.split->resumed());
+        QCOMPARE(again.split->sessionCpuSeconds(), 0.0);
+        QCOMPARE(again.split->cpuSeconds, kept.split->cpuSeconds);
+        const std::string times = resumed.lineStarting("split run: ");
+        VERIFY_CONTAINS(times, " s wall, 0.00 s CPU in this session; 3 submodel(s) continued from checkpoints, whose "
+                               "earlier sessions spent ");
+        VERIFY_CONTAINS(times, " s CPU in all)");
+        QVERIFY(first.lineStarting("split run: ").find("this session") == std::string::npos);  // not resumed
         QCOMPARE(again.record->results->model->weights, kept.record->results->model->weights);
         QVERIFY(!CheckpointStore::holdsRun(r.checkpointFolder));  // removed once completed
     }

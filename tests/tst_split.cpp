@@ -20,6 +20,7 @@
 #include "split/combination.h"
 #include "split/core_share.h"
 #include "split/parallel_trainer.h"
+#include "split/plan_totals.h"
 #include "split/schedule.h"
 #include "split/split_plan.h"
 #include "split/sub_problem.h"
@@ -268,6 +269,70 @@ private slots:
         same.submodels[0].rows = range(0, 9);
         QCOMPARE(longestFirst(same), (std::vector<int>{2, 1, 0}));
         QCOMPARE(submodelCost(same, 0), 900.0 * double(same.effectiveEpochs));
+    }
+
+    // The split's totals against the original (plan_totals.h): sums, largest, and the schedule.
+    void planTotalsAgainstTheOriginal() {
+        // Class 5 is absent: the three submodels learn from 24, 28 and 20 rows.
+        const SplitPlan plan = makePlan(mlp("dense:32", 4), classInfo(10, 4, {5}), options(Strategy::ClassGroups, 3));
+        const PlanTotals one = planTotals(plan, 1), all = planTotals(plan, 8);
+        QCOMPARE(one.submodels, 3);
+        QCOMPARE(one.workers, 1);
+        QCOMPARE(all.workers, 3);  // never more at once than there are submodels
+        std::int64_t params = 0, flops = 0, largest = 0;
+        double work = 0, slowest = 0;
+        for (int i = 0; i < 3; ++i) {
+            const SubmodelPlan& s = plan.submodels[std::size_t(i)];
+            params += s.params;
+            flops += s.flopsPerSample;
+            largest = std::max(largest, s.memoryBytes);
+            work += submodelCost(plan, i);
+            slowest = std::max(slowest, submodelCost(plan, i));
+        }
+        QCOMPARE(one.combinedParams, params);
+        QVERIFY(one.combinedParams > plan.originalParams);  // three submodels at 1/1.5 of the widths
+        QCOMPARE(one.originalParams, plan.originalParams);
+        QCOMPARE(one.inferenceFlops, flops);
+        QCOMPARE(one.originalInferenceFlops, plan.originalFlopsPerSample);
+        QCOMPARE(one.machineMemoryBytes, largest);
+        QCOMPARE(one.concurrentMemoryBytes, largest);
+        std::int64_t together = 0;
+        for (const SubmodelPlan& s : plan.submodels) together += s.memoryBytes;
+        QCOMPARE(all.concurrentMemoryBytes, together);
+        QCOMPARE(one.originalMemoryBytes, plan.originalMemoryBytes);
+        QCOMPARE(one.work, work);
+        QCOMPARE(one.slowestWork, slowest);
+        QCOMPARE(one.slowestWork, submodelCost(plan, 1));  // the 28 rows
+        QCOMPARE(one.thisMachineWork, work);               // one at a time: all of it
+        QCOMPARE(all.thisMachineWork, slowest);            // all at once: the largest
+        QCOMPARE(planTotals(plan, 2).thisMachineWork,
+                 longestFirstMakespan({submodelCost(plan, 0), submodelCost(plan, 1), submodelCost(plan, 2)}, 2));
+        QCOMPARE(originalCost(plan), double(plan.originalFlopsPerSample) * double(plan.samples) * double(plan.epochs));
+        QCOMPARE(one.originalWork, originalCost(plan));
+    }
+
+    void longestFirstMakespanSchedules() {
+        QCOMPARE(longestFirstMakespan({}, 2), 0.0);
+        QCOMPARE(longestFirstMakespan({3, 2, 2, 3, 2}, 5), 3.0);  // one each: the largest
+        // 3 and 3 first, then each 2 to the machine free first: 5, 5, then 7.
+        QCOMPARE(longestFirstMakespan({2, 3, 2, 2, 3}, 2), 7.0);
+        QCOMPARE(longestFirstMakespan({2, 3, 2}, 1), 7.0);
+        QCOMPARE(longestFirstMakespan({2, 3, 2}, 0), 7.0);  // no machine counts as one
+    }
+
+    // A run's measured speed: its submodels' CPU seconds over their costs; on S machines, the
+    // largest cost at that speed (the command line's "on S machines" figure).
+    void measuredSpeedPredictsTimeOnMachines() {
+        const SplitPlan plan = makePlan(mlp("dense:32", 4), classInfo(10, 4, {5}), options(Strategy::ClassGroups, 3));
+        const double c0 = submodelCost(plan, 0), c1 = submodelCost(plan, 1), c2 = submodelCost(plan, 2);
+        const std::vector<double> cpu{1.0, 2.0, 0.5};
+        const std::optional<double> rate = secondsPerWork(plan, cpu);
+        QVERIFY(rate);
+        QCOMPARE(*rate, 3.5 / (c0 + c1 + c2));
+        QCOMPARE(trainingSecondsOnMachines(plan, cpu), c1 * (3.5 / (c0 + c1 + c2)));
+        QVERIFY(!secondsPerWork(plan, {}));
+        QVERIFY(!secondsPerWork(plan, {0.0, 0.0, 0.0}));
+        QCOMPARE(trainingSecondsOnMachines(plan, {}), 0.0);
     }
 
     void outputSplitChunks() {

@@ -4,7 +4,7 @@
 
 #include "io/gemm_routing_file.h"
 #include "plan_view.h"
-#include "split/schedule.h"
+#include "split/plan_totals.h"
 #include "text_format.h"
 #include "train/metrics.h"
 
@@ -59,14 +59,7 @@ Json submodelJson(const SplitRun& run, int i) {
 // the plan's cost of the largest submodel, at the CPU seconds per unit of cost this run measured
 // over all its submodels (which evens out one submodel's noise). 0 without CPU figures.
 double predictedSecondsOnSMachines(const SplitRun& run) {
-    double cost = 0, cpu = 0, largest = 0;
-    for (int i = 0; i < run.plan.submodelCount(); ++i) {
-        const double c = submodelCost(run.plan, i);
-        cost += c;
-        cpu += run.training.submodelCpuSeconds[std::size_t(i)];
-        largest = std::max(largest, c);
-    }
-    return cost > 0 ? largest * cpu / cost : 0;
+    return trainingSecondsOnMachines(run.plan, run.training.submodelCpuSeconds);
 }
 
 std::string metricLine(const char* who, const std::optional<EvaluationSummary>& s) {
@@ -107,7 +100,9 @@ Json buildSplitReport(Json r, const SplitRun& run, const RunFigures& figures) {
     }
     combined["params"] = t.model.paramCount();
     combined["wall_seconds"] = t.wallSeconds;
-    combined["cpu_seconds"] = t.cpuSeconds;
+    combined["cpu_seconds"] = t.cpuSeconds;  // the submodels' whole trainings, earlier sessions too
+    // Of cpu_seconds, what sessions before a resume spent; wall_seconds is this session's alone.
+    combined["earlier_cpu_seconds"] = t.earlierCpuSeconds;
     combined["workers"] = t.workers;
     combined["slowest_submodel"] = slowest(t) + 1;
     combined["slowest_submodel_seconds"] = t.submodelWallSeconds.empty()
@@ -158,6 +153,11 @@ void printSplitSummary(std::ostream& out, const SplitRun& run, const RunFigures&
         << fixed(t.submodelWallSeconds[std::size_t(k)], 2) << " s (submodel " << k + 1 << "), cpu "
         << fixed(t.cpuSeconds, 2) << " s (" << s << " submodel" << (s == 1 ? "" : "s") << " on " << t.workers
         << " worker" << (t.workers == 1 ? "" : "s") << ")\n";
+    if (t.resumed())
+        out << "resumed: " << t.resumedSubmodels << " submodel(s) continued from checkpoints; this session: wall "
+            << fixed(t.wallSeconds, 2) << " s, cpu " << fixed(t.sessionCpuSeconds(), 2)
+            << " s (the cpu above includes the earlier sessions' " << fixed(t.earlierCpuSeconds, 2)
+            << " s; their wall time is not known)\n";
     if (s > 1)
         out << "on " << s << " machines like this one, a submodel each on one core: about "
             << fixed(predictedSecondsOnSMachines(run), 2)

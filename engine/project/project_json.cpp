@@ -489,6 +489,8 @@ Json toJson(const TrainResult& r) {
                          {"bestEpoch", r.bestEpoch},
                          {"wallSeconds", r.wallSeconds},
                          {"cpuSeconds", r.cpuSeconds},
+                         {"earlierWallSeconds", r.earlierWallSeconds},
+                         {"earlierCpuSeconds", r.earlierCpuSeconds},
                          {"peakModelBytes", r.peakModelBytes},
                          {"dataBytes", r.dataBytes}});
 }
@@ -501,6 +503,9 @@ TrainResult trainResultFromJson(const JsonField& j) {
     r.bestEpoch = intAtLeast(j.at("bestEpoch"), 0);
     r.wallSeconds = numberFromJson(j.at("wallSeconds"));
     r.cpuSeconds = numberFromJson(j.at("cpuSeconds"));
+    // Written since resumed runs say which seconds are earlier sessions' (0 before: none known).
+    if (const auto w = j.find("earlierWallSeconds")) r.earlierWallSeconds = numberFromJson(*w);
+    if (const auto c = j.find("earlierCpuSeconds")) r.earlierCpuSeconds = numberFromJson(*c);
     r.peakModelBytes = int64AtLeast(j.at("peakModelBytes"), 0);
     r.dataBytes = dataBytesFromJson(j);
     return r;

@@ -33,6 +33,19 @@ std::string pausedNote(const CancelToken& cancel, double pausedBefore) {
     return paused > 0 ? " (not counting " + fixed2(paused) + " s paused)" : std::string();
 }
 
+// "split run: 3 submodel(s) in 6.81 s wall, 6.80 s CPU": the wall and the CPU of the same work.
+// A resumed run's wall is this session's, so its CPU is too, and the earlier sessions' CPU is
+// told apart (their wall time is not known: ParallelResult).
+std::string splitTimesLine(const ParallelResult& r) {
+    std::string line = "split run: " + std::to_string(r.submodels.size()) + " submodel(s) in " + fixed2(r.wallSeconds) +
+                       " s wall, " + fixed2(r.sessionCpuSeconds()) + " s CPU";
+    if (r.resumed())
+        line += " in this session; " + std::to_string(r.resumedSubmodels) +
+                " submodel(s) continued from checkpoints, whose earlier sessions spent " + fixed2(r.earlierCpuSeconds) +
+                " s CPU more (" + fixed2(r.cpuSeconds) + " s CPU in all)";
+    return line;
+}
+
 std::string startLine(const SplitPlan& plan, int threads, bool baseline) {
     std::string line = "training " + std::to_string(plan.submodelCount()) +
                        " submodel(s): " + strategyName(plan.strategy) + ", N=" + std::to_string(plan.requested) +
@@ -149,9 +162,7 @@ RunOutcome& runSplit(const RunRequest& in, TrainConfig config, RunObserver& obse
     if (out.split->status == TrainStatus::Cancelled || cancel.cancelled())
         return stopped(out, " while the submodels trained");
     if (out.split->status == TrainStatus::Failed) return failed(out, out.split->error);
-    observer.log("split run: " + std::to_string(plan.submodelCount()) + " submodel(s) in " +
-                 fixed2(out.split->wallSeconds) + " s wall, " + fixed2(out.split->cpuSeconds) + " s CPU" +
-                 pausedNote(cancel, pausedBefore));
+    observer.log(splitTimesLine(*out.split) + pausedNote(cancel, pausedBefore));
     if (!fitStackedRuleOn(validation, out, observer, cancel)) return stopped(out, " while fitting the stacked rule");
 
     if (in.baseline) {

@@ -55,6 +55,8 @@ ParallelResult ParallelTrainer::train(const Dataset& train, const Dataset* valid
         r.submodelWallSeconds.push_back(t.wallSeconds);
         r.submodelCpuSeconds.push_back(t.cpuSeconds);
         r.cpuSeconds += t.cpuSeconds;
+        r.earlierCpuSeconds += t.earlierCpuSeconds;
+        if (t.resumed()) ++r.resumedSubmodels;
         peaks.push_back(t.peakBytes());
         r.submodels.push_back(std::move(t));
         networks.push_back(std::move(outcomes[i].network));

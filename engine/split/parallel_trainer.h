@@ -17,9 +17,18 @@ struct ParallelResult {
     std::string error;
     CombinedModel model;                 // complete only when status is Completed
     std::vector<TrainResult> submodels;  // in plan order
+    // Each submodel's whole training, earlier sessions included when the run was resumed.
     std::vector<double> submodelWallSeconds, submodelCpuSeconds;
-    double wallSeconds = 0;  // the whole call, data preparation included, pauses not
-    double cpuSeconds = 0;   // all submodels together
+    double wallSeconds = 0;  // the whole call (this session), data preparation included, pauses not
+    double cpuSeconds = 0;   // all submodels together, their whole trainings (earlier sessions too)
+    // A resumed run: of cpuSeconds, what the sessions before this call spent, and how many
+    // submodels had a checkpoint to continue from. The earlier sessions' wall time is not known
+    // (they ran in parallel, and a killed session says nothing), so the CPU that covers the same
+    // work as wallSeconds is sessionCpuSeconds().
+    double earlierCpuSeconds = 0;
+    int resumedSubmodels = 0;
+    bool resumed() const { return resumedSubmodels > 0; }
+    double sessionCpuSeconds() const { return cpuSeconds - earlierCpuSeconds; }
     int workers = 0;
     // Peaks are TrainResult::peakBytes(): a submodel's model, buffers and rows, what it needs on
     // a machine of its own.

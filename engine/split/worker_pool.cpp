@@ -74,6 +74,9 @@ SubmodelOutcome trainSubmodel(const SplitPlan& plan, int index, const SubmodelDa
                 events.onEpoch(index, e);
         if (resume && resume->finished) {
             out.result = resume->result;
+            // Trained in earlier sessions, all of it: none of its seconds are this session's.
+            out.result.earlierWallSeconds = out.result.wallSeconds;
+            out.result.earlierCpuSeconds = out.result.cpuSeconds;
             finish(out, index, events);
             return out;
         }

@@ -89,6 +89,10 @@ struct TrainResult {
     std::vector<EpochStats> history;
     int bestEpoch = 0;                       // the epoch whose weights were kept (early stopping)
     double wallSeconds = 0, cpuSeconds = 0;  // wall: without the time the run was paused
+    // Of wallSeconds and cpuSeconds, what sessions before this one spent: a training resumed from a
+    // checkpoint (TrainerState), or loaded finished from one (all of it). 0 for one done in one go.
+    double earlierWallSeconds = 0, earlierCpuSeconds = 0;
+    bool resumed() const { return earlierWallSeconds > 0 || earlierCpuSeconds > 0; }
     std::int64_t peakModelBytes = 0;
     std::int64_t dataBytes = 0;  // the rows it learned from (ResourceSample::dataBytes)
     // What this training needed on a machine of its own: its model, its buffers and its rows.

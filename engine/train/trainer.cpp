@@ -352,6 +352,8 @@ TrainResult Trainer::fit(const RowView& x, const Matrix& y, const RowView* xVal,
     }
     result.wallSeconds = resumed_.wallSeconds + fitClock_.seconds();
     result.cpuSeconds = resumed_.cpuSeconds + cpuSeconds() - cpuStart_;
+    result.earlierWallSeconds = resumed_.wallSeconds;
+    result.earlierCpuSeconds = resumed_.cpuSeconds;
     result.peakModelBytes = peakModelBytes_;
     result.dataBytes = dataBytes_;
     return result;

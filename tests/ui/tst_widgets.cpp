@@ -28,6 +28,7 @@
 #include "split/combined_model.h"
 #include "test_support.h"
 #include "ui/core/app_settings.h"
+#include "ui/core/comparison_table_model.h"
 #include "ui/core/formatting.h"
 #include "ui/core/layer_table_model.h"
 #include "ui/core/plan_table_model.h"
@@ -36,11 +37,13 @@
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/confusion_matrix_widget.h"
 #include "ui/widgets/data_page.h"
+#include "ui/widgets/format.h"
 #include "ui/widgets/live_chart.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/network_page.h"
 #include "ui/widgets/results_page.h"
 #include "ui/widgets/split_page.h"
+#include "ui/widgets/split_totals_text.h"
 #include "ui/widgets/train_page.h"
 #include "ui/widgets/training_charts.h"
 
@@ -321,6 +324,108 @@ private slots:
         QCOMPARE(page->classMetricsTable()->model()->rowCount(), 4);
         QCOMPARE(page->metricChart()->barCount(), 1 + 3 + 1);
         QVERIFY(train->startButton()->isEnabled());
+    }
+
+    // The split told plainly after the run above: the Results page's sentence and the combined
+    // row's note and tooltips, and the Split page's totals in seconds now that a run measured them.
+    void splitTotalsAfterARun() {
+        ResultsPage* results = window_->resultsPage();
+        QVERIFY(results->hasResults());
+        const QString sentence = results->totalsText();
+        QVERIFY2(sentence.startsWith(QStringLiteral("Each machine needed ")), qPrintable(sentence));
+        for (const char* part : {" against the original's ", "; on 3 machines training would take ",
+                                 "; on this machine it took ", "; the combined model costs "})
+            QVERIFY2(sentence.contains(QLatin1String(part)), qPrintable(sentence + QStringLiteral(" lacks ") + part));
+        QVERIFY(results->headline()->text().contains(sentence.toHtmlEscaped()));
+        QVERIFY(!results->combinedNote()->isHidden());
+        VERIFY_CONTAINS(results->combinedNote()->text().toStdString(), "CPU time are its submodels' added up");
+        const QAbstractItemModel* table = results->comparisonTable()->model();
+        const auto tip = [table](int column) { return table->index(0, column).data(Qt::ToolTipRole).toString(); };
+        QVERIFY2(tip(ComparisonTableModel::CpuSeconds).startsWith(QStringLiteral("The sum")),
+                 qPrintable(tip(ComparisonTableModel::CpuSeconds)));
+        QVERIFY(tip(ComparisonTableModel::Params).startsWith(QStringLiteral("The sum")));
+        QVERIFY(tip(ComparisonTableModel::PeakMemory).startsWith(QStringLiteral("The sum")));
+        QVERIFY(tip(ComparisonTableModel::WallSeconds).startsWith(QStringLiteral("The process's")));
+
+        SplitPage* split = window_->splitPage();
+        const SplitPlan& plan = *split->planModel()->plan();
+        QVERIFY(lastMeasuredSpeed(window_->document()->runs()).has_value());
+        const QString totals = split->totalsText();
+        for (const char* label : {"Parameters, combined", "Memory per machine", "Training on 3 machines",
+                                  "Training on this machine", "Total CPU", "Inference per sample"})
+            QVERIFY2(totals.contains(QLatin1String(label)), qPrintable(totals + QStringLiteral(" lacks ") + label));
+        std::int64_t params = 0;
+        for (const SubmodelPlan& s : plan.submodels) params += s.params;
+        QVERIFY2(totals.contains(formatCount(params) + QStringLiteral(" (")), qPrintable(totals));
+        QVERIFY(totals.contains(formatCount(plan.originalParams)));
+        VERIFY_CONTAINS(totals.toStdString(), "the speed<br>the last run measured here");
+        QVERIFY(!split->findChild<QLabel*>(QStringLiteral("splitTotals"))->toolTip().isEmpty());
+    }
+
+    // The sentence's figures, from a run made up to give round numbers: the largest submodel's
+    // measured peak against the baseline's, the largest cost at the run's CPU speed on S machines,
+    // the process's wall, the CPU added up, and the FLOPs of inference added up.
+    void splitTotalsSentence() {
+        SplitPlan plan;
+        plan.samples = 300;
+        plan.epochs = plan.effectiveEpochs = 10;
+        plan.originalParams = 2339;
+        plan.originalFlopsPerSample = 4678;
+        plan.originalMemoryBytes = 200000000;
+        for (int i = 0; i < 3; ++i) {
+            SubmodelPlan s;
+            s.index = i;
+            s.params = 1220;
+            s.flopsPerSample = 2200;
+            s.memoryBytes = 90000000;
+            s.rows = std::vector<int>(i == 1 ? 120 : 100, 0);
+            plan.submodels.push_back(s);
+        }
+        ProjectResults r;
+        for (const std::int64_t peak : {100000000, 144000000, 120000000}) {
+            TrainResult t;
+            t.peakModelBytes = peak;
+            r.submodels.push_back(t);
+        }
+        r.submodelCpuSeconds = {5, 6, 5};
+        r.submodelWallSeconds = {5, 6, 5};
+        r.splitWallSeconds = 14.5;
+        r.splitCpuSeconds = 16;
+        r.workers = 2;
+        TrainResult base;
+        base.peakModelBytes = 222300000;
+        base.wallSeconds = 15;
+        base.cpuSeconds = 15.2;
+        r.baseline = base;
+        QCOMPARE(runTotalsSentence(r, plan),
+                 QStringLiteral("Each machine needed 144 MB against the original's 222.3 MB; on 3 machines training "
+                                "would take 6 s against 15 s; on this machine it took 14.5 s, and 16 s of CPU in all "
+                                "against the original's 15.2 s; the combined model costs 1.41x the original at "
+                                "inference."));
+        // Resumed: this session's wall with this session's CPU, the earlier sessions' told apart.
+        r.submodels[0].earlierWallSeconds = 2;
+        r.submodels[0].earlierCpuSeconds = 3;
+        VERIFY_CONTAINS(runTotalsSentence(r, plan).toStdString(),
+                        "; on this machine this session took 14.5 s and 13 s of CPU (the sessions before the resume "
+                        "3 s of CPU more); ");
+        VERIFY_CONTAINS(combinedRowNote(2, true).toStdString(), "its wall time is this session's");
+
+        // The Split page's table: multiples of the original's training until a run measured a speed.
+        const PlanTotals t = planTotals(plan, 2);
+        const QString relative = planTotalsHtml(t, std::nullopt);
+        VERIFY_CONTAINS(relative.toStdString(), "Times as multiples of the original's");
+        const double original = 4678.0 * 300 * 10;
+        VERIFY_CONTAINS(relative.toStdString(),
+                        QString::number(2200.0 * 120 * 10 / original, 'f', 2).toStdString() + "x");
+        MeasuredSpeed speed;
+        speed.submodelSeconds = 1e-6;
+        speed.originalWallSeconds = 0.5e-6;
+        speed.originalCpuSeconds = 1e-6;
+        const QString seconds = planTotalsHtml(t, speed);
+        VERIFY_CONTAINS(seconds.toStdString(), formatDuration(2200.0 * 120 * 10 * 1e-6).toStdString());  // on 3
+        VERIFY_CONTAINS(seconds.toStdString(), formatDuration(original * 0.5e-6).toStdString());         // the original
+        VERIFY_CONTAINS(seconds.toStdString(), "3660 (1.56x)");                                          // parameters
+        VERIFY_CONTAINS(seconds.toStdString(), "6600 FLOP (1.41x)");
     }
 
     void stopCancelsMidTraining() {

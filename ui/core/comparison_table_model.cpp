@@ -1,5 +1,7 @@
 #include "ui/core/comparison_table_model.h"
 
+#include <algorithm>
+
 #include "ui/core/formatting.h"
 
 namespace skynnet::ui {
@@ -79,6 +81,30 @@ ComparisonTableModel::Figures ComparisonTableModel::figures(int row) const {
     return f;
 }
 
+QString ComparisonTableModel::combinedTip(int column, const QString& note) const {
+    // Which of the combined row's figures are its submodels' added up, and which the process's.
+    const ProjectResults& r = *results_;
+    const bool resumed = std::any_of(r.submodels.begin(), r.submodels.end(),
+                                     [](const TrainResult& s) { return s.resumed(); });
+    switch (column) {
+    case WallSeconds:
+        return resumed ? QStringLiteral("The process's: the split training's wall time in this session (the run was "
+                                        "resumed; the earlier sessions' wall time is not known)")
+                       : QStringLiteral("The process's: the split training's wall time, every submodel from the first "
+                                        "start to the last end");
+    case CpuSeconds:
+        return resumed ? QStringLiteral("The sum: every submodel's CPU seconds added up, the sessions before the "
+                                        "resume included")
+                       : QStringLiteral("The sum: every submodel's CPU seconds added up");
+    case PeakMemory:
+        return QStringLiteral("The sum of the %1 largest submodel peaks: what the submodels training at once "
+                              "held together")
+            .arg(r.workers);
+    case Params: return QStringLiteral("The sum: every submodel's parameters added up");
+    default: return note;
+    }
+}
+
 QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     if (!results_ || !index.isValid() || !checkIndex(index)) return {};
     const int column = index.column();
@@ -87,7 +113,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
             Qt::Alignment((column == Model ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != SortRole) return {};
     const Figures f = figures(index.row());
-    if (role == Qt::ToolTipRole) return f.note;
+    if (role == Qt::ToolTipRole) return index.row() == 0 ? combinedTip(column, f.note) : f.note;
     const bool raw = role == SortRole;
     switch (column) {
     case Model: return f.name;

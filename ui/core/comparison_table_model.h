@@ -38,6 +38,7 @@ private:
         QString note;  // tooltip
     };
     Figures figures(int row) const;
+    QString combinedTip(int column, const QString& note) const;  // the combined row's cell tooltips
 
     QPointer<TrainingSession> session_;
     std::shared_ptr<const ProjectResults> results_;

@@ -27,6 +27,7 @@
 #include "ui/widgets/format.h"
 #include "ui/widgets/reconstruction_grid.h"
 #include "ui/widgets/run_history_panel.h"
+#include "ui/widgets/split_totals_text.h"
 #include "ui/widgets/table_columns.h"
 #include "ui/widgets/table_height.h"
 
@@ -129,6 +130,11 @@ QWidget* ResultsPage::buildComparison() {
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(comparison_);  // as tall as its rows (fitTablesToRows), the charts the rest
+    combinedNote_ = new QLabel;
+    combinedNote_->setObjectName(QStringLiteral("combinedRowNote"));
+    combinedNote_->setWordWrap(true);
+    combinedNote_->hide();
+    leftLayout->addWidget(combinedNote_);
     leftLayout->addLayout(charts, 1);
     return left;
 }
@@ -219,6 +225,8 @@ void ResultsPage::fitTablesToRows() {
 void ResultsPage::clear(const QString& why) {
     hasResults_ = false;
     metricText_.clear();
+    totalsText_.clear();
+    combinedNote_->hide();
     headline_->setText(why);
     for (BarChart* c : {metricChart_, wallChart_, cpuChart_, memoryChart_}) c->setPlaceholder(tr("no run yet"));
     confusion_->setMatrix({}, {});
@@ -275,7 +283,12 @@ void ResultsPage::refresh() {
         if (!why.isEmpty()) why += why.endsWith(QLatin1Char('.')) ? QStringLiteral(" ") : QStringLiteral(". ");
         text = why + shownNote_ + QStringLiteral("<br>") + text;
     }
+    // What the split saved and cost, in one sentence (split_totals_text.h).
+    totalsText_ = runTotalsSentence(*r, *plan);
+    text += QStringLiteral("<br>") + totalsText_.toHtmlEscaped();
     headline_->setText(text);
+    combinedNote_->setText(combinedRowNote(r->workers, resumedRun(*r)));
+    combinedNote_->show();
 
     // Bar charts: combined, each submodel, baseline.
     const int n = plan->submodelCount();

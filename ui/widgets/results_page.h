@@ -47,6 +47,10 @@ public:
     // The headline as shown: the combined model's metric, formatted like the tables (4 decimals).
     QString combinedMetricText() const;
     QLabel* headline() const { return headline_; }
+    // The headline's sentence on what the split saved and cost (runTotalsSentence); empty without results.
+    QString totalsText() const { return totalsText_; }
+    // The footnote under the comparison table: which of the combined row's figures are sums.
+    QLabel* combinedNote() const { return combinedNote_; }
     QTableView* comparisonTable() const { return comparison_; }
     QTableView* classMetricsTable() const { return classTable_; }
     ConfusionMatrixWidget* confusionMatrix() const { return confusion_; }
@@ -129,6 +133,8 @@ private:
     QString unfinished_;  // how the session's last run ended when it did not complete
     bool hasResults_ = false;
     QString metricText_;
+    QString totalsText_;
+    QLabel* combinedNote_ = nullptr;
     QLabel* headline_;
     QLabel* outOfDate_;
     QWidget* ruleRow_;

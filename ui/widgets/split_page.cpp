@@ -100,6 +100,8 @@ SplitPage::SplitPage(ProjectDocument* document, QWidget* parent) : QWidget(paren
     connect(model_, &PlanTableModel::planChanged, this, &SplitPage::onPlanChanged);
     connect(document_, &ProjectDocument::splitOptionsChanged, this, &SplitPage::fromDocument);
     connect(document_, &ProjectDocument::dataChanged, this, &SplitPage::fromDocument);
+    // A completed run measures this machine's speed: the totals' times follow it.
+    connect(document_, &ProjectDocument::runsChanged, this, &SplitPage::showTotals);
     fromDocument();
     onPlanChanged(model_->plan() ? summaryText() : QString(), model_->error());
 }
@@ -298,6 +300,12 @@ void SplitPage::buildPlanViews() {
     // Short names: the chart shares the page's upper half with the diagrams, and its tooltip has the figures.
     chart_ = new BarChart(tr("Against the original (%)"));
     chart_->setHorizontal(true);  // "sub 12" stays whole down the side
+    // What the bars never told: the split's totals and per-machine figures against the original.
+    totals_ = new QLabel;
+    totals_->setObjectName(QStringLiteral("splitTotals"));
+    totals_->setTextFormat(Qt::RichText);
+    totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    totals_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 }
 
 void SplitPage::buildFigures() {
@@ -316,7 +324,12 @@ void SplitPage::buildFigures() {
     // scrolled sideways beside it.
     figures_ = new QSplitter(Qt::Horizontal);
     figures_->addWidget(diagramScroll_);
-    figures_->addWidget(chart_);
+    chartPane_ = new QWidget;
+    auto* chartLayout = new QHBoxLayout(chartPane_);  // beside the bars: the page has more width than height
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(chart_, 1);
+    chartLayout->addWidget(totals_, 0, Qt::AlignTop);
+    figures_->addWidget(chartPane_);
     figures_->setChildrenCollapsible(false);
     figures_->installEventFilter(this);  // arrangeFigures() at every new size
 }
@@ -335,6 +348,7 @@ void SplitPage::setStrategy(Strategy strategy) { strategy_->setCurrentIndex(stra
 void SplitPage::setSubmodels(int n) { requested_->setValue(n); }
 
 QString SplitPage::summaryText() const { return summary_->text(); }
+QString SplitPage::totalsText() const { return totals_->isHidden() ? QString() : totals_->text(); }
 QString SplitPage::warningsText() const { return warnings_->isHidden() ? QString() : warnings_->text(); }
 QString SplitPage::limitsText() const { return limits_->text(); }
 QString SplitPage::limitNoteText() const { return limitNote_->isHidden() ? QString() : limitNote_->text(); }

@@ -50,6 +50,9 @@ public:
     // The diagrams and the chart: side by side, or the chart under the diagrams on a narrow page.
     QSplitter* figures() const { return figures_; }
     QString summaryText() const;
+    // The split's totals against the original beside the bars (split_totals_text.h), as HTML;
+    // empty without a plan.
+    QString totalsText() const;
     QString warningsText() const;  // empty when hidden
     QString errorText() const;     // empty when hidden
     // Every option widget, for the tooltip check of the tests.
@@ -80,6 +83,8 @@ private:
     void fitPlanColumns();  // the table's columns to its width
     void showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>& networks);  // title, network
     void arrangeFigures();      // side by side or one over the other, by the room
+    void showTotals();          // the totals beside the bars, at the last run's measured speed
+    int workersHere() const;    // submodels training at once on this machine (the thread budget's)
     int diagramsWidth() const;  // all diagrams at their preferred width
 
     ProjectDocument* document_;
@@ -107,6 +112,8 @@ private:
     QLabel* error_ = nullptr;
     QTableView* table_ = nullptr;
     BarChart* chart_ = nullptr;
+    QLabel* totals_ = nullptr;
+    QWidget* chartPane_ = nullptr;  // the chart beside the totals
     QWidget* diagrams_ = nullptr;
     QScrollArea* diagramScroll_ = nullptr;
     QSplitter* figures_ = nullptr;

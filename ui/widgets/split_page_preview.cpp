@@ -19,6 +19,7 @@
 #include "ui/widgets/network_check.h"
 #include "ui/widgets/network_diagram.h"
 #include "ui/widgets/split_page.h"
+#include "ui/widgets/split_totals_text.h"
 #include "ui/widgets/table_height.h"
 
 namespace skynnet::ui {
@@ -79,6 +80,7 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
     const auto& plan = model_->plan();
     explanation_->setText(
         explain(plan ? plan->strategy : document_->splitOptions().strategy, document_->splitOptions()));
+    showTotals();
     if (!plan) {
         warnings_->hide();
         fitHeightToRows(table_, 6);
@@ -96,8 +98,7 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
     if (plan->submodelCount() != o.requested && notes.isEmpty())
         notes << tr("N=%1 gives %2 submodels").arg(o.requested).arg(plan->submodelCount());
     // Memory budget: the submodels that train at once (one per core) must fit together.
-    const int budget = document_->trainSettings().threadBudget > 0 ? document_->trainSettings().threadBudget
-                                                                   : std::max(1, QThread::idealThreadCount());
+    const int budget = workersHere();
     std::vector<std::int64_t> mem;
     for (const SubmodelPlan& s : plan->submodels) mem.push_back(s.memoryBytes);
     std::sort(mem.rbegin(), mem.rend());
@@ -129,6 +130,23 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
     chart_->setToolTip(tr("Original: %1 parameters, %2 FLOPs per sample, %3 training memory")
                            .arg(formatCount(plan->originalParams), formatCount(plan->originalFlopsPerSample),
                                 formatBytes(plan->originalMemoryBytes)));
+}
+
+int SplitPage::workersHere() const {
+    return document_->trainSettings().threadBudget > 0 ? document_->trainSettings().threadBudget
+                                                       : std::max(1, QThread::idealThreadCount());
+}
+
+void SplitPage::showTotals() {
+    const auto& plan = model_->plan();
+    totals_->setVisible(plan.has_value());
+    if (!plan) {
+        totals_->clear();
+        return;
+    }
+    const PlanTotals totals = planTotals(*plan, workersHere());
+    totals_->setText(planTotalsHtml(totals, lastMeasuredSpeed(document_->runs())));
+    totals_->setToolTip(planTotalsToolTip(totals));
 }
 
 void SplitPage::showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>& networks) {
@@ -163,7 +181,7 @@ void SplitPage::arrangeFigures() {
     // otherwise the diagrams across the whole width, which holds them at their least, and the
     // chart under them.
     const int width = figures_->width();
-    const bool beside = width >= diagramsWidth() + chart_->minimumWidth() + figures_->handleWidth();
+    const bool beside = width >= diagramsWidth() + chartPane_->minimumSizeHint().width() + figures_->handleWidth();
     const Qt::Orientation wanted = beside ? Qt::Horizontal : Qt::Vertical;
     const bool turned = wanted != figures_->orientation() || !figuresArranged_;
     figuresArranged_ = true;
@@ -175,7 +193,7 @@ void SplitPage::arrangeFigures() {
         // a new height out in proportion, and the diagrams' last block went out of view).
         const int height = figures_->height();
         const int diagrams = std::min(diagrams_->sizeHint().height() + 2 * diagramScroll_->frameWidth() + 4,
-                                      height - chart_->minimumHeight() - figures_->handleWidth());
+                                      height - chartPane_->minimumSizeHint().height() - figures_->handleWidth());
         figures_->setSizes({diagrams, height - diagrams});
     }
 }
