@@ -577,7 +577,7 @@ private slots:
         VERIFY_CONTAINS(page.statusBarText().toStdString(), "Study: run 1 of 1, ");
         QTRY_VERIFY(statusBarShows(w, "Study: run 1 of 1, "));
         VERIFY_CONTAINS(page.findChild<QLabel*>("studyRemaining")->text().toStdString(),
-                        "as estimated before the start");
+                        "estimated before the start");
         shoot(&w, "study-during");
         page.stop();
         QVERIFY(page.session()->waitForFinished(hangGuardMs(60000)));
