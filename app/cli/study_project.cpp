@@ -20,7 +20,7 @@ ProjectData loadStudyProject(const std::string& path) {
 }
 
 std::vector<std::string> projectRunArgs(const std::string& copyPath, const std::string& reportPath, int threads) {
-    std::vector<std::string> args = {"train", "--project", copyPath, "--report", reportPath};
+    std::vector<std::string> args = {"train", "--project", copyPath, "--report", reportPath, "--progress", "json"};
     if (threads > 0) args.insert(args.end(), {"--threads", std::to_string(threads)});
     return args;
 }

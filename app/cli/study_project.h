@@ -13,7 +13,9 @@ namespace skynnet::cli {
 // The project the study trains: Error naming the path when it cannot be read, its data files are
 // missing or changed, or it has no test set (a study compares test metrics).
 ProjectData loadStudyProject(const std::string& path);
-// `train --project COPY --report R [--threads T]` (threads 0: the project's own budget).
+// `train --project COPY --report R --progress json [--threads T]` (threads 0: the project's own
+// budget). The progress events go to the run's log with its human lines (on stderr in that mode):
+// the app's Study page reads them there to show how far the run in progress has got.
 std::vector<std::string> projectRunArgs(const std::string& copyPath, const std::string& reportPath, int threads);
 
 }  // namespace skynnet::cli

@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -22,11 +23,16 @@
 #include "cli_support.h"  // processesMentioning, EnvScope, SKYNNET_CLI_PATH
 #include "io/atomic_file.h"
 #include "project/project_file.h"
+#include "split/schedule.h"
+#include "test_shots.h"
 #include "test_support.h"
 #include "ui/core/app_settings.h"
+#include "ui/core/formatting.h"
 #include "ui/core/project_document.h"
 #include "ui/core/project_io.h"
 #include "ui/core/run_history.h"
+#include "ui/core/run_log_progress.h"
+#include "ui/core/study_estimate.h"
 #include "ui/core/study_session.h"
 #include "ui/core/study_setup.h"
 #include "ui/core/study_summary.h"
@@ -132,6 +138,21 @@ StudyRecord workedExample() {
                                                               config("N3-ensemble", 3, "ensemble", 0.85, 0.01, 1.0),
                                                               config("N6", 6, "class-groups", 0.885, 0.01, 4.0)})}});
     return r;
+}
+
+StudyChoice studyChoiceOf(const QString& submodels, const QString& seeds, bool ensemble) {
+    StudyChoice c;
+    c.submodels = parseSubmodelList(submodels);
+    c.seeds = parseSeedList(seeds);
+    c.ensemble = ensemble;
+    return c;
+}
+
+// Whether a label of the window's status bar starts with `text`.
+bool statusBarShows(MainWindow& w, const QString& text) {
+    for (const QLabel* l : w.statusBar()->findChildren<QLabel*>())
+        if (l->text().startsWith(text)) return true;
+    return false;
 }
 
 // The window on the Study page in both themes at both sizes: <dir>/<stage>-<theme>-<w>x<h>.png.
@@ -429,6 +450,139 @@ private slots:
         QVERIFY(!running.last().first().toBool());
         QCOMPARE(session.status(), QString("Finished: 2 runs."));
         QCOMPARE(StudyRecord::fromJson(doc.study()->record).toJson(), session.record().toJson());
+    }
+
+    // The run in progress, read from its log: the events the train child writes there between its
+    // human lines, whole lines only, each model's epochs counted once and within its plan.
+    void runLogProgressCountsEpochs() {
+        const auto line = [](const ProgressEvent& e) { return QByteArray::fromStdString(dumpJson(toJson(e))); };
+        RunLogProgress p;
+        QVERIFY(!p.planned());
+        QCOMPARE(p.fraction(), 0.0);
+        QVERIFY(!p.feed("submodel 1/3: epoch 1/10 loss 0.5"));  // a human line
+        QVERIFY(p.feed(line(PlanEvent{3, {"a", "b", "c"}, 10, true, 20})));
+        QCOMPARE(p.models(), 4);
+        QCOMPARE(p.epochsTotal(), 50);
+        EpochStats fourth;
+        fourth.epoch = 4;
+        QVERIFY(p.feed(line(EpochEvent{{EventModel::Submodel, 1}, fourth})));
+        QVERIFY(!p.feed(line(EpochEvent{{EventModel::Submodel, 1}, fourth})));  // no further
+        QVERIFY(p.feed(line(BatchEvent{{EventModel::Submodel, 2}, BatchProgress{3, 5, 10, 0.5}})));
+        // Early stopping ends a model before its last epoch: it is done all the same.
+        QVERIFY(p.feed(line(FinishedEvent{{EventModel::Submodel, 3}, TrainStatus::EarlyStopped, "", 7, 1.0, 1.0})));
+        EpochStats second;
+        second.epoch = 2;
+        QVERIFY(p.feed(line(EpochEvent{{EventModel::Baseline, 0}, second})));
+        QVERIFY(!p.feed(line(EpochEvent{{EventModel::Submodel, 9}, second})));  // outside the plan
+        QVERIFY(!p.feed("{\"event\":\"epoch\",\"model\""));                     // cut short
+        QCOMPARE(p.epochsDone(), 4 + 2.5 + 10 + 2);
+        QCOMPARE(p.fraction(), 18.5 / 50);
+
+        // From a file as it is written: a line counts once it is whole.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("run.log");
+        RunLogProgress file(path);
+        QVERIFY(!file.poll());  // not there yet
+        QFile log(path);
+        QVERIFY(log.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+        const QByteArray plan = line(PlanEvent{1, {"all"}, 4, false, 0});
+        log.write("planning...\n" + plan.left(10));
+        QVERIFY(!file.poll());
+        log.write(plan.mid(10) + "\n");
+        QVERIFY(file.poll());
+        QCOMPARE(file.epochsTotal(), 4);
+        log.write(line(EpochEvent{{EventModel::Submodel, 1}, fourth}) + "\n");
+        QVERIFY(file.poll());
+        QCOMPARE(file.fraction(), 1.0);
+    }
+
+    // Before Start: the runs the study makes and their time, from the plan's costs at a speed.
+    void estimateBeforeStart() {
+        ProjectDocument doc;
+        configureWine(doc, 20);
+        StudyPage page(&doc);
+        choose(page, "1,3", "1,2,3", true);
+        QTRY_VERIFY(page.estimateLabel()->text().startsWith("9 runs: 3 configurations × 3 seeds."));
+        QVERIFY(!page.estimateLabel()->text().contains("Roughly"));  // no speed measured: the page is hidden
+
+        // The cost of a configuration is its plan's, as the run's copy of the project plans it.
+        StudyChoice choice = studyChoiceOf("1,3", "1,2,3", true);
+        QCOMPARE(int(studyPlanOf(choice).runs().size()), 9);
+        const SplitPlan n3 = doc.plan();  // the project's own: class groups, N=3
+        double n3Cost = 0;
+        for (int i = 0; i < n3.submodelCount(); ++i) n3Cost += submodelCost(n3, i);
+        QCOMPARE(studyRunCost(doc, StudyConfig{3, "", "", ""}).total, n3Cost);
+        const RunCost original = studyRunCost(doc, StudyConfig{});
+        QCOMPARE(original.total, double(n3.originalFlopsPerSample) * double(doc.planDataInfo().samples) * 20);
+        QCOMPARE(original.largest, original.total);
+
+        // Twice the speed halves the training part; the time on the data stays.
+        const StudyEstimate slow = estimateStudy(doc, choice, TrainingSpeed{1e6, 0.5}, 2);
+        const StudyEstimate fast = estimateStudy(doc, choice, TrainingSpeed{2e6, 0.5}, 2);
+        QVERIFY(slow.seconds && fast.seconds);
+        const double fixed = 9 * (0.5 + 0.4);
+        QVERIFY(std::fabs((*slow.seconds - fixed) - 2 * (*fast.seconds - fixed)) < 1e-9 * *slow.seconds);
+        QVERIFY(*slow.seconds > *fast.seconds && *fast.seconds > fixed);
+        page.setMeasuredSpeed(TrainingSpeed{1e6, 0.5});
+        VERIFY_CONTAINS(page.estimateLabel()->text().toStdString(),
+                        "Roughly " + formatDuration(*slow.seconds).toStdString() + " on this machine");
+
+        // Shown, the page measures this machine's speed.
+        ProjectDocument measured;
+        configureWine(measured, 20);
+        StudyPage shown(&measured);
+        shown.show();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.measuredSpeed().has_value(), hangGuardMs(30000));
+        QVERIFY(shown.measuredSpeed()->costPerSecond > 0);
+        QTRY_VERIFY(shown.estimateLabel()->text().contains("Roughly"));
+        // Other training settings: measured again.
+        ProjectTraining t = measured.trainSettings();
+        t.config.batchSize = 16;
+        measured.setTrainSettings(t);
+        QVERIFY(!shown.measuredSpeed());
+        QTRY_VERIFY_WITH_TIMEOUT(shown.measuredSpeed().has_value(), hangGuardMs(30000));
+    }
+
+    // During a study: how far the run in progress has got, on the page and in the window's status bar.
+    void progressWithinTheRun() {
+        QTemporaryDir dir;
+        const EnvScope cli("SKYNNET_CLI", SKYNNET_CLI_PATH);
+        MainWindow w(std::make_unique<AppSettings>(dir.filePath("s.ini")));
+        w.resize(1024, 680);
+        w.show();
+        ProjectDocument& doc = *w.document();
+        configureWine(doc, 20);
+        ProjectDataSource slow = doc.dataSettings();
+        slow.train.path = "builtin:blobs:samples=20000:classes=6:features=32:noise=1.0";
+        doc.load(slow);
+        ProjectTraining t = doc.trainSettings();
+        t.config.epochs = 400;
+        doc.setTrainSettings(t);
+        doc.setFilePath(dir.filePath("blobs.skynnet"));
+        w.showPage(MainWindow::StudyPageIndex);
+        StudyPage& page = *w.studyPage();
+        choose(page, "1", "1", false);
+        QTRY_VERIFY_WITH_TIMEOUT(page.estimateLabel()->text().contains("Roughly"), hangGuardMs(30000));
+        QVERIFY(page.estimateLabel()->text().startsWith("1 run: 1 configuration × 1 seed."));
+        shoot(&w, "study-before");
+        QVERIFY2(page.start(), qPrintable(page.errorLabel()->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(page.session()->runProgress() && page.session()->runProgress()->fraction() >= 0.02,
+                                 hangGuardMs(120000));
+        QVERIFY(page.record().runs.empty());  // within the first run
+        QVERIFY(page.progressBar()->value() > 0);
+        QCOMPARE(page.progressBar()->text(), QString("0 of 1 runs"));
+        VERIFY_CONTAINS(page.runProgressLabel()->text().toStdString(), "This run (N1-seed1): ");
+        VERIFY_CONTAINS(page.runProgressLabel()->text().toStdString(), " of 400 epochs of its 1 model");
+        QVERIFY(!page.runProgressLabel()->isHidden());
+        VERIFY_CONTAINS(page.statusBarText().toStdString(), "Study: run 1 of 1, ");
+        QTRY_VERIFY(statusBarShows(w, "Study: run 1 of 1, "));
+        VERIFY_CONTAINS(page.findChild<QLabel*>("studyRemaining")->text().toStdString(), "estimated before the start");
+        shoot(&w, "study-during");
+        page.stop();
+        QVERIFY(page.session()->waitForFinished(hangGuardMs(60000)));
+        QVERIFY(page.runProgressLabel()->isHidden());
+        QVERIFY(page.statusBarText().isEmpty());
+        QTRY_VERIFY(!statusBarShows(w, "Study"));
     }
 
     void badChoicesAreNamed() {

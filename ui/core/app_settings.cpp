@@ -15,6 +15,7 @@ const QString lastExportFolderKey = QStringLiteral("files/lastExportFolder");
 const QString geometryKey = QStringLiteral("window/geometry");
 const QString stateKey = QStringLiteral("window/state");
 const QString logScaleKey = QStringLiteral("charts/logScale");
+const QString showResultsKey = QStringLiteral("training/showResultsAfterRun");
 const QString themeKey = QStringLiteral("window/theme");
 const QString recentProjectsKey = QStringLiteral("projects/recent");
 const QString lastProjectFolderKey = QStringLiteral("projects/lastFolder");
@@ -96,6 +97,9 @@ void AppSettings::setWindowState(const QByteArray& state) { s_->setValue(stateKe
 
 bool AppSettings::logScale() const { return s_->value(logScaleKey, false).toBool(); }
 void AppSettings::setLogScale(bool on) { s_->setValue(logScaleKey, on); }
+
+bool AppSettings::showResultsAfterRun() const { return s_->value(showResultsKey, false).toBool(); }
+void AppSettings::setShowResultsAfterRun(bool on) { s_->setValue(showResultsKey, on); }
 
 QString themeName(Theme theme) {
     switch (theme) {

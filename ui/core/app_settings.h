@@ -68,6 +68,11 @@ public:
     bool logScale() const;  // loss charts on a log axis; default off
     void setLogScale(bool on);
 
+    // Train > Show Results After a Run: a finished run moves the window from the Train page to
+    // Results. Default off: the Train page keeps the run's summary and its curves in view.
+    bool showResultsAfterRun() const;
+    void setShowResultsAfterRun(bool on);
+
     Theme theme() const;  // default System; an unknown saved value reads as System
     void setTheme(Theme theme);
 

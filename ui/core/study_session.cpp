@@ -14,6 +14,10 @@ StudySession::StudySession(ProjectDocument* document, QObject* parent)
     : QObject(parent), document_(document), process_(new StudyProcess(this)) {
     connect(process_, &StudyProcess::progressEvent, this, &StudySession::onEvent);
     connect(process_, &StudyProcess::ended, this, &StudySession::onEnded);
+    runLogTimer_.setInterval(500);
+    connect(&runLogTimer_, &QTimer::timeout, this, [this] {
+        if (runActive_ && runLog_.poll()) emit runProgressChanged();
+    });
     connect(document_, &ProjectDocument::studyChanged, this, [this] {
         if (!keeping_) loadFromDocument();
     });
@@ -62,6 +66,8 @@ bool StudySession::start(const StudyChoice& choice) {
     study.settings = continues && kept ? kept->settings : std::optional<RunSettings>(currentRunSettings(*document_));
     keepInDocument(study);
     remainingEstimate_.reset();
+    currentRun_ = 0;
+    currentRunName_.clear();
     // The study runs in a child process (`skynnet-cli study`), which runs each of its runs as a
     // child process of its own: a study is many runs, and one that crashes or is killed for its
     // memory must not take the app (or the other runs) down with it. Keep them child processes.
@@ -91,8 +97,15 @@ void StudySession::onEvent(const StudyEvent& event) {
     } else if (const auto* started = std::get_if<StudyRunStartedEvent>(&event)) {
         status_ =
             tr("Run %1 of %2: %3").arg(started->index).arg(record_.total).arg(QString::fromStdString(started->run));
+        currentRun_ = started->index;
+        currentRunName_ = QString::fromStdString(started->run);
+        runLog_ = RunLogProgress(QString::fromStdString(started->log));
+        runActive_ = true;
+        runLogTimer_.start();
+        emit runProgressChanged();
     } else if (const auto* finished = std::get_if<StudyRunFinishedEvent>(&event)) {
         record_.addRun(finished->run);
+        if (finished->index == currentRun_) endRunProgress();
         if (finished->estimated) {
             remainingEstimate_ = finished->remainingSeconds;
             sinceEstimate_.start();
@@ -111,8 +124,15 @@ void StudySession::onEvent(const StudyEvent& event) {
     emit changed();
 }
 
+void StudySession::endRunProgress() {
+    runLogTimer_.stop();
+    runActive_ = false;
+    emit runProgressChanged();
+}
+
 void StudySession::onEnded(StudyProcess::Outcome outcome, const QString& message) {
     remainingEstimate_.reset();
+    endRunProgress();
     const int finished = record_.finishedRuns();
     switch (outcome) {
     case StudyProcess::Outcome::Completed: status_ = tr("Finished: %1 runs.").arg(finished); break;

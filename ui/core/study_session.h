@@ -8,8 +8,10 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 #include <optional>
 
+#include "ui/core/run_log_progress.h"
 #include "ui/core/study_process.h"
 #include "ui/core/study_record.h"
 
@@ -48,6 +50,11 @@ public:
     // While it runs: the study's estimate of the time its pending runs take, less the time since
     // it was made (below 0 once overrun); empty until a run has finished.
     std::optional<double> remainingSeconds() const;
+    // The run in progress (its number from 1 and name, as the study's run_started said) and how far
+    // it has got by its log (run_log_progress.h); null between runs and when no study runs.
+    const RunLogProgress* runProgress() const { return runActive_ ? &runLog_ : nullptr; }
+    int currentRun() const { return currentRun_; }
+    const QString& currentRunName() const { return currentRunName_; }
 
 signals:
     // The record, the status or the error changed.
@@ -55,11 +62,14 @@ signals:
     // A study came from the document (opened, undone): the page shows its choices.
     void loaded(const skynnet::ui::StudyChoice& choice);
     void runningChanged(bool running);
+    // The run in progress got further (or started or ended): read about twice a second.
+    void runProgressChanged();
 
 private:
     bool fail(const QString& message);
     void onEvent(const StudyEvent& event);
     void onEnded(StudyProcess::Outcome outcome, const QString& message);
+    void endRunProgress();
     void loadFromDocument();
     void keepInDocument(const std::optional<ProjectStudy>& base);
 
@@ -71,6 +81,11 @@ private:
     QString status_, error_;
     std::optional<double> remainingEstimate_;  // as the study estimated it when the last run finished
     QElapsedTimer sinceEstimate_;
+    RunLogProgress runLog_;
+    bool runActive_ = false;
+    int currentRun_ = 0;
+    QString currentRunName_;
+    QTimer runLogTimer_;
 };
 
 }  // namespace skynnet::ui

@@ -3,6 +3,9 @@
 #include <QAreaSeries>
 #include <QBrush>
 #include <QChart>
+#include <QEvent>
+#include <QFont>
+#include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -46,6 +49,37 @@ LiveChart::LiveChart(const QString& title, const QString& xTitle, const QString&
     c->addAxis(yLinear_, Qt::AlignLeft);
     refitWhenLaidOut(this, [this] { fitAxesOrDefer(); });
     fitAxes();
+    figures_ = new QGraphicsSimpleTextItem(c);
+    figures_->setZValue(10);
+    figures_->hide();
+    connect(c, &QChart::plotAreaChanged, this, [this] { placeFigures(); });
+}
+
+void LiveChart::setFigures(const QString& text) {
+    figuresText_ = text;
+    const bool lines = text.isEmpty();
+    for (QAbstractSeries* s : chart()->series()) s->setVisible(lines);
+    x_->setVisible(lines);
+    yAxis()->setVisible(lines);
+    figures_->setText(text);
+    figures_->setVisible(!lines);
+    placeFigures();
+}
+
+void LiveChart::placeFigures() {
+    if (figuresText_.isEmpty()) return;
+    QFont font = this->font();
+    font.setPointSizeF(font.pointSizeF() * 1.15);
+    figures_->setFont(font);
+    figures_->setBrush(chart()->titleBrush());  // the theme's text colour (styleChart)
+    const QRectF area = chart()->plotArea();
+    const QRectF box = figures_->boundingRect();
+    figures_->setPos(area.center().x() - box.width() / 2, area.center().y() - box.height() / 2);
+}
+
+void LiveChart::changeEvent(QEvent* event) {
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) placeFigures();
 }
 
 QAbstractAxis* LiveChart::yAxis() const { return log_ ? static_cast<QAbstractAxis*>(yLog_) : yLinear_; }
@@ -72,6 +106,7 @@ void LiveChart::reset(int submodels, bool withBaseline) {
     pauses_.clear();
     pending_.clear();
     empty_ = true;
+    setFigures(QString());
     auto add = [this](int id) {
         QPen pen(submodelColor(id));
         pen.setWidthF(1.8);
@@ -211,6 +246,7 @@ void LiveChart::setLogarithmic(bool on) {
 void LiveChart::resizeEvent(QResizeEvent* event) {
     QChartView::resizeEvent(event);
     fitAxes();  // the time axis' labels have another room
+    placeFigures();
 }
 
 void LiveChart::fitAxes() {

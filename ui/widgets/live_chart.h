@@ -13,6 +13,7 @@
 #include "core/cancel.h"
 
 class QAreaSeries;
+class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QLogValueAxis;
 class QPen;
@@ -51,6 +52,12 @@ public:
     // The band of pause i (its upper edge's two points), for tests.
     QAreaSeries* pauseBand(int i) const { return bands_[std::size_t(i)]; }
 
+    // A run too short for a line (a few samples over a fraction of a second): its figures as text
+    // in place of the lines and axes, e.g. "CPU 180%", rather than a diagonal between two points.
+    // Empty shows the lines again; reset() clears it.
+    void setFigures(const QString& text);
+    QString figures() const { return figuresText_; }
+
     // The first segment of the line of `id`: the one named in the legend.
     QLineSeries* series(int id) const;
     // Every segment of the line of `id`, oldest first (more than one after a pause).
@@ -60,6 +67,7 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;  // the figures' text follows the theme
 
 private:
     struct Line {
@@ -74,6 +82,7 @@ private:
     void fitAxes();
     void fitAxesOrDefer();
     void fitBands();
+    void placeFigures();
 
     QValueAxis* x_ = nullptr;
     QValueAxis* yLinear_ = nullptr;
@@ -88,6 +97,8 @@ private:
     double upperLimit_ = std::numeric_limits<double>::infinity();
     int appending_ = 0;                               // beginAppending depth
     std::map<QLineSeries*, QList<QPointF>> pending_;  // collected while appending_, per segment
+    QString figuresText_;
+    QGraphicsSimpleTextItem* figures_ = nullptr;  // over the plot area while figuresText_ is set
 };
 
 }  // namespace skynnet::ui

@@ -228,9 +228,13 @@ void MainWindow::connectWindowUpdates() {
     connect(session_, &TrainingSession::pausedChanged, this, &MainWindow::updateStatus);
     connect(session_, &TrainingSession::overallProgress, this,
             [this](double fraction, double) { runStatus_->setText(tr("Training %1%").arg(int(fraction * 100))); });
+    connect(studyPage_, &StudyPage::progressChanged, this, &MainWindow::updateStatus);
+    // The Train page keeps a finished run's summary and curves in view unless the user asked
+    // for Results after each run (Train > Show Results After a Run).
     connect(trainPage_, &TrainPage::runCompleted, this, [this] {
-        if (currentPage() == TrainPageIndex) showPage(ResultsPageIndex);
+        if (settings_->showResultsAfterRun() && currentPage() == TrainPageIndex) showPage(ResultsPageIndex);
     });
+    connect(trainPage_, &TrainPage::resultsRequested, this, [this] { showPage(ResultsPageIndex); });
 }
 
 MainWindow::~MainWindow() = default;
@@ -330,8 +334,11 @@ void MainWindow::updateStatus() {
                    .arg(data->size())
                    .arg(QString::fromStdString(taskName(data->task)))
              : tr("No data loaded"));
+    // A training on the Train page speaks first: its percentage comes with overallProgress.
     if (session_->paused()) runStatus_->setText(tr("Paused"));
-    else if (session_->running()) runStatus_->setText(tr("Training…"));
+    else if (session_->running()) {
+        if (!runStatus_->text().startsWith(tr("Training"))) runStatus_->setText(tr("Training…"));
+    } else if (studyPage_->running()) runStatus_->setText(studyPage_->statusBarText());
     else if (session_->results()) runStatus_->setText(tr("Last run complete"));
     else runStatus_->setText(tr("Ready"));
 }

@@ -9,6 +9,7 @@
 #include "ui/core/app_settings.h"  // owned through unique_ptr, passed by value
 #include "ui/widgets/project_views.h"
 
+class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
@@ -87,6 +88,8 @@ public:
     // unless `save` is false (a one-off --theme).
     void setTheme(Theme theme, bool save = true);
     QActionGroup* themeActions() const { return themeActions_; }  // System, Light, Dark (data: int(Theme))
+    // Train > Show Results After a Run (the setting AppSettings::showResultsAfterRun).
+    QAction* showResultsAction() const { return showResultsAction_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -144,6 +147,7 @@ private:
     bool budgetRestored_ = false;
     bool openedFromStart_ = false;  // the project being opened was asked for on the start page
     QActionGroup* themeActions_ = nullptr;
+    QAction* showResultsAction_ = nullptr;
 };
 
 }  // namespace skynnet::ui

@@ -111,6 +111,12 @@ void MainWindow::buildTrainMenu() {
     QAction* stop = train->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("S&top"));
     stop->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
     connect(stop, &QAction::triggered, session_, &TrainingSession::stop);
+    train->addSeparator();
+    showResultsAction_ = train->addAction(tr("Show &Results After a Run"));
+    showResultsAction_->setCheckable(true);
+    showResultsAction_->setChecked(settings_->showResultsAfterRun());
+    showResultsAction_->setToolTip(tr("When a run finishes, go from the Train page to the Results page"));
+    connect(showResultsAction_, &QAction::toggled, this, [this](bool on) { settings_->setShowResultsAfterRun(on); });
 }
 
 void MainWindow::buildHelpMenu() {

@@ -45,13 +45,6 @@ const QList<QStringList>& scaleChoices() {
     return choices;
 }
 
-QString durationText(double seconds) {
-    const long s = std::lround(std::max(seconds, 0.0));
-    if (s < 60) return StudyPage::tr("%1 s").arg(s);
-    if (s < 3600) return StudyPage::tr("%1 min %2 s").arg(s / 60).arg(s % 60);
-    return StudyPage::tr("%1 h %2 min").arg(s / 3600).arg(s % 3600 / 60);
-}
-
 }  // namespace
 
 StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
@@ -83,16 +76,30 @@ StudyPage::StudyPage(ProjectDocument* document, QWidget* parent)
         if (running) remainingTimer_.start();
         else remainingTimer_.stop();
         emit runningChanged(running);
+        emit progressChanged();
     });
+    connect(session_, &StudySession::runProgressChanged, this, &StudyPage::refreshRunProgress);
     for (auto signal :
          {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::splitOptionsChanged})
         connect(document_, signal, this, &StudyPage::refreshOutOfDate);
+    for (auto signal :
+         {&ProjectDocument::dataChanged, &ProjectDocument::networkChanged, &ProjectDocument::trainSettingsChanged})
+        connect(document_, signal, this, &StudyPage::inputsChanged);
+    connect(document_, &ProjectDocument::splitOptionsChanged, this, &StudyPage::scheduleEstimate);
+    for (QLineEdit* edit : {submodels_, seeds_, strategies_})
+        connect(edit, &QLineEdit::textChanged, this, &StudyPage::scheduleEstimate);
+    connect(scaleEpochs_, &QComboBox::currentIndexChanged, this, &StudyPage::scheduleEstimate);
+    connect(ensemble_, &QCheckBox::toggled, this, &StudyPage::scheduleEstimate);
+    estimateTimer_.setSingleShot(true);
+    estimateTimer_.setInterval(250);
+    connect(&estimateTimer_, &QTimer::timeout, this, &StudyPage::refreshEstimate);
     remainingTimer_.setInterval(1000);
     connect(&remainingTimer_, &QTimer::timeout, this, &StudyPage::updateRemaining);
 
     // The session read the document's study before these connections.
     if (session_->hasStudy()) showChoice(session_->record().choice);
     onSessionChanged();
+    refreshEstimate();
 }
 
 // The choices, Start and Stop, and the study's progress.
@@ -138,6 +145,11 @@ QGroupBox* StudyPage::makeSetupBox() {
     buttons->addWidget(stopButton_);
     buttons->addStretch();
 
+    estimate_ = new QLabel;
+    estimate_->setObjectName(QStringLiteral("studyEstimate"));
+    estimate_->setWordWrap(true);
+    estimate_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
     auto* setup = new QGroupBox(tr("Split study"));
     auto* setupLayout = new QVBoxLayout(setup);
     auto* intro = new QLabel(tr("What the split costs and gains on this project, over seeds: every run trains the "
@@ -145,6 +157,7 @@ QGroupBox* StudyPage::makeSetupBox() {
     intro->setWordWrap(true);
     setupLayout->addWidget(intro);
     setupLayout->addLayout(form);
+    setupLayout->addWidget(estimate_);
     setupLayout->addLayout(buttons);
     addProgressWidgets(setupLayout);
     setupLayout->addStretch();
@@ -161,6 +174,9 @@ void StudyPage::addProgressWidgets(QVBoxLayout* layout) {
     status_->setWordWrap(true);
     remaining_ = new QLabel;
     remaining_->setObjectName(QStringLiteral("studyRemaining"));
+    runProgress_ = new QLabel;
+    runProgress_->setObjectName(QStringLiteral("studyRunProgress"));
+    runProgress_->setWordWrap(true);
     error_ = new QLabel;
     error_->setObjectName(QStringLiteral("studyError"));
     error_->setWordWrap(true);
@@ -169,6 +185,7 @@ void StudyPage::addProgressWidgets(QVBoxLayout* layout) {
     error_->hide();
     layout->addWidget(progress_);
     layout->addWidget(status_);
+    layout->addWidget(runProgress_);
     layout->addWidget(remaining_);
     layout->addWidget(error_);
 }
@@ -210,7 +227,12 @@ void StudyPage::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) refreshChart();
 }
 
-std::optional<StudyChoice> StudyPage::readChoice() {
+void StudyPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    scheduleEstimate();
+}
+
+std::optional<StudyChoice> StudyPage::parseChoice(QString* error) const {
     StudyChoice c;
     try {
         c.submodels = parseSubmodelList(submodels_->text());
@@ -221,11 +243,18 @@ std::optional<StudyChoice> StudyPage::readChoice() {
             throw Error(
                 tr("Strategies: expects a comma-separated list, got '%1'").arg(strategies_->text()).toStdString());
     } catch (const Error& e) {
-        showError(QString::fromUtf8(e.what()));
+        if (error) *error = QString::fromUtf8(e.what());
         return std::nullopt;
     }
     c.scaleEpochs = scaleChoices().value(scaleEpochs_->currentIndex(), scaleChoices().front());
     c.ensemble = ensemble_->isChecked();
+    return c;
+}
+
+std::optional<StudyChoice> StudyPage::readChoice() {
+    QString error;
+    std::optional<StudyChoice> c = parseChoice(&error);
+    if (!c) showError(error);
     return c;
 }
 
@@ -251,6 +280,7 @@ bool StudyPage::start() {
     }
     const std::optional<StudyChoice> choice = readChoice();
     if (!choice) return false;
+    rememberStartEstimate(*choice);
     return session_->start(*choice);  // its changes reach the page through onSessionChanged
 }
 
@@ -267,25 +297,9 @@ void StudyPage::refreshState() {
     stopButton_->setEnabled(busy);
     for (QWidget* w : std::initializer_list<QWidget*>{submodels_, seeds_, strategies_, scaleEpochs_, ensemble_})
         w->setEnabled(!busy);
-    progress_->setRange(0, std::max(record().total, 1));
-    progress_->setValue(std::min(int(record().runs.size()), std::max(record().total, 1)));
-    // Before the first study there are no runs to count: "0 of 1 runs" would describe one.
-    progress_->setFormat(record().total > 0 ? tr("%v of %m runs") : tr("no study yet"));
-    updateRemaining();
+    refreshRunProgress();
     refreshOutOfDate();
-}
-
-void StudyPage::updateRemaining() {
-    if (!running()) {
-        remaining_->clear();
-        return;
-    }
-    const std::optional<double> left = session_->remainingSeconds();
-    if (!left) {
-        remaining_->setText(tr("Time remaining: known once a run has finished"));
-        return;
-    }
-    remaining_->setText(*left > 0 ? tr("About %1 left").arg(durationText(*left)) : tr("Almost done"));
+    emit progressChanged();
 }
 
 void StudyPage::refreshOutOfDate() {

@@ -5,13 +5,17 @@
 // epoch choices picked here) and Stop to it, and shows its progress with the time remaining, then
 // the chart (metric against time, error bars, the original marked), the table (study.md's columns)
 // and the recommendation on this machine and on K machines, recomputed from the runs when K
-// changes. Stop keeps the finished runs; Start with the same choices continues.
+// changes. Stop keeps the finished runs; Start with the same choices continues. Before Start it
+// says how many runs the choices make and roughly how long they take here; during a study, how
+// far the run in progress has got (study_page_progress.cpp).
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
 #include <optional>
 
 #include "ui/core/study_record.h"
 #include "ui/core/study_session.h"
+#include "ui/core/training_speed.h"
 
 class QCheckBox;
 class QChartView;
@@ -61,18 +65,32 @@ public:
     QTableWidget* table() const { return table_; }
     QChartView* chartView() const { return chart_; }
     QProgressBar* progressBar() const { return progress_; }
+    // Before Start: the run count and the rough time (study_estimate.h); during a study, how far
+    // the run in progress has got (run_log_progress.h).
+    QLabel* estimateLabel() const { return estimate_; }
+    QLabel* runProgressLabel() const { return runProgress_; }
+    // For the window's status bar while a study runs: "Study: run 2 of 6, 40%"; empty otherwise.
+    QString statusBarText() const;
+    // The speed the estimate uses: measured when the page is first shown after the data, the
+    // network or the training settings changed (a fraction of a second on a worker thread).
+    const std::optional<TrainingSpeed>& measuredSpeed() const { return speed_; }
+    bool measuringSpeed() const { return measuring_; }
+    void setMeasuredSpeed(const TrainingSpeed& speed);  // tests: a known speed, no measurement
 
 signals:
     void runningChanged(bool running);
+    void progressChanged();  // statusBarText() may say something else
 
 protected:
-    void changeEvent(QEvent* event) override;  // a new palette redraws the chart in its colours
+    void changeEvent(QEvent* event) override;    // a new palette redraws the chart in its colours
+    void showEvent(QShowEvent* event) override;  // measures the speed for the estimate if needed
 
 private:
     QGroupBox* makeSetupBox();
     void addProgressWidgets(QVBoxLayout* layout);
     QWidget* makeResultsArea();
-    std::optional<StudyChoice> readChoice();  // nullopt: the error is shown
+    std::optional<StudyChoice> parseChoice(QString* error) const;  // nullopt: *error says why
+    std::optional<StudyChoice> readChoice();                       // nullopt: the error is shown
     void showChoice(const StudyChoice& choice);
     void onSessionChanged();
     void refreshResults();
@@ -81,7 +99,14 @@ private:
     void refreshOutOfDate();
     void refreshState();
     void showError(const QString& message);
+    // The figures before and during a study (study_page_progress.cpp).
     void updateRemaining();
+    void rememberStartEstimate(const StudyChoice& choice);
+    void refreshRunProgress();
+    void scheduleEstimate();
+    void refreshEstimate();
+    void measureSpeed();
+    void inputsChanged();  // the speed measured on the old data or network no longer holds
 
     ProjectDocument* document_;
     StudySession* session_;
@@ -98,6 +123,14 @@ private:
     QTableWidget* table_;
 
     QTimer remainingTimer_;  // counts the time remaining down between the study's estimates
+    QLabel *estimate_, *runProgress_;
+    QTimer estimateTimer_;  // the estimate follows typing once it pauses
+    std::optional<TrainingSpeed> speed_;
+    bool measured_ = false;  // speed_ is for the current inputs (nullopt: it could not be measured)
+    bool measuring_ = false;
+    quint64 measureGeneration_ = 0;        // a measurement of inputs changed since is dropped
+    std::optional<double> startEstimate_;  // seconds the study's pending runs take, estimated at Start
+    QElapsedTimer sinceStart_;
 };
 
 }  // namespace skynnet::ui

@@ -29,6 +29,7 @@
 
 #include "ui/core/app_settings.h"
 #include "ui/core/epoch_table_model.h"
+#include "ui/core/run_summary.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/format.h"
 #include "ui/widgets/network_check.h"
@@ -56,6 +57,7 @@ TrainPage::TrainPage(ProjectDocument* document, TrainingSession* session, AppSet
 
     connect(session_, &TrainingSession::started, this, [this](int submodels, bool withBaseline) {
         error_->hide();
+        summary_->hide();
         progress_->setValue(0);
         remaining_->setText(tr("starting %n submodel(s)%1…", nullptr, submodels)
                                 .arg(withBaseline ? tr(" and the baseline") : QString()));
@@ -71,6 +73,7 @@ TrainPage::TrainPage(ProjectDocument* document, TrainingSession* session, AppSet
     });
     connect(session_, &TrainingSession::logMessage, this, &TrainPage::appendLog);
     connect(session_, &TrainingSession::finished, this, &TrainPage::onFinished);
+    connect(session_, &TrainingSession::resultsChanged, this, &TrainPage::showSummary);  // another rule's metric
     connect(session_, &TrainingSession::failed, this, [this](const QString& message) {
         showError(tr("Training could not start: %1").arg(message));
         log_->appendPlainText(tr("could not start: %1").arg(message));
@@ -100,6 +103,7 @@ void TrainPage::buildUi() {
     layout->addLayout(bar);
     layout->addWidget(startReason_);
     layout->addWidget(error_);
+    layout->addWidget(summary_);
     layout->addWidget(buildOutOfDateLine());
     layout->addWidget(split, 1);
     updateButtons();
@@ -162,6 +166,13 @@ void TrainPage::buildBanners() {
     startReason_->setWordWrap(true);
     startReason_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     startReason_->hide();
+    summary_ = new QLabel;
+    summary_->setObjectName(QStringLiteral("runSummary"));
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    summary_->setTextFormat(Qt::RichText);
+    summary_->hide();
+    connect(summary_, &QLabel::linkActivated, this, &TrainPage::resultsRequested);
 }
 
 QGroupBox* TrainPage::buildSettingsBox() {
@@ -260,6 +271,16 @@ QWidget* TrainPage::buildSettingsAndCharts(QGroupBox* settingsBox) {
     topLayout->addWidget(sideScroll);
     topLayout->addWidget(charts_, 1);
     return top;
+}
+
+QString TrainPage::summaryText() const { return summary_->isHidden() ? QString() : summary_->text(); }
+
+void TrainPage::showSummary() {
+    QString text = runSummaryText(*session_);
+    if (!text.isEmpty() && session_->results())
+        text += QStringLiteral(" <a href=\"results\">%1</a>").arg(tr("Show the results (Ctrl+5)"));
+    summary_->setText(text);
+    summary_->setVisible(!text.isEmpty());
 }
 
 QString TrainPage::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
@@ -402,6 +423,7 @@ void TrainPage::resumeTraining() {
 
 void TrainPage::onFinished(TrainStatus status, const QString& message) {
     updateButtons();
+    showSummary();
     offerResumeOnHosts(status);
     switch (status) {
     case TrainStatus::Completed:

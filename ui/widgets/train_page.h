@@ -74,6 +74,10 @@ public:
     // folder a project was opened from or saved to.
     QString projectFolder() const;
     QString outOfDateText() const;  // empty when the line is hidden
+    // What the last run did (run_summary.h), under the buttons once it ended, with a link to the
+    // Results page; empty while hidden (before a run, during one, after a failure).
+    QString summaryText() const;
+    QLabel* summaryLabel() const { return summary_; }
 
     // What the Start button does: checks the network, then starts the session.
     void startTraining();
@@ -81,7 +85,8 @@ public:
     void resumeTraining();
 
 signals:
-    void runCompleted();  // a run finished with results (the window may show the Results page)
+    void runCompleted();      // a run finished with results (the window may show the Results page)
+    void resultsRequested();  // the summary's link to the Results page
 
 private:
     void buildUi();
@@ -102,6 +107,7 @@ private:
     QPushButton* buildResumeRunButton();
     void updateResumeRunButton();
     void onFinished(skynnet::TrainStatus status, const QString& message);
+    void showSummary();
     void showError(const QString& text);
     // Runs on the hostfile's machines (train_page_hosts.cpp).
     QWidget* buildRunOn();
@@ -140,6 +146,7 @@ private:
     QPlainTextEdit* log_ = nullptr;
     QPushButton* saveLog_ = nullptr;
     QLabel* outOfDate_ = nullptr;
+    QLabel* summary_ = nullptr;
     RunOnPanel* runOn_ = nullptr;
     TrainSettingsPanel* advanced_ = nullptr;
     QPushButton* resumeOnHosts_ = nullptr;

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "train/metrics.h"
+#include "ui/core/formatting.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/live_chart.h"
@@ -56,6 +57,7 @@ TrainingCharts::TrainingCharts(TrainingSession* session, QWidget* parent) : QWid
 
     connect(session_, &TrainingSession::started, this, &TrainingCharts::onStarted);
     connect(session_, &TrainingSession::progress, this, &TrainingCharts::onProgress);
+    connect(session_, &TrainingSession::finished, this, &TrainingCharts::showShortRunFigures);
     pauseGrowth_.setInterval(500);
     connect(&pauseGrowth_, &QTimer::timeout, this, &TrainingCharts::showPauses);
     connect(session_, &TrainingSession::pausedChanged, this, [this](bool paused) {
@@ -80,6 +82,71 @@ void TrainingCharts::onStarted(int submodels, bool withBaseline) {
         const auto axes = metric_->chart()->axes(Qt::Vertical);
         for (QAbstractAxis* a : axes) a->setTitleText(name);
     }
+}
+
+namespace {
+
+// One model's figures over its resource samples: cores kept busy on average, and its peak memory.
+struct ModelFigures {
+    QString name;
+    double cpuSeconds = 0, seconds = 0, peakMegabytes = 0;
+    double start = 0, end = 0;
+};
+
+ModelFigures figuresOf(const ModelHistory& m, const QString& name) {
+    ModelFigures f;
+    f.name = name;
+    const ResourceSample& first = m.resources.front();
+    const ResourceSample& last = m.resources.back();
+    f.start = first.elapsedSeconds;
+    f.end = last.elapsedSeconds;
+    f.seconds = last.elapsedSeconds - first.elapsedSeconds;
+    f.cpuSeconds = last.cpuSeconds - first.cpuSeconds;
+    for (const ResourceSample& r : m.resources)
+        f.peakMegabytes = std::max(f.peakMegabytes, double(r.modelBytes + r.dataBytes) / (1024.0 * 1024.0));
+    return f;
+}
+
+QString shortName(int id) { return id < 0 ? TrainingCharts::tr("baseline") : TrainingCharts::tr("sub %1").arg(id + 1); }
+
+QString percent(double cpuSeconds, double seconds) {
+    return seconds > 0 ? QStringLiteral("%1%").arg(qRound(100 * cpuSeconds / seconds)) : QStringLiteral("?");
+}
+
+QString megabytes(double mb) { return TrainingCharts::tr("%1 MB").arg(QString::number(mb, 'g', 3)); }
+
+}  // namespace
+
+void TrainingCharts::showShortRunFigures() {
+    std::vector<ModelFigures> models;
+    for (const ModelHistory& m : session_->submodels())
+        if (!m.resources.empty()) models.push_back(figuresOf(m, shortName(m.submodel)));
+    if (!session_->baseline().resources.empty()) models.push_back(figuresOf(session_->baseline(), shortName(-1)));
+    if (models.empty()) return;
+    double start = models.front().start, end = models.front().end, cpu = 0, peak = 0;
+    for (const ModelFigures& f : models) {
+        start = std::min(start, f.start);
+        end = std::max(end, f.end);
+        cpu += f.cpuSeconds;
+        peak = std::max(peak, f.peakMegabytes);
+    }
+    for (const auto& [id, seen] : seen_) {
+        int points = 0;
+        for (const QLineSeries* line : cpu_->segments(id)) points += line->count();
+        if (points >= shortRunPoints) return;  // a line worth drawing
+    }
+    // The whole run first (CPU over its wall time: 180% is almost two cores busy), then each model
+    // when there are few enough to read.
+    QString cpuText = tr("CPU %1 over %2").arg(percent(cpu, end - start), formatDuration(end - start));
+    QString memoryText = tr("peak %1").arg(megabytes(peak));
+    if (models.size() > 1 && models.size() <= 6)
+        for (const ModelFigures& f : models) {
+            cpuText += QStringLiteral("\n%1: %2").arg(f.name, percent(f.cpuSeconds, f.seconds));
+            memoryText += QStringLiteral("\n%1: %2").arg(f.name, megabytes(f.peakMegabytes));
+        }
+    const QString why = tr("(too short a run for a line)");
+    cpu_->setFigures(cpuText + QStringLiteral("\n") + why);
+    memory_->setFigures(memoryText + QStringLiteral("\n") + why);
 }
 
 void TrainingCharts::refreshLegend() {

@@ -23,6 +23,11 @@ class TrainingSession;
 class TrainingCharts : public QWidget {
     Q_OBJECT
 public:
+    // A run whose CPU lines all have fewer points than this shows figures, not lines, on the CPU
+    // and memory charts: a run of a fraction of a second has a sample at its start, a few more
+    // merged into one (a rate over milliseconds is noise) and a straight line between them.
+    static constexpr int shortRunPoints = 5;
+
     explicit TrainingCharts(TrainingSession* session, QWidget* parent = nullptr);
 
     LiveChart* lossChart() const { return loss_; }
@@ -37,6 +42,8 @@ private:
     void showPauses();
     void update(const ModelHistory& snapshot);
     void refreshLegend();  // the shared legend names the loss chart's series
+    // Once a run ended: a run too short for lines gets its CPU and memory figures as text instead.
+    void showShortRunFigures();
 
     struct Seen {
         std::size_t epochs = 0, resources = 0;
