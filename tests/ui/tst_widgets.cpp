@@ -492,6 +492,9 @@ private slots:
         // The scatter's axes are refitted to every new size of the window: the tick step is the
         // one a fresh fit at that size gives (its labels fitting the room), not the first size's.
         window_->showPage(MainWindow::ResultsPageIndex);
+        // Wide enough for the figures and the errors side by side (narrower, they are stacked).
+        window_->resize(1600, 1000);
+        QTRY_VERIFY(!page->stacked());
         double lo = 1e300, hi = -1e300;
         for (const QPointF& p : page->scatterSeries()->points()) {
             lo = std::min({lo, p.x(), p.y()});
