@@ -132,7 +132,9 @@ private slots:
     // run of seconds would be sampled, its lines.
     void figuresOrLinesByTheRunsLength() {
         ProjectDocument doc;
-        configureClassGroups(doc, wine, 10);
+        // Long enough for several samples on a fast, quiet machine too (10 epochs of wine took
+        // 10 ms on a Zen 3, fewer than shortRunPoints samples whatever the clock's scale).
+        configureClassGroups(doc, wine, 300);
         ProjectTraining t = doc.trainSettings();
         t.config.resourceReportSeconds = 0.002;  // many samples, so that stretched they make a line
         doc.setTrainSettings(t);
