@@ -212,6 +212,13 @@ private slots:
         QCOMPARE(speedRatioText(10, 10.01), QStringLiteral("as fast"));
         QCOMPARE(speedRatioText(0, 10), QString());
         QCOMPARE(speedRatioText(10, 0), QString());
+        // Operation counts: three significant digits under an automatic prefix (wine's 5952 FLOP
+        // read "0.005952" in an MFLOP column).
+        QCOMPARE(formatFlops(42), QStringLiteral("42"));
+        QCOMPARE(formatFlops(5952), QStringLiteral("5.95 k"));
+        QCOMPARE(formatFlops(1430000), QStringLiteral("1.43 M"));
+        QCOMPARE(formatFlops(999600), QStringLiteral("1 M"));
+        QCOMPARE(formatFlops(12345678901), QStringLiteral("12.3 G"));
     }
 
     void previewHeadersNameAndMarkTheTarget() {

@@ -27,6 +27,7 @@
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -304,6 +305,30 @@ private:
         return problems;
     }
 
+    // The Split page's totals: whole, beside the bars or in their own tab (which is shown to see it).
+    static QStringList totalsProblems(MainWindow* w) {
+        SplitPage* split = w->splitPage();
+        auto* totals = split->findChild<QLabel*>(QStringLiteral("splitTotals"));
+        if (!totals || split->totalsText().isEmpty()) return {QStringLiteral("the Split page shows no totals")};
+        QTabWidget* tabs = split->chartTabs();
+        if (!split->totalsBesideChart()) {
+            if (tabs->isHidden() || tabs->indexOf(totals) < 0)
+                return {QStringLiteral("the totals are neither beside the bars nor a tab")};
+            tabs->setCurrentWidget(totals);
+            QCoreApplication::processEvents();
+        }
+        QStringList problems;
+        if (!totals->isVisible()) problems << QStringLiteral("the totals are not in view");
+        if (totals->width() < totals->sizeHint().width() || totals->height() < totals->sizeHint().height())
+            problems << QStringLiteral("the totals are %1x%2 of %3x%4")
+                            .arg(totals->width())
+                            .arg(totals->height())
+                            .arg(totals->sizeHint().width())
+                            .arg(totals->sizeHint().height());
+        if (!split->totalsBesideChart()) tabs->setCurrentIndex(0);
+        return problems;
+    }
+
     // The Split page's plan table: every row in view and no column beyond its width; on a large
     // screen the role whole as well (on a small one it may end in "…", whole in its tooltip).
     static QStringList planTableProblems(MainWindow* w, bool roleWhole) {
@@ -543,11 +568,11 @@ private slots:
         settle();
         shoot(w.get(), QStringLiteral("split-1600x1000"));
         const QStringList problems = pageProblems(w.get(), MainWindow::SplitPageIndex) +
-                                     planTableProblems(w.get(), true) + diagramProblems(w.get());
+                                     planTableProblems(w.get(), true) + diagramProblems(w.get()) +
+                                     totalsProblems(w.get());
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
-        // Room for the diagrams and the chart side by side here (on a 1024-pixel screen the chart
-        // goes under them).
-        QCOMPARE(w->splitPage()->figures()->orientation(), Qt::Horizontal);
+        // Room for the totals beside the bars here (on a 1024-pixel screen they are tabs).
+        QVERIFY(w->splitPage()->totalsBesideChart());
         QVERIFY2(pageScrollArea(w.get())->verticalScrollBar()->maximum() == 0, "the Split page scrolls at 1600 x 1000");
     }
 
@@ -620,7 +645,7 @@ private slots:
             problems << tableProblems(pageScrollArea(w.get())->widget(), MainWindow::pageName(p))
                      << matrixProblems(pageScrollArea(w.get())->widget(), MainWindow::pageName(p));
             if (p == MainWindow::SplitPageIndex) {
-                problems << planTableProblems(w.get(), false) << diagramProblems(w.get());
+                problems << planTableProblems(w.get(), false) << diagramProblems(w.get()) << totalsProblems(w.get());
                 if (room.width() < 1100 && w->splitPage()->figures()->orientation() != Qt::Vertical)
                     problems << QStringLiteral("the Split page's chart is beside the diagrams on a %1-pixel screen")
                                     .arg(room.width());

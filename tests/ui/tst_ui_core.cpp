@@ -486,8 +486,18 @@ void TestUiCore::planModel() {
     QCOMPARE(model.data(model.index(1, PlanTableModel::Params)).toLongLong(), qlonglong(plan.submodels[0].params));
     QCOMPARE(model.data(model.index(2, PlanTableModel::Samples)).toLongLong(),
              qlonglong(plan.submodels[1].rows.size()));
+    // Memory in one unit for the whole column, the largest row's, named in the header: this
+    // small model's kB; FLOPs under an automatic prefix.
+    std::int64_t largest = plan.originalMemoryBytes;
+    for (const SubmodelPlan& s : plan.submodels) largest = std::max(largest, s.memoryBytes);
+    QVERIFY(largest < 1000000);
+    QCOMPARE(model.headerData(PlanTableModel::Memory, Qt::Horizontal).toString(), QStringLiteral("Memory (kB)"));
     QCOMPARE(model.data(model.index(0, PlanTableModel::Memory)).toString(),
-             QString::number(double(plan.originalMemoryBytes) / 1e6, 'g', 4));
+             QString::number(double(plan.originalMemoryBytes) / 1e3, 'g', 4));
+    QCOMPARE(model.data(model.index(1, PlanTableModel::Memory)).toString(),
+             QString::number(double(plan.submodels[0].memoryBytes) / 1e3, 'g', 4));
+    QCOMPARE(model.data(model.index(0, PlanTableModel::Flops)).toString(),
+             QString::number(double(plan.originalFlopsPerSample) / 1e3, 'g', 3) + QStringLiteral(" k"));
 
     QSignalSpy changed(&model, &PlanTableModel::planChanged);
     NetworkSpec n = doc.network();

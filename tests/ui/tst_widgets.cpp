@@ -338,7 +338,7 @@ private slots:
             QVERIFY2(sentence.contains(QLatin1String(part)), qPrintable(sentence + QStringLiteral(" lacks ") + part));
         QVERIFY(results->headline()->text().contains(sentence.toHtmlEscaped()));
         QVERIFY(!results->combinedNote()->isHidden());
-        VERIFY_CONTAINS(results->combinedNote()->text().toStdString(), "CPU time are its submodels' added up");
+        VERIFY_CONTAINS(results->combinedNote()->text().toStdString(), "CPU time are the submodels' sums");
         const QAbstractItemModel* table = results->comparisonTable()->model();
         const auto tip = [table](int column) { return table->index(0, column).data(Qt::ToolTipRole).toString(); };
         QVERIFY2(tip(ComparisonTableModel::CpuSeconds).startsWith(QStringLiteral("The sum")),
@@ -425,7 +425,7 @@ private slots:
         VERIFY_CONTAINS(seconds.toStdString(), formatDuration(2200.0 * 120 * 10 * 1e-6).toStdString());  // on 3
         VERIFY_CONTAINS(seconds.toStdString(), formatDuration(original * 0.5e-6).toStdString());         // the original
         VERIFY_CONTAINS(seconds.toStdString(), "3660 (1.56x)");                                          // parameters
-        VERIFY_CONTAINS(seconds.toStdString(), "6600 FLOP (1.41x)");
+        VERIFY_CONTAINS(seconds.toStdString(), "6.6 k FLOP (1.41x)");
     }
 
     void stopCancelsMidTraining() {

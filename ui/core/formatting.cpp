@@ -51,6 +51,16 @@ QString formatMetric(double value) { return QString::number(value, 'f', 4); }
 
 QString formatLoss(double value) { return QString::number(value, 'g', 4); }
 
-QString formatMega(std::int64_t value) { return QString::number(double(value) / 1e6, 'g', 4); }
+QString formatFlops(std::int64_t value) {
+    static const char* const prefixes[] = {"", " k", " M", " G", " T", " P"};
+    double v = double(value);
+    int p = 0;
+    // 999,500 rounds to "1e+03 k" at three digits: it is "1 M".
+    while (std::abs(v) >= 999.5 && p < 5) {
+        v /= 1000;
+        ++p;
+    }
+    return QString::number(v, 'g', 3) + QLatin1String(prefixes[p]);
+}
 
 }  // namespace skynnet::ui

@@ -23,8 +23,10 @@ QString formatDuration(double seconds);
 // How the split run's time compares with the baseline's: "2.09x faster", "2.07x slower", "as fast";
 // empty when either time is not positive.
 QString speedRatioText(double baselineSeconds, double splitSeconds);
-QString formatMetric(double value);      // 4 decimals: accuracies and R²
-QString formatLoss(double value);        // 4 significant digits
-QString formatMega(std::int64_t value);  // value / 10^6 with 4 significant digits (MFLOP)
+QString formatMetric(double value);  // 4 decimals: accuracies and R²
+QString formatLoss(double value);    // 4 significant digits
+// Operation counts with an automatic prefix and three significant digits: "42", "5.95 k",
+// "1.43 M", "2.1 G", so a small model reads 5.95 k FLOP rather than 0.005952 MFLOP.
+QString formatFlops(std::int64_t value);
 
 }  // namespace skynnet::ui

@@ -1,5 +1,7 @@
 #include "ui/core/plan_table_model.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "ui/core/formatting.h"
 
@@ -61,8 +63,8 @@ QVariant PlanTableModel::cell(int row, int column, bool sortValue) const {
     case Samples: return qlonglong(original ? p.samples : long(s->rows.size()));
     case Widths: return QString::fromStdString(spec.widthsSummary());
     case Params: return qlonglong(params);
-    case MFlops: return sortValue ? QVariant(double(flops) / 1e6) : QVariant(formatMega(flops));
-    case Memory: return sortValue ? QVariant(double(memory) / 1e6) : QVariant(formatMegabytes(memory));
+    case Flops: return sortValue ? QVariant(qlonglong(flops)) : QVariant(formatFlops(flops));
+    case Memory: return sortValue ? QVariant(qlonglong(memory)) : QVariant(memoryUnit().format(memory));
     default: return {};
     }
 }
@@ -109,10 +111,17 @@ QVariant PlanTableModel::data(const QModelIndex& index, int role) const {
     }
 }
 
+MemoryUnit PlanTableModel::memoryUnit() const {
+    std::int64_t largest = plan_ ? plan_->originalMemoryBytes : 0;
+    if (plan_)
+        for (const SubmodelPlan& s : plan_->submodels) largest = std::max(largest, s.memoryBytes);
+    return memoryUnitFor(largest);
+}
+
 QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char* const names[] = {"Model",  "Role",   "Outputs",      "Samples",
-                                        "Widths", "Params", "MFLOP/sample", "Memory (MB)"};
+    static const char* const names[] = {"Model",  "Role",   "Outputs",     "Samples",
+                                        "Widths", "Params", "FLOP/sample", "Memory"};
     static const char* const tips[] = {
         "the original model, then each submodel",
         "the classes, target columns or data shard a submodel owns",
@@ -120,10 +129,12 @@ QVariant PlanTableModel::headerData(int section, Qt::Orientation orientation, in
         "training samples it learns from, its 'other' or overlap rows included (its tooltip says how many)",
         "input-hidden...-output widths",
         "weights and biases",
-        "millions of floating-point operations per sample, forward pass",
-        "training memory estimate in MB (10^6 bytes): weights, gradients, optimiser state, batch buffers",
+        "floating-point operations per sample, forward pass (k: thousands, M: millions, G: billions)",
+        "training memory estimate (kB: 10^3 bytes, MB: 10^6): weights, gradients, optimiser state, batch buffers",
     };
-    if (role == Qt::DisplayRole) return QString::fromLatin1(names[section]);
+    if (role == Qt::DisplayRole)
+        return section == Memory ? QStringLiteral("Memory (%1)").arg(memoryUnit().name)
+                                 : QString::fromLatin1(names[section]);
     if (role == Qt::ToolTipRole) return QString::fromLatin1(tips[section]);
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue(

@@ -111,7 +111,7 @@ std::vector<QStringList> studyTableRows(const StudyRecord& record, int machines)
                                       tr("runs"), (metric.isEmpty() ? tr("metric") : metric) + tr(" mean"), tr("sd"),
                                       tr("difference [95% CI]"), tr("wall s"), tr("slowest submodel s"),
                                       machinesHeader(machines), tr("cpu s"), tr("peak memory"), tr("params"),
-                                      tr("MFLOP/sample"), tr("ms per 128 rows")}};
+                                      tr("FLOP/sample"), tr("ms per 128 rows")}};
     for (const Json& c : configurations(record)) {
         const bool original = c.value("submodels", 1) == 1;
         const auto sd = number(c, "metric_sd");
@@ -132,8 +132,7 @@ std::vector<QStringList> studyTableRows(const StudyRecord& record, int machines)
                         onK ? fixed(*onK, 2) : QStringLiteral("-"), fixed(c.value("cpu_seconds_mean", 0.0), 2),
                         formatMegabytes(c.value("peak_memory_bytes_max", std::int64_t(0))) + QStringLiteral(" MB"),
                         inference ? QString::number(c.value("params", std::int64_t(0))) : QStringLiteral("-"),
-                        inference ? QString::number(double(c.value("flops_per_sample", std::int64_t(0))) / 1e6, 'g', 3)
-                                  : QStringLiteral("-"),
+                        inference ? formatFlops(c.value("flops_per_sample", std::int64_t(0))) : QStringLiteral("-"),
                         latency ? QString::number(*latency * 1e3, 'g', 3) : QStringLiteral("-")});
     }
     return rows;

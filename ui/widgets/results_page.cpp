@@ -111,6 +111,9 @@ QWidget* ResultsPage::buildComparison() {
     comparison_->verticalHeader()->hide();
     fitColumnsToContents(comparison_);  // every figure and name whole, "Peak memory" over its unit when narrow
     comparison_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    // Rows of one text line and a little air, as the data's preview: the style's default left the
+    // charts below their least height at 1600 x 1000 once the split's sentence took two lines.
+    comparison_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
 
     metricChart_ = new BarChart(tr("Metric (test set)"));
     wallChart_ = new BarChart(tr("Wall time (s)"));

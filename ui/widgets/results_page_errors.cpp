@@ -51,6 +51,7 @@ QGroupBox* ResultsPage::buildErrors() {
     classTable_ = new QTableView;
     classTable_->setModel(classModel_);
     classTable_->verticalHeader()->hide();
+    classTable_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);  // as the comparison's
     fitColumnsToContents(classTable_);
     matrixScroll_ = new QScrollArea;
     matrixScroll_->setObjectName(QStringLiteral("confusionMatrixScroll"));
@@ -74,6 +75,13 @@ QGroupBox* ResultsPage::buildErrors() {
     errorsStack_->addWidget(classPane);
     errorsStack_->addWidget(scatterView_);
     errorsStack_->addWidget(buildReconstructions());
+    // The box as narrow as the page on show allows: a stack's least size is its largest page's,
+    // and the per-class table's columns held a regression's scatter at 300 pixels or more.
+    connect(errorsStack_, &QStackedWidget::currentChanged, this, [this](int shown) {
+        for (int i = 0; i < errorsStack_->count(); ++i)
+            errorsStack_->widget(i)->setSizePolicy(i == shown ? QSizePolicy::Preferred : QSizePolicy::Ignored,
+                                                   i == shown ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+    });
 
     errorsBox_ = new QGroupBox(tr("Errors"));
     auto* errorsLayout = new QVBoxLayout(errorsBox_);

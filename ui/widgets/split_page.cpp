@@ -13,6 +13,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -324,12 +325,18 @@ void SplitPage::buildFigures() {
     // scrolled sideways beside it.
     figures_ = new QSplitter(Qt::Horizontal);
     figures_->addWidget(diagramScroll_);
+    // The totals beside the bars where both fit, else the two as tabs (arrangeChartPane): on a
+    // 1024-pixel screen the totals beside the bars cut the chart's names, and under them the bars.
     chartPane_ = new QWidget;
-    auto* chartLayout = new QHBoxLayout(chartPane_);  // beside the bars: the page has more width than height
+    auto* chartLayout = new QHBoxLayout(chartPane_);
     chartLayout->setContentsMargins(0, 0, 0, 0);
-    chartLayout->addWidget(chart_, 1);
-    chartLayout->addWidget(totals_, 0, Qt::AlignTop);
+    chartTabs_ = new QTabWidget;
+    chartTabs_->setDocumentMode(true);
+    chartLayout->addWidget(chartTabs_);
+    chartPane_->setMinimumSize(chart_->minimumSize());  // the tabs' least, not the two side by side
+    chartPane_->installEventFilter(this);               // arrangeChartPane() at every new size
     figures_->addWidget(chartPane_);
+    arrangeChartPane();
     figures_->setChildrenCollapsible(false);
     figures_->installEventFilter(this);  // arrangeFigures() at every new size
 }
@@ -348,7 +355,7 @@ void SplitPage::setStrategy(Strategy strategy) { strategy_->setCurrentIndex(stra
 void SplitPage::setSubmodels(int n) { requested_->setValue(n); }
 
 QString SplitPage::summaryText() const { return summary_->text(); }
-QString SplitPage::totalsText() const { return totals_->isHidden() ? QString() : totals_->text(); }
+QString SplitPage::totalsText() const { return totals_->text(); }  // cleared without a plan
 QString SplitPage::warningsText() const { return warnings_->isHidden() ? QString() : warnings_->text(); }
 QString SplitPage::limitsText() const { return limits_->text(); }
 QString SplitPage::limitNoteText() const { return limitNote_->isHidden() ? QString() : limitNote_->text(); }

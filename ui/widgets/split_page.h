@@ -21,6 +21,7 @@ class QPushButton;
 class QScrollArea;
 class QSpinBox;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 
 namespace skynnet::ui {
@@ -50,9 +51,12 @@ public:
     // The diagrams and the chart: side by side, or the chart under the diagrams on a narrow page.
     QSplitter* figures() const { return figures_; }
     QString summaryText() const;
-    // The split's totals against the original beside the bars (split_totals_text.h), as HTML;
+    // The split's totals against the original beside the plan's table (split_totals_text.h), as HTML;
     // empty without a plan.
     QString totalsText() const;
+    // Whether the totals stand beside the bars (else they share a tab widget with them).
+    bool totalsBesideChart() const { return totalsBeside_; }
+    QTabWidget* chartTabs() const { return chartTabs_; }
     QString warningsText() const;  // empty when hidden
     QString errorText() const;     // empty when hidden
     // Every option widget, for the tooltip check of the tests.
@@ -82,10 +86,12 @@ private:
     void onPlanChanged(const QString& summary, const QString& error);
     void fitPlanColumns();  // the table's columns to its width
     void showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>& networks);  // title, network
-    void arrangeFigures();      // side by side or one over the other, by the room
-    void showTotals();          // the totals beside the bars, at the last run's measured speed
-    int workersHere() const;    // submodels training at once on this machine (the thread budget's)
-    int diagramsWidth() const;  // all diagrams at their preferred width
+    void arrangeFigures();       // side by side or one over the other, by the room
+    void arrangeChartPane();     // the totals beside the bars, or the two as tabs, by the room
+    void showTotals();           // the totals beside the plan table, at the last run's measured speed
+    int workersHere() const;     // submodels training at once on this machine (the thread budget's)
+    int diagramsWidth() const;   // all diagrams at their preferred width
+    int chartPaneWidth() const;  // the bars at their least beside the totals
 
     ProjectDocument* document_;
     PlanTableModel* model_;
@@ -113,7 +119,10 @@ private:
     QTableView* table_ = nullptr;
     BarChart* chart_ = nullptr;
     QLabel* totals_ = nullptr;
-    QWidget* chartPane_ = nullptr;  // the chart beside the totals
+    QWidget* chartPane_ = nullptr;     // the bars and the totals, side by side or as chartTabs_
+    QTabWidget* chartTabs_ = nullptr;  // the bars and the totals as tabs, where both do not fit
+    bool totalsBeside_ = false;
+    bool chartPaneArranged_ = false;
     QWidget* diagrams_ = nullptr;
     QScrollArea* diagramScroll_ = nullptr;
     QSplitter* figures_ = nullptr;

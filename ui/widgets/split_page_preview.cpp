@@ -139,7 +139,6 @@ int SplitPage::workersHere() const {
 
 void SplitPage::showTotals() {
     const auto& plan = model_->plan();
-    totals_->setVisible(plan.has_value());
     if (!plan) {
         totals_->clear();
         return;
@@ -147,6 +146,7 @@ void SplitPage::showTotals() {
     const PlanTotals totals = planTotals(*plan, workersHere());
     totals_->setText(planTotalsHtml(totals, lastMeasuredSpeed(document_->runs())));
     totals_->setToolTip(planTotalsToolTip(totals));
+    QMetaObject::invokeMethod(this, &SplitPage::arrangeChartPane, Qt::QueuedConnection);  // a new width
 }
 
 void SplitPage::showDiagrams(const std::vector<std::pair<QString, NetworkSpec>>& networks) {
@@ -171,6 +171,8 @@ bool SplitPage::eventFilter(QObject* watched, QEvent* event) {
     // After the splitter's own resize handling, which shares the new size out in proportion.
     if (watched == figures_ && event->type() == QEvent::Resize)
         QMetaObject::invokeMethod(this, &SplitPage::arrangeFigures, Qt::QueuedConnection);
+    if (watched == chartPane_ && event->type() == QEvent::Resize)
+        QMetaObject::invokeMethod(this, &SplitPage::arrangeChartPane, Qt::QueuedConnection);
     return QWidget::eventFilter(watched, event);
 }
 
@@ -181,7 +183,7 @@ void SplitPage::arrangeFigures() {
     // otherwise the diagrams across the whole width, which holds them at their least, and the
     // chart under them.
     const int width = figures_->width();
-    const bool beside = width >= diagramsWidth() + chartPane_->minimumSizeHint().width() + figures_->handleWidth();
+    const bool beside = width >= diagramsWidth() + chartPaneWidth() + figures_->handleWidth();
     const Qt::Orientation wanted = beside ? Qt::Horizontal : Qt::Vertical;
     const bool turned = wanted != figures_->orientation() || !figuresArranged_;
     figuresArranged_ = true;
@@ -193,8 +195,34 @@ void SplitPage::arrangeFigures() {
         // a new height out in proportion, and the diagrams' last block went out of view).
         const int height = figures_->height();
         const int diagrams = std::min(diagrams_->sizeHint().height() + 2 * diagramScroll_->frameWidth() + 4,
-                                      height - chartPane_->minimumSizeHint().height() - figures_->handleWidth());
+                                      height - chart_->minimumHeight() - figures_->handleWidth());
         figures_->setSizes({diagrams, height - diagrams});
+    }
+}
+
+int SplitPage::chartPaneWidth() const {
+    return chart_->minimumWidth() + chartPane_->layout()->spacing() + totals_->sizeHint().width();
+}
+
+void SplitPage::arrangeChartPane() {
+    const bool beside = chartPane_->width() >= chartPaneWidth();
+    if (chartPaneArranged_ && beside == totalsBeside_) return;
+    chartPaneArranged_ = true;
+    totalsBeside_ = beside;
+    auto* layout = static_cast<QHBoxLayout*>(chartPane_->layout());
+    chartTabs_->clear();  // takes the pages out, deleting neither
+    if (beside) {
+        layout->addWidget(chart_, 1);
+        layout->addWidget(totals_, 0, Qt::AlignTop);
+        chart_->show();
+        totals_->show();
+        chartTabs_->hide();
+    } else {
+        layout->removeWidget(chart_);
+        layout->removeWidget(totals_);
+        chartTabs_->addTab(chart_, tr("Against the original"));
+        chartTabs_->addTab(totals_, tr("Totals"));
+        chartTabs_->show();
     }
 }
 

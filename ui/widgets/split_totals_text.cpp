@@ -88,9 +88,9 @@ QString planTotalsHtml(const PlanTotals& t, const std::optional<MeasuredSpeed>& 
                       : splitTime(t.work),
                 originalTime(&MeasuredSpeed::originalCpuSeconds));
     html += row(QObject::tr("Inference per sample"),
-                withRatio(formatCount(t.inferenceFlops) + QStringLiteral(" FLOP"), double(t.inferenceFlops),
+                withRatio(formatFlops(t.inferenceFlops) + QStringLiteral(" FLOP"), double(t.inferenceFlops),
                           double(t.originalInferenceFlops)),
-                formatCount(t.originalInferenceFlops) + QStringLiteral(" FLOP"));
+                formatFlops(t.originalInferenceFlops) + QStringLiteral(" FLOP"));
     html += QStringLiteral("</table>");
     html += QStringLiteral("<small>%1</small>")
                 .arg(speed ? QObject::tr("Times: the plan's FLOPs at the speed<br>the last run measured here.")
@@ -162,12 +162,11 @@ QString runTotalsSentence(const ProjectResults& r, const SplitPlan& plan) {
 }
 
 QString combinedRowNote(int workers, bool resumed) {
-    const QString memory = workers <= 1 ? QObject::tr("the largest submodel peak (one trained at a time)")
-                                        : QObject::tr("the %1 largest submodel peaks added up (as many trained at "
-                                                      "once)")
-                                              .arg(workers);
-    QString note = QObject::tr("Combined row: Params and CPU time are its submodels' added up, Peak memory is %1; "
-                               "Wall time is the process's, the whole split training.")
+    // One line at 1600 pixels: the Results page's charts need the height.
+    const QString memory = workers <= 1 ? QObject::tr("the largest submodel's peak")
+                                        : QObject::tr("the %1 largest peaks' sum").arg(workers);
+    QString note = QObject::tr("Combined row: Params and CPU time are the submodels' sums, Peak memory %1, "
+                               "Wall time the whole split run's.")
                        .arg(memory);
     if (resumed)
         note += QObject::tr(" This run was resumed: its wall time is this session's, its CPU time includes the "
