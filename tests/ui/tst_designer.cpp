@@ -159,8 +159,10 @@ private slots:
                                  QStringLiteral("16"), QStringLiteral("10")};
         for (int r = 0; r < 5; ++r) QCOMPARE(cell(r, LayerTableModel::OutputShape).toString(), shapes[r]);
         QCOMPARE(cell(0, LayerTableModel::Params).toLongLong(), 1LL * 9 * 8 + 8);  // W [8][1][3][3] and b [8]
-        QCOMPARE(cell(0, LayerTableModel::Flops).toLongLong(), 2LL * 9 * 8 * 6 * 6);
-        QCOMPARE(cell(1, LayerTableModel::Flops).toLongLong(), 8LL * 3 * 3 * 4);  // a comparison per window value
+        QCOMPARE(cell(0, LayerTableModel::Flops, SortRole).toLongLong(), 2LL * 9 * 8 * 6 * 6);
+        QCOMPARE(cell(0, LayerTableModel::Flops).toString(), formatFlops(2LL * 9 * 8 * 6 * 6));  // "5.18 k"
+        QCOMPARE(cell(1, LayerTableModel::Flops, SortRole).toLongLong(),
+                 8LL * 3 * 3 * 4);  // a comparison per window value
         QCOMPARE(cell(3, LayerTableModel::Params).toLongLong(), 72LL * 16 + 16);
         // Each row's training memory; with the gathered input batch they make the network's estimate.
         const TrainConfig& t = doc.trainSettings().config;
@@ -168,9 +170,12 @@ private slots:
         std::int64_t sum = std::int64_t(t.batchSize) * side * side * 4;
         for (int r = 0; r < 5; ++r) sum += cell(r, LayerTableModel::Memory, SortRole).toLongLong();
         QCOMPARE(sum, trainingMemoryBytes(doc.network(), t.batchSize, optimizerSlots));
+        // In one unit for the column, the largest row's, named in the header.
         QCOMPARE(cell(0, LayerTableModel::Memory).toString(),
-                 formatMegabytes(layerTrainingBytes(figures(doc.network().layers[0], doc.network().input), t.batchSize,
-                                                    optimizerSlots)));
+                 model.memoryUnit().format(layerTrainingBytes(figures(doc.network().layers[0], doc.network().input),
+                                                              t.batchSize, optimizerSlots)));
+        QCOMPARE(model.headerData(LayerTableModel::Memory, Qt::Horizontal).toString(),
+                 QStringLiteral("Memory (%1)").arg(model.memoryUnit().name));
         // Only the fields of each kind are editable.
         const auto editable = [&](int row, int column) {
             return bool(model.flags(model.index(row, column)) & (Qt::ItemIsEditable | Qt::ItemIsUserCheckable));

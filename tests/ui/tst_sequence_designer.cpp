@@ -122,14 +122,14 @@ private slots:
         // GRU: 3 gate blocks of (features + units) weights and two biases; LSTM: 4 blocks.
         QCOMPARE(cell(0, LayerTableModel::Params).toLongLong(), 3LL * 16 * (8 + 16) + 2 * 3 * 16);
         QCOMPARE(cell(1, LayerTableModel::Params).toLongLong(), 4LL * 8 * (16 + 8) + 2 * 4 * 8);
-        QCOMPARE(cell(0, LayerTableModel::Flops).toLongLong(), 2LL * steps * 3 * 16 * (8 + 16));
+        QCOMPARE(cell(0, LayerTableModel::Flops, SortRole).toLongLong(), 2LL * steps * 3 * 16 * (8 + 16));
         const TrainConfig& t = doc.trainSettings().config;
         const int optimizerSlots = slotsPerParam(t.optimizer.kind, t.optimizer.momentum);
         for (int r = 0; r < 2; ++r) {
             const NetworkSpec& net = doc.network();
             const Shape input = r == 0 ? net.input : figures(net.layers[0], net.input).output;
             QCOMPARE(cell(r, LayerTableModel::Memory).toString(),
-                     formatMegabytes(
+                     model.memoryUnit().format(
                          layerTrainingBytes(figures(net.layers[std::size_t(r)], input), t.batchSize, optimizerSlots)));
         }
         // The fields of each kind: units, steps and scalable for the recurrent layers.

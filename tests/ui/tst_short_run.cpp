@@ -170,8 +170,7 @@ private slots:
             busy += m.resources.back().cpuSeconds - m.resources.front().cpuSeconds;
             start = std::min(start, m.resources.front().elapsedSeconds);
             end = std::max(end, m.resources.back().elapsedSeconds);
-            for (const ResourceSample& s : m.resources)
-                peak = std::max(peak, double(s.modelBytes + s.dataBytes) / (1024.0 * 1024.0));
+            for (const ResourceSample& s : m.resources) peak = std::max(peak, double(s.modelBytes + s.dataBytes) / 1e6);
         }
         VERIFY_CONTAINS(cpu, "CPU " + std::to_string(qRound(100 * busy / (end - start))) + "% over ");
         VERIFY_CONTAINS(cpu, "\nsub 1: ");

@@ -406,7 +406,8 @@ void TestUiCore::layerModel() {
     QVERIFY(!model.setData(model.index(2, LayerTableModel::Units), 9));
     // dense 4->64: 4*64+64 params, 2*4*64 FLOPs.
     QCOMPARE(model.data(model.index(0, LayerTableModel::Params)).toLongLong(), 320LL);
-    QCOMPARE(model.data(model.index(0, LayerTableModel::Flops)).toLongLong(), 512LL);
+    QCOMPARE(model.data(model.index(0, LayerTableModel::Flops), SortRole).toLongLong(), 512LL);
+    QCOMPARE(model.data(model.index(0, LayerTableModel::Flops)).toString(), QStringLiteral("512"));
 
     QVERIFY(model.setData(model.index(0, LayerTableModel::Units), 100));
     QCOMPARE(std::get<DenseSpec>(doc.network().layers[0]).units, 100);

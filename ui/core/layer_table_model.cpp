@@ -87,8 +87,10 @@ LayerTableModel::LayerTableModel(ProjectDocument* document, QObject* parent)
         spec_ = document_->network();
         connect(document_, &ProjectDocument::networkChanged, this, &LayerTableModel::onNetworkChanged);
         // The memory column is at the training batch size.
-        connect(document_, &ProjectDocument::trainSettingsChanged, this,
-                [this] { emit dataChanged(index(0, Memory), index(rowCount() - 1, Memory)); });
+        connect(document_, &ProjectDocument::trainSettingsChanged, this, [this] {
+            emit dataChanged(index(0, Memory), index(rowCount() - 1, Memory));
+            emit headerDataChanged(Qt::Horizontal, Memory, Memory);  // its unit may change
+        });
     }
     refreshFigures();
 }
@@ -102,6 +104,7 @@ void LayerTableModel::onNetworkChanged() {
         spec_ = d;
         refreshFigures();
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        emit headerDataChanged(Qt::Horizontal, Memory, Memory);
         return;
     }
     beginResetModel();
@@ -179,6 +182,18 @@ int LayerTableModel::rowCount(const QModelIndex& parent) const { return parent.i
 
 int LayerTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+std::int64_t LayerTableModel::rowTrainingBytes(const LayerRowFigures& r) const {
+    if (!r.figures) return 0;
+    const TrainConfig t = document_ ? document_->trainSettings().config : TrainConfig{};
+    return layerTrainingBytes(*r.figures, t.batchSize, slotsPerParam(t.optimizer.kind, t.optimizer.momentum));
+}
+
+MemoryUnit LayerTableModel::memoryUnit() const {
+    std::int64_t largest = 0;
+    for (const LayerRowFigures& r : figures_) largest = std::max(largest, rowTrainingBytes(r));
+    return memoryUnitFor(largest);
+}
+
 QVariant LayerTableModel::display(int row, int column, int role) const {
     const LayerRowFigures& r = figures_[std::size_t(row)];
     const bool edit = role == Qt::EditRole;
@@ -188,13 +203,14 @@ QVariant LayerTableModel::display(int row, int column, int role) const {
                : r.problem.isEmpty() ? QStringLiteral("?")
                                      : QStringLiteral("impossible");
     case Params: return r.figures ? QVariant(qlonglong(r.figures->params)) : QVariant();
-    case Flops: return r.figures ? QVariant(qlonglong(r.figures->flopsPerSample)) : QVariant();
+    case Flops:
+        if (!r.figures) return {};
+        return role == SortRole || edit ? QVariant(qlonglong(r.figures->flopsPerSample))
+                                        : QVariant(formatFlops(r.figures->flopsPerSample));
     case Memory: {
         if (!r.figures) return {};
-        const TrainConfig t = document_ ? document_->trainSettings().config : TrainConfig{};
-        const std::int64_t bytes = layerTrainingBytes(*r.figures, t.batchSize,
-                                                      slotsPerParam(t.optimizer.kind, t.optimizer.momentum));
-        return role == SortRole ? QVariant(qlonglong(bytes)) : QVariant(formatMegabytes(bytes));
+        const std::int64_t bytes = rowTrainingBytes(r);
+        return role == SortRole ? QVariant(qlonglong(bytes)) : QVariant(memoryUnit().format(bytes));
     }
     default: break;
     }
@@ -413,7 +429,7 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
     static const char* const names[] = {"Type",     "Settings",     "Units",      "Heads",        "Kernel",
                                         "Stride",   "Padding",      "Activation", "Steps",        "Bias",
                                         "Rate",     "Momentum",     "Epsilon",    "Class token",  "Causal",
-                                        "Scalable", "Output shape", "Params",     "FLOPs/sample", "Memory (MB)"};
+                                        "Scalable", "Output shape", "Params",     "FLOPs/sample", "Memory"};
     static const char* const tips[] = {
         "dense, dropout, flatten, conv, maxpool, avgpool, gap (global average pool), bn (batch norm), activation, "
         "embedding (token ids to vectors), gru, lstm, seqpool (a sequence to one vector), patch (an image to "
@@ -444,7 +460,9 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         "memory to train the layer at the batch size: weights, gradients, optimiser state and buffers",
     };
     static_assert(std::size(names) == ColumnCount && std::size(tips) == ColumnCount);
-    if (role == Qt::DisplayRole) return QString::fromLatin1(names[section]);
+    if (role == Qt::DisplayRole)
+        return section == Memory ? QStringLiteral("Memory (%1)").arg(memoryUnit().name)
+                                 : QString::fromLatin1(names[section]);
     if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
     return {};
 }

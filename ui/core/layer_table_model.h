@@ -6,6 +6,8 @@
 // (a kernel larger than its input) is shown red in its row, with the engine's message as tooltip,
 // and the rows after it have no figures.
 #include <QAbstractTableModel>
+
+#include "ui/core/formatting.h"
 #include <QPointer>
 #include <QStringList>
 #include <optional>
@@ -82,6 +84,8 @@ public:
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    // The memory column's unit, kB or MB: the largest row's, for the whole column and its header.
+    MemoryUnit memoryUnit() const;
 
 signals:
     // An edit that was refused (units below 1, unknown activation, ...), with the reason to show.
@@ -93,6 +97,7 @@ private:
     bool reject(const QString& reason);
     bool commit(const NetworkSpec& spec);  // after the rows already show `spec`
     QVariant display(int row, int column, int role) const;
+    std::int64_t rowTrainingBytes(const LayerRowFigures& row) const;  // at the document's batch and optimiser
     QVariant checkState(int row, int column) const;
     bool setField(LayerSpec& layer, int column, const QVariant& value, int role, const QString& where);
 

@@ -163,7 +163,8 @@ void DataOptionsPanel::refresh() {
         // Reconstruction reads every column as an input unless one is named, a label left out.
         const bool reconstruction = s.task == Task::Reconstruction;
         targetColumn_->addItem(reconstruction ? tr("None: every column is an input") : tr("Last column"), QString());
-        textColumn_->addItem(tr("None: every column is a feature"), QString());
+        textColumn_->addItem(tr("None (all numeric)"), QString());  // the long form was cut at 1024 pixels
+        textColumn_->setItemData(0, tr("None: every column is a numeric feature"), Qt::ToolTipRole);
         for (const QString& c : csvColumns(path)) {
             targetColumn_->addItem(c, c);
             textColumn_->addItem(c, c);

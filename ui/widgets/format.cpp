@@ -13,10 +13,12 @@ QString formatCount(std::int64_t n) {
 }
 
 QString formatBytes(std::int64_t bytes) {
+    // Decimal units, as the tables' kB and MB (ui/core/formatting.h): the Train page's "MB" was
+    // 2^20 bytes while the Results page's was 10^6, so one peak read 0.0923 MB and 96.76 kB.
     const double v = double(bytes);
-    if (v >= 1024.0 * 1024 * 1024) return QString::number(v / (1024.0 * 1024 * 1024), 'f', 2) + QStringLiteral(" GB");
-    if (v >= 1024.0 * 1024) return QString::number(v / (1024.0 * 1024), 'f', 1) + QStringLiteral(" MB");
-    if (v >= 1024.0) return QString::number(v / 1024.0, 'f', 1) + QStringLiteral(" kB");
+    if (v >= 1e9) return QString::number(v / 1e9, 'f', 2) + QStringLiteral(" GB");
+    if (v >= 1e6) return QString::number(v / 1e6, 'f', 1) + QStringLiteral(" MB");
+    if (v >= 1e3) return QString::number(v / 1e3, 'f', 1) + QStringLiteral(" kB");
     return QString::number(bytes) + QStringLiteral(" B");
 }
 

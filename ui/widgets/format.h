@@ -10,6 +10,6 @@
 namespace skynnet::ui {
 
 QString formatCount(std::int64_t n);      // "1.2 M", "535 k", "42"
-QString formatBytes(std::int64_t bytes);  // "12.3 MB"
+QString formatBytes(std::int64_t bytes);  // "12.3 MB", decimal units (10^6 bytes) as the tables'
 
 }  // namespace skynnet::ui

@@ -282,7 +282,7 @@ void NetworkPage::refresh() {
         totals = tr("<b>%1</b> — input %2 · <b>%3 parameters</b> · %4 FLOPs per sample (forward) · about %5 to train "
                     "at batch %6")
                      .arg(QString::fromStdString(net.widthsSummary()), shapeText(net.input),
-                          formatCount(paramCount(net)), formatCount(flopsPerSample(net)),
+                          formatCount(paramCount(net)), formatFlops(flopsPerSample(net)),
                           formatBytes(
                               trainingMemoryBytes(net, t.config.batchSize,
                                                   slotsPerParam(t.config.optimizer.kind, t.config.optimizer.momentum))))

@@ -15,10 +15,10 @@ namespace skynnet::ui {
 QWidget* ResultsPage::buildRuleChoice() {
     ruleChoice_ = new QComboBox;
     ruleChoice_->setObjectName(QStringLiteral("combineRule"));
-    ruleChoice_->addItem(tr("product (the reference's rule)"), int(ClassCombine::Product));
-    ruleChoice_->addItem(tr("coupling"), int(ClassCombine::Coupling));
-    ruleChoice_->addItem(tr("sum"), int(ClassCombine::Sum));
-    ruleChoice_->addItem(tr("stacked"), int(ClassCombine::Stacked));
+    ruleChoice_->addItem(tr("Product (the reference's rule)"), int(ClassCombine::Product));
+    ruleChoice_->addItem(tr("Coupling"), int(ClassCombine::Coupling));
+    ruleChoice_->addItem(tr("Sum"), int(ClassCombine::Sum));
+    ruleChoice_->addItem(tr("Stacked"), int(ClassCombine::Stacked));
     ruleChoice_->setToolTip(
         tr("How the class-group submodels' probabilities become one answer, recomputed at once from their test "
            "outputs, without retraining.\nproduct: each class's probabilities multiplied over the submodels that "

@@ -4,6 +4,7 @@
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QWidget>
 
 #include "ui/widgets/chart_util.h"
 #include "ui/widgets/palette_icon_style.h"
@@ -58,6 +59,17 @@ QPalette darkPaletteColours() {
     return p;
 }
 
+// A widget with a style sheet of its own keeps the palette it was polished with: the start page's
+// buttons stayed light in the dark theme. Setting the sheet again polishes it with the new one.
+void repolishStyleSheets() {
+    for (QWidget* w : QApplication::allWidgets()) {
+        const QString sheet = w->styleSheet();
+        if (sheet.isEmpty()) continue;
+        w->setStyleSheet(QString());
+        w->setStyleSheet(sheet);
+    }
+}
+
 }  // namespace
 
 void applyTheme(Theme theme) {
@@ -71,6 +83,7 @@ void applyTheme(Theme theme) {
     else
         QApplication::setPalette(theme == Theme::Dark ? darkPaletteColours()
                                                       : QApplication::style()->standardPalette());
+    repolishStyleSheets();
     restyleAllCharts();
 }
 

@@ -103,7 +103,7 @@ ModelFigures figuresOf(const ModelHistory& m, const QString& name) {
     f.seconds = last.elapsedSeconds - first.elapsedSeconds;
     f.cpuSeconds = last.cpuSeconds - first.cpuSeconds;
     for (const ResourceSample& r : m.resources)
-        f.peakMegabytes = std::max(f.peakMegabytes, double(r.modelBytes + r.dataBytes) / (1024.0 * 1024.0));
+        f.peakMegabytes = std::max(f.peakMegabytes, double(r.modelBytes + r.dataBytes) / 1e6);
     return f;
 }
 
@@ -193,7 +193,7 @@ void TrainingCharts::update(const ModelHistory& s) {
     for (; seen.resources < s.resources.size(); ++seen.resources) {
         const ResourceSample& r = s.resources[seen.resources];
         const double x = r.elapsedSeconds;  // the engine reports on the run's clock
-        memory_->append(id, x, double(r.modelBytes + r.dataBytes) / (1024.0 * 1024.0));
+        memory_->append(id, x, double(r.modelBytes + r.dataBytes) / 1e6);
         if (seen.resources == 0) {
             // A model's first sample, taken as its training starts, is where its CPU line starts
             // on the run's clock (queued submodels start late).
