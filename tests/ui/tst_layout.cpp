@@ -232,10 +232,8 @@ private:
         return w;
     }
 
-    // Wine, a small network, class groups N=3, a few epochs with a baseline.
-    static void loadWine(MainWindow* w) {
-        w->dataPage()->loadFile(wineCsv);
-        QVERIFY(w->dataPage()->waitForLoad(30000));
+    // A small network (dense 16) split into class groups N=3, trained with a baseline on 2 threads.
+    static void designSmallSplit(MainWindow* w, int epochs, int batchSize) {
         ProjectDocument* doc = w->document();
         NetworkSpec net = doc->network();
         net.layers = parseLayers("dense:16:relu");
@@ -243,8 +241,8 @@ private:
         w->splitPage()->setStrategy(Strategy::ClassGroups);
         w->splitPage()->setSubmodels(3);
         ProjectTraining t = doc->trainSettings();
-        t.config.epochs = 4;
-        t.config.batchSize = 16;
+        t.config.epochs = epochs;
+        t.config.batchSize = batchSize;
         t.config.resourceReportSeconds = 0.01;
         t.config.batchReportSeconds = 0.01;
         t.threadBudget = 2;
@@ -252,23 +250,19 @@ private:
         doc->setTrainSettings(t);
     }
 
-    // The ten classes of writeTenClasses, split into class groups N=3, one quick epoch with a baseline.
+    // Wine, a few epochs.
+    static void loadWine(MainWindow* w) {
+        w->dataPage()->loadFile(wineCsv);
+        QVERIFY(w->dataPage()->waitForLoad(30000));
+        designSmallSplit(w, 4, 16);
+    }
+
+    // The ten classes of writeTenClasses, one quick epoch.
     static void loadTenClasses(MainWindow* w, const QString& csv) {
         w->dataPage()->loadFile(csv);
         QVERIFY(w->dataPage()->waitForLoad(60000));
         QCOMPARE(w->document()->dataset()->classNames.size(), std::size_t(10));
-        ProjectDocument* doc = w->document();
-        NetworkSpec net = doc->network();
-        net.layers = parseLayers("dense:16:relu");
-        doc->editNetwork(net);
-        w->splitPage()->setStrategy(Strategy::ClassGroups);
-        w->splitPage()->setSubmodels(3);
-        ProjectTraining t = doc->trainSettings();
-        t.config.epochs = 1;
-        t.config.batchSize = 128;
-        t.threadBudget = 2;
-        t.trainBaseline = true;
-        doc->setTrainSettings(t);
+        designSmallSplit(w, 1, 128);
     }
 
     static void train(MainWindow* w) {
