@@ -93,6 +93,19 @@ struct ProjectResults {
     // runs kept only for their curves.
     std::optional<SavedCombinedModel> model;
     std::optional<std::vector<float>> baselineWeights;  // plan.original's Network::flatWeights()
+
+    // A run resumed from checkpoints: its submodels' CPU includes the sessions before the resume,
+    // while every wall time is this session's.
+    bool resumed() const {
+        for (const TrainResult& s : submodels)
+            if (s.resumed()) return true;
+        return false;
+    }
+    double earlierSubmodelCpuSeconds() const {
+        double cpu = 0;
+        for (const TrainResult& s : submodels) cpu += s.earlierCpuSeconds;
+        return cpu;
+    }
 };
 
 // What a run was made from: the project's settings when it started.

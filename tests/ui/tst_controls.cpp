@@ -219,6 +219,11 @@ private slots:
         QCOMPARE(formatFlops(1430000), QStringLiteral("1.43 M"));
         QCOMPARE(formatFlops(999600), QStringLiteral("1 M"));
         QCOMPARE(formatFlops(12345678901), QStringLiteral("12.3 G"));
+        // Memory: one unit for a table, by its largest figure.
+        QCOMPARE(memoryUnitFor(999999).name, QStringLiteral("kB"));
+        QCOMPARE(memoryUnitFor(1000000).name, QStringLiteral("MB"));
+        QCOMPARE(memoryUnitFor(12000000000).name, QStringLiteral("GB"));
+        QCOMPARE(memoryUnitFor(12000000000).format(12000000000), QStringLiteral("12"));
     }
 
     void previewHeadersNameAndMarkTheTarget() {

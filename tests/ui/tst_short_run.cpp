@@ -20,6 +20,7 @@
 #include "ui/core/formatting.h"
 #include "ui/core/project_document.h"
 #include "ui/core/training_session.h"
+#include "ui/widgets/format.h"
 #include "ui/widgets/live_chart.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/train_page.h"
@@ -175,7 +176,7 @@ private slots:
         VERIFY_CONTAINS(cpu, "CPU " + std::to_string(qRound(100 * busy / (end - start))) + "% over ");
         VERIFY_CONTAINS(cpu, "\nsub 1: ");
         VERIFY_CONTAINS(cpu, "\nbaseline: ");
-        VERIFY_CONTAINS(memory, "peak " + QString::number(peak, 'g', 3).toStdString() + " MB");
+        VERIFY_CONTAINS(memory, "largest peak " + formatBytes(std::int64_t(std::llround(peak * 1e6))).toStdString());
         VERIFY_CONTAINS(memory, "\nsub 3: ");
         QVERIFY(!linesVisible(*charts.cpuChart()) && !linesVisible(*charts.memoryChart()));
         QVERIFY(cpuPoints(*charts.cpuChart()) < TrainingCharts::shortRunPoints);

@@ -84,8 +84,7 @@ ComparisonTableModel::Figures ComparisonTableModel::figures(int row) const {
 QString ComparisonTableModel::combinedTip(int column, const QString& note) const {
     // Which of the combined row's figures are its submodels' added up, and which the process's.
     const ProjectResults& r = *results_;
-    const bool resumed = std::any_of(r.submodels.begin(), r.submodels.end(),
-                                     [](const TrainResult& s) { return s.resumed(); });
+    const bool resumed = r.resumed();
     switch (column) {
     case WallSeconds:
         return resumed ? QStringLiteral("The process's: the split training's wall time in this session (the run was "

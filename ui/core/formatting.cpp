@@ -9,6 +9,7 @@ QString formatMegabytes(std::int64_t bytes) { return QString::number(double(byte
 
 MemoryUnit memoryUnitFor(std::int64_t largestBytes) {
     if (largestBytes < 1000000) return MemoryUnit{1e3, QStringLiteral("kB")};
+    if (largestBytes >= 10000000000) return MemoryUnit{1e9, QStringLiteral("GB")};  // not "1.2e+04" MB
     return MemoryUnit{};
 }
 

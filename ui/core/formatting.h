@@ -7,7 +7,7 @@ namespace skynnet::ui {
 
 QString formatMegabytes(std::int64_t bytes);  // 10^6 bytes, 4 significant digits, as planSummary prints
 // One unit for a table's memory column and its chart: kB (10^3 bytes) while the largest figure is
-// below 1 MB, so small models read 25, 50, 75 rather than 0.025; MB otherwise.
+// below 1 MB, so small models read 25, 50, 75 rather than 0.025; GB from 10 GB; MB otherwise.
 struct MemoryUnit {
     double bytes = 1e6;
     QString name = QStringLiteral("MB");

@@ -2,6 +2,7 @@
 
 #include "data/partition.h"
 
+#include <QThread>
 #include <QUndoStack>
 #include <algorithm>
 
@@ -467,6 +468,10 @@ SplitPlan ProjectDocument::plan() const {
     SplitPlan p = makePlan(network_, info, options);  // throws before the cache changes
     planCache_ = PlanCache{revision_, network_, options, p};
     return p;
+}
+
+int ProjectDocument::coresForRuns() const {
+    return train_.threadBudget > 0 ? train_.threadBudget : std::max(1, QThread::idealThreadCount());
 }
 
 }  // namespace skynnet::ui

@@ -100,6 +100,8 @@ public:
     SplitOptions effectiveSplitOptions() const;
 
     const ProjectTraining& trainSettings() const { return train_; }
+    // How many submodels train at once on this machine: the thread budget, else every core.
+    int coresForRuns() const;
     void setTrainSettings(const ProjectTraining& settings);
 
     // A project read from a file, all at once: data (null when it could not be found), settings

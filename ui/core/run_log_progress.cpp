@@ -11,7 +11,12 @@ namespace skynnet::ui {
 bool RunLogProgress::poll() {
     QFile file(path_);
     if (path_.isEmpty() || !file.open(QIODevice::ReadOnly)) return false;  // not written yet
-    if (file.size() < offset_) offset_ = 0;                                // written afresh
+    if (file.size() < offset_) {  // written afresh (a continued study reuses a stopped run's log)
+        offset_ = 0;
+        partial_.clear();
+        totals_.clear();
+        done_.clear();
+    }
     if (!file.seek(offset_)) return false;
     const QByteArray added = file.readAll();
     offset_ += added.size();

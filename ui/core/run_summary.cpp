@@ -37,11 +37,18 @@ QString whatTrained(const SplitPlan& plan, bool baseline) {
 
 QString completedText(const TrainingSession& session, const ProjectResults& r) {
     const SplitPlan& plan = *session.plan();
-    const double cpu = r.splitCpuSeconds + (r.baseline ? r.baseline->cpuSeconds : 0.0);
+    // This session's CPU beside this session's wall: a resumed run's submodels count the sessions
+    // before the resume too, told apart.
+    const double earlier = r.earlierSubmodelCpuSeconds() + (r.baseline ? r.baseline->earlierCpuSeconds : 0.0);
+    const double cpu = r.splitCpuSeconds + (r.baseline ? r.baseline->cpuSeconds : 0.0) - earlier;
+    const QString cpuText =
+        earlier > 0
+            ? tr("CPU %1 in this session, %2 before the resume").arg(formatDuration(cpu), formatDuration(earlier))
+            : tr("CPU %1").arg(formatDuration(cpu));
     const bool early = session.lastStatus() == TrainStatus::EarlyStopped;
-    QString text = tr("<b>Finished</b> in %1 (CPU %2): %3%4.")
-                       .arg(formatDuration(r.wallSeconds), formatDuration(cpu),
-                            whatTrained(plan, session.runHadBaseline()), early ? tr(", stopped early") : QString());
+    QString text = tr("<b>Finished</b> in %1 (%2): %3%4.")
+                       .arg(formatDuration(r.wallSeconds), cpuText, whatTrained(plan, session.runHadBaseline()),
+                            early ? tr(", stopped early") : QString());
     const QString metric = QString::fromStdString(r.metricName);
     text += QLatin1Char(' ') +
             tr("%1 %2 %3").arg(QString::fromStdString(r.evaluatedOn), metric, formatMetric(r.combinedMetric));

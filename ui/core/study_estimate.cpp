@@ -5,6 +5,8 @@
 #include <map>
 
 #include "core/error.h"
+#include "run/run_request.h"
+#include "split/plan_totals.h"
 #include "split/schedule.h"
 #include "study/study_project.h"
 #include "ui/core/formatting.h"
@@ -49,17 +51,15 @@ RunCost studyRunCost(const ProjectDocument& document, const StudyConfig& config)
     project.training = document.trainSettings();
     const ProjectData copy = runProjectCopy(project, StudyRunSpec{config, 1});
     // The options as the run's own planning sees them (ProjectDocument::effectiveSplitOptions).
-    SplitOptions options = withOtherShareFor(copy.split, document.dataset()->task);
-    options.epochs = copy.training.config.epochs;
-    options.batchSize = copy.training.config.batchSize;
-    options.optimizerSlots = slotsPerParam(copy.training.config.optimizer.kind,
-                                           copy.training.config.optimizer.momentum);
+    const SplitOptions options = withOtherShareFor(splitOptionsFor(copy.split, copy.training.config),
+                                                   document.dataset()->task);
     const SplitPlan plan = makePlan(copy.network, document.planDataInfo(), options);
     RunCost cost;
     for (int i = 0; i < plan.submodelCount(); ++i) {
         const double c = submodelCost(plan, i);
         cost.total += c;
         cost.largest = std::max(cost.largest, c);
+        cost.submodels.push_back(c);
     }
     return cost;
 }
@@ -82,8 +82,9 @@ StudyEstimate estimateStudy(const ProjectDocument& document, const StudyChoice& 
             return e;
         }
         if (!speed) continue;
-        // The submodels train side by side, one a core, the largest last to finish at best.
-        const double training = std::max(cost.largest, cost.total / std::max(cores, 1)) / speed->costPerSecond;
+        // The submodels train side by side, one a core, longest first: the Split page's "Training
+        // on this machine" (plan_totals.h) at the measured speed.
+        const double training = longestFirstMakespan(cost.submodels, std::max(cores, 1)) / speed->costPerSecond;
         seconds += e.seeds * (training + speed->dataSecondsPerRun + processSecondsPerRun);
     }
     if (speed) e.seconds = seconds;

@@ -6,6 +6,7 @@
 // submodels share the project's cores; each run adds the time its process spends on the data.
 #include <QString>
 #include <optional>
+#include <vector>
 
 #include "study/study_plan.h"
 #include "ui/core/study_record.h"
@@ -18,9 +19,11 @@ class ProjectDocument;
 // The lists `skynnet-cli study` makes of the page's choices (studyArguments): the same run list.
 StudyPlan studyPlanOf(const StudyChoice& choice);
 
-// One configuration's run on `document`: the plan's summed cost and its largest submodel's.
+// One configuration's run on `document`: the plan's summed cost, its largest submodel's, and
+// each submodel's (for the longest-first schedule on this machine's cores).
 struct RunCost {
     double total = 0, largest = 0;
+    std::vector<double> submodels;
 };
 // Throws Error when the configuration cannot be planned on the document (no data, too many N).
 RunCost studyRunCost(const ProjectDocument& document, const StudyConfig& config);

@@ -290,7 +290,7 @@ void ResultsPage::refresh() {
     totalsText_ = runTotalsSentence(*r, *plan);
     text += QStringLiteral("<br>") + totalsText_.toHtmlEscaped();
     headline_->setText(text);
-    combinedNote_->setText(combinedRowNote(r->workers, resumedRun(*r)));
+    combinedNote_->setText(combinedRowNote(r->workers, r->resumed()));
     combinedNote_->show();
 
     // Bar charts: combined, each submodel, baseline.

@@ -89,7 +89,6 @@ private:
     void arrangeFigures();       // side by side or one over the other, by the room
     void arrangeChartPane();     // the totals beside the bars, or the two as tabs, by the room
     void showTotals();           // the totals beside the plan table, at the last run's measured speed
-    int workersHere() const;     // submodels training at once on this machine (the thread budget's)
     int diagramsWidth() const;   // all diagrams at their preferred width
     int chartPaneWidth() const;  // the bars at their least beside the totals
 

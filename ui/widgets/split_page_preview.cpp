@@ -98,7 +98,7 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
     if (plan->submodelCount() != o.requested && notes.isEmpty())
         notes << tr("N=%1 gives %2 submodels").arg(o.requested).arg(plan->submodelCount());
     // Memory budget: the submodels that train at once (one per core) must fit together.
-    const int budget = workersHere();
+    const int budget = document_->coresForRuns();
     std::vector<std::int64_t> mem;
     for (const SubmodelPlan& s : plan->submodels) mem.push_back(s.memoryBytes);
     std::sort(mem.rbegin(), mem.rend());
@@ -128,13 +128,8 @@ void SplitPage::onPlanChanged(const QString& summary, const QString& error) {
                      {tr("memory"), memory, submodelColor(2)}},
                     tr("% of original"));
     chart_->setToolTip(tr("Original: %1 parameters, %2 FLOPs per sample, %3 training memory")
-                           .arg(formatCount(plan->originalParams), formatCount(plan->originalFlopsPerSample),
+                           .arg(formatCount(plan->originalParams), formatFlops(plan->originalFlopsPerSample),
                                 formatBytes(plan->originalMemoryBytes)));
-}
-
-int SplitPage::workersHere() const {
-    return document_->trainSettings().threadBudget > 0 ? document_->trainSettings().threadBudget
-                                                       : std::max(1, QThread::idealThreadCount());
 }
 
 void SplitPage::showTotals() {
@@ -143,7 +138,7 @@ void SplitPage::showTotals() {
         totals_->clear();
         return;
     }
-    const PlanTotals totals = planTotals(*plan, workersHere());
+    const PlanTotals totals = planTotals(*plan, document_->coresForRuns());
     totals_->setText(planTotalsHtml(totals, lastMeasuredSpeed(document_->runs())));
     totals_->setToolTip(planTotalsToolTip(totals));
     QMetaObject::invokeMethod(this, &SplitPage::arrangeChartPane, Qt::QueuedConnection);  // a new width

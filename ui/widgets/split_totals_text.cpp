@@ -38,10 +38,6 @@ QString row(const QString& label, const QString& split, const QString& original)
 
 }  // namespace
 
-bool resumedRun(const ProjectResults& r) {
-    return std::any_of(r.submodels.begin(), r.submodels.end(), [](const TrainResult& s) { return s.resumed(); });
-}
-
 std::optional<MeasuredSpeed> lastMeasuredSpeed(const std::vector<ProjectRun>& runs) {
     for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
         if (!run->results) continue;
@@ -141,9 +137,8 @@ QString runTotalsSentence(const ProjectResults& r, const SplitPlan& plan) {
                       : QObject::tr("on %1 training would take %2 against %3")
                             .arg(machines(plan.submodelCount()), formatDuration(onMachines), originalTime));
     // This machine: the process's wall; a resumed run's covers this session only.
-    double earlierCpu = 0;
-    for (const TrainResult& s : r.submodels) earlierCpu += s.earlierCpuSeconds;
-    const bool resumed = resumedRun(r);
+    const double earlierCpu = r.earlierSubmodelCpuSeconds();
+    const bool resumed = r.resumed();
     QString here = resumed ? QObject::tr("on this machine this session took %1 and %2 of CPU (the sessions before "
                                          "the resume %3 of CPU more)")
                                  .arg(formatDuration(r.splitWallSeconds),

@@ -38,9 +38,6 @@ QString planTotalsToolTip(const PlanTotals& totals);
 // CPU in all against 15 s; the combined model costs 1.4x the original at inference."
 QString runTotalsSentence(const ProjectResults& results, const SplitPlan& plan);
 
-// Whether any submodel of the run continued from a checkpoint (TrainResult::resumed()).
-bool resumedRun(const ProjectResults& results);
-
 // The comparison table's "combined" row: which of its figures are the submodels' added up and
 // which the process's, for the footnote under the table. `workers`: how many trained at once.
 QString combinedRowNote(int workers, bool resumed);

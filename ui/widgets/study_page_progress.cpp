@@ -10,32 +10,16 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "ui/core/formatting.h"
 #include "ui/core/project_document.h"
 #include "ui/core/study_estimate.h"
 #include "ui/widgets/study_page.h"
 
 namespace skynnet::ui {
-namespace {
-
-// The cores a study's runs may use: the project's thread budget, else every core.
-int coresOf(const ProjectDocument& document) {
-    const int budget = document.trainSettings().threadBudget;
-    return budget > 0 ? budget : std::max(1, QThread::idealThreadCount());
-}
-
-QString durationText(double seconds) {
-    const long s = std::lround(std::max(seconds, 0.0));
-    if (s < 60) return StudyPage::tr("%1 s").arg(s);
-    if (s < 3600) return StudyPage::tr("%1 min %2 s").arg(s / 60).arg(s % 60);
-    return StudyPage::tr("%1 h %2 min").arg(s / 3600).arg(s % 3600 / 60);
-}
-
-}  // namespace
-
 void StudyPage::rememberStartEstimate(const StudyChoice& choice) {
     // Until the study's first run gives it an estimate of its own, the time left counts down
     // from this page's, for the runs still to do.
-    const StudyEstimate e = estimateStudy(*document_, choice, speed_, coresOf(*document_));
+    const StudyEstimate e = estimateStudy(*document_, choice, speed_, document_->coresForRuns());
     const bool continuing = hasStudy() && record().choice == choice && record().total > 0;
     const double left = continuing ? 1.0 - double(record().runs.size()) / record().total : 1.0;
     startEstimate_.reset();
@@ -108,7 +92,7 @@ void StudyPage::refreshEstimate() {
         return;
     }
     if (!measured_ && !measuring_ && isVisible()) measureSpeed();
-    estimate_->setText(estimateText(estimateStudy(*document_, *c, speed_, coresOf(*document_)), measuring_));
+    estimate_->setText(estimateText(estimateStudy(*document_, *c, speed_, document_->coresForRuns()), measuring_));
 }
 
 void StudyPage::measureSpeed() {
@@ -144,11 +128,11 @@ void StudyPage::updateRemaining() {
     }
     const std::optional<double> left = session_->remainingSeconds();
     if (left) {
-        remaining_->setText(*left > 0 ? tr("About %1 left").arg(durationText(*left)) : tr("Almost done"));
+        remaining_->setText(*left > 0 ? tr("About %1 left").arg(formatDuration(*left)) : tr("Almost done"));
     } else if (startEstimate_) {
         const double estimate = *startEstimate_ - sinceStart_.elapsed() / 1000.0;
         remaining_->setText(estimate > 0
-                                ? tr("Roughly %1 left, as estimated before the start").arg(durationText(estimate))
+                                ? tr("Roughly %1 left, as estimated before the start").arg(formatDuration(estimate))
                                 : tr("Longer than estimated before the start; the first run's time will tell"));
     } else {
         remaining_->setText(tr("Time remaining: known once a run has finished"));

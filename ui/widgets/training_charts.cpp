@@ -7,11 +7,13 @@
 #include <QLineSeries>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "train/metrics.h"
 #include "ui/core/formatting.h"
 #include "ui/core/training_session.h"
 #include "ui/widgets/chart_util.h"
+#include "ui/widgets/format.h"
 #include "ui/widgets/live_chart.h"
 
 namespace skynnet::ui {
@@ -113,7 +115,8 @@ QString percent(double cpuSeconds, double seconds) {
     return seconds > 0 ? QStringLiteral("%1%").arg(qRound(100 * cpuSeconds / seconds)) : QStringLiteral("?");
 }
 
-QString megabytes(double mb) { return TrainingCharts::tr("%1 MB").arg(QString::number(mb, 'g', 3)); }
+// In the unit that suits it, decimal as every other figure of the app ("92.3 kB", "188.0 MB").
+QString megabytes(double mb) { return formatBytes(std::int64_t(std::llround(mb * 1e6))); }
 
 }  // namespace
 
@@ -138,7 +141,8 @@ void TrainingCharts::showShortRunFigures() {
     // The whole run first (CPU over its wall time: 180% is almost two cores busy), then each model
     // when there are few enough to read.
     QString cpuText = tr("CPU %1 over %2").arg(percent(cpu, end - start), formatDuration(end - start));
-    QString memoryText = tr("peak %1").arg(megabytes(peak));
+    // The largest model's: several at once add up to the Results page's combined peak.
+    QString memoryText = tr("largest peak %1").arg(megabytes(peak));
     if (models.size() > 1 && models.size() <= 6)
         for (const ModelFigures& f : models) {
             cpuText += QStringLiteral("\n%1: %2").arg(f.name, percent(f.cpuSeconds, f.seconds));
