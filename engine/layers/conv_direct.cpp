@@ -12,10 +12,15 @@ namespace {
 using simd::Vec;
 constexpr int L = simd::kLanes;
 constexpr int FB = kConvFilterBlock;
-// Output columns (forward) and taps (weight gradient) per register tile: FB x kTile accumulators
-// plus FB broadcast weights or gradients and one input vector fit the vector registers (32 with
-// AVX-512, 16 otherwise), with 4 to 6 multiply-adds per load.
-constexpr int kTile = L == 16 ? 6 : 2;
+// A register tile: kPass filters (of a group's FB) by kTile output columns (forward) or taps
+// (weight gradient). Its kPass x kTile accumulators, kPass broadcast weights or gradients and one
+// input vector fit the vector registers: 4 x 6 + 4 + 1 of AVX-512's 32, 2 x 6 + 2 + 1 of the 16
+// otherwise. Twelve or more accumulators cover the multiply-add's latency on two pipes (4 x 2,
+// which AVX2 had, left a third of the FMA peak unused); a group's second pass rereads the input
+// from L1.
+constexpr int kPass = L == 16 ? 4 : 2;
+constexpr int kTile = 6;
+static_assert(FB % kPass == 0);
 
 // f(std::integral_constant<int, n>) for a run-time n in [1, Max].
 template <int Max, class F>
@@ -226,15 +231,17 @@ void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& pf, co
             withTile<kTile>(width, [&](auto tileWidth) {
                 constexpr int PB = decltype(tileWidth)::value;
                 // Every filter group on this tile, its input (C x kH rows of PB + kW - 1 vectors) still
-                // in the cache from the group before.
-                for (int g = 0; g < groups; ++g) {
-                    Vec acc[FB][PB];
-                    for (int f = 0; f < FB; ++f) {
-                        const int filter = g * FB + f;
+                // in the cache from the pass before.
+                for (int pass = 0; pass < groups * (FB / kPass); ++pass) {
+                    const int g = pass / (FB / kPass), f0 = pass % (FB / kPass) * kPass;
+                    Scalar* const o0 = out + (g * FB + f0) * outPlane + (Index(oh) * OW + ow0) * L;
+                    Vec acc[kPass][PB];
+                    for (int f = 0; f < kPass; ++f) {
+                        const int filter = g * FB + f0 + f;
                         const Vec b = bias && filter < pf.filters ? simd::broadcast(bias[filter]) : simd::zero();
                         for (int p = 0; p < PB; ++p) acc[f][p] = b;
                     }
-                    const Scalar* wg = pf.values.data() + std::size_t(g) * C * taps * FB;
+                    const Scalar* wg = pf.values.data() + std::size_t(g) * C * taps * FB + f0;
                     for (int c = 0; c < C; ++c) {
                         const Scalar* pc = in + c * plane + Index(ow0) * L;
                         const Scalar* wc = wg + c * taps * FB;
@@ -242,8 +249,8 @@ void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& pf, co
                             const Scalar* r = pc + (oh + i) * row;
                             const Scalar* wi = wc + i * kW * FB;
                             for (int j = 0; j < kW; ++j) {
-                                Vec w[FB];
-                                for (int f = 0; f < FB; ++f) w[f] = simd::broadcast(wi[j * FB + f]);
+                                Vec w[kPass];
+                                for (int f = 0; f < kPass; ++f) w[f] = simd::broadcast(wi[j * FB + f]);
                                 // Opaque to the compiler: it otherwise keeps the columns tap j + 1
                                 // shares with tap j in registers, runs out of them and spills
                                 // accumulators (a sixth of the kernel's time went to one reload).
@@ -251,20 +258,19 @@ void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& pf, co
                                 simd::opaque(rj);
 #pragma GCC unroll 8
                                 for (int p = 0; p < PB; ++p) {
-                                    // Held in a register: 4 multiply-adds read it (held weights
-                                    // spill: 24 accumulators and 6 columns fill the registers).
+                                    // Held in a register: kPass multiply-adds read it (held
+                                    // columns spill: the accumulators and 6 columns overfill the registers).
                                     Vec x = simd::load(rj + p * L);
                                     simd::inRegister(x);
-                                    for (int f = 0; f < FB; ++f) acc[f][p] = simd::fma(x, w[f], acc[f][p]);
+                                    for (int f = 0; f < kPass; ++f) acc[f][p] = simd::fma(x, w[f], acc[f][p]);
                                 }
                             }
                         }
                     }
-                    for (int f = 0; f < FB; ++f) {
-                        Scalar* o = out + (g * FB + f) * outPlane + (Index(oh) * OW + ow0) * L;
+                    for (int f = 0; f < kPass; ++f)
                         for (int p = 0; p < PB; ++p)
-                            simd::store(o + p * L, rectify ? simd::max(acc[f][p], simd::zero()) : acc[f][p]);
-                    }
+                            simd::store(o0 + f * outPlane + p * L,
+                                        rectify ? simd::max(acc[f][p], simd::zero()) : acc[f][p]);
                 }
             });
         }
@@ -282,8 +288,10 @@ void weightGradientBlock(const Scalar* g, BlockPlacement gAt, int outH, int outW
     // padded ones) stays in the cache over all the taps, and the input block (346 KB for 32 x 13 x
     // 13) streams from L2 once per group. The other way round streamed the whole gradient block
     // (922 KB: more than L2 with the input) once per tap group, and ran 10-15% slower.
-    for (int gr = 0; gr < groups; ++gr) {
-        const Scalar* gg = gOrigin + gr * FB * gPlane;
+    // A group's passes of kPass filters follow each other: the input block streams once per pass.
+    for (int pass = 0; pass < groups * (FB / kPass); ++pass) {
+        const int first = pass * kPass;
+        const Scalar* gg = gOrigin + first * gPlane;
         for (int k0 = 0; k0 < K; k0 += kTile) {
             withTile<kTile>(std::min(kTile, K - k0), [&](auto tileTaps) {
                 constexpr int TB = decltype(tileTaps)::value;
@@ -292,26 +300,26 @@ void weightGradientBlock(const Scalar* g, BlockPlacement gAt, int outH, int outW
                     const int k = k0 + t, c = k / (kH * kW), i = k / kW % kH, j = k % kW;
                     offset[t] = ((Index(c) * Hin + i) * Win + j) * L;
                 }
-                Vec acc[FB][TB];
-                for (int f = 0; f < FB; ++f)
+                Vec acc[kPass][TB];
+                for (int f = 0; f < kPass; ++f)
                     for (int t = 0; t < TB; ++t) acc[f][t] = simd::zero();
                 for (int oh = 0; oh < outH; ++oh) {
                     const Scalar* gLine = gg + oh * gRow;
                     const Scalar* xLine = in + oh * inRow;
                     for (int ow = 0; ow < outW; ++ow) {
-                        Vec gv[FB];
-                        for (int f = 0; f < FB; ++f) gv[f] = simd::load(gLine + f * gPlane + Index(ow) * L);
+                        Vec gv[kPass];
+                        for (int f = 0; f < kPass; ++f) gv[f] = simd::load(gLine + f * gPlane + Index(ow) * L);
 #pragma GCC unroll 8
                         for (int t = 0; t < TB; ++t) {
                             Vec x = simd::load(xLine + Index(ow) * L + offset[t]);
                             simd::inRegister(x);
-                            for (int f = 0; f < FB; ++f) acc[f][t] = simd::fma(gv[f], x, acc[f][t]);
+                            for (int f = 0; f < kPass; ++f) acc[f][t] = simd::fma(gv[f], x, acc[f][t]);
                         }
                     }
                 }
-                for (int f = 0; f < FB && gr * FB + f < filters; ++f)
+                for (int f = 0; f < kPass && first + f < filters; ++f)
                     for (int t = 0; t < TB; ++t) {
-                        Scalar& dst = grad[Index(gr * FB + f) * K + k0 + t];
+                        Scalar& dst = grad[Index(first + f) * K + k0 + t];
                         dst = (accumulate ? dst : Scalar(0)) + simd::sum(acc[f][t]);
                     }
             });
