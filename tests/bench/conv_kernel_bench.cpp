@@ -2,14 +2,14 @@
 // reference CNN's shapes, data already in block layout (as between the CNN's layers), as a share
 // of the core's measured FMA peak: where the conv layers' time goes, kernel by kernel.
 // Prints figures and asserts nothing.
-//   skynnet-conv-kernel-bench [SECONDS_PER_FIGURE=0.5]
+//   skynnet-conv-kernel-bench [SECONDS_PER_FIGURE=0.5] [TEXT: the kernels whose name has it]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <functional>
-#include <vector>
+#include <string>
 
 #include "core/rng.h"
 #include "fma_peak.h"
@@ -25,14 +25,21 @@ double threadSeconds() {
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-std::vector<Scalar> randomBlock(Shape shape, Rng& rng) {
-    std::vector<Scalar> v(std::size_t(shape.size() * convBlockSamples()));
-    for (auto& x : v) x = rng.uniform(-1, 1);
+// Blocks aligned as the engine's (Eigen's 64 bytes): with malloc's 16, every other vector load
+// crossed a cache line, and the figures moved by a third from one build of this bench to the next.
+using Block = Eigen::Matrix<Scalar, 1, Eigen::Dynamic>;
+
+Block randomBlock(Shape shape, Rng& rng) {
+    Block v(shape.size() * convBlockSamples());
+    for (Index i = 0; i < v.size(); ++i) v[i] = rng.uniform(-1, 1);
     return v;
 }
 
+std::string only;
+
 // Best GFLOP/s of repeated calls, each timed in this thread's CPU time.
 void report(const char* name, double flop, double seconds, double peak, const std::function<void()>& run) {
+    if (std::string(name).find(only) == std::string::npos) return;
     run();
     using Clock = std::chrono::steady_clock;
     const int perBatch = std::max(1, int(2e7 / flop));
@@ -55,36 +62,38 @@ struct Case {
 
 int main(int argc, char** argv) {
     const double seconds = argc > 1 ? std::atof(argv[1]) : 0.5;
+    only = argc > 2 ? argv[2] : "";
     const double peak = bench::fmaPeakGflops();
     const int lanes = convBlockSamples();
     std::printf("FMA peak, 1 core: %.1f GFLOP/s; blocks of %d samples\n", peak, lanes);
     Rng rng(5);
     for (const Case& c :
-         {Case{"conv1 32 3x3 on 1x28x28", {1, 28, 28}, 32}, Case{"conv2 64 3x3 on 32x13x13", {32, 13, 13}, 64}}) {
+         {Case{"conv1 32 3x3 on 1x28x28", {1, 28, 28}, 32}, Case{"conv2 64 3x3 on 32x13x13", {32, 13, 13}, 64},
+          Case{"X 32 on 64x15x15", {64, 15, 15}, 32}, Case{"Y 32 on 64x14x14", {64, 14, 14}, 32},
+          Case{"Z 32 on 64x16x16", {64, 16, 16}, 32}}) {
         const int k = 3, OH = c.input.height - k + 1, OW = c.input.width - k + 1, F = roundUpToFilterBlock(c.filters);
         const double flop = 2.0 * lanes * OH * OW * c.filters * c.input.channels * k * k;
         Matrix weights(c.filters, c.input.channels * k * k);
         for (Index i = 0; i < weights.size(); ++i) weights.data()[i] = rng.uniform(-0.1f, 0.1f);
-        const std::vector<Scalar> in = randomBlock(c.input, rng), bias(std::size_t(F), 0.1f);
+        const Block in = randomBlock(c.input, rng), bias = Block::Constant(F, 0.1f);
         PackedFilters packed, flipped;
         packFilters(weights, c.input.channels, k, k, false, packed);
         packFilters(weights, c.input.channels, k, k, true, flipped);
-        std::vector<Scalar> out(std::size_t(Shape{F, OH, OW}.size() * lanes));
+        Block out(Shape{F, OH, OW}.size() * lanes);
         char name[96];
         std::snprintf(name, sizeof name, "%s forward", c.name);
         report(name, flop, seconds, peak,
                [&] { correlateBlock(in.data(), c.input, packed, bias.data(), true, 0, 0, out.data()); });
         // The output gradient padded by k - 1 on each side, as backward's input gradient reads it.
         const BlockPlacement gAt{Shape{F, OH + 2 * (k - 1), OW + 2 * (k - 1)}, k - 1, k - 1};
-        const std::vector<Scalar> g = randomBlock(gAt.block, rng);
-        std::vector<Scalar> grad(std::size_t(weights.size()));
+        const Block g = randomBlock(gAt.block, rng);
+        Block grad(weights.size());
         std::snprintf(name, sizeof name, "%s weight gradient", c.name);
         report(name, flop, seconds, peak, [&] {
             weightGradientBlock(g.data(), gAt, OH, OW, in.data(), c.input, k, k, c.filters, grad.data(), false);
         });
         if (c.input.channels == 1) continue;  // the first layer needs no input gradient
-        std::vector<Scalar> dx(
-            std::size_t(Shape{roundUpToFilterBlock(c.input.channels), c.input.height, c.input.width}.size() * lanes));
+        Block dx(Shape{roundUpToFilterBlock(c.input.channels), c.input.height, c.input.width}.size() * lanes);
         std::snprintf(name, sizeof name, "%s input gradient", c.name);
         report(name, flop, seconds, peak,
                [&] { correlateBlock(g.data(), gAt.block, flipped, nullptr, false, k - 1, k - 1, dx.data()); });
