@@ -35,7 +35,7 @@ bool convIsDirect(Shape, const ConvOptions& options) {
 namespace {
 
 // The direct path's blocks: the input padded to (OH + kH - 1, OW + kW - 1), the output gradient
-// padded by kernel - 1 on every side, and the larger of the output and the input gradient.
+// (unpadded: the input gradient scatters it), and the larger of the output and the input gradient.
 struct DirectBlocks {
     BlockPlacement in, grad;
     Index outValues = 0;  // per sample
@@ -48,7 +48,7 @@ DirectBlocks directBlocks(Shape input, const ConvOptions& o) {
     b.in = {Shape{input.channels, OH + kH - 1, OW + kW - 1}, convPaddingBefore(input.height, kH, 1, o.samePadding),
             convPaddingBefore(input.width, kW, 1, o.samePadding)};
     const int filters = roundUpToFilterBlock(o.filters);
-    b.grad = {Shape{filters, OH + 2 * (kH - 1), OW + 2 * (kW - 1)}, kH - 1, kW - 1};
+    b.grad = {Shape{filters, OH, OW}};
     b.outValues = std::max(Index(filters) * OH * OW,
                            roundUpToFilterBlock(input.channels) * b.in.block.height * Index(b.in.block.width));
     return b;
@@ -288,26 +288,22 @@ void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
     packFilters(weights_, input_.channels, kH, kW, true, flipped_);
     const BlockPlacement dxAt{Shape{roundUpToFilterBlock(input_.channels), inAt_.block.height, inAt_.block.width},
                               inAt_.top, inAt_.left};
-    const BlockPlacement gradAt = needInputGrad
-                                      ? gradAt_
-                                      : BlockPlacement{Shape{gradAt_.block.channels, output_.height, output_.width}};
     const BlockPlacement poolAt{Shape{roundUpToFilterBlock(options_.filters), pooledShape_.height, pooledShape_.width}};
     const Index codeValues = convBlockSamples() * poolAt.block.size();
     for (Index first = 0; first < N; first += chunk_) {
         const Index n = std::min(chunk_, N - first);
-        // The output gradient, through the ReLU's mask where this layer applied it; padded only
-        // for the input gradient. Pooled: each window's gradient to its maximum, when the ReLU let
-        // that through.
+        // The output gradient, through the ReLU's mask where this layer applied it. Pooled: each
+        // window's gradient to its maximum, when the ReLU let that through.
         const bool full = n == chunk_;
         if (pooled_) {
             const bool outBlocks = blockOutput_ && full;
             if (!outBlocks)
                 rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, pooledShape_, poolAt, poolBlock_.data());
             unpoolBlock(outBlocks ? gradOut.row(first).data() : poolBlock_.data(),
-                        poolCodes_.data() + first / chunk_ * codeValues, output_, gradAt, gradBlock_.data(),
+                        poolCodes_.data() + first / chunk_ * codeValues, output_, gradAt_, gradBlock_.data(),
                         options_.bias ? gradBias_.data() : nullptr);
         } else {
-            rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, output_, gradAt, gradBlock_.data(),
+            rowsToBlock(gradOut.row(first).data(), gradOut.cols(), n, output_, gradAt_, gradBlock_.data(),
                         rectified_ ? y_.row(first).data() : nullptr, options_.bias ? gradBias_.data() : nullptr);
         }
         const bool inBlocks = blockInput_ && full;
@@ -315,13 +311,14 @@ void Conv2D::backwardDirect(const Matrix& gradOut, bool needInputGrad) {
         // Block by block into the weight gradient, always in block order.
         // Pooled, the gradient is zero past the windows: those positions add nothing.
         const OutputExtent g = pooledExtent();
-        weightGradientBlock(gradBlock_.data(), gradAt, g.rows, g.columns,
+        weightGradientBlock(gradBlock_.data(), gradAt_, g.rows, g.columns,
                             inBlocks ? x_->row(first).data() : inBlock_.data(), inAt_.block, kH, kW, options_.filters,
                             gradWeights_.data(), first > 0);
         if (!needInputGrad) continue;
-        // The full correlation of the output gradient with the flipped filters, over the padded input.
-        correlateBlock(gradBlock_.data(), gradAt_.block, flipped_, nullptr, false, kH - 1,
-                       kH - 1 + output_.height - g.rows, inBlocks ? gradInput_.row(first).data() : outBlock_.data());
+        // The full correlation of the output gradient with the flipped filters, over the padded
+        // input: each gradient value scattered to the inputs its filters read.
+        scatterInputGradientBlock(gradBlock_.data(), gradAt_, g.rows, g.columns, flipped_, dxAt.block,
+                                  inBlocks ? gradInput_.row(first).data() : outBlock_.data());
         if (inBlocks) continue;
         blockToRows(outBlock_.data(), dxAt, input_, n, gradInput_.row(first).data(), gradInput_.cols());
     }

@@ -277,6 +277,65 @@ void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& pf, co
     }
 }
 
+namespace {
+
+// acc[c][p] += the sum over f < F of g[f * gStride + p * L] * w[f * wStride + c]. Its own
+// function: inside the caller's lambda GCC kept the loop's counter and a stride on the stack.
+template <int PB>
+void scatterTile(const Scalar* g, Index gStride, const Scalar* w, Index wStride, int F, Vec (&acc)[kPass][PB]) {
+    for (int f = 0; f < F; ++f, g += gStride, w += wStride) {
+        Vec wc[kPass];
+        for (int c = 0; c < kPass; ++c) wc[c] = simd::broadcast(w[c]);
+#pragma GCC unroll 8
+        for (int p = 0; p < PB; ++p) {
+            Vec x = simd::load(g + p * L);
+            simd::inRegister(x);
+            for (int c = 0; c < kPass; ++c) acc[c][p] = simd::fma(x, wc[c], acc[c][p]);
+        }
+    }
+}
+
+}  // namespace
+
+void scatterInputGradientBlock(const Scalar* g, BlockPlacement gAt, int rows, int columns, const PackedFilters& pf,
+                               Shape outShape, Scalar* out) {
+    const int F = pf.channels, kH = pf.kernelH, kW = pf.kernelW, taps = kH * kW;
+    const int groups = roundUpToFilterBlock(pf.filters) / FB;
+    const Index gPlane = Index(gAt.block.height) * gAt.block.width * L, gRow = Index(gAt.block.width) * L;
+    const Scalar* gOrigin = g + (Index(gAt.top) * gAt.block.width + gAt.left) * L;
+    const Index outPlane = Index(outShape.height) * outShape.width * L, outRow = Index(outShape.width) * L;
+    zeroVectors(out, 0, Index(groups) * FB * outShape.height * outShape.width);
+    // Each gradient row in tiles of about equal width (11 = 6 + 5), as the forward's output.
+    const int tiles = (columns + kTile - 1) / kTile;
+    for (int oh = 0; oh < rows; ++oh)
+        for (int t = 0; t < tiles; ++t) {
+            const int ow0 = columns * t / tiles, width = columns * (t + 1) / tiles - ow0;
+            withTile<kTile>(width, [&](auto tileWidth) {
+                constexpr int PB = decltype(tileWidth)::value;
+                // The tile's gradient (F x PB vectors, 12 KB for conv64) stays in L1 over every pass and
+                // tap; a pass's weights (F x taps x FB values) too, over its taps.
+                const Scalar* gTile = gOrigin + Index(oh) * gRow + Index(ow0) * L;
+                for (int pass = 0; pass < groups * (FB / kPass); ++pass) {
+                    const int cg = pass / (FB / kPass), c0 = pass % (FB / kPass) * kPass;
+                    const Scalar* wg = pf.values.data() + std::size_t(cg) * F * taps * FB + c0;
+                    Scalar* const outPass = out + (cg * FB + c0) * outPlane;
+                    for (int i = 0; i < kH; ++i)
+                        for (int j = 0; j < kW; ++j) {
+                            // The flipped filters hold tap (i, j) at (kH - 1 - i, kW - 1 - j).
+                            const Scalar* wt = wg + ((kH - 1 - i) * kW + kW - 1 - j) * FB;
+                            Scalar* const o = outPass + (oh + i) * outRow + Index(ow0 + j) * L;
+                            Vec acc[kPass][PB];
+                            for (int c = 0; c < kPass; ++c)
+                                for (int p = 0; p < PB; ++p) acc[c][p] = simd::load(o + c * outPlane + p * L);
+                            scatterTile<PB>(gTile, gPlane, wt, Index(taps) * FB, F, acc);
+                            for (int c = 0; c < kPass; ++c)
+                                for (int p = 0; p < PB; ++p) simd::store(o + c * outPlane + p * L, acc[c][p]);
+                        }
+                }
+            });
+        }
+}
+
 void weightGradientBlock(const Scalar* g, BlockPlacement gAt, int outH, int outW, const Scalar* in, Shape inShape,
                          int kH, int kW, int filters, Scalar* grad, bool accumulate) {
     const int C = inShape.channels, Hin = inShape.height, Win = inShape.width, K = C * kH * kW;

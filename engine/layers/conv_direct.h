@@ -56,6 +56,17 @@ struct OutputExtent {
 void correlateBlock(const Scalar* in, Shape inShape, const PackedFilters& filters, const Scalar* bias, bool rectify,
                     int zeroTop, int zeroBottom, Scalar* out, OutputExtent only = {});
 
+// The input gradient of a valid correlation, without padding the output gradient: out (shape
+// `outShape`, roundUp(flipped.filters) channels, the forward's input block) = the sum over the
+// output gradient's positions (oh, ow) < (rows, columns) and taps (i, j) of
+// g(f, oh, ow) * w(f, c, i, j) at (c, oh + i, ow + j). g's values sit at gAt.top, gAt.left in their
+// block; `flipped` are the filters packed for the input gradient (packFilters(..., true, ...)).
+// The same values as correlateBlock over g padded by kH - 1 and kW - 1 with the flipped filters,
+// summed in another order, and without the padding's zeros: a 13-column output (conv64's, 11
+// columns of gradient) took tiles of 4, 4 and 5 columns and a sixth of the work on zeros.
+void scatterInputGradientBlock(const Scalar* g, BlockPlacement gAt, int rows, int columns, const PackedFilters& flipped,
+                               Shape outShape, Scalar* out);
+
 // grad (filters, C * kH * kW) = (accumulate ? grad : 0) + the sum over the block's samples and the
 // output positions (oh, ow) < (outH, outW) of g(f, oh, ow) * in(c, oh + i, ow + j). g's values sit
 // at `g.top, g.left` in their block (of roundUp(filters) channels); `in` has inShape.

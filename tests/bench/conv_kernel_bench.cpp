@@ -86,7 +86,8 @@ int main(int argc, char** argv) {
                [&] { correlateBlock(in.data(), c.input, packed, bias.data(), true, 0, 0, out.data()); });
         // The output gradient padded by k - 1 on each side, as backward's input gradient reads it.
         const BlockPlacement gAt{Shape{F, OH + 2 * (k - 1), OW + 2 * (k - 1)}, k - 1, k - 1};
-        const Block g = randomBlock(gAt.block, rng);
+        Block g = randomBlock(gAt.block, rng);
+        zeroBlockPadding(Shape{F, OH, OW}, gAt, g.data());
         Block grad(weights.size());
         std::snprintf(name, sizeof name, "%s weight gradient", c.name);
         report(name, flop, seconds, peak, [&] {
@@ -97,6 +98,15 @@ int main(int argc, char** argv) {
         std::snprintf(name, sizeof name, "%s input gradient", c.name);
         report(name, flop, seconds, peak,
                [&] { correlateBlock(g.data(), gAt.block, flipped, nullptr, false, k - 1, k - 1, dx.data()); });
+        const Block byCorrelation = dx;
+        std::snprintf(name, sizeof name, "%s input gradient by scatter", c.name);
+        const Shape dxShape{roundUpToFilterBlock(c.input.channels), c.input.height, c.input.width};
+        report(name, flop, seconds, peak,
+               [&] { scatterInputGradientBlock(g.data(), gAt, OH, OW, flipped, dxShape, dx.data()); });
+        if (std::string(name).find(only) != std::string::npos)
+            std::printf("  largest difference from the correlation's: %.3g (largest value %.3g)\n",
+                        double((dx - byCorrelation).cwiseAbs().maxCoeff()),
+                        double(byCorrelation.cwiseAbs().maxCoeff()));
     }
     return 0;
 }
