@@ -109,11 +109,12 @@ int runTune(const std::vector<std::string>& words) {
     cache.merge(gemmMachineKey(), "", routes);
     writeGemmRoutingCache(path, cache);
 
-    std::printf("%-24s %-9s %8s %8s %8s %8s  (GFLOP/s on one thread)\n", "shape", "route", "eigen", "openblas", "blis",
-                "onednn");
+    std::printf("%-24s %-9s", "shape", "route");
+    for (GemmBackend b : kGemmBackends) std::printf(" %8s", gemmBackendName(b));
+    std::printf("  (GFLOP/s on one thread)\n");
     for (const GemmMeasuredRoute& r : routes) {
         std::printf("%-24s %-9s", gemmShapeText(r.shape).c_str(), gemmBackendName(r.backend));
-        for (GemmBackend b : {GemmBackend::Eigen, GemmBackend::OpenBlas, GemmBackend::Blis, GemmBackend::OneDnn}) {
+        for (GemmBackend b : kGemmBackends) {
             const auto it = r.gflops.find(b);
             if (it == r.gflops.end()) std::printf(" %8s", "-");
             else std::printf(" %8.1f", it->second);

@@ -28,6 +28,8 @@ void gemmOnColumns(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, cons
 void gemm(const Matrix& a, Op opA, const Matrix& b, Op opB, Matrix& c);
 
 enum class GemmBackend { Eigen, OpenBlas, Blis, OneDnn };
+inline constexpr GemmBackend kGemmBackends[] = {GemmBackend::Eigen, GemmBackend::OpenBlas, GemmBackend::Blis,
+                                                GemmBackend::OneDnn};
 // The backend measured fastest for the shape's class where every library has kernels for the CPU.
 GemmBackend gemmBackendByShape(Op opA, Op opB, Index m, Index n, Index k);
 // Whether the library runs kernels for this CPU as wide as this build's vectors (a choice of the

@@ -42,9 +42,12 @@ GemmShape gemmShapeFromText(const std::string& text) {
 double gemmShapeFlop(const GemmShape& s) { return 2.0 * double(s.m) * double(s.n) * double(s.k); }
 
 GemmBackend gemmBackendFromName(const std::string& name) {
-    for (GemmBackend b : {GemmBackend::Eigen, GemmBackend::OpenBlas, GemmBackend::Blis, GemmBackend::OneDnn})
+    std::string names;
+    for (GemmBackend b : kGemmBackends) {
         if (name == gemmBackendName(b)) return b;
-    throw Error("unknown GEMM backend '" + name + "' (eigen, openblas, blis or onednn)");
+        names += (names.empty() ? "" : ", ") + std::string(gemmBackendName(b));
+    }
+    throw Error("unknown GEMM backend '" + name + "' (" + names + ")");
 }
 
 namespace {

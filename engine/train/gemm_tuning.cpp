@@ -79,7 +79,7 @@ std::vector<GemmShape> gemmShapesOf(const std::vector<GemmTuningNetwork>& networ
 std::vector<GemmMeasuredRoute> measureGemmRoutes(const std::vector<GemmShape>& shapes, double secondsPerShape,
                                                  const std::function<void(int, int)>& progress) {
     std::vector<GemmBackend> backends;
-    for (GemmBackend b : {GemmBackend::Eigen, GemmBackend::OpenBlas, GemmBackend::Blis, GemmBackend::OneDnn})
+    for (GemmBackend b : kGemmBackends)
         if (gemmBackendFullWidth(b)) backends.push_back(b);
     constexpr int rounds = 3;
     const double slot = secondsPerShape / double(rounds * backends.size());
