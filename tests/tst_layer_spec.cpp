@@ -43,23 +43,22 @@ private slots:
         QCOMPARE(c.state, std::int64_t(0));
         QCOMPARE(c.bufferValuesPerSample, std::int64_t(4 * 32 * 26 * 26));
         // Stride 1 takes the direct kernels: blocks of convBlockSamples() samples (16 with AVX-512):
-        // the input (1 x 28 x 28), the output gradient padded by 2 all round (32 x 30 x 30) and the
-        // larger of the output (32 x 26 x 26) and the input gradient (1 channel rounded up to a
-        // filter group of 4, 4 x 28 x 28); then the packed filters (32 x 9) and the flipped ones
-        // (4 x 32 x 9).
+        // the input (1 x 28 x 28), the output gradient (32 x 26 x 26) and the larger of the output
+        // (32 x 26 x 26) and the input gradient (1 channel rounded up to a filter group of 4,
+        // 4 x 28 x 28); then the packed filters (32 x 9) and the flipped ones (4 x 32 x 9).
         QCOMPARE(c.bufferValuesFixed,
-                 std::int64_t(convBlockSamples()) * (28 * 28 + 32 * 30 * 30 + 32 * 26 * 26) + 32 * 9 + 4 * 32 * 9);
+                 std::int64_t(convBlockSamples()) * (28 * 28 + 32 * 26 * 26 + 32 * 26 * 26) + 32 * 9 + 4 * 32 * 9);
         // im2col (forced here, taken for strides above 1): a chunk of columns (9 x 676 a sample)
         // and product (32 x 676), 2^17 / (41 * 676) = 4 samples at a time, as the layer takes them.
         ConvOptions im2col{32, 3, 3, 1, false, true};
         im2col.path = ConvOptions::Path::Im2col;
         QCOMPARE(convFixedBufferValues(Shape{1, 28, 28}, im2col), std::int64_t(4 * (9 + 32) * 26 * 26));
         QCOMPARE(convChunkSamples(9, 32, 26 * 26), Index(4));
-        // conv64 3x3 on 32 x 13 x 13: blocks of 32 x 13 x 13, 64 x 15 x 15 and
+        // conv64 3x3 on 32 x 13 x 13: blocks of 32 x 13 x 13, 64 x 11 x 11 and
         // 64 x 11 x 11 (more than 32 x 13 x 13), filters 64 x 288 and 32 x 64 x 9.
         ConvSpec conv2{64, 3, 3};
         QCOMPARE(figures(conv2, Shape{32, 13, 13}).bufferValuesFixed,
-                 std::int64_t(convBlockSamples()) * (32 * 13 * 13 + 64 * 15 * 15 + 64 * 11 * 11) + 64 * 288 +
+                 std::int64_t(convBlockSamples()) * (32 * 13 * 13 + 64 * 11 * 11 + 64 * 11 * 11) + 64 * 288 +
                      32 * 64 * 9);
 
         // 5x3 kernel, stride 2, same padding, no bias, on (3, 7, 8): out ceil(7/2) x ceil(8/2).
