@@ -603,6 +603,10 @@ private slots:
         QTest::newRow("same, 3x3") << 6 << 3 << 3 << true << 2 << 6 << 5 << true;
         QTest::newRow("same, 4x2, wide") << 3 << 4 << 2 << true << 1 << 5 << 37 << false;
         QTest::newRow("1x1") << 7 << 1 << 1 << false << 5 << 3 << 4 << true;
+        // One output position: the input gradient scatters one value per filter to every tap.
+        QTest::newRow("one position") << 3 << 3 << 3 << false << 2 << 3 << 3 << false;
+        // Rows of 13 columns (tiles of 4, 4 and 5) over 2 rows.
+        QTest::newRow("13 columns") << 5 << 3 << 3 << false << 4 << 4 << 15 << true;
     }
     void convDirectMatchesIm2col() {
         QFETCH(int, filters);
