@@ -9,23 +9,17 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <functional>
 #include <string>
 
 #include "core/rng.h"
+#include "cpu_time.h"
 #include "fma_peak.h"
 #include "layers/conv_direct.h"
 
 using namespace skynnet;
 
 namespace {
-
-double threadSeconds() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
 
 // Blocks aligned as the engine's (Eigen's 64 bytes): with malloc's 16, every other vector load
 // crossed a cache line, and the figures moved by a third from one build of this bench to the next.
@@ -47,9 +41,9 @@ void report(const char* name, double flop, double seconds, double peak, const st
     const int perBatch = std::max(1, int(2e7 / flop));
     double best = 0;
     for (const auto end = Clock::now() + std::chrono::duration<double>(seconds); Clock::now() < end;) {
-        const double t = threadSeconds();
+        const double t = bench::threadSeconds();
         for (int i = 0; i < perBatch; ++i) run();
-        best = std::max(best, flop * perBatch / (threadSeconds() - t) * 1e-9);
+        best = std::max(best, flop * perBatch / (bench::threadSeconds() - t) * 1e-9);
     }
     std::printf("%-66s %6.1f GFLOP/s (%4.0f%%)\n", name, best, 100 * best / peak);
 }

@@ -15,13 +15,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "core/gemm.h"
 #include "core/rng.h"
+#include "cpu_time.h"
 #include "fma_peak.h"
 #include "io/gemm_routing_file.h"
 #include "layers/conv2d.h"
@@ -142,13 +142,6 @@ std::vector<Backend> backends() {
     return b;
 }
 
-// This thread's CPU seconds: a batch that the scheduler interrupts is not charged for the wait.
-double threadSeconds() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
-
 // Best GFLOP/s of repeated calls: many short batches timed in this thread's CPU time, so that on
 // a shared machine some fall between the other processes' time slices and none counts their time.
 double gflops(const Kernel& kernel, const Product& s, const std::vector<Scalar>& a, const std::vector<Scalar>& b,
@@ -161,9 +154,9 @@ double gflops(const Kernel& kernel, const Product& s, const std::vector<Scalar>&
     const int perBatch = std::max(1, int(3e7 / flop));  // batches of at least ~30 MFLOP, far above the clock's jitter
     double best = 0;
     for (const auto end = Clock::now() + std::chrono::duration<double>(seconds); Clock::now() < end;) {
-        const double t = threadSeconds();
+        const double t = bench::threadSeconds();
         for (int i = 0; i < perBatch; ++i) run();
-        best = std::max(best, flop * perBatch / (threadSeconds() - t) * 1e-9);
+        best = std::max(best, flop * perBatch / (bench::threadSeconds() - t) * 1e-9);
     }
     return best;
 }
@@ -192,10 +185,10 @@ void convLayers(double seconds, double peak) {
         using Clock = std::chrono::steady_clock;
         double best = 0;
         for (const auto end = Clock::now() + std::chrono::duration<double>(seconds); Clock::now() < end;) {
-            const double t = threadSeconds();
+            const double t = bench::threadSeconds();
             conv.forward(x, true);
             conv.backward(g, c.inputGrad);
-            best = std::max(best, flop / (threadSeconds() - t) * 1e-9);
+            best = std::max(best, flop / (bench::threadSeconds() - t) * 1e-9);
         }
         std::printf("%-26s forward+backward of 64 rows: %6.1f GFLOP/s (%4.0f%%)\n", c.name, best, 100 * best / peak);
     }

@@ -17,10 +17,10 @@
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <functional>
 #include <memory>
 
+#include "tests/bench/cpu_time.h"
 #include "ui/core/app_settings.h"
 #include "ui/core/autosave.h"
 #include "ui/core/project_document.h"
@@ -34,12 +34,6 @@
 using namespace skynnet::ui;
 
 namespace {
-
-double threadCpuMs() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
-}
 
 // With --trace: times every event delivered on the GUI thread, in wall time and in the GUI
 // thread's CPU time (the difference: other threads and processes had the core).
@@ -55,14 +49,14 @@ public:
         const char* name = receiver ? receiver->metaObject()->className() : "?";
         QElapsedTimer clock;
         clock.start();
-        const double cpu = threadCpuMs();
+        const double cpu = 1e3 * skynnet::bench::threadSeconds();
         ++depth_;
         const bool result = QApplication::notify(receiver, event);
         --depth_;
         const qint64 ns = clock.nsecsElapsed();
         if (ns > traceNs)
             std::fprintf(stderr, "trace: %6.1f ms (cpu %6.1f ms)  depth %d  event %d  to %s\n", double(ns) / 1e6,
-                         threadCpuMs() - cpu, depth_, type, name);
+                         1e3 * skynnet::bench::threadSeconds() - cpu, depth_, type, name);
         return result;
     }
 

@@ -10,13 +10,13 @@
 //   skynnet-narrow-bench [EPOCHS=1] [SAMPLES=30000] [NETS=mlp,cnn] [N=6] [ROUNDS=3]
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <numeric>
 #include <sstream>
 #include <string>
 
 #include "core/parallel.h"
+#include "cpu_time.h"
 #include "fashion_data.h"
 #include "fma_peak.h"
 #include "io/gemm_routing_file.h"
@@ -27,12 +27,6 @@
 using namespace skynnet;
 
 namespace {
-
-double cpuSeconds() {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
 
 struct Figures {
     double flop = 0, cpu = 0;
@@ -52,9 +46,9 @@ Figures trainOnRows(const NetworkSpec& spec, const Dataset& data, const std::vec
     config.batchSize = 128;
     config.threads = 1;
     Trainer trainer(net, config, Task::Classification);
-    const double start = cpuSeconds();
+    const double start = bench::processSeconds();
     for (int e = 0; e < epochs; ++e) trainer.trainEpoch(x, y, nullptr, nullptr);
-    return {bench::trainingFlopsPerSample(net) * double(rows.size()) * epochs, cpuSeconds() - start};
+    return {bench::trainingFlopsPerSample(net) * double(rows.size()) * epochs, bench::processSeconds() - start};
 }
 
 }  // namespace
