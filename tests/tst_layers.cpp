@@ -605,6 +605,8 @@ private slots:
         QTest::newRow("1x1") << 7 << 1 << 1 << false << 5 << 3 << 4 << true;
         // One output position: the input gradient scatters one value per filter to every tap.
         QTest::newRow("one position") << 3 << 3 << 3 << false << 2 << 3 << 3 << false;
+        // A second group of channels for the input gradient's passes, with real flipping.
+        QTest::newRow("3x3 over 6 channels") << 5 << 3 << 3 << false << 6 << 7 << 9 << true;
         // Rows of 13 columns (tiles of 4, 4 and 5) over 2 rows.
         QTest::newRow("13 columns") << 5 << 3 << 3 << false << 4 << 4 << 15 << true;
     }
@@ -674,6 +676,8 @@ private slots:
         QTest::newRow("linear, direct") << 6 << 2 << false << 2 << 9 << 8 << false << false;
         QTest::newRow("linear, im2col") << 6 << 2 << false << 2 << 9 << 8 << true << false;
         QTest::newRow("same, direct") << 3 << 3 << true << 2 << 5 << 7 << false << true;
+        // An even kernel's same padding is uneven (one more after); 6 channels: two input groups.
+        QTest::newRow("same 2x2, 6 channels, direct") << 4 << 2 << true << 6 << 7 << 10 << false << true;
     }
     void convPoolingItsOutputMatchesConvThenMaxPool() {
         QFETCH(int, filters);

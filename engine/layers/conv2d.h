@@ -113,8 +113,8 @@ private:
     Matrix columns_;   // (C*kH*kW, chunk * P): the columns, in backward then their gradient
     Matrix byFilter_;  // (F, chunk * P): the product's output, then the output gradient in that order
     // The direct path: one block of samples at a time. The input block is padded for same
-    // padding, the output gradient's by kernel - 1 all round (its input gradient is then a valid
-    // correlation); the output block holds the output in forward, the input gradient in backward.
+    // padding, the output gradient's is not (the input gradient scatters it); the output block
+    // holds the output in forward, the input gradient in backward.
     bool direct_ = false;
     BlockPlacement inAt_, gradAt_;
     Matrix inBlock_, gradBlock_, outBlock_;

@@ -14,10 +14,10 @@ constexpr int L = simd::kLanes;
 constexpr int FB = kConvFilterBlock;
 // A register tile: kPass filters (of a group's FB) by kTile output columns (forward) or taps
 // (weight gradient). Its kPass x kTile accumulators, kPass broadcast weights or gradients and one
-// input vector fit the vector registers: 4 x 6 + 4 + 1 of AVX-512's 32, 2 x 6 + 2 + 1 of the 16
-// otherwise. Twelve or more accumulators cover the multiply-add's latency on two pipes (4 x 2,
-// which AVX2 had, left a third of the FMA peak unused); a group's second pass rereads the input
-// from L1.
+// input vector fit the vector registers: 4 x 6 + 4 + 1 of AVX-512's 32, 2 x 6 + 2 + 1 of AVX2's
+// 16 (SSE's multiply then add needs one more for the product: its 16 are full). Twelve or more accumulators cover the
+// multiply-add's latency on two pipes (4 x 2, which AVX2 had, left a third of the FMA peak unused); a group's second
+// pass rereads the input from L1.
 constexpr int kPass = L == 16 ? 4 : 2;
 constexpr int kTile = 6;
 static_assert(FB % kPass == 0);
@@ -343,11 +343,10 @@ void weightGradientBlock(const Scalar* g, BlockPlacement gAt, int outH, int outW
     const Index inRow = Index(Win) * L;
     const Scalar* gOrigin = g + (Index(gAt.top) * gAt.block.width + gAt.left) * L;
     const int groups = roundUpToFilterBlock(filters) / FB;
-    // Filter groups outside, taps inside: one group's gradient (4 planes, 58 KB for conv64's 15 x 15
-    // padded ones) stays in the cache over all the taps, and the input block (346 KB for 32 x 13 x
-    // 13) streams from L2 once per group. The other way round streamed the whole gradient block
-    // (922 KB: more than L2 with the input) once per tap group, and ran 10-15% slower.
-    // A group's passes of kPass filters follow each other: the input block streams once per pass.
+    // Filters outside, taps inside: one pass's gradient (kPass planes, 31 KB of conv64's 11 x 11
+    // with AVX-512) stays in the cache over all the taps, and the input block (346 KB for 32 x 13 x
+    // 13) streams from L2 once per pass. The other way round streamed the whole gradient block
+    // once per tap group, and ran 10-15% slower.
     for (int pass = 0; pass < groups * (FB / kPass); ++pass) {
         const int first = pass * kPass;
         const Scalar* gg = gOrigin + first * gPlane;

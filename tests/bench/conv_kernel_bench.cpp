@@ -103,6 +103,8 @@ int main(int argc, char** argv) {
         report(name, flop, seconds, peak, [&] {
             correlateBlock(padded.data(), paddedAt.block, flipped, nullptr, false, k - 1, k - 1, dx.data());
         });
+        // The reference for the scatter's figure, computed whatever the name filter runs.
+        correlateBlock(padded.data(), paddedAt.block, flipped, nullptr, false, k - 1, k - 1, dx.data());
         const Block byCorrelation = dx;
         std::snprintf(name, sizeof name, "%s input gradient, scatter (training's)", c.name);
         const Shape dxShape{roundUpToFilterBlock(c.input.channels), c.input.height, c.input.width};
