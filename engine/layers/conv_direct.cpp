@@ -15,9 +15,9 @@ constexpr int FB = kConvFilterBlock;
 // A register tile: kPass filters (of a group's FB) by kTile output columns (forward) or taps
 // (weight gradient). Its kPass x kTile accumulators, kPass broadcast weights or gradients and one
 // input vector fit the vector registers: 4 x 6 + 4 + 1 of AVX-512's 32, 2 x 6 + 2 + 1 of AVX2's
-// 16 (SSE's multiply then add needs one more for the product: its 16 are full). Twelve or more accumulators cover the
-// multiply-add's latency on two pipes (4 x 2, which AVX2 had, left a third of the FMA peak unused); a group's second
-// pass rereads the input from L1.
+// 16 (SSE's multiply then add needs one more for the product: its 16 are full). Twelve or more
+// accumulators cover the multiply-add's latency on two pipes (4 x 2, which AVX2 had, left a third
+// of the FMA peak unused); a group's second pass rereads the input from L1.
 constexpr int kPass = L == 16 ? 4 : 2;
 constexpr int kTile = 6;
 static_assert(FB % kPass == 0);
