@@ -78,8 +78,7 @@ int main(int argc, char** argv) {
         std::snprintf(name, sizeof name, "%s forward", c.name);
         report(name, flop, seconds, peak,
                [&] { correlateBlock(in.data(), c.input, packed, bias.data(), true, 0, 0, out.data()); });
-        // The output gradient as training holds it, and padded by k - 1 on each side for the
-        // correlation.
+        // The output gradient as training holds it.
         const BlockPlacement gAt{Shape{F, OH, OW}};
         const Block g = randomBlock(gAt.block, rng);
         Block grad(weights.size());
@@ -87,18 +86,19 @@ int main(int argc, char** argv) {
         report(name, flop, seconds, peak, [&] {
             weightGradientBlock(g.data(), gAt, OH, OW, in.data(), c.input, k, k, c.filters, grad.data(), false);
         });
+        if (c.input.channels == 1) continue;  // the first layer needs no input gradient
+        // The padded copy the correlation reads: each of g's rows k - 1 vectors in.
         const BlockPlacement paddedAt{Shape{F, OH + 2 * (k - 1), OW + 2 * (k - 1)}, k - 1, k - 1};
         Block padded(paddedAt.block.size() * lanes);
         zeroBlockPadding(gAt.block, paddedAt, padded.data());
-        for (int f = 0; f < F; ++f)
-            for (int h = 0; h < OH; ++h)
-                for (int w = 0; w < OW; ++w)
-                    for (int s = 0; s < lanes; ++s)
-                        padded[((Index(f) * paddedAt.block.height + h + k - 1) * paddedAt.block.width + w + k - 1) *
-                                   lanes +
-                               s] = g[((Index(f) * OH + h) * OW + w) * lanes + s];
-        if (c.input.channels == 1) continue;  // the first layer needs no input gradient
-        Block dx(Shape{roundUpToFilterBlock(c.input.channels), c.input.height, c.input.width}.size() * lanes);
+        for (Index row = 0; row < Index(F) * OH; ++row) {
+            const Index f = row / OH, h = row % OH;
+            std::copy_n(g.data() + row * OW * lanes, OW * lanes,
+                        padded.data() +
+                            ((f * paddedAt.block.height + h + k - 1) * paddedAt.block.width + k - 1) * lanes);
+        }
+        const Shape dxShape{roundUpToFilterBlock(c.input.channels), c.input.height, c.input.width};
+        Block dx(dxShape.size() * lanes);
         std::snprintf(name, sizeof name, "%s input gradient, padded correlation", c.name);
         report(name, flop, seconds, peak, [&] {
             correlateBlock(padded.data(), paddedAt.block, flipped, nullptr, false, k - 1, k - 1, dx.data());
@@ -107,7 +107,6 @@ int main(int argc, char** argv) {
         correlateBlock(padded.data(), paddedAt.block, flipped, nullptr, false, k - 1, k - 1, dx.data());
         const Block byCorrelation = dx;
         std::snprintf(name, sizeof name, "%s input gradient, scatter (training's)", c.name);
-        const Shape dxShape{roundUpToFilterBlock(c.input.channels), c.input.height, c.input.width};
         report(name, flop, seconds, peak,
                [&] { scatterInputGradientBlock(g.data(), gAt, OH, OW, flipped, dxShape, dx.data()); });
         if (std::string(name).find(only) != std::string::npos)
