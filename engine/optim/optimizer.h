@@ -1,6 +1,7 @@
 #pragma once
-// Optimisers update every Param from its gradient with Eigen array expressions (vectorised: a
-// scalar loop here once cost a whole training 2.5x). Weight decay is L2 added to the gradient for
+// Optimisers update every Param from its gradient with Eigen array expressions, and Adam's moments
+// and weights in one pass of Eigen's vector packets (vectorised either way: a scalar loop here once
+// cost a whole training 2.5x). Weight decay is L2 added to the gradient for
 // SGD, Adam and RMSProp, and decoupled (applied to the weights) for AdamW.
 #include <functional>
 #include <memory>
