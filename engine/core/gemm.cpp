@@ -15,6 +15,7 @@ extern "C" {
 #include "core/error.h"
 #include "core/gemm_routing.h"
 #include "core/parallel.h"
+#include "core/work_profile.h"
 
 namespace skynnet {
 namespace {
@@ -170,13 +171,18 @@ void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Sc
     // Single-threaded outside a parallel region too (OpenBLAS takes the caller's OpenMP budget):
     // kernels run on the thread that calls them, parallelism is the batch split's.
     const KernelThreadScope serial(1);
+    const workprofile::WorkTimer timer;
     switch (backend) {
-    case GemmBackend::Eigen: eigenGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
-    case GemmBackend::OpenBlas: openBlasGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
-    case GemmBackend::Blis: blisGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
-    case GemmBackend::OneDnn: oneDnnGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
+    case GemmBackend::Eigen: eigenGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); break;
+    case GemmBackend::OpenBlas: openBlasGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); break;
+    case GemmBackend::Blis: blisGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); break;
+    case GemmBackend::OneDnn: oneDnnGemm(opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); break;
+    default: throw Error(std::string("unknown GEMM backend ") + gemmBackendName(backend));
     }
-    throw Error(std::string("unknown GEMM backend ") + gemmBackendName(backend));
+    if (timer.running()) {
+        const GemmShape shape{opA, opB, m, n, k, false};
+        timer.record("product " + gemmShapeText(shape) + " " + gemmBackendName(backend), gemmShapeFlop(shape));
+    }
 }
 
 void gemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "core/error.h"
+#include "core/work_profile.h"
 #include "layers/attention.h"
 #include "layers/batch_norm.h"
 #include "layers/conv2d.h"
@@ -24,6 +25,11 @@
 
 namespace skynnet {
 namespace {
+
+// "layer 2 dense backward": the work profile's name for a layer's pass (core/work_profile.h).
+std::string layerWorkName(std::size_t i, const Layer& layer, const char* pass) {
+    return "layer " + std::to_string(i + 1) + " " + layer.kind() + " " + pass;
+}
 
 Init initFor(Activation a) {
     switch (a) {
@@ -201,7 +207,9 @@ const Matrix& Network::forward(const Matrix& x, bool training) {
     const Matrix* mask = nullptr;
     for (std::size_t i = 0; i < layers_.size(); ++i) {
         layers_[i]->setStepMask(mask);
+        const workprofile::WorkTimer timer;
         cur = &layers_[i]->forward(*cur, training);
+        if (timer.running()) timer.record(layerWorkName(i, *layers_[i], "forward"));
         mask = layers_[i]->outputStepMask();
         outputs_[i] = cur;
     }
@@ -227,7 +235,9 @@ void Network::foldDeferredState(const std::vector<Network*>& replicas) {
 void Network::backward(const Matrix& grad, std::size_t from) {
     const Matrix* g = &grad;
     for (std::size_t i = from; i-- > 0;) {
+        const workprofile::WorkTimer timer;
         g = layers_[i]->backward(*g, i > 0);
+        if (timer.running()) timer.record(layerWorkName(i, *layers_[i], "backward"));
     }
 }
 

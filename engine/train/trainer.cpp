@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/work_profile.h"
 #include "train/batch_split.h"
 #include "train/metrics.h"
 #include "train/resources.h"
@@ -123,6 +124,7 @@ double Trainer::trainBatch(Index rows, const BatchSplit::BatchRows& rowsOf, cons
     ++steps_;
     peakThreads_ = std::max(peakThreads_, kernelThreads());
     lastBatchMetricSum_ = step.metricSum;
+    const workprofile::ScopedWork update("optimizer update", kernelThreads());
     if (slices > 1) {
         // The slices' sum and the replicas' new weights ride in the update's own parallel loop.
         optimizer_->step(params_, split_->optimizerHooks());

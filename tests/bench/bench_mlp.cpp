@@ -11,7 +11,10 @@
 //        (4 heads, MLP 128, GELU), layernorm, the tokens' mean, dense 10 (Adam, batch 128)
 // Prints figures and asserts nothing: speed is measured here, never in a unit test.
 //   skynnet-bench [EPOCHS=3] [SAMPLES=60000] [NETS=mlp,cnn] [THREADS=1,2]
+// With SKYNNET_PROFILE=1 it also prints where each last epoch's time went (where_time_goes.h).
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -29,6 +32,7 @@
 #include "model/network.h"
 #include "train/trainer.h"
 #include "training_flops.h"
+#include "where_time_goes.h"
 
 using namespace skynnet;
 
@@ -93,6 +97,8 @@ int main(int argc, char** argv) {
     const double peak[] = {0, bench::fmaPeakGflops(1), bench::fmaPeakGflops(2)};
     std::printf("FMA peak (measured, fp32): 1 thread %.1f GFLOP/s, 2 threads %.1f GFLOP/s\n", peak[1], peak[2]);
     std::printf("%s\n", loadGemmRoutingCache().summary.c_str());
+    const char* profileVariable = std::getenv("SKYNNET_PROFILE");
+    const bool profile = profileVariable && std::string(profileVariable) == "1";
 
     std::stringstream list(nets);
     for (std::string net; std::getline(list, net, ',');) {
@@ -126,10 +132,20 @@ int main(int argc, char** argv) {
             const Matrix& targets = autoencoder ? x : y;
             double best = 0;
             for (int e = 0; e < epochs; ++e) {
+                const bool profiled = profile && e == epochs - 1;
+                workprofile::clear();
+                workprofile::setEnabled(profiled);
+                const auto start = std::chrono::steady_clock::now();
                 const auto o = trainer.trainEpoch(x, targets, nullptr, nullptr);
+                const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                workprofile::setEnabled(false);
                 best = std::max(best, o.stats.samplesPerSecond);
                 std::printf("%s threads=%d epoch=%d loss=%.4f samples/s=%.0f\n", net.c_str(), threads, e + 1,
                             o.stats.loss, o.stats.samplesPerSecond);
+                if (profiled) {
+                    const double steps = std::ceil(double(x.rows()) / cfg.batchSize);
+                    bench::printWhereTimeGoes(net.c_str(), threads, steps, wall, peak[1]);
+                }
             }
             // The autoencoder's figure: the test MSE over every output value.
             const double accuracy = !real ? 0.0

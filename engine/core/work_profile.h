@@ -1,0 +1,58 @@
+#pragma once
+// Where a training step's time goes: the wall seconds spent in named kinds of work (each matrix
+// product by shape and backend, the optimiser's update), summed over every thread that did them,
+// with the floating-point operations they did. skynnet-bench prints it (SKYNNET_PROFILE=1).
+// Off unless turned on; off, a WorkTimer costs one relaxed atomic load, so the timers stay in
+// the training code rather than in a patch that is written again for each measurement.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace skynnet::workprofile {
+
+void setEnabled(bool on);
+bool enabled();
+void clear();
+
+struct Entry {
+    std::string name;
+    std::int64_t calls = 0;
+    double seconds = 0;  // the threads' time, summed
+    double flops = 0;
+};
+// Every kind of work timed since clear(), the most seconds first.
+std::vector<Entry> entries();
+
+// Starts timing at construction when profiling is on; record() adds the time so far to `name`,
+// times `threads` when that many threads were held for it.
+class WorkTimer {
+public:
+    WorkTimer();
+    bool running() const { return running_; }
+    void record(const std::string& name, double flops = 0, int threads = 1) const;
+
+private:
+    bool running_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+// Times its scope into `name` (a fixed name: nothing is built while profiling is off), as
+// `threads` threads' time: work that holds a team of threads, the parallel loops inside it
+// included, costs each of them its wall time.
+class ScopedWork {
+public:
+    ScopedWork(const char* name, int threads) : name_(name), threads_(threads) {}
+    ~ScopedWork() {
+        if (timer_.running()) timer_.record(name_, 0, threads_);
+    }
+    ScopedWork(const ScopedWork&) = delete;
+    ScopedWork& operator=(const ScopedWork&) = delete;
+
+private:
+    const char* name_;
+    int threads_;
+    WorkTimer timer_;
+};
+
+}  // namespace skynnet::workprofile
