@@ -18,6 +18,7 @@
 
 #include "export/onnx_export.h"
 #include "spec/network_spec.h"
+#include "spec_support.h"
 #include "split/combined_model_file.h"
 #include "test_support.h"
 
@@ -91,17 +92,6 @@ inline std::vector<float> handSetWeights(const NetworkSpec& spec, unsigned seed)
     }
     fill(figures(LayerSpec(spec.outputLayer()), shape).params, -0.5f, 0.5f);
     return w;
-}
-
-// A network of `layers` over `input` with the task's output layer, its embeddings bound to
-// `vocabulary` when one is given.
-inline NetworkSpec networkOf(Shape input, const std::string& layers, Task task, int outputs, int vocabulary = 0) {
-    NetworkSpec spec;
-    spec.input = input;
-    spec.layers = parseLayers(layers);
-    if (vocabulary > 0) spec.bindVocabulary(vocabulary);
-    spec.setOutputFor(task, outputs);
-    return spec;
 }
 
 // One network with hand-set weights, as the combined model of one submodel that export takes.

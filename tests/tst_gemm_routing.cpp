@@ -12,6 +12,7 @@
 #include "model/network.h"
 #include "project/checkpoint_file.h"
 #include "spec/layer_spec.h"
+#include "spec_support.h"
 #include "test_support.h"
 #include "train/gemm_tuning.h"
 
@@ -23,13 +24,7 @@ bool contains(const std::vector<GemmShape>& shapes, const GemmShape& s) {
     return std::find(shapes.begin(), shapes.end(), s) != shapes.end();
 }
 
-NetworkSpec mlpSpec() {
-    NetworkSpec spec;
-    spec.input = Shape::flat(784);
-    spec.layers = parseLayers("dense:512:relu,dense:256:relu");
-    spec.setOutputFor(Task::Classification, 10);
-    return spec;
-}
+NetworkSpec mlpSpec() { return networkOf(Shape::flat(784), "dense:512:relu,dense:256:relu", Task::Classification, 10); }
 
 // A backend other than the rules' choice for the shape, so that a table entry visibly changes it.
 GemmBackend otherThanRules(const GemmShape& s) {
@@ -186,10 +181,7 @@ private slots:
     // of them elsewhere is refused with the shape and both backends named, and allowed under the
     // same routing.
     void resumeRefusesACheckpointOfOtherRoutes() {
-        NetworkSpec spec;
-        spec.input = Shape::flat(6);
-        spec.layers = parseLayers("dense:5:relu");
-        spec.setOutputFor(Task::Classification, 3);
+        const NetworkSpec spec = networkOf(Shape::flat(6), "dense:5:relu", Task::Classification, 3);
         Network network(spec, 3);
         const GemmShape s{Op::None, Op::None, 7, 5, 6, false};
         installGemmRouting(tableRouting(s, otherThanRules(s)));

@@ -10,7 +10,7 @@
 #include "core/rng.h"
 #include "core/work_profile.h"
 #include "model/network.h"
-#include "spec/layer_spec.h"
+#include "spec_support.h"
 #include "train/trainer.h"
 
 using namespace skynnet;
@@ -95,11 +95,7 @@ private slots:
     // many for each input gradient but the first layer's, which nothing needs. Its update runs once
     // a batch.
     void anEpochsProductsAreTheNetworksOwn() {
-        NetworkSpec spec;
-        spec.input = Shape::flat(20);
-        spec.layers = parseLayers("dense:16:relu,dense:8:relu");
-        spec.setOutputFor(Task::Classification, 3);
-        Network net(spec, 5);
+        Network net(networkOf(Shape::flat(20), "dense:16:relu,dense:8:relu", Task::Classification, 3), 5);
         Rng rng(3);
         const Index rows = 300;
         Matrix x(rows, 20), y = Matrix::Zero(rows, 3);
