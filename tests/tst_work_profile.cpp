@@ -1,7 +1,7 @@
 // The work profile behind skynnet-bench's "where the time went": each product timed under its
 // shape and backend with its exact floating-point operations, threads held counting their wall
 // time each, nothing recorded while it is off, and a training epoch's products adding up to the
-// network's own count of them.
+// network's own count of them, with its layers' passes, updates, gathers and idle threads counted.
 #include <QtTest>
 #include <chrono>
 #include <thread>
@@ -90,15 +90,16 @@ private slots:
         QCOMPARE(entries[0].calls, std::int64_t(1));
     }
 
-    // An epoch of a 20-16-8-3 MLP on 300 rows in batches of 128 (two full, one of 44): its products
+    // An epoch of a 200-64-32-3 MLP on 300 rows in batches of 128 (two full, one of 44): its products
     // do 2 x in x out operations per row and layer forward, as many for each weight gradient, and as
     // many for each input gradient but the first layer's, which nothing needs. Its update runs once
-    // a batch.
+    // a batch. The full batches are two slices of 64 rows on two threads, each slice's rows gathered
+    // once; the short one is a single slice on the calling thread.
     void anEpochsProductsAreTheNetworksOwn() {
-        Network net(networkOf(Shape::flat(20), "dense:16:relu,dense:8:relu", Task::Classification, 3), 5);
+        Network net(networkOf(Shape::flat(200), "dense:64:relu,dense:32:relu", Task::Classification, 3), 5);
         Rng rng(3);
         const Index rows = 300;
-        Matrix x(rows, 20), y = Matrix::Zero(rows, 3);
+        Matrix x(rows, 200), y = Matrix::Zero(rows, 3);
         for (Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1.0f, 1.0f);
         for (Index i = 0; i < rows; ++i) y(i, Index(rng.below(3))) = 1;
         TrainConfig cfg;
@@ -111,11 +112,22 @@ private slots:
         double productFlops = 0;
         for (const auto& e : entries)
             if (e.name.rfind("product ", 0) == 0) productFlops += e.flops;
-        const double forward = 20 * 16 + 16 * 8 + 8 * 3, inputGradients = 16 * 8 + 8 * 3;
+        const double forward = 200 * 64 + 64 * 32 + 32 * 3, inputGradients = 64 * 32 + 32 * 3;
         QCOMPARE(productFlops, 2.0 * rows * (2 * forward + inputGradients));
         const auto* update = find(entries, "optimizer update");
         QVERIFY(update);
         QCOMPARE(update->calls, std::int64_t(3));
+        const auto* gather = find(entries, "gathering the slices' rows");
+        QVERIFY(gather);
+        QCOMPARE(gather->calls, std::int64_t(4));
+        const auto* idle = find(entries, "threads idle in the slices' region");
+        QVERIFY(idle);
+        QCOMPARE(idle->calls, std::int64_t(2));
+        QVERIFY(idle->seconds >= 0);
+        // The first layer's forward pass runs once a slice: 2 + 2 + 1.
+        const auto* firstForward = find(entries, "layer 1 dense forward");
+        QVERIFY(firstForward);
+        QCOMPARE(firstForward->calls, std::int64_t(5));
     }
 };
 

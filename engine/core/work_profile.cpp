@@ -42,15 +42,22 @@ WorkTimer::WorkTimer() : running_(enabled()) {
     if (running_) start_ = std::chrono::steady_clock::now();
 }
 
+double WorkTimer::seconds() const {
+    return running_ ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() : 0.0;
+}
+
 void WorkTimer::record(const std::string& name, double flops, int threads) const {
-    if (!running_) return;
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (running_) add(name, seconds() * threads, flops);
+}
+
+void add(const std::string& name, double seconds, double flops) {
+    if (!enabled()) return;
     // A product takes tens of microseconds or more: one lock per record is lost in it.
     const std::lock_guard lock(entriesMutex);
     Entry& e = table()[name];
     e.name = name;
     ++e.calls;
-    e.seconds += seconds * threads;
+    e.seconds += seconds;
     e.flops += flops;
 }
 

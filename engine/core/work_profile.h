@@ -23,6 +23,8 @@ struct Entry {
 };
 // Every kind of work timed since clear(), the most seconds first.
 std::vector<Entry> entries();
+// Adds one call of `seconds` (threads' time) and `flops` to `name`'s entry, when profiling is on.
+void add(const std::string& name, double seconds, double flops = 0);
 
 // Starts timing at construction when profiling is on; record() adds the time so far to `name`,
 // times `threads` when that many threads were held for it.
@@ -30,6 +32,7 @@ class WorkTimer {
 public:
     WorkTimer();
     bool running() const { return running_; }
+    double seconds() const;  // since construction (0 when not running)
     void record(const std::string& name, double flops = 0, int threads = 1) const;
 
 private:

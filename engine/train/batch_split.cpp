@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "core/parallel.h"
+#include "core/work_profile.h"
 #include "train/metrics.h"
 
 namespace skynnet {
@@ -91,7 +92,12 @@ BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& 
     // Threads take the next slice as they come free, so a thread the OS holds back (another
     // process on its core) costs its share of the work, not a stall of the whole step.
     std::atomic<int> nextSlice{0};
+    // For the work profile: the threads' time in the region that no slice used (waking up, and
+    // waiting for the last slice to end).
+    std::vector<double> busySeconds(std::size_t(threads), 0.0);
+    const workprofile::WorkTimer region;
     parallelRegion(threads, [&](int t) {
+        const workprofile::WorkTimer busy;
         // Inside a slice every kernel is single-threaded, whatever this thread's budget.
         const KernelThreadScope serial(1);
         Network& net = t == 0 ? master : replicas_[std::size_t(t - 1)];
@@ -106,11 +112,20 @@ BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& 
             std::vector<Matrix>& own = sliceGrads_[std::size_t(s)];
             for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
             net.setBatchOrigin(step, begin);
-            rowsOf(begin, end, xs_[n], ys_[n]);
+            {
+                const workprofile::ScopedWork gather("gathering the slices' rows", 1);
+                rowsOf(begin, end, xs_[n], ys_[n]);
+            }
             steps_[std::size_t(s)] = forwardBackward(net, loss, task, xs_[n], ys_[n], rows, grads_[n]);
             for (std::size_t i = 0; i < mine.size(); ++i) mine[i].grad->swap(own[i]);
         }
+        busySeconds[n] = busy.seconds();
     });
+    if (region.running() && threads > 1) {
+        double idle = region.seconds() * threads;
+        for (double b : busySeconds) idle -= b;
+        workprofile::add("threads idle in the slices' region", idle);
+    }
     master.foldDeferredState(replicas);
     master.deferStateUpdates(false);
     Step total;

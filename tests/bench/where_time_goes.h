@@ -1,9 +1,10 @@
 #pragma once
 // skynnet-bench's table of where a training epoch's time went (SKYNNET_PROFILE=1), per training
 // step, in thread time (with 2 threads a step has twice its wall time to spend): each layer's
-// forward and backward pass, the optimiser's update, and the rest (gathering the batch, the loss,
-// threads waiting for each other); then the matrix products inside the layers, by shape and
-// backend, with their share of one core's FMA peak.
+// forward and backward pass, the optimiser's update, gathering the slices' rows, the threads idle
+// in the slices' region (waking, and waiting for the last slice), and the rest (the loss, the
+// step's bookkeeping); then the matrix products inside the layers, by shape and backend, with
+// their share of one core's FMA peak.
 #include <cstdio>
 #include <string>
 #include <vector>
