@@ -1,7 +1,8 @@
 #pragma once
-// Where a training step's time goes: the wall seconds spent in named kinds of work (each matrix
-// product by shape and backend, the optimiser's update), summed over every thread that did them,
-// with the floating-point operations they did. skynnet-bench prints it (SKYNNET_PROFILE=1).
+// Where a training step's time goes: the wall seconds spent in named kinds of work (each layer's
+// pass, each matrix product by shape and backend, the optimiser's update, the slices' gathers and
+// idle threads), summed over every thread that did them, with the floating-point operations they
+// did. skynnet-bench prints it (SKYNNET_PROFILE=1).
 // Off unless turned on; off, a WorkTimer costs one relaxed atomic load, so the timers stay in
 // the training code rather than in a patch that is written again for each measurement.
 #include <chrono>
