@@ -232,7 +232,8 @@ void TestImages::strictModeNamesTheUnreadableFile() {
 // empty reason, which read as success and left the row's values undefined (found by fuzz_image).
 // A PNG cut short after its header does that too: stb reads the missing chunk type as zeros.
 // stb writes that reason into one buffer for every thread, so files decoded at once could swap
-// their chunks' names (this test failed 4 times in 20): 40 files of each chunk must each keep its own.
+// their chunks' names (this test failed 4 times in 20): such files are refused before stb reads
+// them, and 40 files of each chunk must each keep its own reason.
 void TestImages::unknownPngChunkIsAReadableReason() {
     QTemporaryDir dir;
     writePatternFolder(dir.path(), {"a", "b"}, 2, 6);
@@ -262,7 +263,7 @@ void TestImages::unknownPngChunkIsAReadableReason() {
         const std::string name = std::filesystem::path(skipped.path).filename().string();
         const std::string expected = name.starts_with("nul_")     ? "?XYZ PNG chunk not known"
                                      : name.starts_with("bytes_") ? "??YZ PNG chunk not known"
-                                                                  : "not a readable image";
+                                                                  : "the file ends before its IEND chunk (cut short)";
         QVERIFY2(skipped.reason == expected, (name + ": " + skipped.reason).c_str());
         nul += name.starts_with("nul_");
         bytes += name.starts_with("bytes_");

@@ -84,17 +84,20 @@ private slots:
             std::this_thread::sleep_for(20ms);
         });
         QCOMPARE(entries.size(), std::size_t(2));
-        QCOMPARE(entries[0].name, std::string("two threads"));
-        QVERIFY2(entries[0].seconds >= 0.040, std::to_string(entries[0].seconds).c_str());
-        QVERIFY2(entries[1].seconds >= 0.020, std::to_string(entries[1].seconds).c_str());
-        QCOMPARE(entries[0].calls, std::int64_t(1));
+        QVERIFY(entries[0].seconds >= entries[1].seconds);
+        const auto* one = find(entries, "one thread");
+        const auto* two = find(entries, "two threads");
+        QVERIFY(one && two);
+        QVERIFY2(two->seconds >= 0.040, std::to_string(two->seconds).c_str());
+        QVERIFY2(one->seconds >= 0.020, std::to_string(one->seconds).c_str());
+        QCOMPARE(two->calls, std::int64_t(1));
     }
 
     // An epoch of a 200-64-32-3 MLP on 300 rows in batches of 128 (two full, one of 44): its products
     // do 2 x in x out operations per row and layer forward, as many for each weight gradient, and as
     // many for each input gradient but the first layer's, which nothing needs. Its update runs once
-    // a batch. The full batches are two slices of 64 rows on two threads, each slice's rows gathered
-    // once; the short one is a single slice on the calling thread.
+    // a batch. The full batches are two slices of 64 rows on two threads; the short one is a single
+    // slice on the calling thread; each slice's rows are gathered once.
     void anEpochsProductsAreTheNetworksOwn() {
         Network net(networkOf(Shape::flat(200), "dense:64:relu,dense:32:relu", Task::Classification, 3), 5);
         Rng rng(3);
@@ -119,7 +122,7 @@ private slots:
         QCOMPARE(update->calls, std::int64_t(3));
         const auto* gather = find(entries, "gathering the slices' rows");
         QVERIFY(gather);
-        QCOMPARE(gather->calls, std::int64_t(4));
+        QCOMPARE(gather->calls, std::int64_t(5));
         const auto* idle = find(entries, "threads idle in the slices' region");
         QVERIFY(idle);
         QCOMPARE(idle->calls, std::int64_t(2));

@@ -158,8 +158,11 @@ GemmBackend gemmBackendFor(Op opA, Op opB, Index m, Index n, Index k) {
     return n <= 16 && byShape == GemmBackend::OpenBlas ? GemmBackend::OpenBlas : GemmBackend::Eigen;
 }
 
-void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda,
-              const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc) {
+namespace {
+
+// One backend's product; `columns` names a convolution's im2col product in the work profile.
+void product(GemmBackend backend, bool columns, Op opA, Op opB, Index m, Index n, Index k, Scalar alpha,
+             const Scalar* a, Index lda, const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc) {
     if (m == 0 || n == 0) return;
     if (k == 0) {
         // No product to add: C = beta C (the libraries' quick return leaves C untouched).
@@ -180,14 +183,21 @@ void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Sc
     default: throw Error(std::string("unknown GEMM backend ") + gemmBackendName(backend));
     }
     if (timer.running()) {
-        const GemmShape shape{opA, opB, m, n, k, false};
+        const GemmShape shape{opA, opB, m, n, k, columns};
         timer.record("product " + gemmShapeText(shape) + " " + gemmBackendName(backend), gemmShapeFlop(shape));
     }
 }
 
+}  // namespace
+
+void gemmWith(GemmBackend backend, Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda,
+              const Scalar* b, Index ldb, Scalar beta, Scalar* c, Index ldc) {
+    product(backend, false, opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 void gemm(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,
           Index ldb, Scalar beta, Scalar* c, Index ldc) {
-    gemmWith(gemmRoute({opA, opB, m, n, k, false}), opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    product(gemmRoute({opA, opB, m, n, k, false}), false, opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 // skynnet-gemm-bench's chunk rows ("x3": 3 samples of conv64 3x3 on 32x13x13, "x4": 4 of conv32
@@ -204,7 +214,7 @@ GemmBackend gemmBackendForColumns() {
 
 void gemmOnColumns(Op opA, Op opB, Index m, Index n, Index k, Scalar alpha, const Scalar* a, Index lda, const Scalar* b,
                    Index ldb, Scalar beta, Scalar* c, Index ldc) {
-    gemmWith(gemmRoute({opA, opB, m, n, k, true}), opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    product(gemmRoute({opA, opB, m, n, k, true}), true, opA, opB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 std::string gemmLibrariesText() {

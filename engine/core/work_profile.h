@@ -48,7 +48,11 @@ class ScopedWork {
 public:
     ScopedWork(const char* name, int threads) : name_(name), threads_(threads) {}
     ~ScopedWork() {
-        if (timer_.running()) timer_.record(name_, 0, threads_);
+        // A figure lost to a failed allocation is better than an exception out of a destructor.
+        try {
+            if (timer_.running()) timer_.record(name_, 0, threads_);
+        } catch (...) {
+        }
     }
     ScopedWork(const ScopedWork&) = delete;
     ScopedWork& operator=(const ScopedWork&) = delete;

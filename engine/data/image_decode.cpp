@@ -26,39 +26,36 @@ std::string lowercaseExtension(const std::string& path) {
     return ext;
 }
 
-// The type of the first critical PNG chunk (bit 5 of its first byte clear) that stb_image does
-// not know, as the file has it; "" when the file has none.
-std::string unknownCriticalPngChunk(const std::string& path) {
+// Why stb_image failed, never empty (empty means success to the caller), in printable ASCII.
+std::string failureReason() {
+    const char* reason = stbi_failure_reason();
+    std::string out;
+    for (const char* p = reason; p && *p; ++p) out += *p >= 0x20 && *p < 0x7F ? *p : '?';
+    return out.empty() ? "not a readable image" : out;
+}
+
+// Why stb_image would fail on the PNG's chunks, "" when it would not: a critical chunk (bit 5 of
+// its type's first byte clear) that stb does not know, or an end before the IEND chunk (where stb
+// reads the missing type as zeros: an unknown chunk too). stb names an unknown chunk by writing its
+// type into one buffer that all threads share ("not threadsafe", stb_image 2.27): files decoded at
+// once were given each other's chunks (tst_images failed 4 times in 20), and a type with a NUL read
+// as a short reason or none. So such files are refused here and stb never meets them.
+std::string pngChunkProblem(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     in.seekg(8);  // the signature
     for (unsigned char head[8]; in.read(reinterpret_cast<char*>(head), sizeof head);) {
         const std::uint32_t length = std::uint32_t(head[0]) << 24 | std::uint32_t(head[1]) << 16 |
                                      std::uint32_t(head[2]) << 8 | std::uint32_t(head[3]);
         const std::string type(reinterpret_cast<const char*>(head + 4), 4);
-        if ((head[4] & 0x20) == 0 && type != "IHDR" && type != "PLTE" && type != "IDAT" && type != "IEND" &&
-            type != "CgBI")
-            return type;
+        if (type == "IEND") return {};
+        if ((head[4] & 0x20) == 0 && type != "IHDR" && type != "PLTE" && type != "IDAT" && type != "CgBI") {
+            std::string printable;
+            for (const char c : type) printable += c >= 0x20 && c < 0x7F ? c : '?';
+            return printable + " PNG chunk not known";
+        }
         in.seekg(std::streamoff(length) + 4, std::ios::cur);  // the data and the CRC
     }
-    return {};
-}
-
-// Why stb_image failed to read `path`, never empty (empty means success to the caller), in
-// printable ASCII. stb names an unknown critical PNG chunk by its type bytes, written into one
-// buffer that every thread shares ("not threadsafe", stb_image 2.27): a file decoded alongside
-// another could be given the other's chunk, and a type with a NUL first reads as no reason at all.
-// So that reason is taken from the file itself.
-std::string failureReason(const std::string& path) {
-    constexpr std::string_view kUnknownChunk = " PNG chunk not known";
-    const char* stb = stbi_failure_reason();
-    std::string reason = stb ? stb : "";
-    if (reason.empty() || reason.ends_with(kUnknownChunk)) {
-        const std::string type = unknownCriticalPngChunk(path);
-        reason = type.empty() ? "" : type + std::string(kUnknownChunk);
-    }
-    std::string out;
-    for (const char c : reason) out += c >= 0x20 && c < 0x7F ? c : '?';
-    return out.empty() ? "not a readable image" : out;
+    return "the file ends before its IEND chunk (cut short)";
 }
 
 // The pixels a complete file of `bytes` bytes can hold at most, by its first bytes; 0 for a file
@@ -130,7 +127,9 @@ std::string checkHeader(const std::string& path, ImageInfo& info) {
         all.resize(std::size_t(in.gcount()));
         if (std::string problem = jpegHuffmanProblem(all); !problem.empty()) return problem;
     }
-    if (!stbi_info(path.c_str(), &info.width, &info.height, &info.channels)) return failureReason(path);
+    if (head[0] == '\x89')  // PNG
+        if (std::string problem = pngChunkProblem(path); !problem.empty()) return problem;
+    if (!stbi_info(path.c_str(), &info.width, &info.height, &info.channels)) return failureReason();
     if (info.width < 1 || info.height < 1)
         return "the image has no pixels (" + std::to_string(info.width) + " x " + std::to_string(info.height) + ")";
     if (std::uint64_t(info.width) * std::uint64_t(info.height) > most)
@@ -162,7 +161,7 @@ std::string decodeImageInto(const std::string& path, const Shape& shape, Scalar*
     // stb converts to the channels asked for: RGB to gray by luminance, gray to RGB by copying,
     // and drops an alpha channel.
     const std::unique_ptr<unsigned char, StbFree> pixels(stbi_load(path.c_str(), &width, &height, &stored, c));
-    if (!pixels) return failureReason(path);
+    if (!pixels) return failureReason();
     const unsigned char* hwc = pixels.get();
     std::vector<unsigned char> resized;
     if (width != w || height != h) {

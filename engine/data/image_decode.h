@@ -25,8 +25,8 @@ std::optional<ImageInfo> readImageInfo(const std::string& path, std::string* why
 // readImageInfo. Returns "" on success, otherwise why the file cannot be read ("cannot open file",
 // "not a PNG, JPEG or BMP file", "bad PNG header", ...), with `row`
 // left unspecified; the reason is printable ASCII. Thread-safe: stb_image keeps its failure reason
-// per thread (an unknown PNG chunk's type, which it writes into one text for all threads, is read
-// from the file instead).
+// per thread (but for an unknown PNG chunk, which it writes into one text for all threads: such a
+// PNG is refused before stb reads it).
 std::string decodeImageInto(const std::string& path, const Shape& shape, Scalar* row);
 
 }  // namespace skynnet

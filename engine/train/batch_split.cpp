@@ -95,9 +95,11 @@ BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& 
     // For the work profile: the threads' time in the region that no slice used (waking up, and
     // waiting for the last slice to end).
     std::vector<double> busySeconds(std::size_t(threads), 0.0);
+    std::atomic<int> team{1};  // the threads OpenMP granted
     const workprofile::WorkTimer region;
     parallelRegion(threads, [&](int t) {
         const workprofile::WorkTimer busy;
+        if (t == 0) team = currentTeamSize();
         // Inside a slice every kernel is single-threaded, whatever this thread's budget.
         const KernelThreadScope serial(1);
         Network& net = t == 0 ? master : replicas_[std::size_t(t - 1)];
@@ -122,7 +124,7 @@ BatchSplit::Step BatchSplit::computeSliceGradients(Network& master, const Loss& 
         busySeconds[n] = busy.seconds();
     });
     if (region.running() && threads > 1) {
-        double idle = region.seconds() * threads;
+        double idle = region.seconds() * team;
         for (double b : busySeconds) idle -= b;
         workprofile::add("threads idle in the slices' region", idle);
     }

@@ -115,6 +115,7 @@ double Trainer::trainBatch(Index rows, const BatchSplit::BatchRows& rowsOf, cons
         const KernelThreadScope serial(1);
         net_.setBatchOrigin(steps_, 0);
         if (!x || !y) {
+            const workprofile::ScopedWork gather("gathering the slices' rows", 1);
             rowsOf(0, rows, xBatch_, yBatch_);
             x = &xBatch_;
             y = &yBatch_;
