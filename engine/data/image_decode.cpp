@@ -40,9 +40,8 @@ std::string failureReason() {
 // type into one buffer that all threads share ("not threadsafe", stb_image 2.27): files decoded at
 // once were given each other's chunks (tst_images failed 4 times in 20), and a type with a NUL read
 // as a short reason or none. So such files are refused here and stb never meets them.
-std::string pngChunkProblem(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    in.seekg(8);  // the signature
+// `in` is at the first chunk, past the signature.
+std::string pngChunkProblem(std::istream& in) {
     for (unsigned char head[8]; in.read(reinterpret_cast<char*>(head), sizeof head);) {
         const std::uint32_t length = std::uint32_t(head[0]) << 24 | std::uint32_t(head[1]) << 16 |
                                      std::uint32_t(head[2]) << 8 | std::uint32_t(head[3]);
@@ -128,7 +127,7 @@ std::string checkHeader(const std::string& path, ImageInfo& info) {
         if (std::string problem = jpegHuffmanProblem(all); !problem.empty()) return problem;
     }
     if (head[0] == '\x89')  // PNG
-        if (std::string problem = pngChunkProblem(path); !problem.empty()) return problem;
+        if (std::string problem = pngChunkProblem(in); !problem.empty()) return problem;
     if (!stbi_info(path.c_str(), &info.width, &info.height, &info.channels)) return failureReason();
     if (info.width < 1 || info.height < 1)
         return "the image has no pixels (" + std::to_string(info.width) + " x " + std::to_string(info.height) + ")";
